@@ -1,0 +1,96 @@
+SHELL := /bin/bash
+# foliOS build.  `make` builds the default kernel (per-page mapcounts kept);
+# `make NO_PAGE_MAPCOUNT=1` the CONFIG_NO_PAGE_MAPCOUNT one.  Each variant
+# has its own build directory, so both can exist side by side.
+#
+#   make / make all      kernel ELF + bootable GRUB ISO of one variant
+#   make run             boot it in QEMU (serial console on this terminal)
+#   make test            host tests, ktest on both variants, GDB test
+#   make host-tests      only the host tests (mm/ built for the host)
+#   make clean
+
+NO_PAGE_MAPCOUNT ?= 0
+ifeq ($(NO_PAGE_MAPCOUNT),1)
+VARIANT := no-page-mapcount
+else
+VARIANT := page-mapcount
+endif
+B := build/$(VARIANT)
+
+DEPS_OK := $(shell scripts/install-deps.sh >&2 && echo ok)
+ifneq ($(DEPS_OK),ok)
+$(error missing packages: see the message above)
+endif
+
+CC      := gcc
+LD      := ld --no-warn-rwx-segments -z noexecstack
+NASM    := nasm
+PYTHON  := python3
+
+CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) -MMD -MP
+KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -fno-pie \
+	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+	-fcf-protection=none -Werror
+
+KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
+ASRCS := boot/boot.asm arch/x86_64/entry.asm
+KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
+
+.PHONY: all run test host-tests ktest gdb-test clean
+all: $(B)/folios.iso
+
+$(B)/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/%.o: %.asm Makefile
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g -F dwarf $< -o $@
+
+# Two links: the first has an empty symbol table; its `nm` output becomes the
+# table of the second.  .ksyms sits last in the image, so no code moves.
+$(B)/folios.elf: $(KOBJS) linker.ld scripts/gen-ksyms.py
+	$(PYTHON) scripts/gen-ksyms.py > $(B)/ksyms0.S
+	$(CC) -c $(B)/ksyms0.S -o $(B)/ksyms0.o
+	$(LD) -n -T linker.ld -o $(B)/folios.pass1.elf $(KOBJS) $(B)/ksyms0.o
+	nm -n $(B)/folios.pass1.elf > $(B)/folios.pass1.nm
+	$(PYTHON) scripts/gen-ksyms.py $(B)/folios.pass1.nm > $(B)/ksyms.S
+	$(CC) -c $(B)/ksyms.S -o $(B)/ksyms.o
+	$(LD) -n -T linker.ld -o $@ $(KOBJS) $(B)/ksyms.o
+	nm -n $@ | grep -i ' t ' | cmp -s - <(grep -i ' t ' $(B)/folios.pass1.nm) \
+		|| { echo "ksyms: text moved between links" >&2; exit 1; }
+
+$(B)/folios.iso: $(B)/folios.elf boot/grub.cfg
+	@mkdir -p $(B)/iso/boot/grub
+	cp $(B)/folios.elf $(B)/iso/boot/folios.elf
+	cp boot/grub.cfg $(B)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(B)/iso 2>$(B)/grub-mkrescue.log \
+		|| { cat $(B)/grub-mkrescue.log >&2; exit 1; }
+
+run: all
+	./run-qemu.sh $(if $(filter 1,$(NO_PAGE_MAPCOUNT)),--no-page-mapcount)
+
+# --- tests -----------------------------------------------------------------
+
+HOST_CFLAGS := $(CFLAGS_COMMON) -O1 -Itests/host/include -fsanitize=address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+HOST_MM := mm/page_alloc.c mm/pgtable.c mm/memblock.c mm/kmalloc.c mm/mm_init.c
+HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/softmmu.c
+HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
+
+$(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h kernel/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
+
+host-tests: $(HOST_TESTS)
+	tests/run-host-tests.sh $(HOST_TESTS)
+
+test:
+	tests/run-all.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

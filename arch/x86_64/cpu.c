@@ -1,0 +1,28 @@
+/* CPU feature setup: SMEP/SMAP where present, global pages, user rdtsc. */
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include "kernel/printk.h"
+
+bool cpu_has_smep, cpu_has_smap;
+
+void cpu_features_init(void)
+{
+	u32 a, b, c, d;
+	unsigned long cr4 = read_cr4();
+
+	cpuid(0, 0, &a, &b, &c, &d);
+	if (a >= 7) {
+		cpuid(7, 0, &a, &b, &c, &d);
+		cpu_has_smep = b & BIT(7);
+		cpu_has_smap = b & BIT(20);
+	}
+	if (cpu_has_smep)
+		cr4 |= X86_CR4_SMEP;
+	if (cpu_has_smap)
+		cr4 |= X86_CR4_SMAP;
+	cr4 |= X86_CR4_PGE;
+	cr4 &= ~X86_CR4_TSD;            /* rdtsc works in user mode, as on Linux */
+	write_cr4(cr4);
+	pr_info("cpu: NX on, SMEP %s, SMAP %s\n", cpu_has_smep ? "on" : "absent",
+		cpu_has_smap ? "on" : "absent");
+}

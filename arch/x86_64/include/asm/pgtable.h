@@ -1,0 +1,91 @@
+/*
+ * x86-64 page-table entries, behind the interface mm/pgtable.c uses.
+ * Every level has the same 64-bit format; a PUD/PMD entry with PS set is
+ * a leaf (1 GiB / 2 MiB page), otherwise it points to the next table.
+ *
+ *   63  62    52 51                  12 11  9 8 7  6 5 4   3   2 1 0
+ *   [NX][ avail ][  page frame number   ][avl][G][PS][D][A][PCD][PWT][U][W][P]
+ */
+#ifndef ASM_PGTABLE_H
+#define ASM_PGTABLE_H
+
+#include <asm/page.h>
+
+#define PGDIR_SHIFT     39
+#define PUD_SHIFT       30
+#define PMD_SHIFT       21
+#define PTRS_PER_TABLE  512
+
+#define _PAGE_PRESENT   BIT(0)
+#define _PAGE_RW        BIT(1)
+#define _PAGE_USER      BIT(2)
+#define _PAGE_PWT       BIT(3)
+#define _PAGE_PCD       BIT(4)
+#define _PAGE_ACCESSED  BIT(5)
+#define _PAGE_DIRTY     BIT(6)
+#define _PAGE_PSE       BIT(7)
+#define _PAGE_GLOBAL    BIT(8)
+#define _PAGE_NX        BIT(63)
+#define PTE_PFN_MASK    0x000ffffffffff000UL
+
+/* A non-leaf entry: permissions are decided by the leaf. */
+#define _PAGE_TABLE     (_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED)
+
+typedef struct { u64 pgprot; } pgprot_t;
+#define __pgprot(x)     ((pgprot_t){ (x) })
+#define pgprot_val(p)   ((p).pgprot)
+
+#define PAGE_KERNEL       __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_RO    __pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_EXEC  __pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL)
+#define PAGE_USER_RW      __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_NX)
+#define PAGE_USER_RO      __pgprot(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
+#define PAGE_USER_RX      __pgprot(_PAGE_PRESENT | _PAGE_USER)
+
+/* One entry type for all levels; mm/pgtable.h gives each level its name. */
+typedef u64 pgent_t;
+
+static inline bool pgent_none(pgent_t e)     { return e == 0; }
+static inline bool pgent_present(pgent_t e)  { return e & _PAGE_PRESENT; }
+static inline bool pgent_write(pgent_t e)    { return e & _PAGE_RW; }
+static inline bool pgent_user(pgent_t e)     { return e & _PAGE_USER; }
+static inline bool pgent_exec(pgent_t e)     { return !(e & _PAGE_NX); }
+static inline bool pgent_dirty(pgent_t e)    { return e & _PAGE_DIRTY; }
+static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
+/* Leaf at the PUD or PMD level ("huge"): the PS bit. */
+static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
+static inline unsigned long pgent_pfn(pgent_t e)
+{
+	return (e & PTE_PFN_MASK) >> PAGE_SHIFT;
+}
+
+static inline pgent_t mk_table_entry(unsigned long pfn)
+{
+	return (pfn << PAGE_SHIFT) | _PAGE_TABLE;
+}
+
+static inline pgent_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
+{
+	return (pfn << PAGE_SHIFT) | pgprot_val(prot);
+}
+
+static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
+{
+	return (pfn << PAGE_SHIFT) | pgprot_val(prot) | _PAGE_PSE;
+}
+
+static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
+static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY; }
+
+/* Decode an entry's bits into "P W U A D PS G NX" for dumps and helpers. */
+int pgent_decode(pgent_t e, char *buf, size_t size);
+
+/* A new root shares the kernel half (entries 256..511) of init_pgd. */
+#define USER_PGD_PTRS   256
+void arch_pgd_init(pgent_t *pgd);
+
+/* TLB maintenance for an address in the page tables rooted at pgd. */
+void flush_tlb_addr(void *pgd, unsigned long addr);
+void flush_tlb_all(void);
+
+#endif

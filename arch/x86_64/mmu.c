@@ -1,0 +1,118 @@
+/*
+ * The kernel's own page tables (init_pgd), built once at boot with the
+ * generic mm/pgtable.c code:
+ *
+ *   PAGE_OFFSET + pa  ->  pa      every 2 MiB chunk holding RAM, RW, NX, global
+ *   KERNEL_VMA  + pa  ->  pa      the kernel image in 4 KiB pages:
+ *                                 .text RX, .rodata R NX, .data/.bss RW NX
+ *
+ * Early table pages come from memblock below 1 GiB, the part the boot
+ * tables (boot/boot.asm) map at PAGE_OFFSET.  User page tables copy the
+ * kernel half of init_pgd (arch_pgd_init).
+ */
+#include "arch/x86_64/x86.h"
+#include <asm/uaccess.h>
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include "mm/pgtable.h"
+#include "mm/memblock.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+#define BOOT_MAPPED_LIMIT (1UL << 30)
+
+extern char _text[], _etext[], _rodata[], _erodata[], _data[], _kernel_end[];
+extern char _kernel_phys_start[];
+
+pgent_t *init_pgd;
+
+static phys_addr_t early_table_alloc(void)
+{
+	return memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+}
+
+static pgprot_t kernel_image_prot(const char *va)
+{
+	if (va >= _text && va < _etext)
+		return PAGE_KERNEL_EXEC;
+	if (va >= _rodata && va < _erodata)
+		return PAGE_KERNEL_RO;
+	return PAGE_KERNEL;
+}
+
+static void map_or_die(unsigned long va, phys_addr_t pa, pgprot_t prot, enum pt_level l)
+{
+	int ret = pgtable_map(init_pgd, va, pa >> PAGE_SHIFT, prot, l);
+
+	if (ret && ret != -EEXIST)
+		panic("mmu_init: cannot map %#lx (%d)", va, ret);
+}
+
+void mmu_init(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	memblock.alloc_limit = BOOT_MAPPED_LIMIT;
+	pgtable_early_alloc = early_table_alloc;
+	init_pgd = pgd_alloc();
+	if (!init_pgd)
+		panic("mmu_init: no memory for init_pgd");
+	for (unsigned int i = 0; i < mem->cnt; i++) {
+		phys_addr_t pa = ALIGN_DOWN(mem->regions[i].base, PMD_SIZE);
+		phys_addr_t end = mem->regions[i].base + mem->regions[i].size;
+
+		for (; pa < end; pa += PMD_SIZE)
+			map_or_die(PAGE_OFFSET + pa, pa, PAGE_KERNEL, PT_PMD);
+	}
+	for (char *va = _text; va < _kernel_end; va += PAGE_SIZE)
+		map_or_die((unsigned long)va, __pa(va), kernel_image_prot(va), PT_PTE);
+	write_cr3(__pa(init_pgd));
+	memblock.alloc_limit = ~0UL;
+}
+
+/* After mem_map exists, tables come from the buddy. */
+void mmu_early_done(void)
+{
+	pgtable_early_alloc = NULL;
+}
+
+void arch_pgd_init(pgent_t *pgd)
+{
+	if (init_pgd)
+		memcpy(pgd + USER_PGD_PTRS, init_pgd + USER_PGD_PTRS,
+		       (PTRS_PER_TABLE - USER_PGD_PTRS) * sizeof(pgent_t));
+}
+
+void flush_tlb_addr(void *pgd, unsigned long addr)
+{
+	if (addr >= PAGE_OFFSET || __pa(pgd) == (read_cr3() & PTE_PFN_MASK))
+		__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+/* Flush everything, global entries too, by toggling CR4.PGE. */
+void flush_tlb_all(void)
+{
+	unsigned long cr4 = read_cr4();
+
+	write_cr4(cr4 & ~X86_CR4_PGE);
+	write_cr4(cr4);
+}
+
+int pgent_decode(pgent_t e, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s%s%s%s%s%s%s%s",
+			e & _PAGE_PRESENT ? "P" : "-", e & _PAGE_RW ? " W" : " R",
+			e & _PAGE_USER ? " U" : " K", e & _PAGE_ACCESSED ? " A" : "",
+			e & _PAGE_DIRTY ? " D" : "", e & _PAGE_PSE ? " PS" : "",
+			e & _PAGE_GLOBAL ? " G" : "", e & _PAGE_NX ? " NX" : " X");
+}
+
+extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
+
+const struct exception_table_entry *search_exception_tables(unsigned long addr)
+{
+	for (const struct exception_table_entry *e = __start___ex_table; e < __stop___ex_table; e++)
+		if (e->insn == addr)
+			return e;
+	return NULL;
+}

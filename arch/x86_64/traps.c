@@ -1,0 +1,114 @@
+/*
+ * IDT and trap dispatch.  Vectors 0-31 are CPU exceptions, 32-47 the legacy
+ * PIC's IRQs.  A CPU exception in kernel mode is a kernel bug unless the
+ * faulting instruction has an exception-table fixup (asm/uaccess.h).
+ */
+#include "arch/x86_64/x86.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include <asm/uaccess.h>
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+
+struct idt_gate {
+	u16 offset_lo, selector;
+	u8 ist, type_attr;
+	u16 offset_mid;
+	u32 offset_hi, zero;
+} __attribute__((packed));
+
+static struct idt_gate idt[256];
+extern const u64 trap_stubs[NR_VECTORS];
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
+	"invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack-segment fault", "general protection fault", "page fault",
+	"reserved 15", "x87 floating-point error", "alignment check",
+	"machine check", "SIMD floating-point error", "virtualization exception",
+	"control protection", "reserved 22", "reserved 23", "reserved 24",
+	"reserved 25", "reserved 26", "reserved 27", "hypervisor injection",
+	"VMM communication", "security exception", "reserved 31",
+};
+
+static void set_gate(int vec, u64 handler, u8 ist)
+{
+	idt[vec] = (struct idt_gate){
+		.offset_lo = handler & 0xffff, .selector = KERNEL_CS, .ist = ist,
+		.type_attr = 0x8e,      /* present, DPL 0, 64-bit interrupt gate */
+		.offset_mid = (handler >> 16) & 0xffff, .offset_hi = handler >> 32,
+	};
+}
+
+void trap_init(void)
+{
+	struct { u16 limit; u64 base; } __attribute__((packed)) idtr = { sizeof(idt) - 1, (u64)idt };
+
+	gdt_init();
+	for (int v = 0; v < NR_VECTORS; v++)
+		set_gate(v, trap_stubs[v], v == 8 ? 1 : 0);
+	__asm__ __volatile__("lidt %0" : : "m"(idtr));
+	pic_init();
+}
+
+/* Continue at the exception-table fixup of regs->rip, if it has one. */
+static bool fixup_exception(struct pt_regs *regs)
+{
+	const struct exception_table_entry *e = search_exception_tables(regs->rip);
+
+	if (!e)
+		return false;
+	regs->rip = e->fixup;
+	return true;
+}
+
+/*
+ * Decode a page-fault error code into words:
+ * P (protection, else not-present), W (write, else read), U (user mode),
+ * R (reserved bit set in an entry), I (instruction fetch).
+ */
+int pf_error_decode(unsigned long ec, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s %s %s%s%s",
+			ec & 1 ? "protection-violation" : "not-present",
+			ec & 2 ? "write" : "read",
+			ec & 4 ? "user" : "kernel",
+			ec & 8 ? " reserved-bit" : "",
+			ec & 16 ? " instruction-fetch" : "");
+}
+
+/* Page faults: kernel-mode ones are fixed up or fatal (user faults: later). */
+void do_page_fault(struct pt_regs *regs, unsigned long cr2)
+{
+	char why[96];
+
+	if (!user_mode(regs) && fixup_exception(regs))
+		return;
+	pf_error_decode(regs->error_code, why, sizeof(why));
+	pr_emerg("BUG: unable to handle page fault for address: %#lx\n", cr2);
+	pr_emerg("#PF: error_code(%#lx) - %s\n", regs->error_code, why);
+	panic_regs(regs, "page fault at %#lx in %s mode", cr2,
+		   user_mode(regs) ? "user" : "kernel");
+}
+
+/* Called by trap_common with interrupts off for every vector. */
+void trap_dispatch(struct pt_regs *regs)
+{
+	unsigned long v = regs->vector;
+
+	if (v >= IRQ_BASE) {
+		if (v - IRQ_BASE == IRQ_TIMER)
+			timer_interrupt();
+		pic_eoi(v - IRQ_BASE);
+		return;
+	}
+	if (v == 14) {
+		do_page_fault(regs, read_cr2());
+		return;
+	}
+	if (!user_mode(regs) && v != 8 && fixup_exception(regs))
+		return;
+	panic_regs(regs, "%s (vector %lu, error code %#lx)", exception_names[v], v,
+		   regs->error_code);
+}

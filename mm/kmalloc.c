@@ -1,0 +1,162 @@
+/*
+ * kmalloc: small objects carved out of order-0 "slab" pages, one size class
+ * per page; requests over KMALLOC_MAX_SMALL get whole pages from the buddy.
+ *
+ *   size classes: 16 32 64 128 256 512 1024 2048 bytes
+ *
+ * A slab page keeps its free objects in a singly linked list threaded through
+ * the objects themselves (page->freelist); a slab whose objects are all free
+ * goes back to the buddy at once, so leak checks see every page.
+ *
+ * Lock order: kmalloc_lock -> zone.lock.
+ */
+#include "mm/mm.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+#define KMALLOC_MIN_SHIFT 4
+#define KMALLOC_MAX_SHIFT 11
+#define KMALLOC_MAX_SMALL (1UL << KMALLOC_MAX_SHIFT)
+#define NR_KMALLOC_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
+
+/* Slab bookkeeping overlays the buddy fields of struct page. */
+#define slab_freelist(p)  ((p)->mapping)
+#define slab_inuse(p)     ((p)->index)
+#define slab_class(p)     ((p)->private)
+
+static spinlock_t kmalloc_lock = SPINLOCK_INIT("kmalloc");
+static struct list_head partial[NR_KMALLOC_CLASSES];
+static bool kmalloc_ready;
+unsigned long kmalloc_bytes;
+
+static unsigned int size_to_class(size_t size)
+{
+	unsigned int shift = KMALLOC_MIN_SHIFT;
+
+	while ((1UL << shift) < size)
+		shift++;
+	return shift - KMALLOC_MIN_SHIFT;
+}
+
+static size_t class_size(unsigned int cls)
+{
+	return 1UL << (cls + KMALLOC_MIN_SHIFT);
+}
+
+/* A fresh slab for class cls, all objects on its freelist; NULL if no memory. */
+static struct page *new_slab(unsigned int cls)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	size_t sz = class_size(cls);
+	char *base;
+
+	if (!page)
+		return NULL;
+	base = page_address(page);
+	for (size_t off = 0; off < PAGE_SIZE; off += sz)
+		*(void **)(base + off) = off + sz < PAGE_SIZE ? base + off + sz : NULL;
+	SetPageSlab(page);
+	slab_freelist(page) = base;
+	slab_inuse(page) = 0;
+	slab_class(page) = cls;
+	list_add(&page->lru, &partial[cls]);
+	return page;
+}
+
+static void *kmalloc_large(size_t size)
+{
+	unsigned int order = 0;
+	struct page *page;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	page = alloc_pages(__GFP_COMP, order);
+	if (!page)
+		return NULL;
+	page->private = order;
+	__atomic_add_fetch(&kmalloc_bytes, PAGE_SIZE << order, __ATOMIC_RELAXED);
+	return page_address(page);
+}
+
+/* Allocate size bytes (16-byte aligned, page aligned over 2 KiB); NULL if none. */
+void *kmalloc(size_t size)
+{
+	unsigned int cls;
+	struct page *page;
+	unsigned long flags;
+	void *obj = NULL;
+
+	if (!size)
+		return NULL;
+	if (size > KMALLOC_MAX_SMALL)
+		return kmalloc_large(size);
+	cls = size_to_class(size);
+	flags = spin_lock_irqsave(&kmalloc_lock);
+	if (!kmalloc_ready) {
+		for (int i = 0; i < NR_KMALLOC_CLASSES; i++)
+			INIT_LIST_HEAD(&partial[i]);
+		kmalloc_ready = true;
+	}
+	page = list_empty(&partial[cls]) ? new_slab(cls)
+		: list_first_entry(&partial[cls], struct page, lru);
+	if (page) {
+		obj = slab_freelist(page);
+		slab_freelist(page) = *(void **)obj;
+		slab_inuse(page)++;
+		if (!slab_freelist(page))
+			list_del(&page->lru);       /* full: off the partial list */
+		kmalloc_bytes += class_size(cls);
+	}
+	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	return obj;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+/* Free an object from kmalloc(); kfree(NULL) does nothing. */
+void kfree(const void *p)
+{
+	struct page *page;
+	unsigned long flags;
+	size_t sz;
+
+	if (!p)
+		return;
+	page = virt_to_page(p);
+	if (!PageSlab(page)) {
+		unsigned int order = page->private;
+
+		BUG_ON(!PageHead(page), "kfree: not a kmalloc pointer");
+		__atomic_sub_fetch(&kmalloc_bytes, PAGE_SIZE << order, __ATOMIC_RELAXED);
+		page->private = 0;
+		__free_pages(page, order);
+		return;
+	}
+	sz = class_size(slab_class(page));
+	BUG_ON((unsigned long)p % sz, "kfree: pointer inside an object");
+	flags = spin_lock_irqsave(&kmalloc_lock);
+	if (!slab_freelist(page))
+		list_add(&page->lru, &partial[slab_class(page)]);
+	*(void **)p = slab_freelist(page);
+	slab_freelist(page) = (void *)p;
+	slab_inuse(page)--;
+	kmalloc_bytes -= sz;
+	if (!slab_inuse(page)) {
+		list_del(&page->lru);
+		slab_freelist(page) = NULL;
+		slab_class(page) = 0;
+		ClearPageSlab(page);
+	} else {
+		page = NULL;
+	}
+	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	if (page)
+		__free_page(page);
+}

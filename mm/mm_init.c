@@ -1,0 +1,35 @@
+/*
+ * From memblock to the buddy (Linux's mm/mm_init.c): size and place the
+ * memmap, then free every page that is RAM and not reserved.
+ */
+#include "mm/mm.h"
+#include "mm/memblock.h"
+#include "kernel/printk.h"
+
+static int free_to_buddy(phys_addr_t base, phys_addr_t end, void *arg)
+{
+	unsigned long start_pfn = ALIGN_UP(base, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long end_pfn = end >> PAGE_SHIFT;
+
+	(void)arg;
+	if (start_pfn < end_pfn)
+		free_range_to_buddy(start_pfn, end_pfn);
+	return 0;
+}
+
+/* Build mem_map for all of RAM and hand free memory to the buddy. */
+void mem_init(void)
+{
+	unsigned long nr_pfns = memblock_end_of_ram() >> PAGE_SHIFT;
+	size_t map_bytes = ALIGN_UP(nr_pfns * sizeof(struct page), PAGE_SIZE);
+	phys_addr_t map_pa = memblock_alloc(map_bytes, PAGE_SIZE);
+
+	if (!map_pa)
+		panic("mem_init: no room for the memmap (%zu bytes)", map_bytes);
+	mem_map_init(nr_pfns, __va(map_pa));
+	memblock_free_ranges(free_to_buddy, NULL);
+	pr_info("Memory: %luK/%luK available (memmap %zuK at pfn %#lx)\n",
+		zone.free_pages * (PAGE_SIZE / 1024),
+		(unsigned long)(memblock_phys_mem_size() / 1024), map_bytes / 1024,
+		(unsigned long)(map_pa >> PAGE_SHIFT));
+}

@@ -1,0 +1,295 @@
+/*
+ * The buddy allocator (Linux's mm/page_alloc.c, one zone, no per-CPU lists).
+ *
+ * Free memory is kept in blocks of 2^order pages, naturally aligned, for
+ * orders 0..MAX_PAGE_ORDER.  The first page of a free block has PG_buddy and
+ * its order in page->private.  Two free blocks of one order whose pfns differ
+ * only in bit "order" are buddies and merge into one block of order + 1:
+ *
+ *   order 2:  [ 0 1 2 3 | 4 5 6 7 ]   buddy of pfn 0 is 4 (= 0 ^ (1 << 2))
+ *   order 3:  [ 0 1 2 3   4 5 6 7 ]
+ *
+ * Lock order: zone.lock is innermost; nothing else is taken under it.
+ */
+#include "mm/mm.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/pgtable.h"
+
+struct zone zone = { .lock = SPINLOCK_INIT("zone") };
+struct page *mem_map;
+unsigned long max_pfn;
+unsigned long nr_bad_pages;
+
+const char *const pageflag_names[NR_PAGEFLAGS] = {
+	[PG_locked] = "locked", [PG_reserved] = "reserved", [PG_buddy] = "buddy",
+	[PG_table] = "table", [PG_head] = "head",
+	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
+};
+
+/* Every page starts reserved and unmapped; free_range_to_buddy() frees RAM. */
+void mem_map_init(unsigned long nr_pfns, struct page *map)
+{
+	mem_map = map;
+	max_pfn = nr_pfns;
+	memset(map, 0, nr_pfns * sizeof(*map));
+	for (unsigned long pfn = 0; pfn < nr_pfns; pfn++) {
+		map[pfn].flags = BIT(PG_reserved);
+		map[pfn]._mapcount = -1;
+	}
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		INIT_LIST_HEAD(&zone.free_area[o].free_list);
+}
+
+static inline unsigned int buddy_order(const struct page *page)
+{
+	return page->private;
+}
+
+static void add_to_free_list(struct page *page, unsigned int order)
+{
+	page->flags |= BIT(PG_buddy);
+	page->private = order;
+	list_add(&page->lru, &zone.free_area[order].free_list);
+	zone.free_area[order].nr_free++;
+	zone.free_pages += 1UL << order;
+}
+
+static void del_from_free_list(struct page *page, unsigned int order)
+{
+	list_del(&page->lru);
+	page->flags &= ~BIT(PG_buddy);
+	page->private = 0;
+	zone.free_area[order].nr_free--;
+	zone.free_pages -= 1UL << order;
+}
+
+/* Free the block at pfn and merge it with free buddies as far as possible. */
+static void __free_one_page(unsigned long pfn, unsigned int order)
+{
+	while (order < MAX_PAGE_ORDER) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy;
+
+		if (!pfn_valid(buddy_pfn))
+			break;
+		buddy = pfn_to_page(buddy_pfn);
+		if (!PageBuddy(buddy) || buddy_order(buddy) != order)
+			break;
+		del_from_free_list(buddy, order);
+		pfn &= buddy_pfn;
+		order++;
+	}
+	add_to_free_list(pfn_to_page(pfn), order);
+}
+
+/*
+ * Hand the pfn range [start, end) to the buddy in the largest naturally
+ * aligned blocks that fit.  The pages must be reserved RAM nobody uses.
+ */
+void free_range_to_buddy(unsigned long start, unsigned long end)
+{
+	unsigned long flags = spin_lock_irqsave(&zone.lock);
+
+	for (unsigned long pfn = start; pfn < end; pfn++)
+		mem_map[pfn].flags &= ~BIT(PG_reserved);
+	while (start < end) {
+		unsigned int order = MAX_PAGE_ORDER;
+
+		while (order && (!IS_ALIGNED(start, 1UL << order) || start + (1UL << order) > end))
+			order--;
+		__free_one_page(start, order);
+		zone.managed_pages += 1UL << order;
+		start += 1UL << order;
+	}
+	spin_unlock_irqrestore(&zone.lock, flags);
+}
+
+/*
+ * Take a block of at least "order" from the free lists and split it down:
+ * the upper halves go back to the lists of the orders below ("expand").
+ */
+static struct page *__rmqueue_smallest(unsigned int order)
+{
+	for (unsigned int cur = order; cur < NR_PAGE_ORDERS; cur++) {
+		struct free_area *area = &zone.free_area[cur];
+		struct page *page;
+		unsigned long pfn;
+
+		if (list_empty(&area->free_list))
+			continue;
+		page = list_first_entry(&area->free_list, struct page, lru);
+		del_from_free_list(page, cur);
+		pfn = page_to_pfn(page);
+		while (cur > order) {
+			cur--;
+			add_to_free_list(pfn_to_page(pfn + (1UL << cur)), cur);
+		}
+		return page;
+	}
+	return NULL;
+}
+
+/* Link the tails of a compound page to its head (Linux's prep_compound_page). */
+static void prep_compound_page(struct page *head, unsigned int order)
+{
+	SetPageHead(head);
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		head[i].compound_head = (unsigned long)head | 1;
+}
+
+/*
+ * Allocate 2^order contiguous pages.  Returns the first page with refcount 1,
+ * or NULL when no block of that order is free.  Takes zone.lock.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	unsigned long flags;
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER)
+		return NULL;
+	flags = spin_lock_irqsave(&zone.lock);
+	page = __rmqueue_smallest(order);
+	spin_unlock_irqrestore(&zone.lock, flags);
+	if (!page)
+		return NULL;
+	set_page_count(page, 1);
+	if (order && (gfp & __GFP_COMP))
+		prep_compound_page(page, order);
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+void dump_page(const struct page *page, const char *reason)
+{
+	char names[128];
+	int n = 0;
+
+	names[0] = '\0';
+	for (int b = 0; b < NR_PAGEFLAGS; b++)
+		if (page->flags & BIT(b))
+			n += snprintf(names + n, sizeof(names) - n, "%s%s",
+				      n ? "|" : "", pageflag_names[b]);
+	pr_err("[    page] pfn:%#lx refcount:%d mapcount:%d mapping:%p index:%#lx private:%#lx\n",
+	       page_to_pfn(page), page->_refcount, page->_mapcount + 1,
+	       page->mapping, page->index, page->private);
+	pr_err("[    page] flags: %#lx(%s)\n", page->flags, names);
+	if (reason)
+		pr_err("[    page] page dumped because: %s\n", reason);
+}
+
+/*
+ * Report a page whose state is wrong for what is being done with it (Linux's
+ * bad_page()).  The page is leaked, not freed: its memory may still be in use.
+ */
+void bad_page(const struct page *page, const char *reason)
+{
+	pr_err("BUG: Bad page state: pfn %#lx: %s\n", page_to_pfn(page), reason);
+	dump_page(page, reason);
+	nr_bad_pages++;
+}
+
+/* Name what is wrong with a page about to be freed, or NULL if nothing is. */
+static const char *page_bad_reason(const struct page *page, const struct page *head)
+{
+	if (page->_mapcount != -1)
+		return "nonzero mapcount";
+	if (page->mapping)
+		return "non-NULL mapping";
+	if (page != head && page->compound_head != ((unsigned long)head | 1))
+		return "corrupted compound_head";
+	if (page != head && page->_refcount)
+		return "nonzero _refcount in tail page";
+	if (page->flags & ~(BIT(PG_head) | BIT(PG_anon_exclusive)))
+		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+	return NULL;
+}
+
+/* Check and reset every page of the block; false if one of them is bad. */
+static bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	bool compound = PageHead(page);
+	bool ok = true;
+
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		struct page *p = page + i;
+		const char *why = page_bad_reason(p, compound ? page : p);
+
+		if (why) {
+			bad_page(p, why);
+			ok = false;
+		}
+	}
+	if (!ok)
+		return false;
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		page[i].flags = 0;
+		page[i].compound_head = 0;
+	}
+	return true;
+}
+
+/*
+ * Drop a reference to a block of 2^order pages; the last one frees it.
+ * A block with a bad page is reported and leaked.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	if (!put_page_testzero(page))
+		return;
+	if (!free_pages_prepare(page, order))
+		return;
+	flags = spin_lock_irqsave(&zone.lock);
+	__free_one_page(page_to_pfn(page), order);
+	spin_unlock_irqrestore(&zone.lock, flags);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		__free_pages(virt_to_page((void *)addr), order);
+}
+
+void mem_counts_snapshot(struct mem_counts *c)
+{
+	unsigned long flags = spin_lock_irqsave(&zone.lock);
+
+	c->free_pages = zone.free_pages;
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		c->nr_free[o] = zone.free_area[o].nr_free;
+	spin_unlock_irqrestore(&zone.lock, flags);
+	c->pagetable_pages = READ_ONCE(nr_pagetable_pages);
+	c->kmalloc_bytes = READ_ONCE(kmalloc_bytes);
+}
+
+bool mem_counts_equal(const struct mem_counts *a, const struct mem_counts *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* Print each count that differs, as "name: before -> after". */
+void mem_counts_print_diff(const struct mem_counts *a, const struct mem_counts *b)
+{
+	if (a->free_pages != b->free_pages)
+		pr_err("leak: free pages %lu -> %lu\n", a->free_pages, b->free_pages);
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		if (a->nr_free[o] != b->nr_free[o])
+			pr_err("leak: free blocks of order %d: %lu -> %lu\n", o,
+			       a->nr_free[o], b->nr_free[o]);
+	if (a->pagetable_pages != b->pagetable_pages)
+		pr_err("leak: page-table pages %lu -> %lu\n", a->pagetable_pages,
+		       b->pagetable_pages);
+	if (a->kmalloc_bytes != b->kmalloc_bytes)
+		pr_err("leak: kmalloc bytes %lu -> %lu\n", a->kmalloc_bytes, b->kmalloc_bytes);
+}

@@ -1,0 +1,259 @@
+/*
+ * Generic 4-level page-table walk, map, unmap and teardown.
+ *
+ * Each table page counts its used entries (page->pt_nr_used).  Clearing the
+ * last entry of a table frees it and clears the entry above, up to (not
+ * including) the root: so an unmapped range leaves no empty tables behind,
+ * and the leak check sees page-table pages come back.
+ *
+ * Tables allocated before the buddy existed (pgtable_early_alloc) are not
+ * PageTable and are never freed: they map the kernel.
+ *
+ * Locking: the caller serializes changes to one tree (see mm/pgtable.h).
+ */
+#include "mm/pgtable.h"
+#include "mm/mm.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+unsigned long nr_pagetable_pages;
+phys_addr_t (*pgtable_early_alloc)(void);
+
+/* A zeroed table page; NULL when out of memory. */
+static pgent_t *pt_alloc_table(void)
+{
+	struct page *page;
+
+	if (pgtable_early_alloc) {
+		phys_addr_t pa = pgtable_early_alloc();
+
+		if (!pa)
+			return NULL;
+		memset(__va(pa), 0, PAGE_SIZE);
+		return __va(pa);
+	}
+	page = alloc_page(__GFP_ZERO);
+	if (!page)
+		return NULL;
+	SetPageTable(page);
+	page->pt_nr_used = 0;
+	__atomic_add_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
+	return page_address(page);
+}
+
+static void pt_free_table(pgent_t *table)
+{
+	struct page *page = virt_to_page(table);
+
+	VM_WARN_ON_ONCE(page->pt_nr_used, "freeing a page table with entries in use");
+	page->pt_nr_used = 0;
+	ClearPageTable(page);
+	__atomic_sub_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
+	__free_page(page);
+}
+
+/* Adjust a table's used-entry count; false for untracked (early) tables. */
+static bool pt_account(pgent_t *table, long delta)
+{
+	struct page *page;
+
+	if (!mem_map)
+		return false;
+	page = virt_to_page(table);
+	if (!PageTable(page))
+		return false;
+	page->pt_nr_used += delta;
+	VM_WARN_ON_ONCE(page->pt_nr_used > PTRS_PER_TABLE, "pt_nr_used out of range");
+	return true;
+}
+
+pgd_t *pgd_alloc(void)
+{
+	pgd_t *pgd = pt_alloc_table();
+
+	if (pgd)
+		arch_pgd_init(pgd);
+	return pgd;
+}
+
+/* Free a root after its user half was emptied by pgtable_free_range(). */
+void pgd_free(pgd_t *pgd)
+{
+	virt_to_page(pgd)->pt_nr_used = 0;
+	pt_free_table(pgd);
+}
+
+/*
+ * Walk from the root to the entry of addr at "level", recording the table
+ * used at each level in tables[] (tables[PT_PGD] is the root).  With alloc,
+ * missing tables are allocated.  Returns 0 with *out set, -ENOENT (a table is
+ * missing), -EEXIST (a leaf sits above "level") or -ENOMEM.
+ */
+static int walk_to(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc,
+		   pgent_t **tables, pgent_t **out)
+{
+	pgent_t *table = pgd;
+
+	for (enum pt_level l = PT_PGD; ; l--) {
+		pgent_t *e = &table[pt_index(addr, l)];
+
+		if (tables)
+			tables[l] = table;
+		if (l == level) {
+			*out = e;
+			return 0;
+		}
+		if (pgent_none(*e)) {
+			pgent_t *next;
+
+			if (!alloc)
+				return -ENOENT;
+			next = pt_alloc_table();
+			if (!next)
+				return -ENOMEM;
+			*e = mk_table_entry(__pa(next) >> PAGE_SHIFT);
+			pt_account(table, 1);
+		} else if (pgent_huge(*e)) {
+			return -EEXIST;
+		}
+		table = pgent_table(*e);
+	}
+}
+
+/* The entry for addr at level, allocating tables on the way if alloc; or NULL. */
+pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc)
+{
+	pgent_t *e;
+
+	return walk_to(pgd, addr, level, alloc, NULL, &e) ? NULL : e;
+}
+
+/*
+ * Map one leaf: a 4 KiB page at PT_PTE or a 2 MiB page at PT_PMD.  addr and
+ * pfn must be aligned to the leaf size.  Returns 0, -EINVAL (bad level or
+ * alignment), -EEXIST (something is mapped there, or a table is in the way
+ * of a PMD leaf) or -ENOMEM.
+ */
+int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,
+		enum pt_level level)
+{
+	unsigned long size = level_size(level);
+	pgent_t *tables[PT_PGD + 1], *e;
+	int ret;
+
+	if ((level != PT_PTE && level != PT_PMD) || !IS_ALIGNED(addr, size) ||
+	    !IS_ALIGNED(pfn << PAGE_SHIFT, size))
+		return -EINVAL;
+	ret = walk_to(pgd, addr, level, true, tables, &e);
+	if (ret)
+		return ret;
+	if (!pgent_none(*e))
+		return -EEXIST;
+	*e = level == PT_PTE ? mk_pte_entry(pfn, prot) : mk_huge_entry(pfn, prot);
+	pt_account(tables[level], 1);
+	return 0;
+}
+
+/*
+ * Clear the leaf for addr at level (PT_PTE or PT_PMD), flush it from the TLB
+ * and free the tables this leaves empty.  The old entry goes to *old if old
+ * is not NULL.  Returns 0, -ENOENT (nothing mapped there) or -EINVAL (the
+ * mapping there is of the other size).
+ */
+int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old)
+{
+	pgent_t *tables[PT_PGD + 1], *e, *to_free[PT_PGD];
+	int ret, nr_free = 0;
+
+	ret = walk_to(pgd, addr, level, false, tables, &e);
+	if (ret == -EEXIST)
+		return -EINVAL;
+	if (ret || pgent_none(*e))
+		return -ENOENT;
+	if (level == PT_PMD && !pgent_huge(*e))
+		return -EINVAL;
+	if (old)
+		*old = *e;
+	*e = 0;
+	for (enum pt_level l = level; l < PT_PGD; l++) {
+		if (!pt_account(tables[l], -1) || virt_to_page(tables[l])->pt_nr_used)
+			break;
+		tables[l + 1][pt_index(addr, l + 1)] = 0;
+		to_free[nr_free++] = tables[l];
+	}
+	flush_tlb_addr(pgd, addr);
+	while (nr_free)
+		pt_free_table(to_free[--nr_free]);
+	return 0;
+}
+
+/*
+ * Translate addr: fill *w with the entries passed and the leaf found.
+ * Returns the leaf level (PT_PTE, PT_PMD or PT_PUD), or 0 if not mapped.
+ */
+int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w)
+{
+	pgent_t *table = pgd;
+
+	memset(w, 0, sizeof(*w));
+	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
+		pgent_t e = table[pt_index(addr, l)];
+
+		w->entry[l] = e;
+		w->stop_level = l;
+		if (!pgent_present(e))
+			return 0;
+		if (l == PT_PTE || pgent_huge(e)) {
+			w->leaf_level = l;
+			w->phys = ((phys_addr_t)pgent_pfn(e) << PAGE_SHIFT) +
+				  (addr & (level_size(l) - 1));
+			return l;
+		}
+		table = pgent_table(e);
+	}
+	return 0;
+}
+
+/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
+static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
+{
+	unsigned long boundary = (addr + size) & ~(size - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+
+/* Free the tables below "table" (a level-l table) that serve [start, end). */
+static void free_level(pgent_t *table, enum pt_level l, unsigned long start, unsigned long end)
+{
+	unsigned long addr, next;
+
+	for (addr = start; addr < end; addr = next) {
+		pgent_t *e = &table[pt_index(addr, l)];
+		pgent_t *child;
+
+		next = pt_addr_end(addr, end, level_size(l));
+		if (pgent_none(*e))
+			continue;
+		if (l == PT_PTE || pgent_huge(*e)) {
+			VM_WARN_ON_ONCE(1, "pgtable_free_range: leaf still mapped");
+			continue;
+		}
+		child = pgent_table(*e);
+		free_level(child, l - 1, addr, next);
+		if (PageTable(virt_to_page(child)) && !virt_to_page(child)->pt_nr_used) {
+			*e = 0;
+			pt_account(table, -1);
+			pt_free_table(child);
+		}
+	}
+}
+
+/*
+ * Free every page-table page below the root that serves [start, end).  The
+ * range must hold no leaves (warned about and kept if it does) and the tree
+ * must not be live on any CPU: used at teardown.
+ */
+void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end)
+{
+	free_level(pgd, PT_PGD, start, end);
+}

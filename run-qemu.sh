@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Boot foliOS in QEMU (TCG).  Builds what is missing first.
+#
+#   run-qemu.sh [--no-page-mapcount] [--append "ARGS"] [--mem SIZE] [--smp N]
+#               [--timeout SECONDS] [--icount] [--gdb]
+#               [--run "CMD ARGS"] [--add HOSTFILE[:/guest/path]]...
+#
+# Exit status: the guest's (power-off status), 125 for a kernel panic, 124
+# for a timeout.  The last line on stderr always says which:
+#   foliOS: exit status N | foliOS: killed by signal S | foliOS: kernel panic
+#   foliOS: timeout after N s
+# The serial console is on stdio; Ctrl-A X quits QEMU.
+set -u
+root=$(cd "$(dirname "$0")" && pwd)
+variant=page-mapcount nopm=0 append="" mem=512M smp=1 timeout_s="" icount=() gdb=0
+run_cmd="" adds=()
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-page-mapcount) variant=no-page-mapcount nopm=1; shift ;;
+    --append) append="$append $2"; shift 2 ;;
+    --mem) mem=$2; shift 2 ;;
+    --smp) smp=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --icount) icount=(-icount shift=0,sleep=off); shift ;;
+    --gdb) gdb=1; shift ;;
+    --run) run_cmd=$2; shift 2 ;;
+    --add) adds+=("$2"); shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "run-qemu.sh: unknown option $1" >&2; usage ;;
+  esac
+done
+
+"$root/scripts/install-deps.sh" || exit 2
+make -s -C "$root" NO_PAGE_MAPCOUNT=$nopm all >&2 || { echo "run-qemu.sh: build failed" >&2; exit 2; }
+iso="$root/build/$variant/folios.iso"
+
+if [ -n "$run_cmd" ] || [ ${#adds[@]} -gt 0 ]; then
+  echo "run-qemu.sh: --run and --add need user space, which this kernel does not have yet" >&2
+  exit 2
+fi
+[ -n "$run_cmd" ] && [ -z "$timeout_s" ] && timeout_s=600
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The per-run disk: the command line (GRUB script syntax) and, later, the initrd.
+cmdline=${append# }
+printf 'set cmdline="%s"\n' "${cmdline//\"/\\\"}" > "$tmp/folios-run.cfg"
+truncate -s 2M "$tmp/run.img"
+mformat -i "$tmp/run.img" -h 2 -s 32 -t 64 :: || exit 2
+mcopy -i "$tmp/run.img" "$tmp/folios-run.cfg" ::/folios-run.cfg || exit 2
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" -display none -serial mon:stdio -no-reboot -net none
+      -boot d -cdrom "$iso" -drive "file=$tmp/run.img,format=raw,if=ide,index=0"
+      -device isa-debug-exit,iobase=0xf4,iosize=0x01 -debugcon "file:$tmp/debugcon"
+      "${icount[@]}")
+if [ $gdb = 1 ]; then
+  port=$((1234 + $(id -u) % 20000))
+  qemu+=(-S -gdb "tcp::$port")
+  echo "run-qemu.sh: halted, GDB stub on port $port: run 'gdb' in $root" >&2
+fi
+if [ -n "$timeout_s" ]; then
+  timeout --foreground "$timeout_s" "${qemu[@]}"
+else
+  "${qemu[@]}"
+fi
+rc=$?
+if [ $rc = 124 ] && [ -n "$timeout_s" ]; then
+  echo "foliOS: timeout after $timeout_s s" >&2; exit 124
+fi
+last=$(tail -n 1 "$tmp/debugcon" 2>/dev/null)
+case "$rc:$last" in
+  "33:status "*) status=${last#status }
+    if [ "$status" -gt 128 ]; then echo "foliOS: killed by signal $((status - 128))" >&2
+    else echo "foliOS: exit status $status" >&2; fi
+    exit "$status" ;;
+  125:*) echo "foliOS: kernel panic" >&2; exit 125 ;;
+  0:*) echo "foliOS: QEMU quit (no power-off)" >&2; exit 0 ;;
+  *) echo "foliOS: QEMU failed (exit status $rc)" >&2; exit 2 ;;
+esac
