@@ -163,7 +163,8 @@ higher_half:
     jmp .halt
 
 section .bss
-align 16
-global boot_stack, boot_stack_top
+align 4096
+global boot_stack_guard, boot_stack, boot_stack_top
+boot_stack_guard: resb 4096                     ; left unmapped by mmu_init()
 boot_stack:     resb 16384
 boot_stack_top:

@@ -16,6 +16,8 @@
 #include <asm/cpu.h>
 #include <asm/irqflags.h>
 
+void crash_if_asked(void);
+
 #define VARIANT (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ? "no-page-mapcount" : "page-mapcount")
 
 extern char _kernel_phys_start[], _kernel_end[];
@@ -56,6 +58,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	mmu_early_done();
 	timer_init();
 	local_irq_enable();
+	crash_if_asked();
 	run_ktest_if_asked();
 	pr_notice("foliOS: no user space yet; idle. (Ctrl-A X quits QEMU)\n");
 	for (;;)

@@ -30,6 +30,7 @@ void show_regs(const struct pt_regs *r)
 
 static __noreturn void vpanic(const struct pt_regs *regs, const char *fmt, va_list ap)
 {
+	struct pt_regs here;
 	char reason[256];
 
 	local_irq_disable();
@@ -38,12 +39,12 @@ static __noreturn void vpanic(const struct pt_regs *regs, const char *fmt, va_li
 	in_panic = true;
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	pr_emerg("Kernel panic - not syncing: %s\n", reason);
-	if (regs) {
-		show_regs(regs);
-		arch_backtrace(regs->rbp, regs->rip);
-	} else {
-		arch_backtrace((unsigned long)__builtin_frame_address(0), 0);
+	if (!regs) {
+		arch_save_regs(&here);
+		regs = &here;
 	}
+	show_regs(regs);
+	arch_backtrace(regs->rbp, regs->rip);
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", reason);
 	arch_panic_power_off();
 }

@@ -98,6 +98,7 @@ void mem_init(void);
 void free_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn);
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
+void split_page(struct page *page, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 #define alloc_page(gfp)         alloc_pages(gfp, 0)

@@ -162,6 +162,16 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/*
+ * Turn a non-compound block of 2^order pages into 2^order order-0 pages,
+ * each with its own reference, so they can be freed one by one.
+ */
+void split_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		set_page_count(page + i, 1);
+}
+
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = alloc_pages(gfp, order);
@@ -179,12 +189,12 @@ void dump_page(const struct page *page, const char *reason)
 		if (page->flags & BIT(b))
 			n += snprintf(names + n, sizeof(names) - n, "%s%s",
 				      n ? "|" : "", pageflag_names[b]);
-	pr_err("[    page] pfn:%#lx refcount:%d mapcount:%d mapping:%p index:%#lx private:%#lx\n",
+	pr_err("  pfn:%#lx refcount:%d mapcount:%d mapping:%p index:%#lx private:%#lx\n",
 	       page_to_pfn(page), page->_refcount, page->_mapcount + 1,
 	       page->mapping, page->index, page->private);
-	pr_err("[    page] flags: %#lx(%s)\n", page->flags, names);
+	pr_err("  flags: %#lx(%s)\n", page->flags, names);
 	if (reason)
-		pr_err("[    page] page dumped because: %s\n", reason);
+		pr_err("  page dumped because: %s\n", reason);
 }
 
 /*

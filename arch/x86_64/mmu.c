@@ -4,7 +4,8 @@
  *
  *   PAGE_OFFSET + pa  ->  pa      every 2 MiB chunk holding RAM, RW, NX, global
  *   KERNEL_VMA  + pa  ->  pa      the kernel image in 4 KiB pages:
- *                                 .text RX, .rodata R NX, .data/.bss RW NX
+ *                                 .text RX, .rodata R NX, .data/.bss RW NX,
+ *                                 but no page under the boot stack (a guard)
  *
  * Early table pages come from memblock below 1 GiB, the part the boot
  * tables (boot/boot.asm) map at PAGE_OFFSET.  User page tables copy the
@@ -22,7 +23,7 @@
 #define BOOT_MAPPED_LIMIT (1UL << 30)
 
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _kernel_end[];
-extern char _kernel_phys_start[];
+extern char _kernel_phys_start[], boot_stack_guard[];
 
 pgent_t *init_pgd;
 
@@ -65,7 +66,8 @@ void mmu_init(void)
 			map_or_die(PAGE_OFFSET + pa, pa, PAGE_KERNEL, PT_PMD);
 	}
 	for (char *va = _text; va < _kernel_end; va += PAGE_SIZE)
-		map_or_die((unsigned long)va, __pa(va), kernel_image_prot(va), PT_PTE);
+		if (va != boot_stack_guard)     /* overflow -> #PF -> #DF on IST1 */
+			map_or_die((unsigned long)va, __pa(va), kernel_image_prot(va), PT_PTE);
 	write_cr3(__pa(init_pgd));
 	memblock.alloc_limit = ~0UL;
 }

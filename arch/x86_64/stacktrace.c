@@ -36,3 +36,22 @@ void arch_backtrace(unsigned long rbp, unsigned long rip)
 		rbp = next;
 	}
 }
+
+/* The caller's registers as a trap frame, for panics outside traps. */
+noinline_fn void arch_save_regs(struct pt_regs *r)
+{
+	__asm__ __volatile__(
+		"mov %%rax, 0x70(%0)\n mov %%rbx, 0x68(%0)\n mov %%rcx, 0x60(%0)\n"
+		"mov %%rdx, 0x58(%0)\n mov %%rsi, 0x50(%0)\n mov %%rdi, 0x48(%0)\n"
+		"mov %%r8, 0x38(%0)\n mov %%r9, 0x30(%0)\n mov %%r10, 0x28(%0)\n"
+		"mov %%r11, 0x20(%0)\n mov %%r12, 0x18(%0)\n mov %%r13, 0x10(%0)\n"
+		"mov %%r14, 0x08(%0)\n mov %%r15, 0x00(%0)\n"
+		: : "r"(r) : "memory");
+	/* as if trapped at our return address, in the caller's frame */
+	r->rbp = *(u64 *)__builtin_frame_address(0);
+	r->rip = (u64)__builtin_return_address(0);
+	r->rsp = (u64)__builtin_frame_address(0) + 16;
+	__asm__ __volatile__("mov %%cs, %0\n mov %%ss, %1\n pushfq\n popq %2"
+			     : "=r"(r->cs), "=r"(r->ss), "=r"(r->rflags));
+	r->vector = r->error_code = 0;
+}

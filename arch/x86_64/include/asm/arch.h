@@ -40,5 +40,8 @@ u64 ktime_get_ns(void);
 __noreturn void arch_power_off(int status);
 __noreturn void arch_panic_power_off(void);
 void arch_backtrace(unsigned long rbp, unsigned long rip);
+void arch_save_regs(struct pt_regs *regs);
+void arch_crash_stack_overflow(void);
+void arch_crash_divide(void);
 
 #endif
