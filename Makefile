@@ -26,6 +26,7 @@ CC      := gcc
 LD      := ld --no-warn-rwx-segments -z noexecstack
 NASM    := nasm
 PYTHON  := python3
+NASM_DEBUG := -g -F dwarf
 
 CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) -MMD -MP
@@ -45,9 +46,12 @@ $(B)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -c $< -o $@
 
+# boot.asm gets no DWARF: its mix of 32-bit code at 1 MiB and 64-bit code in
+# the higher half confuses GDB's line tables ("pc ... not in symtab").
+$(B)/boot/boot.o: NASM_DEBUG :=
 $(B)/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -g -F dwarf $< -o $@
+	$(NASM) -f elf64 $(NASM_DEBUG) $< -o $@
 
 # Two links: the first has an empty symbol table; its `nm` output becomes the
 # table of the second.  .ksyms sits last in the image, so no code moves.

@@ -55,8 +55,16 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" -display none
       -device isa-debug-exit,iobase=0xf4,iosize=0x01 -debugcon "file:$tmp/debugcon"
       "${icount[@]}")
 if [ $gdb = 1 ]; then
-  port=$((1234 + $(id -u) % 20000))
+  port=${FOLIOS_GDB_PORT:-$((1234 + $(id -u) % 20000))}
   qemu+=(-S -gdb "tcp::$port")
+  echo "$variant" > "$root/build/gdb-variant"
+  # GDB reads ./.gdbinit only from directories the user trusts: trust this one.
+  gdbinit=${XDG_CONFIG_HOME:-$HOME/.config}/gdb/gdbinit
+  line="add-auto-load-safe-path $root/.gdbinit"
+  if ! grep -qxF "$line" "$gdbinit" 2>/dev/null; then
+    mkdir -p "$(dirname "$gdbinit")" && echo "$line" >> "$gdbinit" &&
+      echo "run-qemu.sh: added '$line' to $gdbinit" >&2
+  fi
   echo "run-qemu.sh: halted, GDB stub on port $port: run 'gdb' in $root" >&2
 fi
 if [ -n "$timeout_s" ]; then

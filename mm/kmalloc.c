@@ -2,7 +2,7 @@
  * kmalloc: small objects carved out of order-0 "slab" pages, one size class
  * per page; requests over KMALLOC_MAX_SMALL get whole pages from the buddy.
  *
- *   size classes: 16 32 64 128 256 512 1024 2048 bytes
+ *   size classes: 16 32 64 128 256 512 1024 2048 4096 bytes
  *
  * A slab page keeps its free objects in a singly linked list threaded through
  * the objects themselves (page->freelist); a slab whose objects are all free
@@ -15,7 +15,7 @@
 #include "kernel/string.h"
 
 #define KMALLOC_MIN_SHIFT 4
-#define KMALLOC_MAX_SHIFT 11
+#define KMALLOC_MAX_SHIFT 12
 #define KMALLOC_MAX_SMALL (1UL << KMALLOC_MAX_SHIFT)
 #define NR_KMALLOC_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
 
@@ -78,7 +78,7 @@ static void *kmalloc_large(size_t size)
 	return page_address(page);
 }
 
-/* Allocate size bytes (16-byte aligned, page aligned over 2 KiB); NULL if none. */
+/* Allocate size bytes (16-byte aligned; page aligned from 4 KiB); NULL if none. */
 void *kmalloc(size_t size)
 {
 	unsigned int cls;

@@ -78,8 +78,11 @@ int pf_error_decode(unsigned long ec, char *buf, size_t size)
 			ec & 16 ? " instruction-fetch" : "");
 }
 
-/* Page faults: kernel-mode ones are fixed up or fatal (user faults: later). */
-void do_page_fault(struct pt_regs *regs, unsigned long cr2)
+/*
+ * Page faults: kernel-mode ones are fixed up or fatal (user faults: later).
+ * Never inlined: GDB's pfbreak helper stops here.
+ */
+noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 {
 	char why[96];
 

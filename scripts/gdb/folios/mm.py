@@ -1,0 +1,141 @@
+"""Page tables and page frames: pgwalk, virt2phys, pfn, page."""
+import gdb
+
+from folios import utils
+
+LEVELS = [("PML4", 39, "PGD"), ("PDPT", 30, "PUD"), ("PD", 21, "PMD"), ("PT", 12, "PTE")]
+BITS = [(0, "P"), (1, "W"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"), (8, "G")]
+
+
+def decode(entry):
+    """x86 entry bits as words, e.g. 'P W U A D NX'."""
+    words = [name for bit, name in BITS if entry & (1 << bit)]
+    if not entry & 2:
+        words.insert(1, "RO")
+    words.append("NX" if entry >> 63 else "X")
+    return " ".join(words)
+
+
+def walk(vaddr, root):
+    """Yield (level name, table pa, index, entry, kind) down to the leaf.
+    kind: 'table', 'leaf' (with size), or 'none'."""
+    table = root
+    for depth, (name, shift, lname) in enumerate(LEVELS):
+        index = (vaddr >> shift) & 511
+        entry = utils.phys_read_u64(table + index * 8)
+        if not entry & 1:
+            yield name, lname, table, index, entry, "none", 0
+            return
+        if depth == 3 or (depth in (1, 2) and entry & 0x80):
+            yield name, lname, table, index, entry, "leaf", 1 << shift
+            return
+        yield name, lname, table, index, entry, "table", 0
+        table = entry & utils.PFN_MASK
+
+
+def translate(vaddr, root=None):
+    """Physical address of vaddr, or None if not mapped."""
+    for _, _, _, _, entry, kind, size in walk(vaddr, root or utils.cr3()):
+        if kind == "leaf":
+            return (entry & utils.PFN_MASK & ~(size - 1)) + (vaddr & (size - 1))
+    return None
+
+
+class PgWalk(gdb.Command):
+    """Walk the 4-level page tables for a virtual address.
+Usage: pgwalk VADDR [PGD]
+PGD is the physical address of the root table (default: CR3), or a
+kernel pointer to it (e.g. init_pgd).  Prints every level's index and
+entry with its bits decoded (P present, W/RO, U user, A accessed, D dirty,
+PS leaf at PUD/PMD level, G global, NX/X) and the physical address found."""
+
+    def __init__(self):
+        super().__init__("pgwalk", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        args = gdb.string_to_argv(arg)
+        if not args:
+            raise gdb.GdbError("usage: pgwalk VADDR [PGD]")
+        vaddr = utils.value(args[0]) & 0xffffffffffffffff
+        root = utils.cr3()
+        if len(args) > 1:
+            root = utils.value(args[1])
+            if root >= utils.PAGE_OFFSET:
+                root -= utils.PAGE_OFFSET
+        print("pgwalk %#x: PML4[%d] PDPT[%d] PD[%d] PT[%d] offset %#x, root %#x" % (
+            vaddr, (vaddr >> 39) & 511, (vaddr >> 30) & 511, (vaddr >> 21) & 511,
+            (vaddr >> 12) & 511, vaddr & 0xfff, root))
+        for name, lname, table, index, entry, kind, size in walk(vaddr, root):
+            where = "%-4s (%s) @ %#010x [%3d] = %#018x" % (name, lname, table, index, entry)
+            if kind == "none":
+                print("%s  not present" % where)
+                print("=> not mapped (no %s entry)" % lname)
+                return
+            print("%s  %s" % (where, decode(entry)))
+            if kind == "leaf":
+                base = entry & utils.PFN_MASK & ~(size - 1)
+                pa = base + (vaddr & (size - 1))
+                label = {1 << 12: "4 KiB", 1 << 21: "2 MiB", 1 << 30: "1 GiB"}[size]
+                print("=> %s page at %#x: phys %#x (pfn %#x)" % (label, base, pa, pa >> 12))
+
+
+class Virt2Phys(gdb.Command):
+    """Translate a virtual address through the current page tables.
+Usage: virt2phys VADDR"""
+
+    def __init__(self):
+        super().__init__("virt2phys", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        vaddr = utils.value(arg) & 0xffffffffffffffff
+        pa = translate(vaddr)
+        if pa is None:
+            print("%#x: not mapped" % vaddr)
+        else:
+            print("%#x -> phys %#x (pfn %#x), struct page at %#x" % (
+                vaddr, pa, pa >> 12, utils.pfn_to_page(pa >> 12)))
+
+
+def show_frame(pfn):
+    page = utils.pfn_to_page(pfn)
+    p = utils.page_struct(page)
+    flags = int(p["flags"])
+    print("pfn %#x: phys %#x, direct map %#x, struct page at %#x" % (
+        pfn, pfn << 12, utils.PAGE_OFFSET + (pfn << 12), page))
+    print("  flags %#x (%s) refcount %d mapcount %d private %#x" % (
+        flags, utils.flag_names(flags), int(p["_refcount"]), int(p["_mapcount"]) + 1,
+        int(p["private"])))
+    if int(p["compound_head"]) & 1:
+        head = int(p["compound_head"]) & ~1
+        print("  tail page of compound page at pfn %#x" % utils.page_to_pfn(head))
+
+
+class Pfn(gdb.Command):
+    """Show a page frame: physical and direct-map addresses, struct page, state.
+Usage: pfn PFN"""
+
+    def __init__(self):
+        super().__init__("pfn", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        pfn = utils.value(arg)
+        if pfn >= utils.value("max_pfn"):
+            raise gdb.GdbError("pfn %#x is beyond max_pfn" % pfn)
+        show_frame(pfn)
+
+
+class Page(gdb.Command):
+    """Show the page frame of a struct page pointer.
+Usage: page ADDR"""
+
+    def __init__(self):
+        super().__init__("page", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        show_frame(utils.page_to_pfn(utils.value(arg)))
+
+
+PgWalk()
+Virt2Phys()
+Pfn()
+Page()

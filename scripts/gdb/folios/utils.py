@@ -1,0 +1,69 @@
+"""Shared helpers: x86-64 constants, memory reads, symbol lookups."""
+import os
+
+import gdb
+
+PAGE_SHIFT = 12
+PAGE_SIZE = 1 << PAGE_SHIFT
+PAGE_OFFSET = 0xffff888000000000      # arch/x86_64/include/asm/page.h
+KERNEL_VMA = 0xffffffff80000000
+PFN_MASK = 0x000ffffffffff000
+
+
+def gdb_port():
+    """The per-user port run-qemu.sh --gdb uses (FOLIOS_GDB_PORT overrides)."""
+    return int(os.environ.get("FOLIOS_GDB_PORT", 1234 + os.getuid() % 20000))
+
+
+def read_u64(addr):
+    """The 64-bit word at a virtual address (read through the CPU's tables)."""
+    mem = gdb.selected_inferior().read_memory(addr, 8)
+    return int.from_bytes(bytes(mem), "little")
+
+
+def phys_read_u64(pa):
+    """A 64-bit word at a physical address, through the direct map."""
+    return read_u64(PAGE_OFFSET + pa)
+
+
+def value(expr):
+    """Evaluate an expression (symbol, register, number) to an int."""
+    v = gdb.parse_and_eval(expr)
+    if v.type.code == gdb.TYPE_CODE_PTR:
+        return int(v.cast(gdb.lookup_type("unsigned long")))
+    return int(v)
+
+
+def cr3():
+    """CR3 from QEMU's register set."""
+    return value("$cr3") & PFN_MASK
+
+
+def page_type():
+    return gdb.lookup_type("struct page")
+
+
+def mem_map():
+    return value("mem_map")
+
+
+def pfn_to_page(pfn):
+    return mem_map() + pfn * page_type().sizeof
+
+
+def page_to_pfn(page_addr):
+    return (page_addr - mem_map()) // page_type().sizeof
+
+
+def page_struct(page_addr):
+    return gdb.Value(page_addr).cast(page_type().pointer()).dereference()
+
+
+def flag_names(flags):
+    """Decode page->flags with the kernel's own table of names."""
+    names = []
+    nr = int(gdb.parse_and_eval("sizeof(pageflag_names)/sizeof(pageflag_names[0])"))
+    for bit in range(nr):
+        if flags & (1 << bit):
+            names.append(gdb.parse_and_eval("pageflag_names[%d]" % bit).string())
+    return "|".join(names)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Drive real GDB against QEMU in batch mode (DESIGN.md section 6): connect
+# through the repo's .gdbinit, stop at kmain in long mode, then stop in the
+# page-fault handler on the deliberate fault of ktest paging_map_pte and run
+# the helpers there.  Prints "ok N - ..." / "not ok N - ..." lines.
+set -u
+cd "$(dirname "$0")/.."
+export FOLIOS_GDB_PORT=$((24000 + $$ % 8000))
+export FOLIOS_VARIANT=page-mapcount
+out=$(mktemp); qlog=$(mktemp)
+trap 'kill $qpid 2>/dev/null; rm -f "$out" "$qlog"' EXIT
+./run-qemu.sh --gdb --append "ktest=paging" --timeout 120 </dev/null >"$qlog" 2>&1 &
+qpid=$!
+for _ in $(seq 50); do   # wait for the stub
+  (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
+  sleep 0.2
+done
+timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
+  -ex "hbreak kmain" -ex "continue" -ex "info registers rip" \
+  -ex "next" -ex "next" -ex "info line *\$pc" \
+  -ex "delete" -ex "pfbreak" -ex "continue" \
+  -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
+  -ex "pgwalk 0xffff888000200000" \
+  -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "buddyinfo" -ex "klog 3" \
+  -ex "help pgwalk" -ex "kill" >"$out" 2>&1
+cat "$out"
+n=0 failed=0
+check() {  # check DESCRIPTION REGEX
+  n=$((n + 1))
+  if grep -qE -- "$2" "$out"; then echo "ok $n - gdb: $1"
+  else echo "not ok $n - gdb: $1 (no /$2/)"; failed=1; fi
+}
+check "connects through .gdbinit" 'connected to QEMU on port'
+check "hbreak kmain stops in long mode" 'kmain \(magic=|in kmain'
+check "source-level next works" 'Line [0-9]+ of "kernel/main.c"'
+check "stops in the page-fault handler" 'do_page_fault \(regs='
+check "prints CR2 and the decoded error code" 'page fault: CR2=0xffffc90000000000 error_code=0x0 \[not-present read kernel\]'
+check "walks the faulting address to the missing level" 'PML4 \(PGD\) @ 0x[0-9a-f]+ \[402\] = 0x0+  not present'
+check "walks a kernel-image address to a 4 KiB leaf" '=> 4 KiB page at 0x[0-9a-f]+: phys'
+check "shows a PS leaf in the direct map" 'PD   \(PMD\) @ .* P W A D PS G NX'
+check "translates virt2phys" '-> phys 0x[0-9a-f]+ \(pfn'
+check "shows a page frame" 'pfn 0x200: phys 0x200000, direct map 0xffff888000200000'
+check "buddyinfo lists agree with counts" 'free pages: [0-9]+ \(zone says [0-9]+\)'
+check "buddyinfo has no mismatch" '^ *10 +[0-9]+ +[0-9]+'
+if grep -q MISMATCH "$out"; then echo "not ok $((n + 1)) - gdb: buddy list mismatch"; failed=1; fi
+check "klog shows the kernel log" 'tsc: [0-9.]+ MHz'
+check "helpers have help text" 'Walk the 4-level page tables'
+exit $failed

@@ -1,0 +1,102 @@
+/* The host stand-ins for kernel/ services used by mm/ (see hostenv.h). */
+#include "tests/host/hostenv.h"
+#include "tests/host/softmmu.h"
+#include "kernel/printk.h"
+#include "mm/mm.h"
+#include "mm/memblock.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+char *host_phys_base;
+static size_t host_phys_size;
+int console_loglevel = 0;
+unsigned long nr_warnings;
+static char log_capture[1 << 16];
+static size_t log_len;
+
+const char *host_log(void)
+{
+	return log_capture;
+}
+
+void host_log_clear(void)
+{
+	log_len = 0;
+	log_capture[0] = '\0';
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	int n;
+
+	if (fmt[0] == '\001' && fmt[1])
+		fmt += 2;
+	n = vsnprintf(log_capture + log_len, sizeof(log_capture) - log_len, fmt, ap);
+	if (n > 0)
+		log_len = MIN(log_len + n, sizeof(log_capture) - 1);
+	if (getenv("FOLIOS_HOST_VERBOSE"))
+		fputs(log_capture + log_len - MIN((size_t)n, log_len), stderr);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "host panic: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", log_capture);
+	abort();
+}
+
+void warn_slowpath(const char *file, int line, const char *cond)
+{
+	nr_warnings++;
+	printk(KERN_WARNING "WARNING: %s:%d: %s\n", file, line, cond);
+}
+
+void host_machine_shutdown(void)
+{
+	if (host_phys_base)
+		munmap(host_phys_base, host_phys_size);
+	host_phys_base = NULL;
+}
+
+/*
+ * Boot a machine like kmain does: RAM from 1 MiB up (the first MiB is
+ * "firmware"), memblock, memmap, buddy.  Resets all allocator state.
+ */
+void host_machine_boot(size_t bytes)
+{
+	host_machine_shutdown();
+	host_phys_size = bytes;
+	host_phys_base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (host_phys_base == MAP_FAILED)
+		panic("host_machine_boot: mmap of %zu bytes failed", bytes);
+	memset(&memblock, 0, sizeof(memblock));
+	memblock.alloc_limit = ~0UL;
+	memset(&zone, 0, sizeof(zone));
+	nr_pagetable_pages = 0;
+	nr_bad_pages = 0;
+	nr_warnings = 0;
+	softmmu_reset();
+	host_log_clear();
+	memblock_add(1UL << 20, bytes - (1UL << 20));
+	mem_init();
+}

@@ -1,0 +1,19 @@
+/*
+ * The host test environment for mm/: a fake machine (RAM as one mmap()ed
+ * block, booted through memblock and mem_init like the kernel), printk into
+ * a capture buffer, and panic as a test failure.
+ */
+#ifndef TESTS_HOST_HOSTENV_H
+#define TESTS_HOST_HOSTENV_H
+
+#include "kernel/types.h"
+
+/* Build a fresh machine with "bytes" of RAM (the old one is discarded). */
+void host_machine_boot(size_t bytes);
+void host_machine_shutdown(void);
+
+/* Everything printk'ed since the last host_log_clear(). */
+const char *host_log(void);
+void host_log_clear(void);
+
+#endif

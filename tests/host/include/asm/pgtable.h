@@ -1,0 +1,76 @@
+/*
+ * The software MMU's page-table entry format (tests/host/softmmu.c), a
+ * deliberately different layout from x86's so that mm/ cannot depend on it:
+ *
+ *   63    52 51            12 11   7  6   5   4     3   2   1   0
+ *   [  0   ][      pfn       ][ 0  ][D] [A] [LEAF][X] [U] [W] [P]
+ *
+ * LEAF marks a PUD/PMD entry that maps memory itself (a huge page).
+ */
+#ifndef ASM_PGTABLE_H
+#define ASM_PGTABLE_H
+
+#include <asm/page.h>
+
+#define PGDIR_SHIFT     39
+#define PUD_SHIFT       30
+#define PMD_SHIFT       21
+#define PTRS_PER_TABLE  512
+#define USER_PGD_PTRS   256
+
+#define SW_P    BIT(0)
+#define SW_W    BIT(1)
+#define SW_U    BIT(2)
+#define SW_X    BIT(3)
+#define SW_LEAF BIT(4)
+#define SW_A    BIT(5)
+#define SW_D    BIT(6)
+#define SW_PFN_MASK 0x000ffffffffff000UL
+
+typedef struct { u64 pgprot; } pgprot_t;
+#define __pgprot(x)     ((pgprot_t){ (x) })
+#define pgprot_val(p)   ((p).pgprot)
+
+#define PAGE_KERNEL       __pgprot(SW_P | SW_W)
+#define PAGE_KERNEL_RO    __pgprot(SW_P)
+#define PAGE_KERNEL_EXEC  __pgprot(SW_P | SW_X)
+#define PAGE_USER_RW      __pgprot(SW_P | SW_W | SW_U)
+#define PAGE_USER_RO      __pgprot(SW_P | SW_U)
+#define PAGE_USER_RX      __pgprot(SW_P | SW_U | SW_X)
+
+typedef u64 pgent_t;
+
+static inline bool pgent_none(pgent_t e)     { return e == 0; }
+static inline bool pgent_present(pgent_t e)  { return e & SW_P; }
+static inline bool pgent_write(pgent_t e)    { return e & SW_W; }
+static inline bool pgent_user(pgent_t e)     { return e & SW_U; }
+static inline bool pgent_exec(pgent_t e)     { return e & SW_X; }
+static inline bool pgent_dirty(pgent_t e)    { return e & SW_D; }
+static inline bool pgent_young(pgent_t e)    { return e & SW_A; }
+static inline bool pgent_huge(pgent_t e)     { return e & SW_LEAF; }
+static inline unsigned long pgent_pfn(pgent_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
+
+static inline pgent_t mk_table_entry(unsigned long pfn)
+{
+	return (pfn << PAGE_SHIFT) | SW_P | SW_W | SW_U | SW_X;
+}
+
+static inline pgent_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
+{
+	return (pfn << PAGE_SHIFT) | pgprot_val(prot);
+}
+
+static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
+{
+	return (pfn << PAGE_SHIFT) | pgprot_val(prot) | SW_LEAF;
+}
+
+static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~SW_W; }
+static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D; }
+
+int pgent_decode(pgent_t e, char *buf, size_t size);
+void arch_pgd_init(pgent_t *pgd);
+void flush_tlb_addr(void *pgd, unsigned long addr);
+void flush_tlb_all(void);
+
+#endif

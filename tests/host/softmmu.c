@@ -1,0 +1,119 @@
+/* The software MMU (see softmmu.h) and the host's arch hooks for mm/. */
+#include "tests/host/softmmu.h"
+#include <stdio.h>
+#include <string.h>
+
+#define TLB_SIZE 64
+
+struct tlb_entry {
+	bool valid;
+	pgd_t *pgd;
+	unsigned long vbase, size;      /* the leaf's whole range */
+	phys_addr_t pbase;
+	bool write, user, exec;
+};
+
+static struct tlb_entry tlb[TLB_SIZE];
+unsigned long softmmu_flushes;
+
+void softmmu_reset(void)
+{
+	memset(tlb, 0, sizeof(tlb));
+	softmmu_flushes = 0;
+}
+
+static struct tlb_entry *tlb_slot(unsigned long va)
+{
+	return &tlb[(va >> PAGE_SHIFT) % TLB_SIZE];
+}
+
+static enum softmmu_result check(const struct tlb_entry *e, unsigned int access)
+{
+	if ((access & ACC_WRITE) && !e->write)
+		return SOFTMMU_PROTECTION;
+	if ((access & ACC_USER) && !e->user)
+		return SOFTMMU_PROTECTION;
+	if ((access & ACC_EXEC) && !e->exec)
+		return SOFTMMU_PROTECTION;
+	return SOFTMMU_OK;
+}
+
+/* Walk the tables like hardware; fill the TLB on success. */
+static enum softmmu_result walk(pgd_t *pgd, unsigned long va, struct tlb_entry *out,
+				pgent_t **leaf)
+{
+	pgent_t *table = pgd;
+
+	*out = (struct tlb_entry){ .valid = true, .pgd = pgd, .write = true, .user = true,
+				   .exec = true };
+	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
+		pgent_t *e = &table[pt_index(va, l)];
+
+		if (!pgent_present(*e))
+			return SOFTMMU_NOT_PRESENT;
+		out->write &= pgent_write(*e);
+		out->user &= pgent_user(*e);
+		out->exec &= pgent_exec(*e);
+		if (l == PT_PTE || pgent_huge(*e)) {
+			if (l == PT_PGD)
+				return SOFTMMU_PROTECTION;      /* no 512 GiB pages */
+			out->size = level_size(l);
+			out->vbase = va & ~(out->size - 1);
+			out->pbase = (phys_addr_t)pgent_pfn(*e) << PAGE_SHIFT;
+			*leaf = e;
+			return SOFTMMU_OK;
+		}
+		table = pgent_table(*e);
+	}
+	return SOFTMMU_NOT_PRESENT;
+}
+
+enum softmmu_result softmmu_translate(pgd_t *pgd, unsigned long va, unsigned int access,
+				      phys_addr_t *pa)
+{
+	struct tlb_entry *slot = tlb_slot(va), fresh;
+	enum softmmu_result r;
+	pgent_t *leaf;
+
+	if (slot->valid && slot->pgd == pgd && va - slot->vbase < slot->size &&
+	    check(slot, access) == SOFTMMU_OK) {
+		*pa = slot->pbase + (va - slot->vbase);
+		return SOFTMMU_OK;
+	}
+	r = walk(pgd, va, &fresh, &leaf);
+	if (r == SOFTMMU_OK)
+		r = check(&fresh, access);
+	if (r != SOFTMMU_OK)
+		return r;
+	*leaf |= SW_A | ((access & ACC_WRITE) ? SW_D : 0);
+	*slot = fresh;
+	*pa = fresh.pbase + (va - fresh.vbase);
+	return SOFTMMU_OK;
+}
+
+/* Like invlpg: drop every cached translation whose leaf covers addr. */
+void flush_tlb_addr(void *pgd, unsigned long addr)
+{
+	(void)pgd;
+	softmmu_flushes++;
+	for (int i = 0; i < TLB_SIZE; i++)
+		if (addr - tlb[i].vbase < tlb[i].size)
+			tlb[i].valid = false;
+}
+
+void flush_tlb_all(void)
+{
+	softmmu_reset();
+}
+
+void arch_pgd_init(pgent_t *pgd)
+{
+	(void)pgd;
+}
+
+int pgent_decode(pgent_t e, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s%s%s%s%s%s%s", e & SW_P ? "P" : "-",
+			e & SW_W ? " W" : " R", e & SW_U ? " U" : " K", e & SW_A ? " A" : "",
+			e & SW_D ? " D" : "", e & SW_LEAF ? " LEAF" : "", e & SW_X ? " X" : " NX");
+}

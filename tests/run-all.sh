@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `make test`: every test of foliOS, closing with "N passed, N failed".
+#   1. host tests (mm/ built for the host, ASan + UBSan), both variants
+#   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, both variants
+#   3. panic paths (crash=...), both variants: exit code and report
+#   4. GDB against QEMU in batch mode (tests/gdb-test.sh)
+set -u
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh || exit 2
+pass=0 fail=0
+log=build/test-logs
+mkdir -p "$log"
+result() {  # result NAME OK|FAIL [detail]
+  if [ "$2" = OK ]; then pass=$((pass + 1)); echo "ok - $1"
+  else fail=$((fail + 1)); echo "not ok - $1 ${3:+# $3}"; fi
+}
+count_host() {  # adds the host runner's counts
+  local line p f
+  line=$(tail -n 1 "$1")
+  p=$(echo "$line" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed/\1/p')
+  f=$(echo "$line" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed/\2/p')
+  if [ -z "$p" ]; then result "$2" FAIL "no result line"; return; fi
+  pass=$((pass + p)) fail=$((fail + f))
+  echo "$2: $p passed, $f failed"
+  grep -E '^  .*not ok' "$1" || true
+}
+
+for v in 0 1; do
+  name=$([ $v = 1 ] && echo no-page-mapcount || echo page-mapcount)
+  flag=$([ $v = 1 ] && echo --no-page-mapcount)
+  echo "# ---- $name ----"
+  make -s NO_PAGE_MAPCOUNT=$v all >"$log/build-$name.log" 2>&1 || { result "build $name" FAIL; continue; }
+  make -s NO_PAGE_MAPCOUNT=$v host-tests >"$log/host-$name.log" 2>&1
+  count_host "$log/host-$name.log" "host tests ($name)"
+
+  ./run-qemu.sh $flag --append ktest --timeout 300 </dev/null >"$log/ktest-$name.log" 2>&1
+  rc=$?
+  p=$(grep -cE '^    ok [0-9]+ ' "$log/ktest-$name.log")
+  f=$(grep -cE '^    not ok [0-9]+ ' "$log/ktest-$name.log")
+  grep -E '^    not ok|^        # ' "$log/ktest-$name.log" | grep -v 'bench' || true
+  grep -E 'buddy bench' "$log/ktest-$name.log" | sed 's/^ *# /# /'
+  pass=$((pass + p)) fail=$((fail + f))
+  echo "ktest ($name): $p passed, $f failed"
+  if [ $rc != 0 ] || ! grep -q '^# ktest: ' "$log/ktest-$name.log"; then
+    result "ktest run ($name) exits 0 with a summary" FAIL "exit $rc, see $log/ktest-$name.log"
+  fi
+
+  while IFS='|' read -r kind expect; do
+    out="$log/crash-$kind-$name.log"
+    ./run-qemu.sh $flag --append "crash=$kind" --timeout 60 </dev/null >"$out" 2>&1
+    rc=$?
+    ok=OK why=""
+    [ $rc = 125 ] || { ok=FAIL why="exit $rc, not 125"; }
+    tail -n 1 "$out" | grep -q '^foliOS: kernel panic$' || { ok=FAIL why="$why; no 'foliOS: kernel panic'"; }
+    IFS=';' read -ra pats <<<"$expect"
+    for pat in "${pats[@]}" 'Kernel panic - not syncing' 'RIP: 0008:' 'Call Trace:' 'kmain\+0x'; do
+      grep -qE "$pat" "$out" || { ok=FAIL why="$why; missing /$pat/"; }
+    done
+    result "crash=$kind ($name) panics with report" $ok "$why"
+  done <<'KINDS'
+page-fault|BUG: unable to handle page fault for address: 0xffffc90000dead00;#PF: error_code\(0x2\) - not-present write kernel;crash_page_fault\+0x;CR2: ffffc90000dead00
+bug|Kernel panic - not syncing: kernel/crash.c:[0-9]+: crash=bug;crash_if_asked\+0x
+double-fault|double fault \(vector 8;arch_crash_stack_overflow
+divide|divide error \(vector 0;arch_crash_divide\+0x
+KINDS
+done
+
+echo "# ---- gdb ----"
+tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1
+rc=$?
+sed 's/^/  gdb: /' "$log/gdb.log" | grep -E 'ok|FAIL' | head -20
+p=$(grep -cE '^ok ' "$log/gdb.log"); f=$(grep -cE '^not ok ' "$log/gdb.log")
+pass=$((pass + p)) fail=$((fail + f))
+[ $rc = 0 ] || [ "$f" -gt 0 ] || result "gdb test" FAIL "exit $rc"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
