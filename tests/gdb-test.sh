@@ -18,7 +18,7 @@ done
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "hbreak kmain" -ex "continue" -ex "info registers rip" \
   -ex "next" -ex "next" -ex "info line *\$pc" \
-  -ex "delete" -ex "pfbreak" -ex "continue" \
+  -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 4" \
   -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
   -ex "pgwalk 0xffff888000200000" \
   -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "buddyinfo" -ex "klog 3" \
@@ -34,6 +34,7 @@ check "connects through .gdbinit" 'connected to QEMU on port'
 check "hbreak kmain stops in long mode" 'kmain \(magic=|in kmain'
 check "source-level next works" 'Line [0-9]+ of "kernel/main.c"'
 check "stops in the page-fault handler" 'do_page_fault \(regs='
+check "bt unwinds through the trap frame" 'paging_map_pte \(t=0x[0-9a-f]+\) at mm/ktest_pgtable.c'
 check "prints CR2 and the decoded error code" 'page fault: CR2=0xffffc90000000000 error_code=0x0 \[not-present read kernel\]'
 check "walks the faulting address to the missing level" 'PML4 \(PGD\) @ 0x[0-9a-f]+ \[402\] = 0x0+  not present'
 check "walks a kernel-image address to a 4 KiB leaf" '=> 4 KiB page at 0x[0-9a-f]+: phys'

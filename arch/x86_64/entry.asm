@@ -13,6 +13,7 @@ bits 64
 section .text
 
 extern trap_dispatch
+global trap_common, trap_common_end
 
 %macro TRAP_NOERR 1
 trap_stub_%1:
@@ -76,6 +77,7 @@ trap_common:
     pop rax
     add rsp, 16                 ; vector and error code
     iretq
+trap_common_end:                ; scripts/gdb/folios/unwind.py unwinds up to here
 
 section .rodata
 global trap_stubs

@@ -4,7 +4,7 @@ import os
 
 import gdb
 
-from folios import utils, mm, buddy, klog, faults  # noqa: F401  (registers commands)
+from folios import utils, mm, buddy, klog, faults, unwind  # noqa: F401  (registers commands)
 
 
 class FoliosPrefix(gdb.Command):
