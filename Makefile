@@ -80,7 +80,7 @@ run: all
 
 HOST_CFLAGS := $(CFLAGS_COMMON) -O1 -Itests/host/include -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
-HOST_MM := mm/page_alloc.c mm/pgtable.c mm/memblock.c mm/kmalloc.c mm/mm_init.c
+HOST_MM := $(filter-out mm/ktest_%.c,$(wildcard mm/*.c))
 HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/softmmu.c
 HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
 

@@ -68,29 +68,28 @@ static inline struct page *virt_to_page(const void *va)
 
 static inline int page_ref_count(const struct page *page)
 {
-	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
+	return atomic_read(&page->_refcount);
 }
 
 static inline void set_page_count(struct page *page, int v)
 {
-	__atomic_store_n(&page->_refcount, v, __ATOMIC_RELAXED);
+	atomic_set(&page->_refcount, v);
+}
+
+static inline void page_ref_add(struct page *page, int nr)
+{
+	atomic_add(nr, &page->_refcount);
 }
 
 static inline void get_page(struct page *page)
 {
-	__atomic_add_fetch(&page->_refcount, 1, __ATOMIC_RELAXED);
+	atomic_inc(&page->_refcount);
 }
 
 /* Drop a reference; true when it was the last one. */
 static inline bool put_page_testzero(struct page *page)
 {
-	return __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL) == 0;
-}
-
-/* Mapcount as stored: -1 means "not mapped". */
-static inline int page_mapcount_raw(const struct page *page)
-{
-	return __atomic_load_n(&page->_mapcount, __ATOMIC_RELAXED);
+	return atomic_dec_and_test(&page->_refcount);
 }
 
 void mem_map_init(unsigned long nr_pfns, struct page *map);

@@ -17,6 +17,7 @@
 
 #include "kernel/types.h"
 #include "kernel/list.h"
+#include "kernel/atomic.h"
 
 struct page {
 	unsigned long flags;
@@ -38,16 +39,21 @@ struct page {
 			unsigned long compound_head;
 		};
 	};
-	int _mapcount;
-	int _refcount;
+	atomic_t _mapcount;
+	atomic_t _refcount;
 	unsigned long memcg_data;
 };
 
 _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
 
-/* Page flags (bit numbers in page->flags). */
+/*
+ * Page flags (bit numbers in page->flags).  Bits 0-7 stay free: in page[1]
+ * of a folio they hold the folio's order (mm/folio.h), so no PG_ test may
+ * ever see them.
+ */
+#define PAGEFLAGS_FIRST 8
 enum pageflags {
-	PG_locked,
+	PG_locked = PAGEFLAGS_FIRST,
 	PG_reserved,     /* not managed by the buddy: holes, kernel image, memmap */
 	PG_buddy,        /* free, on a buddy free list; private = order */
 	PG_table,        /* a page-table page */
@@ -72,5 +78,26 @@ PAGEFLAG(Slab, PG_slab)
 #undef PAGEFLAG
 
 extern const char *const pageflag_names[NR_PAGEFLAGS];
+
+/*
+ * An address space.  mm_id names it in the MM ID slots of the large folios
+ * it maps (mm/mm_id.c); MM_ID_DUMMY (0) only for mms that never map user
+ * pages.  Lifetime: mm_alloc() .. mmdrop() (mm/mm_struct.c).
+ */
+struct mm_struct {
+	u64 *pgd;                       /* root page table (pgd_t *) */
+	unsigned int mm_id;
+	int mm_users;                   /* tasks using it */
+	unsigned long flags;            /* MMF_* */
+};
+
+#define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
+
+/* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
+struct vm_area_struct {
+	unsigned long vm_start, vm_end;
+	struct mm_struct *vm_mm;
+	unsigned long vm_flags;
+};
 
 #endif

@@ -15,6 +15,8 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "mm/pgtable.h"
+#include "mm/folio.h"
+#include "mm/huge_memory.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;
@@ -35,7 +37,7 @@ void mem_map_init(unsigned long nr_pfns, struct page *map)
 	memset(map, 0, nr_pfns * sizeof(*map));
 	for (unsigned long pfn = 0; pfn < nr_pfns; pfn++) {
 		map[pfn].flags = BIT(PG_reserved);
-		map[pfn]._mapcount = -1;
+		atomic_set(&map[pfn]._mapcount, -1);
 	}
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		INIT_LIST_HEAD(&zone.free_area[o].free_list);
@@ -130,12 +132,45 @@ static struct page *__rmqueue_smallest(unsigned int order)
 	return NULL;
 }
 
-/* Link the tails of a compound page to its head (Linux's prep_compound_page). */
+/* A tail's mapping holds this poison so that stray use is caught at free. */
+#define TAIL_MAPPING ((void *)0x400)
+
+static void prep_compound_tail(struct page *head, unsigned long i)
+{
+	head[i].mapping = TAIL_MAPPING;
+	head[i].compound_head = (unsigned long)head | 1;
+}
+
+/*
+ * The folio fields of page[1] and page[2] (Linux's prep_compound_head):
+ * mapcounts at their empty values (stored minus one), both MM ID slots free
+ * with a per-MM mapcount of -1, the shared and lock bits clear.
+ */
+static void prep_compound_head(struct page *page, unsigned int order)
+{
+	struct folio *folio = (struct folio *)page;
+
+	folio->_flags_1 = (folio->_flags_1 & ~FOLIO_ORDER_MASK) | order;
+	folio->_nr_pages = 1U << order;
+	atomic_set(&folio->_large_mapcount, -1);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		atomic_set(&folio->_nr_pages_mapped, 0);
+	folio->_mm_ids = 0;
+	folio->_mm_id_mapcount[0] = -1;
+	folio->_mm_id_mapcount[1] = -1;
+	atomic_set(&folio->_pincount, 0);
+	atomic_set(&folio->_entire_mapcount, -1);
+	if (order > 1)
+		INIT_LIST_HEAD(&folio->_deferred_list);
+}
+
+/* Turn a block into a compound page (Linux's prep_compound_page). */
 static void prep_compound_page(struct page *head, unsigned int order)
 {
 	SetPageHead(head);
 	for (unsigned long i = 1; i < (1UL << order); i++)
-		head[i].compound_head = (unsigned long)head | 1;
+		prep_compound_tail(head, i);
+	prep_compound_head(head, order);
 }
 
 /*
@@ -163,6 +198,20 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 }
 
 /*
+ * A folio of any order 0..MAX_PAGE_ORDER, refcount 1; large ones may go on
+ * the deferred split queue (large_rmappable).  NULL when out of memory.
+ */
+struct folio *folio_alloc(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp | __GFP_COMP, order);
+	struct folio *folio = (struct folio *)page;
+
+	if (folio && order > 1)
+		folio_set_large_rmappable(folio);
+	return folio;
+}
+
+/*
  * Turn a non-compound block of 2^order pages into 2^order order-0 pages,
  * each with its own reference, so they can be freed one by one.
  */
@@ -179,73 +228,111 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 	return page ? (unsigned long)page_address(page) : 0;
 }
 
-void dump_page(const struct page *page, const char *reason)
+/* Name what is wrong with a head or single page about to be freed, or NULL. */
+static const char *page_bad_reason(const struct page *page)
 {
-	char names[128];
-	int n = 0;
-
-	names[0] = '\0';
-	for (int b = 0; b < NR_PAGEFLAGS; b++)
-		if (page->flags & BIT(b))
-			n += snprintf(names + n, sizeof(names) - n, "%s%s",
-				      n ? "|" : "", pageflag_names[b]);
-	pr_err("  pfn:%#lx refcount:%d mapcount:%d mapping:%p index:%#lx private:%#lx\n",
-	       page_to_pfn(page), page->_refcount, page->_mapcount + 1,
-	       page->mapping, page->index, page->private);
-	pr_err("  flags: %#lx(%s)\n", page->flags, names);
-	if (reason)
-		pr_err("  page dumped because: %s\n", reason);
-}
-
-/*
- * Report a page whose state is wrong for what is being done with it (Linux's
- * bad_page()).  The page is leaked, not freed: its memory may still be in use.
- */
-void bad_page(const struct page *page, const char *reason)
-{
-	pr_err("BUG: Bad page state: pfn %#lx: %s\n", page_to_pfn(page), reason);
-	dump_page(page, reason);
-	nr_bad_pages++;
-}
-
-/* Name what is wrong with a page about to be freed, or NULL if nothing is. */
-static const char *page_bad_reason(const struct page *page, const struct page *head)
-{
-	if (page->_mapcount != -1)
+	if (atomic_read(&page->_mapcount) != -1)
 		return "nonzero mapcount";
 	if (page->mapping)
 		return "non-NULL mapping";
-	if (page != head && page->compound_head != ((unsigned long)head | 1))
-		return "corrupted compound_head";
-	if (page != head && page->_refcount)
-		return "nonzero _refcount in tail page";
+	if (page_ref_count(page))
+		return "nonzero _refcount";
 	if (page->flags & ~(BIT(PG_head) | BIT(PG_anon_exclusive)))
 		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
 	return NULL;
 }
 
-/* Check and reset every page of the block; false if one of them is bad. */
+/*
+ * Check one tail page of a compound page being freed (Linux's
+ * free_tail_page_prepare): page[1] carries the folio's mapcounts and MM ID
+ * slots, page[2] the deferred list, the others the TAIL_MAPPING poison.
+ * Resets the tail either way; returns the reason it is bad, or NULL.
+ */
+static const char *free_tail_page_prepare(struct page *head, struct page *page)
+{
+	struct folio *folio = (struct folio *)head;
+	const char *why = NULL;
+
+	switch (page - head) {
+	case 1:
+		if (atomic_read(&folio->_large_mapcount) != -1)
+			why = "nonzero large_mapcount";
+		else if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && atomic_read(&folio->_nr_pages_mapped))
+			why = "nonzero nr_pages_mapped";
+		else if (folio->_mm_id_mapcount[0] != -1)
+			why = "nonzero mm mapcount 0";
+		else if (folio->_mm_id_mapcount[1] != -1)
+			why = "nonzero mm mapcount 1";
+		else if (folio->_mm_ids)
+			why = "MM ID slot or shared bit still set";
+		else if (atomic_read(&folio->_entire_mapcount) != -1)
+			why = "nonzero entire_mapcount";
+		else if (atomic_read(&folio->_pincount))
+			why = "nonzero pincount";
+		page->flags &= ~(FOLIO_ORDER_MASK | BIT(FOLIO_PF_partially_mapped) |
+				 BIT(FOLIO_PF_large_rmappable));
+		folio->_nr_pages = 0;
+		break;
+	case 2:
+		if (folio_large_order(folio) > 1 && !list_empty(&folio->_deferred_list))
+			why = "on deferred list";
+		page->lru.prev = NULL;          /* _deferred_list.next; .prev is mapping */
+		break;
+	default:
+		if (page->mapping != TAIL_MAPPING)
+			why = "corrupted mapping in tail page";
+	}
+	if (!why && !PageTail(page))
+		why = "PageTail not set";
+	else if (!why && compound_head(page) != head)
+		why = "compound_head not consistent";
+	else if (!why && (atomic_read(&page->_mapcount) != -1 || page_ref_count(page)))
+		why = "nonzero mapcount or refcount in tail page";
+	else if (!why && page->flags & ~BIT(PG_anon_exclusive))
+		why = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail";
+	page->mapping = NULL;
+	page->compound_head = 0;
+	page->flags = 0;
+	return why;
+}
+
+/*
+ * Check and reset the pages of a block being freed; false (and a
+ * bad_page() report) if one of them is in a wrong state.  Only compound
+ * pages have tail state to check, as in Linux.
+ */
 static bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	bool compound = PageHead(page);
-	bool ok = true;
+	bool compound = PageHead(page), ok = true;
+	const char *why;
 
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		struct page *p = page + i;
-		const char *why = page_bad_reason(p, compound ? page : p);
-
+	if ((unsigned long)page->mapping & PAGE_MAPPING_ANON)
+		page->mapping = NULL;
+	for (unsigned long i = 1; compound && i < (1UL << order); i++) {
+		why = free_tail_page_prepare(page, page + i);
 		if (why) {
-			bad_page(p, why);
+			bad_page(page + i, why);
 			ok = false;
 		}
 	}
-	if (!ok)
+	why = page_bad_reason(page);
+	if (why) {
+		bad_page(page, why);
 		return false;
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		page[i].flags = 0;
-		page[i].compound_head = 0;
 	}
-	return true;
+	page->flags = 0;
+	return ok;
+}
+
+static void free_one_block(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	if (!free_pages_prepare(page, order))
+		return;
+	flags = spin_lock_irqsave(&zone.lock);
+	__free_one_page(page_to_pfn(page), order);
+	spin_unlock_irqrestore(&zone.lock, flags);
 }
 
 /*
@@ -254,15 +341,18 @@ static bool free_pages_prepare(struct page *page, unsigned int order)
  */
 void __free_pages(struct page *page, unsigned int order)
 {
-	unsigned long flags;
+	if (put_page_testzero(page))
+		free_one_block(page, order);
+}
 
-	if (!put_page_testzero(page))
+/* Drop a folio reference; the last one takes it off the deferred split queue and frees it. */
+void folio_put(struct folio *folio)
+{
+	if (!put_page_testzero(&folio->page))
 		return;
-	if (!free_pages_prepare(page, order))
-		return;
-	flags = spin_lock_irqsave(&zone.lock);
-	__free_one_page(page_to_pfn(page), order);
-	spin_unlock_irqrestore(&zone.lock, flags);
+	if (folio_test_large_rmappable(folio))
+		folio_unqueue_deferred_split(folio);
+	free_one_block(&folio->page, folio_order(folio));
 }
 
 void free_pages(unsigned long addr, unsigned int order)

@@ -203,11 +203,11 @@ static void test_bad_page_reasons(void **state)
 
 	(void)state;
 	page = alloc_page(0);
-	page->_mapcount = 2;
+	atomic_set(&page->_mapcount, 2);
 	__free_page(page);
 	assert_non_null(strstr(host_log(), "nonzero mapcount"));
 	assert_false(PageBuddy(page));
-	page->_mapcount = -1;
+	atomic_set(&page->_mapcount, -1);
 	page->mapping = (void *)0x10;
 	set_page_count(page, 1);
 	__free_page(page);

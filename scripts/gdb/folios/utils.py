@@ -64,6 +64,6 @@ def flag_names(flags):
     names = []
     nr = int(gdb.parse_and_eval("sizeof(pageflag_names)/sizeof(pageflag_names[0])"))
     for bit in range(nr):
-        if flags & (1 << bit):
+        if flags & (1 << bit) and int(gdb.parse_and_eval("(long)pageflag_names[%d]" % bit)):
             names.append(gdb.parse_and_eval("pageflag_names[%d]" % bit).string())
     return "|".join(names)

@@ -1,0 +1,41 @@
+/*
+ * The life of an mm_struct (Linux's mm_init()/__mmdrop() in kernel/fork.c):
+ * a root page table sharing the kernel half, and an MM ID.
+ */
+#include "mm/mm_id.h"
+#include "mm/pgtable.h"
+#include "mm/mm.h"
+
+/* A new, empty mm with one user; NULL when out of memory or MM IDs. */
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm));
+
+	if (!mm)
+		return NULL;
+	mm->pgd = pgd_alloc();
+	if (!mm->pgd)
+		goto fail_nopgd;
+	if (mm_alloc_id(mm))
+		goto fail_noid;
+	mm->mm_users = 1;
+	return mm;
+
+fail_noid:
+	pgd_free(mm->pgd);
+fail_nopgd:
+	kfree(mm);
+	return NULL;
+}
+
+/*
+ * Free an mm whose user mappings are gone: its page tables, its MM ID (any
+ * folio slot still naming it would now be a bug), the struct.
+ */
+void mmdrop(struct mm_struct *mm)
+{
+	pgtable_free_range(mm->pgd, 0, TASK_SIZE_MAX);
+	pgd_free(mm->pgd);
+	mm_free_id(mm);
+	kfree(mm);
+}

@@ -1,0 +1,501 @@
+/*
+ * Anon rmap accounting (Linux's mm/rmap.c and the large-mapcount helpers of
+ * include/linux/rmap.h, "MM owner tracking" series, both mapcount modes).
+ *
+ * Every function takes the folio, the pages concerned and the vma whose mm
+ * maps or unmaps them; the caller holds that mm's page-table lock and a
+ * folio reference.  Mapcount changes of a large folio happen under the
+ * folio's mapcount bit spinlock (see mm/rmap.h for the lock order).
+ *
+ * What changes, per operation (logical values; MISSING.md's table):
+ *   new anon folio  PTEs: LM = n, slot0 = (mm, n)    PMD: EM = LM = 1, slot0 = (mm, 1)
+ *   add PTEs/PMD    LM += n, this mm's slot += n (a new slot if needed)
+ *   dup (fork)      as add, for the child's mm; AnonExclusive cleared
+ *   remove          LM -= n, slot -= n, slot freed at 0; "shared" cleared
+ *                   when one slot holds all mappings again
+ */
+#include "mm/rmap.h"
+#include "mm/huge_memory.h"
+#include "mm/vmstat.h"
+#include "mm/pgtable.h"
+
+static mm_id_t vma_mm_id(const struct vm_area_struct *vma)
+{
+	return vma->vm_mm->mm_id;
+}
+
+/* Invariants of a large folio's mapcount state, checked on every change. */
+static void __folio_large_mapcount_sanity_checks(const struct folio *folio, int diff,
+						 mm_id_t mm_id)
+{
+	VM_WARN_ON_ONCE(!folio_test_large(folio), "large mapcount of a small folio");
+	VM_WARN_ON_ONCE(diff <= 0, "large mapcount diff <= 0");
+	VM_WARN_ON_ONCE(mm_id < MM_ID_MIN || mm_id > MM_ID_MAX, "MM ID out of range");
+	VM_WARN_ON_ONCE(diff > folio_large_nr_pages(folio), "diff > nr_pages");
+	VM_WARN_ON_ONCE(folio_large_nr_pages(folio) - 1 > MM_ID_MAPCOUNT_MAX,
+			"folio too large for a per-MM mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) == MM_ID_DUMMY && folio->_mm_id_mapcount[0] != -1,
+			"free slot 0 with a mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY && folio->_mm_id_mapcount[0] < 0,
+			"used slot 0 without mappings");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) == MM_ID_DUMMY && folio->_mm_id_mapcount[1] != -1,
+			"free slot 1 with a mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY && folio->_mm_id_mapcount[1] < 0,
+			"used slot 1 without mappings");
+	VM_WARN_ON_ONCE(!folio_mapped(folio) && folio_test_large_maybe_mapped_shared(folio),
+			"unmapped folio marked maybe-shared");
+}
+
+/* First mappings of a new folio, all by vma's mm: slot 0 takes them. */
+void folio_set_large_mapcount(struct folio *folio, int mapcount, struct vm_area_struct *vma)
+{
+	__folio_large_mapcount_sanity_checks(folio, mapcount, vma_mm_id(vma));
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY, "new folio: slot 0 in use");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY, "new folio: slot 1 in use");
+	atomic_set(&folio->_large_mapcount, mapcount - 1);
+	folio->_mm_id_mapcount[0] = mapcount - 1;
+	folio_set_mm_id(folio, 0, vma_mm_id(vma));
+}
+
+/*
+ * Add diff mappings by vma's mm.  Its slot grows; without one it takes a
+ * free slot, and the folio becomes "maybe shared" if others map it too; with
+ * no free slot the mappings are counted in _large_mapcount only (the folio
+ * is already marked shared then).  Returns the new logical large mapcount.
+ */
+int folio_add_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
+{
+	const mm_id_t mm_id = vma_mm_id(vma);
+	int new_mapcount_val;
+
+	folio_lock_large_mapcount(folio);
+	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
+	new_mapcount_val = atomic_read(&folio->_large_mapcount) + diff;
+	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	if (folio_mm_id(folio, 0) == mm_id) {
+		folio->_mm_id_mapcount[0] += diff;
+	} else if (folio_mm_id(folio, 1) == mm_id) {
+		folio->_mm_id_mapcount[1] += diff;
+	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 0, mm_id);
+		folio->_mm_id_mapcount[0] = diff - 1;
+		/* We might have other mappings already. */
+		if (new_mapcount_val != diff - 1)
+			folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
+	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 1, mm_id);
+		folio->_mm_id_mapcount[1] = diff - 1;
+		/* Slot 0 certainly has mappings as well. */
+		folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
+	}
+	folio_unlock_large_mapcount(folio);
+	return new_mapcount_val + 1;
+}
+
+/*
+ * Remove diff mappings by vma's mm.  A slot whose count goes negative is
+ * freed: that happens legitimately when some of this mm's mappings were
+ * added while no slot was free.  When one slot holds every remaining
+ * mapping (or none are left) the folio is "exclusive" again.  Returns the
+ * new logical large mapcount.
+ */
+int folio_sub_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
+{
+	const mm_id_t mm_id = vma_mm_id(vma);
+	int new_mapcount_val;
+
+	folio_lock_large_mapcount(folio);
+	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
+	new_mapcount_val = atomic_read(&folio->_large_mapcount) - diff;
+	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	if (folio_mm_id(folio, 0) == mm_id) {
+		folio->_mm_id_mapcount[0] -= diff;
+		if (folio->_mm_id_mapcount[0] >= 0)
+			goto out;
+		folio->_mm_id_mapcount[0] = -1;
+		folio_set_mm_id(folio, 0, MM_ID_DUMMY);
+	} else if (folio_mm_id(folio, 1) == mm_id) {
+		folio->_mm_id_mapcount[1] -= diff;
+		if (folio->_mm_id_mapcount[1] >= 0)
+			goto out;
+		folio->_mm_id_mapcount[1] = -1;
+		folio_set_mm_id(folio, 1, MM_ID_DUMMY);
+	}
+	/*
+	 * If one slot owns all mappings, the folio is mapped exclusively; if
+	 * it is now unmapped (-1), both slots are free (-1) and it is too.
+	 */
+	if (folio->_mm_id_mapcount[0] == new_mapcount_val ||
+	    folio->_mm_id_mapcount[1] == new_mapcount_val)
+		folio->_mm_ids &= ~FOLIO_MM_IDS_SHARED_BIT;
+out:
+	folio_unlock_large_mapcount(folio);
+	return new_mapcount_val + 1;
+}
+
+/* Move the AnonPages / AnonHugePages counters (Linux's __folio_mod_stat). */
+static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
+{
+	if (nr)
+		mod_node_page_state(NR_ANON_MAPPED, nr);
+	if (nr_pmdmapped)
+		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
+}
+
+static void __folio_rmap_sanity_checks(const struct folio *folio, const struct page *page,
+				       int nr_pages, enum rmap_level level)
+{
+	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
+	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
+	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
+	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
+						    page != &folio->page),
+			"PMD rmap of a folio that is not PMD-sized");
+}
+
+/* Large-folio PTE add with per-page mapcounts: pages going 0 -> 1 count. */
+static int __folio_add_rmap_ptes_pagemapcount(struct folio *folio, struct page *page,
+					      int nr_pages, struct vm_area_struct *vma)
+{
+	atomic_t *mapped = &folio->_nr_pages_mapped;
+	int first = 0, nr = 0, orig_nr_pages = nr_pages;
+
+	do {
+		first += atomic_inc_and_test(&page->_mapcount);
+	} while (page++, --nr_pages > 0);
+	if (first && atomic_add_return_relaxed(first, mapped) < ENTIRELY_MAPPED)
+		nr = first;
+	folio_add_large_mapcount(folio, orig_nr_pages, vma);
+	return nr;
+}
+
+/* Large-folio PMD add with _nr_pages_mapped: the first PMD maps the rest. */
+static int __folio_add_rmap_pmd_pagemapcount(struct folio *folio, struct vm_area_struct *vma,
+					     int *nr_pmdmapped)
+{
+	atomic_t *mapped = &folio->_nr_pages_mapped;
+	int nr = 0;
+
+	if (atomic_inc_and_test(&folio->_entire_mapcount)) {
+		nr = atomic_add_return_relaxed(ENTIRELY_MAPPED, mapped);
+		if (nr < ENTIRELY_MAPPED + ENTIRELY_MAPPED) {
+			*nr_pmdmapped = folio_large_nr_pages(folio);
+			nr = MAX(*nr_pmdmapped - (nr & FOLIO_PAGES_MAPPED), 0);
+		} else {
+			nr = 0;         /* raced ahead of a remove of ENTIRELY_MAPPED */
+		}
+	}
+	folio_inc_large_mapcount(folio, vma);
+	return nr;
+}
+
+/*
+ * Account nr_pages new mappings (PTE level) or one PMD mapping.  Returns
+ * how many pages became mapped (what NR_ANON_MAPPED grows by); sets
+ * *nr_pmdmapped to the folio size on its first PMD mapping.
+ */
+static int __folio_add_rmap(struct folio *folio, struct page *page, int nr_pages,
+			    struct vm_area_struct *vma, enum rmap_level level,
+			    int *nr_pmdmapped)
+{
+	int nr;
+
+	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
+	if (level == RMAP_LEVEL_PTE) {
+		if (!folio_test_large(folio))
+			return atomic_inc_and_test(&folio->_mapcount);
+		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+			return __folio_add_rmap_ptes_pagemapcount(folio, page, nr_pages, vma);
+		nr = folio_add_return_large_mapcount(folio, nr_pages, vma);
+		/* Was completely unmapped: now the whole folio counts as mapped. */
+		return nr == nr_pages ? folio_large_nr_pages(folio) : 0;
+	}
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		return __folio_add_rmap_pmd_pagemapcount(folio, vma, nr_pmdmapped);
+	if (atomic_inc_and_test(&folio->_entire_mapcount))
+		*nr_pmdmapped = folio_large_nr_pages(folio);
+	nr = folio_inc_return_large_mapcount(folio, vma);
+	return nr == 1 ? folio_large_nr_pages(folio) : 0;
+}
+
+/* Mark an order-0..n folio anon (Linux's __folio_set_anon, no anon_vma yet). */
+static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address)
+{
+	folio->mapping = (void *)PAGE_MAPPING_ANON;
+	folio->index = (address - vma->vm_start) >> PAGE_SHIFT;
+}
+
+/*
+ * Map a folio that was just allocated for vma at address: every page by a
+ * PTE (order < PMD order), or the whole folio by one PMD.  With
+ * RMAP_EXCLUSIVE the pages are PageAnonExclusive.  No lock needed: nobody
+ * else can see the folio yet.
+ */
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address, rmap_t flags)
+{
+	const bool exclusive = flags & RMAP_EXCLUSIVE;
+	int nr = 1, nr_pmdmapped = 0;
+
+	__folio_set_anon(folio, vma, address);
+	if (!folio_test_large(folio)) {
+		atomic_set(&folio->_mapcount, 0);
+		if (exclusive)
+			SetPageAnonExclusive(&folio->page);
+	} else if (!folio_test_pmd_mappable(folio)) {
+		nr = folio_large_nr_pages(folio);
+		for (int i = 0; i < nr; i++) {
+			struct page *page = folio_page(folio, i);
+
+			if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+				atomic_set(&page->_mapcount, 0);
+			if (exclusive)
+				SetPageAnonExclusive(page);
+		}
+		folio_set_large_mapcount(folio, nr, vma);
+		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+			atomic_set(&folio->_nr_pages_mapped, nr);
+	} else {
+		nr = folio_large_nr_pages(folio);
+		atomic_set(&folio->_entire_mapcount, 0);
+		folio_set_large_mapcount(folio, 1, vma);
+		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+			atomic_set(&folio->_nr_pages_mapped, ENTIRELY_MAPPED);
+		if (exclusive)
+			SetPageAnonExclusive(&folio->page);
+		nr_pmdmapped = nr;
+	}
+	VM_WARN_ON_ONCE(address < vma->vm_start || address + ((unsigned long)nr << PAGE_SHIFT) > vma->vm_end,
+			"new anon folio outside its vma");
+	__folio_mod_stat(folio, nr, nr_pmdmapped);
+}
+
+static void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
+				  struct vm_area_struct *vma, unsigned long address,
+				  rmap_t flags, enum rmap_level level)
+{
+	int nr, nr_pmdmapped = 0;
+
+	VM_WARN_ON_ONCE(!folio_test_anon(folio), "anon rmap of a non-anon folio");
+	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
+	__folio_mod_stat(folio, nr, nr_pmdmapped);
+	if (flags & RMAP_EXCLUSIVE) {
+		if (level == RMAP_LEVEL_PTE)
+			for (int i = 0; i < nr_pages; i++)
+				SetPageAnonExclusive(page + i);
+		else
+			SetPageAnonExclusive(page);
+	}
+	for (int i = 0; i < nr_pages; i++) {
+		/* While PTE-mapping a THP we have a PMD and a PTE mapping. */
+		VM_WARN_ON_ONCE(folio_test_large(folio) && folio_entire_mapcount(folio) > 1 &&
+				PageAnonExclusive(page + i),
+				"exclusive page of a folio mapped by several PMDs");
+		VM_WARN_ON_ONCE(IS_ENABLED(CONFIG_PAGE_MAPCOUNT) &&
+				atomic_read(&page[i]._mapcount) > 0 && PageAnonExclusive(page + i),
+				"exclusive page mapped more than once");
+	}
+}
+
+/* Map nr_pages pages of an anon folio, by PTEs of vma's mm. */
+void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
+{
+	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+}
+
+/* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
+void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
+			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
+{
+	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
+}
+
+/*
+ * fork: the child's mm (dst_vma) maps the pages its parent (src_vma) maps.
+ * The pages stop being exclusive to the parent.  Returns 0, or -EBUSY if
+ * an exclusive page may be pinned for DMA: then the caller must copy it.
+ * Without per-page mapcounts the mapcount work is one update of the folio,
+ * however many pages.
+ */
+static int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
+				     struct vm_area_struct *dst_vma,
+				     struct vm_area_struct *src_vma, enum rmap_level level)
+{
+	const bool maybe_pinned = folio_needs_cow_for_dma(src_vma, folio);
+	const int orig_nr_pages = nr_pages;
+
+	VM_WARN_ON_ONCE(!folio_test_anon(folio), "dup of a non-anon folio");
+	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
+	if (level == RMAP_LEVEL_PMD) {
+		if (PageAnonExclusive(page)) {
+			if (maybe_pinned)
+				return -EBUSY;
+			ClearPageAnonExclusive(page);
+		}
+		atomic_inc(&folio->_entire_mapcount);
+		folio_inc_large_mapcount(folio, dst_vma);
+		return 0;
+	}
+	if (maybe_pinned)
+		for (int i = 0; i < nr_pages; i++)
+			if (PageAnonExclusive(page + i))
+				return -EBUSY;
+	if (!folio_test_large(folio)) {
+		ClearPageAnonExclusive(page);
+		atomic_inc(&folio->_mapcount);
+		return 0;
+	}
+	do {
+		ClearPageAnonExclusive(page);
+		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+			atomic_inc(&page->_mapcount);
+	} while (page++, --nr_pages > 0);
+	folio_add_large_mapcount(folio, orig_nr_pages, dst_vma);
+	return 0;
+}
+
+int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
+{
+	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
+					 RMAP_LEVEL_PTE);
+}
+
+int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
+				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
+{
+	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
+					 RMAP_LEVEL_PMD);
+}
+
+/*
+ * Large-folio PTE removal with per-page mapcounts.  Pages going 1 -> 0
+ * leave _nr_pages_mapped; they are "newly unmapped" unless a PMD still maps
+ * the folio.  Partially mapped: some page unmapped, some still mapped.
+ */
+static int __folio_remove_rmap_ptes_pagemapcount(struct folio *folio, struct page *page,
+						 int nr_pages, struct vm_area_struct *vma,
+						 bool *partially_mapped)
+{
+	atomic_t *mapped = &folio->_nr_pages_mapped;
+	int last = 0, nr = 0;
+
+	folio_sub_large_mapcount(folio, nr_pages, vma);
+	do {
+		last += atomic_add_negative(-1, &page->_mapcount);
+	} while (page++, --nr_pages > 0);
+	if (last && atomic_sub_return_relaxed(last, mapped) < ENTIRELY_MAPPED)
+		nr = last;
+	*partially_mapped = nr && atomic_read(mapped);
+	return nr;
+}
+
+/* Large-folio PMD removal with _nr_pages_mapped: the last PMD unmaps the rest. */
+static int __folio_remove_rmap_pmd_pagemapcount(struct folio *folio, struct vm_area_struct *vma,
+						int *nr_pmdmapped, bool *partially_mapped)
+{
+	atomic_t *mapped = &folio->_nr_pages_mapped;
+	int nr = 0;
+
+	folio_dec_large_mapcount(folio, vma);
+	if (atomic_add_negative(-1, &folio->_entire_mapcount)) {
+		nr = atomic_sub_return_relaxed(ENTIRELY_MAPPED, mapped);
+		if (nr < ENTIRELY_MAPPED) {
+			*nr_pmdmapped = folio_large_nr_pages(folio);
+			nr = MAX(*nr_pmdmapped - nr, 0);
+		} else {
+			nr = 0;         /* an add of ENTIRELY_MAPPED raced ahead */
+		}
+	}
+	*partially_mapped = nr && nr < *nr_pmdmapped;
+	return nr;
+}
+
+/*
+ * Without per-page mapcounts: a folio counts as mapped until its last
+ * mapping goes; it is certainly partially mapped when fewer mappings than
+ * pages remain and no PMD maps it (or, for a PMD, when the last PMD went).
+ */
+static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
+					      struct vm_area_struct *vma, enum rmap_level level,
+					      int *nr_pmdmapped, bool *partially_mapped)
+{
+	bool last = false;
+	int nr;
+
+	if (level == RMAP_LEVEL_PMD) {
+		last = atomic_add_negative(-1, &folio->_entire_mapcount);
+		if (last)
+			*nr_pmdmapped = folio_large_nr_pages(folio);
+		nr = folio_dec_return_large_mapcount(folio, vma);
+	} else {
+		nr = folio_sub_return_large_mapcount(folio, nr_pages, vma);
+	}
+	if (!nr)
+		return folio_large_nr_pages(folio);     /* now completely unmapped */
+	if (level == RMAP_LEVEL_PMD)
+		*partially_mapped = last && nr < folio_large_nr_pages(folio);
+	else
+		*partially_mapped = nr < folio_large_nr_pages(folio) &&
+				    !folio_entire_mapcount(folio);
+	return 0;
+}
+
+static void __folio_remove_rmap(struct folio *folio, struct page *page, int nr_pages,
+				struct vm_area_struct *vma, enum rmap_level level)
+{
+	int nr = 0, nr_pmdmapped = 0;
+	bool partially_mapped = false;
+
+	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
+	if (!folio_test_large(folio))
+		nr = atomic_add_negative(-1, &folio->_mapcount);
+	else if (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT))
+		nr = __folio_remove_rmap_nopagemapcount(folio, nr_pages, vma, level,
+							&nr_pmdmapped, &partially_mapped);
+	else if (level == RMAP_LEVEL_PTE)
+		nr = __folio_remove_rmap_ptes_pagemapcount(folio, page, nr_pages, vma,
+							   &partially_mapped);
+	else
+		nr = __folio_remove_rmap_pmd_pagemapcount(folio, vma, &nr_pmdmapped,
+							  &partially_mapped);
+	/* Queue a partially mapped anon large folio for deferred split, once. */
+	if (partially_mapped && folio_test_anon(folio) && !folio_test_partially_mapped(folio))
+		deferred_split_folio(folio, true);
+	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
+}
+
+/* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
+void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			    struct vm_area_struct *vma)
+{
+	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+}
+
+/* Unmap a PMD-mapped folio from vma's mm. */
+void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
+{
+	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+}
+
+/*
+ * The rmap half of splitting a PMD into 512 PTEs (Linux's
+ * __split_huge_pmd_locked for anon folios): each PTE will hold a folio
+ * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
+ * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
+ * the large mapcount +511, entire mapcount -1.  The caller replaces the
+ * PMD entry by a table of PTEs under the page-table lock.
+ */
+void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long haddr)
+{
+	const bool anon_exclusive = PageAnonExclusive(&folio->page);
+
+	VM_WARN_ON_ONCE(!folio_test_pmd_mappable(folio), "PMD split of a small folio");
+	folio_ref_add(folio, HPAGE_PMD_NR - 1);
+	folio_add_anon_rmap_ptes(folio, &folio->page, HPAGE_PMD_NR, vma, haddr,
+				 anon_exclusive ? RMAP_EXCLUSIVE : RMAP_NONE);
+	folio_remove_rmap_pmd(folio, &folio->page, vma);
+}

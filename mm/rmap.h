@@ -1,0 +1,200 @@
+/*
+ * Reverse-map accounting of anon folios (Linux's include/linux/rmap.h and
+ * the mapcount readers of include/linux/mm.h).
+ *
+ * For a large folio, every page-table entry mapping part of it counts once
+ * in _large_mapcount (a PMD counts once, a PTE once), and each of the two
+ * MM ID slots remembers one mm and how many of those mappings are its own:
+ *
+ *   _large_mapcount    = all mappings, by all mms
+ *   _mm_id[i], _mm_id_mapcount[i]  = slot i: an mm, and its mappings
+ *   SHARED bit          = "maybe mapped shared": set once a second mm (or
+ *                         an untracked third one) maps the folio; cleared
+ *                         when one slot holds all mappings again
+ *
+ * With CONFIG_PAGE_MAPCOUNT each page also counts its own PTE mappings in
+ * page->_mapcount and _nr_pages_mapped counts pages mapped by PTE (plus
+ * ENTIRELY_MAPPED while a PMD maps the folio); CONFIG_NO_PAGE_MAPCOUNT keeps
+ * neither.  All counts are stored minus one; the readers return the
+ * logical value.
+ *
+ * Lock order: page-table lock of the mm being changed -> the folio's
+ * mapcount bit spinlock (FOLIO_MM_IDS_LOCK_BIT of _mm_ids), held only
+ * around the slot update.  split_queue_lock (mm/huge_memory.c) is taken
+ * after the bit lock is released, never inside it.
+ */
+#ifndef MM_RMAP_H
+#define MM_RMAP_H
+
+#include "mm/folio.h"
+#include "mm/mm_types.h"
+#include "kernel/bit_spinlock.h"
+#include "kernel/printk.h"
+
+/* RMAP flags. */
+typedef int rmap_t;
+#define RMAP_NONE       0
+#define RMAP_EXCLUSIVE  BIT(0)  /* the mapped pages are exclusive to this mm */
+
+enum rmap_level {
+	RMAP_LEVEL_PTE = 0,
+	RMAP_LEVEL_PMD,
+};
+
+static inline int folio_large_mapcount(const struct folio *folio)
+{
+	return atomic_read(&folio->_large_mapcount) + 1;
+}
+
+static inline int folio_entire_mapcount(const struct folio *folio)
+{
+	return atomic_read(&folio->_entire_mapcount) + 1;
+}
+
+/* How many page-table entries map some page of this folio. */
+static inline int folio_mapcount(const struct folio *folio)
+{
+	if (!folio_test_large(folio))
+		return atomic_read(&folio->_mapcount) + 1;
+	return folio_large_mapcount(folio);
+}
+
+static inline bool folio_mapped(const struct folio *folio)
+{
+	return folio_mapcount(folio) >= 1;
+}
+
+static inline unsigned int folio_mm_id(const struct folio *folio, int idx)
+{
+	VM_WARN_ON_ONCE(idx != 0 && idx != 1, "folio_mm_id: slot index");
+	return folio->_mm_id[idx] & MM_ID_MASK;
+}
+
+static inline void folio_set_mm_id(struct folio *folio, int idx, mm_id_t id)
+{
+	VM_WARN_ON_ONCE(idx != 0 && idx != 1, "folio_set_mm_id: slot index");
+	folio->_mm_id[idx] &= ~MM_ID_MASK;
+	folio->_mm_id[idx] |= id;
+}
+
+static inline void folio_lock_large_mapcount(struct folio *folio)
+{
+	bit_spin_lock(FOLIO_MM_IDS_LOCK_BITNUM, &folio->_mm_ids);
+}
+
+static inline void folio_unlock_large_mapcount(struct folio *folio)
+{
+	__bit_spin_unlock(FOLIO_MM_IDS_LOCK_BITNUM, &folio->_mm_ids);
+}
+
+/*
+ * "Certainly mapped by exactly one mm" (false) or "maybe mapped by more
+ * than one" (true).  Never false while two mms map the folio; may be true
+ * for an exclusive large folio that more than two mms once mapped at the
+ * same time (Linux's folio_maybe_mapped_shared()).
+ */
+static inline bool folio_maybe_mapped_shared(const struct folio *folio)
+{
+	int mapcount = folio_mapcount(folio);
+
+	if (!folio_test_large(folio))
+		return mapcount > 1;
+	/* A single mapping means "exclusive", whatever the bit says. */
+	if (mapcount <= 1)
+		return false;
+	return folio_test_large_maybe_mapped_shared(folio);
+}
+
+/*
+ * Average number of mappings per page, rounded, at least 1 if any page is
+ * mapped (fs/proc/internal.h: kpagecount and smaps with NO_PAGE_MAPCOUNT).
+ */
+static inline int folio_average_page_mapcount(const struct folio *folio)
+{
+	int mapcount, entire_mapcount, avg;
+
+	if (!folio_test_large(folio))
+		return atomic_read(&folio->_mapcount) + 1;
+	mapcount = folio_large_mapcount(folio);
+	if (unlikely(mapcount <= 0))
+		return 0;
+	entire_mapcount = folio_entire_mapcount(folio);
+	if (mapcount <= entire_mapcount)
+		return entire_mapcount;
+	mapcount -= entire_mapcount;
+	avg = ((unsigned int)mapcount + folio_large_nr_pages(folio) / 2) >> folio_large_order(folio);
+	return MAX(avg + entire_mapcount, 1);
+}
+
+/*
+ * How often this page is mapped: by PTEs, plus by the PMDs that map the
+ * whole folio.  Only CONFIG_PAGE_MAPCOUNT can say; -1 otherwise.
+ */
+static inline int folio_precise_page_mapcount(const struct folio *folio,
+					      const struct page *page)
+{
+	int mapcount;
+
+	if (!IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		return -1;
+	mapcount = atomic_read(&page->_mapcount) + 1;
+	if (folio_test_large(folio))
+		mapcount += folio_entire_mapcount(folio);
+	return mapcount;
+}
+
+/* _nr_pages_mapped's count of PTE-mapped pages; -1 without PAGE_MAPCOUNT. */
+static inline int folio_nr_pages_mapped(const struct folio *folio)
+{
+	if (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT))
+		return -1;
+	return atomic_read(&folio->_nr_pages_mapped) & FOLIO_PAGES_MAPPED;
+}
+
+static inline bool folio_maybe_dma_pinned(const struct folio *folio)
+{
+	return folio_test_large(folio) && atomic_read(&folio->_pincount) > 0;
+}
+
+/* Must a fork copy this folio now, because it may be pinned for DMA? */
+static inline bool folio_needs_cow_for_dma(const struct vm_area_struct *vma,
+					   const struct folio *folio)
+{
+	return test_bit(MMF_HAS_PINNED, &vma->vm_mm->flags) && folio_maybe_dma_pinned(folio);
+}
+
+int folio_add_return_large_mapcount(struct folio *folio, int diff,
+				    struct vm_area_struct *vma);
+int folio_sub_return_large_mapcount(struct folio *folio, int diff,
+				    struct vm_area_struct *vma);
+void folio_set_large_mapcount(struct folio *folio, int mapcount, struct vm_area_struct *vma);
+#define folio_add_large_mapcount(f, diff, vma)  ((void)folio_add_return_large_mapcount(f, diff, vma))
+#define folio_sub_large_mapcount(f, diff, vma)  ((void)folio_sub_return_large_mapcount(f, diff, vma))
+#define folio_inc_large_mapcount(f, vma)        folio_add_large_mapcount(f, 1, vma)
+#define folio_dec_large_mapcount(f, vma)        folio_sub_large_mapcount(f, 1, vma)
+#define folio_inc_return_large_mapcount(f, vma) folio_add_return_large_mapcount(f, 1, vma)
+#define folio_dec_return_large_mapcount(f, vma) folio_sub_return_large_mapcount(f, 1, vma)
+
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address, rmap_t flags);
+void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			      struct vm_area_struct *vma, unsigned long address, rmap_t flags);
+#define folio_add_anon_rmap_pte(folio, page, vma, address, flags) \
+	folio_add_anon_rmap_ptes(folio, page, 1, vma, address, flags)
+void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
+			     struct vm_area_struct *vma, unsigned long address, rmap_t flags);
+int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma);
+#define folio_try_dup_anon_rmap_pte(folio, page, dst_vma, src_vma) \
+	folio_try_dup_anon_rmap_ptes(folio, page, 1, dst_vma, src_vma)
+int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
+				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma);
+void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			    struct vm_area_struct *vma);
+#define folio_remove_rmap_pte(folio, page, vma) \
+	folio_remove_rmap_ptes(folio, page, 1, vma)
+void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma);
+void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long haddr);
+
+#endif

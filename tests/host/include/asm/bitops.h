@@ -1,0 +1,27 @@
+/* Host stand-in for asm/bitops.h, on the compiler's atomics. */
+#ifndef ASM_BITOPS_H
+#define ASM_BITOPS_H
+
+#include "kernel/types.h"
+
+static inline bool test_bit(unsigned int nr, const volatile unsigned long *addr)
+{
+	return (*addr >> nr) & 1;
+}
+
+static inline bool test_and_set_bit_lock(unsigned int nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_ACQUIRE) >> nr) & 1;
+}
+
+static inline void __clear_bit_unlock(unsigned int nr, volatile unsigned long *addr)
+{
+	__atomic_store_n(addr, *addr & ~(1UL << nr), __ATOMIC_RELEASE);
+}
+
+static inline void clear_bit_unlock(unsigned int nr, volatile unsigned long *addr)
+{
+	__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_RELEASE);
+}
+
+#endif
