@@ -15,6 +15,13 @@ static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
 static LIST_HEAD(split_queue);
 static unsigned long split_queue_len;
 
+/* Boot-time setup: an empty queue. */
+void deferred_split_init(void)
+{
+	INIT_LIST_HEAD(&split_queue);
+	split_queue_len = 0;
+}
+
 /*
  * Queue a folio for splitting because it is partially mapped.  Only large
  * rmappable folios of order > 1 have a _deferred_list; others are ignored.

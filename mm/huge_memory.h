@@ -9,6 +9,7 @@
 
 #include "mm/folio.h"
 
+void deferred_split_init(void);
 void deferred_split_folio(struct folio *folio, bool partially_mapped);
 bool folio_unqueue_deferred_split(struct folio *folio);
 unsigned long deferred_split_count(void);

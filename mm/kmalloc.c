@@ -26,8 +26,15 @@
 
 static spinlock_t kmalloc_lock = SPINLOCK_INIT("kmalloc");
 static struct list_head partial[NR_KMALLOC_CLASSES];
-static bool kmalloc_ready;
 unsigned long kmalloc_bytes;
+
+/* Boot-time setup: no slabs yet. */
+void kmalloc_init(void)
+{
+	for (int i = 0; i < NR_KMALLOC_CLASSES; i++)
+		INIT_LIST_HEAD(&partial[i]);
+	kmalloc_bytes = 0;
+}
 
 static unsigned int size_to_class(size_t size)
 {
@@ -92,11 +99,6 @@ void *kmalloc(size_t size)
 		return kmalloc_large(size);
 	cls = size_to_class(size);
 	flags = spin_lock_irqsave(&kmalloc_lock);
-	if (!kmalloc_ready) {
-		for (int i = 0; i < NR_KMALLOC_CLASSES; i++)
-			INIT_LIST_HEAD(&partial[i]);
-		kmalloc_ready = true;
-	}
 	page = list_empty(&partial[cls]) ? new_slab(cls)
 		: list_first_entry(&partial[cls], struct page, lru);
 	if (page) {

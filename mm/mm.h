@@ -119,6 +119,7 @@ void mem_counts_print_diff(const struct mem_counts *before, const struct mem_cou
 void dump_page(const struct page *page, const char *reason);
 void bad_page(const struct page *page, const char *reason);
 
+void kmalloc_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(const void *p);

@@ -125,6 +125,12 @@ void ida_destroy(struct ida *ida)
 	ida->nr_used = 0;
 }
 
+/* Boot-time setup: no MM IDs in use. */
+void mm_ids_init(void)
+{
+	mm_ida = (struct ida)IDA_INIT("mm_ida");
+}
+
 /* Give mm an MM ID; 0, or -ENOSPC / -ENOMEM (mm keeps MM_ID_DUMMY). */
 int mm_alloc_id(struct mm_struct *mm)
 {

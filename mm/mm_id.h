@@ -34,6 +34,7 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max);
 void ida_free(struct ida *ida, unsigned int id);
 void ida_destroy(struct ida *ida);
 
+void mm_ids_init(void);
 int mm_alloc_id(struct mm_struct *mm);
 void mm_free_id(struct mm_struct *mm);
 unsigned long mm_ids_in_use(void);

@@ -4,6 +4,10 @@
  */
 #include "mm/mm.h"
 #include "mm/memblock.h"
+#include "mm/mm_id.h"
+#include "mm/huge_memory.h"
+#include "mm/vmstat.h"
+#include "kernel/string.h"
 #include "kernel/printk.h"
 
 static int free_to_buddy(phys_addr_t base, phys_addr_t end, void *arg)
@@ -17,7 +21,7 @@ static int free_to_buddy(phys_addr_t base, phys_addr_t end, void *arg)
 	return 0;
 }
 
-/* Build mem_map for all of RAM and hand free memory to the buddy. */
+/* Build mem_map for all of RAM, hand free memory to the buddy, reset mm state. */
 void mem_init(void)
 {
 	unsigned long nr_pfns = memblock_end_of_ram() >> PAGE_SHIFT;
@@ -28,6 +32,10 @@ void mem_init(void)
 		panic("mem_init: no room for the memmap (%zu bytes)", map_bytes);
 	mem_map_init(nr_pfns, __va(map_pa));
 	memblock_free_ranges(free_to_buddy, NULL);
+	kmalloc_init();
+	mm_ids_init();
+	deferred_split_init();
+	memset(vm_node_stat, 0, sizeof(vm_node_stat));
 	pr_info("Memory: %luK/%luK available (memmap %zuK at pfn %#lx)\n",
 		zone.free_pages * (PAGE_SIZE / 1024),
 		(unsigned long)(memblock_phys_mem_size() / 1024), map_bytes / 1024,

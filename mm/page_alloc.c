@@ -274,7 +274,7 @@ static const char *free_tail_page_prepare(struct page *head, struct page *page)
 		folio->_nr_pages = 0;
 		break;
 	case 2:
-		if (folio_large_order(folio) > 1 && !list_empty(&folio->_deferred_list))
+		if (!list_empty(&folio->_deferred_list))       /* order > 1: page[2] exists */
 			why = "on deferred list";
 		page->lru.prev = NULL;          /* _deferred_list.next; .prev is mapping */
 		break;

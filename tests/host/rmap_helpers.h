@@ -1,0 +1,60 @@
+/*
+ * Helpers shared by the rmap host tests: a little world of mms and vmas,
+ * and a snapshot of a folio's mapcount state in logical values.
+ */
+#ifndef TESTS_HOST_RMAP_HELPERS_H
+#define TESTS_HOST_RMAP_HELPERS_H
+
+#include "mm/rmap.h"
+#include "mm/mm_id.h"
+#include "mm/huge_memory.h"
+#include "mm/vmstat.h"
+
+/* One mm with one vma spanning the whole user range. */
+struct test_mm {
+	struct mm_struct *mm;
+	struct vm_area_struct vma;
+};
+
+static inline void test_mm_init(struct test_mm *t)
+{
+	t->mm = mm_alloc();
+	t->vma = (struct vm_area_struct){ .vm_start = 0, .vm_end = 1UL << 40, .vm_mm = t->mm };
+}
+
+static inline void test_mm_exit(struct test_mm *t)
+{
+	mmdrop(t->mm);
+	t->mm = NULL;
+}
+
+/* A folio's rmap state, logical values. */
+struct folio_state {
+	int lm, em, npm;                /* npm: count of PTE-mapped pages (PAGE_MAPCOUNT) */
+	unsigned int id0, id1;
+	int mc0, mc1;
+	bool shared;
+};
+
+static inline struct folio_state folio_state(const struct folio *f)
+{
+	return (struct folio_state){
+		.lm = folio_large_mapcount(f), .em = folio_entire_mapcount(f),
+		.npm = folio_nr_pages_mapped(f),
+		.id0 = folio_mm_id(f, 0), .id1 = folio_mm_id(f, 1),
+		.mc0 = f->_mm_id_mapcount[0] + 1, .mc1 = f->_mm_id_mapcount[1] + 1,
+		.shared = folio_test_large_maybe_mapped_shared(f),
+	};
+}
+
+static inline long anon_pages(void)
+{
+	return global_node_page_state(NR_ANON_MAPPED);
+}
+
+static inline long anon_thps(void)
+{
+	return global_node_page_state(NR_ANON_THPS);
+}
+
+#endif
