@@ -19,6 +19,9 @@
 #include "mm/vmstat.h"
 #include "mm/pgtable.h"
 
+/* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
+const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
+
 static mm_id_t vma_mm_id(const struct vm_area_struct *vma)
 {
 	return vma->vm_mm->mm_id;

@@ -4,7 +4,7 @@ import os
 
 import gdb
 
-from folios import utils, mm, buddy, klog, faults, unwind  # noqa: F401  (registers commands)
+from folios import utils, mm, buddy, klog, faults, unwind, folio  # noqa: F401  (registers commands)
 
 
 class FoliosPrefix(gdb.Command):
@@ -12,6 +12,7 @@ class FoliosPrefix(gdb.Command):
   pgwalk VADDR [PGD]   walk the page tables for VADDR (default: CR3)
   pfn PFN              a page frame: its struct page, address and state
   page ADDR            the same, from a struct page pointer
+  folio PFN            the folio holding PFN: mapcounts, MM ID slots, shared bit
   virt2phys VADDR      translate a kernel or user address via the tables
   buddyinfo            free blocks per order, checked against the lists
   klog [N]             the last N lines of the kernel log (default 20)
