@@ -37,6 +37,8 @@ void bad_page(const struct page *page, const char *reason)
 {
 	pr_err("BUG: Bad page state: pfn %#lx: %s\n", page_to_pfn(page), reason);
 	dump_page(page, reason);
+	if (PageTail(page) || PageHead(page))
+		dump_folio(page_folio(page), page);
 	nr_bad_pages++;
 }
 

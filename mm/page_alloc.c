@@ -246,11 +246,13 @@ static const char *page_bad_reason(const struct page *page)
  * Check one tail page of a compound page being freed (Linux's
  * free_tail_page_prepare): page[1] carries the folio's mapcounts and MM ID
  * slots, page[2] the deferred list, the others the TAIL_MAPPING poison.
- * Resets the tail either way; returns the reason it is bad, or NULL.
+ * A bad tail is reported (with its folio) before the tail is reset, which
+ * happens either way.  Returns true if the tail was bad.
  */
-static const char *free_tail_page_prepare(struct page *head, struct page *page)
+static bool free_tail_page_prepare(struct page *head, struct page *page)
 {
 	struct folio *folio = (struct folio *)head;
+	unsigned long second_flags = 0;  /* page[1]: order and folio flags */
 	const char *why = NULL;
 
 	switch (page - head) {
@@ -269,9 +271,8 @@ static const char *free_tail_page_prepare(struct page *head, struct page *page)
 			why = "nonzero entire_mapcount";
 		else if (atomic_read(&folio->_pincount))
 			why = "nonzero pincount";
-		page->flags &= ~(FOLIO_ORDER_MASK | BIT(FOLIO_PF_partially_mapped) |
-				 BIT(FOLIO_PF_large_rmappable));
-		folio->_nr_pages = 0;
+		second_flags = FOLIO_ORDER_MASK | BIT(FOLIO_PF_partially_mapped) |
+			       BIT(FOLIO_PF_large_rmappable);
 		break;
 	case 2:
 		if (!list_empty(&folio->_deferred_list))       /* order > 1: page[2] exists */
@@ -288,12 +289,16 @@ static const char *free_tail_page_prepare(struct page *head, struct page *page)
 		why = "compound_head not consistent";
 	else if (!why && (atomic_read(&page->_mapcount) != -1 || page_ref_count(page)))
 		why = "nonzero mapcount or refcount in tail page";
-	else if (!why && page->flags & ~BIT(PG_anon_exclusive))
+	else if (!why && page->flags & ~(BIT(PG_anon_exclusive) | second_flags))
 		why = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail";
+	if (why)
+		bad_page(page, why);
+	if (second_flags)
+		folio->_nr_pages = 0;
 	page->mapping = NULL;
 	page->compound_head = 0;
 	page->flags = 0;
-	return why;
+	return why != NULL;
 }
 
 /*
@@ -308,13 +313,10 @@ static bool free_pages_prepare(struct page *page, unsigned int order)
 
 	if ((unsigned long)page->mapping & PAGE_MAPPING_ANON)
 		page->mapping = NULL;
-	for (unsigned long i = 1; compound && i < (1UL << order); i++) {
-		why = free_tail_page_prepare(page, page + i);
-		if (why) {
-			bad_page(page + i, why);
+	/* last tail first: page[1] keeps the order for reports until the end */
+	for (unsigned long i = (1UL << order) - 1; compound && i >= 1; i--)
+		if (free_tail_page_prepare(page, page + i))
 			ok = false;
-		}
-	}
 	why = page_bad_reason(page);
 	if (why) {
 		bad_page(page, why);

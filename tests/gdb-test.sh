@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Drive real GDB against QEMU in batch mode (DESIGN.md section 6): connect
-# through the repo's .gdbinit, stop at kmain in long mode, then stop in the
+# through the repo's .gdbinit, stop at kmain in long mode, stop in the
 # page-fault handler on the deliberate fault of ktest paging_map_pte and run
-# the helpers there.  Prints "ok N - ..." / "not ok N - ..." lines.
+# the helpers there, then stop at ktest rmap's checkpoint and show the
+# folio that two mms map.  Prints "ok N - ..." / "not ok N - ..." lines.
 set -u
 cd "$(dirname "$0")/.."
 export FOLIOS_GDB_PORT=$((24000 + $$ % 8000))
 export FOLIOS_VARIANT=page-mapcount
 out=$(mktemp); qlog=$(mktemp)
 trap 'kill $qpid 2>/dev/null; rm -f "$out" "$qlog"' EXIT
-./run-qemu.sh --gdb --append "ktest=paging" --timeout 120 </dev/null >"$qlog" 2>&1 &
+./run-qemu.sh --gdb --append "ktest" --timeout 120 </dev/null >"$qlog" 2>&1 &
 qpid=$!
 for _ in $(seq 50); do   # wait for the stub
   (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
@@ -21,7 +22,9 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 4" \
   -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
   -ex "pgwalk 0xffff888000200000" \
-  -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "buddyinfo" -ex "klog 3" \
+  -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "buddyinfo" -ex "klog 200" \
+  -ex "delete" -ex "break ktest_folio_checkpoint" -ex "continue" \
+  -ex "folio -p &folio->page" -ex "folio -p &folio->page + 7" \
   -ex "help pgwalk" -ex "kill" >"$out" 2>&1
 cat "$out"
 n=0 failed=0
@@ -41,9 +44,24 @@ check "walks a kernel-image address to a 4 KiB leaf" '=> 4 KiB page at 0x[0-9a-f
 check "shows a PS leaf in the direct map" 'PD   \(PMD\) @ .* P W A D PS G NX'
 check "translates virt2phys" '-> phys 0x[0-9a-f]+ \(pfn'
 check "shows a page frame" 'pfn 0x200: phys 0x200000, direct map 0xffff888000200000'
+check "shows a page frame's state" 'flags 0x[0-9a-f]+ \(reserved\) refcount 0 mapcount 0'
 check "buddyinfo lists agree with counts" 'free pages: [0-9]+ \(zone says [0-9]+\)'
 check "buddyinfo has no mismatch" '^ *10 +[0-9]+ +[0-9]+'
 if grep -q MISMATCH "$out"; then echo "not ok $((n + 1)) - gdb: buddy list mismatch"; failed=1; fi
 check "klog shows the kernel log" 'tsc: [0-9.]+ MHz'
 check "helpers have help text" 'Walk the 4-level page tables'
+check "folio shows the order and large mapcount" 'order: 4'
+check "folio shows the large mapcount of two mms" 'large_mapcount: 32'
+check "folio shows both MM ID slots" 'mm_id0: 1$'
+check "folio shows slot 1's mapcount" 'mm_id1_mapcount: 16'
+check "folio shows the shared bit" 'maybe_mapped_shared: 1'
+check "folio shows the page mapcount (page-mapcount kernel)" 'page_mapcount: 2'
+n=$((n + 1))
+head=$(grep -m1 '^head_pfn:' "$out" | awk '{print $2}')
+if [ -n "$head" ] && [ "$(grep -c "^head_pfn: $head\$" "$out")" = 2 ] &&
+   grep -q "^pfn: $(printf '%#x' $((head + 7)))\$" "$out"; then
+  echo "ok $n - gdb: folio resolves a tail pfn to its head"
+else
+  echo "not ok $n - gdb: folio resolves a tail pfn to its head"; failed=1
+fi
 exit $failed

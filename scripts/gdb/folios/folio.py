@@ -39,9 +39,9 @@ Usage: folio PFN        (any pfn of the folio)
         if not args:
             raise gdb.GdbError("usage: folio PFN | folio -p PAGE")
         if args[0] == "-p":
-            pfn = utils.page_to_pfn(utils.value(args[1]))
+            pfn = utils.page_to_pfn(utils.value(" ".join(args[1:])))
         else:
-            pfn = utils.value(args[0])
+            pfn = utils.value(" ".join(args))
         head = head_of(pfn)
         folio_t = gdb.lookup_type("struct folio")
         f = gdb.Value(utils.pfn_to_page(head)).cast(folio_t.pointer()).dereference()

@@ -103,7 +103,8 @@ def show_frame(pfn):
     print("pfn %#x: phys %#x, direct map %#x, struct page at %#x" % (
         pfn, pfn << 12, utils.PAGE_OFFSET + (pfn << 12), page))
     print("  flags %#x (%s) refcount %d mapcount %d private %#x" % (
-        flags, utils.flag_names(flags), int(p["_refcount"]), int(p["_mapcount"]) + 1,
+        flags, utils.flag_names(flags), int(p["_refcount"]["counter"]),
+        int(p["_mapcount"]["counter"]) + 1,
         int(p["private"])))
     if int(p["compound_head"]) & 1:
         head = int(p["compound_head"]) & ~1
