@@ -7,6 +7,7 @@ SHELL := /bin/bash
 #   make run             boot it in QEMU (serial console on this terminal)
 #   make test            host tests, ktest on both variants, GDB test
 #   make host-tests      only the host tests (mm/ built for the host)
+#   make bench-host      host microbenchmark of the rmap core, both modes
 #   make clean
 
 NO_PAGE_MAPCOUNT ?= 0
@@ -39,7 +40,7 @@ KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
 ASRCS := boot/boot.asm arch/x86_64/entry.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests ktest gdb-test clean
+.PHONY: all run test host-tests bench-host clean
 all: $(B)/folios.iso
 
 $(B)/%.o: %.c Makefile
@@ -87,6 +88,17 @@ HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/h
 $(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h kernel/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
+
+# The host microbenchmark: no sanitizers, optimized (not part of make test).
+$(B)/host/bench_rmap: tests/host/bench_rmap.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -O2 -Itests/host/include $< $(HOST_LIB) -o $@
+
+bench-host:
+	$(MAKE) -s NO_PAGE_MAPCOUNT=0 build/page-mapcount/host/bench_rmap
+	$(MAKE) -s NO_PAGE_MAPCOUNT=1 build/no-page-mapcount/host/bench_rmap
+	@build/page-mapcount/host/bench_rmap
+	@build/no-page-mapcount/host/bench_rmap | tail -n +2
 
 host-tests: $(HOST_TESTS)
 	tests/run-host-tests.sh $(HOST_TESTS)

@@ -228,6 +228,52 @@ static void test_cow_copy(void **state)
 	assert_false(folio_test_partially_mapped(f));
 }
 
+/* Row "add PMD": a PTE-mapped THP mapped again by a PMD. */
+static void test_add_pmd(void **state)
+{
+	struct folio *f = folio_alloc(0, HPAGE_PMD_ORDER);
+
+	(void)state;
+	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_NONE);
+	folio_remap_pmd_as_ptes(f, &A.vma, 0);
+	assert_int_equal(anon_thps() - thps0, 0);
+	folio_add_anon_rmap_pmd(f, &f->page, &B.vma, 0, RMAP_NONE);
+	EXPECT_FOLIO(f, 513, 1, 512, A.mm->mm_id, 512, B.mm->mm_id, 1, true);
+	if (PM)
+		assert_int_equal(atomic_read(&f->_nr_pages_mapped), ENTIRELY_MAPPED + 512);
+	assert_int_equal(anon_pages() - anon0, 512);    /* nothing newly mapped */
+	assert_int_equal(anon_thps() - thps0, 512);     /* but now PMD-mapped */
+}
+
+/* The average page mapcount (kpagecount without per-page mapcounts). */
+static void test_average_page_mapcount(void **state)
+{
+	struct folio *f = new_pte_folio(3, &A), *small = folio_alloc(0, 0), *pmd;
+
+	(void)state;
+	assert_int_equal(folio_average_page_mapcount(f), 1);
+	folio_try_dup_anon_rmap_ptes(f, folio_page(f, 0), 3, &B.vma, &A.vma);
+	assert_int_equal(folio_average_page_mapcount(f), 1);    /* 11 / 8 rounds to 1 */
+	folio_try_dup_anon_rmap_ptes(f, folio_page(f, 3), 5, &B.vma, &A.vma);
+	assert_int_equal(folio_average_page_mapcount(f), 2);    /* 16 / 8 */
+	folio_remove_rmap_ptes(f, folio_page(f, 0), 8, &A.vma);
+	folio_remove_rmap_ptes(f, folio_page(f, 1), 7, &B.vma);
+	assert_int_equal(folio_average_page_mapcount(f), 1);    /* 1 / 8: at least 1 */
+	folio_remove_rmap_pte(f, folio_page(f, 0), &B.vma);
+	assert_int_equal(folio_average_page_mapcount(f), 0);
+	folio_add_new_anon_rmap(small, &A.vma, 0, RMAP_EXCLUSIVE);
+	folio_try_dup_anon_rmap_pte(small, &small->page, &B.vma, &A.vma);
+	assert_int_equal(folio_average_page_mapcount(small), 2);
+	pmd = folio_alloc(0, HPAGE_PMD_ORDER);
+	folio_add_new_anon_rmap(pmd, &A.vma, 0, RMAP_NONE);
+	folio_try_dup_anon_rmap_pmd(pmd, &pmd->page, &B.vma, &A.vma);
+	assert_int_equal(folio_average_page_mapcount(pmd), 2);  /* two PMDs */
+	folio_add_anon_rmap_ptes(pmd, folio_page(pmd, 0), 256, &C.vma, 0, RMAP_NONE);
+	assert_int_equal(folio_average_page_mapcount(pmd), 3);  /* 2 + 256/512 rounded */
+	assert_int_equal(folio_precise_page_mapcount(pmd, folio_page(pmd, 0)), PM ? 3 : -1);
+	assert_int_equal(folio_precise_page_mapcount(pmd, folio_page(pmd, 300)), PM ? 2 : -1);
+}
+
 /* Patch 12, Example 1: two mms, the first unmaps: "mapped exclusively". */
 static void test_example_1(void **state)
 {
@@ -379,7 +425,7 @@ static void test_mm_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_new_mthp), T(test_new_pmd_thp), T(test_add_remove_ptes_one_mm),
+		T(test_new_mthp), T(test_new_pmd_thp), T(test_add_pmd), T(test_average_page_mapcount), T(test_add_remove_ptes_one_mm),
 		T(test_fork_dup_ptes), T(test_fork_dup_pmd), T(test_split_pmd),
 		T(test_remove_pmd_with_ptes), T(test_cow_copy), T(test_example_1),
 		T(test_example_2), T(test_underflow), T(test_sanity_checks),

@@ -46,6 +46,7 @@ struct mfolio {
 	int total[MAX_MMS];             /* all mappings of each mm */
 	short page_sum[512];            /* PTE mappings of each page, all mms */
 	int lm, em, pte_pages;
+	int npm_raw;                    /* _nr_pages_mapped as allocated */
 	int max_mms;                    /* most mms mapping it at once, ever */
 	bool queued;                    /* expected on the deferred split queue */
 };
@@ -173,6 +174,10 @@ static void check_folio(struct mfolio *m)
 		CHECK(got == (PM ? m->page_sum[i] : 0), "page %d mapcount %d, model %d", i, got,
 		      PM ? m->page_sum[i] : 0);
 	}
+	if (!PM)
+		CHECK(atomic_read(&f->_nr_pages_mapped) == m->npm_raw,
+		      "NO_PAGE_MAPCOUNT touched _nr_pages_mapped (%#x -> %#x)", m->npm_raw,
+		      atomic_read(&f->_nr_pages_mapped));
 	if (PM)
 		CHECK(atomic_read(&f->_nr_pages_mapped) == m->pte_pages + (em ? ENTIRELY_MAPPED : 0),
 		      "nr_pages_mapped %#x, model %#x", atomic_read(&f->_nr_pages_mapped),
@@ -248,6 +253,7 @@ static void op_new(void)
 	m->f = folio_alloc(0, order);
 	CHECK(m->f, "out of memory");
 	m->nr = 1 << order;
+	m->npm_raw = atomic_read(&m->f->_nr_pages_mapped);
 	folio_add_new_anon_rmap(m->f, &mms[mm].vma, 0, RMAP_EXCLUSIVE);
 	if (order == HPAGE_PMD_ORDER)
 		model_pmd(m, mm, 1);
