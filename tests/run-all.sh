@@ -22,7 +22,7 @@ count_host() {  # adds the host runner's counts
   if [ -z "$p" ]; then result "$2" FAIL "no result line"; return; fi
   pass=$((pass + p)) fail=$((fail + f))
   echo "$2: $p passed, $f failed"
-  grep -E '^  .*not ok' "$1" || true
+  grep -E '^  .*(not ok|# model|# rmap model)' "$1" || true
 }
 
 for v in 0 1; do
