@@ -37,11 +37,20 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-fcf-protection=none -Werror
 
 KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
-ASRCS := boot/boot.asm arch/x86_64/entry.asm
+ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench-host clean
-all: $(B)/folios.iso
+.PHONY: all run test host-tests bench-host clean user
+all: $(B)/folios.iso user
+
+# User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
+# One set for both kernels; the initrd is built per run by run-qemu.sh.
+USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c))
+user: $(USER_PROGS)
+
+build/user/bin/%: user/%.c Makefile
+	@mkdir -p $(dir $@)
+	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
 
 $(B)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)

@@ -35,20 +35,49 @@ done
 make -s -C "$root" NO_PAGE_MAPCOUNT=$nopm all >&2 || { echo "run-qemu.sh: build failed" >&2; exit 2; }
 iso="$root/build/$variant/folios.iso"
 
-if [ -n "$run_cmd" ] || [ ${#adds[@]} -gt 0 ]; then
-  echo "run-qemu.sh: --run and --add need user space, which this kernel does not have yet" >&2
-  exit 2
-fi
-[ -n "$run_cmd" ] && [ -z "$timeout_s" ] && timeout_s=600
-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The per-run disk: the command line (GRUB script syntax) and, later, the initrd.
+
+# The initrd: the bundled programs in /bin, plus --add files.
+mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev"
+cp "$root"/build/user/bin/* "$tmp/root/bin/"
+for a in "${adds[@]}"; do
+  host=${a%%:*} guest=/bin/$(basename "${a%%:*}")
+  [[ $a == *:* ]] && guest=${a#*:}
+  [ -f "$host" ] || { echo "run-qemu.sh: --add: no such file: $host" >&2; exit 2; }
+  mkdir -p "$tmp/root$(dirname "$guest")" && cp "$host" "$tmp/root$guest"
+done
+(cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$tmp/initrd.cpio"
+
+# --run "CMD ARGS": words (double quotes group) after " -- " for init, each
+# with %, space and " written as %XX; only warnings from the kernel.
 cmdline=${append# }
+if [ -n "$run_cmd" ]; then
+  [ -z "$timeout_s" ] && timeout_s=600
+  [[ " $cmdline " == *" loglevel="* ]] || cmdline="$cmdline loglevel=5"
+  words=() word="" inq=0 have=0
+  for ((i = 0; i < ${#run_cmd}; i++)); do
+    c=${run_cmd:i:1}
+    if [ "$c" = '"' ]; then inq=$((1 - inq)); have=1
+    elif [ "$c" = ' ' ] && [ $inq = 0 ]; then
+      [ $have = 1 ] && words+=("$word"); word="" have=0
+    else word+=$c; have=1; fi
+  done
+  [ $have = 1 ] && words+=("$word")
+  cmdline="${cmdline# } --"
+  for w in "${words[@]}"; do
+    w=${w//%/%25}; w=${w// /%20}; w=${w//\"/%22}
+    cmdline="$cmdline $w"
+  done
+fi
+
+# The per-run disk: the command line (GRUB script syntax) and the initrd.
 printf 'set cmdline="%s"\n' "${cmdline//\"/\\\"}" > "$tmp/folios-run.cfg"
-truncate -s 2M "$tmp/run.img"
-mformat -i "$tmp/run.img" -h 2 -s 32 -t 64 :: || exit 2
+mib=$(( ($(stat -c %s "$tmp/initrd.cpio") >> 20) + 2 ))
+truncate -s ${mib}M "$tmp/run.img"
+mformat -i "$tmp/run.img" -h 2 -s 32 -t $((mib * 32)) :: || exit 2
 mcopy -i "$tmp/run.img" "$tmp/folios-run.cfg" ::/folios-run.cfg || exit 2
+mcopy -i "$tmp/run.img" "$tmp/initrd.cpio" ::/initrd.cpio || exit 2
 
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" -display none -serial mon:stdio -no-reboot -net none
       -boot d -cdrom "$iso" -drive "file=$tmp/run.img,format=raw,if=ide,index=0"

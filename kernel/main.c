@@ -10,6 +10,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
 #include "kernel/string.h"
+#include "kernel/task.h"
+#include "kernel/initrd.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include <asm/arch.h>
@@ -40,6 +42,23 @@ static void run_ktest_if_asked(void)
 	arch_power_off(ktest_run_all(filter) ? 1 : 0);
 }
 
+/* Find the initrd module and start /bin/init in it as PID 1. */
+static __noreturn void start_user_space(void)
+{
+	int ret;
+
+	for (unsigned int i = 0; i < boot_info.nr_modules; i++)
+		if (!strcmp(boot_info.modules[i].name, "initrd"))
+			initrd_init(__va(boot_info.modules[i].start),
+				    boot_info.modules[i].end - boot_info.modules[i].start);
+	sched_init();
+	arch_cpu_init();
+	ret = user_init_from_cmdline(boot_info.cmdline);
+	if (ret)
+		panic("start_user_space: cannot run /bin/init (%d)", ret);
+	cpu_idle();
+}
+
 void kmain(unsigned long magic, unsigned long info_pa)
 {
 	tsc_mark_boot();
@@ -48,8 +67,9 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	memblock_reserve(0, 1UL << 20);         /* BIOS data, EBDA, VGA hole */
 	memblock_reserve((phys_addr_t)_kernel_phys_start,
 			 __pa(_kernel_end) - (phys_addr_t)_kernel_phys_start);
-	multiboot_parse(magic, info_pa);
+	multiboot_cmdline(magic, info_pa);
 	setup_loglevel();
+	multiboot_parse(magic, info_pa);
 	pr_notice("foliOS (%s) x86-64, built " __DATE__ " " __TIME__ "\n", VARIANT);
 	pr_notice("Command line: %s\n", boot_info.cmdline);
 	mmu_init();
@@ -60,7 +80,5 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	local_irq_enable();
 	crash_if_asked();
 	run_ktest_if_asked();
-	pr_notice("foliOS: no user space yet; idle. (Ctrl-A X quits QEMU)\n");
-	for (;;)
-		halt();
+	start_user_space();
 }

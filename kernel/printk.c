@@ -21,14 +21,23 @@ unsigned long nr_warnings;
 char log_buf[LOG_BUF_LEN];      /* ring; log_next is where the next byte goes */
 unsigned long log_next;
 static spinlock_t logbuf_lock = SPINLOCK_INIT("logbuf");
-static bool at_line_start = true;
+static bool at_line_start = true;      /* in the log's text */
+static bool console_at_bol = true;     /* on the serial console */
+
+static void console_emit(const char *s, size_t n)
+{
+	if (!n)
+		return;
+	uart_write(s, n);
+	console_at_bol = s[n - 1] == '\n';
+}
 
 static void log_store(const char *s, size_t n, bool console)
 {
 	for (size_t i = 0; i < n; i++)
 		log_buf[log_next++ % LOG_BUF_LEN] = s[i];
 	if (console)
-		uart_write(s, n);
+		console_emit(s, n);
 }
 
 /* Write text, putting a timestamp before the start of every line. */
@@ -45,6 +54,8 @@ static void emit(const char *text, bool console)
 					   (unsigned long)(ns / 1000000000),
 					   (unsigned long)(ns % 1000000000 / 1000));
 
+			if (console && !console_at_bol)
+				console_emit("\n", 1);     /* a kernel line starts a line */
 			log_store(ts, len, console);
 		}
 		log_store(text, n, console);
@@ -86,4 +97,16 @@ void warn_slowpath(const char *file, int line, const char *cond)
 	nr_warnings++;
 	printk(KERN_WARNING "WARNING: %s:%d: %s\n", file, line, cond);
 	arch_backtrace((unsigned long)__builtin_frame_address(0), 0);
+}
+
+/*
+ * Write user output to the console as one piece: no kernel message lands
+ * inside it.  (The text does not go to the kernel log.)
+ */
+void console_write(const char *s, size_t n)
+{
+	unsigned long flags = spin_lock_irqsave(&logbuf_lock);
+
+	console_emit(s, n);
+	spin_unlock_irqrestore(&logbuf_lock, flags);
 }

@@ -19,6 +19,7 @@ struct mm_struct *mm_alloc(void)
 	if (mm_alloc_id(mm))
 		goto fail_noid;
 	mm->mm_users = 1;
+	INIT_LIST_HEAD(&mm->mmap);
 	return mm;
 
 fail_noid:

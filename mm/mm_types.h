@@ -89,6 +89,10 @@ struct mm_struct {
 	unsigned int mm_id;
 	int mm_users;                   /* tasks using it */
 	unsigned long flags;            /* MMF_* */
+	struct list_head mmap;          /* VMAs, sorted by address */
+	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */
+	unsigned long start_stack;
+	unsigned long mmap_base;        /* mmap() without a hint searches below */
 };
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
@@ -97,7 +101,13 @@ struct mm_struct {
 struct vm_area_struct {
 	unsigned long vm_start, vm_end;
 	struct mm_struct *vm_mm;
-	unsigned long vm_flags;
+	unsigned long vm_flags;         /* VM_* */
+	struct list_head vm_list;       /* in mm->mmap */
 };
+
+#define VM_READ         0x1UL
+#define VM_WRITE        0x2UL
+#define VM_EXEC         0x4UL
+#define VM_GROWSDOWN    0x100UL
 
 #endif

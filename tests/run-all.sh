@@ -2,8 +2,9 @@
 # `make test`: every test of foliOS, closing with "N passed, N failed".
 #   1. host tests (mm/ built for the host, ASan + UBSan), both variants
 #   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, both variants
-#   3. panic paths (crash=...), both variants: exit code and report
-#   4. GDB against QEMU in batch mode (tests/gdb-test.sh)
+#   3. guest tests (user/test_*.c, TAP) and the --run/--add contract, both variants
+#   4. panic paths (crash=...), both variants: exit code and report
+#   5. GDB against QEMU in batch mode (tests/gdb-test.sh)
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
@@ -44,6 +45,45 @@ for v in 0 1; do
   if [ $rc != 0 ] || ! grep -q '^# ktest: ' "$log/ktest-$name.log"; then
     result "ktest run ($name) exits 0 with a summary" FAIL "exit $rc, see $log/ktest-$name.log"
   fi
+
+  # guest tests: each user/test_*.c as PID 1's program, TAP, then the
+  # kernel's leak check after it exited
+  for t in build/user/bin/test_*; do
+    tn=$(basename "$t") out="$log/$tn-$name.log"
+    ./run-qemu.sh $flag --run "/bin/$tn" --timeout 300 </dev/null >"$out" 2>&1
+    rc=$?
+    p=$(grep -cE '^ok [0-9]+' "$out"); f=$(grep -cE '^not ok [0-9]+' "$out")
+    plan=$(grep -oE '^1\.\.[0-9]+' "$out" | tail -1 | cut -d. -f3)
+    grep -E '^not ok' "$out" | sed "s/^/  $tn: /"
+    pass=$((pass + p)) fail=$((fail + f))
+    echo "$tn ($name): $p passed, $f failed"
+    [ "$plan" = $((p + f)) ] || result "$tn ($name) ran its whole plan" FAIL "plan ${plan:-none}, ran $((p + f))"
+    [ $rc = 0 ] || result "$tn ($name) exits 0" FAIL "exit $rc"
+    if grep -qE 'leak:|WARNING|BUG' "$out"; then
+      result "$tn ($name) leaves no leak or warning" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
+    fi
+  done
+
+  # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
+  ./run-qemu.sh $flag --run '/bin/hello 7 "two words"' </dev/null >"$log/run-$name.log" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 7 ] && tail -n 1 "$log/run-$name.log" | grep -qx 'foliOS: exit status 7' &&
+    grep -q 'hello from /bin/hello: \[7\] \[two words\]' "$log/run-$name.log" &&
+    grep -q '^env PATH=/bin' "$log/run-$name.log" || ok=FAIL
+  result "--run passes argv (quotes group), env, and the exit status ($name)" $ok "exit $rc"
+  for mode in w r; do
+    ./run-qemu.sh $flag --run "/bin/segv $mode" </dev/null >"$log/segv-$mode-$name.log" 2>&1
+    rc=$?
+    ok=OK; [ $rc = 139 ] && tail -n 1 "$log/segv-$mode-$name.log" | grep -qx 'foliOS: killed by signal 11' &&
+      ! grep -q 'still alive' "$log/segv-$mode-$name.log" || ok=FAIL
+    result "segv $mode: SIGSEGV kills the task, status 139 ($name)" $ok "exit $rc"
+  done
+  printf '#include <stdio.h>\nint main(void) { puts("added from the host"); return 42; }\n' >"$log/added.c"
+  musl-gcc -static -o "$log/added" "$log/added.c" &&
+    ./run-qemu.sh $flag --add "$log/added:/opt/added" --run /opt/added </dev/null >"$log/add-$name.log" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 42 ] && grep -q 'added from the host' "$log/add-$name.log" || ok=FAIL
+  result "--add runs a host-built musl static binary ($name)" $ok "exit $rc"
 
   while IFS='|' read -r kind expect; do
     out="$log/crash-$kind-$name.log"

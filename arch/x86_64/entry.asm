@@ -13,7 +13,7 @@ bits 64
 section .text
 
 extern trap_dispatch
-global trap_common, trap_common_end
+global trap_common, trap_common_end, syscall_entry, ret_from_fork
 
 %macro TRAP_NOERR 1
 trap_stub_%1:
@@ -42,6 +42,10 @@ trap_stub_%1:
 %endrep
 
 trap_common:
+    test qword [rsp + 24], 3    ; from user mode? (saved CS)
+    jz .kernel
+    swapgs                      ; GS: the user's -> this CPU's area
+.kernel:
     push rax
     push rbx
     push rcx
@@ -60,6 +64,8 @@ trap_common:
     cld
     mov rdi, rsp
     call trap_dispatch
+global trap_return
+trap_return:                    ; rsp = struct pt_regs *: restore and return
     pop r15
     pop r14
     pop r13
@@ -76,6 +82,10 @@ trap_common:
     pop rbx
     pop rax
     add rsp, 16                 ; vector and error code
+    test qword [rsp + 8], 3     ; back to user mode?
+    jz .iret
+    swapgs
+.iret:
     iretq
 trap_common_end:                ; scripts/gdb/folios/unwind.py unwinds up to here
 
@@ -87,3 +97,48 @@ trap_stubs:
     dq trap_stub_ %+ v
 %assign v v + 1
 %endrep
+
+; SYSCALL from user mode (MSR_LSTAR).  The CPU left the user rip in rcx and
+; rflags in r11, interrupts off (MSR_FMASK).  Build the same struct pt_regs
+; a trap builds (vector = -1) on the task's kernel stack, call
+; do_syscall(regs), and return through trap_return with iretq, which also
+; serves tasks that were switched or exec'd meanwhile.
+PERCPU_KERNEL_RSP equ 0
+PERCPU_USER_RSP   equ 8
+extern do_syscall
+section .text
+syscall_entry:
+    swapgs
+    mov [gs:PERCPU_USER_RSP], rsp
+    mov rsp, [gs:PERCPU_KERNEL_RSP]
+    push qword 0x1b             ; ss = USER_DS
+    push qword [gs:PERCPU_USER_RSP]
+    push r11                    ; rflags
+    push qword 0x23             ; cs = USER_CS
+    push rcx                    ; rip
+    push qword 0                ; error code
+    push qword -1               ; vector: a system call
+    push rax
+    push rbx
+    push rcx
+    push rdx
+    push rsi
+    push rdi
+    push rbp
+    push r8
+    push r9
+    push r10
+    push r11
+    push r12
+    push r13
+    push r14
+    push r15
+    cld
+    mov rdi, rsp
+    call do_syscall
+    jmp trap_return
+
+; A new task's first return to user mode: __switch_to "returned" here with
+; rsp at the struct pt_regs its creator filled in.
+ret_from_fork:
+    jmp trap_return

@@ -39,6 +39,24 @@ static void parse_mmap(const struct mb2_mmap *m)
 	}
 }
 
+/* Only the command line, first: it sets the log level for the rest. */
+void multiboot_cmdline(unsigned long magic, unsigned long info_pa)
+{
+	const u8 *info = __va(info_pa);
+	u32 total = *(const u32 *)info;
+
+	if (magic != MB2_BOOTLOADER_MAGIC)
+		return;
+	for (const u8 *p = info + 8; p < info + total; p += ALIGN_UP(((const struct mb2_tag *)p)->size, 8)) {
+		const struct mb2_tag *tag = (const void *)p;
+
+		if (tag->type == MB2_TAG_END)
+			break;
+		if (tag->type == MB2_TAG_CMDLINE)
+			boot_info.cmdline = (const char *)(tag + 1);
+	}
+}
+
 /* Walk the tags of the info block at physical address info_pa. */
 void multiboot_parse(unsigned long magic, unsigned long info_pa)
 {
@@ -54,9 +72,7 @@ void multiboot_parse(unsigned long magic, unsigned long info_pa)
 
 		if (tag->type == MB2_TAG_END)
 			break;
-		if (tag->type == MB2_TAG_CMDLINE) {
-			boot_info.cmdline = (const char *)(tag + 1);
-		} else if (tag->type == MB2_TAG_MMAP) {
+		if (tag->type == MB2_TAG_MMAP) {
 			parse_mmap((const void *)tag);
 		} else if (tag->type == MB2_TAG_MODULE &&
 			   boot_info.nr_modules < ARRAY_SIZE(boot_info.modules)) {

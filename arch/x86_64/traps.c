@@ -7,8 +7,12 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
+#include <asm/irqflags.h>
 #include "kernel/printk.h"
 #include "kernel/panic.h"
+#include "kernel/task.h"
+#include "kernel/signal.h"
+#include "mm/mm_api.h"
 
 struct idt_gate {
 	u16 offset_lo, selector;
@@ -79,13 +83,50 @@ int pf_error_decode(unsigned long ec, char *buf, size_t size)
 }
 
 /*
- * Page faults: kernel-mode ones are fixed up or fatal (user faults: later).
+ * A fault on a user address, from user mode or from a uaccess copy: let
+ * the mm resolve it.  0 if the access can be retried.
+ */
+static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned int flags = 0;
+
+	if (!mm || addr >= TASK_SIZE_MAX)
+		return -EFAULT;
+	if (regs->error_code & 2)
+		flags |= FAULT_FLAG_WRITE;
+	if (regs->error_code & 16)
+		flags |= FAULT_FLAG_EXEC;
+	if (user_mode(regs))
+		flags |= FAULT_FLAG_USER;
+	vma = find_vma(mm, addr);
+	if (!vma || addr < vma->vm_start)
+		return -EFAULT;
+	return handle_mm_fault(vma, addr, flags);
+}
+
+/*
+ * Page faults.  User addresses go to the mm; what it cannot resolve kills
+ * a user task with SIGSEGV (or SIGKILL when out of memory), or makes a
+ * uaccess copy return -EFAULT.  Other kernel faults are fatal.
  * Never inlined: GDB's pfbreak helper stops here.
  */
 noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 {
 	char why[96];
+	int ret;
 
+	if (cr2 < TASK_SIZE_MAX && (user_mode(regs) || search_exception_tables(regs->rip))) {
+		if (regs->rflags & X86_EFLAGS_IF)
+			local_irq_enable();
+		ret = do_user_addr_fault(regs, cr2);
+		local_irq_disable();
+		if (!ret)
+			return;
+		if (user_mode(regs))
+			force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV, cr2);
+	}
 	if (!user_mode(regs) && fixup_exception(regs))
 		return;
 	pf_error_decode(regs->error_code, why, sizeof(why));
@@ -101,15 +142,21 @@ void trap_dispatch(struct pt_regs *regs)
 	unsigned long v = regs->vector;
 
 	if (v >= IRQ_BASE) {
-		if (v - IRQ_BASE == IRQ_TIMER)
-			timer_interrupt();
 		pic_eoi(v - IRQ_BASE);
+		if (v - IRQ_BASE == IRQ_TIMER) {
+			timer_interrupt();
+			if (user_mode(regs))
+				sched_tick();
+		}
 		return;
 	}
 	if (v == 14) {
 		do_page_fault(regs, read_cr2());
 		return;
 	}
+	if (user_mode(regs))
+		force_sig_fault(v == 0 || v == 16 || v == 19 ? SIGFPE : v == 6 ? SIGILL :
+				v == 13 || v == 12 ? SIGSEGV : SIGBUS, regs->rip);
 	if (!user_mode(regs) && v != 8 && fixup_exception(regs))
 		return;
 	panic_regs(regs, "%s (vector %lu, error code %#lx)", exception_names[v], v,

@@ -40,3 +40,9 @@ void uart_flush(void)
 	while (!(inb(COM1 + 5) & LSR_TEMT))
 		;
 }
+
+/* A received byte, or -1 if none is waiting. */
+int uart_getc(void)
+{
+	return inb(COM1 + 5) & 1 ? inb(COM1) : -1;
+}

@@ -88,4 +88,10 @@ void arch_pgd_init(pgent_t *pgd);
 void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
 
+/* The PTE protection of user memory with these permissions. */
+static inline pgprot_t user_pgprot(bool write, bool exec)
+{
+	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
+}
+
 #endif

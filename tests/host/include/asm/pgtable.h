@@ -73,4 +73,9 @@ void arch_pgd_init(pgent_t *pgd);
 void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
 
+static inline pgprot_t user_pgprot(bool write, bool exec)
+{
+	return __pgprot(SW_P | SW_U | (write ? SW_W : 0) | (exec ? SW_X : 0));
+}
+
 #endif

@@ -1,0 +1,99 @@
+/*
+ * x86-64 side of tasks: the per-CPU area (GS base), SYSCALL MSRs, what a
+ * switch must change (CR3, TSS.rsp0, the syscall stack, FS base) and the
+ * register frame a task starts user mode with.
+ *
+ *   per-CPU area, %gs:offset in kernel mode (swapgs on every user entry):
+ *     0  kernel_rsp   top of the current task's kernel stack (syscall entry)
+ *     8  user_rsp     scratch: user rsp while the syscall entry switches stacks
+ *    16  current      the running task
+ */
+#include "arch/x86_64/x86.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include "kernel/task.h"
+#include "kernel/string.h"
+#include "mm/pgtable.h"
+
+#define MSR_STAR            0xc0000081
+#define MSR_LSTAR           0xc0000082
+#define MSR_FMASK           0xc0000084
+#define MSR_FS_BASE         0xc0000100
+#define MSR_GS_BASE         0xc0000101
+#define MSR_KERNEL_GS_BASE  0xc0000102
+#define EFER_SCE            BIT(0)
+#define RFLAGS_MASK_ON_SYSCALL (BIT(8) | BIT(9) | BIT(10) | BIT(18)) /* TF IF DF AC */
+
+struct percpu {
+	unsigned long kernel_rsp;
+	unsigned long user_rsp;
+	struct task_struct *curr;
+};
+
+static struct percpu cpu0;
+extern char syscall_entry[], ret_from_fork[];
+
+void arch_cpu_init(void)
+{
+	wrmsr(MSR_GS_BASE, (u64)&cpu0);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (u64)syscall_entry);
+	wrmsr(MSR_FMASK, RFLAGS_MASK_ON_SYSCALL);
+}
+
+struct task_struct *arch_get_current(void)
+{
+	return cpu0.curr;
+}
+
+void arch_set_current(struct task_struct *t)
+{
+	cpu0.curr = t;
+}
+
+/* Everything the CPU must know about the next task before it runs. */
+void arch_switch_mm_and_stack(struct task_struct *next)
+{
+	unsigned long top = (unsigned long)next->kstack + KSTACK_SIZE;
+	phys_addr_t cr3 = __pa(next->mm ? (void *)next->mm->pgd : (void *)init_pgd);
+
+	if ((read_cr3() & PTE_PFN_MASK) != cr3)
+		write_cr3(cr3);
+	tss_set_rsp0(top);
+	cpu0.kernel_rsp = top;
+	wrmsr(MSR_FS_BASE, next->fs_base);
+	cpu0.curr = next;
+}
+
+/* Point a new task's saved stack at ret_from_fork above its pt_regs. */
+void arch_prepare_new_stack(struct task_struct *t)
+{
+	unsigned long *sp = (unsigned long *)task_pt_regs(t);
+
+	*--sp = (unsigned long)ret_from_fork;
+	for (int i = 0; i < 6; i++)             /* rbx rbp r12-r15 of __switch_to */
+		*--sp = 0;
+	t->sp = (unsigned long)sp;
+}
+
+/* Set up a register frame that enters user mode at ip with stack sp. */
+void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp)
+{
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = ip;
+	regs->rsp = sp;
+	regs->cs = USER_CS;
+	regs->ss = USER_DS;
+	regs->rflags = X86_EFLAGS_IF;
+}
+
+int arch_prctl_set_fs(unsigned long addr)
+{
+	if (addr >= TASK_SIZE_MAX)
+		return -EPERM;
+	current->fs_base = addr;
+	wrmsr(MSR_FS_BASE, addr);
+	return 0;
+}

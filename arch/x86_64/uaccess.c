@@ -1,0 +1,68 @@
+/*
+ * Copying to and from user memory.  The copy is one "rep movsb" with an
+ * exception-table entry: a fault the page-fault handler cannot resolve
+ * (see do_page_fault) ends the copy early, and rcx says how much is left.
+ * With SMAP, the kernel may touch user pages only between stac and clac.
+ */
+#include <asm/arch.h>
+#include <asm/page.h>
+#include <asm/uaccess.h>
+#include "kernel/uaccess.h"
+
+static inline void stac(void)
+{
+	if (cpu_has_smap)
+		__asm__ __volatile__("stac" ::: "memory");
+}
+
+static inline void clac(void)
+{
+	if (cpu_has_smap)
+		__asm__ __volatile__("clac" ::: "memory");
+}
+
+bool access_ok(unsigned long addr, unsigned long size)
+{
+	return addr + size >= addr && addr + size <= TASK_SIZE_MAX;
+}
+
+/* Copy n bytes; returns the number of bytes NOT copied. */
+static unsigned long copy_user_generic(void *dst, const void *src, unsigned long n)
+{
+	stac();
+	__asm__ __volatile__("1: rep movsb\n"
+			     "2:\n"
+			     _ASM_EXTABLE(1b, 2b)
+			     : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	clac();
+	return n;
+}
+
+unsigned long copy_from_user(void *dst, const void *usrc, unsigned long n)
+{
+	if (!access_ok((unsigned long)usrc, n))
+		return n;
+	return copy_user_generic(dst, usrc, n);
+}
+
+unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
+{
+	if (!access_ok((unsigned long)udst, n))
+		return n;
+	return copy_user_generic(udst, src, n);
+}
+
+/*
+ * Copy a NUL-terminated string of at most size-1 characters.  Returns its
+ * length, -EFAULT, or -ENAMETOOLONG if it does not fit.
+ */
+long strncpy_from_user(char *dst, const char *usrc, long size)
+{
+	for (long i = 0; i < size; i++) {
+		if (copy_from_user(dst + i, usrc + i, 1))
+			return -EFAULT;
+		if (!dst[i])
+			return i;
+	}
+	return -ENAMETOOLONG;
+}

@@ -1,0 +1,41 @@
+/*
+ * Console input with simple line editing: characters are echoed,
+ * backspace/DEL erases, Enter (CR or LF) ends the line, Ctrl-D at the start
+ * of a line reads as end of file.  Polls the UART, halting between ticks.
+ */
+#include "kernel/console.h"
+#include "kernel/printk.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include <asm/irqflags.h>
+
+long console_read_line(char *buf, unsigned long size)
+{
+	unsigned long n = 0;
+
+	while (n < size) {
+		int c = uart_getc();
+
+		if (c < 0) {
+			local_irq_enable();
+			halt();                 /* the timer tick wakes us */
+			continue;
+		}
+		if (c == 4 && n == 0)
+			return 0;
+		if (c == '\r')
+			c = '\n';
+		if (c == 0x7f || c == '\b') {
+			if (n) {
+				n--;
+				console_write("\b \b", 3);
+			}
+			continue;
+		}
+		buf[n++] = c;
+		console_write((char *)&buf[n - 1], 1);
+		if (c == '\n')
+			break;
+	}
+	return n;
+}

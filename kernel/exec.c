@@ -1,0 +1,235 @@
+/*
+ * execve of static ELF64 executables from the initrd: ET_EXEC and
+ * static-PIE (ET_DYN without PT_INTERP, loaded at ELF_PIE_BASE).
+ *
+ * A new mm gets one VMA per PT_LOAD segment (its permissions), filled with
+ * anon pages holding the file's bytes (the rest is demand-zero bss), a heap
+ * after the last segment and an 8 MiB stack VMA under STACK_TOP.  The
+ * initial stack follows the SysV x86-64 ABI:
+ *
+ *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
+ *          ... 16 random bytes (AT_RANDOM), the argument and environment strings
+ *
+ * The old mm (and its MM ID) is released only once the new one is built.
+ */
+#include "kernel/task.h"
+#include "kernel/initrd.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+#include "kernel/exec.h"
+#include "mm/mm.h"
+#include "mm/mm_id.h"
+#include "mm/mm_api.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+
+#define ELF_PIE_BASE 0x555555554000UL
+#define PT_LOAD   1
+#define PT_INTERP 3
+#define ET_EXEC   2
+#define ET_DYN    3
+#define PF_X 1
+#define PF_W 2
+#define PF_R 4
+#define AT_NULL 0
+#define AT_PHDR 3
+#define AT_PHENT 4
+#define AT_PHNUM 5
+#define AT_PAGESZ 6
+#define AT_ENTRY 9
+#define AT_UID 11
+#define AT_EUID 12
+#define AT_GID 13
+#define AT_EGID 14
+#define AT_SECURE 23
+#define AT_RANDOM 25
+#define AT_EXECFN 31
+
+struct elf64_ehdr {
+	u8 e_ident[16];
+	u16 e_type, e_machine;
+	u32 e_version;
+	u64 e_entry, e_phoff, e_shoff;
+	u32 e_flags;
+	u16 e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+};
+
+struct elf64_phdr {
+	u32 p_type, p_flags;
+	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+};
+
+/* Check the header; returns the load bias or -ENOEXEC. */
+static long elf_check(const struct initrd_file *f, const struct elf64_ehdr **ehp)
+{
+	const struct elf64_ehdr *eh = (const void *)f->data;
+	const struct elf64_phdr *ph;
+
+	if (f->size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
+	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff + (u64)eh->e_phnum * sizeof(*ph) > f->size)
+		return -ENOEXEC;
+	ph = (const void *)(f->data + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_INTERP)
+			return -ENOEXEC;        /* dynamic: no loader here */
+	*ehp = eh;
+	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
+}
+
+/* Map one PT_LOAD segment, copying its file bytes into fresh anon pages. */
+static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
+			const struct elf64_phdr *ph, unsigned long bias)
+{
+	unsigned long start = ALIGN_DOWN(ph->p_vaddr + bias, PAGE_SIZE);
+	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
+	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
+	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
+				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
+				 (ph->p_flags & PF_X ? VM_EXEC : 0);
+	struct vm_area_struct *vma;
+
+	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
+	    (find_vma(mm, start) && find_vma(mm, start)->vm_start < end))
+		return -ENOEXEC;
+	vma = vma_create(mm, start, end, vm_flags);
+	if (!vma)
+		return -ENOMEM;
+	for (unsigned long va = start; va < ALIGN_UP(file_end, PAGE_SIZE); va += PAGE_SIZE) {
+		unsigned long from = MAX(va, ph->p_vaddr + bias), to = MIN(va + PAGE_SIZE, file_end);
+		struct page *page;
+		int ret = install_anon_page(vma, va, &page);
+
+		if (ret)
+			return ret;
+		memcpy((char *)page_address(page) + (from - va),
+		       f->data + ph->p_offset + (from - ph->p_vaddr - bias), to - from);
+	}
+	return 0;
+}
+
+/* Push bytes onto the new user stack; false if the stack is exhausted. */
+static bool push_bytes(unsigned long *sp, const void *data, unsigned long len)
+{
+	*sp -= len;
+	return !copy_to_user((void *)*sp, data, len);
+}
+
+/* Lay out argc/argv/envp/auxv (see the top of this file); the new rsp or 0. */
+static unsigned long build_stack(struct exec_args *a, const struct elf64_ehdr *eh,
+				 unsigned long bias, unsigned long phdr_addr)
+{
+	unsigned long sp = STACK_TOP, strs[EXEC_MAX_ARGS * 2], random, *vec, n = 0;
+	int nr = a->argc + a->envc;
+	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
+
+	for (int i = nr - 1; i >= 0; i--)
+		if (!push_bytes(&sp, a->strings[i], strlen(a->strings[i]) + 1))
+			return 0;
+		else
+			strs[i] = sp;
+	if (!push_bytes(&sp, rnd, sizeof(rnd)))
+		return 0;
+	random = sp;
+	vec = a->vec;
+	vec[n++] = a->argc;
+	for (int i = 0; i < a->argc; i++)
+		vec[n++] = strs[i];
+	vec[n++] = 0;
+	for (int i = a->argc; i < nr; i++)
+		vec[n++] = strs[i];
+	vec[n++] = 0;
+	{
+		unsigned long auxv[] = { AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
+			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
+			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
+			AT_RANDOM, random, AT_EXECFN, strs[0], AT_NULL, 0 };
+
+		memcpy(vec + n, auxv, sizeof(auxv));
+		n += ARRAY_SIZE(auxv);
+	}
+	sp = ALIGN_DOWN(sp - n * sizeof(unsigned long), 16);
+	return copy_to_user((void *)sp, vec, n * sizeof(unsigned long)) ? 0 : sp;
+}
+
+/* Build the new mm for f; on success it is current's and *ip, *sp are set. */
+static int exec_mmap(const struct initrd_file *f, struct exec_args *a,
+		     unsigned long *ip, unsigned long *sp)
+{
+	const struct elf64_ehdr *eh;
+	const struct elf64_phdr *ph;
+	struct mm_struct *mm, *old = current->mm;
+	unsigned long brk = 0, phdr_addr = 0;
+	long bias = elf_check(f, &eh);
+	int ret = -ENOMEM;
+
+	if (bias < 0)
+		return bias;
+	mm = mm_alloc();
+	if (!mm)
+		return -ENOMEM;
+	mm->mmap_base = MMAP_BASE;
+	ph = (const void *)(f->data + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		ret = load_segment(mm, f, &ph[i], bias);
+		if (ret)
+			goto fail;
+		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
+			phdr_addr = ph[i].p_vaddr + bias + eh->e_phoff - ph[i].p_offset;
+		brk = MAX(brk, ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE));
+	}
+	mm->start_brk = mm->brk = brk;
+	mm->start_stack = STACK_TOP;
+	ret = -ENOMEM;
+	if (!vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP, VM_READ | VM_WRITE | VM_GROWSDOWN))
+		goto fail;
+	current->mm = mm;
+	arch_switch_mm_and_stack(current);
+	*sp = build_stack(a, eh, bias, phdr_addr);
+	*ip = eh->e_entry + bias;
+	if (!*sp) {
+		current->mm = old;
+		arch_switch_mm_and_stack(current);
+		ret = -E2BIG;
+		goto fail;
+	}
+	if (old) {
+		exit_mmap(old);
+		mmdrop(old);
+	}
+	return 0;
+fail:
+	exit_mmap(mm);
+	mmdrop(mm);
+	return ret;
+}
+
+/*
+ * Replace current's program by the file at path with a->strings (argv then
+ * envp, copied into the kernel already).  On success the task returns to
+ * user mode at the new entry point; on failure the old program continues.
+ */
+int do_execve(const char *path, struct exec_args *a)
+{
+	struct initrd_file f;
+	unsigned long ip, sp;
+	const char *base;
+	int ret;
+
+	if (!initrd_lookup(path, &f))
+		return -ENOENT;
+	if ((f.mode & S_IFMT) != S_IFREG)
+		return -EACCES;
+	ret = exec_mmap(&f, a, &ip, &sp);
+	if (ret)
+		return ret;
+	base = strrchr(path, '/');
+	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
+	current->fs_base = 0;
+	arch_switch_mm_and_stack(current);
+	arch_start_user(task_pt_regs(current), ip, sp);
+	return 0;
+}

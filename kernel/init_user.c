@@ -1,0 +1,96 @@
+/*
+ * Starting user space: PID 1 runs /bin/init with the words after " -- " on
+ * the kernel command line as its arguments (Linux passes them to init the
+ * same way).  run-qemu.sh --run puts the command there, each word with
+ * '%', spaces and quotes written as %XX so words may contain spaces.
+ */
+#include "kernel/task.h"
+#include "kernel/exec.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/mm.h"
+
+static const char *const init_env[] = { "PATH=/bin", "HOME=/", "TERM=vt100" };
+static struct exec_args init_args;     /* static: the leak baseline excludes it */
+static struct mem_counts baseline;     /* taken once PID 1 exists, before its exec */
+
+/* Append one word, decoding %XX, to a->buf; returns false if full. */
+static bool add_word(struct exec_args *a, const char *w, size_t len, unsigned long *used)
+{
+	char *out = a->buf + *used;
+	size_t n = 0;
+
+	if (a->argc + a->envc >= EXEC_MAX_ARGS * 2 - 1 || *used + len + 1 > EXEC_STRINGS)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (w[i] == '%' && i + 2 < len) {
+			char hex[3] = { w[i + 1], w[i + 2], 0 };
+
+			out[n++] = simple_strtoul(hex, NULL, 16);
+			i += 2;
+		} else {
+			out[n++] = w[i];
+		}
+	}
+	out[n] = '\0';
+	a->strings[a->argc + a->envc] = out;
+	*used += n + 1;
+	return true;
+}
+
+/* Create PID 1 running /bin/init; it runs once the idle loop schedules. */
+int user_init_from_cmdline(const char *cmdline)
+{
+	struct exec_args *a = &init_args;
+	const char *args = strstr(cmdline, " -- ");
+	struct task_struct *t, *idle = current;
+	unsigned long used = 0;
+	int ret;
+
+	add_word(a, "/bin/init", 9, &used);
+	a->argc = 1;
+	for (const char *p = args ? args + 4 : ""; *p; ) {
+		size_t len = 0;
+
+		while (*p == ' ')
+			p++;
+		while (p[len] && p[len] != ' ')
+			len++;
+		if (len && add_word(a, p, len, &used))
+			a->argc++;
+		p += len;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(init_env); i++)
+		if (add_word(a, init_env[i], strlen(init_env[i]), &used))
+			a->envc++;
+	t = task_create("init", NULL);
+	ret = t ? 0 : -ENOMEM;
+	if (t) {
+		init_task = t;
+		mem_counts_snapshot(&baseline);
+		arch_switch_mm_and_stack(t);    /* exec builds t's mm as "current" */
+		ret = do_execve("/bin/init", a);
+		arch_switch_mm_and_stack(idle);
+	}
+	if (ret)
+		return ret;
+	task_start(t);
+	return 0;
+}
+
+/*
+ * When PID 1 is gone (its mm torn down), every page, page table and
+ * kmalloc'd byte user space used must be back: report what is not.
+ * Returns true if nothing leaked.
+ */
+bool user_space_leak_check(void)
+{
+	struct mem_counts now;
+
+	mem_counts_snapshot(&now);
+	if (mem_counts_equal(&baseline, &now))
+		return true;
+	pr_err("leak: memory not returned after PID 1 exited:\n");
+	mem_counts_print_diff(&baseline, &now);
+	return false;
+}

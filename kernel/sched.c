@@ -1,0 +1,173 @@
+/*
+ * Tasks and the round-robin scheduler.
+ *
+ * The boot context becomes the idle task (pid 0), which only halts.  User
+ * tasks are preempted on the timer tick when they run in user mode, and
+ * switch voluntarily when they sleep (wait4) or exit.  schedule() runs with
+ * interrupts off; each task's kernel stack holds its saved registers.
+ *
+ * Lock order: tasklist_lock -> zone.lock (task structs and stacks are freed
+ * outside it).
+ */
+#include "kernel/task.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "kernel/spinlock.h"
+#include "mm/mm.h"
+#include "mm/mm_id.h"
+#include "mm/mm_api.h"
+#include <asm/arch.h>
+#include <asm/irqflags.h>
+#include <asm/cpu.h>
+
+static spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
+static LIST_HEAD(run_queue);
+static LIST_HEAD(all_tasks);
+static struct task_struct idle_task = { .pid = 0, .comm = "idle" };
+static int next_pid = 1;
+struct task_struct *init_task;
+
+extern char boot_stack[];
+
+void sched_init(void)
+{
+	idle_task.kstack = boot_stack;
+	INIT_LIST_HEAD(&idle_task.children);
+	arch_set_current(&idle_task);
+}
+
+/* A new task (not yet runnable) with a kernel stack; NULL if out of memory. */
+struct task_struct *task_create(const char *comm, struct task_struct *parent)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+	unsigned long flags;
+
+	if (!t)
+		return NULL;
+	t->kstack = (void *)__get_free_pages(0, KSTACK_ORDER);
+	if (!t->kstack) {
+		kfree(t);
+		return NULL;
+	}
+	strlcpy(t->comm, comm, sizeof(t->comm));
+	INIT_LIST_HEAD(&t->children);
+	t->state = TASK_SLEEPING;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t->pid = next_pid++;
+	t->parent = parent;
+	if (parent)
+		list_add_tail(&t->sibling, &parent->children);
+	list_add_tail(&t->task_list, &all_tasks);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	arch_prepare_new_stack(t);
+	return t;
+}
+
+void task_start(struct task_struct *t)
+{
+	wake_up_task(t);
+}
+
+void wake_up_task(struct task_struct *t)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+
+	if (t->state == TASK_SLEEPING) {
+		t->state = TASK_RUNNABLE;
+		list_add_tail(&t->run_list, &run_queue);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/*
+ * Run the next runnable task (round robin), or idle.  A runnable current
+ * task goes to the back of the queue.  Returns when current runs again.
+ */
+void schedule(void)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	struct task_struct *prev = current, *next = &idle_task;
+
+	if (prev != &idle_task && prev->state == TASK_RUNNABLE)
+		list_add_tail(&prev->run_list, &run_queue);
+	if (!list_empty(&run_queue)) {
+		next = list_first_entry(&run_queue, struct task_struct, run_list);
+		list_del(&next->run_list);
+	}
+	if (next != prev) {
+		arch_switch_mm_and_stack(next);
+		__switch_to(&prev->sp, next->sp);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* Timer tick in user mode: give the CPU to the next task. */
+void sched_tick(void)
+{
+	if (current != &idle_task && !list_empty(&run_queue))
+		schedule();
+}
+
+/* Sleep until wake_up(chan).  Interrupts must be on around the call. */
+void sleep_on(const void *chan)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	current->wait_chan = chan;
+	current->state = TASK_SLEEPING;
+	schedule();
+	arch_local_irq_restore(flags);
+}
+
+/* Make every task sleeping on chan runnable. */
+void wake_up(const void *chan)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t->wait_chan == chan && t->state == TASK_SLEEPING)
+			wake_up_task(t);
+}
+
+/* The idle loop: halt until an interrupt makes something runnable. */
+__noreturn void cpu_idle(void)
+{
+	for (;;) {
+		local_irq_enable();
+		halt();
+		if (!list_empty(&run_queue))
+			schedule();
+	}
+}
+
+/*
+ * End the current task with a wait status (Linux's encoding: exit code in
+ * bits 8-15, or the killing signal in bits 0-6).  The mm goes now; the
+ * task stays a zombie until its parent reaps it.  PID 1 exiting powers off
+ * with its status, as run-qemu.sh expects.
+ */
+__noreturn void do_exit(int wait_status)
+{
+	struct task_struct *t = current;
+	struct mm_struct *mm = t->mm;
+
+	local_irq_disable();
+	t->exit_code = wait_status;
+	t->mm = NULL;
+	arch_switch_mm_and_stack(t);            /* off the dying page tables */
+	if (mm) {
+		exit_mmap(mm);
+		mmdrop(mm);
+	}
+	if (t == init_task) {
+		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
+
+		user_space_leak_check();
+		arch_power_off(code);
+	}
+	t->state = TASK_ZOMBIE;
+	if (t->parent)
+		wake_up(t->parent);
+	schedule();
+	panic("do_exit: zombie %d ran again", t->pid);
+}

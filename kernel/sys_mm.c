@@ -1,0 +1,42 @@
+/* Memory system calls: mmap (anonymous, private), munmap, brk. */
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "mm/mm_api.h"
+#include <asm/page.h>
+
+#define PROT_READ       0x1
+#define PROT_WRITE      0x2
+#define PROT_EXEC       0x4
+#define MAP_SHARED      0x01
+#define MAP_PRIVATE     0x02
+#define MAP_FIXED       0x10
+#define MAP_ANONYMOUS   0x20
+#define ENODEV          19
+
+static unsigned long prot_to_vm_flags(unsigned long prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
+
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, long fd, unsigned long off)
+{
+	if (!(flags & MAP_ANONYMOUS))
+		return fd < 0 ? -EBADF : -ENODEV;       /* no file mappings yet */
+	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
+		return -EINVAL;                         /* MAP_SHARED: later */
+	if (off & ~PAGE_MASK)
+		return -EINVAL;
+	return do_mmap_anon(current->mm, addr, len, prot_to_vm_flags(prot), flags & MAP_FIXED);
+}
+
+long sys_munmap(unsigned long addr, unsigned long len)
+{
+	return do_munmap(current->mm, addr, len);
+}
+
+long sys_brk(unsigned long brk)
+{
+	return do_brk(current->mm, brk);
+}

@@ -1,0 +1,166 @@
+/* Process system calls: identity, exit, exec, TLS, time, power-off. */
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/exec.h"
+#include "kernel/uaccess.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "mm/mm.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define LINUX_REBOOT_MAGIC1 0xfee1dead
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+
+long sys_getpid(void)
+{
+	return current->pid;
+}
+
+long sys_getppid(void)
+{
+	return current->parent ? current->parent->pid : 0;
+}
+
+long sys_getuid(void)
+{
+	return 0;
+}
+
+long sys_sched_yield(void)
+{
+	schedule();
+	return 0;
+}
+
+long sys_exit(int code)
+{
+	do_exit((code & 0xff) << 8);
+}
+
+long sys_set_tid_address(int *tidptr)
+{
+	current->clear_child_tid = (unsigned long)tidptr;
+	return current->pid;
+}
+
+long sys_arch_prctl(int code, unsigned long addr)
+{
+	if (code == ARCH_SET_FS)
+		return arch_prctl_set_fs(addr);
+	if (code == ARCH_GET_FS)
+		return copy_to_user((void *)addr, &current->fs_base, 8) ? -EFAULT : 0;
+	return -EINVAL;
+}
+
+/* Signal handlers come later: accept and ignore what musl's startup asks. */
+long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
+{
+	static const unsigned long dfl[4];
+
+	if (sig < 1 || sig > 64 || sigsetsize != 8)
+		return -EINVAL;
+	return oact && copy_to_user(oact, dfl, sizeof(dfl)) ? -EFAULT : 0;
+}
+
+long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
+{
+	static const unsigned long empty;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	return oset && copy_to_user(oset, &empty, 8) ? -EFAULT : 0;
+}
+
+long sys_uname(void *buf)
+{
+	static const char fields[6][65] = { "foliOS", "folios", "0.1", "foliOS teaching kernel",
+					    "x86_64", "(none)" };
+
+	return copy_to_user(buf, fields, sizeof(fields)) ? -EFAULT : 0;
+}
+
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
+{
+	if ((unsigned int)magic1 != LINUX_REBOOT_MAGIC1)
+		return -EINVAL;
+	if (cmd == LINUX_REBOOT_CMD_POWER_OFF)
+		arch_power_off(0);
+	return -EINVAL;
+}
+
+long sys_clock_gettime(int clock, void *tp)
+{
+	u64 ns = ktime_get_ns();
+	long ts[2] = { ns / 1000000000, ns % 1000000000 };
+
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return -EINVAL;
+	return copy_to_user(tp, ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
+{
+	unsigned long done = 0;
+
+	while (done < len) {
+		u64 r = rdtsc() * 6364136223846793005ULL + done;
+		unsigned long n = MIN(len - done, sizeof(r));
+
+		if (copy_to_user((char *)buf + done, &r, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return done;
+}
+
+/*
+ * Copy a NULL-terminated vector of user strings into a->strings[base..]
+ * and a->buf; returns how many, or -EFAULT / -E2BIG.
+ */
+static int copy_strings(struct exec_args *a, char *const *uvec, int base, unsigned long *used)
+{
+	int count;
+
+	for (count = 0; uvec; count++) {
+		char *ustr;
+		long n;
+
+		if (copy_from_user(&ustr, uvec + count, sizeof(ustr)))
+			return -EFAULT;
+		if (!ustr)
+			break;
+		if (base + count >= EXEC_MAX_ARGS * 2 - 1)
+			return -E2BIG;
+		n = strncpy_from_user(a->buf + *used, ustr, EXEC_STRINGS - *used);
+		if (n < 0)
+			return n == -EFAULT ? -EFAULT : -E2BIG;
+		a->strings[base + count] = a->buf + *used;
+		*used += n + 1;
+	}
+	return count;
+}
+
+long sys_execve(const char *upath, char *const *argv, char *const *envp)
+{
+	struct exec_args *a = kzalloc(sizeof(*a));
+	unsigned long used = 0;
+	char path[256];
+	long ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = strncpy_from_user(path, upath, sizeof(path));
+	if (ret >= 0)
+		ret = a->argc = copy_strings(a, argv, 0, &used);
+	if (ret >= 0)
+		ret = a->envc = copy_strings(a, envp, a->argc, &used);
+	if (ret >= 0)
+		ret = a->argc ? do_execve(path, a) : -EINVAL;
+	kfree(a);
+	return ret;
+}

@@ -1,0 +1,32 @@
+/* The system calls (kernel/sys_*.c), with Linux's names and arguments. */
+#ifndef FOLIOS_SYSCALLS_H
+#define FOLIOS_SYSCALLS_H
+
+#include "kernel/types.h"
+
+#define ENOTTY 25
+
+long sys_read(int fd, char *buf, unsigned long count);
+long sys_write(int fd, const char *buf, unsigned long count);
+long sys_writev(int fd, const void *iov, int iovcnt);
+long sys_ioctl(int fd, unsigned long cmd, unsigned long arg);
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, long fd, unsigned long off);
+long sys_munmap(unsigned long addr, unsigned long len);
+long sys_brk(unsigned long brk);
+long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize);
+long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
+long sys_sched_yield(void);
+long sys_getpid(void);
+long sys_getppid(void);
+long sys_getuid(void);
+long sys_execve(const char *path, char *const *argv, char *const *envp);
+long sys_exit(int code);
+long sys_uname(void *buf);
+long sys_arch_prctl(int code, unsigned long addr);
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
+long sys_set_tid_address(int *tidptr);
+long sys_clock_gettime(int clock, void *tp);
+long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * Page faults and unmapping of anonymous memory (Linux's mm/memory.c).
+ *
+ * A fault on a not-present page of an anon VMA allocates a zeroed order-0
+ * folio, accounts it with folio_add_new_anon_rmap() (exclusive) and maps
+ * it with the VMA's protection.  Unmapping removes the rmap and drops the
+ * page table's reference.  (mTHP and PMD faults, fork and COW: later.)
+ *
+ * Locking: the caller owns the mm (see mm/mm_api.h); the page-table and
+ * rmap updates happen in that context.  Lock order: mm -> folio mapcount
+ * bit lock -> split_queue_lock; zone.lock innermost.
+ */
+#include "mm/mm_api.h"
+#include "mm/rmap.h"
+#include "mm/pgtable.h"
+#include "kernel/printk.h"
+
+static pgprot_t vma_pgprot(const struct vm_area_struct *vma)
+{
+	return user_pgprot(vma->vm_flags & VM_WRITE, vma->vm_flags & VM_EXEC);
+}
+
+/*
+ * Map a new zeroed anon page at addr in vma; it is returned in *pagep if
+ * pagep is not NULL (exec copies file data into it).  0 or -ENOMEM.
+ */
+int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep)
+{
+	struct folio *folio = folio_alloc(__GFP_ZERO, 0);
+	int ret;
+
+	if (!folio)
+		return -ENOMEM;
+	addr &= PAGE_MASK;
+	ret = pgtable_map((pgd_t *)vma->vm_mm->pgd, addr, folio_pfn(folio), vma_pgprot(vma), PT_PTE);
+	if (ret) {
+		folio_put(folio);
+		return ret;
+	}
+	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	if (pagep)
+		*pagep = &folio->page;
+	return 0;
+}
+
+/*
+ * Resolve a fault at address in vma.  Returns 0 (retry the access),
+ * -EFAULT (the access is not allowed: SIGSEGV) or -ENOMEM (OOM).
+ */
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+{
+	struct pgwalk w;
+
+	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE))
+		return -EFAULT;
+	if ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC))
+		return -EFAULT;
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT;
+	if (pgtable_lookup((pgd_t *)vma->vm_mm->pgd, address, &w))
+		return -EFAULT;         /* present: a protection fault we cannot fix */
+	return install_anon_page(vma, address, NULL);
+}
+
+/* Unmap every present page of [start, end) in vma and drop its folio. */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	unsigned long addr = start;
+
+	while (addr < end) {
+		pmd_t *pmd = pgtable_entry(pgd, addr, PT_PMD, false);
+		pgent_t old;
+
+		if (!pmd || pgent_none(*pmd)) {         /* no PTE table: skip 2 MiB */
+			addr = (addr & PMD_MASK) + PMD_SIZE;
+			continue;
+		}
+		if (!pgtable_unmap(pgd, addr, PT_PTE, &old)) {
+			struct page *page = pfn_to_page(pgent_pfn(old));
+			struct folio *folio = page_folio(page);
+
+			folio_remove_rmap_pte(folio, page, vma);
+			folio_put(folio);
+		}
+		addr += PAGE_SIZE;
+	}
+}

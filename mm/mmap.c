@@ -1,0 +1,163 @@
+/*
+ * VMAs and the anonymous-memory system calls' work (Linux's mm/mmap.c):
+ * mmap of anonymous memory, munmap (splitting VMAs), brk, and tearing an
+ * address space down.  Each mm keeps its VMAs in a list sorted by address.
+ *
+ * Locking: see mm/mm_api.h.
+ */
+#include "mm/mm_api.h"
+#include "mm/mm.h"
+#include "mm/mm_id.h"
+#include "mm/pgtable.h"
+#include "kernel/printk.h"
+
+/* The first VMA that ends above addr (it may start above addr too), or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (addr < vma->vm_end)
+			return vma;
+	return NULL;
+}
+
+/*
+ * Insert a VMA for [start, end), before the first VMA that starts at or
+ * after end (so a VMA being split may still overlap it for a moment).
+ * NULL if out of memory.
+ */
+struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
+				  unsigned long end, unsigned long vm_flags)
+{
+	struct vm_area_struct *vma = kzalloc(sizeof(*vma)), *pos;
+	struct list_head *before = &mm->mmap;
+
+	if (!vma)
+		return NULL;
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_mm = mm;
+	vma->vm_flags = vm_flags;
+	list_for_each_entry(pos, &mm->mmap, vm_list) {
+		if (pos->vm_start >= end) {
+			before = &pos->vm_list;
+			break;
+		}
+	}
+	list_add_tail(&vma->vm_list, before);
+	return vma;
+}
+
+/*
+ * Unmap [start, start + len): pages are zapped, VMAs trimmed, split or
+ * removed.  0, -EINVAL (misaligned or outside user space) or -ENOMEM.
+ */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area_struct *vma, *tmp;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || !len || end > TASK_SIZE_MAX || end < start)
+		return -EINVAL;
+	vma = find_vma(mm, start);
+	while (vma && &vma->vm_list != &mm->mmap && vma->vm_start < end) {
+		struct list_head *next = vma->vm_list.next;
+		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
+
+		if (s > vma->vm_start && e < vma->vm_end) {     /* a hole in the middle */
+			tmp = vma_create(mm, e, vma->vm_end, vma->vm_flags);
+			if (!tmp)
+				return -ENOMEM;
+			next = &tmp->vm_list;
+		}
+		zap_page_range(vma, s, e);
+		if (s > vma->vm_start) {
+			vma->vm_end = s;
+		} else if (e < vma->vm_end) {
+			vma->vm_start = e;
+		} else {
+			list_del(&vma->vm_list);
+			kfree(vma);
+		}
+		vma = next == &mm->mmap ? NULL : list_entry(next, struct vm_area_struct, vm_list);
+	}
+	return 0;
+}
+
+/* A free range of len bytes below mm->mmap_base, highest first; 0 if none. */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+{
+	unsigned long top = mm->mmap_base;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry_reverse(vma, &mm->mmap, vm_list) {
+		if (vma->vm_start >= top)
+			continue;
+		if (vma->vm_end <= top - len)
+			return top - len;
+		top = vma->vm_start;
+		if (top < len)
+			return 0;
+	}
+	return top >= len + (1UL << 30) ? top - len : 0;
+}
+
+/*
+ * Map len bytes of anonymous memory at addr (a hint, or exact when fixed,
+ * replacing what was there).  Returns the address or -errno.
+ */
+long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		  unsigned long vm_flags, bool fixed)
+{
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len || len > TASK_SIZE_MAX)
+		return -ENOMEM;
+	if (fixed) {
+		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr + len > TASK_SIZE_MAX || addr + len < addr)
+			return -EINVAL;
+		if (do_munmap(mm, addr, len))
+			return -ENOMEM;
+	} else {
+		addr = get_unmapped_area(mm, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	return vma_create(mm, addr, addr + len, vm_flags) ? (long)addr : -ENOMEM;
+}
+
+/*
+ * Move the program break (Linux's brk()): grow by extending the heap VMA,
+ * shrink by unmapping.  Returns the new break, or the old one on failure.
+ */
+unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
+{
+	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(brk, PAGE_SIZE);
+	struct vm_area_struct *next;
+
+	if (brk < mm->start_brk || brk >= STACK_TOP - STACK_SIZE_MAX)
+		return mm->brk;
+	if (new_end < old_end) {
+		do_munmap(mm, new_end, old_end - new_end);
+	} else if (new_end > old_end) {
+		next = find_vma(mm, old_end);
+		if (next && next->vm_start < new_end)
+			return mm->brk;                 /* would run into a mapping */
+		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE))
+			return mm->brk;
+	}
+	mm->brk = brk;
+	return brk;
+}
+
+/* Unmap everything and free the VMAs (exit, exec). */
+void exit_mmap(struct mm_struct *mm)
+{
+	while (!list_empty(&mm->mmap)) {
+		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
+
+		zap_page_range(vma, vma->vm_start, vma->vm_end);
+		list_del(&vma->vm_list);
+		kfree(vma);
+	}
+}

@@ -1,0 +1,75 @@
+/*
+ * Guest test (TAP): anonymous memory through the system calls musl uses —
+ * brk growth and shrink, mmap/munmap, MAP_FIXED replacement, malloc of
+ * large and small blocks, -EFAULT for bad buffers, -ENOSYS for unknown
+ * calls.  Runs unchanged on Linux.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+static int n, failed;
+
+static void ok(int cond, const char *name)
+{
+	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
+	failed += !cond;
+}
+
+static int fill_check(unsigned char *p, size_t len, unsigned char seed)
+{
+	for (size_t i = 0; i < len; i += 512)
+		p[i] = (unsigned char)(seed + i / 512);
+	for (size_t i = 0; i < len; i += 512)
+		if (p[i] != (unsigned char)(seed + i / 512))
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	char *brk0 = (char *)syscall(SYS_brk, 0), *p;
+	long ret;
+
+	printf("TAP version 13\n");
+	/* musl's sbrk() only reads the break: use the system call */
+	ok(syscall(SYS_brk, brk0 + (1 << 20)) == (long)(brk0 + (1 << 20)), "brk grows by 1 MiB");
+	ok(fill_check((unsigned char *)brk0, 1 << 20, 1), "new heap is usable");
+	ok(syscall(SYS_brk, brk0 + (1 << 19)) == (long)(brk0 + (1 << 19)), "brk shrinks");
+	ok(syscall(SYS_brk, (void *)1) == (long)(brk0 + (1 << 19)), "a bad brk returns the current break");
+	p = mmap(NULL, 4 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(p != MAP_FAILED, "mmap 4 MiB anonymous");
+	ok(p[12345] == 0 && fill_check((unsigned char *)p, 4 << 20, 7), "mmap memory is zeroed and usable");
+	ok(munmap(p + (1 << 20), 1 << 20) == 0, "munmap a hole in the middle");
+	ok(p[2 << 20] == (char)(7 + (2 << 20) / 512) && p[0] == 7, "both sides of the hole remain");
+	ok(mmap(p, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == p,
+	   "MAP_FIXED over a mapping");
+	ok(p[0] == 0 && p[4096] == (char)(7 + 8), "MAP_FIXED replaced exactly its page, with zeroes");
+	ok(munmap(p, 4 << 20) == 0, "munmap the whole range");
+	ok(munmap((void *)1, 4096) == -1 && errno == EINVAL, "munmap of a misaligned address: EINVAL");
+	ok(mmap(NULL, 4096, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED ||
+	   errno == EINVAL, "MAP_SHARED anonymous works or is EINVAL");
+	p = malloc(10 << 20);
+	ok(p && fill_check((unsigned char *)p, 10 << 20, 3), "malloc 10 MiB");
+	free(p);
+	p = malloc(100);
+	ok(p && strcpy(p, "abc") && !strcmp(p, "abc"), "malloc 100 bytes");
+	free(p);
+	ret = syscall(SYS_write, 1, (void *)16, 10);
+	ok(ret == -1 && errno == EFAULT, "write from a bad pointer: EFAULT");
+	ret = syscall(SYS_write, 1, (void *)0xffff888000000000UL, 10);
+	ok(ret == -1 && errno == EFAULT, "write from a kernel address: EFAULT");
+	ret = syscall(SYS_uname, (void *)8);
+	ok(ret == -1 && errno == EFAULT, "uname into a bad pointer: EFAULT");
+	ret = syscall(SYS_clock_gettime, 1, (void *)8);
+	ok(ret == -1 && errno == EFAULT, "clock_gettime into a bad pointer: EFAULT");
+	ret = syscall(1000);
+	ok(ret == -1 && errno == ENOSYS, "unknown system call: ENOSYS");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
