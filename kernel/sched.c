@@ -63,6 +63,35 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	return t;
 }
 
+/* Free a task that never ran or was reaped: its stack, its place, itself. */
+void task_release(struct task_struct *t)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+
+	if (t->parent)
+		list_del(&t->sibling);
+	list_del(&t->task_list);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
+	kfree(t);
+}
+
+/* Give t's children to init (they become its orphans to reap). */
+static void reparent_children(struct task_struct *t)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+
+	while (!list_empty(&t->children)) {
+		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
+
+		list_del(&c->sibling);
+		c->parent = init_task;
+		list_add_tail(&c->sibling, &init_task->children);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	wake_up(init_task);
+}
+
 void task_start(struct task_struct *t)
 {
 	wake_up_task(t);
@@ -99,6 +128,16 @@ void schedule(void)
 		__switch_to(&prev->sp, next->sp);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/*
+ * First thing a new task runs (from ret_from_fork): release the lock
+ * schedule() switched to it under; interrupts stay off until it enters
+ * user mode.
+ */
+void schedule_tail(void)
+{
+	spin_unlock(&tasklist_lock);
 }
 
 /* Timer tick in user mode: give the CPU to the next task. */
@@ -165,6 +204,7 @@ __noreturn void do_exit(int wait_status)
 		user_space_leak_check();
 		arch_power_off(code);
 	}
+	reparent_children(t);
 	t->state = TASK_ZOMBIE;
 	if (t->parent)
 		wake_up(t->parent);

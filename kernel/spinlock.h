@@ -32,6 +32,12 @@ static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 	arch_local_irq_restore(flags);
 }
 
+/* Release without touching the interrupt flag (a new task's first run). */
+static inline void spin_unlock(spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
 static inline bool spin_is_locked(spinlock_t *l)
 {
 	return READ_ONCE(l->locked);

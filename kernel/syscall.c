@@ -27,8 +27,11 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(20, sys_writev),
 	ENTRY(24, sys_sched_yield),
 	ENTRY(39, sys_getpid),
+	ENTRY(57, sys_fork),
+	ENTRY(58, sys_fork),            /* vfork: a fork is a correct vfork */
 	ENTRY(59, sys_execve),
 	ENTRY(60, sys_exit),
+	ENTRY(61, sys_wait4),
 	ENTRY(63, sys_uname),
 	ENTRY(102, sys_getuid),
 	ENTRY(104, sys_getuid),

@@ -22,6 +22,8 @@ long sys_getppid(void);
 long sys_getuid(void);
 long sys_execve(const char *path, char *const *argv, char *const *envp);
 long sys_exit(int code);
+long sys_fork(void);
+long sys_wait4(int pid, int *wstatus, int options, void *rusage);
 long sys_uname(void *buf);
 long sys_arch_prctl(int code, unsigned long addr);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);

@@ -54,6 +54,7 @@ void sleep_on(const void *chan);
 void wake_up(const void *chan);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_start(struct task_struct *t);
+void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 void sched_tick(void);
 __noreturn void cpu_idle(void);

@@ -14,6 +14,7 @@
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
 #include "kernel/printk.h"
+#include "kernel/string.h"
 
 static pgprot_t vma_pgprot(const struct vm_area_struct *vma)
 {
@@ -44,6 +45,38 @@ int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct pag
 }
 
 /*
+ * A write to a present, write-protected PTE of a private writable mapping
+ * (Linux's do_wp_page for order-0 anon folios): reuse the page if it is
+ * ours alone — PageAnonExclusive, or refcount 1 (then it becomes
+ * exclusive) — otherwise copy it into a new exclusive folio.
+ */
+static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	struct page *page = pfn_to_page(pgent_pfn(*ptep));
+	struct folio *folio = page_folio(page), *new;
+
+	address &= PAGE_MASK;
+	if (PageAnonExclusive(page) ||
+	    (!folio_test_large(folio) && folio_ref_count(folio) == 1)) {
+		SetPageAnonExclusive(page);
+		*ptep = pgent_mkwrite(*ptep);
+		flush_tlb_addr(pgd, address);
+		return 0;
+	}
+	new = folio_alloc(0, 0);
+	if (!new)
+		return -ENOMEM;
+	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
+	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
+	*ptep = mk_pte_entry(folio_pfn(new), vma_pgprot(vma));
+	flush_tlb_addr(pgd, address);
+	folio_remove_rmap_pte(folio, page, vma);
+	folio_put(folio);
+	return 0;
+}
+
+/*
  * Resolve a fault at address in vma.  Returns 0 (retry the access),
  * -EFAULT (the access is not allowed: SIGSEGV) or -ENOMEM (OOM).
  */
@@ -57,8 +90,15 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 		return -EFAULT;
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;
-	if (pgtable_lookup((pgd_t *)vma->vm_mm->pgd, address, &w))
-		return -EFAULT;         /* present: a protection fault we cannot fix */
+	if (pgtable_lookup((pgd_t *)vma->vm_mm->pgd, address, &w)) {
+		pte_t *pte = pgtable_entry((pgd_t *)vma->vm_mm->pgd, address, PT_PTE, false);
+
+		if (!pte)
+			return -EFAULT;
+		if ((flags & FAULT_FLAG_WRITE) && !pgent_write(*pte))
+			return do_wp_page(vma, address, pte);
+		return 0;               /* the PTE allows it now: a stale TLB entry */
+	}
 	return install_anon_page(vma, address, NULL);
 }
 

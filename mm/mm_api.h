@@ -27,6 +27,7 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, bool fixed);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 void exit_mmap(struct mm_struct *mm);
+struct mm_struct *dup_mm(struct mm_struct *oldmm);
 
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);

@@ -139,6 +139,9 @@ syscall_entry:
     jmp trap_return
 
 ; A new task's first return to user mode: __switch_to "returned" here with
-; rsp at the struct pt_regs its creator filled in.
+; rsp at the struct pt_regs its creator filled in.  schedule_tail() drops
+; the scheduler lock that the switch to us was made under.
+extern schedule_tail
 ret_from_fork:
+    call schedule_tail
     jmp trap_return

@@ -1,0 +1,137 @@
+/*
+ * Guest test (TAP): processes — fork/exit/wait status codes, a child killed
+ * by SIGSEGV, copy-on-write isolation both ways over many pages and three
+ * generations, orphans, exec with argv and envp.  Runs unchanged on Linux.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#define PAGES 256
+
+static int n, failed;
+
+static void ok(int cond, const char *name)
+{
+	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
+	fflush(stdout);
+	failed += !cond;
+}
+
+static void fill(char *p, char v)
+{
+	for (int i = 0; i < PAGES; i++)
+		p[i * 4096] = v;
+}
+
+static int all(const char *p, char v)
+{
+	for (int i = 0; i < PAGES; i++)
+		if (p[i * 4096] != v)
+			return 0;
+	return 1;
+}
+
+static int wait_status(pid_t pid)
+{
+	int status = -1;
+
+	return waitpid(pid, &status, 0) == pid ? status : -1;
+}
+
+int main(int argc, char **argv)
+{
+	char *p = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+	int st;
+
+	if (argc > 1 && !strcmp(argv[1], "exec-child")) {
+		const char *e = getenv("FOLIOS_TEST");
+
+		return argc == 4 && !strcmp(argv[2], "a b") && !strcmp(argv[3], "c") && e &&
+		       !strcmp(e, "yes") ? 33 : 1;
+	}
+	printf("TAP version 13\n");
+	pid = fork();
+	if (pid == 0)
+		_exit(42);
+	st = wait_status(pid);
+	ok(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42, "fork, exit(42), wait status 42");
+	pid = fork();
+	if (pid == 0) {
+		*(volatile int *)(long)(argc * 16 - 16) = 1;  /* NULL, out of the compiler's sight */
+		_exit(0);
+	}
+	st = wait_status(pid);
+	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "a child killed by SIGSEGV: wait says so");
+	ok(waitpid(-1, &st, 0) == -1 && errno == ECHILD, "wait without children: ECHILD");
+
+	fill(p, 'P');
+	pid = fork();
+	if (pid == 0) {
+		int good = all(p, 'P');
+
+		fill(p, 'C');
+		good &= all(p, 'C');
+		pid = fork();                   /* a grandchild: third generation */
+		if (pid == 0) {
+			int g = all(p, 'C');
+
+			fill(p, 'G');
+			_exit(g && all(p, 'G') ? 0 : 1);
+		}
+		st = wait_status(pid);
+		good &= WIFEXITED(st) && WEXITSTATUS(st) == 0 && all(p, 'C');
+		_exit(good ? 0 : 1);
+	}
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child and grandchild see only their own writes");
+	ok(all(p, 'P'), "the parent still sees its own data after their writes");
+	pid = fork();
+	if (pid == 0) {
+		sleep(0);
+		_exit(all(p, 'Q') ? 1 : 0);     /* must not see the parent's later write */
+	}
+	fill(p, 'Q');
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a parent's write after fork is invisible to the child");
+	fill(p, 'R');
+	ok(all(p, 'R'), "after the child exited, the parent writes freely (reuse)");
+
+	pid = fork();
+	if (pid == 0) {
+		if (fork() == 0) {
+			usleep(1000);
+			_exit(0);               /* an orphan for init to reap */
+		}
+		_exit(7);
+	}
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 7, "a parent exits before its child (orphan)");
+
+	pid = fork();
+	if (pid == 0) {
+		char *args[] = { argv[0], "exec-child", "a b", "c", NULL };
+		char *env[] = { "FOLIOS_TEST=yes", NULL };
+
+		execve("/bin/test_fork", args, env);
+		_exit(99);
+	}
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 33, "exec passes argv and envp");
+	pid = fork();
+	if (pid == 0) {
+		char *args[] = { "nope", NULL };
+
+		execve("/bin/does-not-exist", args, args + 1);
+		_exit(errno == ENOENT ? 5 : 6);
+	}
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 5, "exec of a missing file: ENOENT, old program goes on");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
