@@ -103,6 +103,23 @@ long sys_clock_gettime(int clock, void *tp)
 	return copy_to_user(tp, ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+/* Sleep at least the requested time, in whole timer ticks (HZ), rounded up. */
+long sys_nanosleep(const void *ureq, void *urem)
+{
+	long req[2];
+	unsigned long ticks, until;
+
+	if (copy_from_user(req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req[0] < 0 || req[1] < 0 || req[1] >= 1000000000)
+		return -EINVAL;
+	ticks = req[0] * HZ + (req[1] * HZ + 999999999) / 1000000000;
+	until = jiffies + ticks + 1;    /* the current tick is partly over */
+	while ((long)(jiffies - until) < 0)
+		sleep_on((const void *)&jiffies);
+	return 0;
+}
+
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 {
 	unsigned long done = 0;

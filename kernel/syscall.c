@@ -26,6 +26,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(16, sys_ioctl),
 	ENTRY(20, sys_writev),
 	ENTRY(24, sys_sched_yield),
+	ENTRY(35, sys_nanosleep),
 	ENTRY(39, sys_getpid),
 	ENTRY(57, sys_fork),
 	ENTRY(58, sys_fork),            /* vfork: a fork is a correct vfork */

@@ -29,6 +29,7 @@ long sys_arch_prctl(int code, unsigned long addr);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
 long sys_set_tid_address(int *tidptr);
 long sys_clock_gettime(int clock, void *tp);
+long sys_nanosleep(const void *ureq, void *urem);
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define PAGES 256
 
@@ -118,7 +119,7 @@ int main(int argc, char **argv)
 		char *args[] = { argv[0], "exec-child", "a b", "c", NULL };
 		char *env[] = { "FOLIOS_TEST=yes", NULL };
 
-		execve("/bin/test_fork", args, env);
+		execve(argv[0], args, env);     /* /bin/test_fork here, /init on the Linux peer */
 		_exit(99);
 	}
 	st = wait_status(pid);
@@ -132,6 +133,15 @@ int main(int argc, char **argv)
 	}
 	st = wait_status(pid);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 5, "exec of a missing file: ENOENT, old program goes on");
+	{
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		usleep(50000);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ok((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) >= 50000000L,
+		   "usleep(50 ms) sleeps at least 50 ms");
+	}
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

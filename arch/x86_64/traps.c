@@ -145,6 +145,7 @@ void trap_dispatch(struct pt_regs *regs)
 		pic_eoi(v - IRQ_BASE);
 		if (v - IRQ_BASE == IRQ_TIMER) {
 			timer_interrupt();
+			wake_up((const void *)&jiffies);        /* nanosleep */
 			if (user_mode(regs))
 				sched_tick();
 		}
