@@ -20,55 +20,64 @@ static bool is_cow_mapping(unsigned long vm_flags)
 	return vm_flags & VM_WRITE;     /* all mappings are private for now */
 }
 
-/* Copy one present PTE of src_vma at addr into dst_vma. 0 or -ENOMEM. */
+/*
+ * Copy one present PTE of src_vma at addr into *dst_pte (Linux's
+ * copy_present_pte): the child maps the same page, write-protected in both
+ * if the mapping is copy-on-write.  0, or -EBUSY for a maybe-pinned page.
+ */
 static int copy_present_pte(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			    pte_t *src_pte, unsigned long addr)
+			    pte_t *dst_pte, pte_t *src_pte, unsigned long addr)
 {
 	pte_t pte = *src_pte;
 	struct page *page = pfn_to_page(pgent_pfn(pte));
 	struct folio *folio = page_folio(page);
-	pgprot_t prot;
-	int ret;
 
 	if (folio_try_dup_anon_rmap_pte(folio, page, dst_vma, src_vma))
-		return -ENOMEM;         /* a maybe-pinned page: needs a copy (no pins yet) */
+		return -EBUSY;
 	folio_get(folio);
 	if (is_cow_mapping(src_vma->vm_flags) && pgent_write(pte)) {
-		*src_pte = pgent_wrprotect(pte);
+		pte = pgent_wrprotect(pte);
+		*src_pte = pte;
 		flush_tlb_addr(src_vma->vm_mm->pgd, addr);
 	}
-	prot = user_pgprot(false, src_vma->vm_flags & VM_EXEC);
-	if (!is_cow_mapping(src_vma->vm_flags))
-		prot = user_pgprot(pgent_write(pte), src_vma->vm_flags & VM_EXEC);
-	ret = pgtable_map((pgd_t *)dst_vma->vm_mm->pgd, addr, pgent_pfn(pte), prot, PT_PTE);
-	if (ret) {
-		folio_remove_rmap_pte(folio, page, dst_vma);
-		folio_put(folio);
-	}
-	return ret;
+	*dst_pte = pte;
+	return 0;
 }
 
-/* Duplicate every present PTE of src_vma into dst_vma. */
+/*
+ * Duplicate every present PTE of src_vma into dst_vma, a PTE table at a
+ * time (Linux's copy_pte_range()).  0 or -ENOMEM / -EBUSY.
+ */
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	pgd_t *pgd = (pgd_t *)src_vma->vm_mm->pgd;
+	pgd_t *src_pgd = (pgd_t *)src_vma->vm_mm->pgd, *dst_pgd = (pgd_t *)dst_vma->vm_mm->pgd;
+	unsigned long addr = src_vma->vm_start;
 
-	for (unsigned long addr = src_vma->vm_start; addr < src_vma->vm_end; ) {
-		pmd_t *pmd = pgtable_entry(pgd, addr, PT_PMD, false);
-		pte_t *pte;
-		int ret;
+	while (addr < src_vma->vm_end) {
+		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, src_vma->vm_end);
+		pte_t *src = pgtable_entry(src_pgd, addr, PT_PTE, false), *dst;
+		unsigned long table_addr = addr;
+		int copied = 0, ret = 0;
 
-		if (!pmd || pgent_none(*pmd)) {
-			addr = (addr & PMD_MASK) + PMD_SIZE;
+		if (!src) {
+			addr = next;
 			continue;
 		}
-		pte = pgtable_entry(pgd, addr, PT_PTE, false);
-		if (pte && pgent_present(*pte)) {
-			ret = copy_present_pte(dst_vma, src_vma, pte, addr);
+		dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
+		if (!dst)
+			return -ENOMEM;
+		for (; addr < next; addr += PAGE_SIZE, src++, dst++) {
+			if (!pgent_present(*src))
+				continue;
+			ret = copy_present_pte(dst_vma, src_vma, dst, src, addr);
 			if (ret)
-				return ret;
+				break;
+			copied++;
 		}
-		addr += PAGE_SIZE;
+		if (copied)
+			pgtable_account_ptes(dst_pgd, table_addr, copied);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -102,27 +102,39 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 	return install_anon_page(vma, address, NULL);
 }
 
-/* Unmap every present page of [start, end) in vma and drop its folio. */
+/*
+ * Unmap every present page of [start, end) in vma and drop its folio, one
+ * PTE table at a time: the entries are cleared in place, then accounted at
+ * once (which frees tables left empty).  Linux's zap_pte_range().
+ */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
 	unsigned long addr = start;
 
 	while (addr < end) {
-		pmd_t *pmd = pgtable_entry(pgd, addr, PT_PMD, false);
-		pgent_t old;
+		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
+		pte_t *pte = pgtable_entry(pgd, addr, PT_PTE, false);
+		unsigned long table_addr = addr;
+		int cleared = 0;
 
-		if (!pmd || pgent_none(*pmd)) {         /* no PTE table: skip 2 MiB */
-			addr = (addr & PMD_MASK) + PMD_SIZE;
+		if (!pte) {                             /* no PTE table here */
+			addr = next;
 			continue;
 		}
-		if (!pgtable_unmap(pgd, addr, PT_PTE, &old)) {
-			struct page *page = pfn_to_page(pgent_pfn(old));
-			struct folio *folio = page_folio(page);
+		for (; addr < next; addr += PAGE_SIZE, pte++) {
+			struct page *page;
 
-			folio_remove_rmap_pte(folio, page, vma);
-			folio_put(folio);
+			if (!pgent_present(*pte))
+				continue;
+			page = pfn_to_page(pgent_pfn(*pte));
+			*pte = 0;
+			flush_tlb_addr(pgd, addr);
+			folio_remove_rmap_pte(page_folio(page), page, vma);
+			folio_put(page_folio(page));
+			cleared++;
 		}
-		addr += PAGE_SIZE;
+		if (cleared)
+			pgtable_account_ptes(pgd, table_addr, -cleared);
 	}
 }

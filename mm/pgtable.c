@@ -154,6 +154,9 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 	return 0;
 }
 
+static void release_entries(pgd_t *pgd, unsigned long addr, enum pt_level level,
+			    pgent_t **tables, int nr);
+
 /*
  * Clear the leaf for addr at level (PT_PTE or PT_PMD), flush it from the TLB
  * and free the tables this leaves empty.  The old entry goes to *old if old
@@ -162,8 +165,8 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
  */
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old)
 {
-	pgent_t *tables[PT_PGD + 1], *e, *to_free[PT_PGD];
-	int ret, nr_free = 0;
+	pgent_t *tables[PT_PGD + 1], *e;
+	int ret;
 
 	ret = walk_to(pgd, addr, level, false, tables, &e);
 	if (ret == -EEXIST)
@@ -175,8 +178,23 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 	if (old)
 		*old = *e;
 	*e = 0;
-	for (enum pt_level l = level; l < PT_PGD; l++) {
-		if (!pt_account(tables[l], -1) || virt_to_page(tables[l])->pt_nr_used)
+	release_entries(pgd, addr, level, tables, 1);
+	return 0;
+}
+
+/*
+ * The caller cleared nr entries of the table at "level" that serves addr
+ * (found with tables[]): account them, flush addr, and free the tables
+ * this leaves empty, level by level up to (not including) the root.
+ */
+static void release_entries(pgd_t *pgd, unsigned long addr, enum pt_level level,
+			    pgent_t **tables, int nr)
+{
+	pgent_t *to_free[PT_PGD];
+	int nr_free = 0;
+
+	for (enum pt_level l = level; l < PT_PGD; l++, nr = 1) {
+		if (!pt_account(tables[l], -nr) || virt_to_page(tables[l])->pt_nr_used)
 			break;
 		tables[l + 1][pt_index(addr, l + 1)] = 0;
 		to_free[nr_free++] = tables[l];
@@ -184,7 +202,24 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 	flush_tlb_addr(pgd, addr);
 	while (nr_free)
 		pt_free_table(to_free[--nr_free]);
-	return 0;
+}
+
+/*
+ * Batch interface for walkers that work a whole PTE table at a time
+ * (fork's copy, munmap's zap): after changing entries of the PTE table
+ * that maps addr directly, account them — delta > 0 entries were set,
+ * delta < 0 cleared (which may free the table and those above it).
+ */
+void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta)
+{
+	pgent_t *tables[PT_PGD + 1], *e;
+
+	if (walk_to(pgd, addr, PT_PTE, false, tables, &e))
+		return;
+	if (delta > 0)
+		pt_account(tables[PT_PTE], delta);
+	else if (delta < 0)
+		release_entries(pgd, addr, PT_PTE, tables, -delta);
 }
 
 /*

@@ -72,6 +72,7 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 		enum pt_level level);
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
+void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
 
 /* Early page tables come from here until the buddy is up (arch sets it). */
