@@ -1,0 +1,190 @@
+/*
+ * Host tests of the address-space code: VMAs (mm/mmap.c), anon faults,
+ * zap and copy-on-write (mm/memory.c), fork's copy (mm/fork.c) — checked
+ * through the software MMU and the rmap state of the folios involved.
+ */
+#include "tests/host/hostenv.h"
+#include "tests/host/softmmu.h"
+#include "tests/host/rmap_helpers.h"
+#include "mm/mm_api.h"
+#include "mm/pgtable.h"
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define BASE 0x10000000UL
+
+static struct mm_struct *mm;
+static struct mem_counts before;
+
+static int boot(void **state)
+{
+	(void)state;
+	host_machine_boot(64UL << 20);
+	mem_counts_snapshot(&before);
+	mm = mm_alloc();
+	mm->mmap_base = MMAP_BASE;
+	return 0;
+}
+
+/* Every test ends with the mm gone and nothing leaked. */
+static int shutdown(void **state)
+{
+	struct mem_counts after;
+
+	(void)state;
+	if (mm) {
+		exit_mmap(mm);
+		mmdrop(mm);
+	}
+	mem_counts_snapshot(&after);
+	assert_true(mem_counts_equal(&before, &after));
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
+	assert_int_equal(nr_bad_pages, 0);
+	assert_int_equal(nr_warnings, 0);
+	host_machine_shutdown();
+	return 0;
+}
+
+/* Is addr mapped in this mm, and to what byte value (via the soft MMU)? */
+static int read_byte(struct mm_struct *m, unsigned long addr, unsigned int access)
+{
+	phys_addr_t pa;
+
+	if (softmmu_translate((pgd_t *)m->pgd, addr, access, &pa) != SOFTMMU_OK)
+		return -1;
+	return *(unsigned char *)__va(pa);
+}
+
+/* Touch addr like a user write: fault it in, then write through the MMU. */
+static void user_write(struct mm_struct *m, unsigned long addr, unsigned char v)
+{
+	phys_addr_t pa;
+
+	if (softmmu_translate((pgd_t *)m->pgd, addr, ACC_USER | ACC_WRITE, &pa) != SOFTMMU_OK) {
+		struct vm_area_struct *vma = find_vma(m, addr);
+
+		assert_non_null(vma);
+		assert_int_equal(handle_mm_fault(vma, addr, FAULT_FLAG_WRITE | FAULT_FLAG_USER), 0);
+		assert_int_equal(softmmu_translate((pgd_t *)m->pgd, addr, ACC_USER | ACC_WRITE, &pa),
+				 SOFTMMU_OK);
+	}
+	*(unsigned char *)__va(pa) = v;
+}
+
+static int nr_vmas(struct mm_struct *m)
+{
+	struct vm_area_struct *v;
+	int n = 0;
+	unsigned long last = 0;
+
+	list_for_each_entry(v, &m->mmap, vm_list) {
+		assert_true(v->vm_start >= last && v->vm_start < v->vm_end);
+		last = v->vm_end;
+		n++;
+	}
+	return n;
+}
+
+/* munmap in the middle splits a VMA; the list stays sorted; MAP_FIXED replaces. */
+static void test_vma_split_and_fixed(void **state)
+{
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	for (int i = 0; i < 16; i++)
+		user_write(mm, BASE + i * PAGE_SIZE, 0x40 + i);
+	assert_int_equal(do_munmap(mm, BASE + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
+	assert_int_equal(nr_vmas(mm), 2);
+	assert_int_equal(read_byte(mm, BASE + 5 * PAGE_SIZE, ACC_USER), -1);
+	assert_int_equal(read_byte(mm, BASE + 9 * PAGE_SIZE, ACC_USER), 0x49);
+	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	assert_int_equal(nr_vmas(mm), 3);
+	assert_int_equal(find_vma(mm, BASE)->vm_end, BASE + PAGE_SIZE);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), -1);            /* replaced: not faulted yet */
+	assert_int_equal(read_byte(mm, BASE + PAGE_SIZE, ACC_USER), 0x41);
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 11);
+	assert_int_equal(do_munmap(mm, BASE + 1, PAGE_SIZE), -EINVAL);
+}
+
+/* Faults respect the VMA: no access outside, no write to a read-only one. */
+static void test_fault_permissions(void **state)
+{
+	struct vm_area_struct *ro;
+
+	(void)state;
+	ro = vma_create(mm, BASE, BASE + PAGE_SIZE, VM_READ);
+	assert_int_equal(handle_mm_fault(ro, BASE, FAULT_FLAG_WRITE), -EFAULT);
+	assert_int_equal(handle_mm_fault(ro, BASE, FAULT_FLAG_EXEC), -EFAULT);
+	assert_int_equal(handle_mm_fault(ro, BASE, 0), 0);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 0);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), -1);
+	assert_null(find_vma(mm, BASE + PAGE_SIZE));
+}
+
+/* brk grows and shrinks the heap and refuses to run into a mapping. */
+static void test_brk(void **state)
+{
+	(void)state;
+	mm->start_brk = mm->brk = BASE;
+	assert_int_equal(do_brk(mm, BASE + 3 * PAGE_SIZE + 5), BASE + 3 * PAGE_SIZE + 5);
+	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
+	assert_int_equal(do_brk(mm, BASE + PAGE_SIZE), BASE + PAGE_SIZE);
+	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), -1);
+	assert_int_equal(do_mmap_anon(mm, BASE + 8 * PAGE_SIZE, PAGE_SIZE, VM_READ, true),
+			 BASE + 8 * PAGE_SIZE);
+	assert_int_equal(do_brk(mm, BASE + 10 * PAGE_SIZE), BASE + PAGE_SIZE);  /* refused */
+	assert_int_equal(do_brk(mm, BASE - 1), BASE + PAGE_SIZE);
+}
+
+/*
+ * fork: both sides see the same pages write-protected, each page mapped
+ * twice (rmap), not exclusive; a write copies in the writer and leaves the
+ * other side's page; once a page is alone again, a write reuses it.
+ */
+static void test_fork_cow(void **state)
+{
+	struct mm_struct *child;
+	struct folio *f;
+	phys_addr_t pa, pa2;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	for (int i = 0; i < 8; i++)
+		user_write(mm, BASE + i * PAGE_SIZE, 'p');
+	child = dup_mm(mm);
+	assert_non_null(child);
+	assert_int_equal(softmmu_translate((pgd_t *)mm->pgd, BASE, ACC_USER | ACC_WRITE, &pa),
+			 SOFTMMU_PROTECTION);
+	assert_int_equal(softmmu_translate((pgd_t *)child->pgd, BASE, ACC_USER, &pa2), SOFTMMU_OK);
+	softmmu_translate((pgd_t *)mm->pgd, BASE, ACC_USER, &pa);
+	assert_int_equal(pa, pa2);                              /* same page */
+	f = page_folio(pfn_to_page(pa >> PAGE_SHIFT));
+	assert_int_equal(folio_mapcount(f), 2);
+	assert_int_equal(folio_ref_count(f), 2);
+	assert_false(PageAnonExclusive(&f->page));
+	user_write(child, BASE, 'c');                           /* child copies */
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'c');
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'p');
+	assert_int_equal(folio_mapcount(f), 1);
+	user_write(mm, BASE, 'P');                              /* parent alone: reuse */
+	softmmu_translate((pgd_t *)mm->pgd, BASE, ACC_USER, &pa2);
+	assert_int_equal(pa2, pa);
+	assert_true(PageAnonExclusive(&f->page));
+	exit_mmap(child);                                       /* child exits */
+	mmdrop(child);
+	user_write(mm, BASE + PAGE_SIZE, 'Q');                  /* refcount 1: reuse */
+	assert_int_equal(read_byte(mm, BASE + PAGE_SIZE, ACC_USER), 'Q');
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_vma_split_and_fixed, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_fault_permissions, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_brk, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_fork_cow, boot, shutdown),
+	};
+
+	return cmocka_run_group_tests_name("mmap", tests, NULL, NULL);
+}
