@@ -84,7 +84,7 @@ $(B)/folios.iso: $(B)/folios.elf boot/grub.cfg
 		|| { cat $(B)/grub-mkrescue.log >&2; exit 1; }
 
 run: all
-	./run-qemu.sh $(if $(filter 1,$(NO_PAGE_MAPCOUNT)),--no-page-mapcount)
+	-./run-qemu.sh $(if $(filter 1,$(NO_PAGE_MAPCOUNT)),--no-page-mapcount)
 
 # --- tests -----------------------------------------------------------------
 

@@ -29,6 +29,7 @@ long sys_fork(void)
 		task_release(c);
 		return -ENOMEM;
 	}
+	files_dup(&c->files, &p->files);
 	*task_pt_regs(c) = *task_pt_regs(p);
 	task_pt_regs(c)->rax = 0;
 	c->fs_base = p->fs_base;

@@ -67,6 +67,7 @@ int user_init_from_cmdline(const char *cmdline)
 	ret = t ? 0 : -ENOMEM;
 	if (t) {
 		init_task = t;
+		files_init_console(&t->files);
 		mem_counts_snapshot(&baseline);
 		arch_switch_mm_and_stack(t);    /* exec builds t's mm as "current" */
 		ret = do_execve("/bin/init", a);

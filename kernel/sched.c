@@ -190,6 +190,7 @@ __noreturn void do_exit(int wait_status)
 	struct task_struct *t = current;
 	struct mm_struct *mm = t->mm;
 
+	files_close_all(&t->files);
 	local_irq_disable();
 	t->exit_code = wait_status;
 	t->mm = NULL;

@@ -10,6 +10,8 @@
 
 #define NR_SYSCALLS 335
 
+static long sys_newfstatat_stat(const char *upath, void *ubuf);
+
 typedef long (*syscall_fn)(unsigned long, unsigned long, unsigned long,
 			   unsigned long, unsigned long, unsigned long);
 
@@ -18,6 +20,11 @@ typedef long (*syscall_fn)(unsigned long, unsigned long, unsigned long,
 static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(0, sys_read),
 	ENTRY(1, sys_write),
+	ENTRY(2, sys_open),
+	ENTRY(3, sys_close),
+	ENTRY(4, sys_newfstatat_stat),
+	ENTRY(5, sys_fstat),
+	ENTRY(8, sys_lseek),
 	ENTRY(9, sys_mmap),
 	ENTRY(11, sys_munmap),
 	ENTRY(12, sys_brk),
@@ -25,7 +32,10 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(14, sys_rt_sigprocmask),
 	ENTRY(16, sys_ioctl),
 	ENTRY(20, sys_writev),
+	ENTRY(21, sys_access),
 	ENTRY(24, sys_sched_yield),
+	ENTRY(32, sys_dup),
+	ENTRY(33, sys_dup2),
 	ENTRY(35, sys_nanosleep),
 	ENTRY(39, sys_getpid),
 	ENTRY(57, sys_fork),
@@ -34,6 +44,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(60, sys_exit),
 	ENTRY(61, sys_wait4),
 	ENTRY(63, sys_uname),
+	ENTRY(72, sys_fcntl),
 	ENTRY(102, sys_getuid),
 	ENTRY(104, sys_getuid),
 	ENTRY(107, sys_getuid),
@@ -42,11 +53,22 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(158, sys_arch_prctl),
 	ENTRY(169, sys_reboot),
 	ENTRY(186, sys_getpid),
+	ENTRY(217, sys_getdents64),
 	ENTRY(218, sys_set_tid_address),
 	ENTRY(228, sys_clock_gettime),
 	ENTRY(231, sys_exit),
+	ENTRY(257, sys_openat),
+	ENTRY(262, sys_newfstatat),
+	ENTRY(269, sys_faccessat),
+	ENTRY(292, sys_dup3),
 	ENTRY(318, sys_getrandom),
 };
+
+/* stat(path, buf): newfstatat relative to the (root) working directory. */
+static long sys_newfstatat_stat(const char *upath, void *ubuf)
+{
+	return sys_newfstatat(-100, upath, ubuf, 0);
+}
 
 static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
 

@@ -11,6 +11,7 @@
 #include "kernel/types.h"
 #include "kernel/list.h"
 #include "mm/mm_types.h"
+#include "kernel/file.h"
 #include <asm/ptrace.h>
 
 #define KSTACK_ORDER    2
@@ -39,6 +40,7 @@ struct task_struct {
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
+	struct files_struct files;
 };
 
 

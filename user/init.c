@@ -1,27 +1,27 @@
 /*
- * PID 1.  With arguments (run-qemu.sh --run "CMD ARGS"), it starts CMD as
- * its child, reaps every orphan that comes its way, and when CMD ends,
- * exits with CMD's status (128 + signal if it was killed) — the kernel then
- * powers off with it.  Without arguments: no shell yet, so it says so and
- * powers off.  The same binary runs on Linux.
+ * PID 1.  It starts a command as its child — the one from run-qemu.sh
+ * --run "CMD ARGS", or else the shell /bin/sh — reaps every orphan that
+ * comes its way, and when the command ends, exits with its status (128 +
+ * signal if it was killed): the kernel then powers off with it.  The same
+ * binary runs on Linux.
  */
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include <sys/reboot.h>
 
 int main(int argc, char **argv, char **envp)
 {
 	pid_t cmd;
 	int status;
 
+	static char *shell[] = { "/bin/sh", NULL };
+
 	if (argc < 2) {
-		printf("foliOS init: no shell yet; powering off\n");
+		printf("foliOS: type commands (ls /bin, hello, exit to power off)\n");
 		fflush(stdout);
-		reboot(RB_POWER_OFF);
-		return 0;
+		argv = shell - 1;
 	}
 	cmd = fork();
 	if (cmd < 0) {

@@ -1,0 +1,159 @@
+/* The per-task file table and file objects (see kernel/file.h). */
+#include "kernel/file.h"
+#include "kernel/task.h"
+#include "mm/mm.h"
+#include "kernel/syscalls.h"
+
+/* fds 0-2 of PID 1; never freed (its count only grows past zero). */
+struct file console_file = { .refs = 1, .type = FILE_CONSOLE };
+
+static void fput(struct file *f)
+{
+	if (--f->refs == 0 && f != &console_file)
+		kfree(f);
+}
+
+struct file *fget(int fd)
+{
+	if (fd < 0 || fd >= NR_OPEN)
+		return NULL;
+	return current->files.fd[fd];
+}
+
+/* Put f in the lowest free slot; the fd, or -EMFILE. */
+int fd_install(struct file *f, bool cloexec)
+{
+	struct files_struct *files = &current->files;
+
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		if (files->fd[fd])
+			continue;
+		files->fd[fd] = f;
+		files->cloexec = cloexec ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
+		return fd;
+	}
+	return -EMFILE;
+}
+
+void files_init_console(struct files_struct *files)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		files->fd[fd] = &console_file;
+		console_file.refs++;
+	}
+}
+
+void files_dup(struct files_struct *dst, const struct files_struct *src)
+{
+	*dst = *src;
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (dst->fd[fd])
+			dst->fd[fd]->refs++;
+}
+
+void files_close_all(struct files_struct *files)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (files->fd[fd]) {
+			fput(files->fd[fd]);
+			files->fd[fd] = NULL;
+		}
+	files->cloexec = 0;
+}
+
+void files_close_on_exec(struct files_struct *files)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (files->fd[fd] && (files->cloexec & BIT(fd))) {
+			fput(files->fd[fd]);
+			files->fd[fd] = NULL;
+		}
+	files->cloexec = 0;
+}
+
+/* close(fd): 0 or -EBADF. */
+long sys_close(int fd)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	current->files.fd[fd] = NULL;
+	fput(f);
+	return 0;
+}
+
+/* dup3(old, new, flags) and friends: new refers to old's file. */
+long sys_dup3(int oldfd, int newfd, int flags)
+{
+	struct file *f = fget(oldfd);
+
+	if (!f || newfd < 0 || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return flags ? -EINVAL : newfd;
+	if (current->files.fd[newfd])
+		sys_close(newfd);
+	f->refs++;
+	current->files.fd[newfd] = f;
+	current->files.cloexec = flags & O_CLOEXEC ? current->files.cloexec | BIT(newfd)
+						   : current->files.cloexec & ~BIT(newfd);
+	return newfd;
+}
+
+long sys_dup2(int oldfd, int newfd)
+{
+	if (oldfd == newfd)
+		return fget(oldfd) ? newfd : -EBADF;
+	return sys_dup3(oldfd, newfd, 0);
+}
+
+long sys_dup(int oldfd)
+{
+	struct file *f = fget(oldfd);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	f->refs++;
+	fd = fd_install(f, false);
+	if (fd < 0)
+		f->refs--;
+	return fd;
+}
+
+#define F_DUPFD         0
+#define F_GETFD         1
+#define F_SETFD         2
+#define F_GETFL         3
+#define F_SETFL         4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC      1
+
+/* fcntl: descriptor flags (close-on-exec), status flags, duplication. */
+long sys_fcntl(int fd, int cmd, unsigned long arg)
+{
+	struct file *f = fget(fd);
+	struct files_struct *files = &current->files;
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_GETFD:
+		return files->cloexec & BIT(fd) ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		files->cloexec = arg & FD_CLOEXEC ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
+		return 0;
+	case F_GETFL:
+		return f->type == FILE_CONSOLE ? 02 : O_RDONLY;        /* O_RDWR : O_RDONLY */
+	case F_SETFL:
+		return 0;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		for (unsigned long nfd = arg; nfd < NR_OPEN; nfd++)
+			if (!files->fd[nfd])
+				return sys_dup3(fd, nfd, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
+		return -EMFILE;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,50 @@
+/*
+ * Open files: the console, and read-only files and directories of the
+ * initrd.  Each task has a table of NR_OPEN file pointers; fork shares the
+ * file objects (reference counted), exec closes O_CLOEXEC ones, exit all.
+ */
+#ifndef FOLIOS_FILE_H
+#define FOLIOS_FILE_H
+
+#include "kernel/types.h"
+#include "kernel/initrd.h"
+
+#define NR_OPEN         32
+#define O_ACCMODE       03
+#define O_RDONLY        00
+#define O_CREAT         0100
+#define O_TRUNC         01000
+#define O_APPEND        02000
+#define O_DIRECTORY     0200000
+#define O_CLOEXEC       02000000
+#define EROFS           30
+#define ENOTDIR         20
+#define EISDIR          21
+#define ESPIPE          29
+#define EMFILE          24
+
+enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR };
+
+struct file {
+	int refs;
+	enum file_type type;
+	unsigned long pos;              /* byte offset, or archive index (dirs) */
+	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
+	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
+};
+
+struct files_struct {
+	struct file *fd[NR_OPEN];
+	unsigned int cloexec;           /* bit n: close fd n on exec */
+};
+
+extern struct file console_file;
+
+struct file *fget(int fd);
+int fd_install(struct file *f, bool cloexec);
+void files_dup(struct files_struct *dst, const struct files_struct *src);
+void files_close_all(struct files_struct *files);
+void files_close_on_exec(struct files_struct *files);
+void files_init_console(struct files_struct *files);
+
+#endif

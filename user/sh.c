@@ -1,0 +1,89 @@
+/*
+ * A small shell: reads a line, splits it into words (double quotes group),
+ * runs the program (searching PATH) as a child and waits for it.  Prints
+ * the status of a command that failed or was killed.  Built-ins: exit [N].
+ * `sh -c "CMD ARGS"` runs one command and exits with its status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#define MAX_WORDS 64
+
+static int split(char *line, char **argv)
+{
+	int argc = 0;
+	char *out = line;
+
+	while (*line && argc < MAX_WORDS - 1) {
+		int quoted = 0;
+
+		while (*line == ' ' || *line == '\t' || *line == '\n')
+			line++;
+		if (!*line)
+			break;
+		argv[argc++] = out;
+		while (*line && (quoted || (*line != ' ' && *line != '\t' && *line != '\n'))) {
+			if (*line == '"')
+				quoted = !quoted;
+			else
+				*out++ = *line;
+			line++;
+		}
+		if (*line)
+			line++;
+		*out++ = '\0';
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* Run one command line; returns its status as a shell reports it. */
+static int run(char *line)
+{
+	char *argv[MAX_WORDS];
+	int argc = split(line, argv), status;
+	pid_t pid;
+
+	if (!argc)
+		return 0;
+	if (!strcmp(argv[0], "exit"))
+		exit(argc > 1 ? atoi(argv[1]) : 0);
+	pid = fork();
+	if (pid < 0) {
+		perror("sh: fork");
+		return 126;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 126;
+	if (WIFSIGNALED(status)) {
+		printf("sh: %s: killed by signal %d\n", argv[0], WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	if (WEXITSTATUS(status))
+		printf("sh: %s: exit %d\n", argv[0], WEXITSTATUS(status));
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	char line[512];
+
+	if (argc == 3 && !strcmp(argv[1], "-c"))
+		return run(argv[2]);
+	for (;;) {
+		fputs("$ ", stdout);
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			return 0;
+		run(line);
+	}
+}

@@ -1,0 +1,90 @@
+/*
+ * Guest test (TAP): files and the console — open/read/lseek/fstat of an
+ * initrd file, directory listing, the errors of a read-only file system,
+ * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
+ * command.  Runs unchanged on Linux (as init there, the paths differ: the
+ * program checks its own binary, argv[0]).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/syscall.h>
+
+static int n, failed;
+
+static void ok(int cond, const char *name)
+{
+	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
+	fflush(stdout);
+	failed += !cond;
+}
+
+int main(int argc, char **argv)
+{
+	char buf[64], *self = argv[0];
+	struct stat st;
+	int fd, found = 0, fd2;
+	DIR *d;
+	struct dirent *e;
+	char dir[128], *slash;
+
+	(void)argc;
+	printf("TAP version 13\n");
+	fd = open(self, O_RDONLY);
+	ok(fd >= 0, "open our own binary");
+	ok(read(fd, buf, 4) == 4 && !memcmp(buf, "\177ELF", 4), "read its ELF magic");
+	ok(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 4096, "fstat: a regular file with a size");
+	ok(lseek(fd, 1, SEEK_SET) == 1 && read(fd, buf, 3) == 3 && !memcmp(buf, "ELF", 3), "lseek then read");
+	ok(lseek(fd, 0, SEEK_END) == st.st_size && read(fd, buf, 8) == 0, "read at the end: 0");
+	ok(read(fd, (void *)8, 8) == 0 || errno == EFAULT, "read into a bad buffer does not crash");
+	lseek(fd, 0, SEEK_SET);
+	ok(syscall(SYS_read, fd, (void *)8, 8) == -1 && errno == EFAULT, "read into a bad buffer: EFAULT");
+	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
+	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
+	ok(open("/does/not/exist", O_RDONLY) == -1 && errno == ENOENT, "open of a missing file: ENOENT");
+	ok(open(self, O_WRONLY) == -1 && (errno == EROFS || errno == ETXTBSY || errno == EACCES),
+	   "open for writing on a read-only file system fails");
+	ok(stat(self, &st) == 0 && S_ISREG(st.st_mode), "stat by path");
+	ok(access(self, R_OK) == 0 && access("/nope", R_OK) == -1 && errno == ENOENT, "access");
+	strcpy(dir, self);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	else
+		strcpy(dir, "/");
+	d = opendir(dir);
+	ok(d != NULL, "opendir of our directory");
+	while (d && (e = readdir(d)))
+		found |= !strcmp(e->d_name, strrchr(self, '/') ? strrchr(self, '/') + 1 : self);
+	if (d)
+		closedir(d);
+	ok(found, "readdir lists our own binary");
+	ok(open(self, O_RDONLY | O_DIRECTORY) == -1 && errno == ENOTDIR, "O_DIRECTORY on a file: ENOTDIR");
+	fd2 = dup(1);
+	ok(fd2 > 2 && write(fd2, "", 0) == 0, "dup of stdout");
+	ok(dup2(fd2, 9) == 9 && write(9, "# via fd 9\n", 11) == 11, "dup2 to fd 9 writes to the console");
+	ok(fcntl(9, F_SETFD, FD_CLOEXEC) == 0 && fcntl(9, F_GETFD) == FD_CLOEXEC, "close-on-exec flag");
+	close(9);
+	close(fd2);
+	ok(isatty(1), "stdout is a terminal");
+	if (!access("/bin/sh", X_OK)) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			execl("/bin/sh", "sh", "-c", "hello 5", (char *)NULL);
+			_exit(99);
+		}
+		waitpid(pid, &status, 0);
+		ok(WIFEXITED(status) && WEXITSTATUS(status) == 5, "sh -c runs a command from PATH, passes its status");
+	}
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
