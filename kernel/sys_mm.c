@@ -40,3 +40,15 @@ long sys_brk(unsigned long brk)
 {
 	return do_brk(current->mm, brk);
 }
+
+long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
+{
+	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+	return do_mprotect(current->mm, addr, len, prot_to_vm_flags(prot));
+}
+
+long sys_madvise(unsigned long addr, unsigned long len, int advice)
+{
+	return do_madvise(current->mm, addr, len, advice);
+}

@@ -27,6 +27,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_brk(unsigned long brk);
+long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
+long sys_madvise(unsigned long addr, unsigned long len, int advice);
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize);
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
 long sys_sched_yield(void);

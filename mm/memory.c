@@ -138,3 +138,34 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 			pgtable_account_ptes(pgd, table_addr, -cleared);
 	}
 }
+
+/*
+ * Rewrite the present PTEs of [start, end) for vma's (new) permissions.
+ * Write permission goes only to pages exclusive to this mm; the others
+ * stay read-only so that a write still takes the copy-on-write fault.
+ */
+void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+
+	for (unsigned long addr = start; addr < end; ) {
+		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
+		pte_t *pte = pgtable_entry(pgd, addr, PT_PTE, false);
+
+		if (!pte) {
+			addr = next;
+			continue;
+		}
+		for (; addr < next; addr += PAGE_SIZE, pte++) {
+			struct page *page;
+			bool write;
+
+			if (!pgent_present(*pte))
+				continue;
+			page = pfn_to_page(pgent_pfn(*pte));
+			write = (vma->vm_flags & VM_WRITE) && PageAnonExclusive(page);
+			*pte = pgent_modify(*pte, user_pgprot(write, vma->vm_flags & VM_EXEC));
+			flush_tlb_addr(pgd, addr);
+		}
+	}
+}

@@ -14,6 +14,12 @@
 #define STACK_SIZE_MAX  (8UL << 20)
 #define MMAP_BASE       0x00007f0000000000UL
 
+#define MADV_NORMAL     0
+#define MADV_WILLNEED   3
+#define MADV_DONTNEED   4
+#define MADV_HUGEPAGE   14
+#define MADV_NOHUGEPAGE 15
+
 /* Fault flags. */
 #define FAULT_FLAG_WRITE        BIT(0)
 #define FAULT_FLAG_EXEC         BIT(1)
@@ -27,6 +33,10 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, bool fixed);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 void exit_mmap(struct mm_struct *mm);
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long vm_flags);
+int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
+void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);

@@ -109,5 +109,7 @@ struct vm_area_struct {
 #define VM_WRITE        0x2UL
 #define VM_EXEC         0x4UL
 #define VM_GROWSDOWN    0x100UL
+#define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
+#define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
 
 #endif

@@ -161,3 +161,90 @@ void exit_mmap(struct mm_struct *mm)
 		kfree(vma);
 	}
 }
+
+/* Split vma at addr (inside it): vma keeps [start, addr); returns the rest. */
+static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *tail = vma_create(vma->vm_mm, addr, vma->vm_end, vma->vm_flags);
+
+	if (tail)
+		vma->vm_end = addr;
+	return tail;
+}
+
+/* Merge each VMA with the next one when they touch and have equal flags. */
+static void vma_merge_all(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma, *next;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		while (vma->vm_list.next != &mm->mmap) {
+			next = list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+			if (next->vm_start != vma->vm_end || next->vm_flags != vma->vm_flags)
+				break;
+			vma->vm_end = next->vm_end;
+			list_del(&next->vm_list);
+			kfree(next);
+		}
+	}
+}
+
+/*
+ * Change the permissions of [start, start + len) (Linux's mprotect): VMAs
+ * are split at the edges, their flags set, present PTEs rewritten — a page
+ * becomes writable only if it is exclusive to this mm, others keep waiting
+ * for their copy-on-write fault — and equal neighbours merged again.
+ * 0, -EINVAL, -ENOMEM (a hole in the range, or out of memory).
+ */
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long vm_flags)
+{
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr;
+	struct vm_area_struct *vma;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || end > TASK_SIZE_MAX || end < start)
+		return -EINVAL;
+	for (addr = start; addr < end; addr = vma->vm_end) {   /* no holes allowed */
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr)
+			return -ENOMEM;
+	}
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (vma->vm_start < addr && !split_vma(vma, addr))
+			return -ENOMEM;
+		vma = find_vma(mm, addr);
+		if (vma->vm_end > end && !split_vma(vma, end))
+			return -ENOMEM;
+		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
+		change_protection(vma, vma->vm_start, vma->vm_end);
+	}
+	vma_merge_all(mm);
+	return 0;
+}
+
+/* madvise: MADV_DONTNEED drops the pages; the THP hints are remembered. */
+int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice)
+{
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area_struct *vma;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE_MAX)
+		return -EINVAL;
+	if (advice != MADV_DONTNEED && advice != MADV_HUGEPAGE && advice != MADV_NOHUGEPAGE &&
+	    advice != MADV_NORMAL && advice != MADV_WILLNEED)
+		return -EINVAL;
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
+
+		if (s >= e)
+			continue;
+		if (advice == MADV_DONTNEED)
+			zap_page_range(vma, s, e);
+		else if (advice == MADV_HUGEPAGE)
+			vma->vm_flags = (vma->vm_flags | VM_HUGEPAGE) & ~VM_NOHUGEPAGE;
+		else if (advice == MADV_NOHUGEPAGE)
+			vma->vm_flags = (vma->vm_flags | VM_NOHUGEPAGE) & ~VM_HUGEPAGE;
+	}
+	return 0;
+}

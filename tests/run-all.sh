@@ -71,7 +71,7 @@ for v in 0 1; do
     grep -q 'hello from /bin/hello: \[7\] \[two words\]' "$log/run-$name.log" &&
     grep -q '^env PATH=/bin' "$log/run-$name.log" || ok=FAIL
   result "--run passes argv (quotes group), env, and the exit status ($name)" $ok "exit $rc"
-  for mode in w r; do
+  for mode in w r p; do
     ./run-qemu.sh $flag --run "/bin/segv $mode" </dev/null >"$log/segv-$mode-$name.log" 2>&1
     rc=$?
     ok=OK; [ $rc = 139 ] && tail -n 1 "$log/segv-$mode-$name.log" | grep -qx 'foliOS: killed by signal 11' &&

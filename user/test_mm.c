@@ -70,6 +70,18 @@ int main(void)
 	ok(ret == -1 && errno == EFAULT, "clock_gettime into a bad pointer: EFAULT");
 	ret = syscall(1000);
 	ok(ret == -1 && errno == ENOSYS, "unknown system call: ENOSYS");
+	p = mmap(NULL, 8 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(p, 'x', 8 * 4096);
+	ok(mprotect(p + 4096, 4096, PROT_READ) == 0 && p[4096] == 'x', "mprotect one page read-only, still readable");
+	ok(mprotect(p + 4096, 4096, PROT_READ | PROT_WRITE) == 0 && (p[4096] = 'y') == 'y',
+	   "mprotect it writable again: writes work");
+	ok(syscall(SYS_mprotect, p + 3, 4096, PROT_READ) == -1 && errno == EINVAL,
+	   "mprotect of a misaligned address: EINVAL (musl would round it)");
+	ok(madvise(p, 8 * 4096, MADV_DONTNEED) == 0 && p[0] == 0 && p[4096 * 7] == 0,
+	   "MADV_DONTNEED drops the pages: they read back as zero");
+	ok(madvise(p, 8 * 4096, MADV_HUGEPAGE) == 0 && madvise(p, 4096, MADV_NOHUGEPAGE) == 0,
+	   "MADV_HUGEPAGE / MADV_NOHUGEPAGE are accepted");
+	munmap(p, 8 * 4096);
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

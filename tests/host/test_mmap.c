@@ -177,6 +177,36 @@ static void test_fork_cow(void **state)
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 8);
 }
 
+/*
+ * mprotect splits VMAs and merges them back (RO then RW on one page leaves
+ * one VMA); write access returns only to exclusive pages.
+ */
+static void test_mprotect(void **state)
+{
+	struct mm_struct *child;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	for (int i = 0; i < 8; i++)
+		user_write(mm, BASE + i * PAGE_SIZE, 'm');
+	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, VM_READ), 0);
+	assert_int_equal(nr_vmas(mm), 3);
+	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER | ACC_WRITE), -1);
+	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER), 'm');
+	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(nr_vmas(mm), 1);
+	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER | ACC_WRITE), 'm');
+	assert_int_equal(do_mprotect(mm, BASE + 7 * PAGE_SIZE, 2 * PAGE_SIZE, VM_READ), -ENOMEM);
+	child = dup_mm(mm);                     /* pages now shared: not exclusive */
+	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, VM_READ), 0);
+	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), -1);   /* still COW */
+	user_write(mm, BASE, 'n');
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'm');
+	exit_mmap(child);
+	mmdrop(child);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +214,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fault_permissions, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_brk, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fork_cow, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_mprotect, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("mmap", tests, NULL, NULL);

@@ -94,4 +94,10 @@ static inline pgprot_t user_pgprot(bool write, bool exec)
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 
+/* New permissions for an entry; its frame and accessed/dirty bits stay (pte_modify). */
+static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
+{
+	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY)) | pgprot_val(prot);
+}
+
 #endif

@@ -78,4 +78,9 @@ static inline pgprot_t user_pgprot(bool write, bool exec)
 	return __pgprot(SW_P | SW_U | (write ? SW_W : 0) | (exec ? SW_X : 0));
 }
 
+static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
+{
+	return (e & (SW_PFN_MASK | SW_A | SW_D)) | pgprot_val(prot);
+}
+
 #endif
