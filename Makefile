@@ -46,7 +46,18 @@ all: $(B)/folios.iso user
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
 # One set for both kernels; the initrd is built per run by run-qemu.sh.
 USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c))
-user: $(USER_PROGS)
+user: $(USER_PROGS) build/user/bin/hello-pie
+
+# hello again, as a static-PIE executable (ET_DYN, no interpreter).  Debian's
+# musl-gcc does not pick musl's self-relocating rcrt1.o for -static-pie, so
+# the link names musl's start files itself.
+MUSL_LIB = $(dir $(shell sed -n 's/.*-specs "\(.*\)".*/\1/p' $$(command -v musl-gcc)))
+build/user/bin/hello-pie: user/hello.c Makefile
+	@mkdir -p $(dir $@)
+	musl-gcc -fPIE -O2 -c -o $@.o $<
+	gcc -nostdlib -static-pie -Wl,--no-dynamic-linker -o $@ $(MUSL_LIB)rcrt1.o \
+		$(MUSL_LIB)crti.o $@.o $(MUSL_LIB)libc.a $(MUSL_LIB)crtn.o
+	rm -f $@.o
 
 build/user/bin/%: user/%.c Makefile
 	@mkdir -p $(dir $@)

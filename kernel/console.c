@@ -5,6 +5,7 @@
  */
 #include "kernel/console.h"
 #include "kernel/printk.h"
+#include "kernel/task.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/irqflags.h>
@@ -17,6 +18,8 @@ long console_read_line(char *buf, unsigned long size)
 		int c = uart_getc();
 
 		if (c < 0) {
+			if (current->pending_kill)
+				return n;
 			local_irq_enable();
 			halt();                 /* the timer tick wakes us */
 			continue;

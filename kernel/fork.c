@@ -71,6 +71,8 @@ long sys_wait4(int pid, int *wstatus, int options, void *rusage)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
+		if (current->pending_kill)
+			return -EINTR;
 		sleep_on(current);
 	}
 }

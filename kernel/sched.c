@@ -158,6 +158,17 @@ void sleep_on(const void *chan)
 	arch_local_irq_restore(flags);
 }
 
+/* The live (not zombie) task with this pid, or NULL. */
+struct task_struct *find_task(int pid)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t->pid == pid && t->state != TASK_ZOMBIE)
+			return t;
+	return NULL;
+}
+
 /* Make every task sleeping on chan runnable. */
 void wake_up(const void *chan)
 {

@@ -14,8 +14,10 @@
 #define SIGSEGV 11
 #define SIGPIPE 13
 #define SIGTERM 15
+#define ESRCH   3
 
 /* A fault the task cannot survive: it dies of sig now. */
 __noreturn void force_sig_fault(int sig, unsigned long addr);
+void exit_to_user_mode(void);
 
 #endif

@@ -115,9 +115,20 @@ long sys_nanosleep(const void *ureq, void *urem)
 		return -EINVAL;
 	ticks = req[0] * HZ + (req[1] * HZ + 999999999) / 1000000000;
 	until = jiffies + ticks + 1;    /* the current tick is partly over */
-	while ((long)(jiffies - until) < 0)
+	while ((long)(jiffies - until) < 0) {
+		if (current->pending_kill)
+			return -EINTR;
 		sleep_on((const void *)&jiffies);
+	}
 	return 0;
+}
+
+/* Sleep until a signal arrives (only fatal ones exist so far). */
+long sys_pause(void)
+{
+	while (!current->pending_kill)
+		sleep_on(&current->pending_kill);
+	return -EINTR;
 }
 
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags)

@@ -6,6 +6,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
 #include "kernel/printk.h"
+#include "kernel/signal.h"
 #include <asm/irqflags.h>
 
 #define NR_SYSCALLS 335
@@ -38,6 +39,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(28, sys_madvise),
 	ENTRY(32, sys_dup),
 	ENTRY(33, sys_dup2),
+	ENTRY(34, sys_pause),
 	ENTRY(35, sys_nanosleep),
 	ENTRY(39, sys_getpid),
 	ENTRY(57, sys_fork),
@@ -45,6 +47,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(59, sys_execve),
 	ENTRY(60, sys_exit),
 	ENTRY(61, sys_wait4),
+	ENTRY(62, sys_kill),
 	ENTRY(63, sys_uname),
 	ENTRY(72, sys_fcntl),
 	ENTRY(102, sys_getuid),
@@ -92,5 +95,6 @@ void do_syscall(struct pt_regs *regs)
 	/* execve rebuilt the frame: its rax (0) stands */
 	if (!(nr == 59 && ret == 0))
 		regs->rax = ret;
+	exit_to_user_mode();
 	local_irq_disable();
 }

@@ -37,6 +37,7 @@ long sys_getppid(void);
 long sys_getuid(void);
 long sys_execve(const char *path, char *const *argv, char *const *envp);
 long sys_exit(int code);
+long sys_kill(int pid, int sig);
 long sys_fork(void);
 long sys_wait4(int pid, int *wstatus, int options, void *rusage);
 long sys_uname(void *buf);
@@ -44,6 +45,7 @@ long sys_arch_prctl(int code, unsigned long addr);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
 long sys_set_tid_address(int *tidptr);
 long sys_clock_gettime(int clock, void *tp);
+long sys_pause(void);
 long sys_nanosleep(const void *ureq, void *urem);
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
 

@@ -41,6 +41,7 @@ struct task_struct {
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct files;
+	int pending_kill;               /* a fatal signal to die of at the next return to user */
 };
 
 
@@ -59,6 +60,7 @@ void task_start(struct task_struct *t);
 void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 void sched_tick(void);
+struct task_struct *find_task(int pid);
 __noreturn void cpu_idle(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);

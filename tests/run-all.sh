@@ -71,6 +71,10 @@ for v in 0 1; do
     grep -q 'hello from /bin/hello: \[7\] \[two words\]' "$log/run-$name.log" &&
     grep -q '^env PATH=/bin' "$log/run-$name.log" || ok=FAIL
   result "--run passes argv (quotes group), env, and the exit status ($name)" $ok "exit $rc"
+  ./run-qemu.sh $flag --run '/bin/hello-pie 9' </dev/null >"$log/pie-$name.log" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 9 ] && grep -q 'hello from /bin/hello-pie: \[9\]' "$log/pie-$name.log" || ok=FAIL
+  result "a static-PIE executable (ET_DYN) runs ($name)" $ok "exit $rc"
   for mode in w r p; do
     ./run-qemu.sh $flag --run "/bin/segv $mode" </dev/null >"$log/segv-$mode-$name.log" 2>&1
     rc=$?

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <signal.h>
 
 #define PAGES 256
 
@@ -142,6 +143,24 @@ int main(int argc, char **argv)
 		ok((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) >= 50000000L,
 		   "usleep(50 ms) sleeps at least 50 ms");
 	}
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			;                       /* busy: only preemption lets the parent run */
+	usleep(20000);
+	ok(kill(pid, SIGKILL) == 0, "kill a busy child");
+	st = wait_status(pid);
+	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "it died of SIGKILL (the parent ran: preemption)");
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	usleep(10000);
+	kill(pid, SIGTERM);
+	st = wait_status(pid);
+	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "SIGTERM ends a sleeping child");
+	ok(kill(999999, 0) == -1 && errno == ESRCH, "kill of a missing pid: ESRCH");
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -146,8 +146,10 @@ void trap_dispatch(struct pt_regs *regs)
 		if (v - IRQ_BASE == IRQ_TIMER) {
 			timer_interrupt();
 			wake_up((const void *)&jiffies);        /* nanosleep */
-			if (user_mode(regs))
+			if (user_mode(regs)) {
 				sched_tick();
+				exit_to_user_mode();
+			}
 		}
 		return;
 	}
