@@ -9,8 +9,11 @@ struct file console_file = { .refs = 1, .type = FILE_CONSOLE };
 
 static void fput(struct file *f)
 {
-	if (--f->refs == 0 && f != &console_file)
-		kfree(f);
+	if (--f->refs || f == &console_file)
+		return;
+	if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE)
+		pipe_release(f);
+	kfree(f);
 }
 
 struct file *fget(int fd)

@@ -23,7 +23,7 @@
 #define ESPIPE          29
 #define EMFILE          24
 
-enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR };
+enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE };
 
 struct file {
 	int refs;
@@ -31,6 +31,7 @@ struct file {
 	unsigned long pos;              /* byte offset, or archive index (dirs) */
 	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
 	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
+	struct pipe *pipe;              /* FILE_PIPE_*: the shared ring */
 };
 
 struct files_struct {
@@ -46,5 +47,8 @@ void files_dup(struct files_struct *dst, const struct files_struct *src);
 void files_close_all(struct files_struct *files);
 void files_close_on_exec(struct files_struct *files);
 void files_init_console(struct files_struct *files);
+long pipe_read(struct file *f, char *ubuf, unsigned long count);
+long pipe_write(struct file *f, const char *ubuf, unsigned long count);
+void pipe_release(struct file *f);
 
 #endif

@@ -33,6 +33,7 @@ long sys_fork(void)
 	*task_pt_regs(c) = *task_pt_regs(p);
 	task_pt_regs(c)->rax = 0;
 	c->fs_base = p->fs_base;
+	c->sig_ignored = p->sig_ignored;
 	task_start(c);
 	return c->pid;
 }

@@ -27,6 +27,8 @@ long sys_write(int fd, const char *buf, unsigned long count)
 	char *chunk;
 	struct file *f = fget(fd);
 
+	if (f && f->type == FILE_PIPE_WRITE)
+		return pipe_write(f, buf, count);
 	if (!f || f->type != FILE_CONSOLE)
 		return -EBADF;
 	chunk = kmalloc(CONSOLE_CHUNK);
@@ -80,8 +82,10 @@ long sys_read(int fd, char *buf, unsigned long count)
 	char line[256];
 	long n;
 
-	if (!f)
+	if (!f || f->type == FILE_PIPE_WRITE)
 		return -EBADF;
+	if (f->type == FILE_PIPE_READ)
+		return pipe_read(f, buf, count);
 	if (f->type == FILE_DIR)
 		return -EISDIR;
 	if (f->type == FILE_REGULAR) {
@@ -199,6 +203,8 @@ static long stat_file(const struct file *f, void *ubuf)
 	if (f->type == FILE_CONSOLE) {
 		st.st_mode = 0020620;           /* S_IFCHR, rw--w---- */
 		st.st_rdev = (5 << 8) | 1;
+	} else if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE) {
+		st.st_mode = 0010600;           /* S_IFIFO */
 	} else if (f->type == FILE_DIR) {
 		st.st_mode = S_IFDIR | 0755;
 		st.st_nlink = 2;

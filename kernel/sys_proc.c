@@ -57,14 +57,27 @@ long sys_arch_prctl(int code, unsigned long addr)
 	return -EINVAL;
 }
 
-/* Signal handlers come later: accept and ignore what musl's startup asks. */
+/*
+ * Signal dispositions: SIG_IGN and SIG_DFL are honoured (SIGPIPE); a
+ * handler is accepted but, until delivery exists, acts as SIG_DFL.
+ */
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
 {
-	static const unsigned long dfl[4];
+	unsigned long old[4] = { current->sig_ignored & BIT(sig) ? 1 : 0 }, handler;
 
-	if (sig < 1 || sig > 64 || sigsetsize != 8)
+	if (sig < 1 || sig > 64 || sigsetsize != 8 || ((sig == 9 || sig == 19) && act))
 		return -EINVAL;
-	return oact && copy_to_user(oact, dfl, sizeof(dfl)) ? -EFAULT : 0;
+	if (oact && copy_to_user(oact, old, sizeof(old)))
+		return -EFAULT;
+	if (act) {
+		if (copy_from_user(&handler, act, sizeof(handler)))
+			return -EFAULT;
+		if (handler == 1)               /* SIG_IGN */
+			current->sig_ignored |= BIT(sig);
+		else
+			current->sig_ignored &= ~BIT(sig);
+	}
+	return 0;
 }
 
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)

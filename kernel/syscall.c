@@ -34,6 +34,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(14, sys_rt_sigprocmask),
 	ENTRY(16, sys_ioctl),
 	ENTRY(20, sys_writev),
+	ENTRY(22, sys_pipe),
 	ENTRY(21, sys_access),
 	ENTRY(24, sys_sched_yield),
 	ENTRY(28, sys_madvise),
@@ -66,6 +67,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(262, sys_newfstatat),
 	ENTRY(269, sys_faccessat),
 	ENTRY(292, sys_dup3),
+	ENTRY(293, sys_pipe2),
 	ENTRY(318, sys_getrandom),
 };
 

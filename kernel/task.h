@@ -41,6 +41,7 @@ struct task_struct {
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct files;
+	unsigned long sig_ignored;      /* bit n: signal n is SIG_IGN */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 };
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <signal.h>
 
 static int n, failed;
 
@@ -84,6 +85,40 @@ int main(int argc, char **argv)
 		}
 		waitpid(pid, &status, 0);
 		ok(WIFEXITED(status) && WEXITSTATUS(status) == 5, "sh -c runs a command from PATH, passes its status");
+	}
+	{
+		int pfd[2], status;
+		static char big[20000], got[20000];
+		long total = 0, r;
+		pid_t pid;
+
+		for (unsigned int i = 0; i < sizeof(big); i++)
+			big[i] = (char)(i * 7);
+		ok(pipe(pfd) == 0, "pipe");
+		pid = fork();
+		if (pid == 0) {
+			close(pfd[0]);
+			_exit(write(pfd[1], big, sizeof(big)) == sizeof(big) ? 0 : 1);
+		}
+		close(pfd[1]);
+		while ((r = read(pfd[0], got + total, sizeof(got) - total)) > 0)
+			total += r;
+		waitpid(pid, &status, 0);
+		ok(total == sizeof(big) && !memcmp(big, got, sizeof(big)) && WIFEXITED(status) &&
+		   !WEXITSTATUS(status), "20000 bytes through a 4 KiB pipe between processes, then EOF");
+		close(pfd[0]);
+		pipe(pfd);
+		close(pfd[0]);
+		pid = fork();
+		if (pid == 0)
+			_exit(write(pfd[1], "x", 1) == -1 ? 2 : 3);
+		waitpid(pid, &status, 0);
+		ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE, "write with no reader: SIGPIPE");
+		signal(SIGPIPE, SIG_IGN);
+		ok(write(pfd[1], "x", 1) == -1 && errno == EPIPE, "with SIGPIPE ignored: EPIPE");
+		signal(SIGPIPE, SIG_DFL);
+		close(pfd[1]);
+		ok(fstat(0, &st) == 0 && S_ISCHR(st.st_mode), "stdin is a character device");
 	}
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -1,0 +1,129 @@
+/*
+ * Pipes: a 4 KiB ring between a read file and a write file.  Readers sleep
+ * while it is empty (EOF once no writer is left), writers while it is full;
+ * writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE is
+ * ignored.  One CPU, and no preemption in the kernel: no lock needed yet.
+ */
+#include "kernel/file.h"
+#include "kernel/task.h"
+#include "kernel/signal.h"
+#include "kernel/uaccess.h"
+#include "kernel/syscalls.h"
+#include "mm/mm.h"
+
+#define PIPE_SIZE 4096
+#define EPIPE 32
+
+struct pipe {
+	char buf[PIPE_SIZE];
+	unsigned long head, tail;       /* bytes written, bytes read */
+	int readers, writers;
+};
+
+long pipe_read(struct file *f, char *ubuf, unsigned long count)
+{
+	struct pipe *p = f->pipe;
+	unsigned long n = 0;
+
+	while (p->head == p->tail) {
+		if (!p->writers || !count)
+			return 0;
+		if (current->pending_kill)
+			return -EINTR;
+		sleep_on(p);
+	}
+	while (n < count && p->tail != p->head) {
+		unsigned long off = p->tail % PIPE_SIZE;
+		unsigned long chunk = MIN(MIN(count - n, p->head - p->tail), PIPE_SIZE - off);
+
+		if (copy_to_user(ubuf + n, p->buf + off, chunk))
+			return n ? (long)n : -EFAULT;
+		p->tail += chunk;
+		n += chunk;
+	}
+	wake_up(p);
+	return n;
+}
+
+long pipe_write(struct file *f, const char *ubuf, unsigned long count)
+{
+	struct pipe *p = f->pipe;
+	unsigned long n = 0;
+
+	while (n < count) {
+		unsigned long off, chunk;
+
+		if (!p->readers) {
+			if (!(current->sig_ignored & BIT(SIGPIPE)))
+				current->pending_kill = SIGPIPE;
+			return n ? (long)n : -EPIPE;
+		}
+		if (p->head - p->tail == PIPE_SIZE) {
+			if (current->pending_kill)
+				return n ? (long)n : -EINTR;
+			wake_up(p);
+			sleep_on(p);
+			continue;
+		}
+		off = p->head % PIPE_SIZE;
+		chunk = MIN(MIN(count - n, PIPE_SIZE - (p->head - p->tail)), PIPE_SIZE - off);
+		if (copy_from_user(p->buf + off, ubuf + n, chunk))
+			return n ? (long)n : -EFAULT;
+		p->head += chunk;
+		n += chunk;
+	}
+	wake_up(p);
+	return n;
+}
+
+/* The last reference to one end went away. */
+void pipe_release(struct file *f)
+{
+	struct pipe *p = f->pipe;
+
+	if (f->type == FILE_PIPE_READ)
+		p->readers--;
+	else
+		p->writers--;
+	wake_up(p);
+	if (!p->readers && !p->writers)
+		kfree(p);
+}
+
+long sys_pipe2(int *ufds, int flags)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	struct file *r = kzalloc(sizeof(*r)), *w = kzalloc(sizeof(*w));
+	int fds[2] = { -1, -1 };
+
+	if (!p || !r || !w)
+		goto nomem;
+	*r = (struct file){ .refs = 1, .type = FILE_PIPE_READ, .pipe = p };
+	*w = (struct file){ .refs = 1, .type = FILE_PIPE_WRITE, .pipe = p };
+	p->readers = p->writers = 1;
+	fds[0] = fd_install(r, flags & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -1 : fd_install(w, flags & O_CLOEXEC);
+	if (fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {
+		long err = fds[1] < 0 ? -EMFILE : -EFAULT;
+
+		if (fds[0] >= 0)
+			current->files.fd[fds[0]] = NULL;
+		if (fds[1] >= 0)
+			current->files.fd[fds[1]] = NULL;
+		kfree(r);
+		kfree(w);
+		kfree(p);
+		return err;
+	}
+	return 0;
+nomem:
+	kfree(p);
+	kfree(r);
+	kfree(w);
+	return -ENOMEM;
+}
+
+long sys_pipe(int *ufds)
+{
+	return sys_pipe2(ufds, 0);
+}
