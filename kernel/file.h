@@ -23,7 +23,7 @@
 #define ESPIPE          29
 #define EMFILE          24
 
-enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE };
+enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE, FILE_PROC };
 
 struct file {
 	int refs;
@@ -32,6 +32,9 @@ struct file {
 	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
 	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
 	struct pipe *pipe;              /* FILE_PIPE_*: the shared ring */
+	int (*proc_show)(char *buf, size_t size);       /* FILE_PROC */
+	char *proc_buf;
+	unsigned long proc_len;
 };
 
 struct files_struct {
@@ -50,5 +53,7 @@ void files_init_console(struct files_struct *files);
 long pipe_read(struct file *f, char *ubuf, unsigned long count);
 long pipe_write(struct file *f, const char *ubuf, unsigned long count);
 void pipe_release(struct file *f);
+bool proc_lookup(const char *path, struct file *f);
+long proc_read(struct file *f, char *ubuf, unsigned long count);
 
 #endif

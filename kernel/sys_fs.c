@@ -86,6 +86,8 @@ long sys_read(int fd, char *buf, unsigned long count)
 		return -EBADF;
 	if (f->type == FILE_PIPE_READ)
 		return pipe_read(f, buf, count);
+	if (f->type == FILE_PROC)
+		return proc_read(f, buf, count);
 	if (f->type == FILE_DIR)
 		return -EISDIR;
 	if (f->type == FILE_REGULAR) {
@@ -131,6 +133,8 @@ static long resolve(const char *upath, struct file *f)
 		f->type = FILE_DIR;
 		return 0;
 	}
+	if (proc_lookup(p, f))
+		return 0;
 	if (initrd_lookup(p, &entry)) {
 		f->type = (entry.mode & S_IFMT) == S_IFDIR ? FILE_DIR : FILE_REGULAR;
 		f->f = entry;
@@ -205,6 +209,8 @@ static long stat_file(const struct file *f, void *ubuf)
 		st.st_rdev = (5 << 8) | 1;
 	} else if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE) {
 		st.st_mode = 0010600;           /* S_IFIFO */
+	} else if (f->type == FILE_PROC) {
+		st.st_mode = S_IFREG | 0444;
 	} else if (f->type == FILE_DIR) {
 		st.st_mode = S_IFDIR | 0755;
 		st.st_nlink = 2;

@@ -2,7 +2,8 @@
 # `make test`: every test of foliOS, closing with "N passed, N failed".
 #   1. host tests (mm/ built for the host, ASan + UBSan), both variants
 #   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, both variants
-#   3. guest tests (user/test_*.c, TAP) and the --run/--add contract, both variants
+#   3. guest tests (user/test_*.c via /bin/runtests, TAP, leak checks) and the
+#      --run/--add contract, both variants
 #   4. panic paths (crash=...), both variants: exit code and report
 #   5. GDB against QEMU in batch mode (tests/gdb-test.sh)
 set -u
@@ -46,23 +47,25 @@ for v in 0 1; do
     result "ktest run ($name) exits 0 with a summary" FAIL "exit $rc, see $log/ktest-$name.log"
   fi
 
-  # guest tests: each user/test_*.c as PID 1's program, TAP, then the
-  # kernel's leak check after it exited
-  for t in build/user/bin/test_*; do
-    tn=$(basename "$t") out="$log/$tn-$name.log"
-    ./run-qemu.sh $flag --run "/bin/$tn" --timeout 300 </dev/null >"$out" 2>&1
-    rc=$?
-    p=$(grep -cE '^ok [0-9]+' "$out"); f=$(grep -cE '^not ok [0-9]+' "$out")
-    plan=$(grep -oE '^1\.\.[0-9]+' "$out" | tail -1 | cut -d. -f3)
-    grep -E '^not ok' "$out" | sed "s/^/  $tn: /"
-    pass=$((pass + p)) fail=$((fail + f))
-    echo "$tn ($name): $p passed, $f failed"
-    [ "$plan" = $((p + f)) ] || result "$tn ($name) ran its whole plan" FAIL "plan ${plan:-none}, ran $((p + f))"
-    [ $rc = 0 ] || result "$tn ($name) exits 0" FAIL "exit $rc"
-    if grep -qE 'leak:|WARNING|BUG' "$out"; then
-      result "$tn ($name) leaves no leak or warning" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
-    fi
-  done
+  # guest tests: /bin/runtests runs each user/test_*.c in its own process
+  # (its TAP indented as a subtest) and checks /proc/meminfo after each;
+  # the kernel checks every page and byte once PID 1 is gone
+  out="$log/runtests-$name.log"
+  ./run-qemu.sh $flag --run /bin/runtests --timeout 600 </dev/null >"$out" 2>&1
+  rc=$?
+  p=$(grep -cE '^    ok [0-9]+' "$out"); f=$(grep -cE '^    not ok [0-9]+' "$out")
+  grep -E '^(    )?not ok' "$out" | sed "s/^/  /"
+  pass=$((pass + p)) fail=$((fail + f))
+  echo "guest tests ($name): $p passed, $f failed"
+  tp=$(grep -cE '^ok [0-9]+ test_' "$out"); tf=$(grep -cE '^not ok [0-9]+ test_' "$out")
+  pass=$((pass + tp)) fail=$((fail + tf))
+  echo "guest test programs with no leak ($name): $tp passed, $tf failed"
+  [ "$((tp + tf))" = "$(ls build/user/bin/test_* | wc -l)" ] ||
+    result "runtests ran every test program ($name)" FAIL "ran $((tp + tf))"
+  [ $rc = 0 ] || result "runtests exits 0 ($name)" FAIL "exit $rc"
+  if grep -qE '^\[.*(leak:|WARNING|BUG)' "$out"; then
+    result "no kernel leak or warning after the guest tests ($name)" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
+  fi
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
   ./run-qemu.sh $flag --run '/bin/hello 7 "two words"' </dev/null >"$log/run-$name.log" 2>&1

@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 	ok(fcntl(9, F_SETFD, FD_CLOEXEC) == 0 && fcntl(9, F_GETFD) == FD_CLOEXEC, "close-on-exec flag");
 	close(9);
 	close(fd2);
-	ok(isatty(1), "stdout is a terminal");
+	ok(fstat(1, &st) == 0 && isatty(1) == !!S_ISCHR(st.st_mode),
+	   "isatty(1) agrees with stdout's file type (console or pipe)");
 	if (!access("/bin/sh", X_OK)) {
 		pid_t pid = fork();
 		int status;
