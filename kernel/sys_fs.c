@@ -75,6 +75,50 @@ long sys_writev(int fd, const void *uiov, int iovcnt)
 	return total;
 }
 
+long sys_readv(int fd, const void *uiov, int iovcnt)
+{
+	long total = 0;
+
+	if (iovcnt < 0 || iovcnt > 1024)
+		return -EINVAL;
+	for (int i = 0; i < iovcnt; i++) {
+		struct iovec iov;
+		long n;
+
+		if (copy_from_user(&iov, (const struct iovec *)uiov + i, sizeof(iov)))
+			return total ? total : -EFAULT;
+		if (!iov.iov_len)
+			continue;
+		n = sys_read(fd, iov.iov_base, iov.iov_len);
+		if (n < 0)
+			return total ? total : n;
+		total += n;
+		if ((unsigned long)n < iov.iov_len)
+			break;
+	}
+	return total;
+}
+
+/* Read at an offset without moving the file position (initrd files only). */
+long sys_pread64(int fd, char *buf, unsigned long count, long off)
+{
+	struct file *f = fget(fd);
+	unsigned long saved;
+	long n;
+
+	if (!f)
+		return -EBADF;
+	if (f->type != FILE_REGULAR)
+		return f->type == FILE_DIR ? -EISDIR : -ESPIPE;
+	if (off < 0)
+		return -EINVAL;
+	saved = f->pos;
+	f->pos = off;
+	n = sys_read(fd, buf, count);
+	f->pos = saved;
+	return n;
+}
+
 /* Read a line (console) or bytes at the file position (initrd file). */
 long sys_read(int fd, char *buf, unsigned long count)
 {

@@ -8,6 +8,7 @@
 #include "mm/mm.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include "kernel/signal.h"
 
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
@@ -204,4 +205,22 @@ long sys_execve(const char *upath, char *const *argv, char *const *envp)
 		ret = a->argc ? do_execve(path, a) : -EINVAL;
 	kfree(a);
 	return ret;
+}
+
+#define RLIMIT_STACK    3
+#define RLIM_NLIMITS    16
+#define RLIM_INFINITY   (~0UL)
+
+/* prlimit64 on oneself: the stack limit is the stack VMA's size; no limit else. */
+long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
+{
+	unsigned long lim[2] = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (pid && pid != current->pid)
+		return -ESRCH;
+	if (resource == RLIMIT_STACK)
+		lim[0] = lim[1] = 8UL << 20;
+	return old_rlim && copy_to_user(old_rlim, lim, sizeof(lim)) ? -EFAULT : 0;
 }

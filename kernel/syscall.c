@@ -33,6 +33,8 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(13, sys_rt_sigaction),
 	ENTRY(14, sys_rt_sigprocmask),
 	ENTRY(16, sys_ioctl),
+	ENTRY(17, sys_pread64),
+	ENTRY(19, sys_readv),
 	ENTRY(20, sys_writev),
 	ENTRY(22, sys_pipe),
 	ENTRY(21, sys_access),
@@ -68,6 +70,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(269, sys_faccessat),
 	ENTRY(292, sys_dup3),
 	ENTRY(293, sys_pipe2),
+	ENTRY(302, sys_prlimit64),
 	ENTRY(318, sys_getrandom),
 };
 

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <signal.h>
+#include <sys/uio.h>
+#include <sys/resource.h>
 
 static int n, failed;
 
@@ -49,6 +51,18 @@ int main(int argc, char **argv)
 	ok(syscall(SYS_read, fd, (void *)8, 8) == -1 && errno == EFAULT, "read into a bad buffer: EFAULT");
 	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
 	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
+	fd = open(self, O_RDONLY);
+	{
+		char a[2], b[2];
+		struct iovec iov[2] = { { a, 2 }, { b, 2 } };
+		struct rlimit rl;
+
+		ok(pread(fd, buf, 3, 1) == 3 && !memcmp(buf, "ELF", 3) && lseek(fd, 0, SEEK_CUR) == 0,
+		   "pread at an offset leaves the position alone");
+		ok(readv(fd, iov, 2) == 4 && !memcmp(a, "\177E", 2) && !memcmp(b, "LF", 2), "readv");
+		ok(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur >= (8 << 20), "getrlimit(RLIMIT_STACK)");
+	}
+	close(fd);
 	ok(open("/does/not/exist", O_RDONLY) == -1 && errno == ENOENT, "open of a missing file: ENOENT");
 	ok(open(self, O_WRONLY) == -1 && (errno == EROFS || errno == ETXTBSY || errno == EACCES),
 	   "open for writing on a read-only file system fails");
