@@ -13,7 +13,7 @@ static void fput(struct file *f)
 		return;
 	if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE)
 		pipe_release(f);
-	kfree(f->proc_buf);
+	proc_release(f);
 	kfree(f);
 }
 

@@ -23,7 +23,11 @@
 #define ESPIPE          29
 #define EMFILE          24
 
-enum file_type { FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE, FILE_PROC };
+enum file_type {
+	FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE,
+	FILE_PROC,              /* generated text (proc_show) */
+	FILE_PROC_BIN,          /* binary records at the file position (proc_read_bin) */
+};
 
 struct file {
 	int refs;
@@ -35,6 +39,8 @@ struct file {
 	int (*proc_show)(char *buf, size_t size);       /* FILE_PROC */
 	char *proc_buf;
 	unsigned long proc_len;
+	long (*proc_read_bin)(struct file *f, char *ubuf, unsigned long count);
+	struct mm_struct *mm;           /* /proc/<pid>/pagemap: bound at open */
 };
 
 struct files_struct {
@@ -54,6 +60,7 @@ long pipe_read(struct file *f, char *ubuf, unsigned long count);
 long pipe_write(struct file *f, const char *ubuf, unsigned long count);
 void pipe_release(struct file *f);
 bool proc_lookup(const char *path, struct file *f);
+void proc_release(struct file *f);
 long proc_read(struct file *f, char *ubuf, unsigned long count);
 
 #endif

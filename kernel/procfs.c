@@ -1,7 +1,9 @@
 /*
- * /proc, starting small: /proc/meminfo in Linux's format.  A proc file's
- * text is generated when it is read from offset 0; reads at later offsets
- * continue the same text (Linux's seq_file behaviour).
+ * /proc, starting small: /proc/meminfo, /proc/self/pagemap and
+ * /proc/<pid>/pagemap, /proc/kpagecount, in Linux's formats.  A text file
+ * is generated when it is read from offset 0; reads at later offsets
+ * continue the same text (Linux's seq_file behaviour).  Binary files are
+ * arrays of 64-bit records indexed by the file position / 8.
  */
 #include "kernel/file.h"
 #include "kernel/printk.h"
@@ -10,6 +12,9 @@
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include "mm/vmstat.h"
+#include "mm/rmap.h"
+#include "mm/mm_id.h"
+#include "kernel/task.h"
 
 #define PROC_BUF 2048
 
@@ -37,9 +42,119 @@ static const struct proc_entry {
 	{ "proc/meminfo", meminfo_show },
 };
 
+#define PM_PFRAME_MASK          ((1UL << 55) - 1)
+#define PM_MMAP_EXCLUSIVE       (1UL << 56)
+#define PM_PRESENT              (1UL << 63)
+
+/* Is this mapping of page the only one (pagemap's PM_MMAP_EXCLUSIVE)? */
+static bool page_mapped_exclusively(struct folio *folio, struct page *page)
+{
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		return folio_precise_page_mapcount(folio, page) == 1;
+	return !folio_maybe_mapped_shared(folio);
+}
+
+/* One pagemap entry per virtual page of the bound mm, from the position. */
+static long pagemap_read(struct file *f, char *ubuf, unsigned long count)
+{
+	unsigned long done = 0;
+
+	if ((f->pos | count) & 7)
+		return -EINVAL;
+	while (done < count) {
+		unsigned long va = (f->pos / 8) << PAGE_SHIFT;
+		u64 e = 0;
+		struct pgwalk w;
+
+		if (va >= TASK_SIZE_MAX)
+			break;
+		if (!list_empty(&f->mm->mmap) && pgtable_lookup((pgd_t *)f->mm->pgd, va, &w)) {
+			unsigned long pfn = w.phys >> PAGE_SHIFT;
+			struct page *page = pfn_to_page(pfn);
+
+			e = (pfn & PM_PFRAME_MASK) | PM_PRESENT;
+			if (page_mapped_exclusively(page_folio(page), page))
+				e |= PM_MMAP_EXCLUSIVE;
+		}
+		if (copy_to_user(ubuf + done, &e, 8))
+			return done ? (long)done : -EFAULT;
+		done += 8;
+		f->pos += 8;
+	}
+	return done;
+}
+
+/* Per PFN, how often the page is mapped (average for a large folio without PAGE_MAPCOUNT). */
+static long kpagecount_read(struct file *f, char *ubuf, unsigned long count)
+{
+	unsigned long done = 0;
+
+	if ((f->pos | count) & 7)
+		return -EINVAL;
+	while (done < count && f->pos / 8 < max_pfn) {
+		struct page *page = pfn_to_page(f->pos / 8);
+		struct folio *folio = page_folio(page);
+		u64 mapcount = 0;
+
+		if (!PageBuddy(page) && !PageReserved(page) && !PageTable(page) && !PageSlab(page)) {
+			if (!folio_test_large(folio))
+				mapcount = folio_mapcount(folio);
+			else if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+				mapcount = folio_precise_page_mapcount(folio, page);
+			else
+				mapcount = folio_average_page_mapcount(folio);
+		}
+		if (copy_to_user(ubuf + done, &mapcount, 8))
+			return done ? (long)done : -EFAULT;
+		done += 8;
+		f->pos += 8;
+	}
+	return done;
+}
+
+/* /proc/self/pagemap or /proc/<pid>/pagemap: bind to that mm now. */
+static bool pagemap_lookup(const char *path, struct file *f)
+{
+	const char *rest;
+	struct task_struct *t;
+
+	if (strncmp(path, "proc/", 5))
+		return false;
+	path += 5;
+	if (!strncmp(path, "self/", 5)) {
+		t = current;
+		rest = path + 5;
+	} else {
+		t = find_task(simple_strtoul(path, &rest, 10));
+		if (!t || *rest++ != '/')
+			return false;
+	}
+	if (strcmp(rest, "pagemap") || !t->mm)
+		return false;
+	f->type = FILE_PROC_BIN;
+	f->proc_read_bin = pagemap_read;
+	f->mm = t->mm;
+	mmgrab(f->mm);
+	return true;
+}
+
+void proc_release(struct file *f)
+{
+	kfree(f->proc_buf);
+	if (f->mm)
+		mmdrop(f->mm);
+}
+
 /* Fill f for a /proc path (without the leading '/'); false if there is none. */
 bool proc_lookup(const char *path, struct file *f)
 {
+	if (!strcmp(path, "proc/kpagecount")) {
+		f->type = FILE_PROC_BIN;
+		f->proc_read_bin = kpagecount_read;
+		return true;
+	}
+	if (pagemap_lookup(path, f))
+		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(proc_entries); i++) {
 		if (strcmp(path, proc_entries[i].name))
 			continue;

@@ -15,6 +15,7 @@
 #define CONSOLE_CHUNK 4096
 #define TIOCGWINSZ 0x5413
 #define TCGETS     0x5401
+#define ENODEV     19
 
 /*
  * Write count bytes from the user to the console, 4 KiB at a time, each
@@ -99,7 +100,7 @@ long sys_readv(int fd, const void *uiov, int iovcnt)
 	return total;
 }
 
-/* Read at an offset without moving the file position (initrd files only). */
+/* Read at an offset without moving the file position (initrd and /proc files). */
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
 	struct file *f = fget(fd);
@@ -108,7 +109,7 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
 
 	if (!f)
 		return -EBADF;
-	if (f->type != FILE_REGULAR)
+	if (f->type != FILE_REGULAR && f->type != FILE_PROC && f->type != FILE_PROC_BIN)
 		return f->type == FILE_DIR ? -EISDIR : -ESPIPE;
 	if (off < 0)
 		return -EINVAL;
@@ -132,6 +133,8 @@ long sys_read(int fd, char *buf, unsigned long count)
 		return pipe_read(f, buf, count);
 	if (f->type == FILE_PROC)
 		return proc_read(f, buf, count);
+	if (f->type == FILE_PROC_BIN)
+		return f->proc_read_bin(f, buf, count);
 	if (f->type == FILE_DIR)
 		return -EISDIR;
 	if (f->type == FILE_REGULAR) {
@@ -200,17 +203,21 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 	if (ret)
 		return ret;
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND)))
-		return tmp.type == FILE_DIR ? -EISDIR : -EROFS;
-	if ((flags & O_DIRECTORY) && tmp.type != FILE_DIR)
-		return -ENOTDIR;
-	f = kmalloc(sizeof(*f));
-	if (!f)
-		return -ENOMEM;
+		ret = tmp.type == FILE_DIR ? -EISDIR : -EROFS;
+	else if ((flags & O_DIRECTORY) && tmp.type != FILE_DIR)
+		ret = -ENOTDIR;
+	f = ret ? NULL : kmalloc(sizeof(*f));
+	if (!f) {
+		proc_release(&tmp);
+		return ret ? ret : -ENOMEM;
+	}
 	*f = tmp;
 	f->refs = 1;
 	ret = fd_install(f, flags & O_CLOEXEC);
-	if (ret < 0)
+	if (ret < 0) {
+		proc_release(f);
 		kfree(f);
+	}
 	return ret;
 }
 
@@ -226,8 +233,10 @@ long sys_lseek(int fd, long off, int whence)
 
 	if (!f)
 		return -EBADF;
-	if (f->type != FILE_REGULAR)
+	if (f->type != FILE_REGULAR && f->type != FILE_PROC && f->type != FILE_PROC_BIN)
 		return -ESPIPE;
+	if (whence == 2 && f->type != FILE_REGULAR)
+		return -EINVAL;
 	base = whence == 0 ? 0 : whence == 1 ? (long)f->pos : whence == 2 ? (long)f->f.size : -1;
 	if (base < 0 || base + off < 0)
 		return -EINVAL;
@@ -253,7 +262,7 @@ static long stat_file(const struct file *f, void *ubuf)
 		st.st_rdev = (5 << 8) | 1;
 	} else if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE) {
 		st.st_mode = 0010600;           /* S_IFIFO */
-	} else if (f->type == FILE_PROC) {
+	} else if (f->type == FILE_PROC || f->type == FILE_PROC_BIN) {
 		st.st_mode = S_IFREG | 0444;
 	} else if (f->type == FILE_DIR) {
 		st.st_mode = S_IFDIR | 0755;
@@ -283,7 +292,11 @@ long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
 	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c)
 		return sys_fstat(dirfd, ubuf);
 	ret = resolve(upath, &tmp);
-	return ret ? ret : stat_file(&tmp, ubuf);
+	if (ret)
+		return ret;
+	ret = stat_file(&tmp, ubuf);
+	proc_release(&tmp);
+	return ret;
 }
 
 long sys_faccessat(int dirfd, const char *upath, int mode)
@@ -293,6 +306,7 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 
 	if (ret)
 		return ret;
+	proc_release(&tmp);
 	return (mode & 2) && tmp.type != FILE_CONSOLE ? -EROFS : 0;
 }
 
@@ -367,4 +381,18 @@ long sys_ioctl(int fd, unsigned long cmd, unsigned long arg)
 	if (cmd == TCGETS)
 		return copy_to_user((void *)arg, termios, sizeof(termios)) ? -EFAULT : 0;
 	return -ENOTTY;
+}
+
+/*
+ * mount: /proc and /sys always exist here, so that programs written as
+ * Linux's init run unchanged, mounting them succeeds without effect.
+ */
+long sys_mount(const char *usource, const char *utarget, const char *ufstype,
+	       unsigned long flags, const void *data)
+{
+	char fstype[16];
+
+	if (strncpy_from_user(fstype, ufstype, sizeof(fstype)) < 0)
+		return -EFAULT;
+	return !strcmp(fstype, "proc") || !strcmp(fstype, "sysfs") ? 0 : -ENODEV;
 }

@@ -59,6 +59,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(108, sys_getuid),
 	ENTRY(110, sys_getppid),
 	ENTRY(158, sys_arch_prctl),
+	ENTRY(165, sys_mount),
 	ENTRY(169, sys_reboot),
 	ENTRY(186, sys_getpid),
 	ENTRY(217, sys_getdents64),

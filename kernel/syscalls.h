@@ -23,6 +23,8 @@ long sys_access(const char *upath, int mode);
 long sys_faccessat(int dirfd, const char *upath, int mode);
 long sys_getdents64(int fd, void *ubuf, unsigned long count);
 long sys_dup(int oldfd);
+long sys_mount(const char *usource, const char *utarget, const char *ufstype,
+	       unsigned long flags, const void *data);
 long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, int flags);
 long sys_fcntl(int fd, int cmd, unsigned long arg);

@@ -40,5 +40,6 @@ void mm_free_id(struct mm_struct *mm);
 unsigned long mm_ids_in_use(void);
 struct mm_struct *mm_alloc(void);
 void mmdrop(struct mm_struct *mm);
+void mmgrab(struct mm_struct *mm);
 
 #endif

@@ -18,7 +18,7 @@ struct mm_struct *mm_alloc(void)
 		goto fail_nopgd;
 	if (mm_alloc_id(mm))
 		goto fail_noid;
-	mm->mm_users = 1;
+	mm->mm_count = 1;
 	INIT_LIST_HEAD(&mm->mmap);
 	return mm;
 
@@ -29,12 +29,21 @@ fail_nopgd:
 	return NULL;
 }
 
+/* Keep the struct (not the mappings) alive, e.g. for an open pagemap. */
+void mmgrab(struct mm_struct *mm)
+{
+	mm->mm_count++;
+}
+
 /*
- * Free an mm whose user mappings are gone: its page tables, its MM ID (any
- * folio slot still naming it would now be a bug), the struct.
+ * Drop a reference; the last one frees an mm whose user mappings are gone
+ * (exit_mmap): its page tables, its MM ID (any folio slot still naming it
+ * would now be a bug), the struct.
  */
 void mmdrop(struct mm_struct *mm)
 {
+	if (--mm->mm_count)
+		return;
 	pgtable_free_range(mm->pgd, 0, TASK_SIZE_MAX);
 	pgd_free(mm->pgd);
 	mm_free_id(mm);

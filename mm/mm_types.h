@@ -87,7 +87,7 @@ extern const char *const pageflag_names[NR_PAGEFLAGS];
 struct mm_struct {
 	u64 *pgd;                       /* root page table (pgd_t *) */
 	unsigned int mm_id;
-	int mm_users;                   /* tasks using it */
+	int mm_count;                   /* references to the struct (mmgrab/mmdrop) */
 	unsigned long flags;            /* MMF_* */
 	struct list_head mmap;          /* VMAs, sorted by address */
 	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */
