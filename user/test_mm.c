@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <fcntl.h>
 
 static int n, failed;
 
@@ -31,11 +33,12 @@ static int fill_check(unsigned char *p, size_t len, unsigned char seed)
 	return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char *brk0 = (char *)syscall(SYS_brk, 0), *p;
 	long ret;
 
+	(void)argc;
 	printf("TAP version 13\n");
 	/* musl's sbrk() only reads the break: use the system call */
 	ok(syscall(SYS_brk, brk0 + (1 << 20)) == (long)(brk0 + (1 << 20)), "brk grows by 1 MiB");
@@ -68,6 +71,39 @@ int main(void)
 	ok(ret == -1 && errno == EFAULT, "uname into a bad pointer: EFAULT");
 	ret = syscall(SYS_clock_gettime, 1, (void *)8);
 	ok(ret == -1 && errno == EFAULT, "clock_gettime into a bad pointer: EFAULT");
+	{
+		/* every pointer-taking call with a bad pointer: -EFAULT, never a crash */
+		void *bad = (void *)16, *kern = (void *)0xffff888000001000UL;
+		int file = open(argv[0], O_RDONLY), dir = open("/", O_RDONLY | O_DIRECTORY);
+		struct { long nr, a, b, c, d; } calls[] = {
+			{ SYS_read, file, (long)kern, 8, 0 }, { SYS_writev, 1, (long)bad, 1, 0 },
+			{ SYS_readv, file, (long)bad, 1, 0 }, { SYS_pipe, (long)bad, 0, 0, 0 },
+			{ SYS_wait4, -1, (long)bad, 0, 0 }, { SYS_execve, (long)bad, 0, 0, 0 },
+			{ SYS_open, (long)bad, 0, 0, 0 }, { SYS_stat, (long)argv[0], (long)bad, 0, 0 },
+			{ SYS_fstat, 1, (long)bad, 0, 0 }, { SYS_getdents64, dir, (long)bad, 64, 0 },
+			{ SYS_nanosleep, (long)bad, 0, 0, 0 }, { SYS_getrandom, (long)bad, 8, 0, 0 },
+			{ SYS_rt_sigaction, 15, (long)bad, 0, 8 }, { SYS_rt_sigprocmask, 0, 0, (long)bad, 8 },
+			{ SYS_prlimit64, 0, 3, 0, (long)bad }, { SYS_arch_prctl, 0x1003, (long)bad, 0, 0 },
+			{ SYS_pread64, file, (long)bad, 8, 0 }, { SYS_ioctl, 1, 0x5413, (long)bad, 0 },
+			{ SYS_access, (long)kern, 0, 0, 0 }, { SYS_mount, 0, 0, (long)bad, 0 },
+		};
+		int all = 1;
+
+		if (fork() == 0)        /* a child for wait4 to find */
+			_exit(0);
+		for (unsigned int i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+			long r = syscall(calls[i].nr, calls[i].a, calls[i].b, calls[i].c, calls[i].d);
+
+			if (r != -1 || errno != EFAULT) {
+				printf("# syscall %ld with a bad pointer: %ld (errno %d)\n", calls[i].nr, r, errno);
+				all = 0;
+			}
+		}
+		wait(NULL);
+		close(file);
+		close(dir);
+		ok(all, "every pointer-taking system call rejects bad pointers with EFAULT");
+	}
 	ret = syscall(1000);
 	ok(ret == -1 && errno == ENOSYS, "unknown system call: ENOSYS");
 	p = mmap(NULL, 8 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
