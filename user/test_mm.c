@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 			{ SYS_nanosleep, (long)bad, 0, 0, 0 }, { SYS_getrandom, (long)bad, 8, 0, 0 },
 			{ SYS_rt_sigaction, 15, (long)bad, 0, 8 }, { SYS_rt_sigprocmask, 0, 0, (long)bad, 8 },
 			{ SYS_prlimit64, 0, 3, 0, (long)bad }, { SYS_arch_prctl, 0x1003, (long)bad, 0, 0 },
-			{ SYS_pread64, file, (long)bad, 8, 0 }, { SYS_ioctl, 1, 0x5413, (long)bad, 0 },
+			{ SYS_pread64, file, (long)bad, 8, 0 }, { SYS_ioctl, 0, 0x5413, (long)bad, 0 },
 			{ SYS_access, (long)kern, 0, 0, 0 }, { SYS_mount, 0, 0, (long)bad, 0 },
 		};
 		int all = 1;
