@@ -52,7 +52,12 @@ struct iovec {
 	unsigned long iov_len;
 };
 
-long sys_writev(int fd, const void *uiov, int iovcnt)
+/*
+ * readv/writev: one read or write per iovec, stopping at the first short
+ * one; an error after some bytes returns the bytes.
+ */
+static long do_iov(int fd, const void *uiov, int iovcnt,
+		   long (*rw)(int fd, char *buf, unsigned long count))
 {
 	long total = 0;
 
@@ -66,7 +71,7 @@ long sys_writev(int fd, const void *uiov, int iovcnt)
 			return total ? total : -EFAULT;
 		if (!iov.iov_len)
 			continue;
-		n = sys_write(fd, iov.iov_base, iov.iov_len);
+		n = rw(fd, iov.iov_base, iov.iov_len);
 		if (n < 0)
 			return total ? total : n;
 		total += n;
@@ -76,28 +81,14 @@ long sys_writev(int fd, const void *uiov, int iovcnt)
 	return total;
 }
 
+long sys_writev(int fd, const void *uiov, int iovcnt)
+{
+	return do_iov(fd, uiov, iovcnt, (long (*)(int, char *, unsigned long))sys_write);
+}
+
 long sys_readv(int fd, const void *uiov, int iovcnt)
 {
-	long total = 0;
-
-	if (iovcnt < 0 || iovcnt > 1024)
-		return -EINVAL;
-	for (int i = 0; i < iovcnt; i++) {
-		struct iovec iov;
-		long n;
-
-		if (copy_from_user(&iov, (const struct iovec *)uiov + i, sizeof(iov)))
-			return total ? total : -EFAULT;
-		if (!iov.iov_len)
-			continue;
-		n = sys_read(fd, iov.iov_base, iov.iov_len);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-		if ((unsigned long)n < iov.iov_len)
-			break;
-	}
-	return total;
+	return do_iov(fd, uiov, iovcnt, sys_read);
 }
 
 /* Read at an offset without moving the file position (initrd and /proc files). */

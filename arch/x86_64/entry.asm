@@ -1,12 +1,12 @@
 ; Trap and interrupt entry stubs.
 ;
-; Each vector has a stub that pushes a dummy error code (where the CPU pushes
+; Each vector has an entry stub that pushes a dummy error code (where the CPU pushes
 ; none) and its vector number, then jumps to trap_common, which saves the
 ; general registers as a struct pt_regs (asm/ptrace.h) and calls
 ; trap_dispatch(regs).  The stack on entry to trap_dispatch:
 ;
 ;   [ss rsp rflags cs rip]  pushed by the CPU
-;   [error_code vector]     pushed by the stub
+;   [error_code vector]     pushed by the entry stub
 ;   [rax rbx ... r15]       pushed by trap_common   <- rsp = struct pt_regs *
 
 bits 64

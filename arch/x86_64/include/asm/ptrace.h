@@ -7,7 +7,7 @@
 struct pt_regs {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;
 	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	u64 vector, error_code;         /* pushed by the stub (0 if none) */
+	u64 vector, error_code;         /* pushed by the entry stub (0 if none) */
 	u64 rip, cs, rflags, rsp, ss;   /* pushed by the CPU */
 };
 
