@@ -51,19 +51,14 @@ static int copy_present_pte(struct vm_area_struct *dst_vma, struct vm_area_struc
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
 	pgd_t *src_pgd = (pgd_t *)src_vma->vm_mm->pgd, *dst_pgd = (pgd_t *)dst_vma->vm_mm->pgd;
-	unsigned long addr = src_vma->vm_start;
+	unsigned long addr = src_vma->vm_start, next;
+	pte_t *src;
 
-	while (addr < src_vma->vm_end) {
-		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, src_vma->vm_end);
-		pte_t *src = pgtable_entry(src_pgd, addr, PT_PTE, false), *dst;
+	while ((src = pte_table_next(src_pgd, &addr, src_vma->vm_end, &next))) {
+		pte_t *dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
 		unsigned long table_addr = addr;
 		int copied = 0, ret = 0;
 
-		if (!src) {
-			addr = next;
-			continue;
-		}
-		dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
 		if (!dst)
 			return -ENOMEM;
 		for (; addr < next; addr += PAGE_SIZE, src++, dst++) {

@@ -110,18 +110,13 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
-	unsigned long addr = start;
+	unsigned long addr = start, next;
+	pte_t *pte;
 
-	while (addr < end) {
-		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
-		pte_t *pte = pgtable_entry(pgd, addr, PT_PTE, false);
+	while ((pte = pte_table_next(pgd, &addr, end, &next))) {
 		unsigned long table_addr = addr;
 		int cleared = 0;
 
-		if (!pte) {                             /* no PTE table here */
-			addr = next;
-			continue;
-		}
 		for (; addr < next; addr += PAGE_SIZE, pte++) {
 			struct page *page;
 
@@ -147,15 +142,10 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	unsigned long addr = start, next;
+	pte_t *pte;
 
-	for (unsigned long addr = start; addr < end; ) {
-		unsigned long next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
-		pte_t *pte = pgtable_entry(pgd, addr, PT_PTE, false);
-
-		if (!pte) {
-			addr = next;
-			continue;
-		}
+	while ((pte = pte_table_next(pgd, &addr, end, &next))) {
 		for (; addr < next; addr += PAGE_SIZE, pte++) {
 			struct page *page;
 			bool write;

@@ -223,6 +223,25 @@ void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta)
 }
 
 /*
+ * For walkers that work a PTE table at a time: the PTE of *addr in the
+ * first PTE table that exists at or after *addr (missing tables are
+ * skipped, advancing *addr), with *next set to where that table's range
+ * ends (at most end).  NULL when no table is left below end.
+ */
+pte_t *pte_table_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
+{
+	while (*addr < end) {
+		pte_t *pte = pgtable_entry(pgd, *addr, PT_PTE, false);
+
+		*next = MIN((*addr & ~(level_size(PT_PMD) - 1)) + level_size(PT_PMD), end);
+		if (pte)
+			return pte;
+		*addr = *next;
+	}
+	return NULL;
+}
+
+/*
  * Translate addr: fill *w with the entries passed and the leaf found.
  * Returns the leaf level (PT_PTE, PT_PMD or PT_PUD), or 0 if not mapped.
  */

@@ -73,6 +73,7 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
 void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta);
+pte_t *pte_table_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
 
 /* Early page tables come from here until the buddy is up (arch sets it). */
