@@ -88,10 +88,10 @@ static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
 	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
 				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
 				 (ph->p_flags & PF_X ? VM_EXEC : 0);
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = find_vma(mm, start);
 
 	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
-	    (find_vma(mm, start) && find_vma(mm, start)->vm_start < end))
+	    (vma && vma->vm_start < end))
 		return -ENOEXEC;
 	vma = vma_create(mm, start, end, vm_flags);
 	if (!vma)

@@ -39,39 +39,45 @@ static void parse_mmap(const struct mb2_mmap *m)
 	}
 }
 
+/* The tag after tag (the first one for NULL), or NULL at the end tag. */
+static const struct mb2_tag *next_tag(const u8 *info, const struct mb2_tag *tag)
+{
+	const u8 *p = tag ? (const u8 *)tag + ALIGN_UP(tag->size, 8) : info + 8;
+
+	if (p >= info + *(const u32 *)info)
+		return NULL;
+	tag = (const void *)p;
+	return tag->type == MB2_TAG_END ? NULL : tag;
+}
+
+/* Reserve the whole pages that [start, end) touches. */
+static void reserve_pages(phys_addr_t start, phys_addr_t end)
+{
+	memblock_reserve(ALIGN_DOWN(start, PAGE_SIZE),
+			 ALIGN_UP(end, PAGE_SIZE) - ALIGN_DOWN(start, PAGE_SIZE));
+}
+
 /* Only the command line, first: it sets the log level for the rest. */
 void multiboot_cmdline(unsigned long magic, unsigned long info_pa)
 {
 	const u8 *info = __va(info_pa);
-	u32 total = *(const u32 *)info;
 
 	if (magic != MB2_BOOTLOADER_MAGIC)
 		return;
-	for (const u8 *p = info + 8; p < info + total; p += ALIGN_UP(((const struct mb2_tag *)p)->size, 8)) {
-		const struct mb2_tag *tag = (const void *)p;
-
-		if (tag->type == MB2_TAG_END)
-			break;
+	for (const struct mb2_tag *tag = next_tag(info, NULL); tag; tag = next_tag(info, tag))
 		if (tag->type == MB2_TAG_CMDLINE)
 			boot_info.cmdline = (const char *)(tag + 1);
-	}
 }
 
 /* Walk the tags of the info block at physical address info_pa. */
 void multiboot_parse(unsigned long magic, unsigned long info_pa)
 {
 	const u8 *info = __va(info_pa);
-	u32 total = *(const u32 *)info;
 
 	if (magic != MB2_BOOTLOADER_MAGIC)
 		panic("multiboot_parse: bad magic %#lx", magic);
-	memblock_reserve(ALIGN_DOWN(info_pa, PAGE_SIZE),
-			 ALIGN_UP(info_pa + total, PAGE_SIZE) - ALIGN_DOWN(info_pa, PAGE_SIZE));
-	for (const u8 *p = info + 8; p < info + total; p += ALIGN_UP(((const struct mb2_tag *)p)->size, 8)) {
-		const struct mb2_tag *tag = (const void *)p;
-
-		if (tag->type == MB2_TAG_END)
-			break;
+	reserve_pages(info_pa, info_pa + *(const u32 *)info);
+	for (const struct mb2_tag *tag = next_tag(info, NULL); tag; tag = next_tag(info, tag)) {
 		if (tag->type == MB2_TAG_MMAP) {
 			parse_mmap((const void *)tag);
 		} else if (tag->type == MB2_TAG_MODULE &&
@@ -82,8 +88,7 @@ void multiboot_parse(unsigned long magic, unsigned long info_pa)
 			bm->start = m->mod_start;
 			bm->end = m->mod_end;
 			bm->name = m->string;
-			memblock_reserve(ALIGN_DOWN(bm->start, PAGE_SIZE),
-					 ALIGN_UP(bm->end, PAGE_SIZE) - ALIGN_DOWN(bm->start, PAGE_SIZE));
+			reserve_pages(bm->start, bm->end);
 		}
 	}
 }
