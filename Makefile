@@ -59,7 +59,7 @@ build/user/bin/hello-pie: user/hello.c Makefile
 		$(MUSL_LIB)crti.o $@.o $(MUSL_LIB)libc.a $(MUSL_LIB)crtn.o
 	rm -f $@.o
 
-build/user/bin/%: user/%.c Makefile
+build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
 

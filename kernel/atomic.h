@@ -60,6 +60,12 @@ static inline int atomic_sub_return_relaxed(int i, atomic_t *v)
 	return __atomic_sub_fetch(&v->counter, i, __ATOMIC_RELAXED);
 }
 
+/* Subtract; true if the result is zero (full ordering, as the last put needs). */
+static inline bool atomic_sub_and_test(int i, atomic_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, i, __ATOMIC_SEQ_CST) == 0;
+}
+
 /* Increment; true if the result is zero (a -1-based count became "1"). */
 static inline bool atomic_inc_and_test(atomic_t *v)
 {

@@ -36,7 +36,10 @@ struct file {
 	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
 	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
 	struct pipe *pipe;              /* FILE_PIPE_*: the shared ring */
-	int (*proc_show)(char *buf, size_t size);       /* FILE_PROC */
+	int (*proc_show)(struct file *f, char *buf, size_t size);       /* FILE_PROC */
+	int (*proc_write)(struct file *f, const char *buf, size_t len); /* writable FILE_PROC */
+	long proc_arg;                  /* which pfn, order, pid… the file is about */
+	char proc_comm[16];             /* /proc/<pid>/status: the task's name at open */
 	char *proc_buf;
 	unsigned long proc_len;
 	long (*proc_read_bin)(struct file *f, char *ubuf, unsigned long count);
@@ -62,5 +65,7 @@ void pipe_release(struct file *f);
 bool proc_lookup(const char *path, struct file *f);
 void proc_release(struct file *f);
 long proc_read(struct file *f, char *ubuf, unsigned long count);
+long proc_write(struct file *f, const char *ubuf, unsigned long count);
+bool sysfs_lookup(const char *path, struct file *f);
 
 #endif

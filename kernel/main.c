@@ -8,6 +8,7 @@
  */
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
+#include "mm/thp_policy.h"
 #include "kernel/ktest.h"
 #include "kernel/string.h"
 #include "kernel/task.h"
@@ -30,6 +31,21 @@ static void setup_loglevel(void)
 
 	if (cmdline_get(boot_info.cmdline, "loglevel", val, sizeof(val)))
 		console_loglevel = simple_strtoul(val, NULL, 10);
+}
+
+/*
+ * THP policy from the command line, Linux's syntax:
+ * transparent_hugepage=always|madvise|never and thp_anon=16K,32K:always;…
+ */
+static void setup_thp(void)
+{
+	char val[128];
+
+	if (cmdline_get(boot_info.cmdline, "transparent_hugepage", val, sizeof(val)) &&
+	    thp_enabled_cmdline(val))
+		pr_warn("transparent_hugepage=%s: not always, madvise or never; ignored\n", val);
+	if (cmdline_get(boot_info.cmdline, "thp_anon", val, sizeof(val)) && thp_anon_cmdline(val))
+		pr_warn("thp_anon=%s: bad size or mode; the groups before it were taken\n", val);
 }
 
 /* Run the self-tests named by "ktest[=suite]" and power off with the result. */
@@ -75,6 +91,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	mmu_init();
 	cpu_features_init();
 	mem_init();
+	setup_thp();
 	mmu_early_done();
 	timer_init();
 	local_irq_enable();

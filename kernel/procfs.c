@@ -1,6 +1,7 @@
 /*
- * /proc, starting small: /proc/meminfo, /proc/self/pagemap and
- * /proc/<pid>/pagemap, /proc/kpagecount, in Linux's formats.  A text file
+ * /proc, starting small: /proc/meminfo, /proc/self|<pid>/pagemap and
+ * status, /proc/kpagecount in Linux's formats, and foliOS's folio view
+ * /proc/folio/<pfn>.  A text file
  * is generated when it is read from offset 0; reads at later offsets
  * continue the same text (Linux's seq_file behaviour).  Binary files are
  * arrays of 64-bit records indexed by the file position / 8.
@@ -18,7 +19,7 @@
 
 #define PROC_BUF 2048
 
-static int meminfo_show(char *buf, size_t size)
+static int meminfo_show(struct file *f, char *buf, size_t size)
 {
 	unsigned long kb = PAGE_SIZE / 1024;
 
@@ -35,9 +36,50 @@ static int meminfo_show(char *buf, size_t size)
 			nr_pagetable_pages * kb, global_node_page_state(NR_ANON_THPS) * kb);
 }
 
+/* The counts are logical values; "[pid N]" names the task of an MM ID. */
+static int folio_show(struct file *f, char *buf, size_t size)
+{
+	struct page *page = pfn_to_page(f->proc_arg);
+	struct folio *folio = page_folio(page);
+	bool large = folio_test_large(folio);
+	char flags[128];
+	int n;
+
+	page_flag_names(folio->flags | (page->flags & BIT(PG_anon_exclusive)), flags, sizeof(flags));
+	n = snprintf(buf, size, "pfn: %ld\nhead_pfn: %lu\norder: %u\nrefcount: %d\n"
+		     "large_mapcount: %d\nentire_mapcount: %d\n", f->proc_arg, folio_pfn(folio),
+		     folio_order(folio), folio_ref_count(folio), folio_mapcount(folio),
+		     large ? folio_entire_mapcount(folio) : 0);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		n += snprintf(buf + n, size - n, "nr_pages_mapped: %d\npage_mapcount: %d\n",
+			      large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),
+			      large ? folio_precise_page_mapcount(folio, page) : folio_mapcount(folio));
+	for (int i = 0; i < 2; i++) {
+		unsigned int id = large ? folio_mm_id(folio, i) : MM_ID_DUMMY;
+
+		n += snprintf(buf + n, size - n, "mm_id%d: %u [pid %d]\nmm_id%d_mapcount: %d\n",
+			      i, id, id ? mm_id_to_pid(id) : 0, i,
+			      large ? folio->_mm_id_mapcount[i] + 1 : 0);
+	}
+	n += snprintf(buf + n, size - n, "maybe_mapped_shared: %d\nanon_exclusive: %d\n"
+		      "partially_mapped: %d\nflags: %s\n", folio_maybe_mapped_shared(folio),
+		      PageAnonExclusive(page), folio_order(folio) > 1 &&
+		      folio_test_partially_mapped(folio), flags);
+	return n;
+}
+
+/* /proc/<pid>/status: the lines of Linux's that foliOS can fill. */
+static int status_show(struct file *f, char *buf, size_t size)
+{
+	unsigned long kb = PAGE_SIZE / 1024;
+
+	return snprintf(buf, size, "Name:\t%s\nPid:\t%ld\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n",
+			f->proc_comm, f->proc_arg, f->mm->rss_anon * kb, f->mm->rss_anon * kb);
+}
+
 static const struct proc_entry {
 	const char *name;
-	int (*show)(char *buf, size_t size);
+	int (*show)(struct file *f, char *buf, size_t size);
 } proc_entries[] = {
 	{ "proc/meminfo", meminfo_show },
 };
@@ -112,8 +154,8 @@ static long kpagecount_read(struct file *f, char *ubuf, unsigned long count)
 	return done;
 }
 
-/* /proc/self/pagemap or /proc/<pid>/pagemap: bind to that mm now. */
-static bool pagemap_lookup(const char *path, struct file *f)
+/* /proc/self/{pagemap,status} or /proc/<pid>/...: bind to that mm now. */
+static bool proc_pid_lookup(const char *path, struct file *f)
 {
 	const char *rest;
 	struct task_struct *t;
@@ -129,12 +171,38 @@ static bool pagemap_lookup(const char *path, struct file *f)
 		if (!t || *rest++ != '/')
 			return false;
 	}
-	if (strcmp(rest, "pagemap") || !t->mm)
+	if (!t->mm)
 		return false;
-	f->type = FILE_PROC_BIN;
-	f->proc_read_bin = pagemap_read;
+	if (!strcmp(rest, "pagemap")) {
+		f->type = FILE_PROC_BIN;
+		f->proc_read_bin = pagemap_read;
+	} else if (!strcmp(rest, "status")) {
+		f->type = FILE_PROC;
+		f->proc_show = status_show;
+		f->proc_arg = t->pid;
+		strlcpy(f->proc_comm, t->comm, sizeof(f->proc_comm));
+	} else {
+		return false;
+	}
 	f->mm = t->mm;
 	mmgrab(f->mm);
+	return true;
+}
+
+/* /proc/folio/<pfn>: any PFN of RAM that the buddy manages. */
+static bool proc_folio_lookup(const char *path, struct file *f)
+{
+	const char *end;
+	unsigned long pfn;
+
+	if (strncmp(path, "proc/folio/", 11))
+		return false;
+	pfn = simple_strtoul(path + 11, &end, 10);
+	if (end == path + 11 || *end || pfn >= max_pfn || PageReserved(pfn_to_page(pfn)))
+		return false;
+	f->type = FILE_PROC;
+	f->proc_show = folio_show;
+	f->proc_arg = pfn;
 	return true;
 }
 
@@ -153,7 +221,7 @@ bool proc_lookup(const char *path, struct file *f)
 		f->proc_read_bin = kpagecount_read;
 		return true;
 	}
-	if (pagemap_lookup(path, f))
+	if (proc_pid_lookup(path, f) || proc_folio_lookup(path, f) || sysfs_lookup(path, f))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(proc_entries); i++) {
 		if (strcmp(path, proc_entries[i].name))
@@ -175,10 +243,27 @@ long proc_read(struct file *f, char *ubuf, unsigned long count)
 			return -ENOMEM;
 	}
 	if (f->pos == 0)
-		f->proc_len = MIN(f->proc_show(f->proc_buf, PROC_BUF), PROC_BUF - 1);
+		f->proc_len = MIN(f->proc_show(f, f->proc_buf, PROC_BUF), PROC_BUF - 1);
 	n = f->pos < f->proc_len ? MIN(count, f->proc_len - f->pos) : 0;
 	if (copy_to_user(ubuf, f->proc_buf + f->pos, n))
 		return -EFAULT;
 	f->pos += n;
 	return n;
+}
+
+/* A write to a writable generated file (a sysfs knob): one short line. */
+long proc_write(struct file *f, const char *ubuf, unsigned long count)
+{
+	char kbuf[64];
+	int ret;
+
+	if (!f->proc_write)
+		return -EBADF;
+	if (count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, ubuf, count))
+		return -EFAULT;
+	kbuf[count] = '\0';
+	ret = f->proc_write(f, kbuf, count);
+	return ret ? ret : (long)count;
 }

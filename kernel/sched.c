@@ -169,6 +169,17 @@ struct task_struct *find_task(int pid)
 	return NULL;
 }
 
+/* The PID of the live task whose mm has this MM ID, or 0 (for the folio view). */
+int mm_id_to_pid(unsigned int mm_id)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t->mm && t->mm->mm_id == mm_id && t->state != TASK_ZOMBIE)
+			return t->pid;
+	return 0;
+}
+
 /* Make every task sleeping on chan runnable. */
 void wake_up(const void *chan)
 {

@@ -72,6 +72,16 @@ int strncmp(const char *a, const char *b, size_t n)
 	return 0;
 }
 
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
 char *strchr(const char *s, int c)
 {
 	for (; *s; s++)

@@ -30,6 +30,8 @@ long sys_write(int fd, const char *buf, unsigned long count)
 
 	if (f && f->type == FILE_PIPE_WRITE)
 		return pipe_write(f, buf, count);
+	if (f && f->type == FILE_PROC)
+		return proc_write(f, buf, count);
 	if (!f || f->type != FILE_CONSOLE)
 		return -EBADF;
 	chunk = kmalloc(CONSOLE_CHUNK);
@@ -193,7 +195,8 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 
 	if (ret)
 		return ret;
-	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND)))
+	if (((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND))) &&
+	    !(tmp.type == FILE_PROC && tmp.proc_write))
 		ret = tmp.type == FILE_DIR ? -EISDIR : -EROFS;
 	else if ((flags & O_DIRECTORY) && tmp.type != FILE_DIR)
 		ret = -ENOTDIR;

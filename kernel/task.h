@@ -62,6 +62,7 @@ void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 void sched_tick(void);
 struct task_struct *find_task(int pid);
+int mm_id_to_pid(unsigned int mm_id);
 __noreturn void cpu_idle(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);

@@ -4,7 +4,7 @@
 #include "kernel/printk.h"
 
 /* "name|name" for the PG_ bits set in flags. */
-static void flag_names(unsigned long flags, char *buf, size_t size)
+void page_flag_names(unsigned long flags, char *buf, size_t size)
 {
 	int n = 0;
 
@@ -18,7 +18,7 @@ void dump_page(const struct page *page, const char *reason)
 {
 	char names[128];
 
-	flag_names(page->flags, names, sizeof(names));
+	page_flag_names(page->flags, names, sizeof(names));
 	pr_err("  pfn:%#lx refcount:%d mapcount:%d mapping:%p index:%#lx private:%#lx\n",
 	       page_to_pfn(page), page_ref_count(page), atomic_read(&page->_mapcount) + 1,
 	       page->mapping, page->index, page->private);

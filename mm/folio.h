@@ -246,6 +246,7 @@ static inline bool folio_test_large_maybe_mapped_shared(const struct folio *foli
 
 struct folio *folio_alloc(gfp_t gfp, unsigned int order);
 void folio_put(struct folio *folio);
+void folio_put_refs(struct folio *folio, int refs);
 void dump_folio(const struct folio *folio, const struct page *page);
 
 #endif

@@ -2,13 +2,14 @@
  * Copying an address space for fork (Linux's dup_mmap() and
  * copy_page_range()): the child gets the same VMAs and maps the same
  * pages; private writable pages become copy-on-write in both — the parent's
- * PTE is write-protected and the child's is mapped read-only — and each
- * duplicated mapping is accounted with folio_try_dup_anon_rmap_pte(), which
- * also ends the page's AnonExclusive state.
+ * PTE or PMD is write-protected and the child's is mapped read-only — and
+ * each run of PTEs of one folio is accounted with one
+ * folio_try_dup_anon_rmap_ptes() (a PMD leaf with ..._pmd()), which also
+ * ends the pages' AnonExclusive state.
  *
  * Locking: the parent runs this on its own mm; the child is not running.
  */
-#include "mm/mm_api.h"
+#include "mm/internal.h"
 #include "mm/mm_id.h"
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
@@ -21,56 +22,79 @@ static bool is_cow_mapping(unsigned long vm_flags)
 }
 
 /*
- * Copy one present PTE of src_vma at addr into *dst_pte (Linux's
- * copy_present_pte): the child maps the same page, write-protected in both
- * if the mapping is copy-on-write.  0, or -EBUSY for a maybe-pinned page.
+ * Copy nr present PTEs of one folio, from src_pte on, into dst_pte (Linux's
+ * copy_present_ptes): the child maps the same pages, write-protected in
+ * both if the mapping is copy-on-write.  One rmap call and one reference
+ * update for the whole batch.  0, or -EBUSY for a maybe-pinned page.
  */
-static int copy_present_pte(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			    pte_t *dst_pte, pte_t *src_pte, unsigned long addr)
+static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr, int nr)
 {
-	pte_t pte = *src_pte;
-	struct page *page = pfn_to_page(pgent_pfn(pte));
+	struct page *page = pfn_to_page(pgent_pfn(*src_pte));
 	struct folio *folio = page_folio(page);
+	bool wrprotect = is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte);
 
-	if (folio_try_dup_anon_rmap_pte(folio, page, dst_vma, src_vma))
+	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))
 		return -EBUSY;
-	folio_get(folio);
-	if (is_cow_mapping(src_vma->vm_flags) && pgent_write(pte)) {
-		pte = pgent_wrprotect(pte);
-		*src_pte = pte;
-		flush_tlb_addr(src_vma->vm_mm->pgd, addr);
+	folio_ref_add(folio, nr);
+	for (int i = 0; i < nr; i++) {
+		if (wrprotect)
+			src_pte[i] = pgent_wrprotect(src_pte[i]);
+		dst_pte[i] = src_pte[i];
 	}
-	*dst_pte = pte;
+	if (wrprotect)
+		flush_tlb_range(src_vma->vm_mm->pgd, addr, nr);
 	return 0;
 }
 
 /*
- * Duplicate every present PTE of src_vma into dst_vma, a PTE table at a
- * time (Linux's copy_pte_range()).  0 or -ENOMEM / -EBUSY.
+ * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
+ * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
+ * folio (folio_pte_batch).  0 or -ENOMEM / -EBUSY.
+ */
+static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
+{
+	pgd_t *dst_pgd = (pgd_t *)dst_vma->vm_mm->pgd;
+	pte_t *src = pte_offset(src_pmd, addr), *dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
+	unsigned long table_addr = addr;
+	int copied = 0, ret = 0, nr;
+
+	if (!dst)
+		return -ENOMEM;
+	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, src += nr, dst += nr) {
+		nr = 1;
+		if (!pgent_present(*src))
+			continue;
+		nr = folio_pte_batch(page_folio(pfn_to_page(pgent_pfn(*src))), src,
+				     (end - addr) >> PAGE_SHIFT);
+		ret = copy_present_ptes(dst_vma, src_vma, dst, src, addr, nr);
+		if (ret)
+			break;
+		copied += nr;
+	}
+	if (copied) {
+		pgtable_account_ptes(dst_pgd, table_addr, copied);
+		add_mm_counter(dst_vma->vm_mm, copied);
+	}
+	return ret;
+}
+
+/*
+ * Duplicate every mapping of src_vma into dst_vma, a PMD entry at a time
+ * (Linux's copy_page_range): a PMD leaf as a PMD leaf, a PTE table batch by
+ * batch.  0 or -ENOMEM / -EBUSY.
  */
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	pgd_t *src_pgd = (pgd_t *)src_vma->vm_mm->pgd, *dst_pgd = (pgd_t *)dst_vma->vm_mm->pgd;
+	pgd_t *src_pgd = (pgd_t *)src_vma->vm_mm->pgd;
 	unsigned long addr = src_vma->vm_start, next;
-	pte_t *src;
+	pmd_t *pmd;
 
-	while ((src = pte_table_next(src_pgd, &addr, src_vma->vm_end, &next))) {
-		pte_t *dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
-		unsigned long table_addr = addr;
-		int copied = 0, ret = 0;
+	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
+		int ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) :
+					     copy_pte_range(dst_vma, src_vma, pmd, addr, next);
 
-		if (!dst)
-			return -ENOMEM;
-		for (; addr < next; addr += PAGE_SIZE, src++, dst++) {
-			if (!pgent_present(*src))
-				continue;
-			ret = copy_present_pte(dst_vma, src_vma, dst, src, addr);
-			if (ret)
-				break;
-			copied++;
-		}
-		if (copied)
-			pgtable_account_ptes(dst_pgd, table_addr, copied);
 		if (ret)
 			return ret;
 	}

@@ -1,67 +1,216 @@
 /*
- * The deferred split queue (Linux's mm/huge_memory.c): anon large folios
- * that rmap found partially mapped wait here, linked through
- * folio->_deferred_list (page[2]), until something splits them.  A folio is
- * queued once: PG partially_mapped (in page[1]) says it is on the queue.
- * Freeing a folio takes it off the queue (folio_unqueue_deferred_split).
+ * PMD-mapped transparent huge pages (Linux's mm/huge_memory.c): the 2 MiB
+ * anon fault, its write fault (reuse or split), fork's copy, munmap's zap,
+ * mprotect's change, and splitting a PMD mapping into 512 PTEs.
  *
- * Lock order: split_queue_lock is innermost (taken under the mapcount
- * bit spinlock's caller, never the other way round).
+ *   PMD leaf (PS bit) ---------------------> 2 MiB folio, order 9
+ *                                            EM = 1, LM = 1, slot (mm, 1)
+ *        | __split_huge_pmd()
+ *        v
+ *   PMD -> PTE table (the deposited one)
+ *          512 PTEs ----------------------> the same folio
+ *                                            EM = 0, LM = 512, slot (mm, 512)
+ *
+ * Every PMD leaf has a PTE table deposited in its mm when it is created
+ * (Linux's pgtable_trans_huge_deposit), so splitting the PMD never needs
+ * memory: munmap, mprotect and MADV_DONTNEED of part of a THP cannot fail.
+ * Zapping a PMD leaf frees one deposited table; fork deposits one for the
+ * child's copy.  Deposited tables count as page tables (PageTables).
+ *
+ * Lock order: the mm's page tables (the caller owns the mm) -> the folio's
+ * mapcount bit lock (inside mm/rmap.c).
  */
-#include "mm/huge_memory.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "mm/thp_policy.h"
 #include "kernel/printk.h"
 
-static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
-static LIST_HEAD(split_queue);
-static unsigned long split_queue_len;
-
-/* Boot-time setup: an empty queue. */
-void deferred_split_init(void)
+static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
-	INIT_LIST_HEAD(&split_queue);
-	split_queue_len = 0;
+	list_add(&virt_to_page(table)->lru, &mm->pgtables_deposited);
+}
+
+static pte_t *pgtable_trans_huge_withdraw(struct mm_struct *mm)
+{
+	struct page *page;
+
+	if (list_empty(&mm->pgtables_deposited))
+		panic("pgtable_trans_huge_withdraw: a PMD leaf without a deposited table");
+	page = list_first_entry(&mm->pgtables_deposited, struct page, lru);
+	list_del(&page->lru);
+	page->lru.next = page->lru.prev = NULL;
+	return page_address(page);
+}
+
+/* At teardown, after every PMD leaf was zapped: nothing may be left. */
+void mm_free_deposited_tables(struct mm_struct *mm)
+{
+	VM_WARN_ON_ONCE(!list_empty(&mm->pgtables_deposited),
+			"deposited page tables outlive their PMD leaves");
+	while (!list_empty(&mm->pgtables_deposited))
+		pte_free(pgtable_trans_huge_withdraw(mm));
 }
 
 /*
- * Queue a folio for splitting because it is partially mapped.  Only large
- * rmappable folios of order > 1 have a _deferred_list; others are ignored.
+ * An anon fault at address where the PMD entry is none and a 2 MiB folio
+ * is allowed (the caller checked): allocate a zeroed PMD-order folio and
+ * map it with one PMD leaf.  0, or VM_FAULT_FALLBACK when no 2 MiB block
+ * (or no table to deposit) is free: the PTE path takes over.
  */
-void deferred_split_folio(struct folio *folio, bool partially_mapped)
+int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
 {
-	unsigned long flags;
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long haddr = address & PMD_MASK;
+	struct folio *folio;
+	pte_t *table;
 
-	if (!partially_mapped || folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
+	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
+		return VM_FAULT_FALLBACK;
+	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+	if (!folio)
+		return VM_FAULT_FALLBACK;
+	table = pte_alloc_one();
+	if (!table) {
+		folio_put(folio);
+		return VM_FAULT_FALLBACK;
+	}
+	if (pgtable_set_leaf((pgd_t *)mm->pgd, haddr, PT_PMD,
+			     mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma)))) {
+		pte_free(table);
+		folio_put(folio);
+		return VM_FAULT_FALLBACK;
+	}
+	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
+	pgtable_trans_huge_deposit(mm, table);
+	add_mm_counter(mm, HPAGE_PMD_NR);
+	return 0;
+}
+
+/*
+ * A write to a read-only PMD leaf of a writable mapping (Linux's
+ * do_huge_pmd_wp_page, MISSING.md §Patch 13): reuse the whole THP if it is
+ * ours alone — head PageAnonExclusive, or refcount 1 (only this PMD maps
+ * it) — else split the PMD and return VM_FAULT_FALLBACK so the PTE path
+ * retries, copying one 4 KiB page or reusing through the MM owner slots.
+ */
+int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
+{
+	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	struct folio *folio = page_folio(page);
+
+	if (!PageAnonExclusive(page)) {
+		if (folio_ref_count(folio) != 1) {
+			__split_huge_pmd(vma, pmd, address);
+			return VM_FAULT_FALLBACK;
+		}
+		SetPageAnonExclusive(page);
+	}
+	*pmd = pgent_mkwrite(*pmd);
+	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);
+	return 0;
+}
+
+/*
+ * Replace the PMD leaf *pmd (mapping address) by the deposited PTE table
+ * with 512 PTEs to the same pages, same permissions; the folio's rmap moves
+ * from one PMD mapping to 512 PTE mappings (folio_remap_pmd_as_ptes).  The
+ * folio itself stays whole: only deferred split may split it later.
+ */
+void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long haddr = address & PMD_MASK;
+	pmd_t old = *pmd;
+	struct folio *folio = page_folio(pfn_to_page(pgent_pfn(old)));
+	pte_t *table = pgtable_trans_huge_withdraw(mm);
+
+	VM_WARN_ON_ONCE(!pgent_huge(old), "__split_huge_pmd: not a PMD leaf");
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
+		table[i] = pgent_huge_to_pte(old, i);
+	folio_remap_pmd_as_ptes(folio, vma, haddr);
+	pmd_populate(pmd, table, HPAGE_PMD_NR);
+	flush_tlb_addr(mm->pgd, haddr);
+}
+
+/*
+ * A VMA is about to be split at address: a PMD leaf that straddles it
+ * is split into PTEs first, so no leaf belongs to two VMAs (Linux's
+ * vma_adjust_trans_huge).
+ */
+void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
+{
+	pmd_t *pmd;
+
+	if (IS_ALIGNED(address, PMD_SIZE))
 		return;
-	flags = spin_lock_irqsave(&split_queue_lock);
-	if (!folio_test_partially_mapped(folio)) {
-		folio_set_partially_mapped(folio);
-		list_add_tail(&folio->_deferred_list, &split_queue);
-		split_queue_len++;
-	}
-	spin_unlock_irqrestore(&split_queue_lock, flags);
+	pmd = pgtable_entry((pgd_t *)vma->vm_mm->pgd, address, PT_PMD, false);
+	if (pmd && pgent_huge(*pmd))
+		__split_huge_pmd(vma, pmd, address);
 }
 
-/* Take a folio off the queue if it is on it; true if it was. */
-bool folio_unqueue_deferred_split(struct folio *folio)
+/* Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it). */
+void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
-	unsigned long flags;
-	bool queued = false;
+	struct mm_struct *mm = vma->vm_mm;
+	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	struct folio *folio = page_folio(page);
 
-	if (folio_order(folio) <= 1 || list_empty(&folio->_deferred_list))
-		return false;
-	flags = spin_lock_irqsave(&split_queue_lock);
-	if (!list_empty(&folio->_deferred_list)) {
-		list_del(&folio->_deferred_list);
-		INIT_LIST_HEAD(&folio->_deferred_list);
-		folio_clear_partially_mapped(folio);
-		split_queue_len--;
-		queued = true;
-	}
-	spin_unlock_irqrestore(&split_queue_lock, flags);
-	return queued;
+	if (pgtable_unmap((pgd_t *)mm->pgd, addr & PMD_MASK, PT_PMD, NULL))
+		panic("zap_huge_pmd: the PMD leaf went away");
+	folio_remove_rmap_pmd(folio, page, vma);
+	folio_put(folio);
+	pte_free(pgtable_trans_huge_withdraw(mm));
+	add_mm_counter(mm, -(long)HPAGE_PMD_NR);
 }
 
-unsigned long deferred_split_count(void)
+/*
+ * fork: the child maps the parent's PMD leaf at addr too, write-protected
+ * in both (Linux's copy_huge_pmd), with a table deposited for the child.
+ * 0, -ENOMEM, or -EBUSY (the folio may be pinned: it would need a copy).
+ */
+int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+		  pmd_t *src_pmd, unsigned long addr)
 {
-	return READ_ONCE(split_queue_len);
+	struct mm_struct *dst_mm = dst_vma->vm_mm;
+	struct page *page = pfn_to_page(pgent_pfn(*src_pmd));
+	struct folio *folio = page_folio(page);
+	pte_t *table = pte_alloc_one();
+	pmd_t pmd = pgent_wrprotect(*src_pmd);
+	int ret = -ENOMEM;
+
+	if (!table)
+		return -ENOMEM;
+	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
+		ret = -EBUSY;
+		goto out_free_table;
+	}
+	if (pgtable_set_leaf((pgd_t *)dst_mm->pgd, addr, PT_PMD, pmd))
+		goto out_undo_dup;
+	folio_get(folio);
+	if (pgent_write(*src_pmd)) {
+		*src_pmd = pmd;
+		flush_tlb_addr(src_vma->vm_mm->pgd, addr);
+	}
+	pgtable_trans_huge_deposit(dst_mm, table);
+	add_mm_counter(dst_mm, HPAGE_PMD_NR);
+	return 0;
+
+out_undo_dup:
+	folio_remove_rmap_pmd(folio, page, dst_vma);
+out_free_table:
+	pte_free(table);
+	return ret;
+}
+
+/*
+ * mprotect of a whole PMD leaf: new permissions, writable only if the THP
+ * is exclusive to this mm (else it waits for its write fault).
+ */
+void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
+{
+	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	bool write = (vma->vm_flags & VM_WRITE) && PageAnonExclusive(page);
+
+	*pmd = pgent_modify(*pmd, user_pgprot(write, vma->vm_flags & VM_EXEC));
+	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

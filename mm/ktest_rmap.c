@@ -8,7 +8,7 @@
 #include "kernel/printk.h"
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
-#include "mm/huge_memory.h"
+#include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 
 struct kt_mm {

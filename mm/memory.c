@@ -1,161 +1,357 @@
 /*
  * Page faults and unmapping of anonymous memory (Linux's mm/memory.c).
  *
- * A fault on a not-present page of an anon VMA allocates a zeroed order-0
- * folio, accounts it with folio_add_new_anon_rmap() (exclusive) and maps
- * it with the VMA's protection.  Unmapping removes the rmap and drops the
- * page table's reference.  (mTHP and PMD faults, fork and COW: later.)
+ * A fault on a not-present page of an anon VMA takes the largest folio the
+ * THP policy allows and the VMA, the alignment and the buddy can give:
+ *
+ *   PMD entry none, 2 MiB allowed -> one PMD leaf   (huge_memory.c)
+ *   else: largest allowed order < 9 whose aligned PTE range is all none,
+ *         falling back order by order to 4 KiB      (alloc_anon_folio)
+ *
+ * A write to a read-only PTE of a private writable mapping is copy-on-write
+ * (do_wp_page, MISSING.md §Patch 13): reuse the page when this mm is its
+ * only user — for a large folio, proved through the MM owner slots — else
+ * copy one 4 KiB page.
+ *
+ * Every PTE or PMD that maps a folio holds one folio reference.
  *
  * Locking: the caller owns the mm (see mm/mm_api.h); the page-table and
  * rmap updates happen in that context.  Lock order: mm -> folio mapcount
  * bit lock -> split_queue_lock; zone.lock innermost.
  */
-#include "mm/mm_api.h"
+#include "mm/internal.h"
 #include "mm/rmap.h"
-#include "mm/pgtable.h"
+#include "mm/thp_policy.h"
+#include "mm/deferred_split.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
-static pgprot_t vma_pgprot(const struct vm_area_struct *vma)
+/*
+ * An order-0 folio; if the buddy has none, partially mapped folios on the
+ * deferred split queue are split first (Linux's shrinker does that under
+ * memory pressure) and the allocation is tried once more.
+ */
+static struct folio *folio_alloc_reclaim(gfp_t gfp)
 {
-	return user_pgprot(vma->vm_flags & VM_WRITE, vma->vm_flags & VM_EXEC);
+	struct folio *folio = folio_alloc(gfp, 0);
+
+	if (!folio && deferred_split_scan(~0UL))
+		folio = folio_alloc(gfp, 0);
+	return folio;
 }
 
 /*
- * Map a new zeroed anon page at addr in vma; it is returned in *pagep if
- * pagep is not NULL (exec copies file data into it).  0 or -ENOMEM.
+ * Map a new zeroed order-0 anon page at addr in vma; it is returned in
+ * *pagep if pagep is not NULL (exec copies file data into it).  0 or -ENOMEM.
  */
 int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep)
 {
-	struct folio *folio = folio_alloc(__GFP_ZERO, 0);
+	struct folio *folio = folio_alloc_reclaim(__GFP_ZERO);
 	int ret;
 
 	if (!folio)
 		return -ENOMEM;
 	addr &= PAGE_MASK;
-	ret = pgtable_map((pgd_t *)vma->vm_mm->pgd, addr, folio_pfn(folio), vma_pgprot(vma), PT_PTE);
+	ret = pgtable_map((pgd_t *)vma->vm_mm->pgd, addr, folio_pfn(folio), vm_get_page_prot(vma),
+			  PT_PTE);
 	if (ret) {
 		folio_put(folio);
 		return ret;
 	}
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	add_mm_counter(vma->vm_mm, 1);
 	if (pagep)
 		*pagep = &folio->page;
 	return 0;
 }
 
+static bool pte_range_none(const pte_t *pte, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++)
+		if (!pgent_none(pte[i]))
+			return false;
+	return true;
+}
+
 /*
- * A write to a present, write-protected PTE of a private writable mapping
- * (Linux's do_wp_page for order-0 anon folios): reuse the page if it is
- * ours alone — PageAnonExclusive, or refcount 1 (then it becomes
- * exclusive) — otherwise copy it into a new exclusive folio.
+ * The folio for an anon fault at address, whose PTE is *pte (Linux's
+ * alloc_anon_folio): among the orders below PMD order that the policy
+ * allows and whose aligned block fits the VMA, the highest whose PTEs are
+ * all none; then, from that order down, the first the buddy can give;
+ * finally 4 KiB.  The block's first address goes to *addrp.  NULL: OOM.
  */
-static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep)
+static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long address,
+				      pte_t *pte, unsigned long *addrp)
+{
+	unsigned long orders = thp_vma_allowable_orders(vma, BIT(HPAGE_PMD_ORDER) - 1);
+	unsigned long addr;
+	int order;
+
+	for (unsigned long o = orders; o; o &= o - 1)
+		if (!thp_vma_suitable_order(vma, address, __builtin_ctzl(o)))
+			orders &= ~BIT(__builtin_ctzl(o));
+	for (order = orders ? highest_order(orders) : -1; order > 0;
+	     order = next_order(&orders, order)) {
+		addr = ALIGN_DOWN(address, PAGE_SIZE << order);
+		if (pte_range_none(pte - ((address - addr) >> PAGE_SHIFT), 1UL << order))
+			break;
+	}
+	for (; order > 0; order = next_order(&orders, order)) {
+		struct folio *folio = folio_alloc(__GFP_ZERO, order);
+
+		if (folio) {
+			*addrp = ALIGN_DOWN(address, PAGE_SIZE << order);
+			return folio;
+		}
+	}
+	*addrp = address & PAGE_MASK;
+	return folio_alloc_reclaim(__GFP_ZERO);
+}
+
+/*
+ * A fault on a none PTE of an anon VMA (Linux's do_anonymous_page): map a
+ * new zeroed folio, all its pages by PTEs, exclusive to this mm; each PTE
+ * holds a folio reference.  0 or -ENOMEM.
+ */
+static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
-	struct page *page = pfn_to_page(pgent_pfn(*ptep));
-	struct folio *folio = page_folio(page), *new;
+	unsigned long addr, pfn, nr;
+	struct folio *folio = alloc_anon_folio(vma, address, pte, &addr);
+	pgprot_t prot = vm_get_page_prot(vma);
 
-	address &= PAGE_MASK;
-	if (PageAnonExclusive(page) ||
-	    (!folio_test_large(folio) && folio_ref_count(folio) == 1)) {
-		SetPageAnonExclusive(page);
-		*ptep = pgent_mkwrite(*ptep);
-		flush_tlb_addr(pgd, address);
-		return 0;
-	}
-	new = folio_alloc(0, 0);
+	if (!folio)
+		return -ENOMEM;
+	nr = folio_nr_pages(folio);
+	pfn = folio_pfn(folio);
+	pte -= ((address & PAGE_MASK) - addr) >> PAGE_SHIFT;
+	for (unsigned long i = 0; i < nr; i++)
+		pte[i] = mk_pte_entry(pfn + i, prot);
+	folio_ref_add(folio, nr - 1);
+	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	pgtable_account_ptes(pgd, addr, nr);
+	add_mm_counter(vma->vm_mm, nr);
+	return 0;
+}
+
+/*
+ * May this mm reuse a page of a PTE-mapped large anon folio for writing
+ * (Linux's __wp_can_reuse_large_anon_folio)?  Only when the MM owner slots
+ * prove that all mappings are this mm's and nothing else holds a
+ * reference: not maybe-shared, and refcount == large mapcount, checked
+ * again under the mapcount lock.  A single mapping is not reused: copying
+ * the one page lets the folio go.
+ */
+static bool __wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma)
+{
+	bool exclusive = false;
+
+	if (folio_large_mapcount(folio) <= 1)
+		return false;
+	if (folio_test_large_maybe_mapped_shared(folio))
+		return false;
+	if (folio_large_mapcount(folio) != folio_ref_count(folio))
+		return false;
+	folio_lock_large_mapcount(folio);
+	if (folio_test_large_maybe_mapped_shared(folio))
+		goto unlock;
+	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_ref_count(folio),
+			"large mapcount above refcount: a mapping without its reference");
+	if (folio_large_mapcount(folio) != folio_ref_count(folio))
+		goto unlock;
+	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_nr_pages(folio),
+			"reuse: more PTE mappings than pages in one mm");
+	VM_WARN_ON_ONCE(folio_entire_mapcount(folio), "reuse: PTE fault on a PMD-mapped folio");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != vma->vm_mm->mm_id &&
+			folio_mm_id(folio, 1) != vma->vm_mm->mm_id,
+			"reuse: exclusive folio without this mm in a slot");
+	exclusive = true;
+unlock:
+	folio_unlock_large_mapcount(folio);
+	return exclusive;
+}
+
+static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *vma)
+{
+	if (folio_test_large(folio))
+		return __wp_can_reuse_large_anon_folio(folio, vma);
+	return folio_ref_count(folio) == 1;
+}
+
+/*
+ * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
+ * order-0 folio replaces the page in this PTE; the old folio loses one
+ * mapping (which may free this mm's slot and clear the shared bit).
+ */
+static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+			struct page *page)
+{
+	struct folio *folio = page_folio(page), *new = folio_alloc_reclaim(0);
+
 	if (!new)
 		return -ENOMEM;
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
-	*ptep = mk_pte_entry(folio_pfn(new), vma_pgprot(vma));
-	flush_tlb_addr(pgd, address);
+	*pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma));
+	flush_tlb_addr(vma->vm_mm->pgd, address);
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put(folio);
 	return 0;
 }
 
 /*
- * Resolve a fault at address in vma.  Returns 0 (retry the access),
- * -EFAULT (the access is not allowed: SIGSEGV) or -ENOMEM (OOM).
+ * A write to a present, write-protected PTE of a private writable mapping
+ * (Linux's do_wp_page): reuse the page if it is already PageAnonExclusive
+ * or wp_can_reuse_anon_folio() says this mm is its only user — then only
+ * this PTE becomes writable and only this page exclusive — else copy it.
  */
-int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte)
 {
-	struct pgwalk w;
+	struct page *page = pfn_to_page(pgent_pfn(*pte));
+	struct folio *folio = page_folio(page);
 
-	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE))
-		return -EFAULT;
-	if ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC))
-		return -EFAULT;
-	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return -EFAULT;
-	if (pgtable_lookup((pgd_t *)vma->vm_mm->pgd, address, &w)) {
-		pte_t *pte = pgtable_entry((pgd_t *)vma->vm_mm->pgd, address, PT_PTE, false);
-
-		if (!pte)
-			return -EFAULT;
-		if ((flags & FAULT_FLAG_WRITE) && !pgent_write(*pte))
-			return do_wp_page(vma, address, pte);
-		return 0;               /* the PTE allows it now: a stale TLB entry */
+	address &= PAGE_MASK;
+	if (!PageAnonExclusive(page)) {
+		if (!wp_can_reuse_anon_folio(folio, vma))
+			return wp_page_copy(vma, address, pte, page);
+		SetPageAnonExclusive(page);
 	}
-	return install_anon_page(vma, address, NULL);
+	*pte = pgent_mkwrite(*pte);
+	flush_tlb_addr(vma->vm_mm->pgd, address);
+	return 0;
 }
 
 /*
- * Unmap every present page of [start, end) in vma and drop its folio, one
- * PTE table at a time: the entries are cleared in place, then accounted at
- * once (which frees tables left empty).  Linux's zap_pte_range().
+ * Resolve a fault at address in vma (Linux's __handle_mm_fault): the PMD
+ * level first (a new THP, or a write to a PMD-mapped one), then the PTE
+ * level.  Returns 0 (retry the access), -EFAULT (the access is not
+ * allowed: SIGSEGV) or -ENOMEM (OOM).
+ */
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	bool write = flags & FAULT_FLAG_WRITE;
+	pmd_t *pmd;
+	pte_t *pte;
+
+	if ((write && !(vma->vm_flags & VM_WRITE)) ||
+	    ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC)) ||
+	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT;
+	pmd = pgtable_entry(pgd, address, PT_PMD, true);
+	if (!pmd)
+		return -ENOMEM;
+	if (pgent_none(*pmd) && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
+		if (!do_huge_pmd_anonymous_page(vma, address, pmd))
+			return 0;
+	} else if (pgent_huge(*pmd)) {
+		if (!write || pgent_write(*pmd))
+			return 0;       /* the PMD allows it now: a stale TLB entry */
+		if (!do_huge_pmd_wp_page(vma, address, pmd))
+			return 0;
+	}
+	pte = pgtable_entry(pgd, address, PT_PTE, true);
+	if (!pte)
+		return -ENOMEM;
+	if (pgent_none(*pte))
+		return do_anonymous_page(vma, address, pte);
+	if (write && !pgent_write(*pte))
+		return do_wp_page(vma, address, pte);
+	return 0;
+}
+
+/*
+ * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
+ * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
+ * call and one reference drop per batch.  The cleared entries are then
+ * accounted at once, which frees the table if it is left empty.
+ */
+static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
+			  unsigned long end)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	unsigned long table_addr = addr;
+	pte_t *pte = pte_offset(pmd, addr);
+	int cleared = 0, nr;
+
+	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
+		struct page *page;
+		struct folio *folio;
+
+		nr = 1;
+		if (!pgent_present(*pte))
+			continue;
+		page = pfn_to_page(pgent_pfn(*pte));
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
+		memset(pte, 0, nr * sizeof(*pte));
+		flush_tlb_range(pgd, addr, nr);
+		folio_remove_rmap_ptes(folio, page, nr, vma);
+		folio_put_refs(folio, nr);
+		cleared += nr;
+	}
+	if (cleared) {
+		add_mm_counter(vma->vm_mm, -cleared);
+		pgtable_account_ptes(pgd, table_addr, -cleared);
+	}
+}
+
+/*
+ * Unmap every present page of [start, end) in vma and drop its folio.  A
+ * PMD leaf wholly inside the range goes at once; one only partly inside is
+ * split into PTEs first (the folio stays whole until deferred split).
  */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
 	unsigned long addr = start, next;
-	pte_t *pte;
+	pmd_t *pmd;
 
-	while ((pte = pte_table_next(pgd, &addr, end, &next))) {
-		unsigned long table_addr = addr;
-		int cleared = 0;
-
-		for (; addr < next; addr += PAGE_SIZE, pte++) {
-			struct page *page;
-
-			if (!pgent_present(*pte))
+	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+		if (pgent_huge(*pmd)) {
+			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
+				zap_huge_pmd(vma, pmd, addr);
 				continue;
-			page = pfn_to_page(pgent_pfn(*pte));
-			*pte = 0;
-			flush_tlb_addr(pgd, addr);
-			folio_remove_rmap_pte(page_folio(page), page, vma);
-			folio_put(page_folio(page));
-			cleared++;
+			}
+			__split_huge_pmd(vma, pmd, addr);
 		}
-		if (cleared)
-			pgtable_account_ptes(pgd, table_addr, -cleared);
+		zap_pte_range(vma, pmd, addr, next);
 	}
 }
 
 /*
- * Rewrite the present PTEs of [start, end) for vma's (new) permissions.
+ * Rewrite the present entries of [start, end) for vma's (new) permissions.
  * Write permission goes only to pages exclusive to this mm; the others
- * stay read-only so that a write still takes the copy-on-write fault.
+ * stay read-only so that a write still takes the copy-on-write fault.  A
+ * PMD leaf partly inside the range is split first.
  */
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
 	unsigned long addr = start, next;
-	pte_t *pte;
+	bool exec = vma->vm_flags & VM_EXEC;
+	pmd_t *pmd;
 
-	while ((pte = pte_table_next(pgd, &addr, end, &next))) {
-		for (; addr < next; addr += PAGE_SIZE, pte++) {
-			struct page *page;
+	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+		pte_t *pte;
+
+		if (pgent_huge(*pmd)) {
+			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
+				change_huge_pmd(vma, pmd, addr);
+				continue;
+			}
+			__split_huge_pmd(vma, pmd, addr);
+		}
+		pte = pte_offset(pmd, addr);
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
 			bool write;
 
 			if (!pgent_present(*pte))
 				continue;
-			page = pfn_to_page(pgent_pfn(*pte));
-			write = (vma->vm_flags & VM_WRITE) && PageAnonExclusive(page);
-			*pte = pgent_modify(*pte, user_pgprot(write, vma->vm_flags & VM_EXEC));
-			flush_tlb_addr(pgd, addr);
+			write = (vma->vm_flags & VM_WRITE) &&
+				PageAnonExclusive(pfn_to_page(pgent_pfn(*pte)));
+			*pte = pgent_modify(*pte, user_pgprot(write, exec));
 		}
+		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}
 }

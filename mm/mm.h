@@ -117,6 +117,7 @@ bool mem_counts_equal(const struct mem_counts *a, const struct mem_counts *b);
 void mem_counts_print_diff(const struct mem_counts *before, const struct mem_counts *after);
 
 void dump_page(const struct page *page, const char *reason);
+void page_flag_names(unsigned long flags, char *buf, size_t size);
 void bad_page(const struct page *page, const char *reason);
 
 void kmalloc_init(void);

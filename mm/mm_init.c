@@ -5,8 +5,9 @@
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include "mm/mm_id.h"
-#include "mm/huge_memory.h"
+#include "mm/deferred_split.h"
 #include "mm/vmstat.h"
+#include "mm/thp_policy.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 
@@ -34,7 +35,9 @@ void mem_init(void)
 	memblock_free_ranges(free_to_buddy, NULL);
 	kmalloc_init();
 	mm_ids_init();
+	mm_list_init();
 	deferred_split_init();
+	thp_policy_init();
 	memset(vm_node_stat, 0, sizeof(vm_node_stat));
 	pr_info("Memory: %luK/%luK available (memmap %zuK at pfn %#lx)\n",
 		zone.free_pages * (PAGE_SIZE / 1024),

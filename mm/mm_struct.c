@@ -1,10 +1,27 @@
 /*
  * The life of an mm_struct (Linux's mm_init()/__mmdrop() in kernel/fork.c):
  * a root page table sharing the kernel half, and an MM ID.
+ *
+ * Locking: mm_list changes only here, on one CPU with a non-preemptive
+ * kernel (later: mmlist_lock, as Linux's).
  */
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
+
+/*
+ * Every mm, for the rmap walk of a folio split (mm/split.c).  foliOS moves
+ * no anon memory (no mremap), so a page has the same virtual address in
+ * every mm that maps it; walking all mms at that address finds every
+ * mapping, which Linux does through the folio's anon_vma.
+ */
+LIST_HEAD(mm_list);
+
+/* Boot-time setup: no mms yet. */
+void mm_list_init(void)
+{
+	INIT_LIST_HEAD(&mm_list);
+}
 
 /* A new, empty mm with one user; NULL when out of memory or MM IDs. */
 struct mm_struct *mm_alloc(void)
@@ -20,6 +37,8 @@ struct mm_struct *mm_alloc(void)
 		goto fail_noid;
 	mm->mm_count = 1;
 	INIT_LIST_HEAD(&mm->mmap);
+	INIT_LIST_HEAD(&mm->pgtables_deposited);
+	list_add_tail(&mm->mmlist, &mm_list);
 	return mm;
 
 fail_noid:
@@ -44,6 +63,7 @@ void mmdrop(struct mm_struct *mm)
 {
 	if (--mm->mm_count)
 		return;
+	list_del(&mm->mmlist);
 	pgtable_free_range(mm->pgd, 0, TASK_SIZE_MAX);
 	pgd_free(mm->pgd);
 	mm_free_id(mm);

@@ -5,7 +5,7 @@
  *
  * Locking: see mm/mm_api.h.
  */
-#include "mm/mm_api.h"
+#include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
@@ -85,22 +85,27 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	return 0;
 }
 
-/* A free range of len bytes below mm->mmap_base, highest first; 0 if none. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+/*
+ * A free range of len bytes below mm->mmap_base starting on a multiple of
+ * align, the highest that fits; 0 if none.
+ */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len,
+				       unsigned long align)
 {
+	const unsigned long floor = 1UL << 30;
 	unsigned long top = mm->mmap_base;
 	struct vm_area_struct *vma;
 
 	list_for_each_entry_reverse(vma, &mm->mmap, vm_list) {
 		if (vma->vm_start >= top)
 			continue;
-		if (vma->vm_end <= top - len)
-			return top - len;
+		if (top >= len && vma->vm_end <= ALIGN_DOWN(top - len, align))
+			return ALIGN_DOWN(top - len, align);
 		top = vma->vm_start;
-		if (top < len)
-			return 0;
 	}
-	return top >= len + (1UL << 30) ? top - len : 0;
+	if (top < floor + len || ALIGN_DOWN(top - len, align) < floor)
+		return 0;
+	return ALIGN_DOWN(top - len, align);
 }
 
 /*
@@ -119,7 +124,8 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		if (do_munmap(mm, addr, len))
 			return -ENOMEM;
 	} else {
-		addr = get_unmapped_area(mm, len);
+		/* Like Linux (since 6.7), a multiple of 2 MiB starts on a 2 MiB boundary: room for THPs. */
+		addr = get_unmapped_area(mm, len, IS_ALIGNED(len, PMD_SIZE) ? PMD_SIZE : PAGE_SIZE);
 		if (!addr)
 			return -ENOMEM;
 	}
@@ -160,6 +166,7 @@ void exit_mmap(struct mm_struct *mm)
 		list_del(&vma->vm_list);
 		kfree(vma);
 	}
+	mm_free_deposited_tables(mm);
 }
 
 /* Split vma at addr (inside it): vma keeps [start, addr); returns the rest. */
@@ -167,9 +174,27 @@ static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned lon
 {
 	struct vm_area_struct *tail = vma_create(vma->vm_mm, addr, vma->vm_end, vma->vm_flags);
 
-	if (tail)
-		vma->vm_end = addr;
+	if (!tail)
+		return NULL;
+	split_huge_pmd_address(vma, addr);
+	vma->vm_end = addr;
 	return tail;
+}
+
+/*
+ * Make [start, end) (inside VMAs, no holes) begin and end on VMA
+ * boundaries, splitting at most two VMAs.  0 or -ENOMEM.
+ */
+static int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	if (vma && vma->vm_start < start && !split_vma(vma, start))
+		return -ENOMEM;
+	vma = find_vma(mm, end);
+	if (vma && vma->vm_start < end && !split_vma(vma, end))
+		return -ENOMEM;
+	return 0;
 }
 
 /* Merge each VMA with the next one when they touch and have equal flags. */
@@ -209,13 +234,10 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		if (!vma || vma->vm_start > addr)
 			return -ENOMEM;
 	}
+	if (split_vmas_at(mm, start, end))
+		return -ENOMEM;
 	for (addr = start; addr < end; addr = vma->vm_end) {
 		vma = find_vma(mm, addr);
-		if (vma->vm_start < addr && !split_vma(vma, addr))
-			return -ENOMEM;
-		vma = find_vma(mm, addr);
-		if (vma->vm_end > end && !split_vma(vma, end))
-			return -ENOMEM;
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
 		change_protection(vma, vma->vm_start, vma->vm_end);
 	}
@@ -223,17 +245,34 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	return 0;
 }
 
-/* madvise: MADV_DONTNEED drops the pages; the THP hints are remembered. */
+/*
+ * madvise: MADV_DONTNEED drops the pages (a partly covered THP has its PMD
+ * split); MADV_HUGEPAGE / MADV_NOHUGEPAGE set the VMA's THP hint on just
+ * the range (splitting VMAs; equal neighbours merge again).  Advice Linux
+ * takes as a hint only (NORMAL, WILLNEED) is accepted and ignored.
+ * 0, -EINVAL or -ENOMEM (a hole in the range: Linux's answer too).
+ */
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice)
 {
-	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr;
 	struct vm_area_struct *vma;
+	bool hole = false;
 
 	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE_MAX)
 		return -EINVAL;
 	if (advice != MADV_DONTNEED && advice != MADV_HUGEPAGE && advice != MADV_NOHUGEPAGE &&
 	    advice != MADV_NORMAL && advice != MADV_WILLNEED)
 		return -EINVAL;
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start >= end) {
+			hole = true;
+			break;
+		}
+		hole |= vma->vm_start > addr;
+	}
+	if ((advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE) && split_vmas_at(mm, start, end))
+		return -ENOMEM;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
 
@@ -246,5 +285,6 @@ int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int
 		else if (advice == MADV_NOHUGEPAGE)
 			vma->vm_flags = (vma->vm_flags | VM_NOHUGEPAGE) & ~VM_HUGEPAGE;
 	}
-	return 0;
+	vma_merge_all(mm);
+	return hole ? -ENOMEM : 0;
 }

@@ -16,7 +16,7 @@
 #include "kernel/string.h"
 #include "mm/pgtable.h"
 #include "mm/folio.h"
-#include "mm/huge_memory.h"
+#include "mm/deferred_split.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;
@@ -347,14 +347,26 @@ void __free_pages(struct page *page, unsigned int order)
 		free_one_block(page, order);
 }
 
-/* Drop a folio reference; the last one takes it off the deferred split queue and frees it. */
-void folio_put(struct folio *folio)
+/* The last reference to a folio went: off the deferred split queue, back to the buddy. */
+static void __folio_put(struct folio *folio)
 {
-	if (!put_page_testzero(&folio->page))
-		return;
-	if (folio_test_large_rmappable(folio))
+	if (folio_test_large(folio) && folio_test_large_rmappable(folio))
 		folio_unqueue_deferred_split(folio);
 	free_one_block(&folio->page, folio_order(folio));
+}
+
+/* Drop a folio reference; the last one frees it. */
+void folio_put(struct folio *folio)
+{
+	if (put_page_testzero(&folio->page))
+		__folio_put(folio);
+}
+
+/* Drop refs references at once (one per PTE of an unmapped batch). */
+void folio_put_refs(struct folio *folio, int refs)
+{
+	if (atomic_sub_and_test(refs, &folio->_refcount))
+		__folio_put(folio);
 }
 
 void free_pages(unsigned long addr, unsigned int order)

@@ -129,29 +129,40 @@ pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool
 }
 
 /*
- * Map one leaf: a 4 KiB page at PT_PTE or a 2 MiB page at PT_PMD.  addr and
- * pfn must be aligned to the leaf size.  Returns 0, -EINVAL (bad level or
- * alignment), -EEXIST (something is mapped there, or a table is in the way
- * of a PMD leaf) or -ENOMEM.
+ * Set one leaf entry (a PTE at PT_PTE, a huge entry at PT_PMD) to "entry",
+ * allocating tables on the way.  Returns 0, -EEXIST (something is mapped
+ * there, or a table is in the way of a PMD leaf) or -ENOMEM.
  */
-int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,
-		enum pt_level level)
+int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry)
 {
-	unsigned long size = level_size(level);
 	pgent_t *tables[PT_PGD + 1], *e;
 	int ret;
 
-	if ((level != PT_PTE && level != PT_PMD) || !IS_ALIGNED(addr, size) ||
-	    !IS_ALIGNED(pfn << PAGE_SHIFT, size))
-		return -EINVAL;
 	ret = walk_to(pgd, addr, level, true, tables, &e);
 	if (ret)
 		return ret;
 	if (!pgent_none(*e))
 		return -EEXIST;
-	*e = level == PT_PTE ? mk_pte_entry(pfn, prot) : mk_huge_entry(pfn, prot);
+	*e = entry;
 	pt_account(tables[level], 1);
 	return 0;
+}
+
+/*
+ * Map one leaf: a 4 KiB page at PT_PTE or a 2 MiB page at PT_PMD.  addr and
+ * pfn must be aligned to the leaf size.  Returns 0, -EINVAL (bad level or
+ * alignment), or what pgtable_set_leaf() returns.
+ */
+int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,
+		enum pt_level level)
+{
+	unsigned long size = level_size(level);
+
+	if ((level != PT_PTE && level != PT_PMD) || !IS_ALIGNED(addr, size) ||
+	    !IS_ALIGNED(pfn << PAGE_SHIFT, size))
+		return -EINVAL;
+	return pgtable_set_leaf(pgd, addr, level,
+				level == PT_PTE ? mk_pte_entry(pfn, prot) : mk_huge_entry(pfn, prot));
 }
 
 static void release_entries(pgd_t *pgd, unsigned long addr, enum pt_level level,
@@ -223,22 +234,46 @@ void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta)
 }
 
 /*
- * For walkers that work a PTE table at a time: the PTE of *addr in the
- * first PTE table that exists at or after *addr (missing tables are
- * skipped, advancing *addr), with *next set to where that table's range
- * ends (at most end).  NULL when no table is left below end.
+ * For walkers that work a PMD entry at a time (fork's copy, zap, mprotect):
+ * the PMD entry of *addr in the first non-empty one at or after *addr
+ * (empty ones and missing tables are skipped, advancing *addr), with *next
+ * set to where that entry's 2 MiB range ends (at most end).  The entry is
+ * a PMD leaf or points to a PTE table (pte_offset()).  NULL when none is
+ * left below end.
  */
-pte_t *pte_table_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
+pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
 {
 	while (*addr < end) {
-		pte_t *pte = pgtable_entry(pgd, *addr, PT_PTE, false);
+		pmd_t *pmd = pgtable_entry(pgd, *addr, PT_PMD, false);
 
-		*next = MIN((*addr & ~(level_size(PT_PMD) - 1)) + level_size(PT_PMD), end);
-		if (pte)
-			return pte;
+		*next = MIN((*addr & PMD_MASK) + PMD_SIZE, end);
+		if (pmd && !pgent_none(*pmd))
+			return pmd;
 		*addr = *next;
 	}
 	return NULL;
+}
+
+/* An empty PTE table for later use (a PMD split's deposit); NULL when out of memory. */
+pte_t *pte_alloc_one(void)
+{
+	return pt_alloc_table();
+}
+
+/* Free a PTE table that was never linked into a tree, or was emptied and unlinked. */
+void pte_free(pte_t *table)
+{
+	pt_free_table(table);
+}
+
+/*
+ * Replace the PMD leaf *pmd by the PTE table "table", which holds nr_used
+ * entries: the PMD table keeps the same number of entries in use.
+ */
+void pmd_populate(pmd_t *pmd, pte_t *table, int nr_used)
+{
+	virt_to_page(table)->pt_nr_used = nr_used;
+	*pmd = mk_table_entry(__pa(table) >> PAGE_SHIFT);
 }
 
 /*

@@ -18,6 +18,7 @@
 #define MM_PGTABLE_H
 
 #include "kernel/types.h"
+#include "mm/mm.h"
 #include <asm/pgtable.h>
 
 typedef pgent_t pgd_t;
@@ -31,7 +32,8 @@ enum pt_level { PT_PTE = 1, PT_PMD = 2, PT_PUD = 3, PT_PGD = 4 };
 #define PMD_MASK        (~(PMD_SIZE - 1))
 #define PUD_SIZE        (1UL << PUD_SHIFT)
 #define PGDIR_SIZE      (1UL << PGDIR_SHIFT)
-#define HPAGE_PMD_NR    (1UL << (PMD_SHIFT - PAGE_SHIFT))
+#define HPAGE_PMD_NR    (1UL << HPAGE_PMD_ORDER)
+#define HPAGE_PMD_SIZE  PMD_SIZE
 
 /* Shift of the address bits that index a table at this level. */
 static inline unsigned int level_shift(enum pt_level level)
@@ -55,6 +57,12 @@ static inline pgent_t *pgent_table(pgent_t e)
 	return __va((phys_addr_t)pgent_pfn(e) << PAGE_SHIFT);
 }
 
+/* The PTE of addr in the PTE table a (non-leaf) PMD entry points to. */
+static inline pte_t *pte_offset(pmd_t *pmd, unsigned long addr)
+{
+	return pgent_table(*pmd) + pt_index(addr, PT_PTE);
+}
+
 /* What a lookup found: the entry at every level it passed, and the leaf. */
 struct pgwalk {
 	enum pt_level leaf_level;       /* 0 if nothing is mapped */
@@ -73,7 +81,11 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
 void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta);
-pte_t *pte_table_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
+int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry);
+pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
+pte_t *pte_alloc_one(void);
+void pte_free(pte_t *table);
+void pmd_populate(pmd_t *pmd, pte_t *table, int nr_used);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
 
 /* Early page tables come from here until the buddy is up (arch sets it). */

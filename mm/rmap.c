@@ -15,7 +15,7 @@
  *                   when one slot holds all mappings again
  */
 #include "mm/rmap.h"
-#include "mm/huge_memory.h"
+#include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/pgtable.h"
 
@@ -221,12 +221,17 @@ static int __folio_add_rmap(struct folio *folio, struct page *page, int nr_pages
 	return nr == 1 ? folio_large_nr_pages(folio) : 0;
 }
 
-/* Mark an order-0..n folio anon (Linux's __folio_set_anon, no anon_vma yet). */
+/*
+ * Mark a folio anon (Linux's __folio_set_anon).  foliOS has no anon_vma;
+ * index is the virtual page number it is mapped at — Linux's
+ * linear_page_index() of an anon VMA — the same in every mm that maps it,
+ * as no call moves anon memory.  The split's rmap walk relies on it.
+ */
 static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address)
 {
 	folio->mapping = (void *)PAGE_MAPPING_ANON;
-	folio->index = (address - vma->vm_start) >> PAGE_SHIFT;
+	folio->index = address >> PAGE_SHIFT;
 }
 
 /*

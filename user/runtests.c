@@ -2,7 +2,9 @@
  * The guest test runner: runs every /bin/test_* (or the ones named) in its
  * own process, passes its TAP output through indented as a subtest, and
  * after each checks that no memory leaked: MemFree, PageTables and Slab in
- * /proc/meminfo must be back to their values from before the test.
+ * /proc/meminfo must be back to their values from before the test, once
+ * the deferred split queue is drained (split_deferred).  THP knobs a test
+ * changed are set back after it.
  * Prints KTAP: "ok N test_x" or "not ok N test_x # reason", then
  * "# runtests: N passed, N failed".  Exits 0 if all passed.
  */
@@ -17,9 +19,17 @@ struct mem {
 	long free, pagetables, slab;
 };
 
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+
 static int read_meminfo(struct mem *m)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(THP_DIR "split_deferred", "w");
+
+	if (f) {                        /* foliOS only; Linux has no such knob */
+		fputs("1", f);
+		fclose(f);
+	}
+	f = fopen("/proc/meminfo", "r");
 	char line[128];
 
 	if (!f)
@@ -31,6 +41,49 @@ static int read_meminfo(struct mem *m)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* The THP knobs: the top level, then hugepages-16kB … 2048kB. */
+#define NR_KNOBS 9
+static void knob_path(int i, char *path, size_t size)
+{
+	if (!i)
+		snprintf(path, size, THP_DIR "enabled");
+	else
+		snprintf(path, size, THP_DIR "hugepages-%dkB/enabled", 8 << i);
+}
+
+/* Read each knob's current choice (the bracketed word); "" if absent. */
+static void knobs_save(char saved[NR_KNOBS][16])
+{
+	for (int i = 0; i < NR_KNOBS; i++) {
+		char path[96], line[96] = "", *l, *r;
+		FILE *f;
+
+		knob_path(i, path, sizeof(path));
+		saved[i][0] = '\0';
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(line, sizeof(line), f) && (l = strchr(line, '[')) && (r = strchr(l, ']'))) {
+			*r = '\0';
+			snprintf(saved[i], 16, "%s", l + 1);
+		}
+		fclose(f);
+	}
+}
+
+static void knobs_restore(char saved[NR_KNOBS][16])
+{
+	for (int i = 0; i < NR_KNOBS; i++) {
+		char path[96];
+		FILE *f;
+
+		knob_path(i, path, sizeof(path));
+		if (saved[i][0] && (f = fopen(path, "w"))) {
+			fputs(saved[i], f);
+			fclose(f);
+		}
+	}
 }
 
 /* Run one test, its output indented; returns its wait status. */
@@ -80,13 +133,15 @@ int main(int argc, char **argv)
 	printf("KTAP version 1\n1..%d\n", nr);
 	for (int i = 0; i < nr; i++) {
 		struct mem before = { 0 }, after = { 0 };
-		char path[128], why[160] = "";
+		char path[128], why[160] = "", knobs[NR_KNOBS][16];
 		int status;
 
 		snprintf(path, sizeof(path), "/bin/%s", names[i]);
 		fflush(stdout);
+		knobs_save(knobs);
 		read_meminfo(&before);
 		status = run_one(path);
+		knobs_restore(knobs);
 		read_meminfo(&after);
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			snprintf(why, sizeof(why), "exit status %#x", status);

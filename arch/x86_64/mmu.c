@@ -91,6 +91,13 @@ void flush_tlb_addr(void *pgd, unsigned long addr)
 		__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
 }
 
+/* Flush every non-global (user) entry of pgd's address space, if it is live. */
+void flush_tlb_mm(void *pgd)
+{
+	if (__pa(pgd) == (read_cr3() & PTE_PFN_MASK))
+		write_cr3(read_cr3());
+}
+
 /* Flush everything, global entries too, by toggling CR4.PGE. */
 void flush_tlb_all(void)
 {

@@ -7,7 +7,7 @@
 
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
-#include "mm/huge_memory.h"
+#include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 
 /* One mm with one vma spanning the whole user range. */

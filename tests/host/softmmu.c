@@ -106,6 +106,13 @@ void flush_tlb_all(void)
 	softmmu_reset();
 }
 
+void flush_tlb_mm(void *pgd)
+{
+	(void)pgd;
+	memset(tlb, 0, sizeof(tlb));
+	softmmu_flushes++;
+}
+
 void arch_pgd_init(pgent_t *pgd)
 {
 	(void)pgd;

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/host/mm_helpers.h"
 
 #define BASE 0x10000000UL
 
@@ -44,32 +45,6 @@ static int shutdown(void **state)
 	assert_int_equal(nr_warnings, 0);
 	host_machine_shutdown();
 	return 0;
-}
-
-/* Is addr mapped in this mm, and to what byte value (via the soft MMU)? */
-static int read_byte(struct mm_struct *m, unsigned long addr, unsigned int access)
-{
-	phys_addr_t pa;
-
-	if (softmmu_translate((pgd_t *)m->pgd, addr, access, &pa) != SOFTMMU_OK)
-		return -1;
-	return *(unsigned char *)__va(pa);
-}
-
-/* Touch addr like a user write: fault it in, then write through the MMU. */
-static void user_write(struct mm_struct *m, unsigned long addr, unsigned char v)
-{
-	phys_addr_t pa;
-
-	if (softmmu_translate((pgd_t *)m->pgd, addr, ACC_USER | ACC_WRITE, &pa) != SOFTMMU_OK) {
-		struct vm_area_struct *vma = find_vma(m, addr);
-
-		assert_non_null(vma);
-		assert_int_equal(handle_mm_fault(vma, addr, FAULT_FLAG_WRITE | FAULT_FLAG_USER), 0);
-		assert_int_equal(softmmu_translate((pgd_t *)m->pgd, addr, ACC_USER | ACC_WRITE, &pa),
-				 SOFTMMU_OK);
-	}
-	*(unsigned char *)__va(pa) = v;
 }
 
 static int nr_vmas(struct mm_struct *m)

@@ -87,6 +87,7 @@ void arch_pgd_init(pgent_t *pgd);
 /* TLB maintenance for an address in the page tables rooted at pgd. */
 void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
+void flush_tlb_mm(void *pgd);
 
 /* The PTE protection of user memory with these permissions. */
 static inline pgprot_t user_pgprot(bool write, bool exec)
@@ -94,10 +95,16 @@ static inline pgprot_t user_pgprot(bool write, bool exec)
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 
-/* New permissions for an entry; its frame and accessed/dirty bits stay (pte_modify). */
+/* New permissions for an entry; its frame, accessed/dirty and huge bits stay (pte_modify). */
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY)) | pgprot_val(prot);
+	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_PSE)) | pgprot_val(prot);
+}
+
+/* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
+static inline pgent_t pgent_huge_to_pte(pgent_t e, unsigned long i)
+{
+	return (e & ~_PAGE_PSE) + (i << PAGE_SHIFT);
 }
 
 #endif

@@ -72,6 +72,7 @@ int pgent_decode(pgent_t e, char *buf, size_t size);
 void arch_pgd_init(pgent_t *pgd);
 void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
+void flush_tlb_mm(void *pgd);
 
 static inline pgprot_t user_pgprot(bool write, bool exec)
 {
@@ -80,7 +81,13 @@ static inline pgprot_t user_pgprot(bool write, bool exec)
 
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (SW_PFN_MASK | SW_A | SW_D)) | pgprot_val(prot);
+	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_LEAF)) | pgprot_val(prot);
+}
+
+/* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
+static inline pgent_t pgent_huge_to_pte(pgent_t e, unsigned long i)
+{
+	return (e & ~SW_LEAF) + (i << PAGE_SHIFT);
 }
 
 #endif

@@ -1,0 +1,81 @@
+/*
+ * /sys/kernel/mm/transparent_hugepage/, Linux's THP knobs, as generated
+ * files (read at offset 0 makes the text, as /proc does):
+ *
+ *   enabled                      always | madvise | never
+ *   hugepages-<size>kB/enabled   always | inherit | madvise | never
+ *                                (16kB … 2048kB: orders 2 … 9)
+ *   split_deferred               foliOS's own: reads the number of folios
+ *                                on the deferred split queue; writing 1
+ *                                splits them all now (the leak check uses it)
+ *
+ * The policy itself lives in mm/thp_policy.c.
+ */
+#include "kernel/file.h"
+#include "kernel/string.h"
+#include "kernel/printk.h"
+#include "mm/thp_policy.h"
+#include "mm/deferred_split.h"
+
+#define THP_DIR "sys/kernel/mm/transparent_hugepage/"
+
+static int thp_show(struct file *f, char *buf, size_t size)
+{
+	return thp_enabled_show(f->proc_arg, buf, size);
+}
+
+static int thp_store(struct file *f, const char *buf, size_t len)
+{
+	return thp_enabled_store(f->proc_arg, buf, len);
+}
+
+static int split_deferred_show(struct file *f, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%lu\n", deferred_split_count());
+}
+
+static int split_deferred_store(struct file *f, const char *buf, size_t len)
+{
+	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
+		return -EINVAL;
+	deferred_split_scan(~0UL);
+	return 0;
+}
+
+/* "hugepages-<kB>kB/enabled" -> its order, or -1. */
+static int thp_dir_order(const char *name)
+{
+	const char *end;
+	unsigned long kb;
+
+	if (strncmp(name, "hugepages-", 10))
+		return -1;
+	kb = simple_strtoul(name + 10, &end, 10);
+	if (strcmp(end, "kB/enabled"))
+		return -1;
+	for (int order = 0; order <= HPAGE_PMD_ORDER; order++)
+		if ((THP_ORDERS_ALL_ANON & BIT(order)) && (PAGE_SIZE << order) == kb * 1024)
+			return order;
+	return -1;
+}
+
+/* Fill f for a /sys path (without the leading '/'); false if there is none. */
+bool sysfs_lookup(const char *path, struct file *f)
+{
+	const char *name = path + strlen(THP_DIR);
+
+	if (strncmp(path, THP_DIR, strlen(THP_DIR)))
+		return false;
+	if (!strcmp(name, "split_deferred")) {
+		f->proc_show = split_deferred_show;
+		f->proc_write = split_deferred_store;
+	} else if (!strcmp(name, "enabled") || thp_dir_order(name) >= 0) {
+		f->proc_arg = strcmp(name, "enabled") ? thp_dir_order(name) : -1;
+		f->proc_show = thp_show;
+		f->proc_write = thp_store;
+	} else {
+		return false;
+	}
+	f->type = FILE_PROC;
+	return true;
+}

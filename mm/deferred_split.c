@@ -1,0 +1,232 @@
+/*
+ * The deferred split queue and folio split (Linux's deferred_split_folio,
+ * deferred_split_scan and split_huge_page in mm/huge_memory.c).
+ *
+ * Anon large folios that rmap found partially mapped wait on the queue,
+ * linked through folio->_deferred_list (page[2]).  A folio is queued once:
+ * partially_mapped (in page[1]) says it is on the queue.  Freeing a folio
+ * takes it off.  Memory pressure (an order-0 allocation failing in a fault)
+ * and the split_deferred knob split the queued folios:
+ *
+ *   order-4 folio, pages 0-9 unmapped      16 order-0 folios
+ *   [..........######]          ==>        10 to the buddy (MemFree grows),
+ *   LM = 6, one slot (mm, 6)               6 mapped, each _mapcount 0
+ *
+ * Splitting needs each page's own mapcount.  With CONFIG_NO_PAGE_MAPCOUNT
+ * nobody keeps it, so it is counted by an rmap walk over the page tables
+ * of every mm (Linux walks the folio's anon_vma; see mm_list); with
+ * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
+ * PTEs stay as they are: they map the same pages, now of small folios.
+ *
+ * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost;
+ * also taken under the mapcount bit spinlock's caller, never the other way).
+ */
+#include "mm/deferred_split.h"
+#include "mm/rmap.h"
+#include "mm/pgtable.h"
+#include "mm/vmstat.h"
+#include "mm/mm_id.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
+static LIST_HEAD(split_queue);
+static unsigned long split_queue_len;
+
+/* Boot-time setup: an empty queue. */
+void deferred_split_init(void)
+{
+	INIT_LIST_HEAD(&split_queue);
+	split_queue_len = 0;
+}
+
+/*
+ * Queue a folio for splitting because it is partially mapped.  Only large
+ * rmappable folios of order > 1 have a _deferred_list; others are ignored.
+ */
+void deferred_split_folio(struct folio *folio, bool partially_mapped)
+{
+	unsigned long flags;
+
+	if (!partially_mapped || folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
+		return;
+	flags = spin_lock_irqsave(&split_queue_lock);
+	if (!folio_test_partially_mapped(folio)) {
+		folio_set_partially_mapped(folio);
+		list_add_tail(&folio->_deferred_list, &split_queue);
+		split_queue_len++;
+	}
+	spin_unlock_irqrestore(&split_queue_lock, flags);
+}
+
+/* Take a folio off the queue if it is on it; true if it was. */
+bool folio_unqueue_deferred_split(struct folio *folio)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	if (folio_order(folio) <= 1 || list_empty(&folio->_deferred_list))
+		return false;
+	flags = spin_lock_irqsave(&split_queue_lock);
+	if (!list_empty(&folio->_deferred_list)) {
+		list_del(&folio->_deferred_list);
+		INIT_LIST_HEAD(&folio->_deferred_list);
+		folio_clear_partially_mapped(folio);
+		split_queue_len--;
+		queued = true;
+	}
+	spin_unlock_irqrestore(&split_queue_lock, flags);
+	return queued;
+}
+
+unsigned long deferred_split_count(void)
+{
+	return READ_ONCE(split_queue_len);
+}
+
+/* Per-page mapping counts of the folio being split; split_lock guards them. */
+static spinlock_t split_lock = SPINLOCK_INIT("split");
+static int split_counts[HPAGE_PMD_NR];
+
+/*
+ * Count into counts[i] the PTEs that map page i of folio, in every mm
+ * (the rmap walk).  A folio is mapped at the naturally aligned address
+ * folio->index << PAGE_SHIFT, so all of it sits under one PMD entry.
+ * Returns the total, or -EBUSY if some PMD maps the folio.
+ */
+static long folio_count_mappings(struct folio *folio, int *counts)
+{
+	unsigned long nr = folio_nr_pages(folio), pfn = folio_pfn(folio);
+	unsigned long addr = folio->index << PAGE_SHIFT;
+	struct mm_struct *mm;
+	long total = 0;
+
+	memset(counts, 0, nr * sizeof(*counts));
+	list_for_each_entry(mm, &mm_list, mmlist) {
+		pmd_t *pmd = pgtable_entry((pgd_t *)mm->pgd, addr, PT_PMD, false);
+		pte_t *pte;
+
+		if (!pmd || pgent_none(*pmd))
+			continue;
+		if (pgent_huge(*pmd)) {
+			if (pgent_pfn(*pmd) == pfn)
+				return -EBUSY;
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		for (unsigned long i = 0; i < nr; i++) {
+			if (pgent_present(pte[i]) && pgent_pfn(pte[i]) == pfn + i) {
+				counts[i]++;
+				total++;
+			}
+		}
+	}
+	return total;
+}
+
+/*
+ * Turn every page of folio into an order-0 folio with counts[i] mappings
+ * and as many references; AnonExclusive stays per page.  AnonPages moves
+ * from what it counted for the folio to the pages still mapped.  Returns
+ * the number of pages that were not mapped (the caller frees them).
+ */
+static unsigned long __split_folio_to_order0(struct folio *folio, const int *counts)
+{
+	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
+	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
+
+	for (unsigned long i = nr; i-- > 0;) {
+		struct page *page = folio_page(folio, i);
+		bool exclusive = PageAnonExclusive(page);
+
+		memset(page, 0, sizeof(*page));
+		page->flags = exclusive ? BIT(PG_anon_exclusive) : 0;
+		page->mapping = (void *)PAGE_MAPPING_ANON;
+		page->index = index + i;
+		atomic_set(&page->_mapcount, counts[i] - 1);
+		set_page_count(page, counts[i]);
+		unmapped += !counts[i];
+	}
+	mod_node_page_state(NR_ANON_MAPPED, (long)(nr - unmapped) - counted);
+	return unmapped;
+}
+
+/*
+ * Split an anon large folio that only PTEs map into order-0 folios; the
+ * pages nobody maps are freed (Linux's split_huge_page_to_list_to_order
+ * with new_order 0).  The caller holds no reference and has taken the
+ * folio off the deferred split queue.  0, -EBUSY (a PMD maps it) or
+ * -EAGAIN (a reference other than its mappings exists).
+ */
+int split_folio(struct folio *folio)
+{
+	unsigned long nr = folio_nr_pages(folio), flags;
+	long total;
+	int ret = 0;
+
+	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
+			"split_folio: not a large anon folio");
+	flags = spin_lock_irqsave(&split_lock);
+	total = folio_count_mappings(folio, split_counts);
+	if (total < 0) {
+		ret = total;
+		goto out;
+	}
+	if (total != folio_large_mapcount(folio) || total != folio_ref_count(folio)) {
+		VM_WARN_ON_ONCE(total != folio_large_mapcount(folio),
+				"split_folio: rmap walk disagrees with the large mapcount");
+		ret = -EAGAIN;
+		goto out;
+	}
+	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
+		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
+				"split_folio: rmap walk disagrees with a page's mapcount");
+	if (__split_folio_to_order0(folio, split_counts)) {
+		for (unsigned long i = 0; i < nr; i++) {
+			struct page *page = &folio->page + i;
+
+			if (split_counts[i])
+				continue;
+			set_page_count(page, 1);
+			folio_put(page_folio(page));
+		}
+	}
+out:
+	spin_unlock_irqrestore(&split_lock, flags);
+	return ret;
+}
+
+/*
+ * Split up to nr_to_scan queued folios (Linux's deferred_split_scan, the
+ * shrinker's work).  A folio that cannot be split now goes back on the
+ * queue.  Returns how many were split.
+ */
+unsigned long deferred_split_scan(unsigned long nr_to_scan)
+{
+	unsigned long split = 0, flags;
+	LIST_HEAD(keep);
+
+	while (nr_to_scan--) {
+		struct folio *folio = NULL;
+
+		flags = spin_lock_irqsave(&split_queue_lock);
+		if (!list_empty(&split_queue))
+			folio = list_first_entry(&split_queue, struct folio, _deferred_list);
+		spin_unlock_irqrestore(&split_queue_lock, flags);
+		if (!folio)
+			break;
+		folio_unqueue_deferred_split(folio);
+		if (!split_folio(folio))
+			split++;
+		else
+			list_add_tail(&folio->_deferred_list, &keep);
+	}
+	while (!list_empty(&keep)) {
+		struct folio *folio = list_first_entry(&keep, struct folio, _deferred_list);
+
+		list_del(&folio->_deferred_list);
+		INIT_LIST_HEAD(&folio->_deferred_list);
+		deferred_split_folio(folio, true);
+	}
+	return split;
+}

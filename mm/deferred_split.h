@@ -1,0 +1,21 @@
+/*
+ * The deferred split queue and folio split (mm/deferred_split.c): rmap puts
+ * partially mapped anon large folios on the queue; memory pressure or the
+ * split_deferred knob splits them into order-0 folios, and the pages no
+ * longer mapped go back to the buddy.
+ *
+ * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost).
+ */
+#ifndef MM_DEFERRED_SPLIT_H
+#define MM_DEFERRED_SPLIT_H
+
+#include "mm/folio.h"
+
+void deferred_split_init(void);
+void deferred_split_folio(struct folio *folio, bool partially_mapped);
+bool folio_unqueue_deferred_split(struct folio *folio);
+unsigned long deferred_split_count(void);
+unsigned long deferred_split_scan(unsigned long nr_to_scan);
+int split_folio(struct folio *folio);
+
+#endif

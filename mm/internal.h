@@ -1,0 +1,74 @@
+/*
+ * What the files of mm/ share and nobody else needs (Linux's mm/internal.h):
+ * a VMA's page protection, per-mm RSS counting, PTE batching, and the
+ * PMD-level operations of huge_memory.c that memory.c, fork.c and mmap.c
+ * call for a PMD-mapped THP.
+ *
+ * Locking: as mm/mm_api.h; the caller owns the mm whose tables change.
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include "mm/mm_api.h"
+#include "mm/pgtable.h"
+#include "mm/folio.h"
+
+/* Returned by the PMD fault handlers when the PTE path must take over. */
+#define VM_FAULT_FALLBACK       1
+
+static inline pgprot_t vm_get_page_prot(const struct vm_area_struct *vma)
+{
+	return user_pgprot(vma->vm_flags & VM_WRITE, vma->vm_flags & VM_EXEC);
+}
+
+/* Above this many pages, one flush of the address space beats invlpg each (Linux's ceiling). */
+#define TLB_SINGLE_PAGE_FLUSH_CEILING   33
+
+/* Flush nr pages from start out of pgd's TLB entries (if pgd is live). */
+static inline void flush_tlb_range(void *pgd, unsigned long start, unsigned long nr)
+{
+	if (nr >= TLB_SINGLE_PAGE_FLUSH_CEILING) {
+		flush_tlb_mm(pgd);
+		return;
+	}
+	for (; nr; nr--, start += PAGE_SIZE)
+		flush_tlb_addr(pgd, start);
+}
+
+static inline void add_mm_counter(struct mm_struct *mm, long nr)
+{
+	mm->rss_anon += nr;
+}
+
+/*
+ * How many PTEs from ptep on (at most max_nr) map consecutive pages of the
+ * same folio as the first, all writable or all not (Linux's folio_pte_batch,
+ * which also ignores the dirty bit).  The first PTE must be present.
+ */
+static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int max_nr)
+{
+	unsigned long pfn = pgent_pfn(*ptep);
+	unsigned long end_pfn = folio_pfn(folio) + folio_nr_pages(folio);
+	int nr = 1;
+
+	if (!folio_test_large(folio))
+		return 1;
+	max_nr = MIN((unsigned long)max_nr, end_pfn - pfn);
+	while (nr < max_nr && pgent_present(ptep[nr]) && pgent_pfn(ptep[nr]) == pfn + nr &&
+	       pgent_write(ptep[nr]) == pgent_write(*ptep))
+		nr++;
+	return nr;
+}
+
+/* huge_memory.c: PMD-mapped THPs. */
+int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
+void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);
+void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
+int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+		  pmd_t *src_pmd, unsigned long addr);
+void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
+void mm_free_deposited_tables(struct mm_struct *mm);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * THP policy: which anon folio orders a fault may allocate (mm/thp_policy.c).
+ */
+#ifndef MM_THP_POLICY_H
+#define MM_THP_POLICY_H
+
+#include "mm/mm_types.h"
+#include "mm/mm.h"
+
+/* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux. */
+#define THP_ORDERS_ALL_ANON     ((BIT(HPAGE_PMD_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
+
+void thp_policy_init(void);
+int thp_enabled_show(int order, char *buf, size_t size);
+int thp_enabled_store(int order, const char *buf, size_t len);
+int thp_enabled_cmdline(const char *val);
+int thp_anon_cmdline(const char *val);
+unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders);
+bool thp_vma_suitable_order(const struct vm_area_struct *vma, unsigned long addr,
+			    unsigned int order);
+
+static inline bool thp_vma_allowable_order(const struct vm_area_struct *vma, unsigned int order)
+{
+	return thp_vma_allowable_orders(vma, BIT(order)) != 0;
+}
+
+/* The highest order in a non-empty mask, and the next lower one in it (Linux's highest_order/next_order). */
+static inline int highest_order(unsigned long orders)
+{
+	return 63 - __builtin_clzl(orders);
+}
+
+static inline int next_order(unsigned long *orders, int prev)
+{
+	*orders &= ~BIT(prev);
+	return *orders ? highest_order(*orders) : -1;
+}
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * Host tests of large folios on page tables: the THP policy (knob text,
+ * Linux's command-line syntax, which orders a VMA may use), mTHP and PMD
+ * faults, fork of a PMD leaf, COW reuse and copy, PMD split, and folio
+ * split by deferred split — through the software MMU, in both modes.
+ */
+#include "tests/host/hostenv.h"
+#include "tests/host/rmap_helpers.h"
+#include "mm/thp_policy.h"
+#include "mm/deferred_split.h"
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tests/host/mm_helpers.h"
+
+#define BASE    0x40000000UL            /* 1 GiB: PMD-aligned */
+#define RW      (VM_READ | VM_WRITE)
+
+static struct mm_struct *mm;
+static struct mem_counts before;
+
+static int boot(void **state)
+{
+	(void)state;
+	host_machine_boot(64UL << 20);
+	mem_counts_snapshot(&before);
+	mm = mm_alloc();
+	mm->mmap_base = MMAP_BASE;
+	return 0;
+}
+
+static int shutdown(void **state)
+{
+	struct mem_counts after;
+
+	(void)state;
+	exit_mmap(mm);
+	mmdrop(mm);
+	mem_counts_snapshot(&after);
+	assert_true(mem_counts_equal(&before, &after));
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
+	assert_int_equal(global_node_page_state(NR_ANON_THPS), 0);
+	assert_int_equal(deferred_split_count(), 0);
+	assert_int_equal(nr_bad_pages, 0);
+	assert_int_equal(nr_warnings, 0);
+	host_machine_shutdown();
+	return 0;
+}
+
+static const char *show(int order)
+{
+	static char buf[64];
+
+	thp_enabled_show(order, buf, sizeof(buf));
+	return buf;
+}
+
+static void test_policy_text(void **state)
+{
+	(void)state;
+	assert_string_equal(show(-1), "[always] madvise never\n");
+	assert_string_equal(show(9), "always [inherit] madvise never\n");
+	assert_string_equal(show(4), "always inherit madvise [never]\n");
+	assert_int_equal(thp_enabled_store(-1, "madvise\n", 8), 0);
+	assert_string_equal(show(-1), "always [madvise] never\n");
+	assert_int_equal(thp_enabled_store(-1, "inherit", 7), -EINVAL);
+	assert_int_equal(thp_enabled_store(4, "alway", 5), -EINVAL);
+	assert_int_equal(thp_enabled_store(1, "always", 6), -EINVAL);      /* 8K: not an anon order */
+	assert_int_equal(thp_anon_cmdline("16K,32K:always;64K-256K:inherit;2M:never"), 0);
+	assert_string_equal(show(2), "[always] inherit madvise never\n");
+	assert_string_equal(show(3), "[always] inherit madvise never\n");
+	for (int o = 4; o <= 6; o++)
+		assert_string_equal(show(o), "always [inherit] madvise never\n");
+	assert_string_equal(show(7), "always inherit madvise [never]\n");
+	assert_string_equal(show(9), "always inherit madvise [never]\n");
+	assert_int_equal(thp_anon_cmdline("3K:always"), -EINVAL);
+	assert_int_equal(thp_anon_cmdline("64K"), -EINVAL);
+	assert_int_equal(thp_anon_cmdline("256K-64K:always"), -EINVAL);
+	assert_int_equal(thp_enabled_cmdline("never"), 0);
+	assert_string_equal(show(-1), "always madvise [never]\n");
+}
+
+static void test_allowable_orders(void **state)
+{
+	struct vm_area_struct vma = { .vm_start = BASE, .vm_end = BASE + 4 * PMD_SIZE, .vm_mm = mm };
+	const unsigned long all = THP_ORDERS_ALL_ANON;
+
+	(void)state;
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), BIT(9));    /* defaults */
+	thp_enabled_store(-1, "madvise", 7);
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), 0);
+	vma.vm_flags = VM_HUGEPAGE;
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), BIT(9));
+	thp_enabled_store(4, "madvise", 7);
+	thp_enabled_store(2, "always", 6);
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), BIT(9) | BIT(4) | BIT(2));
+	vma.vm_flags = 0;
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), BIT(2));
+	vma.vm_flags = VM_NOHUGEPAGE;
+	assert_int_equal(thp_vma_allowable_orders(&vma, all), 0);
+	assert_true(thp_vma_suitable_order(&vma, BASE + PMD_SIZE + 5, 9));
+	vma.vm_start = BASE + PAGE_SIZE;
+	assert_false(thp_vma_suitable_order(&vma, BASE + 5, 9));
+	assert_true(thp_vma_suitable_order(&vma, BASE + 16 * PAGE_SIZE, 4));
+	thp_policy_init();
+}
+
+static struct folio *folio_at(struct mm_struct *m, unsigned long addr, int *level)
+{
+	struct pgwalk w;
+
+	*level = pgtable_lookup((pgd_t *)m->pgd, addr, &w);
+	return *level ? page_folio(pfn_to_page(w.phys >> PAGE_SHIFT)) : NULL;
+}
+
+/* A fault takes the largest allowed order that fits; the PTE range must be empty. */
+static void test_mthp_fault(void **state)
+{
+	struct folio *f;
+	int level;
+
+	(void)state;
+	thp_enabled_store(9, "never", 5);
+	thp_enabled_store(4, "always", 6);
+	thp_enabled_store(2, "always", 6);
+	assert_int_equal(do_mmap_anon(mm, BASE, 64 * PAGE_SIZE, RW, true), BASE);
+	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
+	f = folio_at(mm, BASE, &level);
+	assert_int_equal(level, PT_PTE);
+	assert_int_equal(folio_order(f), 4);
+	assert_int_equal(folio_large_mapcount(f), 16);
+	assert_int_equal(folio_ref_count(f), 16);
+	assert_true(PageAnonExclusive(folio_page(f, 7)));
+	assert_int_equal(mm->rss_anon, 16);
+	thp_enabled_store(4, "never", 5);
+	thp_enabled_store(2, "never", 5);
+	user_write(mm, BASE + 20 * PAGE_SIZE, 1);       /* a 4 KiB page inside the next 64K block */
+	thp_enabled_store(4, "always", 6);
+	thp_enabled_store(2, "always", 6);
+	user_write(mm, BASE + 16 * PAGE_SIZE, 1);       /* 64K block not empty: 16K */
+	assert_int_equal(folio_order(folio_at(mm, BASE + 16 * PAGE_SIZE, &level)), 2);
+	assert_int_equal(folio_order(folio_at(mm, BASE + 20 * PAGE_SIZE, &level)), 0);
+	assert_int_equal(mm->rss_anon, 16 + 1 + 4);
+	thp_policy_init();
+}
+
+/* 2 MiB fault -> PMD leaf; fork shares it; the child's write splits its PMD and copies a page. */
+static void test_pmd_fork_cow_reuse(void **state)
+{
+	struct mm_struct *child;
+	struct folio *f, *g;
+	int level;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	user_write(mm, BASE + 5, 'p');
+	f = folio_at(mm, BASE, &level);
+	assert_int_equal(level, PT_PMD);
+	assert_int_equal(folio_order(f), 9);
+	assert_int_equal(folio_entire_mapcount(f), 1);
+	assert_int_equal(global_node_page_state(NR_ANON_THPS), 512);
+	child = dup_mm(mm);
+	assert_non_null(child);
+	assert_int_equal(folio_entire_mapcount(f), 2);
+	assert_true(folio_maybe_mapped_shared(f));
+	user_write(child, BASE + 3 * PAGE_SIZE, 'c');
+	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), 0);
+	g = folio_at(child, BASE + 3 * PAGE_SIZE, &level);
+	assert_int_equal(level, PT_PTE);
+	assert_true(g != f && folio_order(g) == 0);
+	assert_int_equal(folio_at(child, BASE, &level), f);
+	assert_int_equal(folio_entire_mapcount(f), 1);
+	assert_int_equal(folio_large_mapcount(f), 1 + 511);
+	assert_int_equal(folio_ref_count(f), 1 + 511);
+	exit_mmap(child);
+	mmdrop(child);
+	assert_false(folio_maybe_mapped_shared(f));
+	user_write(mm, BASE + 9 * PAGE_SIZE, 'q');      /* refcount 1: the whole PMD is reused */
+	assert_int_equal(folio_at(mm, BASE + 9 * PAGE_SIZE, &level), f);
+	assert_int_equal(level, PT_PMD);
+	assert_int_equal(read_byte(mm, BASE + 5, ACC_USER | ACC_WRITE), 'p');
+}
+
+/* A PTE-mapped large folio: reuse through the slots once the child is gone. */
+static void test_pte_mapped_reuse(void **state)
+{
+	struct mm_struct *child;
+	struct folio *f;
+	int level;
+
+	(void)state;
+	thp_enabled_store(9, "never", 5);
+	thp_enabled_store(4, "always", 6);
+	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, RW, true), BASE);
+	user_write(mm, BASE, 'a');
+	f = folio_at(mm, BASE, &level);
+	child = dup_mm(mm);
+	user_write(mm, BASE + PAGE_SIZE, 'b');          /* shared: one page copied */
+	assert_true(folio_at(mm, BASE + PAGE_SIZE, &level) != f);
+	assert_int_equal(folio_large_mapcount(f), 31);
+	exit_mmap(child);
+	mmdrop(child);
+	user_write(mm, BASE + 2 * PAGE_SIZE, 'c');      /* exclusive again: reused */
+	assert_int_equal(folio_at(mm, BASE + 2 * PAGE_SIZE, &level), f);
+	assert_true(PageAnonExclusive(folio_page(f, 2)));
+	assert_false(PageAnonExclusive(folio_page(f, 3)));
+	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER | ACC_WRITE), -1);
+	thp_policy_init();
+}
+
+/*
+ * Partial munmap of a PMD THP splits the PMD.  Two mms unmap different
+ * halves: every page is still mapped by one of them, so the folio is not
+ * partially mapped; split_folio() then gives each page the mapcount the
+ * rmap walk counts in both mms (in both modes).
+ */
+static void test_partial_unmap_and_split(void **state)
+{
+	struct mm_struct *child;
+	unsigned long free0;
+	struct folio *f;
+	int level;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	user_write(mm, BASE, 'x');
+	user_write(mm, BASE + 300 * PAGE_SIZE, 'y');
+	f = folio_at(mm, BASE, &level);
+	child = dup_mm(mm);
+	assert_int_equal(do_munmap(mm, BASE, 256 * PAGE_SIZE), 0);
+	assert_int_equal(do_munmap(child, BASE + 384 * PAGE_SIZE, 128 * PAGE_SIZE), 0);
+	assert_int_equal(folio_large_mapcount(f), 256 + 384);
+	assert_int_equal(folio_entire_mapcount(f), 0);
+	assert_int_equal(deferred_split_count(), 0);    /* every page is still mapped by someone */
+	free0 = zone.free_pages;
+	assert_int_equal(split_folio(f), 0);
+	assert_int_equal(zone.free_pages, free0);
+	assert_int_equal(folio_mapcount(page_folio(pfn_to_page(folio_pfn(f) + 10))), 1);
+	assert_int_equal(folio_mapcount(page_folio(pfn_to_page(folio_pfn(f) + 300))), 2);
+	assert_int_equal(folio_mapcount(page_folio(pfn_to_page(folio_pfn(f) + 400))), 1);
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 512);
+	assert_int_equal(read_byte(mm, BASE + 300 * PAGE_SIZE, ACC_USER), 'y');
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'x');
+	exit_mmap(child);
+	mmdrop(child);
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 256);
+}
+
+/* A split frees the pages nobody maps. */
+static void test_split_frees(void **state)
+{
+	unsigned long free0;
+	struct folio *f;
+	int level;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	user_write(mm, BASE + PMD_SIZE - 1, 'z');
+	f = folio_at(mm, BASE, &level);
+	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, true), BASE);  /* MAP_FIXED */
+	assert_int_equal(folio_large_mapcount(f), 12);
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED),
+			 IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? 12 : 512);
+	free0 = zone.free_pages;
+	assert_int_equal(deferred_split_scan(~0UL), 1);
+	assert_int_equal(zone.free_pages - free0, 500);
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 12);
+	assert_int_equal(read_byte(mm, BASE + PMD_SIZE - 1, ACC_USER | ACC_WRITE), 'z');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_policy_text, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_allowable_orders, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_mthp_fault, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_pmd_fork_cow_reuse, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_pte_mapped_reuse, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_partial_unmap_and_split, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_split_frees, boot, shutdown),
+	};
+
+	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ?
+					   "thp (no-page-mapcount)" : "thp (page-mapcount)",
+					   tests, NULL, NULL);
+}

@@ -1,0 +1,264 @@
+/*
+ * What the large-folio guest tests share: TAP output, the THP knobs, and
+ * the views into the kernel a test asserts on — pagemap (PFN, exclusive
+ * bit), /proc/kpagecount, /proc/meminfo and foliOS's folio view
+ * /proc/folio/<pfn>.  Header-only, so each test stays one program.
+ */
+#ifndef USER_THP_UTIL_H
+#define USER_THP_UTIL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#define PAGE            4096UL
+#define PMD_SIZE        (2UL << 20)
+#define THP_DIR         "/sys/kernel/mm/transparent_hugepage/"
+
+static int tap_n, tap_failed;
+
+static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", cond ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	tap_failed += !cond;
+}
+
+static int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+static int write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int ok_ = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+
+	if (fd >= 0)
+		close(fd);
+	return ok_ ? 0 : -1;
+}
+
+static int read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+/* Set the top-level knob (kb == 0) or hugepages-<kb>kB/enabled. */
+static int thp_set(unsigned long kb, const char *mode)
+{
+	char path[128];
+
+	if (!kb)
+		return write_text(THP_DIR "enabled", mode);
+	snprintf(path, sizeof(path), THP_DIR "hugepages-%lukB/enabled", kb);
+	return write_text(path, mode);
+}
+
+/* Every size "never" but kb "always" (kb == 0: all never). */
+static void thp_only(unsigned long kb)
+{
+	for (unsigned long k = 16; k <= 2048; k *= 2)
+		thp_set(k, k == kb ? "always" : "never");
+}
+
+static void split_deferred(void)
+{
+	write_text(THP_DIR "split_deferred", "1");
+}
+
+/* A kB value from /proc/meminfo, or -1. */
+static long meminfo_kb(const char *key)
+{
+	char buf[2048], *p;
+	size_t klen = strlen(key);
+
+	if (read_text("/proc/meminfo", buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return strtol(p + klen + 1, NULL, 10);
+	return -1;
+}
+
+static unsigned long long pagemap_entry(const void *addr)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	unsigned long long e = 0;
+
+	if (fd >= 0) {
+		pread(fd, &e, 8, (unsigned long)addr / PAGE * 8);
+		close(fd);
+	}
+	return e;
+}
+
+/* The PFN mapping addr, 0 if not present. */
+static unsigned long pfn_of(const void *addr)
+{
+	unsigned long long e = pagemap_entry(addr);
+
+	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+static int pm_exclusive(const void *addr)
+{
+	return (pagemap_entry(addr) >> 56) & 1;
+}
+
+static long kpagecount(unsigned long pfn)
+{
+	int fd = open("/proc/kpagecount", O_RDONLY);
+	unsigned long long c = 0;
+
+	if (fd >= 0) {
+		pread(fd, &c, 8, pfn * 8);
+		close(fd);
+	}
+	return (long)c;
+}
+
+/* foliOS's /proc/folio/<pfn>, parsed; -1 fields if absent. */
+struct folio_view {
+	long pfn, head_pfn, order, refcount, large_mapcount, entire_mapcount;
+	long nr_pages_mapped, page_mapcount;    /* -1 without CONFIG_PAGE_MAPCOUNT */
+	long mm_id[2], mm_id_pid[2], mm_id_mapcount[2];
+	long shared, anon_exclusive, partially_mapped;
+};
+
+static long fv_field(const char *buf, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\n%s: ", key);
+	if (!strncmp(buf, pat + 1, strlen(pat + 1)))
+		return strtol(buf + strlen(pat + 1), NULL, 10);
+	p = strstr(buf, pat);
+	return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+static int folio_view_pfn(unsigned long pfn, struct folio_view *v)
+{
+	char path[64], buf[1024];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/folio/%lu", pfn);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	v->pfn = fv_field(buf, "pfn");
+	v->head_pfn = fv_field(buf, "head_pfn");
+	v->order = fv_field(buf, "order");
+	v->refcount = fv_field(buf, "refcount");
+	v->large_mapcount = fv_field(buf, "large_mapcount");
+	v->entire_mapcount = fv_field(buf, "entire_mapcount");
+	v->nr_pages_mapped = fv_field(buf, "nr_pages_mapped");
+	v->page_mapcount = fv_field(buf, "page_mapcount");
+	v->mm_id[0] = fv_field(buf, "mm_id0");
+	v->mm_id[1] = fv_field(buf, "mm_id1");
+	v->mm_id_mapcount[0] = fv_field(buf, "mm_id0_mapcount");
+	v->mm_id_mapcount[1] = fv_field(buf, "mm_id1_mapcount");
+	for (int i = 0; i < 2; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "\nmm_id%d: ", i);
+		p = strstr(buf, key);
+		p = p ? strstr(p, "[pid ") : NULL;
+		v->mm_id_pid[i] = p ? strtol(p + 5, NULL, 10) : -1;
+	}
+	v->shared = fv_field(buf, "maybe_mapped_shared");
+	v->anon_exclusive = fv_field(buf, "anon_exclusive");
+	v->partially_mapped = fv_field(buf, "partially_mapped");
+	return 0;
+}
+
+static int folio_at(const void *addr, struct folio_view *v)
+{
+	unsigned long pfn = pfn_of(addr);
+
+	memset(v, 0xff, sizeof(*v));
+	return pfn ? folio_view_pfn(pfn, v) : -1;
+}
+
+/* The slot (0/1) holding this process's mm, or -1. */
+static int my_slot(const struct folio_view *v)
+{
+	for (int i = 0; i < 2; i++)
+		if (v->mm_id[i] > 0 && v->mm_id_pid[i] == getpid())
+			return i;
+	return -1;
+}
+
+/* Does this kernel keep per-page mapcounts (the folio view shows page_mapcount)? */
+static int page_mapcount_mode(void)
+{
+	static int mode = -1;
+	struct folio_view v;
+	char *p;
+
+	if (mode >= 0)
+		return mode;
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p[0] = 1;
+	mode = folio_at(p, &v) == 0 && v.page_mapcount >= 0;
+	munmap(p, PAGE);
+	return mode;
+}
+
+/* len bytes of anon memory starting on an align boundary. */
+static char *map_aligned(size_t len, size_t align)
+{
+	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	unsigned long a, lead;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((unsigned long)p + align - 1) & ~(align - 1);
+	lead = a - (unsigned long)p;
+	if (lead)
+		munmap(p, lead);
+	munmap((char *)a + len, align - lead);
+	return (char *)a;
+}
+
+/* Are the n pages from p backed by n consecutive PFNs? */
+static int pfns_contiguous(const char *p, unsigned long n)
+{
+	unsigned long first = pfn_of(p);
+
+	for (unsigned long i = 1; i < n; i++)
+		if (pfn_of(p + i * PAGE) != first + i)
+			return 0;
+	return first != 0;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int status = -1;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#endif
