@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		int ok_ = 1;
 
 		for (int r = 0; r < 3 && ok_; r++) {
-			unsigned long long one[4];
+			unsigned long long one[4] = { 0 };
 
 			ok_ = run_once(k, one);
 			for (int i = 0; i < 4; i++)

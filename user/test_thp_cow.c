@@ -64,7 +64,7 @@ static int both_slots(const struct folio_view *v, pid_t a, pid_t b)
 /* A child writes one page while alive: it gets a copy of that page only. */
 static void test_child_write(enum kind k)
 {
-	unsigned long n = kind_pages[k], pfns[512];
+	unsigned long n = kind_pages[k], pfns[512] = { 0 };
 	char *p = make_folio(k, 1000);
 	int rep[2], go[2], res = 0;
 	struct folio_view v;
@@ -99,7 +99,7 @@ static void test_child_write(enum kind k)
 /* After the child exited, the parent's writes reuse the folio in place. */
 static void test_parent_reuse(enum kind k)
 {
-	unsigned long n = kind_pages[k], pfns[512];
+	unsigned long n = kind_pages[k], pfns[512] = { 0 };
 	char *p = make_folio(k, 2000);
 	struct folio_view v, v1;
 	pid_t child;
@@ -130,7 +130,7 @@ static void test_parent_reuse(enum kind k)
 /* The parent unmaps; the child's writes then reuse (child-reuse-byte). */
 static void test_child_reuse(enum kind k)
 {
-	unsigned long n = kind_pages[k], pfns[512];
+	unsigned long n = kind_pages[k], pfns[512] = { 0 };
 	char *p = make_folio(k, 3000);
 	int go[2], res;
 	pid_t child;

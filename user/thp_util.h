@@ -22,8 +22,8 @@
 
 static int tap_n, tap_failed;
 
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ok(int cond, const char *fmt, ...)
+static inline void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -36,13 +36,13 @@ static void ok(int cond, const char *fmt, ...)
 	tap_failed += !cond;
 }
 
-static int tap_done(void)
+static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
 
-static int write_text(const char *path, const char *s)
+static inline int write_text(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
 	int ok_ = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
@@ -52,7 +52,7 @@ static int write_text(const char *path, const char *s)
 	return ok_ ? 0 : -1;
 }
 
-static int read_text(const char *path, char *buf, size_t size)
+static inline int read_text(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
 	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
@@ -64,7 +64,7 @@ static int read_text(const char *path, char *buf, size_t size)
 }
 
 /* Set the top-level knob (kb == 0) or hugepages-<kb>kB/enabled. */
-static int thp_set(unsigned long kb, const char *mode)
+static inline int thp_set(unsigned long kb, const char *mode)
 {
 	char path[128];
 
@@ -75,19 +75,19 @@ static int thp_set(unsigned long kb, const char *mode)
 }
 
 /* Every size "never" but kb "always" (kb == 0: all never). */
-static void thp_only(unsigned long kb)
+static inline void thp_only(unsigned long kb)
 {
 	for (unsigned long k = 16; k <= 2048; k *= 2)
 		thp_set(k, k == kb ? "always" : "never");
 }
 
-static void split_deferred(void)
+static inline void split_deferred(void)
 {
 	write_text(THP_DIR "split_deferred", "1");
 }
 
 /* A kB value from /proc/meminfo, or -1. */
-static long meminfo_kb(const char *key)
+static inline long meminfo_kb(const char *key)
 {
 	char buf[2048], *p;
 	size_t klen = strlen(key);
@@ -100,7 +100,7 @@ static long meminfo_kb(const char *key)
 	return -1;
 }
 
-static unsigned long long pagemap_entry(const void *addr)
+static inline unsigned long long pagemap_entry(const void *addr)
 {
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 	unsigned long long e = 0;
@@ -113,19 +113,19 @@ static unsigned long long pagemap_entry(const void *addr)
 }
 
 /* The PFN mapping addr, 0 if not present. */
-static unsigned long pfn_of(const void *addr)
+static inline unsigned long pfn_of(const void *addr)
 {
 	unsigned long long e = pagemap_entry(addr);
 
 	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
 }
 
-static int pm_exclusive(const void *addr)
+static inline int pm_exclusive(const void *addr)
 {
 	return (pagemap_entry(addr) >> 56) & 1;
 }
 
-static long kpagecount(unsigned long pfn)
+static inline long kpagecount(unsigned long pfn)
 {
 	int fd = open("/proc/kpagecount", O_RDONLY);
 	unsigned long long c = 0;
@@ -145,7 +145,7 @@ struct folio_view {
 	long shared, anon_exclusive, partially_mapped;
 };
 
-static long fv_field(const char *buf, const char *key)
+static inline long fv_field(const char *buf, const char *key)
 {
 	char pat[64];
 	const char *p;
@@ -157,7 +157,7 @@ static long fv_field(const char *buf, const char *key)
 	return p ? strtol(p + strlen(pat), NULL, 10) : -1;
 }
 
-static int folio_view_pfn(unsigned long pfn, struct folio_view *v)
+static inline int folio_view_pfn(unsigned long pfn, struct folio_view *v)
 {
 	char path[64], buf[1024];
 	const char *p;
@@ -191,7 +191,7 @@ static int folio_view_pfn(unsigned long pfn, struct folio_view *v)
 	return 0;
 }
 
-static int folio_at(const void *addr, struct folio_view *v)
+static inline int folio_at(const void *addr, struct folio_view *v)
 {
 	unsigned long pfn = pfn_of(addr);
 
@@ -200,7 +200,7 @@ static int folio_at(const void *addr, struct folio_view *v)
 }
 
 /* The slot (0/1) holding this process's mm, or -1. */
-static int my_slot(const struct folio_view *v)
+static inline int my_slot(const struct folio_view *v)
 {
 	for (int i = 0; i < 2; i++)
 		if (v->mm_id[i] > 0 && v->mm_id_pid[i] == getpid())
@@ -209,7 +209,7 @@ static int my_slot(const struct folio_view *v)
 }
 
 /* Does this kernel keep per-page mapcounts (the folio view shows page_mapcount)? */
-static int page_mapcount_mode(void)
+static inline int page_mapcount_mode(void)
 {
 	static int mode = -1;
 	struct folio_view v;
@@ -225,7 +225,7 @@ static int page_mapcount_mode(void)
 }
 
 /* len bytes of anon memory starting on an align boundary. */
-static char *map_aligned(size_t len, size_t align)
+static inline char *map_aligned(size_t len, size_t align)
 {
 	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
@@ -242,7 +242,7 @@ static char *map_aligned(size_t len, size_t align)
 }
 
 /* Are the n pages from p backed by n consecutive PFNs? */
-static int pfns_contiguous(const char *p, unsigned long n)
+static inline int pfns_contiguous(const char *p, unsigned long n)
 {
 	unsigned long first = pfn_of(p);
 
@@ -252,7 +252,7 @@ static int pfns_contiguous(const char *p, unsigned long n)
 	return first != 0;
 }
 
-static int wait_exit(pid_t pid)
+static inline int wait_exit(pid_t pid)
 {
 	int status = -1;
 
