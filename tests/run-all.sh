@@ -85,6 +85,19 @@ for v in 0 1; do
       ! grep -q 'still alive' "$log/segv-$mode-$name.log" || ok=FAIL
     result "segv $mode: SIGSEGV kills the task, status 139 ($name)" $ok "exit $rc"
   done
+  # THP policy from the kernel command line, Linux's syntax, read back through sysfs
+  d=/sys/kernel/mm/transparent_hugepage
+  ./run-qemu.sh $flag --append 'transparent_hugepage=madvise thp_anon=16K,32K:always;64K-256K:inherit;2M:never' \
+    --run "/bin/cat $d/enabled $d/hugepages-16kB/enabled $d/hugepages-32kB/enabled $d/hugepages-64kB/enabled $d/hugepages-256kB/enabled $d/hugepages-512kB/enabled $d/hugepages-2048kB/enabled" \
+    </dev/null >"$log/thp-cmdline-$name.log" 2>&1
+  printf '%s\n' 'always [madvise] never' '[always] inherit madvise never' '[always] inherit madvise never' \
+    'always [inherit] madvise never' 'always [inherit] madvise never' 'always inherit madvise [never]' \
+    'always inherit madvise [never]' >"$log/thp-cmdline-expected"
+  ok=OK; grep -vE '^\[ *[0-9]+\.[0-9]+\]|^foliOS' "$log/thp-cmdline-$name.log" | tr -d '\r' | cmp -s - "$log/thp-cmdline-expected" || ok=FAIL
+  result "transparent_hugepage= and thp_anon= set the sysfs knobs ($name)" $ok "see $log/thp-cmdline-$name.log"
+  ./run-qemu.sh $flag --icount --run '/bin/bench_thp 8' </dev/null >"$log/bench-thp-$name.log" 2>&1
+  ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
+  result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"
   printf '#include <stdio.h>\nint main(void) { puts("added from the host"); return 42; }\n' >"$log/added.c"
   musl-gcc -static -o "$log/added" "$log/added.c" &&
     ./run-qemu.sh $flag --add "$log/added:/opt/added" --run /opt/added </dev/null >"$log/add-$name.log" 2>&1

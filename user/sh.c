@@ -2,6 +2,8 @@
  * A small shell: reads a line, splits it into words (double quotes group),
  * runs the program (searching PATH) as a child and waits for it.  Prints
  * the status of a command that failed or was killed.  Built-ins: exit [N].
+ * "> FILE" (or ">FILE") sends the command's output to FILE, e.g.
+ * echo always > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
  * `sh -c "CMD ARGS"` runs one command and exits with its status.
  */
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 
 #define MAX_WORDS 64
 
@@ -41,11 +44,46 @@ static int split(char *line, char **argv)
 	return argc;
 }
 
+/*
+ * Take "> FILE" / ">FILE" out of argv; returns FILE, or NULL if there is
+ * none (or "" when ">" has no file after it).
+ */
+static const char *take_redirect(char **argv, int *argc)
+{
+	const char *file = NULL;
+	int out = 0;
+
+	for (int i = 0; i < *argc; i++) {
+		if (argv[i][0] != '>') {
+			argv[out++] = argv[i];
+			continue;
+		}
+		file = argv[i][1] ? argv[i] + 1 : i + 1 < *argc ? argv[++i] : "";
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return file;
+}
+
+/* In the child: point stdout at file. */
+static void redirect_stdout(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "sh: %s: %s\n", file, strerror(errno));
+		_exit(1);
+	}
+	dup2(fd, 1);
+	close(fd);
+}
+
 /* Run one command line; returns its status as a shell reports it. */
 static int run(char *line)
 {
 	char *argv[MAX_WORDS];
 	int argc = split(line, argv), status;
+	const char *file = take_redirect(argv, &argc);
 	pid_t pid;
 
 	if (!argc)
@@ -58,6 +96,8 @@ static int run(char *line)
 		return 126;
 	}
 	if (pid == 0) {
+		if (file)
+			redirect_stdout(file);
 		execvp(argv[0], argv);
 		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);

@@ -100,6 +100,16 @@ static inline long meminfo_kb(const char *key)
 	return -1;
 }
 
+/* A kB value from /proc/self/status (VmRSS, RssAnon), or -1. */
+static inline long status_kb(const char *key)
+{
+	char buf[1024], *p;
+
+	if (read_text("/proc/self/status", buf, sizeof(buf)) || !(p = strstr(buf, key)))
+		return -1;
+	return strtol(p + strlen(key) + 1, NULL, 10);
+}
+
 static inline unsigned long long pagemap_entry(const void *addr)
 {
 	int fd = open("/proc/self/pagemap", O_RDONLY);
