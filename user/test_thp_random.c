@@ -1,6 +1,6 @@
 /*
  * Guest test (TAP): random fork / write / unmap / remap / MADV_DONTNEED /
- * mprotect / exit steps across up to six processes sharing large folios of
+ * mprotect / split_deferred / exit steps across up to six processes sharing large folios of
  * mixed sizes (16K, 64K, 256K mTHPs and PMD THPs).  Each worker process
  * keeps the expected content of every page of its region (its model, which
  * fork copies with the memory) and checks the whole region after each of
@@ -15,9 +15,10 @@
 #define UNMAPPED        (-1)
 
 enum op { OP_WRITE, OP_WRITE_RANGE, OP_FORK, OP_EXIT, OP_UNMAP, OP_REMAP, OP_DONTNEED,
-	  OP_MPROTECT, OP_CHECK, NR_OPS };
+	  OP_MPROTECT, OP_CHECK, OP_SPLIT, NR_OPS };
 static const char *const op_name[] = { "write", "write-range", "fork", "exit", "unmap",
-				       "remap", "dontneed", "mprotect", "check" };
+				       "remap", "dontneed", "mprotect", "check",
+				       "split-deferred" };
 
 struct cmd { int op, page, nr, val, slot; };
 struct reply { int bad_page; int pid; };
@@ -112,6 +113,8 @@ static __attribute__((noreturn)) void worker(int slot)
 			r.pid = fork();
 			if (r.pid == 0)
 				worker(c.slot);
+		} else if (c.op == OP_SPLIT) {
+			split_deferred();
 		} else if (c.op != OP_EXIT && c.op != OP_CHECK) {
 			do_range(&c);
 		}
@@ -124,7 +127,7 @@ static __attribute__((noreturn)) void worker(int slot)
 
 static int pick_op(unsigned int *seed, int alive)
 {
-	static const int weight[NR_OPS] = { 30, 15, 12, 8, 8, 7, 6, 6, 8 };
+	static const int weight[NR_OPS] = { 30, 15, 12, 8, 8, 7, 6, 6, 8, 4 };
 	int total = 0, r;
 
 	for (int i = 0; i < NR_OPS; i++)
