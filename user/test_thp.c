@@ -9,20 +9,6 @@
 #include "thp_util.h"
 #include <signal.h>
 
-static void fill(char *p, unsigned long pages, int seed)
-{
-	for (unsigned long i = 0; i < pages; i++)
-		*(int *)(p + i * PAGE) = seed + (int)i;
-}
-
-static int check(const char *p, unsigned long pages, int seed)
-{
-	for (unsigned long i = 0; i < pages; i++)
-		if (*(const int *)(p + i * PAGE) != seed + (int)i)
-			return 0;
-	return 1;
-}
-
 static void test_knobs(void)
 {
 	char buf[128];
@@ -158,7 +144,7 @@ static char *pmd_thp(int seed)
 	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
 
 	thp_only(2048);
-	fill(p, 512, seed);
+	fill_pattern(p, 512, seed);
 	thp_only(0);
 	return p;
 }
@@ -172,7 +158,7 @@ static void test_partial_munmap(void)
 
 	munmap(p, PMD_SIZE / 2);
 	folio_at(p + PMD_SIZE / 2, &v);
-	ok(check(p + PMD_SIZE / 2, 256, 100 + 256) && v.order == 9 && v.entire_mapcount == 0 &&
+	ok(check_pattern(p + PMD_SIZE / 2, 256, 100 + 256, 256) && v.order == 9 && v.entire_mapcount == 0 &&
 	   v.large_mapcount == 256 && v.partially_mapped == 1 && pfns_contiguous(p + PMD_SIZE / 2, 256),
 	   "munmap of half a PMD THP: PMD split, 256 PTEs left, data intact, queued");
 	ok(pm ? anon0 - meminfo_kb("AnonPages") == 1024 : anon0 == meminfo_kb("AnonPages"),
@@ -183,7 +169,7 @@ static void test_partial_munmap(void)
 	free1 = meminfo_kb("MemFree");
 	folio_at(p + PMD_SIZE / 2, &v);
 	ok(v.order == 0 && v.large_mapcount == 1 && free1 - free0 >= 1024 && free1 - free0 < 1100 &&
-	   check(p + PMD_SIZE / 2, 256, 100 + 256),
+	   check_pattern(p + PMD_SIZE / 2, 256, 100 + 256, 256),
 	   "split_deferred: order-0 folios, MemFree +%ld kB, data intact", free1 - free0);
 	ok(anon0 - meminfo_kb("AnonPages") == 1024, "after the split AnonPages counts only mapped pages");
 	munmap(p, PMD_SIZE);
@@ -194,15 +180,15 @@ static void test_mprotect_split(void)
 	char *p = pmd_thp(200);
 	struct folio_view v;
 
-	ok(mprotect(p + 7 * PAGE, PAGE, PROT_READ) == 0 && check(p, 512, 200),
+	ok(mprotect(p + 7 * PAGE, PAGE, PROT_READ) == 0 && check_pattern(p, 512, 200, 512),
 	   "mprotect(PROT_READ) one page of a PMD THP: data intact");
 	folio_at(p, &v);
 	ok(v.order == 9 && v.entire_mapcount == 0 && v.large_mapcount == 512 &&
 	   v.partially_mapped == 0 && v.refcount == 512, "PMD split into 512 PTEs, folio whole");
 	ok(mprotect(p + 7 * PAGE, PAGE, PROT_READ | PROT_WRITE) == 0, "mprotect it writable again");
-	fill(p, 512, 300);
+	fill_pattern(p, 512, 300);
 	folio_at(p + 7 * PAGE, &v);
-	ok(check(p, 512, 300) && v.order == 9 && pfns_contiguous(p, 512) && pm_exclusive(p + 7 * PAGE),
+	ok(check_pattern(p, 512, 300, 512) && v.order == 9 && pfns_contiguous(p, 512) && pm_exclusive(p + 7 * PAGE),
 	   "a PTE-mapped 2 MiB folio, writable in place (no copy)");
 	munmap(p, PMD_SIZE);
 }
@@ -215,8 +201,8 @@ static void test_dontneed_split(void)
 
 	madvise(p + 10 * PAGE, 4 * PAGE, MADV_DONTNEED);
 	folio_at(p, &v);
-	ok(p[10 * PAGE] == 0 && p[13 * PAGE + 9] == 0 && check(p, 10, 400) &&
-	   check(p + 14 * PAGE, 498, 414), "MADV_DONTNEED of 4 pages of a PMD THP: zeroes there, data elsewhere");
+	ok(p[10 * PAGE] == 0 && p[13 * PAGE + 9] == 0 && check_pattern(p, 10, 400, 10) &&
+	   check_pattern(p + 14 * PAGE, 498, 414, 498), "MADV_DONTNEED of 4 pages of a PMD THP: zeroes there, data elsewhere");
 	ok(v.order == 9 && v.large_mapcount == 508 && pfn_of(p + 10 * PAGE) != (unsigned long)v.head_pfn + 10,
 	   "the THP keeps 508 PTEs; the zero-filled pages are new 4 KiB folios");
 	free0 = meminfo_kb("MemFree");

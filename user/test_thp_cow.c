@@ -21,22 +21,13 @@ static char *make_folio(enum kind k, int seed)
 	char *p = map_aligned(n * PAGE, n * PAGE);
 
 	thp_only(k == MTHP_64K ? 64 : 2048);
-	for (unsigned long i = 0; i < n; i++)
-		*(int *)(p + i * PAGE) = seed + (int)i;
+	fill_pattern(p, n, seed);
 	thp_only(0);
 	if (k == PTE_2M) {              /* the cover letter's way: split the PMD, merge the VMAs */
 		mprotect(p, PAGE, PROT_READ);
 		mprotect(p, PAGE, PROT_READ | PROT_WRITE);
 	}
 	return p;
-}
-
-static int check(const char *p, unsigned long n, int seed, unsigned long skip)
-{
-	for (unsigned long i = 0; i < n; i++)
-		if (i != skip && *(const int *)(p + i * PAGE) != seed + (int)i)
-			return 0;
-	return 1;
 }
 
 static void record_pfns(const char *p, unsigned long n, unsigned long *pfns)
@@ -77,7 +68,7 @@ static void test_child_write(enum kind k)
 	if (!child) {
 		p[3 * PAGE] = 'c';
 		folio_at(p + 3 * PAGE, &v);
-		res = p[3 * PAGE] == 'c' && check(p, n, 1000, 3) && pfn_of(p + 3 * PAGE) != pfns[3] &&
+		res = p[3 * PAGE] == 'c' && check_pattern(p, n, 1000, 3) && pfn_of(p + 3 * PAGE) != pfns[3] &&
 		      same_pfns(p, n, pfns) == n - 1 && v.order == 0 && v.anon_exclusive == 1;
 		write(rep[1], &res, sizeof(res));
 		read(go[0], &res, sizeof(res));
@@ -87,7 +78,7 @@ static void test_child_write(enum kind k)
 	ok(res, "%s: child's write copies just that page (new PFN), the rest still shared",
 	   kind_name[k]);
 	folio_at(p, &v);
-	ok(check(p, n, 1000, n) && same_pfns(p, n, pfns) == n && v.shared == 1 &&
+	ok(check_pattern(p, n, 1000, n) && same_pfns(p, n, pfns) == n && v.shared == 1 &&
 	   both_slots(&v, getpid(), child), "%s: parent's data and PFNs intact; both mms in the slots, shared",
 	   kind_name[k]);
 	write(go[1], &res, sizeof(res));
@@ -122,7 +113,7 @@ static void test_parent_reuse(enum kind k)
 	   k == PMD_2M ? "the whole PMD (still one PMD leaf)" : "only the faulting page became exclusive");
 	for (unsigned long i = 1; i < n; i++)
 		p[i * PAGE + 100] = 'y';
-	ok(same_pfns(p, n, pfns) == n && check(p, n, 2000, 0) && p[0] == 'x',
+	ok(same_pfns(p, n, pfns) == n && check_pattern(p, n, 2000, 0) && p[0] == 'x',
 	   "%s: writing every page after the child exited copies nothing", kind_name[k]);
 	munmap(p, n * PAGE);
 }
@@ -142,7 +133,7 @@ static void test_child_reuse(enum kind k)
 		read(go[0], &res, sizeof(res));
 		for (unsigned long i = 0; i < n; i++)
 			p[i * PAGE + 100] = 'z';
-		_exit(same_pfns(p, n, pfns) == n && check(p, n, 3000, n) ? 0 : 1);
+		_exit(same_pfns(p, n, pfns) == n && check_pattern(p, n, 3000, n) ? 0 : 1);
 	}
 	munmap(p, n * PAGE);
 	write(go[1], &res, sizeof(res));
@@ -172,7 +163,7 @@ static void test_three_processes(void)
 		res[0] = v.shared == 1 && v.mm_id[0] == 0 && v.mm_id[1] == 0 && v.large_mapcount == 16;
 		res[1] = pm_exclusive(p);
 		p[0] = 'b';
-		res[2] = p[0] == 'b' && check(p, 16, 4000, 0);
+		res[2] = p[0] == 'b' && check_pattern(p, 16, 4000, 0);
 		write(rep[1], res, sizeof(res));
 		_exit(0);
 	}
@@ -221,7 +212,7 @@ static void test_exec_releases(void)
 	ok(v.shared == 0 && v.large_mapcount == 16 && my_slot(&v) >= 0 && v.mm_id[!my_slot(&v)] == 0,
 	   "after the child's exec only this mm holds a slot: not shared");
 	p[PAGE] = 'e';
-	ok(pfn_of(p) == pfn0 && pfn_of(p + PAGE) == pfn0 + 1 && check(p, 16, 5000, 1),
+	ok(pfn_of(p) == pfn0 && pfn_of(p + PAGE) == pfn0 + 1 && check_pattern(p, 16, 5000, 1),
 	   "so the parent's write reuses the folio while the child runs");
 	close(in[1]);
 	ok(wait_exit(child) == 0, "the exec'd child ends at EOF");
@@ -240,15 +231,15 @@ static void test_fork_partial(void)
 	munmap(p, PMD_SIZE / 2);
 	if (!(child = fork())) {
 		half[PAGE] = 'k';
-		_exit(check(half, 256, 6256, 1) && half[PAGE] == 'k' && pfn_of(half) == pfn &&
+		_exit(check_pattern(half, 256, 6256, 1) && half[PAGE] == 'k' && pfn_of(half) == pfn &&
 		      pfn_of(half + PAGE) != pfn + 1 ? 0 : 1);
 	}
 	ok(wait_exit(child) == 0, "fork of a partially mapped THP: the child sees the data, copies one page");
 	folio_at(half, &v);
-	ok(check(half, 256, 6256, 256) && v.order == 9 && v.large_mapcount == 256 && v.shared == 0,
+	ok(check_pattern(half, 256, 6256, 256) && v.order == 9 && v.large_mapcount == 256 && v.shared == 0,
 	   "the parent's half is intact, its folio exclusive again after the child exit");
 	split_deferred();
-	ok(check(half, 256, 6256, 256) && pfn_of(half) == pfn, "deferred split keeps the parent's data and PFNs");
+	ok(check_pattern(half, 256, 6256, 256) && pfn_of(half) == pfn, "deferred split keeps the parent's data and PFNs");
 	munmap(half, PMD_SIZE / 2);
 }
 

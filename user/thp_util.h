@@ -251,6 +251,22 @@ static inline char *map_aligned(size_t len, size_t align)
 	return (char *)a;
 }
 
+/* Page i of n from p holds seed + i in its first int. */
+static inline void fill_pattern(char *p, unsigned long n, int seed)
+{
+	for (unsigned long i = 0; i < n; i++)
+		*(int *)(p + i * PAGE) = seed + (int)i;
+}
+
+/* Does every page but "skip" (n: none) still hold its pattern? */
+static inline int check_pattern(const char *p, unsigned long n, int seed, unsigned long skip)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (i != skip && *(const int *)(p + i * PAGE) != seed + (int)i)
+			return 0;
+	return 1;
+}
+
 /* Are the n pages from p backed by n consecutive PFNs? */
 static inline int pfns_contiguous(const char *p, unsigned long n)
 {
