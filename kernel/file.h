@@ -8,6 +8,7 @@
 
 #include "kernel/types.h"
 #include "kernel/initrd.h"
+#include "kernel/seq_file.h"
 
 #define NR_OPEN         32
 #define O_ACCMODE       03
@@ -36,12 +37,12 @@ struct file {
 	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
 	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
 	struct pipe *pipe;              /* FILE_PIPE_*: the shared ring */
-	int (*proc_show)(struct file *f, char *buf, size_t size);       /* FILE_PROC */
+	void (*proc_show)(struct file *f, struct seq_file *m);          /* FILE_PROC */
 	int (*proc_write)(struct file *f, const char *buf, size_t len); /* writable FILE_PROC */
 	long proc_arg;                  /* which pfn, order, pid… the file is about */
 	char proc_comm[16];             /* /proc/<pid>/status: the task's name at open */
-	char *proc_buf;
-	unsigned long proc_len;
+	char *proc_buf;                 /* the generated text, proc_len of proc_size bytes */
+	unsigned long proc_len, proc_size;
 	long (*proc_read_bin)(struct file *f, char *ubuf, unsigned long count);
 	struct mm_struct *mm;           /* /proc/<pid>/pagemap: bound at open */
 };
@@ -67,5 +68,6 @@ void proc_release(struct file *f);
 long proc_read(struct file *f, char *ubuf, unsigned long count);
 long proc_write(struct file *f, const char *ubuf, unsigned long count);
 bool sysfs_lookup(const char *path, struct file *f);
+bool proc_dir_entry(unsigned long pos, char *name, size_t size, u8 *type);
 
 #endif

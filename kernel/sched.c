@@ -169,6 +169,17 @@ struct task_struct *find_task(int pid)
 	return NULL;
 }
 
+/* The PID of the n-th live task with an mm (0, 1, …), or 0 past the last (/proc listing). */
+int task_nth_pid(unsigned long n)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t->mm && t->state != TASK_ZOMBIE && !n--)
+			return t->pid;
+	return 0;
+}
+
 /* The PID of the live task whose mm has this MM ID, or 0 (for the folio view). */
 int mm_id_to_pid(unsigned int mm_id)
 {

@@ -320,41 +320,56 @@ static const char *child_name(const char *name, const char *dir)
 	return *name && !strchr(name, '/') ? name : NULL;
 }
 
+/*
+ * The entry of directory f at position f->pos, skipping what is not a
+ * child of it (advancing f->pos): its name and DT_ type.  false at the end.
+ * /proc lists what procfs makes, other directories the initrd's children.
+ */
+static bool dir_next(struct file *f, char *name, size_t size, u8 *type)
+{
+	struct initrd_file e;
+
+	if (!strcmp(f->dir, "proc"))
+		return proc_dir_entry(f->pos, name, size, type);
+	for (; initrd_entry(f->pos, &e); f->pos++) {
+		const char *child = child_name(e.name, f->dir);
+
+		if (!child || !strcmp(e.name, "."))
+			continue;
+		strlcpy(name, child, size);
+		*type = (e.mode & S_IFMT) == S_IFDIR ? 4 : 8;   /* DT_DIR, DT_REG */
+		return true;
+	}
+	return false;
+}
+
 /* List a directory: struct linux_dirent64 records, as many as fit. */
 long sys_getdents64(int fd, void *ubuf, unsigned long count)
 {
 	struct file *f = fget(fd);
-	struct initrd_file e;
 	unsigned long done = 0;
+	struct { u64 ino; s64 off; u16 reclen; u8 type; char name[100]; } __attribute__((packed)) d;
 
 	if (!f)
 		return -EBADF;
 	if (f->type != FILE_DIR)
 		return -ENOTDIR;
-	while (initrd_entry(f->pos, &e)) {
-		const char *name = child_name(e.name, f->dir);
-		struct { u64 ino; s64 off; u16 reclen; u8 type; char name[100]; } __attribute__((packed)) d;
-		size_t len;
+	memset(d.name, 0, sizeof(d.name));
+	while (dir_next(f, d.name, sizeof(d.name), &d.type)) {
+		size_t len = strlen(d.name);
 
-		if (!name || !strcmp(e.name, ".")) {
-			f->pos++;
-			continue;
-		}
-		len = MIN(strlen(name), sizeof(d.name) - 1);
 		d.reclen = ALIGN_UP(19 + len + 1, 8);
 		if (done + d.reclen > count)
 			break;
 		d.ino = f->pos + 2;
 		d.off = f->pos + 1;
-		d.type = (e.mode & S_IFMT) == S_IFDIR ? 4 : 8;   /* DT_DIR, DT_REG */
-		memset(d.name, 0, sizeof(d.name));
-		memcpy(d.name, name, len);
 		if (copy_to_user((char *)ubuf + done, &d, d.reclen))
 			return -EFAULT;
+		memset(d.name, 0, sizeof(d.name));
 		done += d.reclen;
 		f->pos++;
 	}
-	if (!done && initrd_entry(f->pos, &e))
+	if (!done && dir_next(f, d.name, sizeof(d.name), &d.type))
 		return -EINVAL;                 /* the buffer cannot hold one record */
 	return done;
 }

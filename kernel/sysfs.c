@@ -19,9 +19,12 @@
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage/"
 
-static int thp_show(struct file *f, char *buf, size_t size)
+static void thp_show(struct file *f, struct seq_file *m)
 {
-	return thp_enabled_show(f->proc_arg, buf, size);
+	char buf[64];
+
+	thp_enabled_show(f->proc_arg, buf, sizeof(buf));
+	seq_printf(m, "%s", buf);
 }
 
 static int thp_store(struct file *f, const char *buf, size_t len)
@@ -29,9 +32,9 @@ static int thp_store(struct file *f, const char *buf, size_t len)
 	return thp_enabled_store(f->proc_arg, buf, len);
 }
 
-static int split_deferred_show(struct file *f, char *buf, size_t size)
+static void split_deferred_show(struct file *f, struct seq_file *m)
 {
-	return snprintf(buf, size, "%lu\n", deferred_split_count());
+	seq_printf(m, "%lu\n", deferred_split_count());
 }
 
 static int split_deferred_store(struct file *f, const char *buf, size_t len)

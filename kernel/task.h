@@ -63,6 +63,7 @@ __noreturn void do_exit(int wait_status);
 void sched_tick(void);
 struct task_struct *find_task(int pid);
 int mm_id_to_pid(unsigned int mm_id);
+int task_nth_pid(unsigned long n);
 __noreturn void cpu_idle(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);

@@ -125,6 +125,17 @@ divide|divide error \(vector 0;arch_crash_divide\+0x
 KINDS
 done
 
+# The /proc parser test runs unchanged on Linux, when the peer is on this machine.
+peer=../shared/peer/linux-peer.sh
+if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+  timeout 300 "$peer" build/user/bin/test_proc </dev/null >"$log/test_proc-linux.log" 2>&1
+  p=$(grep -cE '^ok ' "$log/test_proc-linux.log"); f=$(grep -cE '^not ok ' "$log/test_proc-linux.log")
+  ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
+  result "test_proc passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/test_proc-linux.log"
+else
+  echo "# skip: test_proc on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
+fi
+
 echo "# ---- gdb ----"
 tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1
 rc=$?

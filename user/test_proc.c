@@ -1,0 +1,205 @@
+/*
+ * Guest test (TAP): /proc in Linux's formats, parsed with sscanf exactly as
+ * a program on Linux parses it — meminfo, maps, smaps, smaps_rollup,
+ * status, numa_maps, buddyinfo, kpageflags — before and after a fork that
+ * shares 4 MiB.  Runs unchanged on Linux (../shared/peer/linux-peer.sh);
+ * the foliOS-only checks (exact THP counts) are skipped there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/mount.h>
+
+#define MIB (1UL << 20)
+
+static int n, failed, on_folios;
+
+static void ok(int cond, const char *name)
+{
+	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
+	fflush(stdout);
+	failed += !cond;
+}
+
+/* A "Key: N kB" value of /proc/meminfo, as free(1) reads it; -1 if absent. */
+static long meminfo(const char *key)
+{
+	char line[256], name[64];
+	unsigned long v;
+	long found = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %lu kB", name, &v) == 2 && !strcmp(name, key))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+struct smap { long size, rss, pss, shared_dirty, private_dirty, anonymous, anon_huge, referenced; };
+
+/* The smaps block of the VMA starting at start: sscanf of the header, then "Key: N kB" lines. */
+static int smaps_of(const char *file, unsigned long start, struct smap *s)
+{
+	char line[256], key[64], perms[8];
+	unsigned long lo, hi, off, ino, v;
+	unsigned int maj, min;
+	int in = 0;
+	FILE *f = fopen(file, "r");
+
+	memset(s, 0xff, sizeof(*s));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &lo, &hi, perms, &off, &maj, &min, &ino) == 7) {
+			in = lo == start || start == 0;
+			continue;
+		}
+		if (!in || sscanf(line, "%63[^:]: %lu kB", key, &v) != 2)
+			continue;
+		long *p = !strcmp(key, "Size") ? &s->size : !strcmp(key, "Rss") ? &s->rss :
+			  !strcmp(key, "Pss") ? &s->pss : !strcmp(key, "Shared_Dirty") ? &s->shared_dirty :
+			  !strcmp(key, "Private_Dirty") ? &s->private_dirty :
+			  !strcmp(key, "Anonymous") ? &s->anonymous :
+			  !strcmp(key, "AnonHugePages") ? &s->anon_huge :
+			  !strcmp(key, "Referenced") ? &s->referenced : NULL;
+		if (p)
+			*p = v;
+	}
+	if (f)
+		fclose(f);
+	return s->rss >= 0 ? 0 : -1;
+}
+
+/* Is there a maps line "start-end rw-p ..." for this range? */
+static int maps_has(unsigned long start, unsigned long end)
+{
+	char line[256], perms[8];
+	unsigned long lo, hi;
+	int found = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && lo == start && hi == end &&
+		    !strcmp(perms, "rw-p"))
+			found = 1;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static long status_kb(const char *key)
+{
+	char line[256], name[64];
+	unsigned long v;
+	long found = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %lu kB", name, &v) == 2 && !strcmp(name, key))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static char *map_4m(void)
+{
+	char *p = mmap(NULL, 6 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a = (char *)(((unsigned long)p + 2 * MIB - 1) & ~(2 * MIB - 1));
+
+	if (a > p)
+		munmap(p, a - p);
+	munmap(a + 4 * MIB, p + 6 * MIB - (a + 4 * MIB));
+	madvise(a, 4 * MIB, MADV_HUGEPAGE);
+	for (unsigned long i = 0; i < 4 * MIB; i += 4096)
+		a[i] = 1;
+	return a;
+}
+
+static void test_meminfo_and_status(void)
+{
+	ok(meminfo("MemTotal") > 0 && meminfo("MemFree") > 0 && meminfo("AnonPages") >= 0 &&
+	   meminfo("AnonHugePages") >= 0 && meminfo("PageTables") > 0,
+	   "meminfo: MemTotal, MemFree, AnonPages, AnonHugePages, PageTables parse");
+	ok(status_kb("VmRSS") > 0 && status_kb("RssAnon") >= 0 && status_kb("VmSize") > 0,
+	   "status: VmSize, VmRSS, RssAnon parse");
+}
+
+static void test_smaps_alone(char *a)
+{
+	struct smap s, r;
+
+	ok(maps_has((unsigned long)a, (unsigned long)a + 4 * MIB), "maps: the 4 MiB region, rw-p");
+	ok(!smaps_of("/proc/self/smaps", (unsigned long)a, &s) && s.size == 4096 && s.rss == 4096 &&
+	   s.pss == 4096 && s.private_dirty == 4096 && s.shared_dirty == 0 && s.anonymous == 4096,
+	   "smaps alone: Size = Rss = Pss = Private_Dirty = Anonymous = 4096 kB");
+	ok(!on_folios || s.anon_huge == 4096, "smaps: AnonHugePages 4096 kB (two PMD THPs)");
+	ok(!smaps_of("/proc/self/smaps_rollup", 0, &r) && r.rss >= s.rss && r.pss >= s.pss &&
+	   r.anonymous >= 4096, "smaps_rollup parses and covers the region");
+}
+
+static void test_smaps_shared(char *a)
+{
+	int go[2];
+	char c = 0;
+	struct smap s;
+	pid_t pid;
+
+	pipe(go);
+	if (!(pid = fork())) {
+		read(go[0], &c, 1);
+		_exit(0);
+	}
+	ok(!smaps_of("/proc/self/smaps", (unsigned long)a, &s) && s.rss == 4096 && s.pss == 2048 &&
+	   s.shared_dirty == 4096 && s.private_dirty == 0,
+	   "smaps after fork: Pss halves to 2048 kB, all Shared_Dirty");
+	write(go[1], &c, 1);
+	waitpid(pid, NULL, 0);
+	ok(!smaps_of("/proc/self/smaps", (unsigned long)a, &s) && s.pss == 4096 &&
+	   s.private_dirty == 4096, "child gone: Pss 4096 kB and Private_Dirty again");
+}
+
+static void test_other_files(void)
+{
+	char line[512];
+	unsigned long free_blocks[11];
+	int node;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	ok(f && fgets(line, sizeof(line), f) &&
+	   sscanf(line, "Node %d, zone %*s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu", &node,
+		  &free_blocks[0], &free_blocks[1], &free_blocks[2], &free_blocks[3], &free_blocks[4],
+		  &free_blocks[5], &free_blocks[6], &free_blocks[7], &free_blocks[8], &free_blocks[9],
+		  &free_blocks[10]) == 12, "buddyinfo: Node 0, a zone, 11 orders");
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/numa_maps", "r");
+	ok(f && fgets(line, sizeof(line), f) && strstr(line, " default") != NULL,
+	   "numa_maps: '<addr> default ...' lines");
+	if (f)
+		fclose(f);
+}
+
+int main(void)
+{
+	char *a;
+
+	if (access("/proc/meminfo", R_OK)) {    /* Linux's init: mount them ourselves */
+		mount("proc", "/proc", "proc", 0, NULL);
+		mount("sysfs", "/sys", "sysfs", 0, NULL);
+	}
+	on_folios = access("/proc/folio", F_OK) == 0;
+	printf("# test_proc on %s\n", on_folios ? "foliOS" : "another kernel");
+	test_meminfo_and_status();
+	a = map_4m();
+	test_smaps_alone(a);
+	test_smaps_shared(a);
+	test_other_files();
+	munmap(a, 4 * MIB);
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
