@@ -11,12 +11,13 @@ SHELL := /bin/bash
 #   make clean
 
 NO_PAGE_MAPCOUNT ?= 0
+RMAP_TRACE ?= 1
 ifeq ($(NO_PAGE_MAPCOUNT),1)
 VARIANT := no-page-mapcount
 else
 VARIANT := page-mapcount
 endif
-B := build/$(VARIANT)
+B := build/$(VARIANT)$(if $(filter 0,$(RMAP_TRACE)),-notrace)
 
 DEPS_OK := $(shell scripts/install-deps.sh >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
@@ -30,7 +31,8 @@ PYTHON  := python3
 NASM_DEBUG := -g -F dwarf
 
 CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
-	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) -MMD -MP
+	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) \
+	-DCONFIG_RMAP_TRACE=$(RMAP_TRACE) -MMD -MP
 KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \

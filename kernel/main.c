@@ -9,6 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "mm/thp_policy.h"
+#include "mm/rmap_trace.h"
 #include "kernel/ktest.h"
 #include "kernel/string.h"
 #include "kernel/task.h"
@@ -34,10 +35,11 @@ static void setup_loglevel(void)
 }
 
 /*
- * THP policy from the command line, Linux's syntax:
- * transparent_hugepage=always|madvise|never and thp_anon=16K,32K:always;…
+ * mm switches from the command line: the THP policy in Linux's syntax
+ * (transparent_hugepage=always|madvise|never, thp_anon=16K,32K:always;…)
+ * and foliOS's mapcount_trace=all|order:N|pfn:P.
  */
-static void setup_thp(void)
+static void setup_mm_options(void)
 {
 	char val[128];
 
@@ -46,6 +48,9 @@ static void setup_thp(void)
 		pr_warn("transparent_hugepage=%s: not always, madvise or never; ignored\n", val);
 	if (cmdline_get(boot_info.cmdline, "thp_anon", val, sizeof(val)) && thp_anon_cmdline(val))
 		pr_warn("thp_anon=%s: bad size or mode; the groups before it were taken\n", val);
+	if (cmdline_get(boot_info.cmdline, "mapcount_trace", val, sizeof(val)) &&
+	    rmap_trace_control(val))
+		pr_warn("mapcount_trace=%s: not off, all, order:N or pfn:P; ignored\n", val);
 }
 
 /* Run the self-tests named by "ktest[=suite]" and power off with the result. */
@@ -91,7 +96,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	mmu_init();
 	cpu_features_init();
 	mem_init();
-	setup_thp();
+	setup_mm_options();
 	mmu_early_done();
 	timer_init();
 	local_irq_enable();

@@ -22,6 +22,8 @@
 #include "mm/vmstat.h"
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
+#include "mm/rmap_trace.h"
+#include "kernel/ksyms.h"
 
 #define PROC_BUF_MAX    (256UL << 10)   /* the largest text a file may have */
 
@@ -72,6 +74,38 @@ static void folio_show(struct file *f, struct seq_file *m)
 	seq_printf(m, "maybe_mapped_shared: %d\nanon_exclusive: %d\npartially_mapped: %d\n"
 		   "flags: %s\n", folio_maybe_mapped_shared(folio), PageAnonExclusive(page),
 		   folio_order(folio) > 1 && folio_test_partially_mapped(folio), flags);
+}
+
+/*
+ * The mapcount trace, oldest record first, one line each: sequence number,
+ * PID and MM ID of the acting process, operation, pages, folio (head PFN /
+ * order), calling function, then each count before->after.
+ */
+static void mapcount_trace_show(struct file *f, struct seq_file *m)
+{
+	struct rmap_trace_rec r;
+
+	for (unsigned long i = 0; rmap_trace_get(i, &r); i++) {
+		const struct rmap_trace_state *a = &r.before, *b = &r.after;
+		char caller[64];
+
+		ksym_format(r.caller, caller, sizeof(caller));
+		seq_printf(m, "#%lu pid=%d mm=%u %s nr=%d folio=%#lx/%u by %s: lm %d->%d em %d->%d "
+			   "npm %d->%d slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d\n",
+			   r.seq, r.pid, r.mm_id, rmap_trace_op_name(r.op), r.nr, r.pfn, r.order,
+			   caller, a->lm, b->lm, a->em, b->em, a->npm, b->npm, a->id[0], a->mc[0],
+			   b->id[0], b->mc[0], a->id[1], a->mc[1], b->id[1], b->mc[1], a->shared,
+			   b->shared);
+	}
+}
+
+static int mapcount_trace_store(struct file *f, const char *buf, size_t len)
+{
+	char cmd[64];
+
+	strlcpy(cmd, buf, sizeof(cmd));
+	cmd[strcspn(cmd, "\n")] = '\0';
+	return rmap_trace_control(cmd);
 }
 
 /*
@@ -181,6 +215,7 @@ static const struct proc_entry {
 	{ "proc/buddyinfo", buddyinfo_show, NULL },
 	{ "proc/kpagecount", NULL, kpagecount_read },
 	{ "proc/kpageflags", NULL, kpageflags_read },
+	{ "proc/mapcount_trace", mapcount_trace_show, NULL },
 };
 
 /* /proc/folio/<pfn>: any PFN of RAM that the buddy manages. */
@@ -209,6 +244,8 @@ bool proc_lookup(const char *path, struct file *f)
 		f->type = proc_entries[i].show ? FILE_PROC : FILE_PROC_BIN;
 		f->proc_show = proc_entries[i].show;
 		f->proc_read_bin = proc_entries[i].read_bin;
+		if (f->proc_show == mapcount_trace_show)
+			f->proc_write = mapcount_trace_store;
 		return true;
 	}
 	if (!strcmp(path, "proc/folio") || proc_pid_dir(path)) {

@@ -169,6 +169,12 @@ struct task_struct *find_task(int pid)
 	return NULL;
 }
 
+/* For the mapcount trace (mm/rmap_trace.h): who is running now. */
+int rmap_trace_pid(void)
+{
+	return current ? current->pid : 0;
+}
+
 /* The PID of the n-th live task with an mm (0, 1, …), or 0 past the last (/proc listing). */
 int task_nth_pid(unsigned long n)
 {

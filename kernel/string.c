@@ -92,6 +92,15 @@ void *memchr(const void *s, int c, size_t n)
 	return NULL;
 }
 
+size_t strcspn(const char *s, const char *reject)
+{
+	size_t n = 0;
+
+	while (s[n] && !strchr(reject, s[n]))
+		n++;
+	return n;
+}
+
 char *strchr(const char *s, int c)
 {
 	for (; *s; s++)

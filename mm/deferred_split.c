@@ -26,6 +26,7 @@
 #include "mm/pgtable.h"
 #include "mm/vmstat.h"
 #include "mm/mm_id.h"
+#include "mm/rmap_trace.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -160,7 +161,7 @@ static unsigned long __split_folio_to_order0(struct folio *folio, const int *cou
  */
 int split_folio(struct folio *folio)
 {
-	unsigned long nr = folio_nr_pages(folio), flags;
+	unsigned long nr = folio_nr_pages(folio), flags, unmapped;
 	long total;
 	int ret = 0;
 
@@ -181,7 +182,9 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	if (__split_folio_to_order0(folio, split_counts)) {
+	RMAP_TRACED(folio, RMAP_TRACE_SPLIT, nr, NULL,
+		    unmapped = __split_folio_to_order0(folio, split_counts));
+	if (unmapped) {
 		for (unsigned long i = 0; i < nr; i++) {
 			struct page *page = &folio->page + i;
 

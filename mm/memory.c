@@ -23,6 +23,7 @@
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
+#include "mm/rmap_trace.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -214,7 +215,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
-		SetPageAnonExclusive(page);
+		RMAP_TRACED(folio, RMAP_TRACE_REUSE, 1, vma, SetPageAnonExclusive(page));
 	}
 	*pte = pgent_mkwrite(*pte);
 	flush_tlb_addr(vma->vm_mm->pgd, address);

@@ -8,6 +8,7 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/thp_policy.h"
+#include "mm/rmap_trace.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 
@@ -38,6 +39,7 @@ void mem_init(void)
 	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
+	rmap_trace_init();
 	memset(vm_node_stat, 0, sizeof(vm_node_stat));
 	pr_info("Memory: %luK/%luK available (memmap %zuK at pfn %#lx)\n",
 		zone.free_pages * (PAGE_SIZE / 1024),

@@ -18,6 +18,7 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/pgtable.h"
+#include "mm/rmap_trace.h"
 
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
@@ -240,8 +241,8 @@ static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
  * RMAP_EXCLUSIVE the pages are PageAnonExclusive.  No lock needed: nobody
  * else can see the folio yet.
  */
-void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
-			     unsigned long address, rmap_t flags)
+static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+				      unsigned long address, rmap_t flags)
 {
 	const bool exclusive = flags & RMAP_EXCLUSIVE;
 	int nr = 1, nr_pmdmapped = 0;
@@ -279,6 +280,24 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
 }
 
+static noinline_fn void __folio_add_new_anon_rmap_traced(struct folio *folio,
+						       struct vm_area_struct *vma,
+						       unsigned long address, rmap_t flags,
+						       unsigned long caller)
+{
+	RMAP_TRACED_BY(caller, folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma,
+		       __folio_add_new_anon_rmap(folio, vma, address, flags));
+}
+
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address, rmap_t flags)
+{
+	if (rmap_trace_on())
+		__folio_add_new_anon_rmap_traced(folio, vma, address, flags, _RET_IP_);
+	else
+		__folio_add_new_anon_rmap(folio, vma, address, flags);
+}
+
 static void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
 				  struct vm_area_struct *vma, unsigned long address,
 				  rmap_t flags, enum rmap_level level)
@@ -306,18 +325,37 @@ static void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr
 	}
 }
 
+static noinline_fn void __folio_add_anon_rmap_traced(struct folio *folio, struct page *page,
+						   int nr_pages, struct vm_area_struct *vma,
+						   unsigned long address, rmap_t flags,
+						   enum rmap_level level, unsigned long caller)
+{
+	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_ADD_PTES :
+		       RMAP_TRACE_ADD_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
+		       __folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, level));
+}
+
 /* Map nr_pages pages of an anon folio, by PTEs of vma's mm. */
 void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+	if (rmap_trace_on())
+		__folio_add_anon_rmap_traced(folio, page, nr_pages, vma, address, flags,
+					     RMAP_LEVEL_PTE, _RET_IP_);
+	else
+		__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
 }
 
 /* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
 void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
+	if (rmap_trace_on())
+		__folio_add_anon_rmap_traced(folio, page, HPAGE_PMD_NR, vma, address, flags,
+					     RMAP_LEVEL_PMD, _RET_IP_);
+	else
+		__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags,
+				      RMAP_LEVEL_PMD);
 }
 
 /*
@@ -364,9 +402,26 @@ static int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int
 	return 0;
 }
 
+static noinline_fn int __folio_try_dup_anon_rmap_traced(struct folio *folio, struct page *page,
+						      int nr_pages, struct vm_area_struct *dst_vma,
+						      struct vm_area_struct *src_vma,
+						      enum rmap_level level, unsigned long caller)
+{
+	int ret;
+
+	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_DUP_PTES :
+		       RMAP_TRACE_DUP_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, dst_vma,
+		       ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
+						       level));
+	return ret;
+}
+
 int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
+	if (rmap_trace_on())
+		return __folio_try_dup_anon_rmap_traced(folio, page, nr_pages, dst_vma, src_vma,
+							RMAP_LEVEL_PTE, _RET_IP_);
 	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
 					 RMAP_LEVEL_PTE);
 }
@@ -374,6 +429,9 @@ int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_
 int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
+	if (rmap_trace_on())
+		return __folio_try_dup_anon_rmap_traced(folio, page, HPAGE_PMD_NR, dst_vma,
+							src_vma, RMAP_LEVEL_PMD, _RET_IP_);
 	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
 					 RMAP_LEVEL_PMD);
 }
@@ -475,17 +533,33 @@ static void __folio_remove_rmap(struct folio *folio, struct page *page, int nr_p
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
 }
 
+static noinline_fn void __folio_remove_rmap_traced(struct folio *folio, struct page *page,
+						 int nr_pages, struct vm_area_struct *vma,
+						 enum rmap_level level, unsigned long caller)
+{
+	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_REMOVE_PTES :
+		       RMAP_TRACE_REMOVE_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
+		       __folio_remove_rmap(folio, page, nr_pages, vma, level));
+}
+
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
 void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+	if (rmap_trace_on())
+		__folio_remove_rmap_traced(folio, page, nr_pages, vma, RMAP_LEVEL_PTE, _RET_IP_);
+	else
+		__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
 }
 
 /* Unmap a PMD-mapped folio from vma's mm. */
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
-	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+	if (rmap_trace_on())
+		__folio_remove_rmap_traced(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD,
+					   _RET_IP_);
+	else
+		__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
 }
 
 /*

@@ -100,3 +100,20 @@ void host_machine_boot(size_t bytes)
 	memblock_add(1UL << 20, bytes - (1UL << 20));
 	mem_init();
 }
+
+/* The mapcount trace's PID: the host tests have no tasks. */
+int rmap_trace_pid(void)
+{
+	return 0;
+}
+
+/* kernel/string.c's number parser, for mm/ code built on the host. */
+unsigned long simple_strtoul(const char *s, const char **end, unsigned int base)
+{
+	char *e;
+	unsigned long v = strtoul(s, &e, base);
+
+	if (end)
+		*end = e;
+	return v;
+}

@@ -1,0 +1,138 @@
+/*
+ * The mapcount trace: a ring of the last RMAP_TRACE_SIZE rmap operations on
+ * the chosen folios, each with the folio's state before and after (see
+ * mm/rmap_trace.h).  /proc/mapcount_trace prints it one line per record;
+ * scripts/trace-plot.py turns a saved trace into a timeline picture.
+ *
+ * Lock order: rmap_trace_lock is innermost (taken after the rmap update,
+ * with the folio's mapcount lock already released).
+ */
+#include "mm/rmap_trace.h"
+#include "mm/rmap.h"
+#include "kernel/spinlock.h"
+#include "kernel/string.h"
+
+#define RMAP_TRACE_SIZE 1024
+
+enum rmap_trace_mode rmap_trace_mode;
+static unsigned long rmap_trace_arg;            /* the order, or the PFN */
+static struct rmap_trace_rec ring[RMAP_TRACE_SIZE];
+static unsigned long ring_next;                 /* sequence number of the next record */
+static spinlock_t rmap_trace_lock = SPINLOCK_INIT("rmap_trace");
+
+static const char *const op_names[NR_RMAP_TRACE_OPS] = {
+	[RMAP_TRACE_NEW] = "new", [RMAP_TRACE_ADD_PTES] = "add_ptes",
+	[RMAP_TRACE_ADD_PMD] = "add_pmd", [RMAP_TRACE_DUP_PTES] = "dup_ptes",
+	[RMAP_TRACE_DUP_PMD] = "dup_pmd", [RMAP_TRACE_REMOVE_PTES] = "remove_ptes",
+	[RMAP_TRACE_REMOVE_PMD] = "remove_pmd", [RMAP_TRACE_SPLIT] = "split",
+	[RMAP_TRACE_REUSE] = "reuse",
+};
+
+const char *rmap_trace_op_name(enum rmap_trace_op op)
+{
+	return op < NR_RMAP_TRACE_OPS ? op_names[op] : "?";
+}
+
+/* Boot-time setup (and between host tests): off and empty. */
+void rmap_trace_init(void)
+{
+	rmap_trace_mode = RMAP_TRACE_OFF;
+	ring_next = 0;
+}
+
+/*
+ * "off", "all", "order N", "pfn P" (decimal or 0x…) or "clear" (forget the
+ * records), as written to /proc/mapcount_trace; ':' may stand for the space
+ * (the command-line form mapcount_trace=order:4).  0 or -EINVAL.
+ */
+int rmap_trace_control(const char *cmd)
+{
+	const char *arg = cmd + strcspn(cmd, " :");
+	size_t len = arg - cmd;
+
+	if (*arg)
+		arg++;
+	if (len == 3 && !strncmp(cmd, "off", 3))
+		rmap_trace_mode = RMAP_TRACE_OFF;
+	else if (len == 3 && !strncmp(cmd, "all", 3))
+		rmap_trace_mode = RMAP_TRACE_ALL;
+	else if (len == 5 && !strncmp(cmd, "clear", 5))
+		ring_next = 0;
+	else if (len == 5 && !strncmp(cmd, "order", 5) && *arg)
+		rmap_trace_mode = RMAP_TRACE_ORDER, rmap_trace_arg = simple_strtoul(arg, NULL, 0);
+	else if (len == 3 && !strncmp(cmd, "pfn", 3) && *arg)
+		rmap_trace_mode = RMAP_TRACE_PFN, rmap_trace_arg = simple_strtoul(arg, NULL, 0);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static bool rmap_trace_wanted(const struct folio *folio)
+{
+	unsigned long pfn = folio_pfn(folio);
+
+	switch (rmap_trace_mode) {
+	case RMAP_TRACE_ALL:
+		return folio_test_large(folio);
+	case RMAP_TRACE_ORDER:
+		return folio_order(folio) >= rmap_trace_arg;
+	case RMAP_TRACE_PFN:
+		return rmap_trace_arg >= pfn && rmap_trace_arg < pfn + folio_nr_pages(folio);
+	default:
+		return false;
+	}
+}
+
+static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_state *s)
+{
+	bool large = folio_test_large(folio);
+
+	s->lm = folio_mapcount(folio);
+	s->em = large ? folio_entire_mapcount(folio) : 0;
+	s->npm = large ? folio_nr_pages_mapped(folio) : -1;
+	for (int i = 0; i < 2; i++) {
+		s->id[i] = large ? folio_mm_id(folio, i) : 0;
+		s->mc[i] = large ? folio->_mm_id_mapcount[i] + 1 : 0;
+	}
+	s->shared = large && folio_test_large_maybe_mapped_shared(folio);
+}
+
+bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before)
+{
+	if (!rmap_trace_wanted(folio))
+		return false;
+	rmap_trace_snapshot(folio, before);
+	return true;
+}
+
+/* Record one operation; the oldest record goes when the ring is full. */
+void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
+		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
+		    unsigned long caller)
+{
+	unsigned long flags = spin_lock_irqsave(&rmap_trace_lock);
+	struct rmap_trace_rec *r = &ring[ring_next % RMAP_TRACE_SIZE];
+
+	r->seq = ring_next++;
+	r->pfn = folio_pfn(folio);
+	r->order = folio_order(folio);
+	r->caller = caller;
+	r->pid = rmap_trace_pid();
+	r->nr = nr;
+	r->mm_id = vma ? vma->vm_mm->mm_id : 0;
+	r->op = op;
+	r->before = *before;
+	rmap_trace_snapshot(folio, &r->after);
+	spin_unlock_irqrestore(&rmap_trace_lock, flags);
+}
+
+/* The i-th record still in the ring, oldest first; false past the newest. */
+bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec)
+{
+	unsigned long first = ring_next > RMAP_TRACE_SIZE ? ring_next - RMAP_TRACE_SIZE : 0;
+
+	if (first + i >= ring_next)
+		return false;
+	*rec = ring[(first + i) % RMAP_TRACE_SIZE];
+	return true;
+}

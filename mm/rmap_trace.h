@@ -1,0 +1,96 @@
+/*
+ * The mapcount trace (mm/rmap_trace.c): every rmap operation on chosen
+ * folios is recorded with the folio's state before and after it — large,
+ * entire and (PAGE_MAPCOUNT) nr_pages_mapped counts, both MM ID slots, the
+ * shared bit — with the acting mm and PID and the calling function.
+ * Chosen by `mapcount_trace=` on the command line or by writing to
+ * /proc/mapcount_trace: "off", "all" (every large folio), "order N"
+ * (order >= N), "pfn P" (the folio holding PFN P), "clear".
+ *
+ * Compiled out with `make RMAP_TRACE=0` (CONFIG_RMAP_TRACE); when compiled
+ * in but off, an rmap entry point pays one load and one branch.
+ *
+ * Lock order: taken inside the rmap functions' callers' locks; the ring
+ * has its own spinlock, innermost.
+ */
+#ifndef MM_RMAP_TRACE_H
+#define MM_RMAP_TRACE_H
+
+#include "mm/folio.h"
+#include "mm/mm_types.h"
+
+#ifndef CONFIG_RMAP_TRACE
+#define CONFIG_RMAP_TRACE 1
+#endif
+
+enum rmap_trace_op {
+	RMAP_TRACE_NEW, RMAP_TRACE_ADD_PTES, RMAP_TRACE_ADD_PMD, RMAP_TRACE_DUP_PTES,
+	RMAP_TRACE_DUP_PMD, RMAP_TRACE_REMOVE_PTES, RMAP_TRACE_REMOVE_PMD, RMAP_TRACE_SPLIT,
+	RMAP_TRACE_REUSE,       /* not an rmap change: a write fault reused the page */
+	NR_RMAP_TRACE_OPS,
+};
+
+/* A folio's mapcount state, logical values (-1: not kept in this mode). */
+struct rmap_trace_state {
+	int lm, em, npm, mc[2];
+	unsigned int id[2];
+	bool shared;
+};
+
+struct rmap_trace_rec {
+	unsigned long seq, pfn, caller;
+	int pid, nr;
+	unsigned int mm_id, order;
+	enum rmap_trace_op op;
+	struct rmap_trace_state before, after;
+};
+
+enum rmap_trace_mode { RMAP_TRACE_OFF, RMAP_TRACE_ALL, RMAP_TRACE_ORDER, RMAP_TRACE_PFN };
+extern enum rmap_trace_mode rmap_trace_mode;
+
+/* The PID of the task running now (the kernel's scheduler; 0 on the host). */
+int rmap_trace_pid(void);
+
+void rmap_trace_init(void);
+int rmap_trace_control(const char *cmd);
+bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before);
+void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
+		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
+		    unsigned long caller);
+bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
+const char *rmap_trace_op_name(enum rmap_trace_op op);
+
+/* Is the trace on?  The one test an rmap call pays while it is off. */
+static inline bool rmap_trace_on(void)
+{
+	return IS_ENABLED(CONFIG_RMAP_TRACE) && unlikely(rmap_trace_mode != RMAP_TRACE_OFF);
+}
+
+#define _RET_IP_        ((unsigned long)__builtin_return_address(0))
+
+/*
+ * Run "call", an rmap operation of "nr" pages on folio by vma's mm, and
+ * record it, naming "caller", with the state before and after if the
+ * folio is traced.  rmap.c calls it only from out-of-line "_traced" twins
+ * of its entry points, so that with the trace off an entry point is the
+ * test of rmap_trace_on() and a tail call.
+ */
+#define RMAP_TRACED_BY(caller, folio, op, nr, vma, call) do {                   \
+	struct rmap_trace_state __before;                                       \
+	bool __traced = __rmap_trace_begin(folio, &__before);                   \
+									        \
+	call;                                                                   \
+	if (__traced)                                                           \
+		rmap_trace_end(folio, op, nr, vma, &__before, caller);          \
+} while (0)
+
+/* The same, for rarer paths (split, COW reuse): the caller of this function. */
+#define RMAP_TRACED(folio, op, nr, vma, call) do {                              \
+	if (!rmap_trace_on()) {                                                 \
+		call;                                                           \
+		break;                                                          \
+	}                                                                       \
+	RMAP_TRACED_BY(_RET_IP_, folio, op, nr, vma, call);                    \
+} while (0)
+
+#endif
