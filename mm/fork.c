@@ -22,16 +22,15 @@ static bool is_cow_mapping(unsigned long vm_flags)
 }
 
 /*
- * Copy nr present PTEs of one folio, from src_pte on, into dst_pte (Linux's
- * copy_present_ptes): the child maps the same pages, write-protected in
+ * Copy nr present PTEs of one folio, from src_pte (mapping page) on, into
+ * dst_pte (Linux's copy_present_ptes): the child maps the same pages, write-protected in
  * both if the mapping is copy-on-write.  One rmap call and one reference
  * update for the whole batch.  0, or -EBUSY for a maybe-pinned page.
  */
 static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr, int nr)
+			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr,
+			     struct folio *folio, struct page *page, int nr)
 {
-	struct page *page = pfn_to_page(pgent_pfn(*src_pte));
-	struct folio *folio = page_folio(page);
 	bool wrprotect = is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte);
 
 	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))
@@ -63,12 +62,16 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 	if (!dst)
 		return -ENOMEM;
 	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, src += nr, dst += nr) {
+		struct page *page;
+		struct folio *folio;
+
 		nr = 1;
 		if (!pgent_present(*src))
 			continue;
-		nr = folio_pte_batch(page_folio(pfn_to_page(pgent_pfn(*src))), src,
-				     (end - addr) >> PAGE_SHIFT);
-		ret = copy_present_ptes(dst_vma, src_vma, dst, src, addr, nr);
+		page = pfn_to_page(pgent_pfn(*src));
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
+		ret = copy_present_ptes(dst_vma, src_vma, dst, src, addr, folio, page, nr);
 		if (ret)
 			break;
 		copied += nr;

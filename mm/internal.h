@@ -47,12 +47,13 @@ static inline void add_mm_counter(struct mm_struct *mm, long nr)
  */
 static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int max_nr)
 {
-	unsigned long pfn = pgent_pfn(*ptep);
-	unsigned long end_pfn = folio_pfn(folio) + folio_nr_pages(folio);
+	unsigned long pfn, end_pfn;
 	int nr = 1;
 
 	if (!folio_test_large(folio))
 		return 1;
+	pfn = pgent_pfn(*ptep);
+	end_pfn = folio_pfn(folio) + folio_nr_pages(folio);
 	max_nr = MIN((unsigned long)max_nr, end_pfn - pfn);
 	while (nr < max_nr && pgent_present(ptep[nr]) && pgent_pfn(ptep[nr]) == pfn + nr &&
 	       pgent_write(ptep[nr]) == pgent_write(*ptep))

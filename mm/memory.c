@@ -285,7 +285,8 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		page = pfn_to_page(pgent_pfn(*pte));
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
-		memset(pte, 0, nr * sizeof(*pte));
+		for (int i = 0; i < nr; i++)
+			pte[i] = 0;
 		flush_tlb_range(pgd, addr, nr);
 		folio_remove_rmap_ptes(folio, page, nr, vma);
 		folio_put_refs(folio, nr);
