@@ -77,14 +77,18 @@ static void folio_show(struct file *f, struct seq_file *m)
 }
 
 /*
- * The mapcount trace, oldest record first, one line each: sequence number,
+ * The mapcount trace: the selection, then the records, oldest first, one
+ * line each: sequence number,
  * PID and MM ID of the acting process, operation, pages, folio (head PFN /
  * order), calling function, then each count before->after.
  */
 static void mapcount_trace_show(struct file *f, struct seq_file *m)
 {
 	struct rmap_trace_rec r;
+	char mode[32];
 
+	rmap_trace_describe(mode, sizeof(mode));
+	seq_printf(m, "# mapcount_trace: %s\n", mode);
 	for (unsigned long i = 0; rmap_trace_get(i, &r); i++) {
 		const struct rmap_trace_state *a = &r.before, *b = &r.after;
 		char caller[64];

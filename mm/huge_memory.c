@@ -23,6 +23,7 @@
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
+#include "mm/rmap_trace.h"
 #include "kernel/printk.h"
 
 static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
@@ -103,7 +104,7 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 			__split_huge_pmd(vma, pmd, address);
 			return VM_FAULT_FALLBACK;
 		}
-		SetPageAnonExclusive(page);
+		RMAP_TRACED(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma, SetPageAnonExclusive(page));
 	}
 	*pmd = pgent_mkwrite(*pmd);
 	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);

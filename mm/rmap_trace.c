@@ -11,6 +11,7 @@
 #include "mm/rmap.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
+#include "kernel/printk.h"
 
 #define RMAP_TRACE_SIZE 1024
 
@@ -124,6 +125,17 @@ void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
 	r->before = *before;
 	rmap_trace_snapshot(folio, &r->after);
 	spin_unlock_irqrestore(&rmap_trace_lock, flags);
+}
+
+/* The current selection as rmap_trace_control() takes it ("order 4"). */
+void rmap_trace_describe(char *buf, size_t size)
+{
+	static const char *const names[] = { "off", "all", "order", "pfn" };
+
+	if (rmap_trace_mode == RMAP_TRACE_ORDER || rmap_trace_mode == RMAP_TRACE_PFN)
+		snprintf(buf, size, "%s %lu", names[rmap_trace_mode], rmap_trace_arg);
+	else
+		snprintf(buf, size, "%s", names[rmap_trace_mode]);
 }
 
 /* The i-th record still in the ring, oldest first; false past the newest. */

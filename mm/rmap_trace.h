@@ -59,6 +59,7 @@ void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
 		    unsigned long caller);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
+void rmap_trace_describe(char *buf, size_t size);
 
 /* Is the trace on?  The one test an rmap call pays while it is off. */
 static inline bool rmap_trace_on(void)

@@ -95,6 +95,10 @@ for v in 0 1; do
     'always inherit madvise [never]' >"$log/thp-cmdline-expected"
   ok=OK; grep -vE '^\[ *[0-9]+\.[0-9]+\]|^foliOS' "$log/thp-cmdline-$name.log" | tr -d '\r' | cmp -s - "$log/thp-cmdline-expected" || ok=FAIL
   result "transparent_hugepage= and thp_anon= set the sysfs knobs ($name)" $ok "see $log/thp-cmdline-$name.log"
+  ./run-qemu.sh $flag --append 'mapcount_trace=order:4' --run '/bin/cat /proc/mapcount_trace' \
+    </dev/null >"$log/trace-cmdline-$name.log" 2>&1
+  ok=OK; grep -q '^# mapcount_trace: order 4' "$log/trace-cmdline-$name.log" || ok=FAIL
+  result "mapcount_trace= selects the traced folios ($name)" $ok "see $log/trace-cmdline-$name.log"
   ./run-qemu.sh $flag --icount --run '/bin/bench_thp 8' </dev/null >"$log/bench-thp-$name.log" 2>&1
   ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
   result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"

@@ -8,6 +8,7 @@
 #include "tests/host/rmap_helpers.h"
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
+#include "mm/rmap_trace.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -268,6 +269,48 @@ static void test_split_frees(void **state)
 	assert_int_equal(read_byte(mm, BASE + PMD_SIZE - 1, ACC_USER | ACC_WRITE), 'z');
 }
 
+/* The mapcount trace: commands, selection, and the before/after state it records. */
+static void test_rmap_trace(void **state)
+{
+	struct rmap_trace_rec r;
+	struct mm_struct *child;
+	struct folio *f;
+	char mode[32];
+	int level;
+
+	(void)state;
+	assert_int_equal(rmap_trace_control("bogus"), -EINVAL);
+	assert_int_equal(rmap_trace_control("pfn"), -EINVAL);
+	assert_int_equal(rmap_trace_control("order:9"), 0);
+	rmap_trace_describe(mode, sizeof(mode));
+	assert_string_equal(mode, "order 9");
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	user_write(mm, BASE, 1);
+	f = folio_at(mm, BASE, &level);
+	child = dup_mm(mm);
+	exit_mmap(child);
+	mmdrop(child);
+	assert_int_equal(rmap_trace_control("off"), 0);
+	assert_true(rmap_trace_get(0, &r));
+	assert_int_equal(r.op, RMAP_TRACE_NEW);
+	assert_int_equal(r.pfn, folio_pfn(f));
+	assert_int_equal(r.after.em, 1);
+	assert_int_equal(r.after.id[0], mm->mm_id);
+	assert_true(rmap_trace_get(1, &r));
+	assert_int_equal(r.op, RMAP_TRACE_DUP_PMD);
+	assert_false(r.before.shared);
+	assert_true(r.after.shared);
+	assert_int_equal(r.after.em, 2);
+	assert_true(rmap_trace_get(2, &r));
+	assert_int_equal(r.op, RMAP_TRACE_REMOVE_PMD);
+	assert_false(r.after.shared);
+	assert_false(rmap_trace_get(3, &r));
+	user_write(mm, BASE + PAGE_SIZE, 2);            /* off: not recorded */
+	assert_false(rmap_trace_get(3, &r));
+	assert_int_equal(rmap_trace_control("clear"), 0);
+	assert_false(rmap_trace_get(0, &r));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +321,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pte_mapped_reuse, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_partial_unmap_and_split, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_split_frees, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_rmap_trace, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ?

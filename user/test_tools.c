@@ -1,0 +1,80 @@
+/*
+ * Guest test (TAP): the user tools print what the kernel shows — ps lists
+ * this process, free reads meminfo, pagemap groups a 64 KiB folio into one
+ * line, foliostat names the folio's order, slots (with PIDs), shared bit
+ * and AnonExclusive pages, before and after a fork.  Running a tool forks
+ * this process, which clears AnonExclusive on its pages (as on Linux); the
+ * tool's exec gives the slot back, so the folio is not shared any more.
+ */
+#include "thp_util.h"
+
+/* Run argv with stdout into buf (NUL-terminated); returns the exit status. */
+static int run(char *buf, size_t size, char *const argv[])
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	pipe(fds);
+	if (!(pid = fork())) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len + 1 < size && (n = read(fds[0], buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+int main(void)
+{
+	char out[8192], pid[16], addr[32], slot[64];
+	char *p = map_aligned(64 * 1024, 64 * 1024);
+	int go[2], c = 0;
+	pid_t child;
+
+	thp_only(64);
+	p[0] = 1;
+	thp_only(0);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	snprintf(addr, sizeof(addr), "%#lx", (unsigned long)p);
+	ok(run(out, sizeof(out), (char *[]){ "/bin/ps", NULL }) == 0 && strstr(out, "test_tools") &&
+	   strstr(out, "PID"), "ps lists this process");
+	ok(run(out, sizeof(out), (char *[]){ "/bin/free", NULL }) == 0 && strstr(out, "Mem:") &&
+	   strstr(out, "AnonPages:"), "free prints Mem: and the anon counters");
+	snprintf(addr, sizeof(addr), "%lx", (unsigned long)p);
+	{
+		char end[32];
+
+		snprintf(end, sizeof(end), "%lx", (unsigned long)p + 64 * 1024);
+		ok(run(out, sizeof(out), (char *[]){ "/bin/pagemap", pid, addr, end, NULL }) == 0 &&
+		   strstr(out, "order 4  exclusive  16 pages") && !strchr(strchr(out, '\n') + 1, '\n'),
+		   "pagemap: one line for the 16 pages of the folio, exclusive");
+	}
+	snprintf(addr, sizeof(addr), "%#lx", (unsigned long)p);
+	snprintf(slot, sizeof(slot), "(pid %d) with 16 mappings", getpid());
+	ok(run(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
+	   strstr(out, "order 4 (64 KiB)") && strstr(out, slot) && strstr(out, "maybe shared:     no") &&
+	   strstr(out, "none (0 of 16 pages)"),
+	   "foliostat: order, this mm's slot, not shared; no page exclusive (run() forked)");
+	pipe(go);
+	if (!(child = fork())) {
+		read(go[0], &c, sizeof(c));
+		_exit(0);
+	}
+	snprintf(slot, sizeof(slot), "(pid %d) with 16 mappings", child);
+	ok(run(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
+	   strstr(out, slot) && strstr(out, "maybe shared:     yes") && strstr(out, "none (0 of 16"),
+	   "foliostat after fork: the child's slot, shared, no page exclusive");
+	write(go[1], &c, sizeof(c));
+	wait_exit(child);
+	printf("# %s", out);
+	munmap(p, 64 * 1024);
+	return tap_done();
+}
