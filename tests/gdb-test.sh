@@ -26,6 +26,21 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "delete" -ex "break ktest_folio_checkpoint" -ex "continue" \
   -ex "folio -p &folio->page" -ex "folio -p &folio->page + 7" \
   -ex "help pgwalk" -ex "kill" >"$out" 2>&1
+# A second session with user space: stop in fork's rmap call, look at the
+# tasks, a VMA list with its folios, a task's page tables, user symbols,
+# the linker symbols; then stop on a user page fault.
+kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+./run-qemu.sh --gdb --run "/bin/test_thp_cow" --timeout 120 </dev/null >"$qlog" 2>&1 &
+qpid=$!
+for _ in $(seq 50); do
+  (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
+  sleep 0.2
+done
+timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
+  -ex "break folio_try_dup_anon_rmap_ptes" -ex "continue" -ex "tasks" -ex "vmas 1" \
+  -ex "pgwalk -p 1 0x400000" -ex "usersyms init" -ex "info symbol main" -ex "linkersyms" \
+  -ex "delete" -ex "break copy_huge_pmd" -ex "continue" -ex "vmas" \
+  -ex "delete" -ex "pfbreak" -ex "continue" -ex "help vmas" -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0
 check() {  # check DESCRIPTION REGEX
@@ -56,6 +71,15 @@ check "folio shows both MM ID slots" 'mm_id0: 1$'
 check "folio shows slot 1's mapcount" 'mm_id1_mapcount: 16'
 check "folio shows the shared bit" 'maybe_mapped_shared: 1'
 check "folio shows the page mapcount (page-mapcount kernel)" 'page_mapcount: 2'
+check "tasks lists init and marks the running task" '^ +1 +0 [RS] .* init\*?$'
+check "vmas lists a VMA with its flags" '^0x0+400000-0x[0-9a-f]+ r'
+check "vmas lists the folios in a VMA" 'pages  pfn 0x[0-9a-f]+ in folio 0x[0-9a-f]+ order 0'
+check "pgwalk -p walks another task's tables" 'pgwalk 0x400000: PML4\[0\]'
+check "usersyms loads a user program's symbols" 'main in section .text'
+check "linkersyms gives typed linker/NASM symbols" '^\$boot_stack_top +='
+check "vmas shows a PMD-mapped THP" 'order 9  \(PMD leaf\)|512 pages  pfn'
+check "a user page fault names the task and its VMA" 'task [0-9]+ \(test_thp_cow\), VMA 0x'
+check "vmas has help text" 'folios mapped there'
 n=$((n + 1))
 head=$(grep -m1 '^head_pfn:' "$out" | awk '{print $2}')
 if [ -n "$head" ] && [ "$(grep -c "^head_pfn: $head\$" "$out")" = 2 ] &&

@@ -4,19 +4,24 @@ import os
 
 import gdb
 
-from folios import utils, mm, buddy, klog, faults, unwind, folio  # noqa: F401  (registers commands)
+from folios import utils, mm, buddy, klog, faults, unwind, folio, tasks  # noqa: F401  (registers commands)
 
 
 class FoliosPrefix(gdb.Command):
     """foliOS helpers:
   pgwalk VADDR [PGD]   walk the page tables for VADDR (default: CR3)
+  pgwalk -p PID VADDR  the same in a task's page tables
   pfn PFN              a page frame: its struct page, address and state
   page ADDR            the same, from a struct page pointer
   folio PFN            the folio holding PFN: mapcounts, MM ID slots, shared bit
   virt2phys VADDR      translate a kernel or user address via the tables
   buddyinfo            free blocks per order, checked against the lists
   klog [N]             the last N lines of the kernel log (default 20)
-  pfbreak              stop on page faults, printing CR2 and the error code"""
+  pfbreak              stop on page faults, printing CR2, error code, task, VMA
+  tasks                the task list: PID, state, parent, mm, MM ID, RSS
+  vmas [PID]           a task's VMAs and the folios mapped in each
+  usersyms NAME|PID    load a user program's symbols (build/user/bin/NAME)
+  linkersyms           linker/NASM symbols as typed $variables"""
 
     def __init__(self):
         super().__init__("folios", gdb.COMMAND_USER, gdb.COMPLETE_NONE, True)

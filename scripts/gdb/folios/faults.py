@@ -1,4 +1,4 @@
-"""Page-fault stops: CR2 and the decoded error code."""
+"""Page-fault stops: CR2, the decoded error code, the task and its VMA."""
 import gdb
 
 from folios import utils
@@ -29,6 +29,26 @@ def report(frame):
     gdb.set_convenience_variable("pf_error", code)
     print("page fault: CR2=%#x error_code=%#x [%s]  ($pf_addr, $pf_error)" % (
         cr2, code, decode_error(code)))
+    print("  %s" % where(cr2))
+
+
+def where(addr):
+    """The faulting task and the VMA holding addr (or why there is none)."""
+    from folios import tasks
+    try:
+        cur = gdb.parse_and_eval("cpu0.curr").dereference()
+    except gdb.error:
+        return "task: unknown"
+    who = "task %d (%s)" % (int(cur["pid"]), cur["comm"].string())
+    if addr >= 1 << 47 or not int(cur["mm"]):
+        return who + ", kernel address"
+    head = int(cur["mm"]["mmap"].address)
+    for vma in tasks.list_entries(head, "struct vm_area_struct", "vm_list"):
+        if int(vma["vm_start"]) <= addr < int(vma["vm_end"]):
+            flags = int(vma["vm_flags"])
+            names = " ".join(n for bit, n in tasks.VM_FLAGS if flags & bit)
+            return who + ", VMA %#x-%#x %s" % (int(vma["vm_start"]), int(vma["vm_end"]), names)
+    return who + ", no VMA: SIGSEGV"
 
 
 def on_stop(event):
@@ -45,8 +65,9 @@ gdb.events.stop.connect(on_stop)
 
 class PfBreak(gdb.Command):
     """Stop at every page fault the kernel handles (breakpoint on do_page_fault).
-At each stop the fault is printed: CR2 (the faulting address) and the error
-code with its bits decoded (P/W/U/R/I).  $pf_addr and $pf_error hold them,
+At each stop the fault is printed: CR2 (the faulting address), the error
+code with its bits decoded (P/W/U/R/I), the faulting task and the VMA the
+address falls in.  $pf_addr and $pf_error hold them,
 so e.g. `pgwalk $pf_addr` shows why the walk failed.
 Usage: pfbreak"""
 

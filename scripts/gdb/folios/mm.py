@@ -44,6 +44,7 @@ def translate(vaddr, root=None):
 class PgWalk(gdb.Command):
     """Walk the 4-level page tables for a virtual address.
 Usage: pgwalk VADDR [PGD]
+       pgwalk -p PID VADDR   (the page tables of that task's mm)
 PGD is the physical address of the root table (default: CR3), or a
 kernel pointer to it (e.g. init_pgd).  Prints every level's index and
 entry with its bits decoded (P present, W/RO, U user, A accessed, D dirty,
@@ -56,8 +57,12 @@ PS leaf at PUD/PMD level, G global, NX/X) and the physical address found."""
         args = gdb.string_to_argv(arg)
         if not args:
             raise gdb.GdbError("usage: pgwalk VADDR [PGD]")
-        vaddr = utils.value(args[0]) & 0xffffffffffffffff
         root = utils.cr3()
+        if args[0] == "-p" and len(args) == 3:
+            from folios import tasks
+            root = tasks.task_root(utils.value(args[1]))
+            args = args[2:]
+        vaddr = utils.value(args[0]) & 0xffffffffffffffff
         if len(args) > 1:
             root = utils.value(args[1])
             if root >= utils.PAGE_OFFSET:
