@@ -140,6 +140,15 @@ else
   echo "# skip: test_proc on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
+# docs/tour.md shows real output: check it against a run (default variant).
+python3 scripts/check-doc.py docs/tour.md >"$log/check-doc.log" 2>&1
+while IFS= read -r line; do
+  case "$line" in
+    "ok "*) result "doc output: ${line#ok * - }" OK "" ;;
+    "not ok "*) result "doc output: ${line#not ok * - }" FAIL "see $log/check-doc.log" ;;
+  esac
+done <"$log/check-doc.log"
+
 echo "# ---- gdb ----"
 tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1
 rc=$?
