@@ -163,6 +163,56 @@ static void test_smaps_shared(char *a)
 	   s.private_dirty == 4096, "child gone: Pss 4096 kB and Private_Dirty again");
 }
 
+/* Linux's KPF_ bits the test looks at. */
+#define KPF_BUDDY               10
+#define KPF_MMAP                11
+#define KPF_ANON                12
+#define KPF_COMPOUND_HEAD       15
+#define KPF_COMPOUND_TAIL       16
+#define KPF_THP                 22
+
+static unsigned long long kpageflags(unsigned long pfn)
+{
+	unsigned long long flags = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	if (fd >= 0) {
+		pread(fd, &flags, 8, pfn * 8);
+		close(fd);
+	}
+	return flags;
+}
+
+static unsigned long pfn_of(const void *addr)
+{
+	unsigned long long e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd >= 0) {
+		pread(fd, &e, 8, (unsigned long)addr / 4096 * 8);
+		close(fd);
+	}
+	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+/* kpageflags of a THP's head and tail (when the kernel gave a THP). */
+static void test_kpageflags(char *a)
+{
+	struct smap s;
+	unsigned long long head, tail, want = (1ULL << KPF_ANON) | (1ULL << KPF_MMAP) | (1ULL << KPF_THP);
+
+	smaps_of("/proc/self/smaps", (unsigned long)a, &s);
+	if (s.anon_huge != 4096) {
+		ok(1, "kpageflags: # SKIP no THP here");
+		return;
+	}
+	head = kpageflags(pfn_of(a));
+	tail = kpageflags(pfn_of(a + 4096));
+	ok((head & want) == want && (head & (1ULL << KPF_COMPOUND_HEAD)) &&
+	   (tail & want) == want && (tail & (1ULL << KPF_COMPOUND_TAIL)) &&
+	   !(head & (1ULL << KPF_BUDDY)), "kpageflags: ANON MMAP THP, COMPOUND_HEAD / _TAIL");
+}
+
 static void test_other_files(void)
 {
 	char line[512];
@@ -197,6 +247,7 @@ int main(void)
 	test_meminfo_and_status();
 	a = map_4m();
 	test_smaps_alone(a);
+	test_kpageflags(a);
 	test_smaps_shared(a);
 	test_other_files();
 	munmap(a, 4 * MIB);

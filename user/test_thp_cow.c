@@ -243,12 +243,38 @@ static void test_fork_partial(void)
 	munmap(half, PMD_SIZE / 2);
 }
 
-/* A page the child unmapped: kpagecount and pagemap as each mode defines them. */
+/* Pss, Private_Dirty and Shared_Dirty (kB) of the VMA at addr in /proc/self/smaps. */
+static void smaps_of(const void *addr, long *pss, long *priv, long *shared)
+{
+	char line[256], key[32];
+	unsigned long lo, hi, v;
+	int in = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	*pss = *priv = *shared = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo <= (unsigned long)addr && (unsigned long)addr < hi;
+		else if (!in || sscanf(line, "%31[^:]: %lu kB", key, &v) != 2)
+			continue;
+		else if (!strcmp(key, "Pss"))
+			*pss = v;
+		else if (!strcmp(key, "Private_Dirty"))
+			*priv = v;
+		else if (!strcmp(key, "Shared_Dirty"))
+			*shared = v;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* A page the child unmapped: kpagecount, pagemap and smaps as each mode defines them. */
 static void test_mode_counts(void)
 {
 	char *p = make_folio(MTHP_64K, 7000);
 	int rep[2], go[2], x = 0, pm = page_mapcount_mode();
 	unsigned long pfn = pfn_of(p);
+	long pss, priv, shared;
 	pid_t child;
 
 	pipe(rep), pipe(go);
@@ -265,6 +291,10 @@ static void test_mode_counts(void)
 	ok(pm_exclusive(p) == pm && pm_exclusive(p + 15 * PAGE) == 0,
 	   "pagemap exclusive bit of that page: %d (%s)", pm_exclusive(p),
 	   pm ? "its own mapcount is 1" : "the folio is maybe shared");
+	smaps_of(p, &pss, &priv, &shared);
+	ok(pm ? pss == 48 && priv == 32 && shared == 32 : pss == 32 && priv == 0 && shared == 64,
+	   "smaps: Pss %ld kB, Private_Dirty %ld kB, Shared_Dirty %ld kB (%s)", pss, priv, shared,
+	   pm ? "per page: 8 pages only ours, 8 shared" : "per folio: average mapcount 2, maybe shared");
 	write(go[1], &x, sizeof(x));
 	wait_exit(child);
 	close(rep[0]), close(rep[1]), close(go[0]), close(go[1]);
