@@ -16,6 +16,7 @@
 #define RMAP_TRACE_SIZE 1024
 
 enum rmap_trace_mode rmap_trace_mode;
+struct static_key rmap_trace_key;
 static unsigned long rmap_trace_arg;            /* the order, or the PFN */
 static struct rmap_trace_rec ring[RMAP_TRACE_SIZE];
 static unsigned long ring_next;                 /* sequence number of the next record */
@@ -38,6 +39,7 @@ const char *rmap_trace_op_name(enum rmap_trace_op op)
 void rmap_trace_init(void)
 {
 	rmap_trace_mode = RMAP_TRACE_OFF;
+	static_branch_disable(&rmap_trace_key);
 	ring_next = 0;
 }
 
@@ -65,6 +67,10 @@ int rmap_trace_control(const char *cmd)
 		rmap_trace_mode = RMAP_TRACE_PFN, rmap_trace_arg = simple_strtoul(arg, NULL, 0);
 	else
 		return -EINVAL;
+	if (rmap_trace_mode == RMAP_TRACE_OFF)
+		static_branch_disable(&rmap_trace_key);
+	else
+		static_branch_enable(&rmap_trace_key);
 	return 0;
 }
 

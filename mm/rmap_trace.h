@@ -8,7 +8,8 @@
  * (order >= N), "pfn P" (the folio holding PFN P), "clear".
  *
  * Compiled out with `make RMAP_TRACE=0` (CONFIG_RMAP_TRACE); when compiled
- * in but off, an rmap entry point pays one load and one branch.
+ * in but off, an rmap entry point pays one NOP (a static key, as Linux's
+ * tracepoints use).
  *
  * Lock order: taken inside the rmap functions' callers' locks; the ring
  * has its own spinlock, innermost.
@@ -18,6 +19,7 @@
 
 #include "mm/folio.h"
 #include "mm/mm_types.h"
+#include <asm/jump_label.h>
 
 #ifndef CONFIG_RMAP_TRACE
 #define CONFIG_RMAP_TRACE 1
@@ -47,6 +49,7 @@ struct rmap_trace_rec {
 
 enum rmap_trace_mode { RMAP_TRACE_OFF, RMAP_TRACE_ALL, RMAP_TRACE_ORDER, RMAP_TRACE_PFN };
 extern enum rmap_trace_mode rmap_trace_mode;
+extern struct static_key rmap_trace_key;        /* enabled while the mode is not off */
 
 /* The PID of the task running now (the kernel's scheduler; 0 on the host). */
 int rmap_trace_pid(void);
@@ -61,10 +64,10 @@ bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
 void rmap_trace_describe(char *buf, size_t size);
 
-/* Is the trace on?  The one test an rmap call pays while it is off. */
+/* Is the trace on?  While it is off, a 5-byte NOP (a static key) is all it costs. */
 static inline bool rmap_trace_on(void)
 {
-	return IS_ENABLED(CONFIG_RMAP_TRACE) && unlikely(rmap_trace_mode != RMAP_TRACE_OFF);
+	return IS_ENABLED(CONFIG_RMAP_TRACE) && static_branch_unlikely(&rmap_trace_key);
 }
 
 #define _RET_IP_        ((unsigned long)__builtin_return_address(0))
