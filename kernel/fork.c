@@ -34,6 +34,7 @@ long sys_fork(void)
 	task_pt_regs(c)->rax = 0;
 	c->fs_base = p->fs_base;
 	c->sig_ignored = p->sig_ignored;
+	c->make_it_fail = p->make_it_fail;
 	task_start(c);
 	return c->pid;
 }

@@ -5,6 +5,7 @@
  * '%', spaces and quotes written as %XX so words may contain spaces.
  */
 #include "kernel/task.h"
+#include "mm/fail_alloc.h"
 #include "kernel/exec.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
@@ -76,6 +77,7 @@ int user_init_from_cmdline(const char *cmdline)
 	if (ret)
 		return ret;
 	task_start(t);
+	fault_inject_arm(true);                 /* boot is done: inject from here on */
 	return 0;
 }
 
@@ -88,6 +90,11 @@ bool user_space_leak_check(void)
 {
 	struct mem_counts now;
 
+	fault_inject_arm(false);
+	if (fail_page_alloc.enabled || failslab.enabled)
+		pr_warn("fault injection: %lu of %lu page allocations and %lu of %lu kmallocs failed\n",
+			fail_page_alloc.failures, fail_page_alloc.calls, failslab.failures,
+			failslab.calls);
 	mem_counts_snapshot(&now);
 	if (mem_counts_equal(&baseline, &now))
 		return true;

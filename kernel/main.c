@@ -10,6 +10,7 @@
 #include "kernel/cmdline.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
+#include "mm/fail_alloc.h"
 #include "kernel/ktest.h"
 #include "kernel/string.h"
 #include "kernel/task.h"
@@ -37,7 +38,8 @@ static void setup_loglevel(void)
 /*
  * mm switches from the command line: the THP policy in Linux's syntax
  * (transparent_hugepage=always|madvise|never, thp_anon=16K,32K:always;…)
- * and foliOS's mapcount_trace=all|order:N|pfn:P.
+ * and foliOS's mapcount_trace=all|order:N|pfn:P; allocation fault injection
+ * (Linux's fail_page_alloc= and failslab=, foliOS's fail_seed=).
  */
 static void setup_mm_options(void)
 {
@@ -51,6 +53,14 @@ static void setup_mm_options(void)
 	if (cmdline_get(boot_info.cmdline, "mapcount_trace", val, sizeof(val)) &&
 	    rmap_trace_control(val))
 		pr_warn("mapcount_trace=%s: not off, all, order:N or pfn:P; ignored\n", val);
+	if (cmdline_get(boot_info.cmdline, "fail_page_alloc", val, sizeof(val)) &&
+	    setup_fault_attr(&fail_page_alloc, val))
+		pr_warn("fail_page_alloc=%s: not interval,probability,space,times; ignored\n", val);
+	if (cmdline_get(boot_info.cmdline, "failslab", val, sizeof(val)) &&
+	    setup_fault_attr(&failslab, val))
+		pr_warn("failslab=%s: not interval,probability,space,times; ignored\n", val);
+	if (cmdline_get(boot_info.cmdline, "fail_seed", val, sizeof(val)))
+		fault_inject_seed(simple_strtoul(val, NULL, 0));
 }
 
 /* Run the self-tests named by "ktest[=suite]" and power off with the result. */

@@ -175,6 +175,12 @@ int rmap_trace_pid(void)
 	return current ? current->pid : 0;
 }
 
+/* May fault injection fail an allocation now (mm/fail_alloc.h)?  Only for marked tasks. */
+bool fault_inject_task_allowed(void)
+{
+	return current && current->make_it_fail;
+}
+
 /* The PID of the n-th live task with an mm (0, 1, …), or 0 past the last (/proc listing). */
 int task_nth_pid(unsigned long n)
 {

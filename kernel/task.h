@@ -43,6 +43,7 @@ struct task_struct {
 	struct files_struct files;
 	unsigned long sig_ignored;      /* bit n: signal n is SIG_IGN */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
+	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 };
 
 

@@ -296,12 +296,33 @@ static long pagemap_read(struct file *f, char *ubuf, unsigned long count)
 	return proc_read_records(f, ubuf, count, TASK_SIZE_MAX >> PAGE_SHIFT, pagemap_record);
 }
 
+/* /proc/<pid>/make-it-fail: "0" or "1" (Linux's fault-injection task filter). */
+static void make_it_fail_show(struct file *file, struct seq_file *m)
+{
+	struct task_struct *t = find_task(file->proc_arg);
+
+	seq_printf(m, "%d\n", t ? t->make_it_fail : 0);
+}
+
+static int make_it_fail_store(struct file *file, const char *buf, size_t len)
+{
+	struct task_struct *t = find_task(file->proc_arg);
+
+	if (!t)
+		return -ESRCH;
+	if (buf[0] != '0' && buf[0] != '1')
+		return -EINVAL;
+	t->make_it_fail = buf[0] == '1';
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	void (*show)(struct file *f, struct seq_file *m);
 } pid_files[] = {
 	{ "maps", maps_show }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
 	{ "numa_maps", numa_maps_show }, { "status", status_show },
+	{ "make-it-fail", make_it_fail_show },
 };
 
 /* The task /proc/self/... or /proc/<pid>/... names; *rest gets what follows. */
@@ -350,6 +371,8 @@ bool proc_pid_lookup(const char *path, struct file *f)
 			return false;
 		f->type = FILE_PROC;
 		f->proc_show = pid_files[i].show;
+		if (f->proc_show == make_it_fail_show)
+			f->proc_write = make_it_fail_store;
 	}
 	f->proc_arg = t->pid;
 	strlcpy(f->proc_comm, t->comm, sizeof(f->proc_comm));

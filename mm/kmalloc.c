@@ -11,6 +11,7 @@
  * Lock order: kmalloc_lock -> zone.lock.
  */
 #include "mm/mm.h"
+#include "mm/fail_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -93,7 +94,7 @@ void *kmalloc(size_t size)
 	unsigned long flags;
 	void *obj = NULL;
 
-	if (!size)
+	if (!size || should_fail(&failslab))
 		return NULL;
 	if (size > KMALLOC_MAX_SMALL)
 		return kmalloc_large(size);

@@ -9,6 +9,7 @@
 #include "mm/vmstat.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
+#include "mm/fail_alloc.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
 
@@ -40,6 +41,7 @@ void mem_init(void)
 	deferred_split_init();
 	thp_policy_init();
 	rmap_trace_init();
+	fault_inject_init();
 	memset(vm_node_stat, 0, sizeof(vm_node_stat));
 	pr_info("Memory: %luK/%luK available (memmap %zuK at pfn %#lx)\n",
 		zone.free_pages * (PAGE_SIZE / 1024),

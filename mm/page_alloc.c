@@ -17,6 +17,7 @@
 #include "mm/pgtable.h"
 #include "mm/folio.h"
 #include "mm/deferred_split.h"
+#include "mm/fail_alloc.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;
@@ -182,7 +183,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	unsigned long flags;
 	struct page *page;
 
-	if (order > MAX_PAGE_ORDER)
+	if (order > MAX_PAGE_ORDER || should_fail(&fail_page_alloc))
 		return NULL;
 	flags = spin_lock_irqsave(&zone.lock);
 	page = __rmqueue_smallest(order);

@@ -102,6 +102,17 @@ for v in 0 1; do
   ./run-qemu.sh $flag --icount --run '/bin/bench_thp 8' </dev/null >"$log/bench-thp-$name.log" 2>&1
   ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
   result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"
+  # Allocation fault injection in the tests (runtests marks them make-it-fail):
+  # failures must surface as errors or killed processes, never a panic or a leak.
+  for seed in 1 2 3 4; do
+    out="$log/fail-$seed-$name.log"
+    ./run-qemu.sh $flag --append "fail_page_alloc=1,1,0,-1 failslab=1,1,0,-1 fail_seed=$seed" \
+      --run "/bin/runtests test_files test_fork test_mm test_proc" --timeout 300 </dev/null >"$out" 2>&1
+    rc=$?
+    ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG' "$out" ||
+      ! grep -qE 'fault injection: ([1-9][0-9]* of [0-9]+ page allocations|.*and [1-9][0-9]* of)' "$out"; } && ok=FAIL
+    result "fault injection (seed $seed): no panic, no leak, failures injected ($name)" $ok "exit $rc, see $out"
+  done
   printf '#include <stdio.h>\nint main(void) { puts("added from the host"); return 42; }\n' >"$log/added.c"
   musl-gcc -static -o "$log/added" "$log/added.c" &&
     ./run-qemu.sh $flag --add "$log/added:/opt/added" --run /opt/added </dev/null >"$log/add-$name.log" 2>&1

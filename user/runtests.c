@@ -98,6 +98,12 @@ static int run_one(const char *path)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
+		FILE *mark = fopen("/proc/self/make-it-fail", "w");
+
+		if (mark) {             /* only tests see injected allocation failures */
+			fputs("1", mark);
+			fclose(mark);
+		}
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[0]);
@@ -133,7 +139,7 @@ int main(int argc, char **argv)
 	printf("KTAP version 1\n1..%d\n", nr);
 	for (int i = 0; i < nr; i++) {
 		struct mem before = { 0 }, after = { 0 };
-		char path[128], why[160] = "", knobs[NR_KNOBS][16];
+		char path[128], why[200] = "", knobs[NR_KNOBS][16];
 		int status;
 
 		snprintf(path, sizeof(path), "/bin/%s", names[i]);
@@ -144,10 +150,11 @@ int main(int argc, char **argv)
 		knobs_restore(knobs);
 		read_meminfo(&after);
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			snprintf(why, sizeof(why), "exit status %#x", status);
-		else if (before.free != after.free || before.pagetables != after.pagetables ||
-			 before.slab != after.slab)
-			snprintf(why, sizeof(why), "leak: MemFree %ld -> %ld kB, PageTables %ld -> %ld kB, "
+			snprintf(why, sizeof(why), "exit status %#x; ", status);
+		if (before.free != after.free || before.pagetables != after.pagetables ||
+		    before.slab != after.slab)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "leak: MemFree %ld -> %ld kB, PageTables %ld -> %ld kB, "
 				 "Slab %ld -> %ld kB", before.free, after.free, before.pagetables,
 				 after.pagetables, before.slab, after.slab);
 		printf("%sok %d %s%s%s\n", *why ? "not " : "", i + 1, names[i], *why ? " # " : "", why);

@@ -9,6 +9,7 @@
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
+#include "mm/fail_alloc.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -311,6 +312,34 @@ static void test_rmap_trace(void **state)
 	assert_false(rmap_trace_get(0, &r));
 }
 
+/* Fault injection: Linux's attribute syntax, interval, space, times, and the arming. */
+static void test_fault_inject(void **state)
+{
+	struct page *first;
+	int failed = 0;
+
+	(void)state;
+	assert_int_equal(setup_fault_attr(&fail_page_alloc, "1,100"), -EINVAL);
+	assert_int_equal(setup_fault_attr(&fail_page_alloc, "0,100,0,-1"), -EINVAL);
+	assert_int_equal(setup_fault_attr(&fail_page_alloc, "2,100,4,3"), 0);
+	first = alloc_page(0);                                  /* not armed yet: no failure */
+	assert_non_null(first);
+	__free_page(first);
+	fault_inject_arm(true);
+	for (int i = 0; i < 20; i++) {
+		struct page *p = alloc_page(0);
+
+		failed += !p;
+		if (p)
+			__free_page(p);
+	}
+	fault_inject_arm(false);
+	assert_int_equal(failed, 3);                            /* times = 3 */
+	assert_int_equal(fail_page_alloc.failures, 3);
+	assert_int_equal(fail_page_alloc.calls, 20);
+	fault_inject_init();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial_unmap_and_split, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_split_frees, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_rmap_trace, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_fault_inject, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ?

@@ -1,0 +1,42 @@
+/*
+ * Fault injection for the allocators (Linux's fail_page_alloc and failslab,
+ * Documentation/fault-injection): a chosen share of allocations fails, so
+ * that every error path runs.  Armed only once user space starts, so boot
+ * itself is not disturbed.
+ *
+ *   fail_page_alloc=<interval>,<probability>,<space>,<times>   (Linux's syntax)
+ *   failslab=<interval>,<probability>,<space>,<times>
+ *   fail_seed=<n>                                      (foliOS: the PRNG seed)
+ *
+ * Like Linux with task-filter set, only tasks marked through
+ * /proc/<pid>/make-it-fail (inherited by their children) see failures:
+ * the test runner marks each test, so the runner and init survive.
+ *
+ * interval: only every interval-th eligible call may fail (1: any);
+ * probability: percent of those that fail; space: that many calls pass
+ * before any fails; times: how many failures at most (-1: no limit).
+ */
+#ifndef MM_FAIL_ALLOC_H
+#define MM_FAIL_ALLOC_H
+
+#include "kernel/types.h"
+
+struct fault_attr {
+	unsigned long interval, probability, space;
+	long times;                     /* failures left; < 0: no limit */
+	unsigned long calls, failures;  /* counted while armed */
+	bool enabled;
+};
+
+extern struct fault_attr fail_page_alloc, failslab;
+
+void fault_inject_init(void);
+int setup_fault_attr(struct fault_attr *attr, const char *str);
+void fault_inject_seed(u64 seed);
+void fault_inject_arm(bool on);
+bool should_fail(struct fault_attr *attr);
+
+/* Is the running task marked make-it-fail?  (kernel/sched.c; always on the host) */
+bool fault_inject_task_allowed(void);
+
+#endif
