@@ -102,6 +102,12 @@ for v in 0 1; do
   ./run-qemu.sh $flag --icount --run '/bin/bench_thp 8' </dev/null >"$log/bench-thp-$name.log" 2>&1
   ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
   result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"
+  # Out of memory on a small machine: OOM kills, a fork storm, memory back.
+  out="$log/oom-$name.log"
+  ./run-qemu.sh $flag --mem 64M --run "/bin/runtests test_oom test_mm test_fork" --timeout 300 </dev/null >"$out" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
+  result "--mem 64M: OOM kills, fork storm, nothing leaks ($name)" $ok "exit $rc, see $out"
   # Allocation fault injection in the tests (runtests marks them make-it-fail):
   # failures must surface as errors or killed processes, never a panic or a leak.
   for seed in 1 2 3 4; do
