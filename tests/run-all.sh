@@ -146,15 +146,17 @@ divide|divide error \(vector 0;arch_crash_divide\+0x
 KINDS
 done
 
-# The /proc parser test runs unchanged on Linux, when the peer is on this machine.
+# Tests that run unchanged on Linux, when the peer is on this machine.
 peer=../shared/peer/linux-peer.sh
 if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
-  timeout 300 "$peer" build/user/bin/test_proc </dev/null >"$log/test_proc-linux.log" 2>&1
-  p=$(grep -cE '^ok ' "$log/test_proc-linux.log"); f=$(grep -cE '^not ok ' "$log/test_proc-linux.log")
-  ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
-  result "test_proc passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/test_proc-linux.log"
+  for t in test_proc test_isolation; do
+    timeout 300 "$peer" build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
+    p=$(grep -cE '^ok ' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
+    ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
+    result "$t passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/$t-linux.log"
+  done
 else
-  echo "# skip: test_proc on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
+  echo "# skip: test_proc and test_isolation on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
 # docs/tour.md shows real output: check it against a run (default variant).

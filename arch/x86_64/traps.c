@@ -109,15 +109,45 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 /*
  * Page faults.  User addresses go to the mm; what it cannot resolve kills
  * a user task with SIGSEGV (or SIGKILL when out of memory), or makes a
- * uaccess copy return -EFAULT.  Other kernel faults are fatal.
+ * uaccess copy return -EFAULT.  User mode touching a kernel address gets
+ * SIGSEGV.  Other kernel faults are fatal.
  * Never inlined: GDB's pfbreak helper stops here.
  */
+/*
+ * The protection ktest (arch/x86_64/ktest_protection.c) calls into a page
+ * that must not be executable; an instruction fetch fault at exactly that
+ * address returns to its caller instead of oopsing, and is counted.
+ */
+unsigned long exec_probe_addr;
+int exec_probe_faults;
+
+static bool exec_probe_fault(struct pt_regs *regs, unsigned long cr2)
+{
+	if (!exec_probe_addr || cr2 != exec_probe_addr || user_mode(regs) ||
+	    !(regs->error_code & 16))
+		return false;
+	regs->rip = *(unsigned long *)regs->rsp;        /* the call's return address */
+	regs->rsp += 8;
+	exec_probe_faults++;
+	return true;
+}
+
+/* A kernel access to a user page outside stac/clac: a bug, never resolved by the mm. */
+static bool smap_violation(const struct pt_regs *regs, unsigned long cr2)
+{
+	return cpu_has_smap && cr2 < TASK_SIZE_MAX && !user_mode(regs) &&
+	       !(regs->rflags & X86_EFLAGS_AC);
+}
+
 noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 {
 	char why[96];
 	int ret;
 
-	if (cr2 < TASK_SIZE_MAX && (user_mode(regs) || search_exception_tables(regs->rip))) {
+	if (exec_probe_fault(regs, cr2))
+		return;
+	if (cr2 < TASK_SIZE_MAX && !smap_violation(regs, cr2) &&
+	    (user_mode(regs) || search_exception_tables(regs->rip))) {
 		if (regs->rflags & X86_EFLAGS_IF)
 			local_irq_enable();
 		ret = do_user_addr_fault(regs, cr2);
@@ -127,7 +157,9 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 		if (user_mode(regs))
 			force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV, cr2);
 	}
-	if (!user_mode(regs) && fixup_exception(regs))
+	if (user_mode(regs))            /* a kernel address from user mode */
+		force_sig_fault(SIGSEGV, cr2);
+	if (fixup_exception(regs))
 		return;
 	pf_error_decode(regs->error_code, why, sizeof(why));
 	pr_emerg("BUG: unable to handle page fault for address: %#lx\n", cr2);

@@ -9,18 +9,6 @@
 #include <asm/uaccess.h>
 #include "kernel/uaccess.h"
 
-static inline void stac(void)
-{
-	if (cpu_has_smap)
-		__asm__ __volatile__("stac" ::: "memory");
-}
-
-static inline void clac(void)
-{
-	if (cpu_has_smap)
-		__asm__ __volatile__("clac" ::: "memory");
-}
-
 bool access_ok(unsigned long addr, unsigned long size)
 {
 	return addr + size >= addr && addr + size <= TASK_SIZE_MAX;

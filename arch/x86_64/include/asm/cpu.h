@@ -12,6 +12,7 @@
 #define MSR_EFER        0xc0000080
 #define EFER_NXE        BIT(11)
 #define X86_EFLAGS_IF   BIT(9)
+#define X86_EFLAGS_AC   BIT(18)
 
 #define DEFINE_CR(n)                                                          \
 static inline unsigned long read_cr##n(void)                                  \

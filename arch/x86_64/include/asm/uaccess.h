@@ -8,6 +8,7 @@
 #define ASM_UACCESS_H
 
 #include "kernel/types.h"
+#include <asm/arch.h>
 
 struct exception_table_entry {
 	unsigned long insn;     /* address of the instruction that may fault */
@@ -21,6 +22,19 @@ const struct exception_table_entry *search_exception_tables(unsigned long addr);
 	".balign 8\n"                                                         \
 	".quad " #from ", " #to "\n"                                          \
 	".popsection\n"
+
+/* With SMAP, the kernel may touch user pages only between stac and clac. */
+static inline void stac(void)
+{
+	if (cpu_has_smap)
+		__asm__ __volatile__("stac" ::: "memory");
+}
+
+static inline void clac(void)
+{
+	if (cpu_has_smap)
+		__asm__ __volatile__("clac" ::: "memory");
+}
 
 /* *dst = *src for a kernel address that may be unmapped; 0 or -EFAULT. */
 static inline int read_u64_nofault(u64 *dst, const u64 *src)
