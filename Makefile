@@ -42,7 +42,7 @@ KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
 ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench-host clean user
+.PHONY: all run test host-tests bench-host clean user fuzz-rmap
 all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
@@ -115,6 +115,18 @@ $(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h test
 $(B)/host/bench_rmap: tests/host/bench_rmap.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -O2 -Itests/host/include $< $(HOST_LIB) -o $@
+
+# The libFuzzer target (clang): the rmap model driven by the fuzzer's bytes.
+FUZZ_SECONDS ?= 30
+$(B)/host/fuzz_rmap: tests/host/fuzz_rmap.c tests/host/test_rmap_model.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_COMMON) -O1 -g -Itests/host/include -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Wno-unused-function $< $(HOST_LIB) -lcmocka -o $@
+
+fuzz-rmap: $(B)/host/fuzz_rmap
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/host/fuzz_rmap -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		$(B)/fuzz-corpus tests/host/corpus/rmap 2>&1 | tail -n 12
 
 bench-host:
 	$(MAKE) -s NO_PAGE_MAPCOUNT=0 build/page-mapcount/host/bench_rmap

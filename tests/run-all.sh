@@ -34,6 +34,12 @@ for v in 0 1; do
   make -s NO_PAGE_MAPCOUNT=$v all >"$log/build-$name.log" 2>&1 || { result "build $name" FAIL; continue; }
   make -s NO_PAGE_MAPCOUNT=$v host-tests >"$log/host-$name.log" 2>&1
   count_host "$log/host-$name.log" "host tests ($name)"
+  # libFuzzer on the rmap model, bounded (FUZZ_SECONDS, default 20 here)
+  make -s NO_PAGE_MAPCOUNT=$v FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz-rmap >"$log/fuzz-$name.log" 2>&1
+  rc=$?
+  runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log/fuzz-$name.log")
+  ok=OK; [ $rc = 0 ] && [ -n "$runs" ] || ok=FAIL
+  result "libFuzzer rmap model: $runs without a finding ($name)" $ok "exit $rc, see $log/fuzz-$name.log"
 
   ./run-qemu.sh $flag --append ktest --timeout 300 </dev/null >"$log/ktest-$name.log" 2>&1
   rc=$?

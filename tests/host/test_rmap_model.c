@@ -72,12 +72,29 @@ static unsigned long fp_checks, fp_hits, checks_done;
 			scenario_name, op_no);                                 \
 		fprintf(stderr, __VA_ARGS__);                                  \
 		fprintf(stderr, "\n");                                         \
+		if (fuzz_data)                                                 \
+			abort();        /* a finding for libFuzzer */          \
 		fail_msg("model check failed: %s", #cond);                     \
 	}                                                                      \
 } while (0)
 
+/*
+ * The fuzz target (tests/host/fuzz_rmap.c) replaces the PRNG by its input
+ * bytes: each draw takes two; when they run out, the PRNG finishes the
+ * operation under way (so no picking loop can spin) and the run ends.
+ */
+static const u8 *fuzz_data;
+static size_t fuzz_len;
+
 static u64 rnd(void)
 {
+	if (fuzz_data && fuzz_len >= 2) {
+		u64 v = (u64)fuzz_data[0] << 8 | fuzz_data[1];
+
+		fuzz_data += 2;
+		fuzz_len -= 2;
+		return v * 0x9e3779b97f4a7c15ULL >> 16;
+	}
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
@@ -523,7 +540,7 @@ static void run_scenario(const struct scenario *sc, unsigned long nr_ops)
 	fp_checks = fp_hits = checks_done = 0;
 	scenario_name = sc->name;
 	rng = seed * 2654435761UL + 1;
-	for (op_no = 0; op_no < nr_ops; op_no++) {
+	for (op_no = 0; op_no < nr_ops && (!fuzz_data || fuzz_len >= 2); op_no++) {
 		int r = rnd_below(total);
 
 		if ((r -= sc->w_new) < 0)
@@ -542,6 +559,8 @@ static void run_scenario(const struct scenario *sc, unsigned long nr_ops)
 		CHECK(anon_thps() == expect_thps, "AnonHugePages %ld, model %ld", anon_thps(), expect_thps);
 		CHECK(nr_warnings == 0, "a sanity check warned: %s", host_log());
 	}
+	if (fuzz_data)
+		return;
 	printf("# model %-10s %s: %lu ops, %lu folio checks; maybe_mapped_shared false positives: "
 	       "%lu of %lu single-mm checks (%.2f%%)\n",
 	       sc->name, PM ? "page-mapcount" : "no-page-mapcount", nr_ops, checks_done, fp_hits,
@@ -572,6 +591,7 @@ static int set_state(void **state)
 	return 0;
 }
 
+#ifndef RMAP_MODEL_FUZZ
 int main(void)
 {
 	const char *s = getenv("FOLIOS_SEED"), *n = getenv("FOLIOS_MODEL_OPS");
@@ -586,3 +606,4 @@ int main(void)
 						(void *)&scenarios[i] };
 	return cmocka_run_group_tests_name("rmap model", tests, NULL, NULL);
 }
+#endif
