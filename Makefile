@@ -8,6 +8,8 @@ SHELL := /bin/bash
 #   make test            host tests, ktest on both variants, GDB test
 #   make host-tests      only the host tests (mm/ built for the host)
 #   make bench-host      host microbenchmark of the rmap core, both modes
+#   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
+#   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
 #   make clean
 
 NO_PAGE_MAPCOUNT ?= 0
