@@ -148,13 +148,7 @@ static u64 kpagecount_record(struct file *f, unsigned long pfn)
 	struct page *page = pfn_to_page(pfn);
 	struct folio *folio = page_folio(page);
 
-	if (!pfn_is_folio(page))
-		return 0;
-	if (!folio_test_large(folio))
-		return folio_mapcount(folio);
-	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
-		return folio_precise_page_mapcount(folio, page);
-	return folio_average_page_mapcount(folio);
+	return pfn_is_folio(page) ? proc_page_mapcount(folio, page) : 0;
 }
 
 /* Linux's KPF_ bits (include/uapi/linux/kernel-page-flags.h) that foliOS has. */

@@ -56,24 +56,23 @@ static int thp_dir_order(const char *name)
 	kb = simple_strtoul(name + 10, &end, 10);
 	if (strcmp(end, "kB/enabled"))
 		return -1;
-	for (int order = 0; order <= HPAGE_PMD_ORDER; order++)
-		if ((THP_ORDERS_ALL_ANON & BIT(order)) && (PAGE_SIZE << order) == kb * 1024)
-			return order;
-	return -1;
+	return thp_anon_order(kb * 1024);
 }
 
 /* Fill f for a /sys path (without the leading '/'); false if there is none. */
 bool sysfs_lookup(const char *path, struct file *f)
 {
 	const char *name = path + strlen(THP_DIR);
+	int order;
 
 	if (strncmp(path, THP_DIR, strlen(THP_DIR)))
 		return false;
+	order = strcmp(name, "enabled") ? thp_dir_order(name) : -1;    /* -1: the top level */
 	if (!strcmp(name, "split_deferred")) {
 		f->proc_show = split_deferred_show;
 		f->proc_write = split_deferred_store;
-	} else if (!strcmp(name, "enabled") || thp_dir_order(name) >= 0) {
-		f->proc_arg = strcmp(name, "enabled") ? thp_dir_order(name) : -1;
+	} else if (order >= 0 || !strcmp(name, "enabled")) {
+		f->proc_arg = order;
 		f->proc_show = thp_show;
 		f->proc_write = thp_store;
 	} else {

@@ -31,7 +31,7 @@ struct mem_size_stats {
 };
 
 /* A page's mapcount as /proc shows it: precise, or the folio's average. */
-static int proc_page_mapcount(struct folio *folio, struct page *page)
+int proc_page_mapcount(struct folio *folio, struct page *page)
 {
 	if (!folio_test_large(folio))
 		return folio_mapcount(folio);

@@ -118,6 +118,15 @@ int thp_enabled_store(int order, const char *buf, size_t len)
 	return 0;
 }
 
+/* The anon order of a folio of "size" bytes, or -1 if foliOS has no such size. */
+int thp_anon_order(unsigned long size)
+{
+	for (int order = 0; order <= HPAGE_PMD_ORDER; order++)
+		if ((PAGE_SIZE << order) == size && (THP_ORDERS_ALL_ANON & BIT(order)))
+			return order;
+	return -1;
+}
+
 /* "16K", "2M", "2048K" -> a supported anon order, or -1. */
 static int thp_size_to_order(const char *s, size_t len)
 {
@@ -128,11 +137,7 @@ static int thp_size_to_order(const char *s, size_t len)
 		size = size * 10 + (s[i] - '0');
 	if (i + 1 != len || (s[i] != 'K' && s[i] != 'M'))
 		return -1;
-	size <<= s[i] == 'K' ? 10 : 20;
-	for (int order = 0; order <= HPAGE_PMD_ORDER; order++)
-		if ((PAGE_SIZE << order) == size && (THP_ORDERS_ALL_ANON & BIT(order)))
-			return order;
-	return -1;
+	return thp_anon_order(size << (s[i] == 'K' ? 10 : 20));
 }
 
 /* One "sizes:mode" group of thp_anon=, e.g. "16K,64K-256K:inherit".  0 or -EINVAL. */

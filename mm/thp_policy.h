@@ -11,6 +11,7 @@
 #define THP_ORDERS_ALL_ANON     ((BIT(HPAGE_PMD_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
 
 void thp_policy_init(void);
+int thp_anon_order(unsigned long size);
 int thp_enabled_show(int order, char *buf, size_t size);
 int thp_enabled_store(int order, const char *buf, size_t len);
 int thp_enabled_cmdline(const char *val);
