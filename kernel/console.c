@@ -1,7 +1,8 @@
 /*
  * Console input with simple line editing: characters are echoed,
  * backspace/DEL erases, Enter (CR or LF) ends the line, Ctrl-D at the start
- * of a line reads as end of file.  Polls the UART, halting between ticks.
+ * of a line reads as end of file.  Polls the UART once a tick and sleeps
+ * in between, so other tasks run and a fatal signal ends the read.
  */
 #include "kernel/console.h"
 #include "kernel/printk.h"
@@ -19,9 +20,9 @@ long console_read_line(char *buf, unsigned long size)
 
 		if (c < 0) {
 			if (current->pending_kill)
-				return n;
-			local_irq_enable();
-			halt();                 /* the timer tick wakes us */
+				return n ? (long)n : -EINTR;
+			/* poll again at the next tick; others run meanwhile */
+			sleep_on((const void *)&jiffies);
 			continue;
 		}
 		if (c == 4 && n == 0)

@@ -18,6 +18,7 @@
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "kernel/exec.h"
+#include "kernel/namei.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
@@ -214,21 +215,23 @@ fail:
  */
 int do_execve(const char *path, struct exec_args *a)
 {
-	struct initrd_file f;
+	struct file f;
 	unsigned long ip, sp;
 	const char *base;
-	int ret;
+	long ret = path_lookupat(AT_FDCWD, path, &f);
 
-	if (!initrd_lookup(path, &f))
-		return -ENOENT;
-	if ((f.mode & S_IFMT) != S_IFREG)
+	if (ret)
+		return ret;
+	if (f.type != FILE_REGULAR || !(f.f.mode & 0111)) {
+		proc_release(&f);                /* directories, /proc files, mode 0644 */
 		return -EACCES;
-	ret = exec_mmap(&f, a, &ip, &sp);
+	}
+	ret = exec_mmap(&f.f, a, &ip, &sp);
 	if (ret)
 		return ret;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
-	current->fs_base = 0;
+	current->fs_base = current->gs_base = 0;
 	files_close_on_exec(&current->files);
 	arch_switch_mm_and_stack(current);
 	arch_start_user(task_pt_regs(current), ip, sp);

@@ -5,7 +5,7 @@
 #include "kernel/syscalls.h"
 
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
-struct file console_file = { .refs = 1, .type = FILE_CONSOLE };
+struct file console_file = { .refs = 1, .type = FILE_CONSOLE, .f_flags = O_RDWR };
 
 static void fput(struct file *f)
 {
@@ -22,6 +22,17 @@ struct file *fget(int fd)
 	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
 	return current->files.fd[fd];
+}
+
+/* fd's file if it was opened for reading (write: for writing); NULL is EBADF. */
+struct file *fget_rw(int fd, bool write)
+{
+	struct file *f = fget(fd);
+	unsigned int mode = f ? f->f_flags & O_ACCMODE : 0;
+
+	if (!f || mode == (write ? O_RDONLY : O_WRONLY))
+		return NULL;
+	return f;
 }
 
 /* Put f in the lowest free slot; the fd, or -EMFILE. */
@@ -92,10 +103,10 @@ long sys_dup3(int oldfd, int newfd, int flags)
 {
 	struct file *f = fget(oldfd);
 
+	if ((flags & ~O_CLOEXEC) || oldfd == newfd)
+		return -EINVAL;
 	if (!f || newfd < 0 || newfd >= NR_OPEN)
 		return -EBADF;
-	if (oldfd == newfd)
-		return flags ? -EINVAL : newfd;
 	if (current->files.fd[newfd])
 		sys_close(newfd);
 	f->refs++;
@@ -109,7 +120,7 @@ long sys_dup2(int oldfd, int newfd)
 {
 	if (oldfd == newfd)
 		return fget(oldfd) ? newfd : -EBADF;
-	return sys_dup3(oldfd, newfd, 0);
+	return sys_dup3(oldfd, newfd, 0);       /* replaces newfd, as dup2 does */
 }
 
 long sys_dup(int oldfd)
@@ -134,7 +145,11 @@ long sys_dup(int oldfd)
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC      1
 
-/* fcntl: descriptor flags (close-on-exec), status flags, duplication. */
+/*
+ * fcntl: descriptor flags (close-on-exec), status flags (O_NONBLOCK is the
+ * one that can change), duplication at or above arg (EINVAL past the fd
+ * limit, EMFILE when none is free below it, as Linux's f_dupfd).
+ */
 long sys_fcntl(int fd, int cmd, unsigned long arg)
 {
 	struct file *f = fget(fd);
@@ -149,11 +164,14 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 		files->cloexec = arg & FD_CLOEXEC ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
 		return 0;
 	case F_GETFL:
-		return f->type == FILE_CONSOLE ? 02 : O_RDONLY;        /* O_RDWR : O_RDONLY */
+		return f->f_flags;
 	case F_SETFL:
+		f->f_flags = (f->f_flags & ~O_NONBLOCK) | (arg & O_NONBLOCK);
 		return 0;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
+		if (arg >= NR_OPEN)
+			return -EINVAL;
 		for (unsigned long nfd = arg; nfd < NR_OPEN; nfd++)
 			if (!files->fd[nfd])
 				return sys_dup3(fd, nfd, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);

@@ -13,6 +13,9 @@
 #define NR_OPEN         32
 #define O_ACCMODE       03
 #define O_RDONLY        00
+#define O_WRONLY        01
+#define O_RDWR          02
+#define O_NONBLOCK      04000
 #define O_CREAT         0100
 #define O_TRUNC         01000
 #define O_APPEND        02000
@@ -33,6 +36,7 @@ enum file_type {
 struct file {
 	int refs;
 	enum file_type type;
+	unsigned int f_flags;           /* O_ACCMODE and O_NONBLOCK, as opened or F_SETFL'ed */
 	unsigned long pos;              /* byte offset, or archive index (dirs) */
 	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
 	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
@@ -54,7 +58,12 @@ struct files_struct {
 
 extern struct file console_file;
 
+#define EAGAIN          11
+#define UIO_MAXIOV      1024
+#define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
+
 struct file *fget(int fd);
+struct file *fget_rw(int fd, bool write);
 int fd_install(struct file *f, bool cloexec);
 void files_dup(struct files_struct *dst, const struct files_struct *src);
 void files_close_all(struct files_struct *files);

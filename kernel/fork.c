@@ -16,7 +16,13 @@
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
 
-#define WNOHANG 1
+#define WNOHANG     1
+#define WUNTRACED   2
+#define WCONTINUED  8
+#define __WNOTHREAD 0x20000000
+#define __WALL      0x40000000
+#define __WCLONE    0x80000000
+#define INT_MIN     (-2147483647 - 1)
 
 long sys_fork(void)
 {
@@ -33,6 +39,7 @@ long sys_fork(void)
 	*task_pt_regs(c) = *task_pt_regs(p);
 	task_pt_regs(c)->rax = 0;
 	c->fs_base = p->fs_base;
+	c->gs_base = p->gs_base;
 	c->sig_ignored = p->sig_ignored;
 	c->make_it_fail = p->make_it_fail;
 	task_start(c);
@@ -57,16 +64,20 @@ static struct task_struct *find_zombie(int pid, bool *have_child)
 
 long sys_wait4(int pid, int *wstatus, int options, void *rusage)
 {
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
+		return -EINVAL;
+	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
+		return -ESRCH;
 	for (;;) {
 		bool have_child;
 		struct task_struct *z = find_zombie(pid < 0 ? -1 : pid, &have_child);
 
-		if (z) {
+		if (z) {        /* reaped even when the status cannot be stored: Linux */
 			int zpid = z->pid, status = z->exit_code;
 
+			task_release(z);
 			if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
 				return -EFAULT;
-			task_release(z);
 			return zpid;
 		}
 		if (!have_child)

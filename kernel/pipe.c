@@ -28,6 +28,8 @@ long pipe_read(struct file *f, char *ubuf, unsigned long count)
 	while (p->head == p->tail) {
 		if (!p->writers || !count)
 			return 0;
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
 		if (current->pending_kill)
 			return -EINTR;
 		sleep_on(p);
@@ -59,6 +61,8 @@ long pipe_write(struct file *f, const char *ubuf, unsigned long count)
 			return n ? (long)n : -EPIPE;
 		}
 		if (p->head - p->tail == PIPE_SIZE) {
+			if (f->f_flags & O_NONBLOCK)
+				return n ? (long)n : -EAGAIN;
 			if (current->pending_kill)
 				return n ? (long)n : -EINTR;
 			wake_up(p);
@@ -90,16 +94,29 @@ void pipe_release(struct file *f)
 		kfree(p);
 }
 
+/*
+ * pipe2: two new fds, read end first, both copied to ufds[2]; flags
+ * O_CLOEXEC and O_NONBLOCK (O_DIRECT packet mode is not implemented: EINVAL).
+ * On a fault writing ufds nothing stays open, as in Linux.
+ */
 long sys_pipe2(int *ufds, int flags)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
-	struct file *r = kzalloc(sizeof(*r)), *w = kzalloc(sizeof(*w));
+	unsigned int nonblock = flags & O_NONBLOCK;
 	int fds[2] = { -1, -1 };
+	struct pipe *p;
+	struct file *r, *w;
 
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	p = kzalloc(sizeof(*p));
+	r = kzalloc(sizeof(*r));
+	w = kzalloc(sizeof(*w));
 	if (!p || !r || !w)
 		goto nomem;
-	*r = (struct file){ .refs = 1, .type = FILE_PIPE_READ, .pipe = p };
-	*w = (struct file){ .refs = 1, .type = FILE_PIPE_WRITE, .pipe = p };
+	*r = (struct file){ .refs = 1, .type = FILE_PIPE_READ, .f_flags = O_RDONLY | nonblock,
+			    .pipe = p };
+	*w = (struct file){ .refs = 1, .type = FILE_PIPE_WRITE, .f_flags = O_WRONLY | nonblock,
+			    .pipe = p };
 	p->readers = p->writers = 1;
 	fds[0] = fd_install(r, flags & O_CLOEXEC);
 	fds[1] = fds[0] < 0 ? -1 : fd_install(w, flags & O_CLOEXEC);

@@ -181,13 +181,16 @@ bool fault_inject_task_allowed(void)
 	return current && current->make_it_fail;
 }
 
-/* The PID of the n-th live task with an mm (0, 1, …), or 0 past the last (/proc listing). */
+/*
+ * The PID of the n-th user task (0, 1, …), zombies included as in Linux's
+ * /proc (they hold memory until reaped), or 0 past the last.
+ */
 int task_nth_pid(unsigned long n)
 {
 	struct task_struct *t;
 
 	list_for_each_entry(t, &all_tasks, task_list)
-		if (t->mm && t->state != TASK_ZOMBIE && !n--)
+		if ((t->mm || t->state == TASK_ZOMBIE) && !n--)
 			return t->pid;
 	return 0;
 }

@@ -14,6 +14,9 @@
 #define SIGSEGV 11
 #define SIGPIPE 13
 #define SIGTERM 15
+#define SIGSTOP 19
+#define SIG_BLOCK   0                   /* rt_sigprocmask's how */
+#define SIG_SETMASK 2
 #define ESRCH   3
 
 /* A fault the task cannot survive: it dies of sig now. */

@@ -11,6 +11,7 @@
 #include "mm/mm.h"
 #include "kernel/file.h"
 #include "kernel/string.h"
+#include "kernel/namei.h"
 
 #define CONSOLE_CHUNK 4096
 #define TIOCGWINSZ 0x5413
@@ -18,22 +19,26 @@
 #define ENODEV     19
 
 /*
- * Write count bytes from the user to the console, 4 KiB at a time, each
- * chunk copied in full before any of it is printed (a bad buffer prints
- * nothing and gives -EFAULT, as Linux's tty does).
+ * Write count bytes: to a pipe, a writable /proc or /sys file, or the
+ * console 4 KiB at a time, each chunk copied in full before any of it is
+ * printed (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
+ * does).  Checks in Linux's order: fd opened for writing, then the range.
  */
 long sys_write(int fd, const char *buf, unsigned long count)
 {
 	unsigned long done = 0;
 	char *chunk;
-	struct file *f = fget(fd);
+	struct file *f = fget_rw(fd, true);
 
-	if (f && f->type == FILE_PIPE_WRITE)
-		return pipe_write(f, buf, count);
-	if (f && f->type == FILE_PROC)
-		return proc_write(f, buf, count);
-	if (!f || f->type != FILE_CONSOLE)
+	if (!f)
 		return -EBADF;
+	if (!access_ok((unsigned long)buf, count))
+		return -EFAULT;
+	count = MIN(count, MAX_RW_COUNT);
+	if (f->type == FILE_PIPE_WRITE)
+		return pipe_write(f, buf, count);
+	if (f->type == FILE_PROC)
+		return proc_write(f, buf, count);
 	chunk = kmalloc(CONSOLE_CHUNK);
 	if (!chunk)
 		return -ENOMEM;
@@ -55,57 +60,88 @@ struct iovec {
 };
 
 /*
+ * Copy in and check an iovec array as Linux's import_iovec: EINVAL for
+ * more than UIO_MAXIOV entries or a negative length, EFAULT for an
+ * unreadable array or a segment outside user space.  Returns a kmalloc'ed
+ * copy, NULL with *err set (or with *err 0 when iovcnt is 0).
+ */
+static struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
+{
+	struct iovec *iov;
+
+	*err = iovcnt > UIO_MAXIOV ? -EINVAL : 0;
+	if (*err || !iovcnt)
+		return NULL;
+	iov = kmalloc(iovcnt * sizeof(*iov));
+	*err = !iov ? -ENOMEM : copy_from_user(iov, uiov, iovcnt * sizeof(*iov)) ? -EFAULT : 0;
+	for (unsigned long i = 0; !*err && i < iovcnt; i++) {
+		if ((long)iov[i].iov_len < 0)
+			*err = -EINVAL;
+		else if (!access_ok((unsigned long)iov[i].iov_base, iov[i].iov_len))
+			*err = -EFAULT;
+	}
+	if (!*err)
+		return iov;
+	kfree(iov);
+	return NULL;
+}
+
+/*
  * readv/writev: one read or write per iovec, stopping at the first short
  * one; an error after some bytes returns the bytes.
  */
-static long do_iov(int fd, const void *uiov, int iovcnt,
-		   long (*rw)(int fd, char *buf, unsigned long count))
+static long do_iov(int fd, const void *uiov, unsigned long iovcnt, bool write)
 {
-	long total = 0;
+	struct iovec *iov;
+	long total = 0, err;
 
-	if (iovcnt < 0 || iovcnt > 1024)
-		return -EINVAL;
-	for (int i = 0; i < iovcnt; i++) {
-		struct iovec iov;
+	if (!fget_rw(fd, write))
+		return -EBADF;
+	iov = import_iovec(uiov, iovcnt, &err);
+	if (!iov)
+		return err;
+	for (unsigned long i = 0; i < iovcnt && (unsigned long)total < MAX_RW_COUNT; i++) {
+		unsigned long len = MIN(iov[i].iov_len, MAX_RW_COUNT - total);
 		long n;
 
-		if (copy_from_user(&iov, (const struct iovec *)uiov + i, sizeof(iov)))
-			return total ? total : -EFAULT;
-		if (!iov.iov_len)
+		if (!len)
 			continue;
-		n = rw(fd, iov.iov_base, iov.iov_len);
-		if (n < 0)
-			return total ? total : n;
+		n = write ? sys_write(fd, iov[i].iov_base, len) : sys_read(fd, iov[i].iov_base, len);
+		if (n < 0) {
+			total = total ? total : n;
+			break;
+		}
 		total += n;
-		if ((unsigned long)n < iov.iov_len)
+		if ((unsigned long)n < len)
 			break;
 	}
+	kfree(iov);
 	return total;
 }
 
-long sys_writev(int fd, const void *uiov, int iovcnt)
+long sys_writev(int fd, const void *uiov, unsigned long iovcnt)
 {
-	return do_iov(fd, uiov, iovcnt, (long (*)(int, char *, unsigned long))sys_write);
+	return do_iov(fd, uiov, iovcnt, true);
 }
 
-long sys_readv(int fd, const void *uiov, int iovcnt)
+long sys_readv(int fd, const void *uiov, unsigned long iovcnt)
 {
-	return do_iov(fd, uiov, iovcnt, sys_read);
+	return do_iov(fd, uiov, iovcnt, false);
 }
 
 /* Read at an offset without moving the file position (initrd and /proc files). */
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
-	struct file *f = fget(fd);
+	struct file *f = off < 0 ? NULL : fget(fd);
 	unsigned long saved;
 	long n;
 
+	if (off < 0)
+		return -EINVAL;
 	if (!f)
 		return -EBADF;
 	if (f->type != FILE_REGULAR && f->type != FILE_PROC && f->type != FILE_PROC_BIN)
 		return f->type == FILE_DIR ? -EISDIR : -ESPIPE;
-	if (off < 0)
-		return -EINVAL;
 	saved = f->pos;
 	f->pos = off;
 	n = sys_read(fd, buf, count);
@@ -113,15 +149,22 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
 	return n;
 }
 
-/* Read a line (console) or bytes at the file position (initrd file). */
+/*
+ * Read a line (console), from a pipe, or bytes at the file position
+ * (initrd and /proc files).  Checks in Linux's order: fd opened for
+ * reading, then the range, then what the file is (EISDIR).
+ */
 long sys_read(int fd, char *buf, unsigned long count)
 {
-	struct file *f = fget(fd);
+	struct file *f = fget_rw(fd, false);
 	char line[256];
 	long n;
 
-	if (!f || f->type == FILE_PIPE_WRITE)
+	if (!f)
 		return -EBADF;
+	if (!access_ok((unsigned long)buf, count))
+		return -EFAULT;
+	count = MIN(count, MAX_RW_COUNT);
 	if (f->type == FILE_PIPE_READ)
 		return pipe_read(f, buf, count);
 	if (f->type == FILE_PROC)
@@ -140,63 +183,22 @@ long sys_read(int fd, char *buf, unsigned long count)
 	if (!count)
 		return 0;
 	n = console_read_line(line, MIN(count, sizeof(line)));
+	if (n < 0)
+		return n;
 	if (copy_to_user(buf, line, n))
 		return -EFAULT;
 	return n;
 }
 
-/*
- * Resolve a user path in the initrd into f (type and contents).  Paths are
- * absolute or relative to "/" (there is no cwd yet).  0 or -errno.
- */
-static long resolve(const char *upath, struct file *f)
-{
-	char path[128], *p = path;
-	long n = strncpy_from_user(path, upath, sizeof(path));
-	struct initrd_file entry;
-
-	if (n < 0)
-		return n;
-	for (;;) {                              /* drop leading "/" and "./" */
-		if (*p == '/')
-			p++;
-		else if (p[0] == '.' && (p[1] == '/' || !p[1]))
-			p += p[1] ? 2 : 1;
-		else
-			break;
-	}
-	n = strlen(p);
-	while (n && p[n - 1] == '/')
-		p[--n] = '\0';
-	memset(f, 0, sizeof(*f));
-	if (!*p) {
-		f->type = FILE_DIR;
-		return 0;
-	}
-	if (proc_lookup(p, f))
-		return 0;
-	if (initrd_lookup(p, &entry)) {
-		f->type = (entry.mode & S_IFMT) == S_IFDIR ? FILE_DIR : FILE_REGULAR;
-		f->f = entry;
-		if (f->type == FILE_DIR)
-			strlcpy(f->dir, p, sizeof(f->dir));
-		return 0;
-	}
-	return -ENOENT;
-}
-
-#define AT_FDCWD -100
-#define AT_EMPTY_PATH 0x1000
-
 long sys_openat(int dirfd, const char *upath, int flags, int mode)
 {
 	struct file tmp, *f;
-	long ret = resolve(upath, &tmp);
+	long ret = user_path_at(dirfd, upath, 0, &tmp);
 
 	if (ret)
 		return ret;
 	if (((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND))) &&
-	    !(tmp.type == FILE_PROC && tmp.proc_write))
+	    !(tmp.type == FILE_PROC && tmp.proc_write) && tmp.type != FILE_CONSOLE)
 		ret = tmp.type == FILE_DIR ? -EISDIR : -EROFS;
 	else if ((flags & O_DIRECTORY) && tmp.type != FILE_DIR)
 		ret = -ENOTDIR;
@@ -207,6 +209,7 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 	}
 	*f = tmp;
 	f->refs = 1;
+	f->f_flags = flags & (O_ACCMODE | O_NONBLOCK);
 	ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0) {
 		proc_release(f);
@@ -283,9 +286,11 @@ long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
 	char c;
 	long ret;
 
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
 	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c)
 		return sys_fstat(dirfd, ubuf);
-	ret = resolve(upath, &tmp);
+	ret = user_path_at(dirfd, upath, 0, &tmp);
 	if (ret)
 		return ret;
 	ret = stat_file(&tmp, ubuf);
@@ -296,8 +301,11 @@ long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
 long sys_faccessat(int dirfd, const char *upath, int mode)
 {
 	struct file tmp;
-	long ret = resolve(upath, &tmp);
+	long ret;
 
+	if (mode & ~7)                          /* not F_OK, R_OK, W_OK, X_OK */
+		return -EINVAL;
+	ret = user_path_at(dirfd, upath, 0, &tmp);
 	if (ret)
 		return ret;
 	proc_release(&tmp);
@@ -394,14 +402,28 @@ long sys_ioctl(int fd, unsigned long cmd, unsigned long arg)
 
 /*
  * mount: /proc and /sys always exist here, so that programs written as
- * Linux's init run unchanged, mounting them succeeds without effect.
+ * Linux's init run unchanged, mounting them succeeds without effect.  The
+ * arguments are checked in Linux's order: the type and source strings are
+ * copied, the target looked up, then the type must be a known one.
  */
 long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	       unsigned long flags, const void *data)
 {
-	char fstype[16];
+	char *fstype, *source = NULL;
+	struct file target;
+	long ret = 0;
 
-	if (strncpy_from_user(fstype, ufstype, sizeof(fstype)) < 0)
-		return -EFAULT;
-	return !strcmp(fstype, "proc") || !strcmp(fstype, "sysfs") ? 0 : -ENODEV;
+	fstype = getname(ufstype, LOOKUP_EMPTY, &ret);
+	if (fstype && usource)
+		source = getname(usource, LOOKUP_EMPTY, &ret);
+	if (!ret)
+		ret = user_path_at(AT_FDCWD, utarget, 0, &target);
+	if (!ret) {
+		proc_release(&target);
+		if (strcmp(fstype, "proc") && strcmp(fstype, "sysfs"))
+			ret = -ENODEV;
+	}
+	kfree(source);
+	kfree(fstype);
+	return ret;
 }

@@ -7,6 +7,7 @@
 #define PROT_READ       0x1
 #define PROT_WRITE      0x2
 #define PROT_EXEC       0x4
+#define PROT_SEM        0x8
 #define MAP_SHARED      0x01
 #define MAP_PRIVATE     0x02
 #define MAP_FIXED       0x10
@@ -19,15 +20,21 @@ static unsigned long prot_to_vm_flags(unsigned long prot)
 	       (prot & PROT_EXEC ? VM_EXEC : 0);
 }
 
+/*
+ * mmap: anonymous private memory only.  Checks in Linux's order: offset
+ * alignment, length 0 (EINVAL), then file / mapping type, then do_mmap_anon.
+ */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off)
 {
+	if (off & ~PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return fd < 0 ? -EBADF : -ENODEV;       /* no file mappings yet */
 	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
 		return -EINVAL;                         /* MAP_SHARED: later */
-	if (off & ~PAGE_MASK)
-		return -EINVAL;
 	return do_mmap_anon(current->mm, addr, len, prot_to_vm_flags(prot), flags & MAP_FIXED);
 }
 
@@ -41,9 +48,10 @@ long sys_brk(unsigned long brk)
 	return do_brk(current->mm, brk);
 }
 
+/* PROT_SEM is accepted and means nothing on x86; no VMA grows, so GROWS* is EINVAL. */
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 {
-	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return -EINVAL;
 	return do_mprotect(current->mm, addr, len, prot_to_vm_flags(prot));
 }

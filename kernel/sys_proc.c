@@ -2,6 +2,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
 #include "kernel/exec.h"
+#include "kernel/namei.h"
 #include "kernel/uaccess.h"
 #include "kernel/string.h"
 #include "kernel/printk.h"
@@ -10,9 +11,15 @@
 #include <asm/cpu.h>
 #include "kernel/signal.h"
 
+#define ARCH_SET_GS 0x1001
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
+#define LINUX_REBOOT_MAGIC2  672274793
+#define LINUX_REBOOT_MAGIC2A 85072278
+#define LINUX_REBOOT_MAGIC2B 369367448
+#define LINUX_REBOOT_MAGIC2C 537993216
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
@@ -51,10 +58,15 @@ long sys_set_tid_address(int *tidptr)
 
 long sys_arch_prctl(int code, unsigned long addr)
 {
-	if (code == ARCH_SET_FS)
-		return arch_prctl_set_fs(addr);
-	if (code == ARCH_GET_FS)
+	switch (code) {
+	case ARCH_SET_FS:
+	case ARCH_SET_GS:
+		return arch_prctl_set_base(code == ARCH_SET_GS, addr);
+	case ARCH_GET_FS:
 		return copy_to_user((void *)addr, &current->fs_base, 8) ? -EFAULT : 0;
+	case ARCH_GET_GS:
+		return copy_to_user((void *)addr, &current->gs_base, 8) ? -EFAULT : 0;
+	}
 	return -EINVAL;
 }
 
@@ -64,28 +76,36 @@ long sys_arch_prctl(int code, unsigned long addr)
  */
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
 {
-	unsigned long old[4] = { current->sig_ignored & BIT(sig) ? 1 : 0 }, handler;
+	unsigned long old[4] = { 0 }, new[4];   /* handler, flags, restorer, mask */
 
-	if (sig < 1 || sig > 64 || sigsetsize != 8 || ((sig == 9 || sig == 19) && act))
+	if (sigsetsize != 8)
 		return -EINVAL;
-	if (oact && copy_to_user(oact, old, sizeof(old)))
+	if (act && copy_from_user(new, act, sizeof(new)))
 		return -EFAULT;
-	if (act) {
-		if (copy_from_user(&handler, act, sizeof(handler)))
-			return -EFAULT;
-		if (handler == 1)               /* SIG_IGN */
-			current->sig_ignored |= BIT(sig);
-		else
-			current->sig_ignored &= ~BIT(sig);
-	}
-	return 0;
+	if (sig < 1 || sig > 64 || ((sig == SIGKILL || sig == SIGSTOP) && act))
+		return -EINVAL;
+	old[0] = current->sig_ignored & BIT(sig) ? 1 : 0;
+	if (act && new[0] == 1)                 /* SIG_IGN */
+		current->sig_ignored |= BIT(sig);
+	else if (act)
+		current->sig_ignored &= ~BIT(sig);
+	return oact && copy_to_user(oact, old, sizeof(old)) ? -EFAULT : 0;
 }
 
+/*
+ * No signal is blockable yet (only default actions exist), so the mask
+ * stays empty; the arguments are checked as Linux does.
+ */
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
 {
 	static const unsigned long empty;
+	unsigned long new;
 
 	if (sigsetsize != 8)
+		return -EINVAL;
+	if (set && copy_from_user(&new, set, sizeof(new)))
+		return -EFAULT;
+	if (set && (how < SIG_BLOCK || how > SIG_SETMASK))
 		return -EINVAL;
 	return oset && copy_to_user(oset, &empty, 8) ? -EFAULT : 0;
 }
@@ -98,9 +118,12 @@ long sys_uname(void *buf)
 	return copy_to_user(buf, fields, sizeof(fields)) ? -EFAULT : 0;
 }
 
+/* Only power-off exists; both magic numbers must be Linux's. */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 {
-	if ((unsigned int)magic1 != LINUX_REBOOT_MAGIC1)
+	if ((unsigned int)magic1 != LINUX_REBOOT_MAGIC1 ||
+	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
+	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))
 		return -EINVAL;
 	if (cmd == LINUX_REBOOT_CMD_POWER_OFF)
 		arch_power_off(0);
@@ -145,9 +168,18 @@ long sys_pause(void)
 	return -EINTR;
 }
 
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
+
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 {
 	unsigned long done = 0;
+
+	if ((flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE)) ||
+	    (flags & (GRND_RANDOM | GRND_INSECURE)) == (GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	len = MIN(len, MAX_RW_COUNT);
 
 	while (done < len) {
 		u64 r = rdtsc() * 6364136223846793005ULL + done;
@@ -187,40 +219,60 @@ static int copy_strings(struct exec_args *a, char *const *uvec, int base, unsign
 	return count;
 }
 
+/*
+ * execve: the name, then argv and envp are copied in (Linux's order); an
+ * empty argv gets "" as argv[0], as Linux does since 5.18.  The file is
+ * looked up by do_execve.  Returns only on failure.
+ */
 long sys_execve(const char *upath, char *const *argv, char *const *envp)
 {
 	struct exec_args *a = kzalloc(sizeof(*a));
 	unsigned long used = 0;
-	char path[256];
-	long ret;
+	long ret = -ENOMEM;
+	char *path = a ? getname(upath, 0, &ret) : NULL;
 
-	if (!a)
-		return -ENOMEM;
-	ret = strncpy_from_user(path, upath, sizeof(path));
-	if (ret >= 0)
-		ret = a->argc = copy_strings(a, argv, 0, &used);
+	if (!path)
+		goto out;
+	ret = a->argc = copy_strings(a, argv, 0, &used);
+	if (ret >= 0 && !a->argc) {
+		a->strings[0] = a->buf + used++;        /* "" (kzalloc'ed) */
+		a->argc = 1;
+	}
 	if (ret >= 0)
 		ret = a->envc = copy_strings(a, envp, a->argc, &used);
 	if (ret >= 0)
-		ret = a->argc ? do_execve(path, a) : -EINVAL;
+		ret = do_execve(path, a);
+	kfree(path);
+out:
 	kfree(a);
 	return ret;
 }
 
 #define RLIMIT_STACK    3
+#define RLIMIT_NOFILE   7
 #define RLIM_NLIMITS    16
 #define RLIM_INFINITY   (~0UL)
 
-/* prlimit64 on oneself: the stack limit is the stack VMA's size; no limit else. */
+/*
+ * prlimit64 on oneself.  The limits are the kernel's fixed sizes: the
+ * stack VMA (8 MiB), the fd table (NR_OPEN); no limit else.  A new limit
+ * is checked as Linux does (readable, cur <= max) but changes nothing.
+ */
 long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
-	unsigned long lim[2] = { RLIM_INFINITY, RLIM_INFINITY };
+	unsigned long lim[2] = { RLIM_INFINITY, RLIM_INFINITY }, new[2];
 
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
+	if (new_rlim && copy_from_user(new, new_rlim, sizeof(new)))
+		return -EFAULT;
 	if (pid && pid != current->pid)
 		return -ESRCH;
+	if (new_rlim && new[0] > new[1])
+		return -EINVAL;
 	if (resource == RLIMIT_STACK)
 		lim[0] = lim[1] = 8UL << 20;
+	if (resource == RLIMIT_NOFILE)
+		lim[0] = lim[1] = NR_OPEN;
 	return old_rlim && copy_to_user(old_rlim, lim, sizeof(lim)) ? -EFAULT : 0;
 }

@@ -83,10 +83,13 @@ static long sys_newfstatat_stat(const char *upath, void *ubuf)
 
 static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
 
-/* Called from syscall_entry with the user's registers; result in rax. */
+/*
+ * Called from syscall_entry with the user's registers; result in rax.  As
+ * in Linux, the number is the low 32 bits of rax (the high half is ignored).
+ */
 void do_syscall(struct pt_regs *regs)
 {
-	unsigned long nr = regs->rax;
+	unsigned long nr = (unsigned int)regs->rax;
 	long ret = -ENOSYS;
 
 	local_irq_enable();

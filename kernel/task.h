@@ -32,6 +32,7 @@ struct task_struct {
 	void *kstack;                   /* KSTACK_SIZE bytes */
 	unsigned long sp;               /* saved kernel stack pointer */
 	unsigned long fs_base;          /* TLS (arch_prctl ARCH_SET_FS) */
+	unsigned long gs_base;          /* the user's GS base (ARCH_SET_GS) */
 	unsigned long clear_child_tid;
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
@@ -79,6 +80,6 @@ struct task_struct *arch_get_current(void);
 void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
 void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp);
 void arch_prepare_new_stack(struct task_struct *t);
-int arch_prctl_set_fs(unsigned long addr);
+int arch_prctl_set_base(bool gs, unsigned long addr);
 
 #endif

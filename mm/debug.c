@@ -1,4 +1,9 @@
-/* Dumps of struct page and struct folio for bad-page reports and debugging. */
+/*
+ * Dumps of struct page and struct folio for bad-page reports and debugging.
+ *
+ * Lock order: none taken; the dumps read the fields without the folio's
+ * mapcount lock, so a dump racing an rmap update may show a torn state.
+ */
 #include "mm/folio.h"
 #include "mm/rmap.h"
 #include "kernel/printk.h"

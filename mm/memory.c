@@ -183,20 +183,28 @@ static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *
  * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
  * order-0 folio replaces the page in this PTE; the old folio loses one
  * mapping (which may free this mm's slot and clear the shared bit).
+ * The old folio is pinned across the allocation, as Linux's do_wp_page
+ * does: an allocation that fails drains the deferred split queue, and
+ * split_folio() must not split the folio under us (it refuses a folio
+ * with more references than mappings).
  */
 static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
 			struct page *page)
 {
-	struct folio *folio = page_folio(page), *new = folio_alloc_reclaim(0);
+	struct folio *folio = page_folio(page), *new;
 
-	if (!new)
+	folio_get(folio);
+	new = folio_alloc_reclaim(0);
+	if (!new) {
+		folio_put(folio);
 		return -ENOMEM;
+	}
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
 	*pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma));
 	flush_tlb_addr(vma->vm_mm->pgd, address);
 	folio_remove_rmap_pte(folio, page, vma);
-	folio_put(folio);
+	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
 }
 

@@ -110,7 +110,8 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len,
 
 /*
  * Map len bytes of anonymous memory at addr (a hint, or exact when fixed,
- * replacing what was there).  Returns the address or -errno.
+ * replacing what was there).  Returns the address or -errno: -EINVAL for
+ * a misaligned fixed address, -ENOMEM for a range past user space or no room.
  */
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, bool fixed)
@@ -119,8 +120,10 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (!len || len > TASK_SIZE_MAX)
 		return -ENOMEM;
 	if (fixed) {
-		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr + len > TASK_SIZE_MAX || addr + len < addr)
+		if (!IS_ALIGNED(addr, PAGE_SIZE))
 			return -EINVAL;
+		if (addr > TASK_SIZE_MAX - len)
+			return -ENOMEM;
 		if (do_munmap(mm, addr, len))
 			return -ENOMEM;
 	} else {
@@ -227,8 +230,12 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr;
 	struct vm_area_struct *vma;
 
-	if (!IS_ALIGNED(start, PAGE_SIZE) || end > TASK_SIZE_MAX || end < start)
+	if (!IS_ALIGNED(start, PAGE_SIZE))
 		return -EINVAL;
+	if (!len)
+		return 0;
+	if (end <= start || end > TASK_SIZE_MAX)        /* wraps, or no VMA can be there */
+		return -ENOMEM;
 	for (addr = start; addr < end; addr = vma->vm_end) {   /* no holes allowed */
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr)
@@ -258,11 +265,13 @@ int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int
 	struct vm_area_struct *vma;
 	bool hole = false;
 
-	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE_MAX)
-		return -EINVAL;
 	if (advice != MADV_DONTNEED && advice != MADV_HUGEPAGE && advice != MADV_NOHUGEPAGE &&
 	    advice != MADV_NORMAL && advice != MADV_WILLNEED)
 		return -EINVAL;
+	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || (len && end == start))
+		return -EINVAL;
+	if (end > TASK_SIZE_MAX)                /* no VMA can be there */
+		return -ENOMEM;
 	for (addr = start; addr < end; addr = vma->vm_end) {
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start >= end) {

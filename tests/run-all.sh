@@ -114,14 +114,16 @@ for v in 0 1; do
   rc=$?
   ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
   result "--mem 64M: OOM kills, fork storm, nothing leaks ($name)" $ok "exit $rc, see $out"
-  # Allocation fault injection in the tests (runtests marks them make-it-fail):
-  # failures must surface as errors or killed processes, never a panic or a leak.
+  # Allocation fault injection in the whole guest suite (runtests marks the
+  # tests make-it-fail): failures must surface as errors or killed processes,
+  # never a panic, a hang, a process that cannot be killed, or a leak.
   for seed in 1 2 3 4; do
     out="$log/fail-$seed-$name.log"
     ./run-qemu.sh $flag --append "fail_page_alloc=1,1,0,-1 failslab=1,1,0,-1 fail_seed=$seed" \
-      --run "/bin/runtests test_files test_fork test_mm test_proc" --timeout 300 </dev/null >"$out" 2>&1
+      --run "/bin/runtests -t 120" --timeout 900 </dev/null >"$out" 2>&1
     rc=$?
-    ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG' "$out" ||
+    grep -a 'fault injection:' "$out" | sed 's/^\[[ 0-9.]*\] /# seed '"$seed"': /'
+    ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG|did not die' "$out" ||
       ! grep -qE 'fault injection: ([1-9][0-9]* of [0-9]+ page allocations|.*and [1-9][0-9]* of)' "$out"; } && ok=FAIL
     result "fault injection (seed $seed): no panic, no leak, failures injected ($name)" $ok "exit $rc, see $out"
   done
@@ -155,14 +157,14 @@ done
 # Tests that run unchanged on Linux, when the peer is on this machine.
 peer=../shared/peer/linux-peer.sh
 if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
-  for t in test_proc test_isolation; do
+  for t in test_proc test_isolation test_hostile; do
     timeout 300 "$peer" build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok ' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
     result "$t passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/$t-linux.log"
   done
 else
-  echo "# skip: test_proc and test_isolation on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
+  echo "# skip: test_proc, test_isolation and test_hostile on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
 # docs/tour.md shows real output: check it against a run (default variant).

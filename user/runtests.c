@@ -1,9 +1,12 @@
 /*
- * The guest test runner: runs every /bin/test_* (or the ones named) in its
- * own process, passes its TAP output through indented as a subtest, and
- * after each checks that no memory leaked: MemFree, PageTables and Slab in
- * /proc/meminfo must be back to their values from before the test, once
- * the deferred split queue is drained (split_deferred).  THP knobs a test
+ * The guest test runner: runtests [-t SECONDS] [test_x ...] runs every
+ * /bin/test_* (or the ones named) in its own process, passes its TAP
+ * output through indented as a subtest, and after each checks that no
+ * memory leaked: MemFree, PageTables and Slab in /proc/meminfo must be
+ * back to their values from before the test, once its processes are gone
+ * (any it left behind get ORPHAN_GRACE_S, then are killed and reported)
+ * and the deferred split queue is drained (split_deferred).  A test still
+ * running after SECONDS (default 600) is killed.  THP knobs a test
  * changed are set back after it.
  * Prints KTAP: "ok N test_x" or "not ok N test_x # reason", then
  * "# runtests: N passed, N failed".  Exits 0 if all passed.
@@ -14,6 +17,11 @@
 #include <dirent.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 
 struct mem {
 	long free, pagetables, slab;
@@ -86,12 +94,137 @@ static void knobs_restore(char saved[NR_KNOBS][16])
 	}
 }
 
-/* Run one test, its output indented; returns its wait status. */
-static int run_one(const char *path)
+static int test_timeout_s = 600;        /* -t SECONDS: a test still running then is killed */
+#define ORPHAN_GRACE_S   20     /* how long the test's leftover processes may linger */
+#define MAX_PIDS         256
+
+static double now(void)
 {
-	int pfd[2], status = -1;
-	char buf[512];
-	FILE *out;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The PIDs in /proc; returns how many (at most MAX_PIDS). */
+static int list_pids(pid_t *pids)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)) && n < MAX_PIDS)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			pids[n++] = atoi(e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static bool in(pid_t pid, const pid_t *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Processes the test left behind (orphans now init's): wait up to
+ * ORPHAN_GRACE_S for them to end, then SIGKILL them so that the next test
+ * starts clean.  Returns how many had to be killed.
+ */
+static int reap_leftovers(const pid_t *before, int nbefore)
+{
+	pid_t pids[MAX_PIDS];
+	double deadline = now() + ORPHAN_GRACE_S;
+	int killed = 0, n, left;
+	const struct timespec tick = { 0, 10000000 };
+
+	for (;;) {
+		n = list_pids(pids);
+		left = 0;
+		for (int i = 0; i < n; i++)
+			left += !in(pids[i], before, nbefore);
+		if (!left || (killed && now() > deadline + 5))
+			return killed;
+		if (now() > deadline && !killed) {
+			for (int i = 0; i < n; i++)
+				if (!in(pids[i], before, nbefore) && !kill(pids[i], SIGKILL))
+					killed++;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* Print the complete lines in buf[0..*len), indented; keep the rest. */
+static void print_lines(char *buf, size_t *len, bool all)
+{
+	char *start = buf, *nl;
+
+	while ((nl = memchr(start, '\n', *len - (start - buf)))) {
+		printf("    %.*s\n", (int)(nl - start), start);
+		start = nl + 1;
+	}
+	if (all && start < buf + *len) {
+		printf("    %.*s\n", (int)(buf + *len - start), start);
+		start = buf + *len;
+	}
+	*len -= start - buf;
+	memmove(buf, start, *len);
+}
+
+/*
+ * Copy the test's output, indented, until every writer has closed the pipe
+ * — or, once the test itself has exited, ORPHAN_GRACE_S later (a process
+ * it left behind may hold the pipe).  A test running past test_timeout_s
+ * is killed.  Returns the test's wait status; *timed_out says if killed.
+ */
+static int relay_output(int fd, pid_t pid, bool *timed_out)
+{
+	char buf[1024];
+	size_t len = 0;
+	int status = -1;
+	bool exited = false;
+	double start = now(), deadline = 0;
+	const struct timespec tick = { 0, 1000000 };
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	for (;;) {
+		ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+
+		if (n > 0) {
+			len += n;
+			print_lines(buf, &len, false);
+			if (len == sizeof(buf) - 1)     /* one line longer than buf */
+				print_lines(buf, &len, true);
+			continue;
+		}
+		if (n == 0 || (n < 0 && errno != EAGAIN))
+			break;
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			deadline = now() + ORPHAN_GRACE_S;
+		}
+		if ((exited || *timed_out) && now() > deadline)
+			break;                  /* leftovers hold the pipe, or unkillable */
+		if (!exited && now() > start + test_timeout_s && !*timed_out) {
+			kill(pid, SIGKILL);
+			*timed_out = true;
+			deadline = now() + ORPHAN_GRACE_S;
+		}
+		nanosleep(&tick, NULL);
+	}
+	print_lines(buf, &len, true);
+	if (!exited && waitpid(pid, &status, *timed_out ? WNOHANG : 0) != pid)
+		printf("# runtests: %d did not die of SIGKILL\n", pid);
+	return status;
+}
+
+/* Run one test, its output indented; returns its wait status. */
+static int run_one(const char *path, bool *timed_out)
+{
+	int pfd[2], status;
 	pid_t pid;
 
 	if (pipe(pfd))
@@ -112,12 +245,8 @@ static int run_one(const char *path)
 		_exit(127);
 	}
 	close(pfd[1]);
-	out = fdopen(pfd[0], "r");
-	while (out && fgets(buf, sizeof(buf), out))
-		printf("    %s", buf);
-	if (out)
-		fclose(out);
-	waitpid(pid, &status, 0);
+	status = relay_output(pfd[0], pid, timed_out);
+	close(pfd[0]);
 	return status;
 }
 
@@ -128,7 +257,13 @@ int main(int argc, char **argv)
 	DIR *d;
 	struct dirent *e;
 
-	for (int i = 1; i < argc && nr < 64; i++)
+	int first = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-t")) {
+		test_timeout_s = atoi(argv[2]);
+		first = 3;
+	}
+	for (int i = first; i < argc && nr < 64; i++)
 		names[nr++] = argv[i];
 	if (!nr && (d = opendir("/bin"))) {
 		while ((e = readdir(d)) && nr < 64)
@@ -139,18 +274,25 @@ int main(int argc, char **argv)
 	printf("KTAP version 1\n1..%d\n", nr);
 	for (int i = 0; i < nr; i++) {
 		struct mem before = { 0 }, after = { 0 };
-		char path[128], why[200] = "", knobs[NR_KNOBS][16];
-		int status;
+		char path[128], why[256] = "", knobs[NR_KNOBS][16];
+		pid_t pids[MAX_PIDS];
+		int status, npids = list_pids(pids), leftovers;
+		bool timed_out = false;
 
 		snprintf(path, sizeof(path), "/bin/%s", names[i]);
 		fflush(stdout);
 		knobs_save(knobs);
 		read_meminfo(&before);
-		status = run_one(path);
+		status = run_one(path, &timed_out);
+		leftovers = reap_leftovers(pids, npids);
 		knobs_restore(knobs);
 		read_meminfo(&after);
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			snprintf(why, sizeof(why), "exit status %#x; ", status);
+			snprintf(why, sizeof(why), "exit status %#x%s; ", status,
+				 timed_out ? " (killed: timeout)" : "");
+		if (leftovers)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%d leftover processes killed; ", leftovers);
 		if (before.free != after.free || before.pagetables != after.pagetables ||
 		    before.slab != after.slab)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),

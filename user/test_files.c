@@ -118,11 +118,12 @@ int main(int argc, char **argv)
 		close(pfd[1]);
 		while ((r = read(pfd[0], got + total, sizeof(got) - total)) > 0)
 			total += r;
+		close(pfd[0]);                  /* a failed read must not leave the writer blocked */
 		waitpid(pid, &status, 0);
 		ok(total == sizeof(big) && !memcmp(big, got, sizeof(big)) && WIFEXITED(status) &&
 		   !WEXITSTATUS(status), "20000 bytes through a 4 KiB pipe between processes, then EOF");
-		close(pfd[0]);
-		pipe(pfd);
+		if (pipe(pfd))
+			pfd[0] = pfd[1] = -1;   /* fault injection: the checks below fail */
 		close(pfd[0]);
 		pid = fork();
 		if (pid == 0)

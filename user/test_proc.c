@@ -149,8 +149,12 @@ static void test_smaps_shared(char *a)
 	struct smap s;
 	pid_t pid;
 
-	pipe(go);
-	if (!(pid = fork())) {
+	if (pipe(go) || (pid = fork()) < 0) {   /* out of memory (fault injection) */
+		ok(0, "smaps after fork: a pipe and a child");
+		return;
+	}
+	if (!pid) {
+		close(go[1]);                   /* a dead parent reads as EOF */
 		read(go[0], &c, 1);
 		_exit(0);
 	}

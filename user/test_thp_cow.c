@@ -62,10 +62,11 @@ static void test_child_write(enum kind k)
 	pid_t child;
 
 	record_pfns(p, n, pfns);
-	pipe(rep);
-	pipe(go);
+	xpipe(rep, 0);
+	xpipe(go, 0);
 	child = fork();
 	if (!child) {
+		close(rep[0]), close(go[1]);    /* a dead partner reads as EOF, not a hang */
 		p[3 * PAGE] = 'c';
 		folio_at(p + 3 * PAGE, &v);
 		res = p[3 * PAGE] == 'c' && check_pattern(p, n, 1000, 3) && pfn_of(p + 3 * PAGE) != pfns[3] &&
@@ -74,6 +75,7 @@ static void test_child_write(enum kind k)
 		read(go[0], &res, sizeof(res));
 		_exit(0);
 	}
+	close(rep[1]), close(go[0]);
 	read(rep[0], &res, sizeof(res));
 	ok(res, "%s: child's write copies just that page (new PFN), the rest still shared",
 	   kind_name[k]);
@@ -83,7 +85,7 @@ static void test_child_write(enum kind k)
 	   kind_name[k]);
 	write(go[1], &res, sizeof(res));
 	ok(wait_exit(child) == 0, "%s: child exits", kind_name[k]);
-	close(rep[0]), close(rep[1]), close(go[0]), close(go[1]);
+	close(rep[0]), close(go[1]);
 	munmap(p, n * PAGE);
 }
 
@@ -127,18 +129,20 @@ static void test_child_reuse(enum kind k)
 	pid_t child;
 
 	record_pfns(p, n, pfns);
-	pipe(go);
+	xpipe(go, 0);
 	child = fork();
 	if (!child) {
+		close(go[1]);
 		read(go[0], &res, sizeof(res));
 		for (unsigned long i = 0; i < n; i++)
 			p[i * PAGE + 100] = 'z';
 		_exit(same_pfns(p, n, pfns) == n && check_pattern(p, n, 3000, n) ? 0 : 1);
 	}
+	close(go[0]);
 	munmap(p, n * PAGE);
 	write(go[1], &res, sizeof(res));
 	ok(wait_exit(child) == 0, "%s: parent unmapped: the child's writes reuse every page", kind_name[k]);
-	close(go[0]), close(go[1]);
+	close(go[1]);
 }
 
 /*
@@ -152,12 +156,14 @@ static void test_three_processes(void)
 	struct folio_view v;
 	pid_t a, b;
 
-	pipe(go_a), pipe(go_b), pipe(rep);
+	xpipe(go_a, 0), xpipe(go_b, 0), xpipe(rep, 0);
 	if (!(a = fork())) {
+		close(go_a[1]), close(go_b[0]), close(go_b[1]), close(rep[0]), close(rep[1]);
 		read(go_a[0], res, sizeof(int));
 		_exit(0);
 	}
 	if (!(b = fork())) {
+		close(go_a[0]), close(go_a[1]), close(go_b[1]), close(rep[0]);
 		read(go_b[0], res, sizeof(int));
 		folio_at(p, &v);
 		res[0] = v.shared == 1 && v.mm_id[0] == 0 && v.mm_id[1] == 0 && v.large_mapcount == 16;
@@ -167,6 +173,7 @@ static void test_three_processes(void)
 		write(rep[1], res, sizeof(res));
 		_exit(0);
 	}
+	close(go_a[0]), close(go_b[0]), close(rep[1]);
 	folio_at(p, &v);
 	ok(v.shared == 1 && v.large_mapcount == 48 && both_slots(&v, getpid(), a),
 	   "three mms map a 64K folio: slots hold two of them, LM 48, shared");
@@ -182,7 +189,7 @@ static void test_three_processes(void)
 	   "0 (no-page-mapcount: folio_maybe_mapped_shared)");
 	ok(res[2], "its write gives correct data (copy or reuse: both are allowed)");
 	wait_exit(b);
-	close(go_a[0]), close(go_a[1]), close(go_b[0]), close(go_b[1]), close(rep[0]), close(rep[1]);
+	close(go_a[1]), close(go_b[1]), close(rep[0]);
 }
 
 /* A child that execs gives its slot back while it still runs. */
@@ -195,8 +202,8 @@ static void test_exec_releases(void)
 	char c;
 	pid_t child;
 
-	pipe(in);
-	pipe2(sync, O_CLOEXEC);
+	xpipe(in, 0);
+	xpipe(sync, O_CLOEXEC);
 	if (!(child = fork())) {
 		dup2(in[0], 0);
 		close(in[1]);
@@ -277,7 +284,7 @@ static void test_mode_counts(void)
 	long pss, priv, shared;
 	pid_t child;
 
-	pipe(rep), pipe(go);
+	xpipe(rep, 0), xpipe(go, 0);
 	if (!(child = fork())) {
 		munmap(p, 8 * PAGE);
 		write(rep[1], &x, sizeof(x));

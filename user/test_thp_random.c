@@ -9,6 +9,8 @@
  */
 #include "thp_util.h"
 #include <signal.h>
+#include <fcntl.h>
+#include <time.h>
 
 #define NPAGES          2048                    /* an 8 MiB region */
 #define NSLOTS          6
@@ -144,13 +146,29 @@ static int pick_op(unsigned int *seed, int alive)
 	}
 }
 
-/* Send one command to a slot and wait for its reply. */
+#define REPLY_TIMEOUT_S 20
+
+/*
+ * Send one command to a slot and wait for its reply.  Every worker holds
+ * the reply pipe's write end, so a worker that died (killed under memory
+ * pressure or fault injection) never makes the read see EOF: the reply
+ * end is non-blocking and a silent worker is given REPLY_TIMEOUT_S.  A
+ * missing reply reads as bad_page -1.
+ */
 static struct reply run(int slot, struct cmd *c)
 {
 	struct reply r = { -1, 0 };
+	const struct timespec tick = { 0, 1000000 };
+	struct timespec start, t;
 
 	write(cmd_pipe[slot][1], c, sizeof(*c));
-	read(reply_pipe[0], &r, sizeof(r));
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (read(reply_pipe[0], &r, sizeof(r)) != sizeof(r)) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - start.tv_sec > REPLY_TIMEOUT_S)
+			return (struct reply){ -1, 0 };
+		nanosleep(&tick, NULL);
+	}
 	return r;
 }
 
@@ -185,12 +203,17 @@ static int controller(unsigned int seed, int steps, pid_t *pids, char *why, size
 				target++;
 		c.slot = target;
 		r = run(slot, &c);
+		if (r.bad_page < 0) {
+			snprintf(why, size, "step %d: %s: slot %d did not reply in %d s", step,
+				 op_name[op], slot, REPLY_TIMEOUT_S);
+			return step;
+		}
 		if (r.bad_page) {
 			snprintf(why, size, "step %d: %s by slot %d (pages %d+%d): page %d wrong", step,
 				 op_name[op], slot, c.page, c.nr, r.bad_page - 1);
 			return step;
 		}
-		if (op == OP_FORK)
+		if (op == OP_FORK && r.pid > 0)        /* fork may fail: out of memory */
 			pids[target] = r.pid, alive++;
 		if (op == OP_EXIT)
 			pids[slot] = 0, alive--;
@@ -228,17 +251,21 @@ int main(int argc, char **argv)
 	thp_set(2048, "always");
 	region = map_aligned(NPAGES * PAGE, PMD_SIZE);
 	for (int s = 0; s < NSLOTS; s++)
-		pipe(cmd_pipe[s]);
-	pipe(reply_pipe);
+		rc |= pipe(cmd_pipe[s]);
+	if (rc || pipe(reply_pipe)) {           /* out of memory: no test to run */
+		ok(0, "pipes for the workers");
+		return tap_done();
+	}
 	if (!(first = pids[0] = fork()))
 		worker(0);
 	/* The controller is not a worker: it only hands out commands. */
 	munmap(region, NPAGES * PAGE);
+	fcntl(reply_pipe[0], F_SETFL, O_NONBLOCK);
 	failed_step = controller(seed, steps, pids, why, sizeof(why));
 	ok(!failed_step, "%d random steps, every worker's memory matched its model%s%s", steps,
 	   *why ? ": " : "", why);
 	for (int s = 0; failed_step && s < NSLOTS; s++)
-		if (pids[s])
+		if (pids[s] > 0)
 			kill(pids[s], SIGKILL);
 	if (!failed_step)
 		rc = wait_exit(first);

@@ -16,7 +16,7 @@ static int run(char *buf, size_t size, char *const argv[])
 	ssize_t n;
 	pid_t pid;
 
-	pipe(fds);
+	xpipe(fds, 0);
 	if (!(pid = fork())) {
 		dup2(fds[1], 1);
 		close(fds[0]);
@@ -63,8 +63,9 @@ int main(void)
 	   strstr(out, "order 4 (64 KiB)") && strstr(out, slot) && strstr(out, "maybe shared:     no") &&
 	   strstr(out, "none (0 of 16 pages)"),
 	   "foliostat: order, this mm's slot, not shared; no page exclusive (run() forked)");
-	pipe(go);
+	xpipe(go, 0);
 	if (!(child = fork())) {
+		close(go[1]);                   /* a dead parent reads as EOF */
 		read(go[0], &c, sizeof(c));
 		_exit(0);
 	}

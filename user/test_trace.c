@@ -59,7 +59,7 @@ static void test_fork_exec(void)
 	int sync[2], n;
 	pid_t child;
 
-	pipe2(sync, O_CLOEXEC);
+	xpipe(sync, O_CLOEXEC);
 	if (!(child = fork())) {
 		execl("/bin/hello", "hello", (char *)NULL);
 		_exit(127);
@@ -92,16 +92,19 @@ static void test_three(void)
 	struct rec r[16];
 	pid_t a, b;
 
-	pipe(go_a), pipe(go_b);
+	xpipe(go_a, 0), xpipe(go_b, 0);
 	if (!(a = fork())) {
+		close(go_a[1]), close(go_b[0]), close(go_b[1]);        /* a dead parent: EOF */
 		read(go_a[0], &c, sizeof(c));
 		_exit(0);
 	}
 	if (!(b = fork())) {
+		close(go_a[0]), close(go_a[1]), close(go_b[1]);
 		read(go_b[0], &c, sizeof(c));
 		p[4096] = 3;
 		_exit(0);
 	}
+	close(go_a[0]), close(go_b[0]);
 	munmap(p, 64 * 1024);
 	write(go_a[1], &c, sizeof(c));
 	wait_exit(a);
@@ -115,7 +118,7 @@ static void test_three(void)
 	   "two left: no slot names the last mm, the shared bit stays");
 	ok(n >= 6 && !strcmp(r[5].op, "remove_ptes") && r[5].nr == 1 && r[5].pid == b,
 	   "so the last mm's write copied a page (remove_ptes nr=1)");
-	close(go_a[0]), close(go_a[1]), close(go_b[0]), close(go_b[1]);
+	close(go_a[1]), close(go_b[1]);
 }
 
 static void test_control(void)

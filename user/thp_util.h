@@ -43,6 +43,18 @@ static inline int tap_done(void)
 	return tap_failed ? 1 : 0;
 }
 
+/*
+ * pipe(), or end the test with a failed check: under fault injection it
+ * can fail, and an unset fd pair could make a process wait forever.
+ */
+static inline void xpipe(int fds[2], int flags)
+{
+	if (pipe2(fds, flags)) {
+		ok(0, "pipe: out of memory");
+		exit(tap_done());
+	}
+}
+
 static inline int write_text(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);

@@ -64,6 +64,7 @@ void arch_switch_mm_and_stack(struct task_struct *next)
 	tss_set_rsp0(top);
 	cpu0.kernel_rsp = top;
 	wrmsr(MSR_FS_BASE, next->fs_base);
+	wrmsr(MSR_KERNEL_GS_BASE, next->gs_base);      /* the user's, until swapgs */
 	cpu0.curr = next;
 }
 
@@ -89,11 +90,20 @@ void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp)
 	regs->rflags = X86_EFLAGS_IF;
 }
 
-int arch_prctl_set_fs(unsigned long addr)
+/*
+ * ARCH_SET_FS / ARCH_SET_GS: a user address only (EPERM otherwise, as
+ * Linux).  In the kernel the user's GS base sits in KERNEL_GS_BASE.
+ */
+int arch_prctl_set_base(bool gs, unsigned long addr)
 {
 	if (addr >= TASK_SIZE_MAX)
 		return -EPERM;
-	current->fs_base = addr;
-	wrmsr(MSR_FS_BASE, addr);
+	if (gs) {
+		current->gs_base = addr;
+		wrmsr(MSR_KERNEL_GS_BASE, addr);
+	} else {
+		current->fs_base = addr;
+		wrmsr(MSR_FS_BASE, addr);
+	}
 	return 0;
 }

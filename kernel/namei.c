@@ -1,0 +1,160 @@
+/*
+ * Path-name lookup, after Linux's fs/namei.c, for foliOS's one flat tree:
+ * the read-only initrd with /proc, /sys and /dev/console (the serial
+ * console) on top.  A user path is copied in with getname(), made absolute
+ * (relative paths start at "/" or at a directory fd), then looked up
+ * whole; the errors are Linux's:
+ *
+ *   EFAULT        the name is not readable user memory (up to its NUL)
+ *   ENAMETOOLONG  no NUL in PATH_MAX bytes
+ *   ENOENT        no such entry, or "" without AT_EMPTY_PATH
+ *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/")
+ *   EBADF         a relative path against a dirfd that is not open
+ *
+ * Lock order: none; lookups only read the initrd and generate /proc files.
+ */
+#include "kernel/namei.h"
+#include "kernel/uaccess.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/mm.h"
+
+/*
+ * Copy the user's path name into a new PATH_MAX buffer.  Returns it (the
+ * caller kfree()s it), or NULL with *err set.  "" is -ENOENT unless the
+ * caller passes LOOKUP_EMPTY (Linux's getname_flags).
+ */
+char *getname(const char *upath, int flags, long *err)
+{
+	char *name = kmalloc(PATH_MAX);
+	long n;
+
+	if (!name) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	n = strncpy_from_user(name, upath, PATH_MAX);
+	if (n > 0 || (n == 0 && (flags & LOOKUP_EMPTY)))
+		return name;
+	*err = n < 0 ? n : -ENOENT;
+	kfree(name);
+	return NULL;
+}
+
+/* Look up one normalized path (no leading or trailing '/'; "" is the root). */
+static bool lookup_one(const char *p, struct file *f)
+{
+	struct initrd_file entry;
+
+	memset(f, 0, sizeof(*f));
+	if (!*p || !strcmp(p, "dev/console")) {
+		f->type = *p ? FILE_CONSOLE : FILE_DIR;
+		return true;
+	}
+	if (proc_lookup(p, f))
+		return true;
+	if (!initrd_lookup(p, &entry))
+		return false;
+	f->type = (entry.mode & S_IFMT) == S_IFDIR ? FILE_DIR : FILE_REGULAR;
+	f->f = entry;
+	if (f->type == FILE_DIR)
+		strlcpy(f->dir, p, sizeof(f->dir));
+	return true;
+}
+
+/* p does not exist: ENOTDIR if one of its leading components is a file. */
+static long missing(char *p)
+{
+	struct file f;
+
+	for (char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
+		bool found, dir;
+
+		*slash = '\0';
+		found = lookup_one(p, &f);
+		*slash = '/';
+		if (!found)
+			break;
+		dir = f.type == FILE_DIR;
+		proc_release(&f);
+		if (!dir)
+			return -ENOTDIR;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Put "dir/name" (name relative to dirfd) or name (absolute, or dirfd is
+ * AT_FDCWD) into buf, then strip "/" and "./" prefixes and trailing '/'.
+ * Returns the normalized path inside buf, or NULL with *err set.
+ */
+static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
+{
+	const char *dir = "";
+	char *p = buf;
+	size_t n;
+
+	if (name[0] != '/' && dirfd != AT_FDCWD) {
+		struct file *d = fget(dirfd);
+
+		*err = !d ? -EBADF : d->type != FILE_DIR ? -ENOTDIR : 0;
+		if (*err)
+			return NULL;
+		dir = d->dir;
+	}
+	snprintf(buf, PATH_MAX + sizeof(((struct file *)0)->dir), "%s/%s", dir, name);
+	for (;;) {
+		if (*p == '/')
+			p++;
+		else if (p[0] == '.' && (p[1] == '/' || !p[1]))
+			p += p[1] ? 2 : 1;
+		else
+			break;
+	}
+	n = strlen(p);
+	*trailing = n && p[n - 1] == '/';
+	while (n && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
+}
+
+/*
+ * Resolve a kernel copy of a path name, relative to dirfd, into f (type
+ * and contents; a /proc file is generated into f and must be
+ * proc_release()d).  Returns 0 or -errno.
+ */
+long path_lookupat(int dirfd, const char *name, struct file *f)
+{
+	char *buf = kmalloc(PATH_MAX + sizeof(f->dir)), *p;
+	bool trailing;
+	long err = -ENOMEM;
+
+	if (!buf)
+		return err;
+	p = absolute(dirfd, name, buf, &trailing, &err);
+	if (!p)
+		goto out;
+	err = 0;
+	if (!lookup_one(p, f))
+		err = missing(p);
+	else if (trailing && f->type != FILE_DIR) {
+		proc_release(f);
+		err = -ENOTDIR;
+	}
+out:
+	kfree(buf);
+	return err;
+}
+
+/* getname() then path_lookupat(): flags LOOKUP_EMPTY lets "" through. */
+long user_path_at(int dirfd, const char *upath, int flags, struct file *f)
+{
+	long err = 0;
+	char *name = getname(upath, flags, &err);
+
+	if (!name)
+		return err;
+	err = path_lookupat(dirfd, name, f);
+	kfree(name);
+	return err;
+}
