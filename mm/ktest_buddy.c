@@ -1,6 +1,8 @@
 /*
  * ktest suite "buddy": the buddy allocator on the live zone.
  * Every case also runs inside the ktest leak check (kernel/ktest.c).
+ *
+ * Lock order: only the zone lock, taken inside the allocator's calls.
  */
 #include "kernel/ktest.h"
 #include "kernel/printk.h"

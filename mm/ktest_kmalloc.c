@@ -1,4 +1,8 @@
-/* ktest suite "kmalloc": size classes, reuse, large allocations, accounting. */
+/*
+ * ktest suite "kmalloc": size classes, reuse, large allocations, accounting.
+ *
+ * Lock order: the kmalloc lock, then the zone lock (inside kmalloc/kfree).
+ */
 #include "kernel/ktest.h"
 #include "kernel/string.h"
 #include "mm/mm.h"

@@ -3,6 +3,8 @@
  * (init_pgd, loaded in CR3) and on a fresh user root.  Accesses that must
  * fault go through read_u64_nofault()/write_u64_nofault(), whose faults the
  * page-fault handler turns into -EFAULT via the exception table.
+ *
+ * Lock order: none here; the tables are the test's own (boot, one task).
  */
 #include "kernel/ktest.h"
 #include "kernel/string.h"

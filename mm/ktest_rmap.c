@@ -3,6 +3,8 @@
  * bit spinlock (lock bts), kmalloc'd mms with MM IDs, the buddy-backed
  * folios and their free checks.  The host tests (tests/host/test_rmap*.c)
  * cover the state machine in depth; these prove the kernel build agrees.
+ *
+ * Lock order: as mm/rmap.c — the folio's mapcount bit lock is innermost.
  */
 #include "kernel/ktest.h"
 #include "kernel/printk.h"

@@ -56,7 +56,7 @@ static int wait_status(pid_t pid)
 {
 	int status = -1;
 
-	return waitpid(pid, &status, 0) == pid ? status : -1;
+	return pid > 0 && waitpid(pid, &status, 0) == pid ? status : -1;    /* -1: fork failed */
 }
 
 int main(int argc, char **argv)

@@ -557,7 +557,7 @@ static long status_of_child(long pid)
 {
 	int status;
 
-	if (waitpid(pid, &status, 0) != pid)
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid)       /* a failed fork: not "any child" */
 		return -1;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

@@ -64,7 +64,8 @@ static int status_of(void (*fn)(void))
 		fn();
 		_exit(0);
 	}
-	waitpid(pid, &status, 0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 

@@ -11,7 +11,7 @@
 /* Run argv with stdout into buf (NUL-terminated); returns the exit status. */
 static int run(char *buf, size_t size, char *const argv[])
 {
-	int fds[2], status;
+	int fds[2];
 	size_t len = 0;
 	ssize_t n;
 	pid_t pid;
@@ -28,8 +28,7 @@ static int run(char *buf, size_t size, char *const argv[])
 		len += n;
 	buf[len] = '\0';
 	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return status;
+	return wait_exit(pid);
 }
 
 int main(void)

@@ -226,11 +226,12 @@ static inline int pfns_contiguous(const char *p, unsigned long n)
 	return first != 0;
 }
 
+/* pid's exit status as a shell shows it; -1 for a failed fork's pid (not "any child"). */
 static inline int wait_exit(pid_t pid)
 {
 	int status = -1;
 
-	if (waitpid(pid, &status, 0) != pid)
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
