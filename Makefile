@@ -49,7 +49,8 @@ all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
 # One set for both kernels; the initrd is built per run by run-qemu.sh.
-USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c))
+USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c)) \
+	      $(patsubst user/bench/%.c,build/user/bin/%,$(wildcard user/bench/*.c))
 user: $(USER_PROGS) build/user/bin/hello-pie
 
 # hello again, as a static-PIE executable (ET_DYN, no interpreter).  Debian's
@@ -64,6 +65,10 @@ build/user/bin/hello-pie: user/hello.c Makefile
 	rm -f $@.o
 
 build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
+	@mkdir -p $(dir $@)
+	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
+
+build/user/bin/%: user/bench/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
 
