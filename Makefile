@@ -7,6 +7,7 @@ SHELL := /bin/bash
 #   make run             boot it in QEMU (serial console on this terminal)
 #   make test            host tests, ktest on both variants, GDB test
 #   make host-tests      only the host tests (mm/ built for the host)
+#   make bench           bench_folio on both variants and Linux: table + plot (BENCH_ARGS)
 #   make bench-host      host microbenchmark of the rmap core, both modes
 #   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
 #   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
@@ -44,7 +45,7 @@ KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
 ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench-host clean user fuzz-rmap
+.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap
 all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
@@ -134,6 +135,9 @@ fuzz-rmap: $(B)/host/fuzz_rmap
 	@mkdir -p $(B)/fuzz-corpus
 	$(B)/host/fuzz_rmap -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		$(B)/fuzz-corpus tests/host/corpus/rmap 2>&1 | tail -n 12
+
+bench:
+	scripts/bench.sh $(BENCH_ARGS)
 
 bench-host:
 	$(MAKE) -s NO_PAGE_MAPCOUNT=0 build/page-mapcount/host/bench_rmap

@@ -170,6 +170,14 @@ else
   echo "# skip: test_proc, test_isolation and test_hostile on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
+# make bench's harness (not its numbers): --quick, both variants (and Linux
+# when the peer is here), every foliOS cell filled, CSV, Markdown and plot made.
+scripts/bench.sh --quick >"$log/bench-quick.log" 2>&1
+rc=$?
+ok=OK; [ $rc = 0 ] && [ -s build/bench-quick/bench.csv ] && [ -s build/bench-quick/bench.png ] &&
+  [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 38 ] || ok=FAIL
+result "make bench --quick: table, CSV and plot for 6 benchmarks x 6 folio sizes" $ok "exit $rc, see $log/bench-quick.log"
+
 # docs/tour.md shows real output: check it against a run (default variant).
 python3 scripts/check-doc.py docs/tour.md >"$log/check-doc.log" 2>&1
 while IFS= read -r line; do
