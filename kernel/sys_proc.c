@@ -140,11 +140,16 @@ long sys_clock_gettime(int clock, void *tp)
 	return copy_to_user(tp, ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
-/* Sleep at least the requested time, in whole timer ticks (HZ), rounded up. */
+/*
+ * Sleep at least the requested time, in whole timer ticks (HZ), rounded
+ * up — and by the clock clock_gettime reads: an emulator that fell behind
+ * delivers missed ticks in a burst, so ticks alone may end a sleep early.
+ */
 long sys_nanosleep(const void *ureq, void *urem)
 {
 	long req[2];
 	unsigned long ticks, until;
+	u64 end;
 
 	if (copy_from_user(req, ureq, sizeof(req)))
 		return -EFAULT;
@@ -152,7 +157,8 @@ long sys_nanosleep(const void *ureq, void *urem)
 		return -EINVAL;
 	ticks = req[0] * HZ + (req[1] * HZ + 999999999) / 1000000000;
 	until = jiffies + ticks + 1;    /* the current tick is partly over */
-	while ((long)(jiffies - until) < 0) {
+	end = ktime_get_ns() + req[0] * 1000000000ULL + req[1];
+	while ((long)(jiffies - until) < 0 || ktime_get_ns() < end) {
 		if (current->pending_kill)
 			return -EINTR;
 		sleep_on((const void *)&jiffies);

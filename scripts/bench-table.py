@@ -35,11 +35,15 @@ def ratio(a, b):
     return "%.2f" % (a / b) if a and b else ""
 
 
+MISSING = (False, 0)     # no line at all (no Linux peer): an empty cell
+
+
 def rows(res):
+    """Table rows; a cell is cycles, None (unbacked) or False (not run)."""
     for bench in BENCHES:
         for size in SIZES:
-            pm, npm, lx = (res.get((k, size, bench), (None, 0))[0] for k in KERNELS)
-            pages = max(res.get((k, size, bench), (None, 0))[1] for k in KERNELS)
+            pm, npm, lx = (res.get((k, size, bench), MISSING)[0] for k in KERNELS)
+            pages = max(res.get((k, size, bench), MISSING)[1] for k in KERNELS)
             yield [bench, size, pm, npm, ratio(npm, pm), lx, ratio(npm, lx), pages]
 
 
@@ -50,13 +54,14 @@ def write_tables(res, out):
     with open(os.path.join(out, "bench.csv"), "w") as f:
         f.write(",".join(head) + "\n")
         for r in table:
-            f.write(",".join("" if v is None else str(v) for v in r) + "\n")
+            f.write(",".join("unbacked" if v is None else "" if v is False else str(v)
+                             for v in r) + "\n")
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write("| " + " | ".join(head[:-1]) + " |\n|" + "---|" * (len(head) - 1) + "\n")
         for r in table:
-            cells = ["unbacked" if v is None and i in (2, 3, 5) else "" if v is None else
+            cells = ["unbacked" if v is None else "" if v is False else
                      "{:,}".format(v).replace(",", " ") if isinstance(v, int) else str(v)
-                     for i, v in enumerate(r[:-1])]
+                     for v in r[:-1]]
             f.write("| " + " | ".join(cells) + " |\n")
     return table
 
@@ -91,7 +96,7 @@ def main():
     table = write_tables(res, out)
     plot(table, out)
     missing = [(k, s, b) for k in KERNELS[:2] for s in SIZES for b in BENCHES
-               if res.get((k, s, b), (None, 0))[0] is None]
+               if not res.get((k, s, b), MISSING)[0]]
     if missing:
         print("bench-table: no foliOS number for %d cases, e.g. %s" % (len(missing), missing[0]),
               file=sys.stderr)

@@ -175,7 +175,7 @@ fi
 scripts/bench.sh --quick >"$log/bench-quick.log" 2>&1
 rc=$?
 ok=OK; [ $rc = 0 ] && [ -s build/bench-quick/bench.csv ] && [ -s build/bench-quick/bench.png ] &&
-  [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 38 ] || ok=FAIL
+  [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 37 ] || ok=FAIL
 result "make bench --quick: table, CSV and plot for 6 benchmarks x 6 folio sizes" $ok "exit $rc, see $log/bench-quick.log"
 
 # docs/tour.md shows real output: check it against a run (default variant).
