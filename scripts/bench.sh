@@ -9,6 +9,8 @@
 #
 # Defaults: 256 MiB, median of 5.  --quick (8 MiB, 1 repetition) only checks
 # that the harness works, in well under 2 minutes; make test runs it.
+# Then the scaling table: fork and munmap of PTE-mapped 2M folios as the
+# region grows 16 MiB -> 1 GiB (--quick: 8 and 16 MiB), with the slope per MiB.
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
@@ -42,3 +44,25 @@ else
 fi
 python3 scripts/bench-table.py "$raw" "$out" || exit 1
 cat "$out/bench.md"
+
+sizes=$([ $quick = 1 ] && echo "8 16" || echo "16 64 256 1024")
+scale=$out/scaling-raw.txt; : >"$scale"
+for m in $sizes; do
+  smem=$(( m * 2 + 512 ))M
+  for v in 0 1; do
+    name=$([ $v = 1 ] && echo no-page-mapcount || echo page-mapcount)
+    flag=$([ $v = 1 ] && echo --no-page-mapcount)
+    echo "# scaling: foliOS $name, $m MiB" >&2
+    ./run-qemu.sh $flag --icount --mem "$smem" --timeout 1800 \
+      --run "/bin/bench_folio -m $m -r 3 -b fork,munmap 2M-pte" </dev/null 2>/dev/null |
+      tr -d '\r' | grep '^bench_folio ' | sed "s/^bench_folio /$name $m /" >>"$scale"
+  done
+  if [ -x "$peer" ] && [ $quick = 0 ]; then
+    echo "# scaling: Linux, $m MiB" >&2
+    timeout 1800 "$peer" --icount --mem "$smem" build/user/bin/bench_folio -m "$m" -r 3 \
+      -b fork,munmap 2M-pte </dev/null 2>/dev/null | tr -d '\r' | grep -ao 'bench_folio .*' |
+      sed "s/^bench_folio /linux $m /" >>"$scale"
+  fi
+done
+python3 scripts/bench-scaling.py "$scale" "$out" || exit 1
+cat "$out/scaling.md"

@@ -175,8 +175,9 @@ fi
 scripts/bench.sh --quick >"$log/bench-quick.log" 2>&1
 rc=$?
 ok=OK; [ $rc = 0 ] && [ -s build/bench-quick/bench.csv ] && [ -s build/bench-quick/bench.png ] &&
-  [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 37 ] || ok=FAIL
-result "make bench --quick: table, CSV and plot for 6 benchmarks x 6 folio sizes" $ok "exit $rc, see $log/bench-quick.log"
+  [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 37 ] &&
+  [ "$(grep -cE '^\| (no-)?page-mapcount \| (fork|munmap) ' build/bench-quick/scaling.md)" = 4 ] || ok=FAIL
+result "make bench --quick: table, CSV, plot (6 benchmarks x 6 folio sizes) and scaling table" $ok "exit $rc, see $log/bench-quick.log"
 
 # docs/tour.md shows real output: check it against a run (default variant).
 python3 scripts/check-doc.py docs/tour.md >"$log/check-doc.log" 2>&1

@@ -18,26 +18,28 @@ static long free_kb(void)
 }
 
 /*
- * How far a hog got before it was killed: it writes its total every
- * 4 MiB into this pipe (256 records for 1 GiB fit its 4 KiB, so the
- * hog never blocks); the parent reads the last one.
+ * How far a hog got before it was killed: it writes its total (bytes
+ * touched, children forked) every `every` units into this pipe (at most
+ * 512 records fit its 4 KiB, so the hog never blocks); the parent keeps
+ * the largest.
  */
 static int progress[2];
-static size_t peak_bytes;
+static size_t reached;
 
-static void report(size_t bytes)
+static void report(size_t total, size_t every)
 {
-	if (bytes % (4 << 20) == 0)
-		write(progress[1], &bytes, sizeof(bytes));
+	if (total % every == 0)
+		write(progress[1], &total, sizeof(total));
 }
 
-/* Run fn in a child; returns its status as the shell shows it. */
-static int in_child(void (*fn)(void))
+/* Run fn in a child; returns its status as the shell shows it, *how_far its last report. */
+static int in_child(void (*fn)(void), size_t *how_far)
 {
 	size_t got;
 	pid_t pid;
 	int st;
 
+	reached = 0;
 	xpipe(progress, 0);
 	pid = fork();
 	if (!pid) {
@@ -48,8 +50,9 @@ static int in_child(void (*fn)(void))
 	close(progress[1]);
 	st = wait_exit(pid);
 	while (read(progress[0], &got, sizeof(got)) == sizeof(got))
-		peak_bytes = got > peak_bytes ? got : peak_bytes;
+		reached = got > reached ? got : reached;
 	close(progress[0]);
+	*how_far = reached;
 	return st;
 }
 
@@ -62,7 +65,7 @@ static void touch_too_much(void)
 		_exit(3);
 	for (size_t off = 0; off < len; off += PAGE) {
 		p[off] = 1;
-		report(off + PAGE);
+		report(off + PAGE, 4 << 20);
 	}
 }
 
@@ -75,14 +78,15 @@ static void malloc_until_null(void)
 			_exit(4);
 		for (int off = 0; off < 1 << 20; off += PAGE)
 			p[off] = 1;
-		report(total += 1 << 20);
+		report(total += 1 << 20, 4 << 20);
 	}
 }
 
 /* Fork until fork fails; the children wait on a pipe, then all exit. */
 static void fork_storm(void)
 {
-	int go[2], n = 0, err = 0;
+	int go[2], err = 0;
+	size_t n = 0;
 	char c;
 
 	xpipe(go, 0);
@@ -95,15 +99,16 @@ static void fork_storm(void)
 		}
 		if (!pid) {
 			close(go[1]);
+			close(progress[1]);     /* the parent's read ends when the storm does */
 			read(go[0], &c, 1);
 			_exit(0);
 		}
-		n++;
+		report(++n, 8);
 	}
 	close(go[1]);
 	while (wait(NULL) > 0)
 		;
-	printf("# fork storm: %d children, then fork failed with errno %d\n", n, err);
+	printf("# fork storm: %zu children, then fork failed with errno %d\n", n, err);
 	fflush(stdout);
 	_exit(err == EAGAIN || err == ENOMEM ? 0 : 5);
 }
@@ -125,22 +130,26 @@ static long settled_free_kb(long want)
 int main(void)
 {
 	long before = free_kb(), total = meminfo_kb("MemTotal"), after;
+	size_t touched, mallocd, children;
 	int st;
 
-	st = in_child(touch_too_much);
+	st = in_child(touch_too_much, &touched);
 	ok(st == 128 + SIGKILL, "touching twice the RAM: killed by SIGKILL (status %d)", st);
-	st = in_child(malloc_until_null);
+	st = in_child(malloc_until_null, &mallocd);
 	ok(st == 128 + SIGKILL || st == 4, "malloc until NULL: killed or NULL (status %d)", st);
 	if (total < 128 * 1024) {
-		st = in_child(fork_storm);
+		st = in_child(fork_storm, &children);
+		printf("# fork storm: %zu children before it %s\n", children,
+		       st ? "was killed (OOM)" : "saw fork fail");
 		ok(st == 0 || st == 128 + SIGKILL,
 		   "fork storm ends with EAGAIN or ENOMEM, or is killed (status %d)", st);
 	} else {
 		ok(1, "fork storm # SKIP only with --mem under 128M");
 	}
 	after = settled_free_kb(before);
-	printf("# peak: a hog touched %zu MiB of %ld MiB before it was killed; MemFree then back "
-	       "to %ld of %ld kB\n", peak_bytes >> 20, total >> 10, after, before);
+	printf("# peak: the hogs touched %zu and %zu MiB of %ld MiB before they were killed; "
+	       "MemFree then back to %ld of %ld kB\n", touched >> 20, mallocd >> 20, total >> 10,
+	       after, before);
 	ok(after == before, "MemFree back to %ld kB (now %ld)", before, after);
 	return tap_done();
 }

@@ -2,7 +2,8 @@
  * The cover letter's pte-mapped-folio benchmarks, for foliOS and Linux alike
  * (the same static binary; run under --icount, rdtsc counts guest work).
  *
- *   bench_folio [-m MiB] [-r REPS] [SIZE ...]      SIZE: 4K 16K 64K 256K 2M-pte 2M-pmd
+ *   bench_folio [-m MiB] [-r REPS] [-b BENCH,...] [SIZE ...]
+ *                                      SIZE: 4K 16K 64K 256K 2M-pte 2M-pmd
  *
  * For each folio size, a region (default 256 MiB) of private anon memory is
  * faulted in with only that size enabled (the sysfs knobs; MADV_HUGEPAGE for
@@ -40,6 +41,7 @@ static const char *const bench_name[NR_BENCH] = { "fault", "fork", "munmap", "co
 enum { B_FAULT, B_FORK, B_MUNMAP, B_COW, B_REUSE, B_CHILD_REUSE };
 
 static size_t len = 256UL << 20;
+static const char *only_benches;        /* -b: a comma-separated list, or all */
 static int kpageflags_fd = -1, pagemap_fd = -1;
 
 static unsigned long pfn_at(const char *p)
@@ -212,8 +214,12 @@ static void bench_size(int s, int reps)
 	knobs_for(s);
 	for (int b = 0; b < NR_BENCH; b++) {
 		unsigned long long t[MAX_REPS];
+		char item[32];
 		int r;
 
+		snprintf(item, sizeof(item), ",%s,", bench_name[b]);
+		if (only_benches && !strstr(only_benches, item))
+			continue;
 		for (r = 0; r < reps; r++)
 			if (run_once(s, b, &t[r]))
 				break;
@@ -242,6 +248,12 @@ int main(int argc, char **argv)
 			len = (size_t)atol(argv[i + 1]) << 20;
 		else if (!strcmp(argv[i], "-r"))
 			reps = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-b")) {
+			static char list[128];
+
+			snprintf(list, sizeof(list), ",%s,", argv[i + 1]);
+			only_benches = list;
+		}
 	}
 	reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
 	len = len < PMD_SIZE ? PMD_SIZE : len & ~(PMD_SIZE - 1);
