@@ -346,3 +346,39 @@ void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end)
 {
 	free_level(pgd, PT_PGD, start, end);
 }
+
+/*
+ * The floor under fork and munmap (make bench): the bare page-table work
+ * for [start, end) with no rmap, no refcount and no TLB flush — every
+ * present PTE read and written write-protected into a scratch table (and
+ * every PMD leaf likewise), then every present PTE's scratch slot cleared.
+ * The live tables are only read.  clock() is the caller's cycle counter.
+ */
+void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *scratch,
+		   u64 (*clock)(void), struct pgtable_floor *r)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned long addr = start, next;
+		u64 t0 = clock();
+		pmd_t *pmd;
+
+		for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+			pte_t *pte = pte_offset(pmd, addr);
+			unsigned long i, nr = (next - addr) >> PAGE_SHIFT;
+
+			if (pgent_huge(*pmd)) {
+				scratch[0] = pass ? 0 : pgent_wrprotect(*pmd);
+				r->pmds += !pass;
+				continue;
+			}
+			for (i = 0; i < nr; i++) {
+				if (!pgent_present(pte[i]))
+					continue;
+				scratch[i] = pass ? 0 : pgent_wrprotect(pte[i]);
+				r->ptes += !pass;
+			}
+		}
+		*(pass ? &r->clear : &r->copy) = clock() - t0;
+	}
+}
+

@@ -88,6 +88,14 @@ void pte_free(pte_t *table);
 void pmd_populate(pmd_t *pmd, pte_t *table, int nr_used);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
 
+/* What pgtable_floor() measured: cycles to copy and to clear, entries seen. */
+struct pgtable_floor {
+	u64 copy, clear;
+	unsigned long ptes, pmds;
+};
+void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *scratch,
+		   u64 (*clock)(void), struct pgtable_floor *r);
+
 /* Early page tables come from here until the buddy is up (arch sets it). */
 extern phys_addr_t (*pgtable_early_alloc)(void);
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Turn bench_folio's lines (prefixed with the kernel) into the bench table.
 
+The floor of fork and munmap (the bare page-table work, measured in the
+kernel: bench_folio's "fork-floor" and "munmap-floor") gets its own columns.
+
     bench-table.py RAW OUTDIR
 
 RAW lines: "KERNEL SIZE BENCH CYCLES REPS PAGES" or "KERNEL SIZE BENCH unbacked",
@@ -44,12 +47,14 @@ def rows(res):
         for size in SIZES:
             pm, npm, lx = (res.get((k, size, bench), MISSING)[0] for k in KERNELS)
             pages = max(res.get((k, size, bench), MISSING)[1] for k in KERNELS)
-            yield [bench, size, pm, npm, ratio(npm, pm), lx, ratio(npm, lx), pages]
+            floor = res.get(("no-page-mapcount", size, bench + "-floor"), MISSING)[0]
+            yield [bench, size, pm, npm, ratio(npm, pm), lx, ratio(npm, lx), floor,
+                   ratio(npm, floor), pages]
 
 
 def write_tables(res, out):
     head = ["benchmark", "folio", "page-mapcount", "no-page-mapcount", "npm/pm",
-            "Linux", "foliOS(npm)/Linux", "pages"]
+            "Linux", "foliOS(npm)/Linux", "floor", "npm/floor", "pages"]
     table = list(rows(res))
     with open(os.path.join(out, "bench.csv"), "w") as f:
         f.write(",".join(head) + "\n")
@@ -73,7 +78,7 @@ def plot(table, out):
             f.write("# %s\n" % bench)
             for i, size in enumerate(SIZES):
                 r = next(r for r in table if r[0] == bench and r[1] == size)
-                per = ["%.1f" % (v / r[7]) if v and r[7] else "NaN" for v in (r[2], r[3], r[5])]
+                per = ["%.1f" % (v / r[9]) if v and r[9] else "NaN" for v in (r[2], r[3], r[5])]
                 f.write("%d %s %s\n" % (i, size, " ".join(per)))
             f.write("\n\n")
     script = ['set terminal pngcairo size 1500,900 font "DejaVu Sans,10" noenhanced',

@@ -22,6 +22,10 @@
  * pages of a folio contiguous) and smaps_rollup's AnonHugePages (PMD or PTE
  * mapping).  A size that is not backed as intended is reported "unbacked",
  * never with a number (Linux 6.1 has no 16K-256K anon folios).
+ * On foliOS, fork and munmap also get their floor, from /proc/pgtable_floor:
+ * the bare page-table work for the same region measured in the kernel
+ * (every PTE/PMD copied write-protected, then cleared; no rmap) — printed
+ * as the benchmarks "fork-floor" and "munmap-floor".
  * Output, one line each: "bench_folio SIZE BENCH MEDIAN_CYCLES REPS PAGES".
  */
 #include "../thp_util.h"
@@ -133,6 +137,22 @@ static char *setup(int s, unsigned long long *fault)
 	return p;
 }
 
+/* The kernel's floor for the region: copy (fork) or clear (munmap) cycles; 0 if none. */
+static unsigned long long floor_of(const char *p, int clear)
+{
+	char cmd[64], buf[128];
+	unsigned long long copy = 0, clr = 0;
+	int fd = open("/proc/pgtable_floor", O_RDWR);
+
+	if (fd < 0)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "%#lx %#zx", (unsigned long)p, len);
+	if (write(fd, cmd, strlen(cmd)) > 0 && read_text("/proc/pgtable_floor", buf, sizeof(buf)) == 0)
+		sscanf(buf, "copy %llu clear %llu", &copy, &clr);
+	close(fd);
+	return clear ? clr : copy;
+}
+
 static unsigned long long touch_bytes(char *p)
 {
 	unsigned long long t0 = __rdtsc();
@@ -146,7 +166,7 @@ static unsigned long long touch_bytes(char *p)
  * One repetition of bench b for size s: its cycles in *t.  0, or -1 when
  * the memory is not backed as intended.
  */
-static int run_once(int s, int b, unsigned long long *t)
+static int run_once(int s, int b, unsigned long long *t, unsigned long long *floor)
 {
 	unsigned long long fault, t0;
 	char *p = setup(s, &fault);
@@ -161,6 +181,7 @@ static int run_once(int s, int b, unsigned long long *t)
 		return -1;
 	}
 	*t = fault;
+	*floor = b == B_FORK || b == B_MUNMAP ? floor_of(p, b == B_MUNMAP) : 0;
 	if (b == B_MUNMAP) {
 		t0 = __rdtsc();
 		munmap(p, len);
@@ -213,7 +234,7 @@ static void bench_size(int s, int reps)
 {
 	knobs_for(s);
 	for (int b = 0; b < NR_BENCH; b++) {
-		unsigned long long t[MAX_REPS];
+		unsigned long long t[MAX_REPS], fl[MAX_REPS];
 		char item[32];
 		int r;
 
@@ -221,7 +242,7 @@ static void bench_size(int s, int reps)
 		if (only_benches && !strstr(only_benches, item))
 			continue;
 		for (r = 0; r < reps; r++)
-			if (run_once(s, b, &t[r]))
+			if (run_once(s, b, &t[r], &fl[r]))
 				break;
 		if (r < reps) {
 			printf("bench_folio %s %s unbacked\n", size_name[s], bench_name[b]);
@@ -229,8 +250,12 @@ static void bench_size(int s, int reps)
 			continue;
 		}
 		qsort(t, reps, sizeof(t[0]), cmp);
+		qsort(fl, reps, sizeof(fl[0]), cmp);
 		printf("bench_folio %s %s %llu %d %zu\n", size_name[s], bench_name[b], t[reps / 2],
 		       reps, len / PAGE);
+		if (fl[reps / 2])
+			printf("bench_folio %s %s-floor %llu %d %zu\n", size_name[s], bench_name[b],
+			       fl[reps / 2], reps, len / PAGE);
 		fflush(stdout);
 	}
 }
