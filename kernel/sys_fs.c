@@ -132,12 +132,13 @@ long sys_readv(int fd, const void *uiov, unsigned long iovcnt)
 /* Read at an offset without moving the file position (initrd and /proc files). */
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
-	struct file *f = off < 0 ? NULL : fget(fd);
+	struct file *f;
 	unsigned long saved;
 	long n;
 
-	if (off < 0)
+	if (off < 0)                            /* before the fd, as Linux */
 		return -EINVAL;
+	f = fget(fd);
 	if (!f)
 		return -EBADF;
 	if (f->type != FILE_REGULAR && f->type != FILE_PROC && f->type != FILE_PROC_BIN)
