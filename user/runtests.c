@@ -300,6 +300,11 @@ int main(int argc, char **argv)
 		leftovers = reap_leftovers(pids, npids);
 		knobs_restore(knobs);
 		read_meminfo(&after);
+		/* killed leftovers are reaped by init a moment later: up to 2 s */
+		for (int w = 0; leftovers && w < 200 && after.free != before.free; w++) {
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+			read_meminfo(&after);
+		}
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			snprintf(why, sizeof(why), "exit status %#x%s; ", status,
 				 timed_out ? " (killed: timeout)" : "");
