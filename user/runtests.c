@@ -22,32 +22,62 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
+#include <sys/syscall.h>
 
 struct mem {
 	long free, pagetables, slab;
+	long self_rss;          /* runtests' own VmRSS: not part of the check, a clue */
 };
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
 
+/*
+ * Whole-file read and write with open/read/write into the caller's buffer:
+ * runtests must not use malloc (fopen, opendir) between its two MemFree
+ * readings, or musl's allocator mapping and returning heap pages would read
+ * as a test's leak.  read_file returns the length read, -1 on error.
+ */
+static long read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	long n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+static bool write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	bool ok = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The value of the "key:" line of a /proc file read into text; -1 if none. */
+static long proc_value(const char *text, const char *key)
+{
+	const char *at = strstr(text, key);
+
+	return at ? atol(at + strlen(key)) : -1;
+}
+
 static int read_meminfo(struct mem *m)
 {
-	FILE *f = fopen(THP_DIR "split_deferred", "w");
+	static char text[4096];
 
-	if (f) {                        /* foliOS only; Linux has no such knob */
-		fputs("1", f);
-		fclose(f);
-	}
-	f = fopen("/proc/meminfo", "r");
-	char line[128];
-
-	if (!f)
+	write_file(THP_DIR "split_deferred", "1");   /* foliOS only; Linux has no such knob */
+	if (read_file("/proc/meminfo", text, sizeof(text)) <= 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		sscanf(line, "MemFree: %ld", &m->free);
-		sscanf(line, "PageTables: %ld", &m->pagetables);
-		sscanf(line, "Slab: %ld", &m->slab);
-	}
-	fclose(f);
+	m->free = proc_value(text, "MemFree:");
+	m->pagetables = proc_value(text, "PageTables:");
+	m->slab = proc_value(text, "Slab:");
+	m->self_rss = read_file("/proc/self/status", text, sizeof(text)) > 0 ?
+		      proc_value(text, "VmRSS:") : -1;
 	return 0;
 }
 
@@ -65,18 +95,15 @@ static void knob_path(int i, char *path, size_t size)
 static void knobs_save(char saved[NR_KNOBS][16])
 {
 	for (int i = 0; i < NR_KNOBS; i++) {
-		char path[96], line[96] = "", *l, *r;
-		FILE *f;
+		char path[96], line[96], *l, *r;
 
 		knob_path(i, path, sizeof(path));
 		saved[i][0] = '\0';
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fgets(line, sizeof(line), f) && (l = strchr(line, '[')) && (r = strchr(l, ']'))) {
+		if (read_file(path, line, sizeof(line)) > 0 && (l = strchr(line, '[')) &&
+		    (r = strchr(l, ']'))) {
 			*r = '\0';
 			snprintf(saved[i], 16, "%s", l + 1);
 		}
-		fclose(f);
 	}
 }
 
@@ -84,13 +111,10 @@ static void knobs_restore(char saved[NR_KNOBS][16])
 {
 	for (int i = 0; i < NR_KNOBS; i++) {
 		char path[96];
-		FILE *f;
 
 		knob_path(i, path, sizeof(path));
-		if (saved[i][0] && (f = fopen(path, "w"))) {
-			fputs(saved[i], f);
-			fclose(f);
-		}
+		if (saved[i][0])
+			write_file(path, saved[i]);
 	}
 }
 
@@ -106,18 +130,23 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The PIDs in /proc; returns how many (at most MAX_PIDS). */
+/* The PIDs in /proc; returns how many (at most MAX_PIDS).  No malloc: getdents64. */
 static int list_pids(pid_t *pids)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
+	static char buf[4096];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY), n = 0;
+	long len;
 
-	while (d && (e = readdir(d)) && n < MAX_PIDS)
-		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
-			pids[n++] = atoi(e->d_name);
-	if (d)
-		closedir(d);
+	while (fd >= 0 && (len = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < len && n < MAX_PIDS;) {
+			struct dirent *e = (struct dirent *)(buf + off);
+
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+				pids[n++] = atoi(e->d_name);
+			off += e->d_reclen;
+		}
+	if (fd >= 0)
+		close(fd);
 	return n;
 }
 
@@ -231,12 +260,7 @@ static int run_one(const char *path, bool *timed_out)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		FILE *mark = fopen("/proc/self/make-it-fail", "w");
-
-		if (mark) {             /* only tests see injected allocation failures */
-			fputs("1", mark);
-			fclose(mark);
-		}
+		write_file("/proc/self/make-it-fail", "1");  /* only tests see injected failures */
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[0]);
@@ -315,8 +339,9 @@ int main(int argc, char **argv)
 		    before.slab != after.slab)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "leak: MemFree %ld -> %ld kB, PageTables %ld -> %ld kB, "
-				 "Slab %ld -> %ld kB", before.free, after.free, before.pagetables,
-				 after.pagetables, before.slab, after.slab);
+				 "Slab %ld -> %ld kB (runtests' own VmRSS %ld -> %ld kB)", before.free,
+				 after.free, before.pagetables, after.pagetables, before.slab, after.slab,
+				 before.self_rss, after.self_rss);
 		printf("%sok %d %s%s%s\n", *why ? "not " : "", i + 1, names[i], *why ? " # " : "", why);
 		*why ? failed++ : passed++;
 	}
