@@ -23,26 +23,26 @@ static bool is_cow_mapping(unsigned long vm_flags)
 
 /*
  * Copy nr present PTEs of one folio, from src_pte (mapping page) on, into
- * dst_pte (Linux's copy_present_ptes): the child maps the same pages, write-protected in
- * both if the mapping is copy-on-write.  One rmap call and one reference
- * update for the whole batch.  0, or -EBUSY for a maybe-pinned page.
+ * dst_pte (Linux's copy_present_ptes): the child maps the same pages,
+ * write-protected in both if the mapping is copy-on-write.  One rmap call
+ * and one reference update for the whole batch; the parent's stale TLB
+ * entries go in one flush at the end of dup_mm().  0, or -EBUSY for a
+ * maybe-pinned page.
  */
 static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr,
-			     struct folio *folio, struct page *page, int nr)
+			     pte_t *dst_pte, pte_t *src_pte, struct folio *folio,
+			     struct page *page, int nr)
 {
-	bool wrprotect = is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte);
-
 	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))
 		return -EBUSY;
 	folio_ref_add(folio, nr);
-	for (int i = 0; i < nr; i++) {
-		if (wrprotect)
-			src_pte[i] = pgent_wrprotect(src_pte[i]);
-		dst_pte[i] = src_pte[i];
+	if (is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte)) {
+		for (int i = 0; i < nr; i++)
+			dst_pte[i] = src_pte[i] = pgent_wrprotect(src_pte[i]);
+	} else {
+		for (int i = 0; i < nr; i++)
+			dst_pte[i] = src_pte[i];
 	}
-	if (wrprotect)
-		flush_tlb_range(src_vma->vm_mm->pgd, addr, nr);
 	return 0;
 }
 
@@ -71,7 +71,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		page = pfn_to_page(pgent_pfn(*src));
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
-		ret = copy_present_ptes(dst_vma, src_vma, dst, src, addr, folio, page, nr);
+		ret = copy_present_ptes(dst_vma, src_vma, dst, src, folio, page, nr);
 		if (ret)
 			break;
 		copied += nr;
@@ -123,8 +123,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 		if (!dst || copy_page_range(dst, src))
 			goto fail;
 	}
+	flush_tlb_mm(oldmm->pgd);
 	return mm;
 fail:
+	flush_tlb_mm(oldmm->pgd);       /* some parent PTEs may be write-protected */
 	exit_mmap(mm);
 	mmdrop(mm);
 	return NULL;

@@ -188,10 +188,7 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	if (pgtable_set_leaf((pgd_t *)dst_mm->pgd, addr, PT_PMD, pmd))
 		goto out_undo_dup;
 	folio_get(folio);
-	if (pgent_write(*src_pmd)) {
-		*src_pmd = pmd;
-		flush_tlb_addr(src_vma->vm_mm->pgd, addr);
-	}
+	*src_pmd = pmd;                 /* the TLB is flushed once, by dup_mm() */
 	pgtable_trans_huge_deposit(dst_mm, table);
 	add_mm_counter(dst_mm, HPAGE_PMD_NR);
 	return 0;

@@ -41,24 +41,34 @@ static inline void add_mm_counter(struct mm_struct *mm, long nr)
 }
 
 /*
+ * The bits a PTE batch may differ in: accessed and dirty (Linux's
+ * __pte_batch_clear_ignored without the soft-dirty and uffd bits foliOS lacks).
+ */
+static inline pte_t pte_batch_clear_ignored(pte_t pte)
+{
+	return pgent_mkold(pgent_mkclean(pte));
+}
+
+/*
  * How many PTEs from ptep on (at most max_nr) map consecutive pages of the
- * same folio as the first, all writable or all not (Linux's folio_pte_batch,
- * which also ignores the dirty bit).  The first PTE must be present.
+ * same folio as the first with the same permissions (Linux's folio_pte_batch:
+ * each PTE must equal the one before it moved on by one page frame, but for
+ * the accessed and dirty bits).  The first PTE must be present.
  */
 static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int max_nr)
 {
-	unsigned long pfn, end_pfn;
-	int nr = 1;
+	const pte_t *pte = ptep + 1, *end;
+	unsigned long pfn;
+	pte_t expected;
 
 	if (!folio_test_large(folio))
 		return 1;
 	pfn = pgent_pfn(*ptep);
-	end_pfn = folio_pfn(folio) + folio_nr_pages(folio);
-	max_nr = MIN((unsigned long)max_nr, end_pfn - pfn);
-	while (nr < max_nr && pgent_present(ptep[nr]) && pgent_pfn(ptep[nr]) == pfn + nr &&
-	       pgent_write(ptep[nr]) == pgent_write(*ptep))
-		nr++;
-	return nr;
+	end = ptep + MIN((unsigned long)max_nr, folio_pfn(folio) + folio_nr_pages(folio) - pfn);
+	expected = pte_batch_clear_ignored(pgent_next_pfn(*ptep));
+	for (; pte < end && pte_batch_clear_ignored(*pte) == expected; pte++)
+		expected = pgent_next_pfn(expected);
+	return pte - ptep;
 }
 
 /* huge_memory.c: PMD-mapped THPs. */

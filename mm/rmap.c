@@ -370,7 +370,6 @@ static int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int
 				     struct vm_area_struct *src_vma, enum rmap_level level)
 {
 	const bool maybe_pinned = folio_needs_cow_for_dma(src_vma, folio);
-	const int orig_nr_pages = nr_pages;
 
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "dup of a non-anon folio");
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
@@ -393,12 +392,12 @@ static int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int
 		atomic_inc(&folio->_mapcount);
 		return 0;
 	}
-	do {
+	for (struct page *end = page + nr_pages; page < end; page++) {
 		ClearPageAnonExclusive(page);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_inc(&page->_mapcount);
-	} while (page++, --nr_pages > 0);
-	folio_add_large_mapcount(folio, orig_nr_pages, dst_vma);
+	}
+	folio_add_large_mapcount(folio, nr_pages, dst_vma);
 	return 0;
 }
 

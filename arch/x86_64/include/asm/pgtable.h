@@ -76,6 +76,10 @@ static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 
 static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY; }
+static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
+static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
+/* The same entry for the next page frame (Linux's pte_next_pfn). */
+static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
 /* Decode an entry's bits into "P W U A D PS G NX" for dumps and helpers. */
 int pgent_decode(pgent_t e, char *buf, size_t size);

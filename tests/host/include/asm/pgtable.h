@@ -67,6 +67,10 @@ static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 
 static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~SW_W; }
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D; }
+static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~SW_A; }
+static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~SW_D; }
+/* The same entry for the next page frame (Linux's pte_next_pfn). */
+static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
 int pgent_decode(pgent_t e, char *buf, size_t size);
 void arch_pgd_init(pgent_t *pgd);
