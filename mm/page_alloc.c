@@ -244,57 +244,71 @@ static const char *page_bad_reason(const struct page *page)
 }
 
 /*
+ * What every tail must look like when freed: pointing at its head, no
+ * mapcount or reference of its own, no flags but those allowed.  NULL if
+ * so, else what is wrong.
+ */
+static const char *tail_page_bad_reason(const struct page *head, const struct page *page,
+					unsigned long allowed_flags)
+{
+	if (page->compound_head != ((unsigned long)head | 1))
+		return PageTail(page) ? "compound_head not consistent" : "PageTail not set";
+	if ((atomic_read(&page->_mapcount) + 1) | page_ref_count(page))
+		return "nonzero mapcount or refcount in tail page";
+	if (page->flags & ~allowed_flags)
+		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail";
+	return NULL;
+}
+
+/* What is wrong with page[1], which carries the folio's mapcounts and MM ID slots; or NULL. */
+static const char *folio_second_page_bad_reason(const struct folio *folio)
+{
+	if (atomic_read(&folio->_large_mapcount) != -1)
+		return "nonzero large_mapcount";
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && atomic_read(&folio->_nr_pages_mapped))
+		return "nonzero nr_pages_mapped";
+	if (folio->_mm_id_mapcount[0] != -1)
+		return "nonzero mm mapcount 0";
+	if (folio->_mm_id_mapcount[1] != -1)
+		return "nonzero mm mapcount 1";
+	if (folio->_mm_ids)
+		return "MM ID slot or shared bit still set";
+	if (atomic_read(&folio->_entire_mapcount) != -1)
+		return "nonzero entire_mapcount";
+	if (atomic_read(&folio->_pincount))
+		return "nonzero pincount";
+	return NULL;
+}
+
+/*
  * Check one tail page of a compound page being freed (Linux's
  * free_tail_page_prepare): page[1] carries the folio's mapcounts and MM ID
  * slots, page[2] the deferred list, the others the TAIL_MAPPING poison.
  * A bad tail is reported (with its folio) before the tail is reset, which
- * happens either way.  Returns true if the tail was bad.
+ * happens either way.  Returns true if the tail was bad.  Most tails are
+ * ordinary ones: their check is the per-page cost of freeing a large folio.
  */
 static bool free_tail_page_prepare(struct page *head, struct page *page)
 {
 	struct folio *folio = (struct folio *)head;
-	unsigned long second_flags = 0;  /* page[1]: order and folio flags */
-	const char *why = NULL;
+	unsigned long allowed_flags = BIT(PG_anon_exclusive);
+	const char *why;
 
-	switch (page - head) {
-	case 1:
-		if (atomic_read(&folio->_large_mapcount) != -1)
-			why = "nonzero large_mapcount";
-		else if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && atomic_read(&folio->_nr_pages_mapped))
-			why = "nonzero nr_pages_mapped";
-		else if (folio->_mm_id_mapcount[0] != -1)
-			why = "nonzero mm mapcount 0";
-		else if (folio->_mm_id_mapcount[1] != -1)
-			why = "nonzero mm mapcount 1";
-		else if (folio->_mm_ids)
-			why = "MM ID slot or shared bit still set";
-		else if (atomic_read(&folio->_entire_mapcount) != -1)
-			why = "nonzero entire_mapcount";
-		else if (atomic_read(&folio->_pincount))
-			why = "nonzero pincount";
-		second_flags = FOLIO_ORDER_MASK | BIT(FOLIO_PF_partially_mapped) |
-			       BIT(FOLIO_PF_large_rmappable);
-		break;
-	case 2:
-		if (!list_empty(&folio->_deferred_list))       /* order > 1: page[2] exists */
-			why = "on deferred list";
+	if (likely(page > head + 2)) {
+		why = page->mapping == TAIL_MAPPING ? NULL : "corrupted mapping in tail page";
+	} else if (page == head + 1) {
+		why = folio_second_page_bad_reason(folio);
+		allowed_flags |= FOLIO_ORDER_MASK | BIT(FOLIO_PF_partially_mapped) |
+				 BIT(FOLIO_PF_large_rmappable);
+	} else {
+		why = list_empty(&folio->_deferred_list) ? NULL : "on deferred list";
 		page->lru.prev = NULL;          /* _deferred_list.next; .prev is mapping */
-		break;
-	default:
-		if (page->mapping != TAIL_MAPPING)
-			why = "corrupted mapping in tail page";
 	}
-	if (!why && !PageTail(page))
-		why = "PageTail not set";
-	else if (!why && compound_head(page) != head)
-		why = "compound_head not consistent";
-	else if (!why && (atomic_read(&page->_mapcount) != -1 || page_ref_count(page)))
-		why = "nonzero mapcount or refcount in tail page";
-	else if (!why && page->flags & ~(BIT(PG_anon_exclusive) | second_flags))
-		why = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail";
+	if (!why)
+		why = tail_page_bad_reason(head, page, allowed_flags);
 	if (why)
 		bad_page(page, why);
-	if (second_flags)
+	if (page == &folio->page + 1)
 		folio->_nr_pages = 0;
 	page->mapping = NULL;
 	page->compound_head = 0;
