@@ -225,8 +225,12 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 			return wp_page_copy(vma, address, pte, page);
 		RMAP_TRACED(folio, RMAP_TRACE_REUSE, 1, vma, SetPageAnonExclusive(page));
 	}
+	/*
+	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on
+	 * x86): the CPU drops the entry that faulted, and a stale one elsewhere
+	 * only costs a spurious fault that handle_mm_fault() returns from.
+	 */
 	*pte = pgent_mkwrite(*pte);
-	flush_tlb_addr(vma->vm_mm->pgd, address);
 	return 0;
 }
 
@@ -259,7 +263,9 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 		if (!do_huge_pmd_wp_page(vma, address, pmd))
 			return 0;
 	}
-	pte = pgtable_entry(pgd, address, PT_PTE, true);
+	/* Go on from the PMD found above unless a PTE table must be allocated first. */
+	pte = pgent_present(*pmd) && !pgent_huge(*pmd) ? pte_offset(pmd, address) :
+							 pgtable_entry(pgd, address, PT_PTE, true);
 	if (!pte)
 		return -ENOMEM;
 	if (pgent_none(*pte))
