@@ -119,8 +119,8 @@ $(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h test
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
 
-# The host microbenchmark: no sanitizers, optimized (not part of make test).
-$(B)/host/bench_rmap: tests/host/bench_rmap.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
+# The host benchmarks: no sanitizers, optimized (make bench-host, not make test).
+$(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -O2 -Itests/host/include $< $(HOST_LIB) -o $@
 

@@ -280,13 +280,33 @@ static const char *folio_second_page_bad_reason(const struct folio *folio)
 	return NULL;
 }
 
+/* Clear what made page a tail (Linux's clear_compound_head and the poison). */
+static void tail_page_reset(struct page *page)
+{
+	page->mapping = NULL;
+	page->compound_head = 0;
+	page->flags = 0;
+}
+
+/*
+ * Is this ordinary tail (page[3] on) exactly as a tail must be freed?  One
+ * test of all its words, so that the per-page cost of freeing a large folio
+ * stays small; tail_page_bad_reason() names what is wrong only if not.
+ */
+static bool ordinary_tail_is_clean(const struct page *head, const struct page *page)
+{
+	return !(((unsigned long)page->mapping ^ (unsigned long)TAIL_MAPPING) |
+		 (page->compound_head ^ ((unsigned long)head | 1)) |
+		 (unsigned int)(atomic_read(&page->_mapcount) + 1) |
+		 (unsigned int)page_ref_count(page) | (page->flags & ~BIT(PG_anon_exclusive)));
+}
+
 /*
  * Check one tail page of a compound page being freed (Linux's
  * free_tail_page_prepare): page[1] carries the folio's mapcounts and MM ID
  * slots, page[2] the deferred list, the others the TAIL_MAPPING poison.
  * A bad tail is reported (with its folio) before the tail is reset, which
- * happens either way.  Returns true if the tail was bad.  Most tails are
- * ordinary ones: their check is the per-page cost of freeing a large folio.
+ * happens either way.  Returns true if the tail was bad.
  */
 static bool free_tail_page_prepare(struct page *head, struct page *page)
 {
@@ -295,6 +315,10 @@ static bool free_tail_page_prepare(struct page *head, struct page *page)
 	const char *why;
 
 	if (likely(page > head + 2)) {
+		if (likely(ordinary_tail_is_clean(head, page))) {
+			tail_page_reset(page);
+			return false;
+		}
 		why = page->mapping == TAIL_MAPPING ? NULL : "corrupted mapping in tail page";
 	} else if (page == head + 1) {
 		why = folio_second_page_bad_reason(folio);
@@ -310,9 +334,7 @@ static bool free_tail_page_prepare(struct page *head, struct page *page)
 		bad_page(page, why);
 	if (page == &folio->page + 1)
 		folio->_nr_pages = 0;
-	page->mapping = NULL;
-	page->compound_head = 0;
-	page->flags = 0;
+	tail_page_reset(page);
 	return why != NULL;
 }
 

@@ -1,6 +1,7 @@
 /* Host tests of mm/memblock.c and mm/page_alloc.c (the buddy allocator). */
 #include "tests/host/hostenv.h"
 #include "mm/mm.h"
+#include "mm/folio.h"
 #include "mm/memblock.h"
 #include <setjmp.h>
 #include <stdlib.h>
@@ -225,6 +226,50 @@ static void test_bad_page_reasons(void **state)
 	assert_int_equal(zone.free_pages, zone.managed_pages);
 }
 
+/*
+ * Free an order-4 folio with one thing wrong in one of its tails: the
+ * report must name it, once.  (The block is kept back, as Linux keeps a
+ * bad page; the machine is discarded after the test.)
+ */
+static void expect_bad_tail(int tail, void (*corrupt)(struct page *), const char *reason)
+{
+	struct folio *folio = folio_alloc(0, 4);
+	unsigned long bad = nr_bad_pages;
+
+	assert_non_null(folio);
+	host_log_clear();
+	corrupt(folio_page(folio, tail));
+	__free_pages(&folio->page, 4);          /* not folio_put: that would unqueue it */
+	assert_int_equal(nr_bad_pages, bad + 1);
+	assert_non_null(strstr(host_log(), reason));
+}
+
+static void poison_mapping(struct page *p)   { p->mapping = (void *)0x10; }
+static void other_head(struct page *p)       { p->compound_head += 64; }
+static void not_tail(struct page *p)         { p->compound_head = 0; }
+static void mapped_tail(struct page *p)      { atomic_set(&p->_mapcount, 0); }
+static void referenced_tail(struct page *p)  { set_page_count(p, 1); }
+static void flagged_tail(struct page *p)     { SetPageTable(p); }
+static void pinned_folio(struct page *p)     { atomic_set(&((struct folio *)(p - 1))->_pincount, 1); }
+static void queued_folio(struct page *p)     { ((struct folio *)(p - 2))->_deferred_list.next = (void *)p; }
+
+/* Every tail of a large folio is checked at free, and each wrong state named. */
+static void test_bad_tail_reasons(void **state)
+{
+	(void)state;
+	expect_bad_tail(3, poison_mapping, "corrupted mapping in tail page");
+	expect_bad_tail(15, poison_mapping, "corrupted mapping in tail page");
+	expect_bad_tail(7, other_head, "compound_head not consistent");
+	expect_bad_tail(7, not_tail, "PageTail not set");
+	expect_bad_tail(9, mapped_tail, "nonzero mapcount or refcount in tail page");
+	expect_bad_tail(9, referenced_tail, "nonzero mapcount or refcount in tail page");
+	expect_bad_tail(4, flagged_tail, "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail");
+	expect_bad_tail(1, flagged_tail, "PAGE_FLAGS_CHECK_AT_FREE flag(s) set on tail");
+	expect_bad_tail(1, pinned_folio, "nonzero pincount");
+	expect_bad_tail(2, queued_folio, "on deferred list");
+	expect_bad_tail(2, referenced_tail, "nonzero mapcount or refcount in tail page");
+}
+
 /* A page still referenced is not freed by one put. */
 static void test_refcount(void **state)
 {
@@ -248,6 +293,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_split_exact, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_random_model, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_bad_page_reasons, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_bad_tail_reasons, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_refcount, boot, shutdown),
 	};
 
