@@ -8,7 +8,7 @@ SHELL := /bin/bash
 #   make test            host tests, ktest on both variants, GDB test
 #   make host-tests      only the host tests (mm/ built for the host)
 #   make bench           bench_folio on both variants and Linux: table + plot (BENCH_ARGS)
-#   make bench-host      host microbenchmark of the rmap core, both modes
+#   make bench-host      fork/munmap and the rmap calls natively, both modes (BENCH_HOST_ARGS)
 #   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
 #   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
 #   make clean
@@ -140,10 +140,7 @@ bench:
 	scripts/bench.sh $(BENCH_ARGS)
 
 bench-host:
-	$(MAKE) -s NO_PAGE_MAPCOUNT=0 build/page-mapcount/host/bench_rmap
-	$(MAKE) -s NO_PAGE_MAPCOUNT=1 build/no-page-mapcount/host/bench_rmap
-	@build/page-mapcount/host/bench_rmap
-	@build/no-page-mapcount/host/bench_rmap | tail -n +2
+	scripts/bench-host.sh $(BENCH_HOST_ARGS)
 
 host-tests: $(HOST_TESTS)
 	tests/run-host-tests.sh $(HOST_TESTS)

@@ -146,7 +146,7 @@ static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
 }
 
-static void __folio_rmap_sanity_checks(const struct folio *folio, const struct page *page,
+static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio, const struct page *page,
 				       int nr_pages, enum rmap_level level)
 {
 	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
@@ -198,7 +198,7 @@ static int __folio_add_rmap_pmd_pagemapcount(struct folio *folio, struct vm_area
  * how many pages became mapped (what NR_ANON_MAPPED grows by); sets
  * *nr_pmdmapped to the folio size on its first PMD mapping.
  */
-static int __folio_add_rmap(struct folio *folio, struct page *page, int nr_pages,
+static __always_inline int __folio_add_rmap(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma, enum rmap_level level,
 			    int *nr_pmdmapped)
 {
@@ -298,7 +298,7 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 		__folio_add_new_anon_rmap(folio, vma, address, flags);
 }
 
-static void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
+static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
 				  struct vm_area_struct *vma, unsigned long address,
 				  rmap_t flags, enum rmap_level level)
 {
@@ -365,7 +365,7 @@ void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
  * Without per-page mapcounts the mapcount work is one update of the folio,
  * however many pages.
  */
-static int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
+static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
 				     struct vm_area_struct *dst_vma,
 				     struct vm_area_struct *src_vma, enum rmap_level level)
 {
@@ -508,7 +508,7 @@ static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
 	return 0;
 }
 
-static void __folio_remove_rmap(struct folio *folio, struct page *page, int nr_pages,
+static __always_inline void __folio_remove_rmap(struct folio *folio, struct page *page, int nr_pages,
 				struct vm_area_struct *vma, enum rmap_level level)
 {
 	int nr = 0, nr_pmdmapped = 0;

@@ -178,6 +178,10 @@ ok=OK; [ $rc = 0 ] && [ -s build/bench-quick/bench.csv ] && [ -s build/bench-qui
   [ "$(grep -c '^| ' build/bench-quick/bench.md)" = 37 ] &&
   [ "$(grep -cE '^\| (no-)?page-mapcount \| (fork|munmap) ' build/bench-quick/scaling.md)" = 4 ] || ok=FAIL
 result "make bench --quick: table, CSV, plot (6 benchmarks x 6 folio sizes) and scaling table" $ok "exit $rc, see $log/bench-quick.log"
+scripts/bench-host.sh --quick >"$log/bench-host-quick.log" 2>&1
+rc=$?
+ok=OK; [ $rc = 0 ] && [ "$(grep -cE '^\| (fork|munmap) \| [0-9KMptemd-]+ \| hot \| [0-9 ]+ \| [0-9 ]+ \| ' build/bench-host-quick/host.md)" = 12 ] || ok=FAIL
+result "make bench-host --quick: native fork/munmap table, both modes (2 benchmarks x 6 folio sizes)" $ok "exit $rc, see $log/bench-host-quick.log"
 
 # docs/tour.md shows real output: check it against a run (default variant).
 python3 scripts/check-doc.py docs/tour.md >"$log/check-doc.log" 2>&1
