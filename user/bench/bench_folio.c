@@ -66,9 +66,12 @@ static unsigned long long kpageflags(unsigned long pfn)
 	return f;
 }
 
+/* Past the last PFN kpageflags reads nothing: no page there, so no tail. */
 static int is_tail(unsigned long pfn)
 {
-	return kpageflags(pfn) >> KPF_COMPOUND_TAIL & 1;
+	unsigned long long f = kpageflags(pfn);
+
+	return f != ~0ULL && (f >> KPF_COMPOUND_TAIL & 1);
 }
 
 /*
