@@ -28,7 +28,9 @@ typedef u64 phys_addr_t;
 #define unlikely(x)     __builtin_expect(!!(x), 0)
 #define __noreturn      __attribute__((noreturn))
 #define noinline_fn     __attribute__((noinline))
+#ifndef __always_inline                 /* glibc's <sys/cdefs.h> has the same, for host builds */
 #define __always_inline inline __attribute__((always_inline))
+#endif
 #define __unused        __attribute__((unused))
 #define __printf(a, b)  __attribute__((format(printf, a, b)))
 #define container_of(ptr, type, member) \

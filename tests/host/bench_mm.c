@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "tests/host/bench_util.h"
 
 #define BASE      0x40000000UL          /* PMD-aligned */
 #define RW        (VM_READ | VM_WRITE)
@@ -47,14 +47,6 @@ static unsigned long len = 1024UL << 20;
 static int reps = 5;
 static bool quick;
 static char *evict_buf;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* Push the memmap and page tables out of every cache level. */
 static void evict_caches(void)
@@ -161,13 +153,6 @@ static double run_once(int s, bool fork, bool cold)
 	return t;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void bench(int s, bool fork, bool cold)
 {
 	const char *mode = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? "page-mapcount" : "no-page-mapcount";
@@ -181,9 +166,8 @@ static void bench(int s, bool fork, bool cold)
 			return;
 		}
 	}
-	qsort(t, reps, sizeof(t[0]), cmp_double);
 	printf("bench_mm %s %s %s %s %.0f %d %lu\n", mode, size_name[s], fork ? "fork" : "munmap",
-	       cold ? "cold" : "hot", t[reps / 2], reps, len >> PAGE_SHIFT);
+	       cold ? "cold" : "hot", median(t, reps), reps, len >> PAGE_SHIFT);
 	fflush(stdout);
 }
 

@@ -12,30 +12,9 @@
 #include "tests/host/rmap_helpers.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "tests/host/bench_util.h"
 
 #define RUNS 31
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-	qsort(v, RUNS, sizeof(*v), cmp_double);
-	return v[RUNS / 2];
-}
 
 int main(void)
 {
@@ -72,8 +51,8 @@ int main(void)
 			add_sub[r] = (t1 - t0) / iters;
 			dup[r] = (t2 - t1) / iters;
 		}
-		printf("%-17s %5d %19.1f ns %17.1f ns (dup+remove)\n", mode, nr, median(add_sub),
-		       median(dup));
+		printf("%-17s %5d %19.1f ns %17.1f ns (dup+remove)\n", mode, nr, median(add_sub, RUNS),
+		       median(dup, RUNS));
 	}
 	return 0;
 }
