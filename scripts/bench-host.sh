@@ -8,8 +8,8 @@
 #
 #   scripts/bench-host.sh [--quick] [-m MiB] [-r REPS]
 #
-# Defaults: 1024 MiB (a 16 MiB memmap, four times the L2), median of 5;
-# about a minute.  --quick (16 MiB, 1 repetition, hot only) checks the
+# Defaults: 1024 MiB (a 16 MiB memmap, four times the L2), median of 9;
+# about two minutes.  --quick (16 MiB, 1 repetition, hot only) checks the
 # harness; make test runs it.
 set -u
 cd "$(dirname "$0")/.."

@@ -4,7 +4,7 @@
  * nanoseconds, where what -icount cannot see is real — memory traffic to
  * the struct pages and the cost of atomics.  Not a test: make bench-host.
  *
- *   bench_mm [-m MiB] [-r REPS] [-q]
+ *   bench_mm [-m MiB] [-r REPS] [-q] [SIZE ...]
  *
  * For each folio size (4K 16K 64K 256K 2M-pte 2M-pmd, chosen with the THP
  * policy as the guest's knobs do; 2M-pte by mprotect()ing one page of each
@@ -44,7 +44,7 @@ static const char *const size_name[NR_SIZES] = { "4K", "16K", "64K", "256K", "2M
 static const int size_order[NR_SIZES] = { 0, 2, 4, 6, 9, 9 };
 
 static unsigned long len = 1024UL << 20;
-static int reps = 5;
+static int reps = 9;
 static bool quick;
 static char *evict_buf;
 
@@ -55,6 +55,20 @@ static void evict_caches(void)
 		abort();
 	for (unsigned long i = 0; i < EVICT_BYTES; i += 64)
 		evict_buf[i]++;
+}
+
+/*
+ * Make the host back every page of the fake RAM now (each byte written with
+ * its own value), so that no host page fault lands in a timed region — the
+ * child's page tables come from pages no one touched before.
+ */
+static void prefault_ram(void)
+{
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		volatile char *p = __va((phys_addr_t)pfn << PAGE_SHIFT);
+
+		*p = *p;
+	}
 }
 
 /* Only folios of this size for new faults: the knobs as bench_folio sets them. */
@@ -173,6 +187,8 @@ static void bench(int s, bool fork, bool cold)
 
 int main(int argc, char **argv)
 {
+	bool want[NR_SIZES] = { false }, any = false;
+
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-q"))
 			quick = true, len = 16UL << 20, reps = 1;
@@ -181,8 +197,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-r") && i + 1 < argc)
 			reps = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: bench_mm [-m MiB] [-r REPS] [-q]\n");
-			return 2;
+			int s = 0;
+
+			while (s < NR_SIZES && strcmp(argv[i], size_name[s]))
+				s++;
+			if (s == NR_SIZES) {
+				fprintf(stderr, "usage: bench_mm [-m MiB] [-r REPS] [-q] [SIZE ...]\n");
+				return 2;
+			}
+			want[s] = any = true;
 		}
 	}
 	if (reps < 1 || reps > MAX_REPS || !len || len % PMD_SIZE) {
@@ -190,8 +213,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	host_machine_boot(len + (len >> 2) + (64UL << 20));
+	prefault_ram();
 	for (int s = 0; s < NR_SIZES; s++)
-		for (int fork = 1; fork >= 0; fork--)
+		for (int fork = 1; fork >= 0 && (want[s] || !any); fork--)
 			for (int cold = 0; cold <= !quick; cold++)
 				bench(s, fork, cold);
 	if (nr_bad_pages || nr_warnings) {
