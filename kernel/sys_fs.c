@@ -24,17 +24,33 @@
  * printed (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
  * does).  Checks in Linux's order: fd opened for writing, then the range.
  */
+/*
+ * What read and write check first (Linux's fdget + rw_verify_area): fd is
+ * open for this direction (else -EBADF) and the whole buffer is user
+ * memory (else -EFAULT); *count is clamped to MAX_RW_COUNT.  Returns the
+ * file, or NULL with the error in *err.
+ */
+static struct file *rw_verify_area(int fd, const void *buf, unsigned long *count, bool write,
+				   long *err)
+{
+	struct file *f = fget_rw(fd, write);
+
+	*err = !f ? -EBADF : !access_ok((unsigned long)buf, *count) ? -EFAULT : 0;
+	if (*err)
+		return NULL;
+	*count = MIN(*count, MAX_RW_COUNT);
+	return f;
+}
+
 long sys_write(int fd, const char *buf, unsigned long count)
 {
 	unsigned long done = 0;
 	char *chunk;
-	struct file *f = fget_rw(fd, true);
+	long err;
+	struct file *f = rw_verify_area(fd, buf, &count, true, &err);
 
 	if (!f)
-		return -EBADF;
-	if (!access_ok((unsigned long)buf, count))
-		return -EFAULT;
-	count = MIN(count, MAX_RW_COUNT);
+		return err;
 	if (f->type == FILE_PIPE_WRITE)
 		return pipe_write(f, buf, count);
 	if (f->type == FILE_PROC)
@@ -157,15 +173,12 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
  */
 long sys_read(int fd, char *buf, unsigned long count)
 {
-	struct file *f = fget_rw(fd, false);
 	char line[256];
-	long n;
+	long n, err;
+	struct file *f = rw_verify_area(fd, buf, &count, false, &err);
 
 	if (!f)
-		return -EBADF;
-	if (!access_ok((unsigned long)buf, count))
-		return -EFAULT;
-	count = MIN(count, MAX_RW_COUNT);
+		return err;
 	if (f->type == FILE_PIPE_READ)
 		return pipe_read(f, buf, count);
 	if (f->type == FILE_PROC)
