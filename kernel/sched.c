@@ -228,6 +228,35 @@ __noreturn void cpu_idle(void)
 }
 
 /*
+ * PID 1 is gone and the machine powers off: end every other task as a
+ * SIGKILL and a reap would (its files, its mm, then the task itself,
+ * youngest first so that a child goes before its parent), so that the
+ * leak check sees only what the kernel failed to give back — not the
+ * memory of a process still blocked somewhere.  Returns how many were
+ * still alive.  Runs on init's stack with interrupts off.
+ */
+static int end_remaining_tasks(struct task_struct *init)
+{
+	struct task_struct *t;
+	int alive = 0;
+
+	list_for_each_entry(t, &all_tasks, task_list) {
+		if (t == init || t->state == TASK_ZOMBIE)
+			continue;
+		alive++;
+		files_close_all(&t->files);
+		if (t->mm) {
+			exit_mmap(t->mm);
+			mmdrop(t->mm);
+			t->mm = NULL;
+		}
+	}
+	while ((t = list_entry(all_tasks.prev, struct task_struct, task_list)) != init)
+		task_release(t);
+	return alive;
+}
+
+/*
  * End the current task with a wait status (Linux's encoding: exit code in
  * bits 8-15, or the killing signal in bits 0-6).  The mm goes now; the
  * task stays a zombie until its parent reaps it.  PID 1 exiting powers off
@@ -249,7 +278,10 @@ __noreturn void do_exit(int wait_status)
 	}
 	if (t == init_task) {
 		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
+		int alive = end_remaining_tasks(t);
 
+		if (alive)
+			pr_warn("power-off: killed %d leftover process(es)\n", alive);
 		user_space_leak_check();
 		arch_power_off(code);
 	}

@@ -6,11 +6,12 @@ kernel: bench_folio's "fork-floor" and "munmap-floor") gets its own columns.
 
     bench-table.py RAW OUTDIR
 
-RAW lines: "KERNEL SIZE BENCH CYCLES REPS PAGES" or "KERNEL SIZE BENCH unbacked",
+RAW lines: "KERNEL SIZE BENCH CYCLES REPS PAGES" or "KERNEL SIZE BENCH unbacked|nomem",
 KERNEL one of page-mapcount, no-page-mapcount, linux.  Writes OUTDIR/bench.csv,
 OUTDIR/bench.md and OUTDIR/bench.png (gnuplot: cycles per 4 KiB page by folio
 size, one panel per benchmark, one line per kernel).  Exits 1 if a foliOS
-number is missing (the harness is broken), not for Linux's unbacked sizes.
+number is missing (the harness is broken), not for Linux's unbacked sizes nor
+for "nomem" (the machine is too small for that benchmark: said on stderr).
 """
 import os
 import subprocess
@@ -22,27 +23,27 @@ KERNELS = ["page-mapcount", "no-page-mapcount", "linux"]
 
 
 def parse(path):
-    """{(kernel, size, bench): (cycles or None, pages)}"""
+    """{(kernel, size, bench): (cycles or "unbacked"/"nomem", pages)}"""
     res = {}
     with open(path) as f:
         for line in f:
             w = line.split()
             if len(w) >= 4 and w[0] in KERNELS:
-                cycles = int(w[3]) if w[3].isdigit() else None
+                cycles = int(w[3]) if w[3].isdigit() else w[3]
                 pages = int(w[5]) if len(w) > 5 else 0
                 res[(w[0], w[1], w[2])] = (cycles, pages)
     return res
 
 
 def ratio(a, b):
-    return "%.2f" % (a / b) if a and b else ""
+    return "%.2f" % (a / b) if type(a) is int and type(b) is int and a and b else ""
 
 
 MISSING = (False, 0)     # no line at all (no Linux peer): an empty cell
 
 
 def rows(res):
-    """Table rows; a cell is cycles, None (unbacked) or False (not run)."""
+    """Table rows; a cell is cycles, "unbacked"/"nomem", or False (not run)."""
     for bench in BENCHES:
         for size in SIZES:
             pm, npm, lx = (res.get((k, size, bench), MISSING)[0] for k in KERNELS)
@@ -59,13 +60,12 @@ def write_tables(res, out):
     with open(os.path.join(out, "bench.csv"), "w") as f:
         f.write(",".join(head) + "\n")
         for r in table:
-            f.write(",".join("unbacked" if v is None else "" if v is False else str(v)
-                             for v in r) + "\n")
+            f.write(",".join("" if v is False else str(v) for v in r) + "\n")
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write("| " + " | ".join(head[:-1]) + " |\n|" + "---|" * (len(head) - 1) + "\n")
         for r in table:
-            cells = ["unbacked" if v is None else "" if v is False else
-                     "{:,}".format(v).replace(",", " ") if isinstance(v, int) else str(v)
+            cells = ["" if v is False else
+                     "{:,}".format(v).replace(",", " ") if type(v) is int else str(v)
                      for v in r[:-1]]
             f.write("| " + " | ".join(cells) + " |\n")
     return table
@@ -78,7 +78,8 @@ def plot(table, out):
             f.write("# %s\n" % bench)
             for i, size in enumerate(SIZES):
                 r = next(r for r in table if r[0] == bench and r[1] == size)
-                per = ["%.1f" % (v / r[9]) if v and r[9] else "NaN" for v in (r[2], r[3], r[5])]
+                per = ["%.1f" % (v / r[9]) if type(v) is int and v and r[9] else "NaN"
+                       for v in (r[2], r[3], r[5])]
                 f.write("%d %s %s\n" % (i, size, " ".join(per)))
             f.write("\n\n")
     script = ['set terminal pngcairo size 1500,900 font "DejaVu Sans,10" noenhanced',
@@ -100,8 +101,13 @@ def main():
     res = parse(raw)
     table = write_tables(res, out)
     plot(table, out)
-    missing = [(k, s, b) for k in KERNELS[:2] for s in SIZES for b in BENCHES
-               if not res.get((k, s, b), MISSING)[0]]
+    cells = {(k, s, b): res.get((k, s, b), MISSING)[0]
+             for k in KERNELS[:2] for s in SIZES for b in BENCHES}
+    nomem = [key for key, v in cells.items() if v == "nomem"]
+    if nomem:
+        print("bench-table: %d cases had no memory for them (nomem), e.g. %s" % (
+            len(nomem), nomem[0]), file=sys.stderr)
+    missing = [key for key, v in cells.items() if type(v) is not int and v != "nomem"]
     if missing:
         print("bench-table: no foliOS number for %d cases, e.g. %s" % (len(missing), missing[0]),
               file=sys.stderr)

@@ -136,6 +136,34 @@ for v in 0 1; do
   rc=$?
   ok=OK; [ $rc = 42 ] && grep -q 'added from the host' "$log/add-$name.log" || ok=FAIL
   result "--add runs a host-built musl static binary ($name)" $ok "exit $rc"
+  # A process still blocked when the --run command ends: the kernel kills it
+  # at power-off and the leak check after PID 1 counts its memory back.
+  cat >"$log/leftover.c" <<'C'
+#include <string.h>
+#include <unistd.h>
+int main(void)
+{
+	static char mem[8 << 20];
+	int hold[2], ready[2];
+	char c = 0;
+
+	if (pipe(hold) || pipe(ready))
+		return 1;
+	if (fork() == 0) {      /* holds both ends of "hold": its read never ends */
+		memset(mem, 1, sizeof(mem));
+		write(ready[1], &c, 1);
+		read(hold[0], &c, 1);
+		_exit(0);
+	}
+	return read(ready[0], &c, 1) == 1 ? 7 : 1;
+}
+C
+  musl-gcc -static -o "$log/leftover" "$log/leftover.c" &&
+    ./run-qemu.sh $flag --add "$log/leftover:/opt/leftover" --run /opt/leftover </dev/null >"$log/leftover-$name.log" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 7 ] && grep -q 'power-off: killed 1 leftover process' "$log/leftover-$name.log" &&
+    ! grep -q 'leak:' "$log/leftover-$name.log" || ok=FAIL
+  result "a process left running at power-off is killed, its memory counted back ($name)" $ok "exit $rc, see $log/leftover-$name.log"
 
   while IFS='|' read -r kind expect; do
     out="$log/crash-$kind-$name.log"

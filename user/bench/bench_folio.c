@@ -21,7 +21,9 @@
  * pagemap PFNs and kpageflags (compound head/tail: the folio order; the
  * pages of a folio contiguous) and smaps_rollup's AnonHugePages (PMD or PTE
  * mapping).  A size that is not backed as intended is reported "unbacked",
- * never with a number (Linux 6.1 has no 16K-256K anon folios).
+ * never with a number (Linux 6.1 has no 16K-256K anon folios); a benchmark
+ * the machine has no memory for (cow-byte copies the whole region: 1 GiB
+ * needs more than --mem 2G) is reported "nomem".
  * On foliOS, fork and munmap also get their floor, from /proc/pgtable_floor:
  * the bare page-table work for the same region measured in the kernel
  * (every PTE/PMD copied write-protected, then cleared; no rmap) — printed
@@ -166,8 +168,20 @@ static unsigned long long touch_bytes(char *p)
 }
 
 /*
- * One repetition of bench b for size s: its cycles in *t.  0, or -1 when
- * the memory is not backed as intended.
+ * Can cow-byte copy the whole region now?  Its copies need as much memory
+ * again as the region (plus their page tables): on --mem 2G a 1 GiB region
+ * cannot, on any kernel, and would end in the OOM killer.
+ */
+static int room_for_copies(void)
+{
+	long avail_kb = meminfo_kb("MemAvailable");
+
+	return avail_kb < 0 || (unsigned long)avail_kb > (len >> 10) + (len >> 19) + (16 << 10);
+}
+
+/*
+ * One repetition of bench b for size s: its cycles in *t.  0, -1 when the
+ * memory is not backed as intended, -2 when there is no memory for it.
  */
 static int run_once(int s, int b, unsigned long long *t, unsigned long long *floor)
 {
@@ -183,6 +197,10 @@ static int run_once(int s, int b, unsigned long long *t, unsigned long long *flo
 		munmap(p, len);
 		return -1;
 	}
+	if (b == B_COW && !room_for_copies()) {
+		munmap(p, len);
+		return -2;
+	}
 	*t = fault;
 	*floor = b == B_FORK || b == B_MUNMAP ? floor_of(p, b == B_MUNMAP) : 0;
 	if (b == B_MUNMAP) {
@@ -195,11 +213,20 @@ static int run_once(int s, int b, unsigned long long *t, unsigned long long *flo
 		munmap(p, len);
 		return 0;
 	}
-	if (pipe(go) || pipe(res))
-		return -1;
+	if (pipe(go) || pipe(res)) {
+		munmap(p, len);
+		return -2;
+	}
 	t0 = __rdtsc();
 	pid = fork();
+	if (pid < 0) {
+		close(go[0]), close(go[1]), close(res[0]), close(res[1]);
+		munmap(p, len);
+		return -2;
+	}
 	if (!pid) {             /* the child: exit now (reuse-byte) or wait, maybe then write */
+		close(go[1]);   /* a parent that dies (OOM) must read as EOF, not block us */
+		close(res[0]);
 		if (b != B_REUSE && read(go[0], &c, 1) == 1 && b == B_CHILD_REUSE) {
 			unsigned long long tc = touch_bytes(p);
 
@@ -209,6 +236,8 @@ static int run_once(int s, int b, unsigned long long *t, unsigned long long *flo
 	}
 	if (b == B_FORK)
 		*t = __rdtsc() - t0;
+	close(go[0]);           /* the child's ends: a child that dies reads as EOF */
+	close(res[1]);
 	if (b == B_COW)
 		*t = touch_bytes(p);
 	if (b == B_REUSE) {
@@ -217,12 +246,13 @@ static int run_once(int s, int b, unsigned long long *t, unsigned long long *flo
 	}
 	if (b == B_CHILD_REUSE)
 		munmap(p, len);
-	write(go[1], &c, 1);
+	if (b != B_REUSE)               /* that child is gone: no reader, SIGPIPE */
+		write(go[1], &c, 1);
 	if (b == B_CHILD_REUSE && read(res[0], t, sizeof(*t)) != sizeof(*t))
 		*t = 0;
 	wait_exit(pid);
 	munmap(p, len);
-	close(go[0]), close(go[1]), close(res[0]), close(res[1]);
+	close(go[1]), close(res[0]);
 	return 0;
 }
 
@@ -239,16 +269,17 @@ static void bench_size(int s, int reps)
 	for (int b = 0; b < NR_BENCH; b++) {
 		unsigned long long t[MAX_REPS], fl[MAX_REPS];
 		char item[32];
-		int r;
+		int r, rc = 0;
 
 		snprintf(item, sizeof(item), ",%s,", bench_name[b]);
 		if (only_benches && !strstr(only_benches, item))
 			continue;
 		for (r = 0; r < reps; r++)
-			if (run_once(s, b, &t[r], &fl[r]))
+			if ((rc = run_once(s, b, &t[r], &fl[r])))
 				break;
 		if (r < reps) {
-			printf("bench_folio %s %s unbacked\n", size_name[s], bench_name[b]);
+			printf("bench_folio %s %s %s\n", size_name[s], bench_name[b],
+			       rc == -2 ? "nomem" : "unbacked");
 			fflush(stdout);
 			continue;
 		}
