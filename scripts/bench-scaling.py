@@ -5,8 +5,10 @@ worst deviation from that line (a linear cost stays within a few percent).
 
     bench-scaling.py RAW OUTDIR
 
-RAW lines: "KERNEL MIB SIZE BENCH CYCLES REPS PAGES".  Writes OUTDIR/scaling.md
-and OUTDIR/scaling.csv.  Exits 1 if a foliOS number is missing.
+RAW lines: "KERNEL MIB SIZE BENCH CYCLES REPS PAGES" (or "... unbacked").
+Writes OUTDIR/scaling.md and OUTDIR/scaling.csv.  A size Linux did not back
+with THPs that time shows "unbacked" and the line is fitted through the
+others (at least two).  Exits 1 if a foliOS number is missing.
 """
 import os
 import sys
@@ -30,8 +32,8 @@ def main():
     data = {}
     for line in open(raw):
         w = line.split()
-        if len(w) >= 5 and w[0] in KERNELS and w[4].isdigit():
-            data.setdefault((w[0], w[3]), {})[int(w[1])] = int(w[4])
+        if len(w) >= 5 and w[0] in KERNELS:
+            data.setdefault((w[0], w[3]), {})[int(w[1])] = int(w[4]) if w[4].isdigit() else w[4]
     sizes = sorted({m for d in data.values() for m in d})
     md = ["| kernel | benchmark | " + " | ".join("%d MiB" % m for m in sizes) +
           " | cycles per MiB | worst deviation from the line |",
@@ -41,15 +43,18 @@ def main():
     for k in KERNELS:
         for b in ("fork", "munmap"):
             d = data.get((k, b), {})
-            if len(d) < len(sizes):
+            got = [m for m in sizes if type(d.get(m)) is int]
+            if len(got) < len(sizes) and k != "linux" or len(got) < 2:
                 missing += k != "linux"
                 continue
-            slope, icpt = fit([(m, d[m]) for m in sizes])
-            dev = max(abs(d[m] - (slope * m + icpt)) / d[m] for m in sizes)
+            slope, icpt = fit([(m, d[m]) for m in got])
+            dev = max(abs(d[m] - (slope * m + icpt)) / d[m] for m in got)
+            cells = ["{:,}".format(d[m]).replace(",", " ") if m in got else str(d.get(m, ""))
+                     for m in sizes]
             md.append("| %s | %s | %s | %s | %.1f %% |" % (
-                k, b, " | ".join("{:,}".format(d[m]).replace(",", " ") for m in sizes),
-                "{:,.0f}".format(slope).replace(",", " "), 100 * dev))
-            csv.append("%s,%s,%s,%.0f,%.4f" % (k, b, ",".join(str(d[m]) for m in sizes), slope, dev))
+                k, b, " | ".join(cells), "{:,.0f}".format(slope).replace(",", " "), 100 * dev))
+            csv.append("%s,%s,%s,%.0f,%.4f" % (k, b, ",".join(str(d.get(m, "")) for m in sizes),
+                                               slope, dev))
     open(os.path.join(out, "scaling.md"), "w").write("\n".join(md) + "\n")
     open(os.path.join(out, "scaling.csv"), "w").write("\n".join(csv) + "\n")
     if missing:
