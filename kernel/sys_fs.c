@@ -19,12 +19,6 @@
 #define ENODEV     19
 
 /*
- * Write count bytes: to a pipe, a writable /proc or /sys file, or the
- * console 4 KiB at a time, each chunk copied in full before any of it is
- * printed (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
- * does).  Checks in Linux's order: fd opened for writing, then the range.
- */
-/*
  * What read and write check first (Linux's fdget + rw_verify_area): fd is
  * open for this direction (else -EBADF) and the whole buffer is user
  * memory (else -EFAULT); *count is clamped to MAX_RW_COUNT.  Returns the
@@ -42,6 +36,12 @@ static struct file *rw_verify_area(int fd, const void *buf, unsigned long *count
 	return f;
 }
 
+/*
+ * Write count bytes: to a pipe, a writable /proc or /sys file, or the
+ * console 4 KiB at a time, each chunk copied in full before any of it is
+ * printed (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
+ * does).  Checks in Linux's order: fd opened for writing, then the range.
+ */
 long sys_write(int fd, const char *buf, unsigned long count)
 {
 	unsigned long done = 0;

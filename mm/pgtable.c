@@ -381,4 +381,3 @@ void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *sc
 		*(pass ? &r->clear : &r->copy) = clock() - t0;
 	}
 }
-

@@ -146,8 +146,9 @@ static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
 }
 
-static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio, const struct page *page,
-				       int nr_pages, enum rmap_level level)
+static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
+							const struct page *page, int nr_pages,
+							enum rmap_level level)
 {
 	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
 	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
@@ -198,9 +199,9 @@ static int __folio_add_rmap_pmd_pagemapcount(struct folio *folio, struct vm_area
  * how many pages became mapped (what NR_ANON_MAPPED grows by); sets
  * *nr_pmdmapped to the folio size on its first PMD mapping.
  */
-static __always_inline int __folio_add_rmap(struct folio *folio, struct page *page, int nr_pages,
-			    struct vm_area_struct *vma, enum rmap_level level,
-			    int *nr_pmdmapped)
+static __always_inline int __folio_add_rmap(struct folio *folio, struct page *page,
+					    int nr_pages, struct vm_area_struct *vma,
+					    enum rmap_level level, int *nr_pmdmapped)
 {
 	int nr;
 
@@ -298,9 +299,10 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 		__folio_add_new_anon_rmap(folio, vma, address, flags);
 }
 
-static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
-				  struct vm_area_struct *vma, unsigned long address,
-				  rmap_t flags, enum rmap_level level)
+static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct page *page,
+						   int nr_pages, struct vm_area_struct *vma,
+						   unsigned long address, rmap_t flags,
+						   enum rmap_level level)
 {
 	int nr, nr_pmdmapped = 0;
 
@@ -365,9 +367,10 @@ void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
  * Without per-page mapcounts the mapcount work is one update of the folio,
  * however many pages.
  */
-static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page, int nr_pages,
-				     struct vm_area_struct *dst_vma,
-				     struct vm_area_struct *src_vma, enum rmap_level level)
+static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct page *page,
+						     int nr_pages, struct vm_area_struct *dst_vma,
+						     struct vm_area_struct *src_vma,
+						     enum rmap_level level)
 {
 	const bool maybe_pinned = folio_needs_cow_for_dma(src_vma, folio);
 
@@ -508,8 +511,9 @@ static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
 	return 0;
 }
 
-static __always_inline void __folio_remove_rmap(struct folio *folio, struct page *page, int nr_pages,
-				struct vm_area_struct *vma, enum rmap_level level)
+static __always_inline void __folio_remove_rmap(struct folio *folio, struct page *page,
+						 int nr_pages, struct vm_area_struct *vma,
+						 enum rmap_level level)
 {
 	int nr = 0, nr_pmdmapped = 0;
 	bool partially_mapped = false;

@@ -250,8 +250,8 @@ static void not_tail(struct page *p)         { p->compound_head = 0; }
 static void mapped_tail(struct page *p)      { atomic_set(&p->_mapcount, 0); }
 static void referenced_tail(struct page *p)  { set_page_count(p, 1); }
 static void flagged_tail(struct page *p)     { SetPageTable(p); }
-static void pinned_folio(struct page *p)     { atomic_set(&((struct folio *)(p - 1))->_pincount, 1); }
-static void queued_folio(struct page *p)     { ((struct folio *)(p - 2))->_deferred_list.next = (void *)p; }
+static void pinned_folio(struct page *p)     { atomic_set(&page_folio(p)->_pincount, 1); }
+static void queued_folio(struct page *p)     { page_folio(p)->_deferred_list.next = (void *)p; }
 
 /* Every tail of a large folio is checked at free, and each wrong state named. */
 static void test_bad_tail_reasons(void **state)
