@@ -1,6 +1,7 @@
 /*
- * foliOS's folio view /proc/folio/<pfn>, parsed into a struct; shared by
- * the tools (foliostat, pagemap) and the large-folio tests.  Header-only.
+ * foliOS's folio view /proc/folio/<pfn>, parsed into a struct, and plain
+ * whole-file reads and writes; shared by the tools (foliostat, pagemap),
+ * the large-folio tests and runtests.  Header-only.
  */
 #ifndef USER_FOLIO_VIEW_H
 #define USER_FOLIO_VIEW_H
@@ -11,6 +12,10 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+/*
+ * Whole-file read and write with open/read/write into the caller's buffer,
+ * no stdio (and so no malloc: runtests depends on that).  0 or -1.
+ */
 static inline int read_text(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
@@ -20,6 +25,16 @@ static inline int read_text(const char *path, char *buf, size_t size)
 		close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	return n > 0 ? 0 : -1;
+}
+
+static inline int write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int ok_ = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+
+	if (fd >= 0)
+		close(fd);
+	return ok_ ? 0 : -1;
 }
 
 /* foliOS's /proc/folio/<pfn>, parsed; -1 fields if absent. */

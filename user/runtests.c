@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/syscall.h>
+#include "folio_view.h"
 
 struct mem {
 	long free, pagetables, slab;
@@ -30,33 +31,6 @@ struct mem {
 };
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
-
-/*
- * Whole-file read and write with open/read/write into the caller's buffer:
- * runtests must not use malloc (fopen, opendir) between its two MemFree
- * readings, or musl's allocator mapping and returning heap pages would read
- * as a test's leak.  read_file returns the length read, -1 on error.
- */
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	long n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
-}
-
-static bool write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	bool ok = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
 
 /* The value of the "key:" line of a /proc file read into text; -1 if none. */
 static long proc_value(const char *text, const char *key)
@@ -66,18 +40,23 @@ static long proc_value(const char *text, const char *key)
 	return at ? atol(at + strlen(key)) : -1;
 }
 
+/*
+ * MemFree, PageTables and Slab, after draining the deferred split queue.
+ * No malloc (fopen, opendir) between a test's two readings: musl's
+ * allocator mapping and returning heap pages would read as its leak.
+ */
 static int read_meminfo(struct mem *m)
 {
 	static char text[4096];
 
-	write_file(THP_DIR "split_deferred", "1");   /* foliOS only; Linux has no such knob */
-	if (read_file("/proc/meminfo", text, sizeof(text)) <= 0)
+	write_text(THP_DIR "split_deferred", "1");   /* foliOS only; Linux has no such knob */
+	if (read_text("/proc/meminfo", text, sizeof(text)))
 		return -1;
 	m->free = proc_value(text, "MemFree:");
 	m->pagetables = proc_value(text, "PageTables:");
 	m->slab = proc_value(text, "Slab:");
-	m->self_rss = read_file("/proc/self/status", text, sizeof(text)) > 0 ?
-		      proc_value(text, "VmRSS:") : -1;
+	m->self_rss = read_text("/proc/self/status", text, sizeof(text)) ? -1 :
+		      proc_value(text, "VmRSS:");
 	return 0;
 }
 
@@ -99,7 +78,7 @@ static void knobs_save(char saved[NR_KNOBS][16])
 
 		knob_path(i, path, sizeof(path));
 		saved[i][0] = '\0';
-		if (read_file(path, line, sizeof(line)) > 0 && (l = strchr(line, '[')) &&
+		if (!read_text(path, line, sizeof(line)) && (l = strchr(line, '[')) &&
 		    (r = strchr(l, ']'))) {
 			*r = '\0';
 			snprintf(saved[i], 16, "%s", l + 1);
@@ -114,7 +93,7 @@ static void knobs_restore(char saved[NR_KNOBS][16])
 
 		knob_path(i, path, sizeof(path));
 		if (saved[i][0])
-			write_file(path, saved[i]);
+			write_text(path, saved[i]);
 	}
 }
 
@@ -260,7 +239,7 @@ static int run_one(const char *path, bool *timed_out)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		write_file("/proc/self/make-it-fail", "1");  /* only tests see injected failures */
+		write_text("/proc/self/make-it-fail", "1");  /* only tests see injected failures */
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[0]);

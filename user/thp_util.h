@@ -55,16 +55,6 @@ static inline void xpipe(int fds[2], int flags)
 	}
 }
 
-static inline int write_text(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int ok_ = fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-
-	if (fd >= 0)
-		close(fd);
-	return ok_ ? 0 : -1;
-}
-
 /* Set the top-level knob (kb == 0) or hugepages-<kb>kB/enabled. */
 static inline int thp_set(unsigned long kb, const char *mode)
 {
