@@ -5,7 +5,7 @@
  *
  *   page[0]  flags  lru/mapping/index/private    _mapcount  _refcount  memcg
  *   page[1]  _flags_1 (order in bits 0-7)  _head_1
- *            +16 _large_mapcount _entire_mapcount _nr_pages_mapped _pincount
+ *            +16 _large_mapcount _nr_pages_mapped _entire_mapcount _pincount
  *            +32 _mm_id_mapcount[0] _mm_id_mapcount[1]
  *            +40 _mm_id[0] _mm_id[1]  == unsigned long _mm_ids
  *            +48 _mapcount_1  _refcount_1  +56 _nr_pages
@@ -76,8 +76,8 @@ struct folio {
 			union {
 				struct {
 					atomic_t _large_mapcount;
-					atomic_t _entire_mapcount;
 					atomic_t _nr_pages_mapped;
+					atomic_t _entire_mapcount;
 					atomic_t _pincount;
 					mm_id_mapcount_t _mm_id_mapcount[2];
 					union {
@@ -134,8 +134,24 @@ FOLIO_MATCH(compound_head, _head_2, 2);
 FOLIO_MATCH(flags, _flags_3, 3);
 FOLIO_MATCH(compound_head, _head_3, 3);
 #undef FOLIO_MATCH
-_Static_assert(offsetof(struct folio, _mm_ids) == sizeof(struct page) + 40,
-	       "_mm_ids in the second unsigned long pair of page[1]'s union");
+/* Every field of page[1] at the seeds' 64-bit offset. */
+#define FOLIO_PAGE1_OFFSET(fl, off) \
+	_Static_assert(offsetof(struct folio, fl) == sizeof(struct page) + (off), #fl " at +" #off)
+FOLIO_PAGE1_OFFSET(_flags_1, 0);
+FOLIO_PAGE1_OFFSET(_head_1, 8);
+FOLIO_PAGE1_OFFSET(_large_mapcount, 16);
+FOLIO_PAGE1_OFFSET(_nr_pages_mapped, 20);
+FOLIO_PAGE1_OFFSET(_entire_mapcount, 24);
+FOLIO_PAGE1_OFFSET(_pincount, 28);
+FOLIO_PAGE1_OFFSET(_mm_id_mapcount, 32);
+FOLIO_PAGE1_OFFSET(_mm_id, 40);
+FOLIO_PAGE1_OFFSET(_mm_ids, 40);
+FOLIO_PAGE1_OFFSET(_mapcount_1, 48);
+FOLIO_PAGE1_OFFSET(_refcount_1, 52);
+FOLIO_PAGE1_OFFSET(_nr_pages, 56);
+#undef FOLIO_PAGE1_OFFSET
+_Static_assert(offsetof(struct folio, _deferred_list) == 2 * sizeof(struct page) + 16,
+	       "_deferred_list at +16 of page[2]");
 _Static_assert(sizeof(struct folio) == 4 * sizeof(struct page), "folio spans four pages");
 
 static inline bool PageTail(const struct page *page)
@@ -218,8 +234,8 @@ static inline bool folio_test_##name(const struct folio *f)                  \
 {                                                                             \
 	return folio_test_large(f) && (f->_flags_1 & BIT(bit));               \
 }                                                                             \
-static inline void folio_set_##name(struct folio *f) { f->_flags_1 |= BIT(bit); } \
-static inline void folio_clear_##name(struct folio *f) { f->_flags_1 &= ~BIT(bit); }
+static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->_flags_1); } \
+static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->_flags_1); }
 FOLIO_FLAG_1(partially_mapped, FOLIO_PF_partially_mapped)
 FOLIO_FLAG_1(large_rmappable, FOLIO_PF_large_rmappable)
 #undef FOLIO_FLAG_1
@@ -229,14 +245,24 @@ static inline bool PageAnonExclusive(const struct page *page)
 	return page->flags & BIT(PG_anon_exclusive);
 }
 
+/*
+ * page->flags is shared with other flags that may change concurrently, so
+ * the bit is set and cleared atomically; the __ variant is for a folio
+ * nobody else can see yet (Linux's __SetPageAnonExclusive).
+ */
 static inline void SetPageAnonExclusive(struct page *page)
 {
-	page->flags |= BIT(PG_anon_exclusive);
+	set_bit(PG_anon_exclusive, &page->flags);
+}
+
+static inline void __SetPageAnonExclusive(struct page *page)
+{
+	__set_bit(PG_anon_exclusive, &page->flags);
 }
 
 static inline void ClearPageAnonExclusive(struct page *page)
 {
-	page->flags &= ~BIT(PG_anon_exclusive);
+	clear_bit(PG_anon_exclusive, &page->flags);
 }
 
 static inline bool folio_test_large_maybe_mapped_shared(const struct folio *folio)

@@ -27,15 +27,18 @@ static bool is_cow_mapping(unsigned long vm_flags)
  * write-protected in both if the mapping is copy-on-write.  One rmap call
  * and one reference update for the whole batch; the parent's stale TLB
  * entries go in one flush at the end of dup_mm().  0, or -EBUSY for a
- * maybe-pinned page.
+ * maybe-pinned page.  References before mappings, as Linux: the COW reuse
+ * check relies on the refcount never being below the mapcount.
  */
 static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			     pte_t *dst_pte, pte_t *src_pte, struct folio *folio,
 			     struct page *page, int nr)
 {
-	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))
-		return -EBUSY;
 	folio_ref_add(folio, nr);
+	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma)) {
+		folio_put_refs(folio, nr);
+		return -EBUSY;
+	}
 	if (is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte)) {
 		for (int i = 0; i < nr; i++)
 			dst_pte[i] = src_pte[i] = pgent_wrprotect(src_pte[i]);

@@ -75,13 +75,11 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 		folio_put(folio);
 		return VM_FAULT_FALLBACK;
 	}
-	if (pgtable_set_leaf((pgd_t *)mm->pgd, haddr, PT_PMD,
-			     mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma)))) {
-		pte_free(table);
-		folio_put(folio);
-		return VM_FAULT_FALLBACK;
-	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
+	/* The PMD table exists and the entry is none (above): this cannot fail. */
+	if (pgtable_set_leaf((pgd_t *)mm->pgd, haddr, PT_PMD,
+			     mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))))
+		panic("do_huge_pmd_anonymous_page: the PMD entry is taken");
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
 	return 0;
@@ -168,6 +166,11 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
  * fork: the child maps the parent's PMD leaf at addr too, write-protected
  * in both (Linux's copy_huge_pmd), with a table deposited for the child.
  * 0, -ENOMEM, or -EBUSY (the folio may be pinned: it would need a copy).
+ * Everything that can fail is allocated before the dup: once
+ * folio_try_dup_anon_rmap_pmd() has ended the page's exclusivity, the
+ * parent's PMD must become read-only, so there is no way back.  The
+ * reference is taken before the mapcount rises, as Linux does: the COW
+ * reuse check relies on refcount >= mapcount at all times.
  */
 int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 		  pmd_t *src_pmd, unsigned long addr)
@@ -175,29 +178,27 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	struct mm_struct *dst_mm = dst_vma->vm_mm;
 	struct page *page = pfn_to_page(pgent_pfn(*src_pmd));
 	struct folio *folio = page_folio(page);
-	pte_t *table = pte_alloc_one();
 	pmd_t pmd = pgent_wrprotect(*src_pmd);
-	int ret = -ENOMEM;
+	pte_t *table = pte_alloc_one();
 
 	if (!table)
 		return -ENOMEM;
+	if (!pgtable_entry((pgd_t *)dst_mm->pgd, addr, PT_PMD, true)) {
+		pte_free(table);
+		return -ENOMEM;
+	}
+	folio_get(folio);
 	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
-		ret = -EBUSY;
-		goto out_free_table;
+		folio_put(folio);
+		pte_free(table);
+		return -EBUSY;
 	}
 	if (pgtable_set_leaf((pgd_t *)dst_mm->pgd, addr, PT_PMD, pmd))
-		goto out_undo_dup;
-	folio_get(folio);
+		panic("copy_huge_pmd: the child's PMD entry is taken");
 	*src_pmd = pmd;                 /* the TLB is flushed once, by dup_mm() */
 	pgtable_trans_huge_deposit(dst_mm, table);
 	add_mm_counter(dst_mm, HPAGE_PMD_NR);
 	return 0;
-
-out_undo_dup:
-	folio_remove_rmap_pmd(folio, page, dst_vma);
-out_free_table:
-	pte_free(table);
-	return ret;
 }
 
 /*
@@ -207,8 +208,7 @@ out_free_table:
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
-	bool write = (vma->vm_flags & VM_WRITE) && PageAnonExclusive(page);
 
-	*pmd = pgent_modify(*pmd, user_pgprot(write, vma->vm_flags & VM_EXEC));
+	*pmd = pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page)));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

@@ -16,9 +16,20 @@
 /* Returned by the PMD fault handlers when the PTE path must take over. */
 #define VM_FAULT_FALLBACK       1
 
+/*
+ * The protection of a page of vma, writable only if write (a page that is
+ * not exclusive stays read-only for its COW fault); a VMA without any access
+ * flag gives PROT_NONE entries.
+ */
+static inline pgprot_t vma_pgprot(const struct vm_area_struct *vma, bool write)
+{
+	return user_pgprot(vma->vm_flags & VM_ACCESS_FLAGS, write && (vma->vm_flags & VM_WRITE),
+			   vma->vm_flags & VM_EXEC);
+}
+
 static inline pgprot_t vm_get_page_prot(const struct vm_area_struct *vma)
 {
-	return user_pgprot(vma->vm_flags & VM_WRITE, vma->vm_flags & VM_EXEC);
+	return vma_pgprot(vma, true);
 }
 
 /* Above this many pages, one flush of the address space beats invlpg each (Linux's ceiling). */

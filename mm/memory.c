@@ -43,23 +43,29 @@ static struct folio *folio_alloc_reclaim(gfp_t gfp)
 
 /*
  * Map a new zeroed order-0 anon page at addr in vma; it is returned in
- * *pagep if pagep is not NULL (exec copies file data into it).  0 or -ENOMEM.
+ * *pagep if pagep is not NULL (exec copies file data into it).  0, -EEXIST
+ * (something is mapped there) or -ENOMEM.  As every fault path here, the
+ * rmap is set up before the PTE is published (Linux's order: a walker
+ * that finds the PTE finds the mapping counted).
  */
 int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep)
 {
-	struct folio *folio = folio_alloc_reclaim(__GFP_ZERO);
-	int ret;
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	struct folio *folio;
+	pte_t *pte;
 
+	addr &= PAGE_MASK;
+	pte = pgtable_entry(pgd, addr, PT_PTE, true);
+	if (!pte)
+		return -ENOMEM;
+	if (!pgent_none(*pte))
+		return -EEXIST;
+	folio = folio_alloc_reclaim(__GFP_ZERO);
 	if (!folio)
 		return -ENOMEM;
-	addr &= PAGE_MASK;
-	ret = pgtable_map((pgd_t *)vma->vm_mm->pgd, addr, folio_pfn(folio), vm_get_page_prot(vma),
-			  PT_PTE);
-	if (ret) {
-		folio_put(folio);
-		return ret;
-	}
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	*pte = mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma));
+	pgtable_account_ptes(pgd, addr, 1);
 	add_mm_counter(vma->vm_mm, 1);
 	if (pagep)
 		*pagep = &folio->page;
@@ -126,10 +132,10 @@ static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, 
 	nr = folio_nr_pages(folio);
 	pfn = folio_pfn(folio);
 	pte -= ((address & PAGE_MASK) - addr) >> PAGE_SHIFT;
-	for (unsigned long i = 0; i < nr; i++)
-		pte[i] = mk_pte_entry(pfn + i, prot);
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	for (unsigned long i = 0; i < nr; i++)
+		pte[i] = mk_pte_entry(pfn + i, prot);
 	pgtable_account_ptes(pgd, addr, nr);
 	add_mm_counter(vma->vm_mm, nr);
 	return 0;
@@ -200,9 +206,10 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
 		return -ENOMEM;
 	}
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
+	*pte = 0;                               /* Linux's ptep_clear_flush */
+	flush_tlb_addr(vma->vm_mm->pgd, address);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
 	*pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma));
-	flush_tlb_addr(vma->vm_mm->pgd, address);
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
@@ -249,7 +256,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 
 	if ((write && !(vma->vm_flags & VM_WRITE)) ||
 	    ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC)) ||
-	    !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+	    !(vma->vm_flags & VM_ACCESS_FLAGS))
 		return -EFAULT;
 	pmd = pgtable_entry(pgd, address, PT_PMD, true);
 	if (!pmd)
@@ -345,7 +352,6 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 {
 	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
 	unsigned long addr = start, next;
-	bool exec = vma->vm_flags & VM_EXEC;
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
@@ -360,13 +366,10 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 		}
 		pte = pte_offset(pmd, addr);
 		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
-			bool write;
-
 			if (!pgent_present(*pte))
 				continue;
-			write = (vma->vm_flags & VM_WRITE) &&
-				PageAnonExclusive(pfn_to_page(pgent_pfn(*pte)));
-			*pte = pgent_modify(*pte, user_pgprot(write, exec));
+			*pte = pgent_modify(*pte, vma_pgprot(vma,
+					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte)))));
 		}
 		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}

@@ -14,11 +14,37 @@
 #define STACK_SIZE_MAX  (8UL << 20)
 #define MMAP_BASE       0x00007f0000000000UL
 
-#define MADV_NORMAL     0
-#define MADV_WILLNEED   3
-#define MADV_DONTNEED   4
-#define MADV_HUGEPAGE   14
-#define MADV_NOHUGEPAGE 15
+#define MAP_FIXED               0x10
+#define MAP_FIXED_NOREPLACE     0x100000
+
+#define MADV_NORMAL             0
+#define MADV_RANDOM             1
+#define MADV_SEQUENTIAL         2
+#define MADV_WILLNEED           3
+#define MADV_DONTNEED           4
+#define MADV_FREE               8
+#define MADV_REMOVE             9
+#define MADV_DONTFORK           10
+#define MADV_DOFORK             11
+#define MADV_MERGEABLE          12
+#define MADV_UNMERGEABLE        13
+#define MADV_HUGEPAGE           14
+#define MADV_NOHUGEPAGE         15
+#define MADV_DONTDUMP           16
+#define MADV_DODUMP             17
+#define MADV_WIPEONFORK         18
+#define MADV_KEEPONFORK         19
+#define MADV_COLD               20
+#define MADV_PAGEOUT            21
+#define MADV_POPULATE_READ      22
+#define MADV_POPULATE_WRITE     23
+#define MADV_DONTNEED_LOCKED    24
+#define MADV_COLLAPSE           25
+
+/* Linux's stack_guard_gap: no mapping is placed this close below a stack. */
+#define STACK_GUARD_GAP         (256UL << PAGE_SHIFT)
+/* Linux's mmap_min_addr (Debian's default): no hint or brk below it. */
+#define MMAP_MIN_ADDR           0x10000UL
 
 /* Fault flags. */
 #define FAULT_FLAG_WRITE        BIT(0)

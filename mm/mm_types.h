@@ -111,6 +111,7 @@ struct vm_area_struct {
 #define VM_READ         0x1UL
 #define VM_WRITE        0x2UL
 #define VM_EXEC         0x4UL
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 #define VM_GROWSDOWN    0x100UL
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */

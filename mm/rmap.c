@@ -252,7 +252,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	if (!folio_test_large(folio)) {
 		atomic_set(&folio->_mapcount, 0);
 		if (exclusive)
-			SetPageAnonExclusive(&folio->page);
+			__SetPageAnonExclusive(&folio->page);
 	} else if (!folio_test_pmd_mappable(folio)) {
 		nr = folio_large_nr_pages(folio);
 		for (int i = 0; i < nr; i++) {
@@ -261,7 +261,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 			if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 				atomic_set(&page->_mapcount, 0);
 			if (exclusive)
-				SetPageAnonExclusive(page);
+				__SetPageAnonExclusive(page);
 		}
 		folio_set_large_mapcount(folio, nr, vma);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
@@ -273,7 +273,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_set(&folio->_nr_pages_mapped, ENTIRELY_MAPPED);
 		if (exclusive)
-			SetPageAnonExclusive(&folio->page);
+			__SetPageAnonExclusive(&folio->page);
 		nr_pmdmapped = nr;
 	}
 	VM_WARN_ON_ONCE(address < vma->vm_start || address + ((unsigned long)nr << PAGE_SHIFT) > vma->vm_end,
@@ -299,6 +299,22 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 		__folio_add_new_anon_rmap(folio, vma, address, flags);
 }
 
+/*
+ * An existing anon folio mapped again must sit at the address its index
+ * records (Linux's __page_check_anon_rmap, without anon_vma roots: foliOS
+ * never moves anon memory, so index is the page's virtual page number).
+ */
+static __always_inline void __page_check_anon_rmap(const struct folio *folio,
+						   const struct page *page,
+						   const struct vm_area_struct *vma,
+						   unsigned long address)
+{
+	VM_WARN_ON_ONCE(folio->index + (unsigned long)(page - &folio->page) != address >> PAGE_SHIFT,
+			"anon page mapped away from its index");
+	VM_WARN_ON_ONCE(address < vma->vm_start || address >= vma->vm_end,
+			"anon page mapped outside its vma");
+}
+
 static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct page *page,
 						   int nr_pages, struct vm_area_struct *vma,
 						   unsigned long address, rmap_t flags,
@@ -307,6 +323,7 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	int nr, nr_pmdmapped = 0;
 
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "anon rmap of a non-anon folio");
+	__page_check_anon_rmap(folio, page, vma, address);
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
 	if (flags & RMAP_EXCLUSIVE) {
@@ -316,13 +333,16 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 		else
 			SetPageAnonExclusive(page);
 	}
+	VM_WARN_ON_ONCE(!folio_test_large(folio) && PageAnonExclusive(page) &&
+			atomic_read(&folio->_mapcount) > 0, "exclusive small folio mapped more than once");
 	for (int i = 0; i < nr_pages; i++) {
-		/* While PTE-mapping a THP we have a PMD and a PTE mapping. */
 		VM_WARN_ON_ONCE(folio_test_large(folio) && folio_entire_mapcount(folio) > 1 &&
 				PageAnonExclusive(page + i),
 				"exclusive page of a folio mapped by several PMDs");
-		VM_WARN_ON_ONCE(IS_ENABLED(CONFIG_PAGE_MAPCOUNT) &&
-				atomic_read(&page[i]._mapcount) > 0 && PageAnonExclusive(page + i),
+		if (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT))
+			continue;
+		/* While PTE-mapping a THP we have a PMD and a PTE mapping. */
+		VM_WARN_ON_ONCE(atomic_read(&page[i]._mapcount) > 0 && PageAnonExclusive(page + i),
 				"exclusive page mapped more than once");
 	}
 }
@@ -390,13 +410,16 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 		for (int i = 0; i < nr_pages; i++)
 			if (PageAnonExclusive(page + i))
 				return -EBUSY;
+	/* Test first: an atomic clear of a clear bit would still dirty the line. */
 	if (!folio_test_large(folio)) {
-		ClearPageAnonExclusive(page);
+		if (PageAnonExclusive(page))
+			ClearPageAnonExclusive(page);
 		atomic_inc(&folio->_mapcount);
 		return 0;
 	}
 	for (struct page *end = page + nr_pages; page < end; page++) {
-		ClearPageAnonExclusive(page);
+		if (PageAnonExclusive(page))
+			ClearPageAnonExclusive(page);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_inc(&page->_mapcount);
 	}

@@ -113,7 +113,8 @@ int pgent_decode(pgent_t e, char *buf, size_t size)
 			e & _PAGE_PRESENT ? "P" : "-", e & _PAGE_RW ? " W" : " R",
 			e & _PAGE_USER ? " U" : " K", e & _PAGE_ACCESSED ? " A" : "",
 			e & _PAGE_DIRTY ? " D" : "", e & _PAGE_PSE ? " PS" : "",
-			e & _PAGE_GLOBAL ? " G" : "", e & _PAGE_NX ? " NX" : " X");
+			pgent_protnone(e) ? " PROTNONE" : e & _PAGE_GLOBAL ? " G" : "",
+			e & _PAGE_NX ? " NX" : " X");
 }
 
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];

@@ -47,6 +47,12 @@ static inline struct folio_state folio_state(const struct folio *f)
 	};
 }
 
+static inline bool folio_state_equal(const struct folio_state *a, const struct folio_state *b)
+{
+	return a->lm == b->lm && a->em == b->em && a->npm == b->npm && a->id0 == b->id0 &&
+	       a->id1 == b->id1 && a->mc0 == b->mc0 && a->mc1 == b->mc1 && a->shared == b->shared;
+}
+
 static inline long anon_pages(void)
 {
 	return global_node_page_state(NR_ANON_MAPPED);

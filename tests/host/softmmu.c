@@ -49,7 +49,7 @@ static enum softmmu_result walk(pgd_t *pgd, unsigned long va, struct tlb_entry *
 	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
 		pgent_t *e = &table[pt_index(va, l)];
 
-		if (!pgent_present(*e))
+		if (!(*e & SW_P))       /* what the MMU sees: PROT_NONE faults */
 			return SOFTMMU_NOT_PRESENT;
 		out->write &= pgent_write(*e);
 		out->user &= pgent_user(*e);
@@ -120,7 +120,8 @@ void arch_pgd_init(pgent_t *pgd)
 
 int pgent_decode(pgent_t e, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%s%s%s%s%s%s%s", e & SW_P ? "P" : "-",
+	return snprintf(buf, size, "%s%s%s%s%s%s%s%s", e & SW_P ? "P" : "-",
 			e & SW_W ? " W" : " R", e & SW_U ? " U" : " K", e & SW_A ? " A" : "",
-			e & SW_D ? " D" : "", e & SW_LEAF ? " LEAF" : "", e & SW_X ? " X" : " NX");
+			e & SW_D ? " D" : "", e & SW_LEAF ? " LEAF" : "", e & SW_NONE ? " PROTNONE" : "",
+			e & SW_X ? " X" : " NX");
 }

@@ -65,14 +65,14 @@ static int nr_vmas(struct mm_struct *m)
 static void test_vma_split_and_fixed(void **state)
 {
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
 	for (int i = 0; i < 16; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 0x40 + i);
 	assert_int_equal(do_munmap(mm, BASE + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
 	assert_int_equal(nr_vmas(mm), 2);
 	assert_int_equal(read_byte(mm, BASE + 5 * PAGE_SIZE, ACC_USER), -1);
 	assert_int_equal(read_byte(mm, BASE + 9 * PAGE_SIZE, ACC_USER), 0x49);
-	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
 	assert_int_equal(nr_vmas(mm), 3);
 	assert_int_equal(find_vma(mm, BASE)->vm_end, BASE + PAGE_SIZE);
 	assert_int_equal(read_byte(mm, BASE, ACC_USER), -1);            /* replaced: not faulted yet */
@@ -105,7 +105,7 @@ static void test_brk(void **state)
 	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
 	assert_int_equal(do_brk(mm, BASE + PAGE_SIZE), BASE + PAGE_SIZE);
 	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), -1);
-	assert_int_equal(do_mmap_anon(mm, BASE + 8 * PAGE_SIZE, PAGE_SIZE, VM_READ, true),
+	assert_int_equal(do_mmap_anon(mm, BASE + 8 * PAGE_SIZE, PAGE_SIZE, VM_READ, MAP_FIXED),
 			 BASE + 8 * PAGE_SIZE);
 	assert_int_equal(do_brk(mm, BASE + 10 * PAGE_SIZE), BASE + PAGE_SIZE);  /* refused */
 	assert_int_equal(do_brk(mm, BASE - 1), BASE + PAGE_SIZE);
@@ -123,7 +123,7 @@ static void test_fork_cow(void **state)
 	phys_addr_t pa, pa2;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'p');
 	child = dup_mm(mm);
@@ -161,7 +161,7 @@ static void test_mprotect(void **state)
 	struct mm_struct *child;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'm');
 	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, VM_READ), 0);
@@ -182,6 +182,54 @@ static void test_mprotect(void **state)
 	mmdrop(child);
 }
 
+/*
+ * PROT_NONE of touched pages: the MMU faults on every access and the
+ * fault handler refuses it, yet the pages stay mapped (same frames, same
+ * rmap), fork copies the entries, and access comes back with the data.
+ */
+static void test_prot_none(void **state)
+{
+	struct mm_struct *child;
+	phys_addr_t pa, pa2;
+	struct folio *f;
+	pgent_t *pte;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, 4 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
+	for (int i = 0; i < 4; i++)
+		user_write(mm, BASE + i * PAGE_SIZE, 'g');
+	softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, ACC_USER, &pa);
+	f = page_folio(pfn_to_page(pa >> PAGE_SHIFT));
+	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, 0), 0);
+	assert_int_equal(softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, ACC_USER, &pa2),
+			 SOFTMMU_NOT_PRESENT);
+	assert_int_equal(softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, 0, &pa2),
+			 SOFTMMU_NOT_PRESENT);                  /* the kernel cannot reach it either */
+	assert_int_equal(handle_mm_fault(find_vma(mm, BASE + PAGE_SIZE), BASE + PAGE_SIZE,
+					 FAULT_FLAG_USER), -EFAULT);
+	pte = pgtable_entry((pgd_t *)mm->pgd, BASE + PAGE_SIZE, PT_PTE, false);
+	assert_true(pgent_present(*pte) && pgent_protnone(*pte));
+	assert_int_equal(pgent_pfn(*pte), pa >> PAGE_SHIFT);
+	assert_int_equal(folio_mapcount(f), 1);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'g');  /* its neighbours are not touched */
+	child = dup_mm(mm);                                     /* fork copies the PROT_NONE entry */
+	assert_non_null(child);
+	assert_int_equal(folio_mapcount(f), 2);
+	assert_int_equal(softmmu_translate((pgd_t *)child->pgd, BASE + PAGE_SIZE, ACC_USER, &pa2),
+			 SOFTMMU_NOT_PRESENT);
+	assert_int_equal(do_mprotect(child, BASE + PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(read_byte(child, BASE + PAGE_SIZE, ACC_USER), 'g');
+	user_write(child, BASE + PAGE_SIZE, 'c');               /* copy-on-write, not in place */
+	exit_mmap(child);
+	mmdrop(child);
+	assert_int_equal(folio_mapcount(f), 1);
+	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(read_byte(mm, BASE + PAGE_SIZE, ACC_USER), 'g');
+	assert_int_equal(do_mprotect(mm, BASE, 4 * PAGE_SIZE, 0), 0);
+	assert_int_equal(do_munmap(mm, BASE, 4 * PAGE_SIZE), 0); /* zap frees PROT_NONE pages */
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +238,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_brk, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fork_cow, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_mprotect, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_prot_none, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("mmap", tests, NULL, NULL);

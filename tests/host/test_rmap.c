@@ -28,9 +28,11 @@ static int boot(void **state)
 	return 0;
 }
 
+/* A test that provokes warnings on purpose counts them and resets the count. */
 static int shutdown(void **state)
 {
 	(void)state;
+	assert_int_equal(nr_warnings, 0);
 	host_machine_shutdown();
 	return 0;
 }
@@ -111,7 +113,7 @@ static void test_add_remove_ptes_one_mm(void **state)
 	(void)state;
 	for (int i = 0; i < 16; i++)
 		ClearPageAnonExclusive(folio_page(f, i));
-	folio_add_anon_rmap_ptes(f, folio_page(f, 4), 4, &A.vma, 0, RMAP_NONE);
+	folio_add_anon_rmap_ptes(f, folio_page(f, 4), 4, &A.vma, 4 * PAGE_SIZE, RMAP_NONE);
 	EXPECT_FOLIO(f, 20, 0, 16, A.mm->mm_id, 20, 0, 0, false);
 	expect_page_mapcounts(f, 4, 8, 2);
 	assert_int_equal(anon_pages() - anon0, 16);     /* nothing newly mapped */
@@ -282,7 +284,7 @@ static void test_example_1(void **state)
 	(void)state;
 	for (int i = 0; i < 16; i++)
 		ClearPageAnonExclusive(folio_page(f, i));
-	folio_add_anon_rmap_pte(f, folio_page(f, 3), &B.vma, 0, RMAP_NONE);
+	folio_add_anon_rmap_pte(f, folio_page(f, 3), &B.vma, 3 * PAGE_SIZE, RMAP_NONE);
 	assert_true(folio_maybe_mapped_shared(f));
 	folio_remove_rmap_ptes(f, folio_page(f, 0), 16, &A.vma);
 	EXPECT_FOLIO(f, 1, 0, 1, 0, 0, B.mm->mm_id, 1, false);
@@ -297,8 +299,8 @@ static void test_example_2(void **state)
 	(void)state;
 	for (int i = 0; i < 16; i++)
 		ClearPageAnonExclusive(folio_page(f, i));
-	folio_add_anon_rmap_pte(f, folio_page(f, 3), &B.vma, 0, RMAP_NONE);
-	folio_add_anon_rmap_ptes(f, folio_page(f, 5), 2, &C.vma, 0, RMAP_NONE);
+	folio_add_anon_rmap_pte(f, folio_page(f, 3), &B.vma, 3 * PAGE_SIZE, RMAP_NONE);
+	folio_add_anon_rmap_ptes(f, folio_page(f, 5), 2, &C.vma, 5 * PAGE_SIZE, RMAP_NONE);
 	EXPECT_FOLIO(f, 19, 0, 16, A.mm->mm_id, 16, B.mm->mm_id, 1, true);
 	folio_remove_rmap_ptes(f, folio_page(f, 0), 16, &A.vma);
 	folio_remove_rmap_pte(f, folio_page(f, 3), &B.vma);
@@ -322,9 +324,9 @@ static void test_underflow(void **state)
 	for (int i = 0; i < 16; i++)
 		ClearPageAnonExclusive(folio_page(f, i));
 	folio_add_anon_rmap_pte(f, folio_page(f, 0), &B.vma, 0, RMAP_NONE);
-	folio_add_anon_rmap_ptes(f, folio_page(f, 1), 2, &C.vma, 0, RMAP_NONE);   /* no slot */
+	folio_add_anon_rmap_ptes(f, folio_page(f, 1), 2, &C.vma, PAGE_SIZE, RMAP_NONE);   /* no slot */
 	folio_remove_rmap_ptes(f, folio_page(f, 0), 16, &A.vma);                   /* slot 0 free */
-	folio_add_anon_rmap_pte(f, folio_page(f, 3), &C.vma, 0, RMAP_NONE);        /* takes slot 0 */
+	folio_add_anon_rmap_pte(f, folio_page(f, 3), &C.vma, 3 * PAGE_SIZE, RMAP_NONE); /* takes slot 0 */
 	EXPECT_FOLIO(f, 4, 0, 4, C.mm->mm_id, 1, B.mm->mm_id, 1, true);
 	folio_remove_rmap_ptes(f, folio_page(f, 1), 3, &C.vma);                    /* 1 - 3 < 0 */
 	EXPECT_FOLIO(f, 1, 0, 1, 0, 0, B.mm->mm_id, 1, false);
@@ -345,6 +347,7 @@ static void test_sanity_checks(void **state)
 	folio_add_large_mapcount(f, 1, &bogus_vma);
 	assert_non_null(strstr(host_log(), "MM ID out of range"));
 	assert_int_equal(nr_warnings, 2);
+	nr_warnings = 0;                                        /* expected ones */
 }
 
 /* The free path reports a folio freed with rmap state left, by name. */
@@ -418,6 +421,7 @@ static void test_mm_ids(void **state)
 	assert_int_equal(ida_alloc_range(&ida, 5, 4), -ENOSPC);
 	ida_free(&ida, 77);                                     /* not allocated: warns */
 	assert_int_equal(nr_warnings, 1);
+	nr_warnings = 0;
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, boot, shutdown)

@@ -385,7 +385,8 @@ static void op_map_ptes(void)
 	for (int i = 0; i < m->nr; i++)
 		ClearPageAnonExclusive(folio_page(m->f, i));
 	account(m, -1);
-	folio_add_anon_rmap_ptes(m->f, folio_page(m->f, start), len, &mms[mm].vma, 0, RMAP_NONE);
+	folio_add_anon_rmap_ptes(m->f, folio_page(m->f, start), len, &mms[mm].vma,
+				 (unsigned long)start << PAGE_SHIFT, RMAP_NONE);
 	for (int i = start; i < start + len; i++)
 		model_pte(m, mm, i, 1);
 	account(m, 1);

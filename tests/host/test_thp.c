@@ -125,7 +125,7 @@ static void test_mthp_fault(void **state)
 	thp_enabled_store(9, "never", 5);
 	thp_enabled_store(4, "always", 6);
 	thp_enabled_store(2, "always", 6);
-	assert_int_equal(do_mmap_anon(mm, BASE, 64 * PAGE_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, 64 * PAGE_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
 	f = folio_at(mm, BASE, &level);
 	assert_int_equal(level, PT_PTE);
@@ -154,7 +154,7 @@ static void test_pmd_fork_cow_reuse(void **state)
 	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE + 5, 'p');
 	f = folio_at(mm, BASE, &level);
 	assert_int_equal(level, PT_PMD);
@@ -193,7 +193,7 @@ static void test_pte_mapped_reuse(void **state)
 	(void)state;
 	thp_enabled_store(9, "never", 5);
 	thp_enabled_store(4, "always", 6);
-	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE, 'a');
 	f = folio_at(mm, BASE, &level);
 	child = dup_mm(mm);
@@ -224,7 +224,7 @@ static void test_partial_unmap_and_split(void **state)
 	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE, 'x');
 	user_write(mm, BASE + 300 * PAGE_SIZE, 'y');
 	f = folio_at(mm, BASE, &level);
@@ -256,10 +256,10 @@ static void test_split_frees(void **state)
 	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE + PMD_SIZE - 1, 'z');
 	f = folio_at(mm, BASE, &level);
-	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, true), BASE);  /* MAP_FIXED */
+	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_FIXED), BASE);  /* MAP_FIXED */
 	assert_int_equal(folio_large_mapcount(f), 12);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED),
 			 IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? 12 : 512);
@@ -285,7 +285,7 @@ static void test_rmap_trace(void **state)
 	assert_int_equal(rmap_trace_control("order:9"), 0);
 	rmap_trace_describe(mode, sizeof(mode));
 	assert_string_equal(mode, "order 9");
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, true), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_FIXED), BASE);
 	user_write(mm, BASE, 1);
 	f = folio_at(mm, BASE, &level);
 	child = dup_mm(mm);
@@ -340,6 +340,110 @@ static void test_fault_inject(void **state)
 	fault_inject_init();
 }
 
+/* A folio of the parent and its rmap state before a fork. */
+struct fork_snap {
+	struct folio *f;
+	struct folio_state st;
+	int ref, mapcount[16];
+};
+
+/* Every distinct folio mapped in [start, end) of m, with its state, into snaps. */
+static int snapshot_folios(struct mm_struct *m, unsigned long start, unsigned long end,
+			   struct fork_snap *snaps, int n)
+{
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		int level;
+		struct folio *f = folio_at(m, a, &level);
+
+		if (!f || (n && snaps[n - 1].f == f))
+			continue;
+		snaps[n] = (struct fork_snap){ .f = f, .st = folio_state(f), .ref = folio_ref_count(f) };
+		for (int i = 0; i < 16 && i < folio_nr_pages(f); i++)
+			snaps[n].mapcount[i] = folio_precise_page_mapcount(f, folio_page(f, i));
+		n++;
+	}
+	return n;
+}
+
+/* Is every writable leaf of m in [start, end) a mapping of an AnonExclusive page? */
+static bool writable_means_exclusive(struct mm_struct *m, unsigned long start, unsigned long end)
+{
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		struct pgwalk w;
+		int level = pgtable_lookup((pgd_t *)m->pgd, a, &w);
+		struct page *page = level ? pfn_to_page(w.phys >> PAGE_SHIFT) : NULL;
+
+		if (level == PT_PMD)
+			page = &page_folio(page)->page;
+		if (level && pgent_write(w.entry[level]) && !PageAnonExclusive(page))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * fork under allocation failure: whichever allocation of dup_mm() fails
+ * (page or kmalloc, the 1st, the 2nd, ...), the parent is left as before —
+ * every folio's mapcounts, MM ID slots, shared bit and refcount — and no
+ * writable PTE or PMD maps a page that lost PageAnonExclusive (which would
+ * let the parent write a page a later child still sees).
+ */
+static void test_fork_fault_injection(void **state)
+{
+	const unsigned long regions[] = { BASE, BASE + (1UL << 30), BASE + (2UL << 30) };
+	struct fault_attr *attrs[] = { &fail_page_alloc, &failslab };
+	struct fork_snap before_fork[64], after[64];
+	int nr = 0, failures = 0;
+
+	(void)state;
+	thp_enabled_store(4, "always", 6);
+	for (int r = 0; r < 3; r++) {
+		assert_int_equal(do_mmap_anon(mm, regions[r], 2 * PMD_SIZE, RW, MAP_FIXED), regions[r]);
+		user_write(mm, regions[r], 'a' + r);            /* a PMD leaf */
+		user_write(mm, regions[r] + PMD_SIZE + 3 * PAGE_SIZE, 'A' + r); /* a 64K folio */
+		do_mprotect(mm, regions[r] + PMD_SIZE + 64 * PAGE_SIZE, PAGE_SIZE, VM_READ);
+	}
+	thp_enabled_store(4, "never", 5);
+	for (int r = 0; r < 3; r++)
+		nr = snapshot_folios(mm, regions[r], regions[r] + 2 * PMD_SIZE, before_fork, nr);
+	assert_int_equal(nr, 6);
+	for (int k = 0; k < 2; k++) {
+		for (int n = 0;; n++) {
+			struct mm_struct *child;
+			char spec[32];
+			int got = 0;
+
+			snprintf(spec, sizeof(spec), "1,100,%d,1", n);
+			assert_int_equal(setup_fault_attr(attrs[k], spec), 0);
+			fault_inject_arm(true);
+			child = dup_mm(mm);
+			fault_inject_arm(false);
+			fault_inject_init();
+			if (child) {                    /* past the last allocation */
+				exit_mmap(child);
+				mmdrop(child);
+				break;
+			}
+			failures++;
+			for (int r = 0; r < 3; r++) {
+				assert_true(writable_means_exclusive(mm, regions[r],
+								     regions[r] + 2 * PMD_SIZE));
+				got = snapshot_folios(mm, regions[r], regions[r] + 2 * PMD_SIZE,
+						      after, got);
+			}
+			assert_int_equal(got, nr);
+			for (int i = 0; i < nr; i++) {
+				assert_ptr_equal(after[i].f, before_fork[i].f);
+				assert_true(folio_state_equal(&after[i].st, &before_fork[i].st));
+				assert_int_equal(after[i].ref, before_fork[i].ref);
+				assert_memory_equal(after[i].mapcount, before_fork[i].mapcount,
+						    sizeof(after[i].mapcount));
+			}
+		}
+	}
+	assert_true(failures >= 6);             /* both allocators failed at several points */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +456,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_split_frees, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_rmap_trace, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fault_inject, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_fork_fault_injection, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ?

@@ -7,9 +7,16 @@ LEVELS = [("PML4", 39, "PGD"), ("PDPT", 30, "PUD"), ("PD", 21, "PMD"), ("PT", 12
 BITS = [(0, "P"), (1, "W"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"), (8, "G")]
 
 
+def protnone(entry):
+    """A PROT_NONE user leaf: P clear, bit 8 (G) set (asm/pgtable.h)."""
+    return entry & 0x101 == 0x100
+
+
 def decode(entry):
     """x86 entry bits as words, e.g. 'P W U A D NX'."""
     words = [name for bit, name in BITS if entry & (1 << bit)]
+    if protnone(entry):
+        words[words.index("G")] = "PROTNONE"
     if not entry & 2:
         words.insert(1, "RO")
     words.append("NX" if entry >> 63 else "X")
@@ -23,7 +30,7 @@ def walk(vaddr, root):
     for depth, (name, shift, lname) in enumerate(LEVELS):
         index = (vaddr >> shift) & 511
         entry = utils.phys_read_u64(table + index * 8)
-        if not entry & 1:
+        if not entry & 1 and not (depth >= 2 and protnone(entry)):
             yield name, lname, table, index, entry, "none", 0
             return
         if depth == 3 or (depth in (1, 2) and entry & 0x80):
@@ -48,7 +55,8 @@ Usage: pgwalk VADDR [PGD]
 PGD is the physical address of the root table (default: CR3), or a
 kernel pointer to it (e.g. init_pgd).  Prints every level's index and
 entry with its bits decoded (P present, W/RO, U user, A accessed, D dirty,
-PS leaf at PUD/PMD level, G global, NX/X) and the physical address found."""
+PS leaf at PUD/PMD level, G global, PROTNONE a PROT_NONE leaf the
+CPU sees as not present, NX/X) and the physical address found."""
 
     def __init__(self):
         super().__init__("pgwalk", gdb.COMMAND_USER)

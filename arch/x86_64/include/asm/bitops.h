@@ -16,6 +16,23 @@ static inline bool test_bit(unsigned int nr, const volatile unsigned long *addr)
 	return (*addr >> nr) & 1;
 }
 
+/* Atomically set / clear bit nr, for words others may change at the same time. */
+static inline void set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	__asm__ __volatile__("lock btsq %1, %0" : "+m"(*addr) : "Ir"((unsigned long)nr) : "memory");
+}
+
+static inline void clear_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	__asm__ __volatile__("lock btrq %1, %0" : "+m"(*addr) : "Ir"((unsigned long)nr) : "memory");
+}
+
+/* Non-atomic variants: only for a word nobody else can see yet (a new folio). */
+static inline void __set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	*addr |= 1UL << nr;
+}
+
 /* Atomically set bit nr; return its old value.  Acquire ordering. */
 static inline bool test_and_set_bit_lock(unsigned int nr, volatile unsigned long *addr)
 {

@@ -5,6 +5,12 @@
  *
  *   63  62    52 51                  12 11  9 8 7  6 5 4   3   2 1 0
  *   [NX][ avail ][  page frame number   ][avl][G][PS][D][A][PCD][PWT][U][W][P]
+ *
+ * PROT_NONE (Linux's _PAGE_PROTNONE): a user leaf with P clear and bit 8
+ * set.  The CPU ignores every bit of a non-present entry, so each access
+ * faults; the kernel still reads it as a present mapping of its frame, so
+ * zap, fork, split, pagemap and smaps treat the page as mapped.  Bit 8 is
+ * G in a present entry, which user leaves never use.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -26,6 +32,7 @@
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
 #define _PAGE_NX        BIT(63)
+#define _PAGE_PROTNONE  _PAGE_GLOBAL
 #define PTE_PFN_MASK    0x000ffffffffff000UL
 
 /* A non-leaf entry: permissions are decided by the leaf. */
@@ -46,7 +53,12 @@ typedef struct { u64 pgprot; } pgprot_t;
 typedef u64 pgent_t;
 
 static inline bool pgent_none(pgent_t e)     { return e == 0; }
-static inline bool pgent_present(pgent_t e)  { return e & _PAGE_PRESENT; }
+/* A mapping, accessible or PROT_NONE (Linux's pte_present). */
+static inline bool pgent_present(pgent_t e)  { return e & (_PAGE_PRESENT | _PAGE_PROTNONE); }
+static inline bool pgent_protnone(pgent_t e)
+{
+	return (e & (_PAGE_PRESENT | _PAGE_PROTNONE)) == _PAGE_PROTNONE;
+}
 static inline bool pgent_write(pgent_t e)    { return e & _PAGE_RW; }
 static inline bool pgent_user(pgent_t e)     { return e & _PAGE_USER; }
 static inline bool pgent_exec(pgent_t e)     { return !(e & _PAGE_NX); }
@@ -93,9 +105,14 @@ void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
 void flush_tlb_mm(void *pgd);
 
-/* The PTE protection of user memory with these permissions. */
-static inline pgprot_t user_pgprot(bool write, bool exec)
+/*
+ * The PTE protection of user memory: no access at all (PROT_NONE), or
+ * readable and maybe writable and executable (x86 cannot deny reads alone).
+ */
+static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 {
+	if (!access)
+		return __pgprot(_PAGE_PROTNONE | _PAGE_NX);
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 

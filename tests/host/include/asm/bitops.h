@@ -9,6 +9,21 @@ static inline bool test_bit(unsigned int nr, const volatile unsigned long *addr)
 	return (*addr >> nr) & 1;
 }
 
+static inline void set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_RELAXED);
+}
+
+static inline void clear_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_RELAXED);
+}
+
+static inline void __set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	*addr |= 1UL << nr;
+}
+
 static inline bool test_and_set_bit_lock(unsigned int nr, volatile unsigned long *addr)
 {
 	return (__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_ACQUIRE) >> nr) & 1;

@@ -2,10 +2,11 @@
  * The software MMU's page-table entry format (tests/host/softmmu.c), a
  * deliberately different layout from x86's so that mm/ cannot depend on it:
  *
- *   63    52 51            12 11   7  6   5   4     3   2   1   0
- *   [  0   ][      pfn       ][ 0  ][D] [A] [LEAF][X] [U] [W] [P]
+ *   63    52 51            12 11  8  7    6   5   4     3   2   1   0
+ *   [  0   ][      pfn       ][ 0 ][NONE][D] [A] [LEAF][X] [U] [W] [P]
  *
- * LEAF marks a PUD/PMD entry that maps memory itself (a huge page).
+ * LEAF marks a PUD/PMD entry that maps memory itself (a huge page); NONE a
+ * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -25,6 +26,7 @@
 #define SW_LEAF BIT(4)
 #define SW_A    BIT(5)
 #define SW_D    BIT(6)
+#define SW_NONE BIT(7)
 #define SW_PFN_MASK 0x000ffffffffff000UL
 
 typedef struct { u64 pgprot; } pgprot_t;
@@ -41,7 +43,8 @@ typedef struct { u64 pgprot; } pgprot_t;
 typedef u64 pgent_t;
 
 static inline bool pgent_none(pgent_t e)     { return e == 0; }
-static inline bool pgent_present(pgent_t e)  { return e & SW_P; }
+static inline bool pgent_present(pgent_t e)  { return e & (SW_P | SW_NONE); }
+static inline bool pgent_protnone(pgent_t e)  { return (e & (SW_P | SW_NONE)) == SW_NONE; }
 static inline bool pgent_write(pgent_t e)    { return e & SW_W; }
 static inline bool pgent_user(pgent_t e)     { return e & SW_U; }
 static inline bool pgent_exec(pgent_t e)     { return e & SW_X; }
@@ -78,8 +81,10 @@ void flush_tlb_addr(void *pgd, unsigned long addr);
 void flush_tlb_all(void);
 void flush_tlb_mm(void *pgd);
 
-static inline pgprot_t user_pgprot(bool write, bool exec)
+static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 {
+	if (!access)
+		return __pgprot(SW_NONE);
 	return __pgprot(SW_P | SW_U | (write ? SW_W : 0) | (exec ? SW_X : 0));
 }
 
