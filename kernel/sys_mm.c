@@ -4,21 +4,10 @@
 #include "mm/mm_api.h"
 #include <asm/page.h>
 
-#define PROT_READ       0x1
-#define PROT_WRITE      0x2
-#define PROT_EXEC       0x4
-#define PROT_SEM        0x8
 #define MAP_SHARED      0x01
 #define MAP_PRIVATE     0x02
-#define MAP_FIXED       0x10
 #define MAP_ANONYMOUS   0x20
 #define ENODEV          19
-
-static unsigned long prot_to_vm_flags(unsigned long prot)
-{
-	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
-	       (prot & PROT_EXEC ? VM_EXEC : 0);
-}
 
 /*
  * mmap: anonymous private memory only.  Checks in Linux's order: offset
@@ -35,7 +24,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		return fd < 0 ? -EBADF : -ENODEV;       /* no file mappings yet */
 	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
 		return -EINVAL;                         /* MAP_SHARED: later */
-	return do_mmap_anon(current->mm, addr, len, prot_to_vm_flags(prot), flags & MAP_FIXED);
+	return do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot),
+			    flags & (MAP_FIXED | MAP_FIXED_NOREPLACE));
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)
@@ -48,12 +38,9 @@ long sys_brk(unsigned long brk)
 	return do_brk(current->mm, brk);
 }
 
-/* PROT_SEM is accepted and means nothing on x86; no VMA grows, so GROWS* is EINVAL. */
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 {
-	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
-		return -EINVAL;
-	return do_mprotect(current->mm, addr, len, prot_to_vm_flags(prot));
+	return do_mprotect(current->mm, addr, len, prot);
 }
 
 long sys_madvise(unsigned long addr, unsigned long len, int advice)

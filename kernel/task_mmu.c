@@ -174,10 +174,11 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s\n", f & VM_READ ? "rd " : "",
+	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
 		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_GROWSDOWN ? "gd " : "",
-		   f & VM_WRITE ? "ac " : "", f & VM_HUGEPAGE ? "hg " : "",
-		   f & VM_NOHUGEPAGE ? "nh " : "");
+		   f & VM_DONTCOPY ? "dc " : "", f & VM_WRITE ? "ac " : "",
+		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
+		   f & VM_HUGEPAGE ? "hg " : "", f & VM_NOHUGEPAGE ? "nh " : "");
 }
 
 static void smaps_show(struct file *file, struct seq_file *m)

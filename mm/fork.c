@@ -107,7 +107,10 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	return 0;
 }
 
-/* A copy of oldmm for a child process (copy-on-write); NULL on failure. */
+/*
+ * A copy of oldmm for a child process (copy-on-write); NULL on failure.
+ * MADV_DONTFORK VMAs are left out; MADV_WIPEONFORK ones start empty.
+ */
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
 {
 	struct mm_struct *mm = mm_alloc();
@@ -120,10 +123,14 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->start_stack = oldmm->start_stack;
 	mm->mmap_base = oldmm->mmap_base;
 	list_for_each_entry(src, &oldmm->mmap, vm_list) {
-		struct vm_area_struct *dst = vma_create(mm, src->vm_start, src->vm_end,
-							src->vm_flags);
+		struct vm_area_struct *dst;
 
-		if (!dst || copy_page_range(dst, src))
+		if (src->vm_flags & VM_DONTCOPY)
+			continue;
+		dst = vma_create(mm, src->vm_start, src->vm_end, src->vm_flags);
+		if (!dst)
+			goto fail;
+		if (!(src->vm_flags & VM_WIPEONFORK) && copy_page_range(dst, src))
 			goto fail;
 	}
 	flush_tlb_mm(oldmm->pgd);

@@ -82,6 +82,10 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 	return pte - ptep;
 }
 
+/* mmap.c: VMA boundaries for mprotect.c and madvise.c. */
+int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
+void vma_merge_all(struct mm_struct *mm);
+
 /* huge_memory.c: PMD-mapped THPs. */
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);

@@ -14,6 +14,13 @@
 #define STACK_SIZE_MAX  (8UL << 20)
 #define MMAP_BASE       0x00007f0000000000UL
 
+#define PROT_READ               0x1
+#define PROT_WRITE              0x2
+#define PROT_EXEC               0x4
+#define PROT_SEM                0x8
+#define PROT_GROWSDOWN          0x01000000
+#define PROT_GROWSUP            0x02000000
+
 #define MAP_FIXED               0x10
 #define MAP_FIXED_NOREPLACE     0x100000
 
@@ -36,10 +43,14 @@
 #define MADV_KEEPONFORK         19
 #define MADV_COLD               20
 #define MADV_PAGEOUT            21
-#define MADV_POPULATE_READ      22
-#define MADV_POPULATE_WRITE     23
 #define MADV_DONTNEED_LOCKED    24
-#define MADV_COLLAPSE           25
+
+/* The VMA access flags of PROT_* bits (the same bits, as in Linux). */
+static inline unsigned long calc_vm_prot_bits(unsigned long prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
 
 /* Linux's stack_guard_gap: no mapping is placed this close below a stack. */
 #define STACK_GUARD_GAP         (256UL << PAGE_SHIFT)
@@ -56,11 +67,10 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long vm_flags);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		  unsigned long vm_flags, bool fixed);
+		  unsigned long vm_flags, unsigned long flags);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 void exit_mmap(struct mm_struct *mm);
-int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
-		unsigned long vm_flags);
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);

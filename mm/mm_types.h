@@ -113,6 +113,9 @@ struct vm_area_struct {
 #define VM_EXEC         0x4UL
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 #define VM_GROWSDOWN    0x100UL
+#define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */
+#define VM_WIPEONFORK   0x02000000UL    /* MADV_WIPEONFORK: the child's copy starts empty */
+#define VM_DONTDUMP     0x04000000UL    /* MADV_DONTDUMP */
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
 

@@ -1,7 +1,9 @@
 /*
  * VMAs and the anonymous-memory system calls' work (Linux's mm/mmap.c):
  * mmap of anonymous memory, munmap (splitting VMAs), brk, and tearing an
- * address space down.  Each mm keeps its VMAs in a list sorted by address.
+ * address space down; VMA split and merge for mprotect.c and madvise.c.
+ * Each mm keeps its VMAs in a list sorted by address.  Argument checks
+ * come in Linux's order, so every error is the errno Linux gives.
  *
  * Locking: see mm/mm_api.h.
  */
@@ -51,14 +53,18 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 
 /*
  * Unmap [start, start + len): pages are zapped, VMAs trimmed, split or
- * removed.  0, -EINVAL (misaligned or outside user space) or -ENOMEM.
+ * removed.  0, -EINVAL (misaligned, empty, or reaching past user space:
+ * Linux's do_vmi_munmap checks) or -ENOMEM.
  */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
 	struct vm_area_struct *vma, *tmp;
+	unsigned long end;
 
-	if (!IS_ALIGNED(start, PAGE_SIZE) || !len || end > TASK_SIZE_MAX || end < start)
+	if (!IS_ALIGNED(start, PAGE_SIZE) || start > TASK_SIZE_MAX || len > TASK_SIZE_MAX - start)
+		return -EINVAL;
+	end = start + ALIGN_UP(len, PAGE_SIZE);
+	if (end == start)
 		return -EINVAL;
 	vma = find_vma(mm, start);
 	while (vma && &vma->vm_list != &mm->mmap && vma->vm_start < end) {
@@ -85,12 +91,20 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	return 0;
 }
 
+/* Where vma's start keeps others away: a stack keeps a guard gap below it. */
+static unsigned long vm_start_gap(const struct vm_area_struct *vma)
+{
+	if (!(vma->vm_flags & VM_GROWSDOWN))
+		return vma->vm_start;
+	return vma->vm_start > STACK_GUARD_GAP ? vma->vm_start - STACK_GUARD_GAP : 0;
+}
+
 /*
  * A free range of len bytes below mm->mmap_base starting on a multiple of
  * align, the highest that fits; 0 if none.
  */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len,
-				       unsigned long align)
+static unsigned long unmapped_area_topdown(struct mm_struct *mm, unsigned long len,
+					   unsigned long align)
 {
 	const unsigned long floor = 1UL << 30;
 	unsigned long top = mm->mmap_base;
@@ -109,51 +123,94 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len,
 }
 
 /*
- * Map len bytes of anonymous memory at addr (a hint, or exact when fixed,
- * replacing what was there).  Returns the address or -errno: -EINVAL for
- * a misaligned fixed address, -ENOMEM for a range past user space or no room.
+ * Where to map len bytes (Linux's get_unmapped_area for x86-64): with
+ * MAP_FIXED exactly addr; else the hint addr if [addr, addr + len) is free
+ * (rounded to a page, and up to MMAP_MIN_ADDR), else the highest free
+ * range below mmap_base.  The address, or -ENOMEM / -EINVAL.
+ */
+static long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			      unsigned long flags)
+{
+	if (len > TASK_SIZE_MAX)
+		return -ENOMEM;
+	if (!(flags & MAP_FIXED) && addr) {
+		struct vm_area_struct *vma;
+
+		addr = MAX(addr & PAGE_MASK, MMAP_MIN_ADDR);
+		vma = find_vma(mm, addr);
+		if (addr <= TASK_SIZE_MAX - len && (!vma || addr + len <= vm_start_gap(vma)))
+			return addr;
+	}
+	if (!(flags & MAP_FIXED)) {
+		/* Like Linux (since 6.7), a multiple of 2 MiB starts on a 2 MiB boundary: room for THPs. */
+		addr = unmapped_area_topdown(mm, len, IS_ALIGNED(len, PMD_SIZE) ? PMD_SIZE : PAGE_SIZE);
+		if (!addr)
+			return -ENOMEM;
+	}
+	if (addr > TASK_SIZE_MAX - len)
+		return -ENOMEM;
+	return IS_ALIGNED(addr, PAGE_SIZE) ? (long)addr : -EINVAL;
+}
+
+/* Does any VMA overlap [start, end)? */
+static bool range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	return vma && vma->vm_start < end;
+}
+
+/*
+ * Map len bytes of anonymous memory (Linux's do_mmap for MAP_ANONYMOUS |
+ * MAP_PRIVATE): at addr exactly with MAP_FIXED (replacing what was there)
+ * or MAP_FIXED_NOREPLACE (-EEXIST if something is there), else at addr if
+ * it is free, else where there is room.  The address, or -errno.
  */
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		  unsigned long vm_flags, bool fixed)
+		  unsigned long vm_flags, unsigned long flags)
 {
+	long ret;
+
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
 	len = ALIGN_UP(len, PAGE_SIZE);
-	if (!len || len > TASK_SIZE_MAX)
+	if (!len)
 		return -ENOMEM;
-	if (fixed) {
-		if (!IS_ALIGNED(addr, PAGE_SIZE))
-			return -EINVAL;
-		if (addr > TASK_SIZE_MAX - len)
-			return -ENOMEM;
+	ret = get_unmapped_area(mm, addr, len, flags);
+	if (ret < 0)
+		return ret;
+	addr = ret;
+	if (range_mapped(mm, addr, addr + len)) {
+		if (flags & MAP_FIXED_NOREPLACE)
+			return -EEXIST;
 		if (do_munmap(mm, addr, len))
-			return -ENOMEM;
-	} else {
-		/* Like Linux (since 6.7), a multiple of 2 MiB starts on a 2 MiB boundary: room for THPs. */
-		addr = get_unmapped_area(mm, len, IS_ALIGNED(len, PMD_SIZE) ? PMD_SIZE : PAGE_SIZE);
-		if (!addr)
 			return -ENOMEM;
 	}
 	return vma_create(mm, addr, addr + len, vm_flags) ? (long)addr : -ENOMEM;
 }
 
 /*
- * Move the program break (Linux's brk()): grow by extending the heap VMA,
- * shrink by unmapping.  Returns the new break, or the old one on failure.
+ * Move the program break (Linux's brk()): grow by a new heap VMA (merged
+ * with the old one), shrink by unmapping.  As Linux, growing must leave a
+ * page free below the next mapping (and a stack's guard gap) and stay in
+ * user space.  Returns the new break, or the old one on failure.
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 {
 	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(brk, PAGE_SIZE);
 	struct vm_area_struct *next;
 
-	if (brk < mm->start_brk || brk >= STACK_TOP - STACK_SIZE_MAX)
+	if (brk < mm->start_brk || brk > TASK_SIZE_MAX)
 		return mm->brk;
 	if (new_end < old_end) {
 		do_munmap(mm, new_end, old_end - new_end);
 	} else if (new_end > old_end) {
 		next = find_vma(mm, old_end);
-		if (next && next->vm_start < new_end)
+		if (next && new_end + PAGE_SIZE > vm_start_gap(next))
 			return mm->brk;                 /* would run into a mapping */
 		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE))
 			return mm->brk;
+		vma_merge_all(mm);
 	}
 	mm->brk = brk;
 	return brk;
@@ -172,7 +229,7 @@ void exit_mmap(struct mm_struct *mm)
 	mm_free_deposited_tables(mm);
 }
 
-/* Split vma at addr (inside it): vma keeps [start, addr); returns the rest. */
+/* Split vma at addr (inside it): vma keeps [start, addr); returns the rest, NULL on ENOMEM. */
 static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
 {
 	struct vm_area_struct *tail = vma_create(vma->vm_mm, addr, vma->vm_end, vma->vm_flags);
@@ -188,7 +245,7 @@ static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned lon
  * Make [start, end) (inside VMAs, no holes) begin and end on VMA
  * boundaries, splitting at most two VMAs.  0 or -ENOMEM.
  */
-static int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
+int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct vm_area_struct *vma = find_vma(mm, start);
 
@@ -201,7 +258,7 @@ static int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned lon
 }
 
 /* Merge each VMA with the next one when they touch and have equal flags. */
-static void vma_merge_all(struct mm_struct *mm)
+void vma_merge_all(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *next;
 
@@ -215,85 +272,4 @@ static void vma_merge_all(struct mm_struct *mm)
 			kfree(next);
 		}
 	}
-}
-
-/*
- * Change the permissions of [start, start + len) (Linux's mprotect): VMAs
- * are split at the edges, their flags set, present PTEs rewritten — a page
- * becomes writable only if it is exclusive to this mm, others keep waiting
- * for their copy-on-write fault — and equal neighbours merged again.
- * 0, -EINVAL, -ENOMEM (a hole in the range, or out of memory).
- */
-int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
-		unsigned long vm_flags)
-{
-	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr;
-	struct vm_area_struct *vma;
-
-	if (!IS_ALIGNED(start, PAGE_SIZE))
-		return -EINVAL;
-	if (!len)
-		return 0;
-	if (end <= start || end > TASK_SIZE_MAX)        /* wraps, or no VMA can be there */
-		return -ENOMEM;
-	for (addr = start; addr < end; addr = vma->vm_end) {   /* no holes allowed */
-		vma = find_vma(mm, addr);
-		if (!vma || vma->vm_start > addr)
-			return -ENOMEM;
-	}
-	if (split_vmas_at(mm, start, end))
-		return -ENOMEM;
-	for (addr = start; addr < end; addr = vma->vm_end) {
-		vma = find_vma(mm, addr);
-		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm_flags;
-		change_protection(vma, vma->vm_start, vma->vm_end);
-	}
-	vma_merge_all(mm);
-	return 0;
-}
-
-/*
- * madvise: MADV_DONTNEED drops the pages (a partly covered THP has its PMD
- * split); MADV_HUGEPAGE / MADV_NOHUGEPAGE set the VMA's THP hint on just
- * the range (splitting VMAs; equal neighbours merge again).  Advice Linux
- * takes as a hint only (NORMAL, WILLNEED) is accepted and ignored.
- * 0, -EINVAL or -ENOMEM (a hole in the range: Linux's answer too).
- */
-int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice)
-{
-	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr;
-	struct vm_area_struct *vma;
-	bool hole = false;
-
-	if (advice != MADV_DONTNEED && advice != MADV_HUGEPAGE && advice != MADV_NOHUGEPAGE &&
-	    advice != MADV_NORMAL && advice != MADV_WILLNEED)
-		return -EINVAL;
-	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || (len && end == start))
-		return -EINVAL;
-	if (end > TASK_SIZE_MAX)                /* no VMA can be there */
-		return -ENOMEM;
-	for (addr = start; addr < end; addr = vma->vm_end) {
-		vma = find_vma(mm, addr);
-		if (!vma || vma->vm_start >= end) {
-			hole = true;
-			break;
-		}
-		hole |= vma->vm_start > addr;
-	}
-	if ((advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE) && split_vmas_at(mm, start, end))
-		return -ENOMEM;
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
-
-		if (s >= e)
-			continue;
-		if (advice == MADV_DONTNEED)
-			zap_page_range(vma, s, e);
-		else if (advice == MADV_HUGEPAGE)
-			vma->vm_flags = (vma->vm_flags | VM_HUGEPAGE) & ~VM_NOHUGEPAGE;
-		else if (advice == MADV_NOHUGEPAGE)
-			vma->vm_flags = (vma->vm_flags | VM_NOHUGEPAGE) & ~VM_HUGEPAGE;
-	}
-	vma_merge_all(mm);
-	return hole ? -ENOMEM : 0;
 }

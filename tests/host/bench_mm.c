@@ -126,8 +126,8 @@ static struct mm_struct *setup(int s)
 	}
 	if (!strcmp(size_name[s], "2M-pte"))
 		for (unsigned long a = BASE; a < BASE + len; a += PMD_SIZE)
-			if (do_mprotect(mm, a, PAGE_SIZE, VM_READ) ||
-			    do_mprotect(mm, a, PAGE_SIZE, RW))
+			if (do_mprotect(mm, a, PAGE_SIZE, PROT_READ) ||
+			    do_mprotect(mm, a, PAGE_SIZE, PROT_READ | PROT_WRITE))
 				abort();
 	if (backed(mm, s))
 		return mm;

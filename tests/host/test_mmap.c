@@ -164,17 +164,17 @@ static void test_mprotect(void **state)
 	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'm');
-	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, VM_READ), 0);
+	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
 	assert_int_equal(nr_vmas(mm), 3);
 	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER | ACC_WRITE), -1);
 	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER), 'm');
-	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	assert_int_equal(nr_vmas(mm), 1);
 	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER | ACC_WRITE), 'm');
-	assert_int_equal(do_mprotect(mm, BASE + 7 * PAGE_SIZE, 2 * PAGE_SIZE, VM_READ), -ENOMEM);
+	assert_int_equal(do_mprotect(mm, BASE + 7 * PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ), -ENOMEM);
 	child = dup_mm(mm);                     /* pages now shared: not exclusive */
-	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, VM_READ), 0);
-	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, PROT_READ), 0);
+	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), -1);   /* still COW */
 	user_write(mm, BASE, 'n');
 	assert_int_equal(read_byte(child, BASE, ACC_USER), 'm');
@@ -217,13 +217,13 @@ static void test_prot_none(void **state)
 	assert_int_equal(folio_mapcount(f), 2);
 	assert_int_equal(softmmu_translate((pgd_t *)child->pgd, BASE + PAGE_SIZE, ACC_USER, &pa2),
 			 SOFTMMU_NOT_PRESENT);
-	assert_int_equal(do_mprotect(child, BASE + PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(do_mprotect(child, BASE + PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	assert_int_equal(read_byte(child, BASE + PAGE_SIZE, ACC_USER), 'g');
 	user_write(child, BASE + PAGE_SIZE, 'c');               /* copy-on-write, not in place */
 	exit_mmap(child);
 	mmdrop(child);
 	assert_int_equal(folio_mapcount(f), 1);
-	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	assert_int_equal(read_byte(mm, BASE + PAGE_SIZE, ACC_USER), 'g');
 	assert_int_equal(do_mprotect(mm, BASE, 4 * PAGE_SIZE, 0), 0);
 	assert_int_equal(do_munmap(mm, BASE, 4 * PAGE_SIZE), 0); /* zap frees PROT_NONE pages */

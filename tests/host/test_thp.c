@@ -401,7 +401,7 @@ static void test_fork_fault_injection(void **state)
 		assert_int_equal(do_mmap_anon(mm, regions[r], 2 * PMD_SIZE, RW, MAP_FIXED), regions[r]);
 		user_write(mm, regions[r], 'a' + r);            /* a PMD leaf */
 		user_write(mm, regions[r] + PMD_SIZE + 3 * PAGE_SIZE, 'A' + r); /* a 64K folio */
-		do_mprotect(mm, regions[r] + PMD_SIZE + 64 * PAGE_SIZE, PAGE_SIZE, VM_READ);
+		do_mprotect(mm, regions[r] + PMD_SIZE + 64 * PAGE_SIZE, PAGE_SIZE, PROT_READ);
 	}
 	thp_enabled_store(4, "never", 5);
 	for (int r = 0; r < 3; r++)

@@ -1,0 +1,122 @@
+/*
+ * madvise (Linux's mm/madvise.c) for anonymous private memory: the advice
+ * that drops pages (DONTNEED), the advice that sets VMA flags (HUGEPAGE,
+ * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
+ * split and merge again), and the hints Linux takes and foliOS has nothing
+ * to do for (NORMAL, RANDOM, SEQUENTIAL, WILLNEED, COLD, PAGEOUT — without
+ * swap there is nowhere to page out —, FREE — Linux frees such pages only
+ * under memory pressure, and keeping them is one of its valid outcomes —,
+ * MERGEABLE/UNMERGEABLE: no KSM).  The walk is Linux's: holes are skipped
+ * and reported as -ENOMEM once the mapped parts were advised.
+ *
+ * Locking: see mm/mm_api.h (the caller owns the mm).
+ */
+#include "mm/internal.h"
+#include "mm/mm.h"
+
+static bool madvise_behavior_valid(int behavior)
+{
+	switch (behavior) {
+	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
+	case MADV_DONTNEED: case MADV_DONTNEED_LOCKED: case MADV_FREE: case MADV_REMOVE:
+	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
+	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
+	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_COLD: case MADV_PAGEOUT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Give [start, end), inside vma, the flags newflags (Linux's madvise_update_vma). */
+static int madvise_update_vma(struct vm_area_struct *vma, unsigned long start,
+			      unsigned long end, unsigned long newflags)
+{
+	if (vma->vm_flags == newflags)
+		return 0;
+	if (split_vmas_at(vma->vm_mm, start, end))
+		return -ENOMEM;
+	find_vma(vma->vm_mm, start)->vm_flags = newflags;
+	return 0;
+}
+
+/* Apply behavior to [start, end) inside vma.  0 or -errno. */
+static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
+				unsigned long end, int behavior)
+{
+	unsigned long set = 0, clear = 0;
+
+	switch (behavior) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+		zap_page_range(vma, start, end);
+		return 0;
+	case MADV_REMOVE:
+		return -EINVAL;         /* punches holes in shared files only */
+	case MADV_HUGEPAGE:
+		set = VM_HUGEPAGE, clear = VM_NOHUGEPAGE;
+		break;
+	case MADV_NOHUGEPAGE:
+		set = VM_NOHUGEPAGE, clear = VM_HUGEPAGE;
+		break;
+	case MADV_DONTFORK:
+		set = VM_DONTCOPY;
+		break;
+	case MADV_DOFORK:
+		clear = VM_DONTCOPY;
+		break;
+	case MADV_WIPEONFORK:
+		set = VM_WIPEONFORK;
+		break;
+	case MADV_KEEPONFORK:
+		clear = VM_WIPEONFORK;
+		break;
+	case MADV_DONTDUMP:
+		set = VM_DONTDUMP;
+		break;
+	case MADV_DODUMP:
+		clear = VM_DONTDUMP;
+		break;
+	default:
+		return 0;               /* a hint with nothing to do */
+	}
+	return madvise_update_vma(vma, start, end, (vma->vm_flags | set) & ~clear);
+}
+
+/*
+ * Advise [start, start + len_in) (Linux's do_madvise).  0, -EINVAL (unknown
+ * advice, misaligned, wrapping length, advice that does not apply), or
+ * -ENOMEM (part of the range is unmapped: the rest was still advised).
+ */
+int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len_in, int behavior)
+{
+	unsigned long len = ALIGN_UP(len_in, PAGE_SIZE), end = start + len;
+	int ret = 0, unmapped_error = 0;
+
+	if (!madvise_behavior_valid(behavior) || !IS_ALIGNED(start, PAGE_SIZE))
+		return -EINVAL;
+	if ((len_in && !len) || end < start)
+		return -EINVAL;
+	while (start < end) {
+		struct vm_area_struct *vma = find_vma(mm, start);
+		unsigned long tmp;
+
+		if (!vma) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (start < vma->vm_start) {
+			unmapped_error = -ENOMEM;
+			start = vma->vm_start;
+			if (start >= end)
+				break;
+		}
+		tmp = MIN(end, vma->vm_end);
+		ret = madvise_vma_behavior(vma, start, tmp, behavior);
+		if (ret)
+			break;
+		start = tmp;
+	}
+	vma_merge_all(mm);
+	return ret ? ret : unmapped_error;
+}

@@ -1,0 +1,77 @@
+/*
+ * mprotect (Linux's mm/mprotect.c): VMAs are split at the range's edges,
+ * their flags set, and their present entries rewritten (change_protection
+ * in memory.c); equal neighbours merge again.  The argument checks come in
+ * Linux's order, and like Linux a hole stops the walk after the VMAs
+ * before it were changed.
+ *
+ * Locking: see mm/mm_api.h (the caller owns the mm).
+ */
+#include "mm/internal.h"
+#include "mm/mm.h"
+
+/* Give [start, end), inside vma, the access flags newflags (Linux's mprotect_fixup). */
+static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsigned long end,
+			  unsigned long newflags)
+{
+	struct mm_struct *mm = vma->vm_mm;
+
+	if ((vma->vm_flags & VM_ACCESS_FLAGS) == newflags)
+		return 0;
+	if (split_vmas_at(mm, start, end))
+		return -ENOMEM;
+	vma = find_vma(mm, start);
+	vma->vm_flags = (vma->vm_flags & ~VM_ACCESS_FLAGS) | newflags;
+	change_protection(vma, start, end);
+	return 0;
+}
+
+/*
+ * Change the protection of [start, start + len) to prot (PROT_* bits, maybe
+ * with PROT_GROWSDOWN: from the start of the stack VMA holding start).
+ * Linux's do_mprotect_pkey: 0, -EINVAL (misaligned, unknown bits, GROWSUP
+ * or GROWSDOWN where nothing grows) or -ENOMEM (wraps, unmapped, a hole,
+ * or out of memory).
+ */
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot)
+{
+	const unsigned long grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
+	unsigned long end, addr, newflags;
+	struct vm_area_struct *vma;
+	int ret = 0;
+
+	prot &= ~grows;
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP) || !IS_ALIGNED(start, PAGE_SIZE))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	end = start + ALIGN_UP(len, PAGE_SIZE);
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;
+	newflags = calc_vm_prot_bits(prot);
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start >= end)
+		return -ENOMEM;
+	if (grows & PROT_GROWSDOWN) {
+		if (!(vma->vm_flags & VM_GROWSDOWN))
+			return -EINVAL;
+		start = vma->vm_start;
+	} else if (vma->vm_start > start) {
+		return -ENOMEM;
+	} else if (grows & PROT_GROWSUP) {
+		return -EINVAL;                 /* no VMA grows up on x86 */
+	}
+	for (addr = start; addr < end && !ret; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr) {
+			ret = -ENOMEM;          /* a hole: the VMAs before it keep their change */
+			break;
+		}
+		ret = mprotect_fixup(vma, addr, MIN(end, vma->vm_end), newflags);
+		vma = find_vma(mm, addr);
+	}
+	vma_merge_all(mm);
+	return ret;
+}

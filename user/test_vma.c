@@ -1,0 +1,274 @@
+/*
+ * Guest test (TAP): the VMA system calls' corner cases, each with Linux's
+ * answer — munmap's and mprotect's argument checks in Linux's order,
+ * mprotect over a hole (the part before it changes, then ENOMEM),
+ * PROT_GROWSDOWN, MAP_FIXED_NOREPLACE, mmap hints, brk's limits, every
+ * madvise advice Linux takes on anonymous memory (hints return 0 and keep
+ * the data), madvise over holes, MADV_DONTFORK and MADV_WIPEONFORK at
+ * fork.  Runs unchanged on Linux.
+ */
+#include "thp_util.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+#endif
+
+#define RW (PROT_READ | PROT_WRITE)
+
+/* -errno of a -1 return, else the value. */
+static long res(long r)
+{
+	return r == -1 ? -errno : r;
+}
+
+/* The raw system call: musl's mprotect() rounds the range to pages itself. */
+static long sys_mprotect(void *addr, size_t len, unsigned long prot)
+{
+	return res(syscall(SYS_mprotect, addr, len, prot));
+}
+
+static char *map(unsigned long pages)
+{
+	char *p = mmap(NULL, pages * PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* How a child touching addr ends: 0 survived, else the killing signal. */
+static int touch_in_child(volatile char *addr, int write)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (write)
+			*addr = 1;
+		else
+			(void)*addr;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
+static void test_munmap_args(void)
+{
+	char *p = map(2);
+
+	ok(res(munmap(p, (size_t)-1)) == -EINVAL, "munmap: a length that wraps when rounded is EINVAL");
+	ok(res(munmap(p, 0)) == -EINVAL, "munmap: length 0 is EINVAL");
+	ok(res(munmap(p + 1, PAGE)) == -EINVAL, "munmap: a misaligned start is EINVAL");
+	ok(res(munmap((void *)0x7ffffffff000UL, 2 * PAGE)) == -EINVAL,
+	   "munmap: a range reaching past user space is EINVAL");
+	ok(res(munmap(p, 2 * PAGE)) == 0 && res(munmap(p, 2 * PAGE)) == 0,
+	   "munmap: unmapping an unmapped range is 0");
+}
+
+static void test_mprotect_args(void)
+{
+	char *p = map(5);
+
+	p[0] = p[4 * PAGE] = 5;
+	ok(sys_mprotect(p, 0, 0x7777) == 0, "mprotect: length 0 is 0 before prot is looked at");
+	ok(sys_mprotect(p + 1, PAGE, PROT_READ) == -EINVAL, "mprotect: misaligned start is EINVAL");
+	ok(sys_mprotect(p, -PAGE, 0x7777) == -ENOMEM, "mprotect: a wrapping length is ENOMEM (before prot)");
+	ok(sys_mprotect(p, PAGE, 0x40) == -EINVAL, "mprotect: unknown prot bits are EINVAL");
+	ok(sys_mprotect(p, PAGE, PROT_READ | PROT_GROWSDOWN | PROT_GROWSUP) == -EINVAL,
+	   "mprotect: GROWSDOWN and GROWSUP together are EINVAL");
+	ok(sys_mprotect(p, PAGE, PROT_READ | PROT_GROWSDOWN) == -EINVAL &&
+	   sys_mprotect(p, PAGE, PROT_READ | PROT_GROWSUP) == -EINVAL,
+	   "mprotect: GROWSDOWN / GROWSUP on a VMA that does not grow is EINVAL");
+	{
+		char local = 1;
+		char *stack = (char *)((uintptr_t)&local & ~(PAGE - 1));
+
+		ok(sys_mprotect(stack, PAGE, RW | PROT_GROWSDOWN) == 0 && local == 1,
+		   "mprotect: PROT_GROWSDOWN on the stack is 0");
+	}
+	munmap(p + 2 * PAGE, PAGE);                     /* [p0 p1][hole][p3 p4] */
+	ok(sys_mprotect(p, 5 * PAGE, PROT_READ) == -ENOMEM, "mprotect over a hole: ENOMEM");
+	ok(touch_in_child(p, 1) == SIGSEGV && touch_in_child(p + PAGE, 1) == SIGSEGV,
+	   "mprotect over a hole: the pages before the hole did change");
+	ok(touch_in_child(p + 3 * PAGE, 1) == 0 && touch_in_child(p + 4 * PAGE, 1) == 0,
+	   "mprotect over a hole: the pages after it did not");
+	ok(sys_mprotect(p + 2 * PAGE, 3 * PAGE, PROT_READ) == -ENOMEM &&
+	   touch_in_child(p + 3 * PAGE, 1) == 0, "mprotect starting in a hole: ENOMEM, nothing changed");
+	ok(sys_mprotect(p, 2 * PAGE, RW) == 0 && p[0] == 5 && p[4 * PAGE] == 5,
+	   "mprotect: back to read-write, data kept");
+	munmap(p, 5 * PAGE);
+}
+
+static void test_mmap_placement(void)
+{
+	char *p = map(4), *q;
+
+	p[0] = 9;
+	q = mmap(p + PAGE, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ok(q == MAP_FAILED && errno == EEXIST && p[0] == 9, "MAP_FIXED_NOREPLACE over a mapping: EEXIST");
+	q = mmap(p - PAGE, 2 * PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ok(q == MAP_FAILED && errno == EEXIST, "MAP_FIXED_NOREPLACE overlapping a mapping's start: EEXIST");
+	munmap(p + 2 * PAGE, 2 * PAGE);
+	q = mmap(p + 2 * PAGE, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ok(q == p + 2 * PAGE, "MAP_FIXED_NOREPLACE at a free address maps exactly there");
+	q = mmap(p + 3 * PAGE + 1, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ok(q == MAP_FAILED && errno == EINVAL, "MAP_FIXED_NOREPLACE at a misaligned address: EINVAL");
+	q = mmap(p + 3 * PAGE, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(q == p + 3 * PAGE, "a free hint address is honoured");
+	munmap(q, PAGE);
+	q = mmap(p + 3 * PAGE + 100, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(q == p + 3 * PAGE, "an unaligned free hint is rounded down to its page");
+	munmap(q, PAGE);
+	q = mmap(p, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(q != MAP_FAILED && q != p && p[0] == 9, "a taken hint gives another address, the mapping stays");
+	munmap(q, PAGE);
+	q = mmap((void *)0x1000, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(q == (void *)0x10000, "a hint below mmap_min_addr is raised to it (64 KiB)");
+	munmap(q, PAGE);
+	munmap(p, 4 * PAGE);
+}
+
+static unsigned long sys_brk(unsigned long b)
+{
+	return syscall(SYS_brk, b);
+}
+
+static void test_brk(void)
+{
+	unsigned long cur = sys_brk(0), top = (cur + PAGE - 1) & ~(PAGE - 1), wall = top + 16 * PAGE;
+	char *w = mmap((void *)wall, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	ok(w == (char *)wall, "brk: a mapping 16 pages above the break");
+	ok(sys_brk(0x7ffffffff000UL + PAGE) == cur && sys_brk(1UL << 62) == cur,
+	   "brk: beyond user space is refused (the break stays)");
+	ok(sys_brk(cur - (1UL << 40)) == cur, "brk: below the start of the heap is refused");
+	ok(sys_brk(wall) == cur, "brk: up to a mapping is refused");
+	ok(sys_brk(wall - PAGE + 1) == cur, "brk: into the page below a mapping is refused (a page stays free)");
+	ok(sys_brk(wall - PAGE) == wall - PAGE, "brk: up to one page below a mapping works");
+	((char *)wall - 2 * PAGE)[0] = 3;
+	ok(sys_brk(cur) == cur, "brk: shrinking back works");
+	munmap(w, PAGE);
+}
+
+static void test_madvise_hints(void)
+{
+	static const struct { int advice; const char *name; } hints[] = {
+		{ MADV_NORMAL, "NORMAL" }, { MADV_RANDOM, "RANDOM" }, { MADV_SEQUENTIAL, "SEQUENTIAL" },
+		{ MADV_WILLNEED, "WILLNEED" }, { MADV_FREE, "FREE" }, { MADV_COLD, "COLD" },
+		{ MADV_PAGEOUT, "PAGEOUT" }, { MADV_MERGEABLE, "MERGEABLE" },
+		{ MADV_UNMERGEABLE, "UNMERGEABLE" }, { MADV_DONTDUMP, "DONTDUMP" },
+		{ MADV_DODUMP, "DODUMP" }, { MADV_DOFORK, "DOFORK" }, { MADV_KEEPONFORK, "KEEPONFORK" },
+	};
+
+	for (unsigned i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		char *p = map(4);
+
+		fill_pattern(p, 4, 100 * i);
+		ok(res(madvise(p, 4 * PAGE, hints[i].advice)) == 0 && check_pattern(p, 4, 100 * i, ~0UL),
+		   "madvise(MADV_%s) on touched anon memory: 0, data kept", hints[i].name);
+		munmap(p, 4 * PAGE);
+	}
+}
+
+static void test_madvise_walk(void)
+{
+	char *p = map(6);
+
+	fill_pattern(p, 6, 1);
+	ok(res(madvise(p, PAGE, 99)) == -EINVAL && res(madvise(p, PAGE, MADV_REMOVE)) == -EINVAL,
+	   "madvise: unknown advice and MADV_REMOVE on private anon are EINVAL");
+	ok(res(madvise(p + 1, PAGE, MADV_DONTNEED)) == -EINVAL &&
+	   res(madvise(p, (size_t)-1, MADV_DONTNEED)) == -EINVAL && check_pattern(p, 6, 1, ~0UL),
+	   "madvise: misaligned start or wrapping length is EINVAL, nothing dropped");
+	ok(res(madvise(p, 0, MADV_DONTNEED)) == 0, "madvise: length 0 is 0");
+	munmap(p + 2 * PAGE, PAGE);                     /* [p0 p1][hole][p3 p4 p5] */
+	ok(res(madvise(p, 6 * PAGE, MADV_DONTNEED)) == -ENOMEM, "madvise over a hole: ENOMEM");
+	ok(p[0] == 0 && p[PAGE] == 0 && p[3 * PAGE] == 0 && p[5 * PAGE] == 0,
+	   "madvise over a hole: the pages on both sides were still dropped");
+	fill_pattern(p + 3 * PAGE, 3, 7);
+	ok(res(madvise(p + 2 * PAGE, 4 * PAGE, MADV_DONTNEED)) == -ENOMEM && p[3 * PAGE] == 0,
+	   "madvise starting in a hole: ENOMEM, the mapped part dropped");
+	munmap(p, 6 * PAGE);
+	ok(res(madvise(p, PAGE, MADV_NORMAL)) == -ENOMEM, "madvise of an unmapped range: ENOMEM");
+}
+
+/* A line of /proc/self/smaps' VmFlags for the VMA starting at p contains flag? */
+static int vmflags_has(const char *p, const char *flag)
+{
+	static char buf[65536];
+	char head[32], *s, *end;
+	size_t len = 0;
+	ssize_t n = 1;
+	int fd = open("/proc/self/smaps", O_RDONLY);
+
+	while (fd >= 0 && n > 0 && len < sizeof(buf) - 1)      /* seq_file: a page per read */
+		len += (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 ? n : 0;
+	close(fd);
+	buf[len] = 0;
+	snprintf(head, sizeof(head), "%lx-", (unsigned long)p);
+	for (s = buf; s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, head, strlen(head)))
+			break;
+	if (!s || !(s = strstr(s, "VmFlags:")) || !(end = strchr(s, '\n')))
+		return 0;
+	*end = 0;
+	return strstr(s, flag) != NULL;
+}
+
+static void test_fork_advice(void)
+{
+	char *d = map(2), *w = map(2);
+	int fds[2], st;
+	char v[2] = { 0, 0 };
+	pid_t pid;
+
+	d[0] = 'd';
+	w[0] = 'w';
+	ok(res(madvise(d, 2 * PAGE, MADV_DONTFORK)) == 0 && res(madvise(w, 2 * PAGE, MADV_WIPEONFORK)) == 0,
+	   "MADV_DONTFORK and MADV_WIPEONFORK: 0");
+	ok(vmflags_has(d, " dc ") && vmflags_has(w, " wf "), "smaps VmFlags shows dc and wf");
+	xpipe(fds, 0);
+	pid = fork();
+	if (pid == 0) {
+		v[0] = madvise(d, PAGE, MADV_NORMAL) == -1 && errno == ENOMEM;
+		v[1] = w[0] == 0 && w[PAGE] == 0;
+		w[0] = 'c';
+		write(fds[1], v, 2);
+		_exit(0);
+	}
+	read(fds[0], v, 2);
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && v[0] == 1, "MADV_DONTFORK: the child has no such mapping");
+	ok(v[1] == 1, "MADV_WIPEONFORK: the child's copy starts zeroed");
+	ok(d[0] == 'd' && w[0] == 'w', "the parent's data is untouched");
+	ok(res(madvise(w, 2 * PAGE, MADV_KEEPONFORK)) == 0 && res(madvise(d, 2 * PAGE, MADV_DOFORK)) == 0 &&
+	   !vmflags_has(d, " dc ") && !vmflags_has(w, " wf "), "MADV_DOFORK and MADV_KEEPONFORK undo them");
+	close(fds[0]);
+	close(fds[1]);
+	munmap(d, 2 * PAGE);
+	munmap(w, 2 * PAGE);
+}
+
+int main(void)
+{
+	if (access("/proc/meminfo", R_OK)) {    /* Linux's init: mount them ourselves */
+		mount("proc", "/proc", "proc", 0, NULL);
+		mount("sysfs", "/sys", "sysfs", 0, NULL);
+	}
+	test_munmap_args();
+	test_mprotect_args();
+	test_mmap_placement();
+	test_brk();
+	test_madvise_hints();
+	test_madvise_walk();
+	test_fork_advice();
+	return tap_done();
+}
