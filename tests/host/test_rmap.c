@@ -339,6 +339,7 @@ static void test_sanity_checks(void **state)
 	struct folio *f = new_pte_folio(2, &A);
 	struct mm_struct bogus = { .mm_id = MM_ID_MAX + 1 };
 	struct vm_area_struct bogus_vma = { .vm_end = 1UL << 40, .vm_mm = &bogus };
+	struct folio *small;
 
 	(void)state;
 	host_log_clear();
@@ -347,6 +348,12 @@ static void test_sanity_checks(void **state)
 	folio_add_large_mapcount(f, 1, &bogus_vma);
 	assert_non_null(strstr(host_log(), "MM ID out of range"));
 	assert_int_equal(nr_warnings, 2);
+	small = folio_alloc(0, 0);
+	folio_add_new_anon_rmap(small, &A.vma, 5 * PAGE_SIZE, RMAP_EXCLUSIVE);
+	folio_add_anon_rmap_pte(small, &small->page, &B.vma, 5 * PAGE_SIZE, RMAP_EXCLUSIVE);
+	assert_non_null(strstr(host_log(), "exclusive small folio mapped more than once"));
+	folio_add_anon_rmap_pte(small, &small->page, &C.vma, 9 * PAGE_SIZE, RMAP_NONE);
+	assert_non_null(strstr(host_log(), "anon page mapped away from its index"));
 	nr_warnings = 0;                                        /* expected ones */
 }
 
