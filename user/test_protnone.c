@@ -151,6 +151,33 @@ static void test_guard_in_thp(void)
 	munmap(p, PMD_SIZE);
 }
 
+/*
+ * A THP with a guard page that is then partly unmapped goes to the deferred
+ * split queue; split into 4 KiB folios, the guard page must still fault and
+ * every page keep its data (foliOS's split_deferred knob; on Linux the
+ * folio just stays queued).
+ */
+static void test_split_with_guard(void)
+{
+	char *p = touched_thp(600);
+	char *g = p + 10 * PAGE;
+
+	if (!p || !is_pmd_thp(p)) {
+		ok(0, "split: a THP backs the region");
+		return;
+	}
+	mprotect(g, PAGE, PROT_NONE);
+	munmap(p + 256 * PAGE, 256 * PAGE);
+	split_deferred();
+	ok(!(kpageflags(pfn_of(p)) >> KPF_THP & 1) || access("/proc/folio", F_OK),
+	   "split: the partly unmapped THP was split (foliOS's split_deferred)");
+	ok(touch_in_child(g, 0) == SIGSEGV && touch_in_child(g + PAGE, 0) == 0,
+	   "split: the guard page still faults after the split, its neighbour not");
+	ok(mprotect(g, PAGE, PROT_READ) == 0 && check_pattern(p, 256, 600, ~0UL),
+	   "split: every page kept its data");
+	munmap(p, 256 * PAGE);
+}
+
 /* A child inherits PROT_NONE pages: they fault in it too, hold the parent's data once accessible, and COW. */
 static void test_fork(const char *what, char *p, unsigned long n, int seed)
 {
@@ -191,6 +218,7 @@ int main(void)
 	test_4k();
 	test_thp();
 	test_guard_in_thp();
+	test_split_with_guard();
 	p = mmap(NULL, 8 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	madvise(p, 8 * PAGE, MADV_NOHUGEPAGE);
 	fill_pattern(p, 8, 400);
