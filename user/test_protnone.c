@@ -10,27 +10,6 @@
 #include "thp_util.h"
 #include <errno.h>
 #include <signal.h>
-#include <sys/mount.h>
-
-#define KPF_THP 22
-
-/* How a child touching addr ends: 0 survived, else the killing signal. */
-static int touch_in_child(volatile char *addr, int write)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (write)
-			*addr = 1;
-		else
-			(void)*addr;
-		_exit(0);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-}
 
 /* Does the kernel refuse to copy from and to addr (EFAULT both ways)? */
 static int kernel_copies_fault(char *addr)
@@ -45,18 +24,6 @@ static int kernel_copies_fault(char *addr)
 	close(fds[0]);
 	close(fds[1]);
 	return from && to;
-}
-
-static unsigned long long kpageflags(unsigned long pfn)
-{
-	unsigned long long f = 0;
-	int fd = open("/proc/kpageflags", O_RDONLY);
-
-	if (fd >= 0) {
-		pread(fd, &f, 8, pfn * 8);
-		close(fd);
-	}
-	return f;
 }
 
 /* Is [p, p + n pages) still mapped by the frames in pfns? */
@@ -211,10 +178,7 @@ int main(void)
 {
 	char *p;
 
-	if (access("/proc/meminfo", R_OK)) {    /* Linux's init: mount them ourselves */
-		mount("proc", "/proc", "proc", 0, NULL);
-		mount("sysfs", "/sys", "sysfs", 0, NULL);
-	}
+	mount_proc_sys();
 	test_4k();
 	test_thp();
 	test_guard_in_thp();

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -41,24 +40,6 @@ static char *map(unsigned long pages)
 	char *p = mmap(NULL, pages * PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
-}
-
-/* How a child touching addr ends: 0 survived, else the killing signal. */
-static int touch_in_child(volatile char *addr, int write)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (write)
-			*addr = 1;
-		else
-			(void)*addr;
-		_exit(0);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 }
 
 static void test_munmap_args(void)
@@ -259,10 +240,7 @@ static void test_fork_advice(void)
 
 int main(void)
 {
-	if (access("/proc/meminfo", R_OK)) {    /* Linux's init: mount them ourselves */
-		mount("proc", "/proc", "proc", 0, NULL);
-		mount("sysfs", "/sys", "sysfs", 0, NULL);
-	}
+	mount_proc_sys();
 	test_munmap_args();
 	test_mprotect_args();
 	test_mmap_placement();

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/mount.h>
 #include "folio_view.h"
 
 #define PAGE            4096UL
@@ -52,6 +53,18 @@ static inline void xpipe(int fds[2], int flags)
 	if (pipe2(fds, flags)) {
 		ok(0, "pipe: out of memory");
 		exit(tap_done());
+	}
+}
+
+/*
+ * Run as Linux's init (../shared/peer/linux-peer.sh without --mounts),
+ * a test mounts /proc and /sys itself; on foliOS they are always there.
+ */
+static inline void mount_proc_sys(void)
+{
+	if (access("/proc/meminfo", R_OK)) {
+		mount("proc", "/proc", "proc", 0, NULL);
+		mount("sysfs", "/sys", "sysfs", 0, NULL);
 	}
 }
 
@@ -125,6 +138,20 @@ static inline unsigned long pfn_of(const void *addr)
 static inline int pm_exclusive(const void *addr)
 {
 	return (pagemap_entry(addr) >> 56) & 1;
+}
+
+#define KPF_THP 22
+
+static inline unsigned long long kpageflags(unsigned long pfn)
+{
+	unsigned long long f = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	if (fd >= 0) {
+		pread(fd, &f, 8, pfn * 8);
+		close(fd);
+	}
+	return f;
 }
 
 static inline long kpagecount(unsigned long pfn)
@@ -214,6 +241,24 @@ static inline int pfns_contiguous(const char *p, unsigned long n)
 		if (pfn_of(p + i * PAGE) != first + i)
 			return 0;
 	return first != 0;
+}
+
+/* How a child touching addr ends: 0 survived, else the killing signal. */
+static inline int touch_in_child(volatile char *addr, int write)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (write)
+			*addr = 1;
+		else
+			(void)*addr;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 }
 
 /* pid's exit status as a shell shows it; -1 for a failed fork's pid (not "any child"). */

@@ -59,7 +59,8 @@ static unsigned long pfn_at(const char *p)
 	return e & ((1ULL << 55) - 1);
 }
 
-static unsigned long long kpageflags(unsigned long pfn)
+/* kpageflags through the fd opened once (the timed loop reads many). */
+static unsigned long long kpageflags_at(unsigned long pfn)
 {
 	unsigned long long f = 0;
 
@@ -71,7 +72,7 @@ static unsigned long long kpageflags(unsigned long pfn)
 /* Past the last PFN kpageflags reads nothing: no page there, so no tail. */
 static int is_tail(unsigned long pfn)
 {
-	unsigned long long f = kpageflags(pfn);
+	unsigned long long f = kpageflags_at(pfn);
 
 	return f != ~0ULL && (f >> KPF_COMPOUND_TAIL & 1);
 }
@@ -84,7 +85,7 @@ static int is_tail(unsigned long pfn)
 static int folio_ok(const char *p, unsigned long nr, int every)
 {
 	unsigned long pfn = pfn_at(p);
-	unsigned long long f = kpageflags(pfn);
+	unsigned long long f = kpageflags_at(pfn);
 
 	if (!pfn || f == ~0ULL)
 		return 0;
