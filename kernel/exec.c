@@ -181,6 +181,9 @@ static int exec_mmap(const struct initrd_file *f, struct exec_args *a,
 		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
 			phdr_addr = ph[i].p_vaddr + bias + eh->e_phoff - ph[i].p_offset;
 		brk = MAX(brk, ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE));
+		/* Linux's start_data/end_data: the last segment's start, the end of file data. */
+		mm->start_data = MAX(mm->start_data, ph[i].p_vaddr + bias);
+		mm->end_data = MAX(mm->end_data, ph[i].p_vaddr + bias + ph[i].p_filesz);
 	}
 	mm->start_brk = mm->brk = brk;
 	mm->start_stack = STACK_TOP;

@@ -2,6 +2,7 @@
 #include "kernel/file.h"
 #include "kernel/task.h"
 #include "mm/mm.h"
+#include "mm/mm_api.h"
 #include "kernel/syscalls.h"
 
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
@@ -35,12 +36,18 @@ struct file *fget_rw(int fd, bool write)
 	return f;
 }
 
-/* Put f in the lowest free slot; the fd, or -EMFILE. */
+/* How many fds this process may use: RLIMIT_NOFILE, at most the table. */
+static int nofile_limit(void)
+{
+	return MIN(NR_OPEN, rlimit(RLIMIT_NOFILE));
+}
+
+/* Put f in the lowest free slot below RLIMIT_NOFILE; the fd, or -EMFILE. */
 int fd_install(struct file *f, bool cloexec)
 {
 	struct files_struct *files = &current->files;
 
-	for (int fd = 0; fd < NR_OPEN; fd++) {
+	for (int fd = 0; fd < nofile_limit(); fd++) {
 		if (files->fd[fd])
 			continue;
 		files->fd[fd] = f;
@@ -105,7 +112,7 @@ long sys_dup3(int oldfd, int newfd, int flags)
 
 	if ((flags & ~O_CLOEXEC) || oldfd == newfd)
 		return -EINVAL;
-	if (!f || newfd < 0 || newfd >= NR_OPEN)
+	if (!f || newfd < 0 || newfd >= nofile_limit())
 		return -EBADF;
 	if (current->files.fd[newfd])
 		sys_close(newfd);
@@ -170,9 +177,9 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 		return 0;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg >= NR_OPEN)
+		if (arg >= (unsigned long)nofile_limit())
 			return -EINVAL;
-		for (unsigned long nfd = arg; nfd < NR_OPEN; nfd++)
+		for (unsigned long nfd = arg; nfd < (unsigned long)nofile_limit(); nfd++)
 			if (!files->fd[nfd])
 				return sys_dup3(fd, nfd, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
 		return -EMFILE;

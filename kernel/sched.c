@@ -50,6 +50,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		return NULL;
 	}
 	strlcpy(t->comm, comm, sizeof(t->comm));
+	rlimits_init(t, parent);
 	INIT_LIST_HEAD(&t->children);
 	t->state = TASK_SLEEPING;
 	flags = spin_lock_irqsave(&tasklist_lock);

@@ -253,32 +253,3 @@ out:
 	kfree(a);
 	return ret;
 }
-
-#define RLIMIT_STACK    3
-#define RLIMIT_NOFILE   7
-#define RLIM_NLIMITS    16
-#define RLIM_INFINITY   (~0UL)
-
-/*
- * prlimit64 on oneself.  The limits are the kernel's fixed sizes: the
- * stack VMA (8 MiB), the fd table (NR_OPEN); no limit else.  A new limit
- * is checked as Linux does (readable, cur <= max) but changes nothing.
- */
-long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
-{
-	unsigned long lim[2] = { RLIM_INFINITY, RLIM_INFINITY }, new[2];
-
-	if (resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (new_rlim && copy_from_user(new, new_rlim, sizeof(new)))
-		return -EFAULT;
-	if (pid && pid != current->pid)
-		return -ESRCH;
-	if (new_rlim && new[0] > new[1])
-		return -EINVAL;
-	if (resource == RLIMIT_STACK)
-		lim[0] = lim[1] = 8UL << 20;
-	if (resource == RLIMIT_NOFILE)
-		lim[0] = lim[1] = NR_OPEN;
-	return old_rlim && copy_to_user(old_rlim, lim, sizeof(lim)) ? -EFAULT : 0;
-}

@@ -12,6 +12,7 @@
 #include "kernel/list.h"
 #include "mm/mm_types.h"
 #include "kernel/file.h"
+#include "include/uapi/linux/resource.h"
 #include <asm/ptrace.h>
 
 #define KSTACK_ORDER    2
@@ -45,6 +46,7 @@ struct task_struct {
 	unsigned long sig_ignored;      /* bit n: signal n is SIG_IGN */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
+	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/resource.c */
 };
 
 
@@ -53,6 +55,7 @@ static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 	return (struct pt_regs *)((char *)t->kstack + KSTACK_SIZE) - 1;
 }
 
+void rlimits_init(struct task_struct *t, const struct task_struct *parent);
 void sched_init(void);
 void schedule(void);
 void wake_up_task(struct task_struct *t);

@@ -9,6 +9,7 @@
 #define MM_MM_API_H
 
 #include "mm/mm_types.h"
+#include "include/uapi/linux/resource.h"
 
 #define STACK_TOP       0x00007ffffffff000UL
 #define STACK_SIZE_MAX  (8UL << 20)
@@ -62,6 +63,10 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 #define FAULT_FLAG_EXEC         BIT(1)
 #define FAULT_FLAG_USER         BIT(2)
 
+/* The running task's soft and hard limits (kernel/resource.c; the host tests set their own). */
+unsigned long rlimit(unsigned int resource);
+unsigned long rlimit_max(unsigned int resource);
+
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long vm_flags);
@@ -70,6 +75,8 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, unsigned long flags);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 void exit_mmap(struct mm_struct *mm);
+unsigned long mm_vm_pages(struct mm_struct *mm, bool data_only);
+bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages);
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);

@@ -91,6 +91,7 @@ struct mm_struct {
 	unsigned long flags;            /* MMF_* */
 	struct list_head mmap;          /* VMAs, sorted by address */
 	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */
+	unsigned long start_data, end_data;     /* the ELF's data, for RLIMIT_DATA */
 	unsigned long start_stack;
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
 	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */

@@ -91,6 +91,53 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	return 0;
 }
 
+/* Private writable memory other than a stack: what RLIMIT_DATA limits (Linux's is_data_mapping). */
+static bool is_data_mapping(unsigned long flags)
+{
+	return (flags & (VM_WRITE | VM_GROWSDOWN)) == VM_WRITE;
+}
+
+/* Pages of mm's VMAs in [start, end), of data mappings only if data_only. */
+static unsigned long vm_pages_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+				    bool data_only)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
+
+		if (s < e && (!data_only || is_data_mapping(vma->vm_flags)))
+			pages += (e - s) >> PAGE_SHIFT;
+	}
+	return pages;
+}
+
+/* Linux's mm->total_vm (VmSize) or, with data_only, mm->data_vm (VmData), in pages. */
+unsigned long mm_vm_pages(struct mm_struct *mm, bool data_only)
+{
+	return vm_pages_range(mm, 0, TASK_SIZE_MAX, data_only);
+}
+
+/*
+ * May mm map npages more pages with flags (Linux's may_expand_vm)?  Not past
+ * RLIMIT_AS in all, nor past RLIMIT_DATA in data mappings — unless that limit
+ * is 0 and the hard one allows it (Linux keeps that for Valgrind).
+ */
+bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages)
+{
+	unsigned long data;
+
+	if (mm_vm_pages(mm, false) + npages > rlimit(RLIMIT_AS) >> PAGE_SHIFT)
+		return false;
+	if (!is_data_mapping(flags))
+		return true;
+	data = mm_vm_pages(mm, true) + npages;
+	if (data <= rlimit(RLIMIT_DATA) >> PAGE_SHIFT)
+		return true;
+	return rlimit(RLIMIT_DATA) == 0 && data <= rlimit_max(RLIMIT_DATA) >> PAGE_SHIFT;
+}
+
 /* Where vma's start keeps others away: a stack keeps a guard gap below it. */
 static unsigned long vm_start_gap(const struct vm_area_struct *vma)
 {
@@ -180,20 +227,24 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (ret < 0)
 		return ret;
 	addr = ret;
-	if (range_mapped(mm, addr, addr + len)) {
-		if (flags & MAP_FIXED_NOREPLACE)
-			return -EEXIST;
-		if (do_munmap(mm, addr, len))
-			return -ENOMEM;
-	}
+	if (range_mapped(mm, addr, addr + len) && (flags & MAP_FIXED_NOREPLACE))
+		return -EEXIST;
+	/* What MAP_FIXED replaces does not count against the limits. */
+	if (!may_expand_vm(mm, vm_flags, (len - (vm_pages_range(mm, addr, addr + len, false)
+						 << PAGE_SHIFT)) >> PAGE_SHIFT))
+		return -ENOMEM;
+	if (range_mapped(mm, addr, addr + len) && do_munmap(mm, addr, len))
+		return -ENOMEM;
 	return vma_create(mm, addr, addr + len, vm_flags) ? (long)addr : -ENOMEM;
 }
 
 /*
  * Move the program break (Linux's brk()): grow by a new heap VMA (merged
  * with the old one), shrink by unmapping.  As Linux, growing must leave a
- * page free below the next mapping (and a stack's guard gap) and stay in
- * user space.  Returns the new break, or the old one on failure.
+ * page free below the next mapping (and a stack's guard gap), stay in
+ * user space and within RLIMIT_DATA (heap plus the ELF's data: Linux's
+ * check_data_rlimit) and RLIMIT_AS.  Returns the new break, or the old
+ * one on failure.
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 {
@@ -202,12 +253,17 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 
 	if (brk < mm->start_brk || brk > TASK_SIZE_MAX)
 		return mm->brk;
+	if (rlimit(RLIMIT_DATA) != RLIM_INFINITY &&
+	    (brk - mm->start_brk) + (mm->end_data - mm->start_data) > rlimit(RLIMIT_DATA))
+		return mm->brk;
 	if (new_end < old_end) {
 		do_munmap(mm, new_end, old_end - new_end);
 	} else if (new_end > old_end) {
 		next = find_vma(mm, old_end);
 		if (next && new_end + PAGE_SIZE > vm_start_gap(next))
 			return mm->brk;                 /* would run into a mapping */
+		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT))
+			return mm->brk;
 		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE))
 			return mm->brk;
 		vma_merge_all(mm);

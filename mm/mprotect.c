@@ -15,13 +15,19 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 			  unsigned long newflags)
 {
 	struct mm_struct *mm = vma->vm_mm;
+	unsigned long oldflags = vma->vm_flags, nrpages = (end - start) >> PAGE_SHIFT;
 
-	if ((vma->vm_flags & VM_ACCESS_FLAGS) == newflags)
+	if ((oldflags & VM_ACCESS_FLAGS) == newflags)
 		return 0;
+	newflags |= oldflags & ~VM_ACCESS_FLAGS;
+	/* Memory that turns into data must fit RLIMIT_DATA (Linux's check). */
+	if ((newflags & VM_WRITE) && !may_expand_vm(mm, newflags, nrpages) &&
+	    may_expand_vm(mm, oldflags, nrpages))
+		return -ENOMEM;
 	if (split_vmas_at(mm, start, end))
 		return -ENOMEM;
 	vma = find_vma(mm, start);
-	vma->vm_flags = (vma->vm_flags & ~VM_ACCESS_FLAGS) | newflags;
+	vma->vm_flags = newflags;
 	change_protection(vma, start, end);
 	return 0;
 }

@@ -5,12 +5,15 @@
  * PROT_GROWSDOWN, MAP_FIXED_NOREPLACE, mmap hints, brk's limits, every
  * madvise advice Linux takes on anonymous memory (hints return 0 and keep
  * the data), madvise over holes, MADV_DONTFORK and MADV_WIPEONFORK at
- * fork.  Runs unchanged on Linux.
+ * fork, and the resource limits that bound memory and fds (RLIMIT_DATA,
+ * RLIMIT_AS, RLIMIT_NOFILE; inherited, set on another process with
+ * prlimit).  Runs unchanged on Linux.
  */
 #include "thp_util.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -238,6 +241,134 @@ static void test_fork_advice(void)
 	munmap(w, 2 * PAGE);
 }
 
+/*
+ * Run check() in a child (limits set there stay there) and return the
+ * verdict bytes it writes, n of them; 0 in each that went wrong.
+ */
+static void in_child(void (*check)(char *v), char *v, int n)
+{
+	int fds[2], st;
+	pid_t pid;
+
+	memset(v, 0, n);
+	xpipe(fds, 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		check(v);
+		write(fds[1], v, n);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], v, n) != n)
+		memset(v, 0, n);
+	close(fds[0]);
+	waitpid(pid, &st, 0);
+}
+
+static void check_rlimit_data(char *v)
+{
+	struct rlimit r = { status_kb("VmData:") * 1024 + (1 << 20), RLIM_INFINITY };
+	unsigned long cur = sys_brk(0);
+	char *ro;
+
+	v[0] = setrlimit(RLIMIT_DATA, &r) == 0;
+	v[1] = mmap(NULL, 2 << 20, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	       errno == ENOMEM;
+	ro = mmap(NULL, 2 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	v[2] = ro != MAP_FAILED;
+	v[3] = sys_mprotect(ro, 2 << 20, RW) == -ENOMEM && sys_mprotect(ro, PAGE, RW) == 0;
+	v[4] = mmap(NULL, 256 << 10, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED;
+	v[5] = sys_brk(cur + (2 << 20)) == cur && sys_brk(cur + 4 * PAGE) == cur + 4 * PAGE;
+}
+
+static void check_rlimit_as(char *v)
+{
+	struct rlimit r = { status_kb("VmSize:") * 1024 + (4 << 20), RLIM_INFINITY };
+
+	v[0] = setrlimit(RLIMIT_AS, &r) == 0;
+	v[1] = mmap(NULL, 8 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	       errno == ENOMEM;
+	v[2] = mmap(NULL, 1 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED;
+}
+
+static void check_rlimit_nofile(char *v)
+{
+	struct rlimit r;
+	int fd, last = -1;
+
+	getrlimit(RLIMIT_NOFILE, &r);
+	r.rlim_cur = 5;
+	v[0] = setrlimit(RLIMIT_NOFILE, &r) == 0;
+	while ((fd = dup(0)) >= 0 && fd < 10)
+		last = fd;
+	v[1] = last >= 3 && last < 5 && errno == EMFILE;        /* the verdict pipe holds one */
+	v[2] = dup2(0, 5) == -1 && errno == EBADF && fcntl(0, F_DUPFD, 5) == -1 && errno == EINVAL;
+}
+
+static long sys_prlimit(pid_t pid, int resource, const struct rlimit *new, struct rlimit *old)
+{
+	return syscall(SYS_prlimit64, pid, resource, new, old);
+}
+
+/* A grandchild inherits a limit; another process's limit is set with prlimit. */
+static void check_rlimit_inherit(char *v)
+{
+	struct rlimit r = { 3 << 20, 5 << 20 }, got = { 0, 0 };
+	int go[2], back[2];
+	pid_t pid;
+
+	v[0] = setrlimit(RLIMIT_CORE, &r) == 0;
+	if (pipe(go) || pipe(back))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		getrlimit(RLIMIT_CORE, &got);
+		c = got.rlim_cur == 3 << 20 && got.rlim_max == 5 << 20;
+		write(back[1], &c, 1);
+		read(go[0], &c, 1);             /* the parent changes our limit meanwhile */
+		getrlimit(RLIMIT_CORE, &got);
+		c = got.rlim_cur == 1 << 20 && got.rlim_max == 2 << 20;
+		write(back[1], &c, 1);
+		_exit(0);
+	}
+	r = (struct rlimit){ 1 << 20, 2 << 20 };
+	v[2] = pid > 0 && read(back[0], &v[2], 1) == 1 && v[2];
+	v[1] = pid > 0 && sys_prlimit(pid, RLIMIT_CORE, &r, &got) == 0 && got.rlim_cur == 3 << 20;
+	write(go[1], "x", 1);
+	v[1] = read(back[0], &v[4], 1) == 1 && v[4] && v[1];
+	waitpid(pid, NULL, 0);
+	r = (struct rlimit){ 6 << 20, 5 << 20 };
+	v[3] = setrlimit(RLIMIT_CORE, &r) == -1 && errno == EINVAL &&
+	       sys_prlimit(0, 99, NULL, &got) == -1 && errno == EINVAL;
+}
+
+static void test_rlimits(void)
+{
+	struct rlimit r;
+	char v[8];
+
+	ok(!getrlimit(RLIMIT_DATA, &r) && r.rlim_cur == RLIM_INFINITY && r.rlim_max == RLIM_INFINITY &&
+	   !getrlimit(RLIMIT_AS, &r) && r.rlim_cur == RLIM_INFINITY &&
+	   !getrlimit(RLIMIT_STACK, &r) && r.rlim_cur == 8 << 20 && r.rlim_max == RLIM_INFINITY,
+	   "rlimits: Linux's defaults for DATA, AS and STACK");
+	in_child(check_rlimit_data, v, 6);
+	ok(v[0] && v[1], "RLIMIT_DATA: a private writable mapping past it is ENOMEM");
+	ok(v[2] && v[3], "RLIMIT_DATA: read-only memory is not data, until mprotect makes it so (ENOMEM)");
+	ok(v[4] && v[5], "RLIMIT_DATA: what fits still maps; brk past it is refused, below it works");
+	in_child(check_rlimit_as, v, 3);
+	ok(v[0] && v[1] && v[2], "RLIMIT_AS: any mapping past it is ENOMEM, a smaller one maps");
+	in_child(check_rlimit_nofile, v, 3);
+	ok(v[0] && v[1], "RLIMIT_NOFILE 5: the fifth new fd is EMFILE");
+	ok(v[2], "RLIMIT_NOFILE 5: dup2 to fd 5 is EBADF, F_DUPFD from 5 EINVAL");
+	in_child(check_rlimit_inherit, v, 4);
+	ok(v[0] && v[2], "rlimits: a child inherits its parent's");
+	ok(v[1], "rlimits: prlimit reads and sets another process's");
+	ok(v[3], "rlimits: soft above hard and an unknown resource are EINVAL");
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -248,5 +379,6 @@ int main(void)
 	test_madvise_hints();
 	test_madvise_walk();
 	test_fork_advice();
+	test_rlimits();
 	return tap_done();
 }

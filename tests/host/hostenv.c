@@ -4,6 +4,7 @@
 #include "kernel/printk.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
+#include "mm/mm_api.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@ void host_machine_boot(size_t bytes)
 	nr_pagetable_pages = 0;
 	nr_bad_pages = 0;
 	nr_warnings = 0;
+	memset(host_rlimit, 0xff, sizeof(host_rlimit));
 	softmmu_reset();
 	host_log_clear();
 	memblock_add(1UL << 20, bytes - (1UL << 20));
@@ -116,6 +118,19 @@ unsigned long simple_strtoul(const char *s, const char **end, unsigned int base)
 	if (end)
 		*end = e;
 	return v;
+}
+
+/* The host tests' resource limits: one set for the whole fake machine. */
+unsigned long host_rlimit[RLIM_NLIMITS][2];
+
+unsigned long rlimit(unsigned int resource)
+{
+	return host_rlimit[resource][0];
+}
+
+unsigned long rlimit_max(unsigned int resource)
+{
+	return host_rlimit[resource][1];
 }
 
 /* Fault injection's task filter: the host tests have no tasks. */

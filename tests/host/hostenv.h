@@ -7,10 +7,14 @@
 #define TESTS_HOST_HOSTENV_H
 
 #include "kernel/types.h"
+#include "include/uapi/linux/resource.h"
 
 /* Build a fresh machine with "bytes" of RAM (the old one is discarded). */
 void host_machine_boot(size_t bytes);
 void host_machine_shutdown(void);
+
+/* The limits rlimit() reports (RLIM_INFINITY after each boot); tests lower them. */
+extern unsigned long host_rlimit[RLIM_NLIMITS][2];
 
 /* Everything printk'ed since the last host_log_clear(). */
 const char *host_log(void);

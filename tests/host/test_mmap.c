@@ -230,6 +230,33 @@ static void test_prot_none(void **state)
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
 }
 
+/*
+ * RLIMIT_DATA bounds private writable memory (mmap, mprotect to writable,
+ * brk) and RLIMIT_AS every mapping; what MAP_FIXED replaces is not new.
+ */
+static void test_rlimits(void **state)
+{
+	(void)state;
+	host_rlimit[RLIMIT_DATA][0] = 8 * PAGE_SIZE;
+	assert_int_equal(do_mmap_anon(mm, BASE, 6 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, VM_READ | VM_WRITE,
+				      MAP_FIXED), -ENOMEM);
+	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE, MAP_FIXED), BASE);
+	assert_int_equal(do_mmap_anon(mm, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, VM_READ, MAP_FIXED),
+			 BASE + 16 * PAGE_SIZE);
+	assert_int_equal(do_mprotect(mm, BASE + 16 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE),
+			 -ENOMEM);
+	assert_int_equal(mm_vm_pages(mm, true), 8);
+	assert_int_equal(mm_vm_pages(mm, false), 12);
+	mm->start_brk = mm->brk = BASE + 64 * PAGE_SIZE;
+	assert_int_equal(do_brk(mm, mm->brk + PAGE_SIZE), BASE + 64 * PAGE_SIZE);
+	host_rlimit[RLIMIT_DATA][0] = RLIM_INFINITY;
+	host_rlimit[RLIMIT_AS][0] = 13 * PAGE_SIZE;
+	assert_int_equal(do_brk(mm, mm->brk + PAGE_SIZE), BASE + 65 * PAGE_SIZE);
+	assert_int_equal(do_mmap_anon(mm, BASE + 32 * PAGE_SIZE, PAGE_SIZE, VM_READ, MAP_FIXED),
+			 -ENOMEM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +266,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fork_cow, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_mprotect, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_prot_none, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_rlimits, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("mmap", tests, NULL, NULL);
