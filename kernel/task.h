@@ -13,6 +13,7 @@
 #include "mm/mm_types.h"
 #include "kernel/file.h"
 #include <asm/ptrace.h>
+#include <asm/fpu.h>
 
 #define KSTACK_ORDER    2
 #define KSTACK_SIZE     (4096UL << KSTACK_ORDER)
@@ -45,6 +46,7 @@ struct task_struct {
 	unsigned long sig_ignored;      /* bit n: signal n is SIG_IGN */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
+	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 };
 
 
