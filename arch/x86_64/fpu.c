@@ -81,8 +81,9 @@ void fpu__init_system(const char *cmdline)
 	if (use_xsave) {
 		cpuid(XSTATE_CPUID, 0, &a, &b, &c, &d);  /* EBX: size for XCR0 as set now */
 		fpu_kernel_size = b;
-		pr_info("x86/fpu: Enabled xstate features %#llx, context size is %u bytes, using 'standard' format.\n",
-			(unsigned long long)xfeatures_mask, fpu_kernel_size);
+		pr_info("x86/fpu: Enabled xstate features %#llx, context size is %u bytes, "
+			"using 'standard' format.\n", (unsigned long long)xfeatures_mask,
+			fpu_kernel_size);
 	} else {
 		pr_info("x86/fpu: x87 FPU will use FXSAVE\n");
 	}
@@ -123,9 +124,11 @@ void fpstate_free(struct fpu *fpu)
 	fpu->fpstate = NULL;
 }
 
-/* Store the CPU's FPU/SSE/AVX registers into fps (they stay in the CPU too). */
-static void save_fpregs_to_fpstate(struct fpstate *fps)
+/* Store the CPU's FPU/SSE/AVX registers into fpu's image (they stay in the CPU too). */
+static void save_fpregs_to_fpstate(struct fpu *fpu)
 {
+	struct fpstate *fps = fpu->fpstate;
+
 	if (use_xsave)
 		__asm__ __volatile__("xsave64 (%0)" : : "r"(&fps->regs), "a"((u32)fps->xfeatures),
 				     "d"((u32)(fps->xfeatures >> 32)) : "memory");
@@ -144,14 +147,15 @@ static void restore_fpregs_from_fpstate(const struct fpstate *fps)
 }
 
 /*
- * The context switch's part (Linux's switch_fpu_prepare and the restore
- * before user mode, done at once): prev's registers to memory, next's
- * from it.  The idle task has none.  Interrupts off.
+ * The context switch's part: prev's registers to memory, next's from it.
+ * Linux's switch_fpu() defers the load to the return to user mode
+ * (TIF_NEED_FPU_LOAD); here it happens at once.  The idle task has no
+ * image.  Interrupts off.
  */
 void switch_fpu(struct task_struct *prev, struct task_struct *next)
 {
 	if (prev->fpu.fpstate)
-		save_fpregs_to_fpstate(prev->fpu.fpstate);
+		save_fpregs_to_fpstate(&prev->fpu);
 	if (next->fpu.fpstate)
 		restore_fpregs_from_fpstate(next->fpu.fpstate);
 }
@@ -159,7 +163,7 @@ void switch_fpu(struct task_struct *prev, struct task_struct *next)
 /* fork: the child starts with current's registers as they are now (MXCSR too). */
 void fpu_clone(struct task_struct *dst)
 {
-	save_fpregs_to_fpstate(dst->fpu.fpstate);
+	save_fpregs_to_fpstate(&dst->fpu);
 }
 
 /* execve: the new program starts with Linux's defaults (MXCSR 0x1f80, x87 CW 0x37f). */
