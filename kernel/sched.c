@@ -65,7 +65,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	return t;
 }
 
-/* Free a task that never ran or was reaped: its stack, its place, itself. */
+/* Free a task that never ran or was reaped: its stack, FPU image, place, itself. */
 void task_release(struct task_struct *t)
 {
 	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
