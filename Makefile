@@ -37,7 +37,8 @@ CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) \
 	-DCONFIG_RMAP_TRACE=$(RMAP_TRACE) -MMD -MP
 KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -fno-pie \
-	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx \
+	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow \
+	-mno-80387 -mno-fp-ret-in-387 \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-fcf-protection=none -Werror
 

@@ -36,6 +36,7 @@ long sys_fork(void)
 		return -ENOMEM;
 	}
 	files_dup(&c->files, &p->files);
+	fpu_clone(c);
 	*task_pt_regs(c) = *task_pt_regs(p);
 	task_pt_regs(c)->rax = 0;
 	c->fs_base = p->fs_base;

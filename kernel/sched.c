@@ -45,7 +45,9 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	if (!t)
 		return NULL;
 	t->kstack = (void *)__get_free_pages(0, KSTACK_ORDER);
-	if (!t->kstack) {
+	if (!t->kstack || fpstate_alloc(&t->fpu)) {
+		if (t->kstack)
+			free_pages((unsigned long)t->kstack, KSTACK_ORDER);
 		kfree(t);
 		return NULL;
 	}
@@ -64,7 +66,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	return t;
 }
 
-/* Free a task that never ran or was reaped: its stack, its place, itself. */
+/* Free a task that never ran or was reaped: its stack, FPU image, place, itself. */
 void task_release(struct task_struct *t)
 {
 	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
@@ -74,6 +76,7 @@ void task_release(struct task_struct *t)
 	list_del(&t->task_list);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
+	fpstate_free(&t->fpu);
 	kfree(t);
 }
 
@@ -126,6 +129,7 @@ void schedule(void)
 	}
 	if (next != prev) {
 		arch_switch_mm_and_stack(next);
+		switch_fpu(prev, next);
 		__switch_to(&prev->sp, next->sp);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);

@@ -14,6 +14,7 @@
 #include "kernel/file.h"
 #include "include/uapi/linux/resource.h"
 #include <asm/ptrace.h>
+#include <asm/fpu.h>
 
 #define KSTACK_ORDER    2
 #define KSTACK_SIZE     (4096UL << KSTACK_ORDER)
@@ -47,6 +48,7 @@ struct task_struct {
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/resource.c */
+	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 };
 
 

@@ -1,6 +1,7 @@
-/* CPU feature setup: SMEP/SMAP where present, global pages, user rdtsc. */
+/* CPU feature setup: SMEP/SMAP where present, global pages, user rdtsc, the FPU. */
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include <asm/fpu.h>
 #include "kernel/printk.h"
 
 bool cpu_has_smep, cpu_has_smap;
@@ -25,4 +26,5 @@ void cpu_features_init(void)
 	write_cr4(cr4);
 	pr_info("cpu: NX on, SMEP %s, SMAP %s\n", cpu_has_smep ? "on" : "absent",
 		cpu_has_smap ? "on" : "absent");
+	fpu__init_system(boot_info.cmdline);
 }

@@ -8,6 +8,7 @@
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
 #include <asm/irqflags.h>
+#include <asm/fpu.h>
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
@@ -189,8 +190,12 @@ void trap_dispatch(struct pt_regs *regs)
 		do_page_fault(regs, read_cr2());
 		return;
 	}
+	if (v == 16 || v == 19) {
+		math_error(regs, v);
+		return;
+	}
 	if (user_mode(regs))
-		force_sig_fault(v == 0 || v == 16 || v == 19 ? SIGFPE : v == 6 ? SIGILL :
+		force_sig_fault(v == 0 ? SIGFPE : v == 6 ? SIGILL :
 				v == 13 || v == 12 ? SIGSEGV : SIGBUS, regs->rip);
 	if (!user_mode(regs) && v != 8 && fixup_exception(regs))
 		return;

@@ -4,9 +4,16 @@
 
 #include "kernel/types.h"
 
+#define X86_CR0_MP      BIT(1)
+#define X86_CR0_EM      BIT(2)
+#define X86_CR0_TS      BIT(3)
+#define X86_CR0_NE      BIT(5)
 #define X86_CR0_WP      BIT(16)
 #define X86_CR4_TSD     BIT(2)
 #define X86_CR4_PGE     BIT(7)
+#define X86_CR4_OSFXSR  BIT(9)
+#define X86_CR4_OSXMMEXCPT BIT(10)
+#define X86_CR4_OSXSAVE BIT(18)
 #define X86_CR4_SMEP    BIT(20)
 #define X86_CR4_SMAP    BIT(21)
 #define MSR_EFER        0xc0000080
