@@ -22,7 +22,7 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 4" \
   -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
   -ex "pgwalk 0xffff888000200000" \
-  -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "page mem_map + 0x201" -ex "buddyinfo" -ex "klog 200" \
+  -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "page mem_map + 0x101" -ex "buddyinfo" -ex "klog 200" \
   -ex "delete" -ex "break ktest_folio_checkpoint" -ex "continue" \
   -ex "folio -p &folio->page" -ex "folio -p &folio->page + 7" \
   -ex "help pgwalk" -ex "kill" >"$out" 2>&1
@@ -59,7 +59,7 @@ check "walks a kernel-image address to a 4 KiB leaf" '=> 4 KiB page at 0x[0-9a-f
 check "shows a PS leaf in the direct map" 'PD   \(PMD\) @ .* P W A D PS G NX'
 check "translates virt2phys" '-> phys 0x[0-9a-f]+ \(pfn'
 check "shows a page frame" 'pfn 0x200: phys 0x200000, direct map 0xffff888000200000'
-check "page shows the frame of a struct page pointer" 'pfn 0x201: phys 0x201000'
+check "page shows the frame of a struct page pointer" 'pfn 0x101: phys 0x101000'
 check "shows a page frame's state" 'flags 0x[0-9a-f]+ \(reserved\) refcount 0 mapcount 0'
 check "buddyinfo lists agree with counts" 'free pages: [0-9]+ \(zone says [0-9]+\)'
 check "buddyinfo has no mismatch" '^ *10 +[0-9]+ +[0-9]+'
