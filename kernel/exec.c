@@ -233,6 +233,7 @@ int do_execve(const char *path, struct exec_args *a)
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
 	current->fs_base = current->gs_base = 0;
 	files_close_on_exec(&current->files);
+	flush_signal_handlers(current);
 	arch_switch_mm_and_stack(current);
 	arch_start_user(task_pt_regs(current), ip, sp);
 	return 0;

@@ -56,8 +56,7 @@ long pipe_write(struct file *f, const char *ubuf, unsigned long count)
 		unsigned long off, chunk;
 
 		if (!p->readers) {
-			if (!(current->sig_ignored & BIT(SIGPIPE)))
-				current->pending_kill = SIGPIPE;
+			do_send_sig_info(SIGPIPE, current);
 			return n ? (long)n : -EPIPE;
 		}
 		if (p->head - p->tail == PIPE_SIZE) {

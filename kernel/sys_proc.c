@@ -71,25 +71,68 @@ long sys_arch_prctl(int code, unsigned long addr)
 }
 
 /*
- * Signal dispositions: SIG_IGN and SIG_DFL are honoured (SIGPIPE); a
+ * Signal dispositions (kernel/signal.c): stored whole and given back as
+ * set; SIG_IGN and SIG_DFL are honoured, SA_NOCLDWAIT on SIGCHLD too; a
  * handler is accepted but, until delivery exists, acts as SIG_DFL.
  */
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
 {
-	unsigned long old[4] = { 0 }, new[4];   /* handler, flags, restorer, mask */
+	struct k_sigaction old, new;
 
 	if (sigsetsize != 8)
 		return -EINVAL;
-	if (act && copy_from_user(new, act, sizeof(new)))
+	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
-	if (sig < 1 || sig > 64 || ((sig == SIGKILL || sig == SIGSTOP) && act))
+	if (sig < 1 || !valid_signal(sig) || ((sig == SIGKILL || sig == SIGSTOP) && act))
 		return -EINVAL;
-	old[0] = current->sig_ignored & BIT(sig) ? 1 : 0;
-	if (act && new[0] == 1)                 /* SIG_IGN */
-		current->sig_ignored |= BIT(sig);
-	else if (act)
-		current->sig_ignored &= ~BIT(sig);
-	return oact && copy_to_user(oact, old, sizeof(old)) ? -EFAULT : 0;
+	old = current->action[sig - 1];
+	if (act)
+		current->action[sig - 1] = new;
+	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/*
+ * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
+ * the caller) into group pgid (0: its own pid), as Linux checks it:
+ * EINVAL for pgid < 0, ESRCH for a process not ours, EPERM for a group
+ * that has no member.  (No sessions yet, and a child's exec is not
+ * tracked, so Linux's session EPERM and exec'd-child EACCES do not arise.)
+ */
+long sys_setpgid(int pid, int pgid)
+{
+	struct task_struct *p, *g;
+
+	if (!pid)
+		pid = current->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	p = find_task_by_vpid(pid);
+	if (!p || (p != current && p->parent != current))
+		return -ESRCH;
+	if (pgid != pid) {
+		for_each_process(g)
+			if (g->pgid == pgid)
+				break;
+		if (&g->task_list == &all_tasks)
+			return -EPERM;
+	}
+	p->pgid = pgid;
+	return 0;
+}
+
+/* getpgid(pid): the process group of pid (0: the caller), a zombie's too. */
+long sys_getpgid(int pid)
+{
+	struct task_struct *p = pid ? find_task_by_vpid(pid) : current;
+
+	return p ? p->pgid : -ESRCH;
+}
+
+long sys_getpgrp(void)
+{
+	return current->pgid;
 }
 
 /*
@@ -255,13 +298,15 @@ out:
 }
 
 #define RLIMIT_STACK    3
+#define RLIMIT_CORE     4
 #define RLIMIT_NOFILE   7
 #define RLIM_NLIMITS    16
 #define RLIM_INFINITY   (~0UL)
 
 /*
  * prlimit64 on oneself.  The limits are the kernel's fixed sizes: the
- * stack VMA (8 MiB), the fd table (NR_OPEN); no limit else.  A new limit
+ * stack VMA (8 MiB), the fd table (NR_OPEN), core files (soft 0: none is
+ * ever written, as Linux's default); no limit else.  A new limit
  * is checked as Linux does (readable, cur <= max) but changes nothing.
  */
 long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
@@ -280,5 +325,7 @@ long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *o
 		lim[0] = lim[1] = 8UL << 20;
 	if (resource == RLIMIT_NOFILE)
 		lim[0] = lim[1] = NR_OPEN;
+	if (resource == RLIMIT_CORE)
+		lim[0] = 0;
 	return old_rlim && copy_to_user(old_rlim, lim, sizeof(lim)) ? -EFAULT : 0;
 }
