@@ -47,6 +47,7 @@
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
+#define AUXV_WORDS 26                   /* the auxv pairs build_stack writes, AT_NULL's too */
 
 struct elf64_ehdr {
 	u8 e_ident[16];
@@ -155,13 +156,14 @@ static unsigned long build_stack(struct exec_args *a, const struct elf64_ehdr *e
 		return 0;
 	str = sp + sizeof(rnd);
 	random = sp;
-	sp = ALIGN_DOWN(sp - (a->argc + a->envc + 3 + 26) * sizeof(long), 16);
+	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
 	vec = sp + sizeof(long);
 	if (copy_to_user((void *)sp, &argc, sizeof(argc)) ||
 	    !put_pointers(&vec, &str, &k, a->argc) || !put_pointers(&vec, &str, &k, a->envc))
 		return 0;
 	{
-		unsigned long auxv[26] = { AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
+		unsigned long auxv[AUXV_WORDS] = {
+			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
 			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
 			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
 			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */

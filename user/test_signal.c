@@ -35,6 +35,21 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * fork, or end the test: a failed fork's -1 must never reach kill(), where
+ * it means every process (fault injection makes forks fail).
+ */
+static pid_t xfork(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		printf("Bail out! fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	return pid;
+}
+
 /* The wait status of pid (waits for it); -1 on error. */
 static int wait_status(pid_t pid)
 {
@@ -54,9 +69,11 @@ static pid_t blocked_child(int sig, void (*handler)(int), int *go)
 	char c;
 	pid_t pid;
 
-	if (pipe(ready) || pipe(hold))
-		return -1;
-	pid = fork();
+	if (pipe(ready) || pipe(hold)) {
+		printf("Bail out! pipe: %s\n", strerror(errno));
+		exit(1);
+	}
+	pid = xfork();
 	if (pid == 0) {
 		if (sig)
 			signal(sig, handler);
@@ -83,12 +100,12 @@ static void test_process_groups(void)
 	   "setpgid(0, 0): a group of our own; getpgrp, getpgid agree");
 	ok(getpgid(999999) == -1 && errno == ESRCH, "getpgid of no process: ESRCH");
 	ok(setpgid(0, -1) == -1 && errno == EINVAL, "setpgid with a negative pgid: EINVAL");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0)
 		_exit(getpgrp() == me ? 7 : 1);
 	ok(pid > 0 && waitpid(0, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7,
 	   "wait4(0): a child in our group (pgid inherited at fork)");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		setpgid(0, 0);
 		sleep_ms(50);
@@ -111,7 +128,7 @@ static void test_kill_group(void)
 
 	a = blocked_child(0, NULL, &go_a);
 	setpgid(a, a);
-	b = fork();
+	b = xfork();
 	if (b == 0) {
 		setpgid(0, a);
 		pause();
@@ -159,7 +176,7 @@ static void test_autoreap(const struct sigaction *sa, const char *name)
 
 	sigaction(SIGCHLD, sa, NULL);
 	for (int i = 0; i < 3; i++) {
-		pid[i] = fork();
+		pid[i] = xfork();
 		if (pid[i] == 0) {
 			sleep_ms(20 * i);
 			_exit(0);
@@ -183,7 +200,7 @@ static void test_zombie(void)
 	pid_t pid;
 
 	pipe(p);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		close(p[0]);
 		_exit(3);
@@ -239,7 +256,7 @@ static void test_wait4_rusage(void)
 {
 	struct rusage ru;
 	int st;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0)
 		_exit(9);
@@ -247,7 +264,7 @@ static void test_wait4_rusage(void)
 	ok(wait4(pid, &st, 0, (struct rusage *)8) == -1 && errno == EFAULT,
 	   "wait4 with a bad rusage pointer: EFAULT");
 	ok(wait4(pid, &st, 0, NULL) == -1 && errno == ECHILD, "... and the child was reaped");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0)
 		_exit(10);
 	ok(wait4(pid, &st, 0, &ru) == pid && WEXITSTATUS(st) == 10, "wait4 with a good rusage");
