@@ -95,9 +95,9 @@ long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigset
 /*
  * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
  * the caller) into group pgid (0: its own pid), as Linux checks it:
- * EINVAL for pgid < 0, ESRCH for a process not ours, EPERM for a group
- * that has no member.  (No sessions yet, and a child's exec is not
- * tracked, so Linux's session EPERM and exec'd-child EACCES do not arise.)
+ * EINVAL for pgid < 0, ESRCH for a process not ours, EACCES for a child
+ * that has exec'd, EPERM for a group that has no member.  (No sessions
+ * yet, so Linux's session EPERMs do not arise.)
  */
 long sys_setpgid(int pid, int pgid)
 {
@@ -112,6 +112,8 @@ long sys_setpgid(int pid, int pgid)
 	p = find_task_by_vpid(pid);
 	if (!p || (p != current && p->parent != current))
 		return -ESRCH;
+	if (p != current && p->did_exec)
+		return -EACCES;
 	if (pgid != pid) {
 		for_each_process(g)
 			if (g->pgid == pgid)
@@ -388,8 +390,10 @@ long sys_execve(const char *upath, char *const *argv, char *const *envp)
 		ret = copy_exec_args(path, argv, envp, &a);
 	if (!ret)
 		ret = do_execve(path, &a);
-	if (!ret)
+	if (!ret) {
 		flush_signal_handlers(current);
+		current->did_exec = true;
+	}
 	kfree(path);
 	kfree(a.buf);
 	return ret;

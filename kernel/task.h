@@ -45,6 +45,7 @@ struct task_struct {
 	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct files;
 	int pgid;                       /* process group (inherited at fork; setpgid) */
+	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
 	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */

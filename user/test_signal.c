@@ -1,6 +1,7 @@
 /*
  * Guest test (TAP): process groups, kill() and wait4() with Linux's
- * semantics — wait4(0) and wait4(-pgid), setpgid/getpgid/getpgrp, kill of
+ * semantics — wait4(0) and wait4(-pgid), setpgid/getpgid/getpgrp (EACCES
+ * once the child has exec'd), kill of
  * a group, an ignored signal is discarded (SIGKILL/SIGSTOP cannot be
  * ignored), SIGCHLD ignored or SA_NOCLDWAIT reaps children automatically,
  * kill of a zombie, every default-terminate signal terminates with the
@@ -119,6 +120,28 @@ static void test_process_groups(void)
 	   "wait4(-pgid) reaps the child of that group");
 	ok(kill(0, 0) == 0, "kill(0, 0): our group exists");
 	ok(kill(-999999, 0) == -1 && errno == ESRCH, "kill(-pgid) of no group: ESRCH");
+}
+
+/* A child that has exec'd cannot be moved to another group by its parent: EACCES. */
+static void test_setpgid_after_exec(const char *self)
+{
+	int p[2], st;
+	pid_t pid;
+
+	pipe(p);
+	pid = xfork();
+	if (pid == 0) {
+		close(p[1]);
+		dup2(p[0], 0);
+		execl(self, self, "wait-stdin", (char *)NULL);
+		_exit(1);
+	}
+	close(p[0]);
+	sleep_ms(100);                          /* it has exec'd and waits for EOF on stdin */
+	ok(setpgid(pid, pid) == -1 && errno == EACCES, "setpgid of a child that has exec'd: EACCES");
+	close(p[1]);
+	st = wait_status(pid);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 4, "the exec'd child ran");
 }
 
 static void test_kill_group(void)
@@ -272,13 +295,17 @@ static void test_wait4_rusage(void)
 	ok(kill(getpid(), 65) == -1 && errno == EINVAL, "kill with signal 65: EINVAL");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct sigaction nocldwait = { .sa_handler = SIG_DFL, .sa_flags = SA_NOCLDWAIT };
+	char c;
 
+	if (argc > 1)                           /* test_setpgid_after_exec's child */
+		return read(0, &c, 1) == 0 ? 4 : 5;
 	printf("TAP version 13\n");
 	test_process_groups();
+	test_setpgid_after_exec(argv[0]);
 	test_kill_group();
 	test_ignored();
 	test_autoreap(&ign, "SIGCHLD SIG_IGN");
