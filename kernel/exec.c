@@ -8,7 +8,8 @@
  * initial stack follows the SysV x86-64 ABI:
  *
  *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
- *          ... 16 random bytes (AT_RANDOM), the argument and environment strings
+ *          ... 16 random bytes (AT_RANDOM), the argument and environment
+ *          strings, the file name (AT_EXECFN), a NULL word at STACK_TOP - 8
  *
  * The old mm (and its MM ID) is released only once the new one is built.
  */
@@ -46,6 +47,7 @@
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
+#define AUXV_WORDS 26                   /* the auxv pairs build_stack writes, AT_NULL's too */
 
 struct elf64_ehdr {
 	u8 e_ident[16];
@@ -117,41 +119,57 @@ static bool push_bytes(unsigned long *sp, const void *data, unsigned long len)
 	return !copy_to_user((void *)*sp, data, len);
 }
 
-/* Lay out argc/argv/envp/auxv (see the top of this file); the new rsp or 0. */
+/*
+ * Write count pointers to the consecutive strings at user address *str
+ * (kernel copy *k), then NULL, at *vec; advance all three.  false on a fault.
+ */
+static bool put_pointers(unsigned long *vec, unsigned long *str, const char **k, int count)
+{
+	for (int i = 0; i <= count; i++, *vec += sizeof(long)) {
+		unsigned long ptr = i < count ? *str : 0;
+
+		if (copy_to_user((void *)*vec, &ptr, sizeof(ptr)))
+			return false;
+		if (i < count) {
+			unsigned long len = strlen(*k) + 1;
+
+			*str += len;
+			*k += len;
+		}
+	}
+	return true;
+}
+
+/*
+ * Lay out the strings (as Linux, under a NULL word at the top), AT_RANDOM's
+ * bytes, then argc/argv/envp/auxv (see the top of this file); the new rsp,
+ * or 0 if it does not fit.
+ */
 static unsigned long build_stack(struct exec_args *a, const struct elf64_ehdr *eh,
 				 unsigned long bias, unsigned long phdr_addr)
 {
-	unsigned long sp = STACK_TOP, strs[EXEC_MAX_ARGS * 2], random, *vec, n = 0;
-	int nr = a->argc + a->envc;
+	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
+	const char *k = a->buf;
 	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
 
-	for (int i = nr - 1; i >= 0; i--)
-		if (!push_bytes(&sp, a->strings[i], strlen(a->strings[i]) + 1))
-			return 0;
-		else
-			strs[i] = sp;
-	if (!push_bytes(&sp, rnd, sizeof(rnd)))
+	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
 		return 0;
+	str = sp + sizeof(rnd);
 	random = sp;
-	vec = a->vec;
-	vec[n++] = a->argc;
-	for (int i = 0; i < a->argc; i++)
-		vec[n++] = strs[i];
-	vec[n++] = 0;
-	for (int i = a->argc; i < nr; i++)
-		vec[n++] = strs[i];
-	vec[n++] = 0;
+	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
+	vec = sp + sizeof(long);
+	if (copy_to_user((void *)sp, &argc, sizeof(argc)) ||
+	    !put_pointers(&vec, &str, &k, a->argc) || !put_pointers(&vec, &str, &k, a->envc))
+		return 0;
 	{
-		unsigned long auxv[] = { AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
+		unsigned long auxv[AUXV_WORDS] = {
+			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
 			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
 			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
-			AT_RANDOM, random, AT_EXECFN, strs[0], AT_NULL, 0 };
+			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */
 
-		memcpy(vec + n, auxv, sizeof(auxv));
-		n += ARRAY_SIZE(auxv);
+		return copy_to_user((void *)vec, auxv, sizeof(auxv)) ? 0 : sp;
 	}
-	sp = ALIGN_DOWN(sp - n * sizeof(unsigned long), 16);
-	return copy_to_user((void *)sp, vec, n * sizeof(unsigned long)) ? 0 : sp;
 }
 
 /* Build the new mm for f; on success it is current's and *ip, *sp are set. */

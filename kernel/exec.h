@@ -4,16 +4,19 @@
 
 #include "kernel/types.h"
 
-#define EXEC_MAX_ARGS   128
-#define EXEC_STRINGS    (32 * 1024)
+#define MAX_ARG_STRLEN  (32 * 4096)     /* the longest string, its NUL included */
 #define EACCES 13
 
-/* argv and envp, copied from the caller (or made by the kernel for init). */
+/*
+ * argv and envp, copied from the caller (or made by the kernel for init):
+ * buf[0, len) holds argc argv strings, envc envp strings, then the file
+ * name, each NUL-terminated, back to back — the order they take on the
+ * new stack.  limit: how many bytes they may take (Linux's bprm_stack_limits).
+ */
 struct exec_args {
 	int argc, envc;
-	char *strings[EXEC_MAX_ARGS * 2];       /* argv[0..argc), then envp */
-	char buf[EXEC_STRINGS];
-	unsigned long vec[EXEC_MAX_ARGS * 2 + 40];  /* scratch for the stack vector */
+	char *buf;
+	unsigned long len, size, limit;
 };
 
 int do_execve(const char *path, struct exec_args *a);

@@ -12,16 +12,17 @@
 #include "mm/mm.h"
 
 static const char *const init_env[] = { "PATH=/bin", "HOME=/", "TERM=vt100" };
-static struct exec_args init_args;     /* static: the leak baseline excludes it */
+static char init_strings[32 << 10];    /* static: the leak baseline excludes it */
+static struct exec_args init_args = { .buf = init_strings, .size = sizeof(init_strings) };
 static struct mem_counts baseline;     /* taken once PID 1 exists, before its exec */
 
 /* Append one word, decoding %XX, to a->buf; returns false if full. */
-static bool add_word(struct exec_args *a, const char *w, size_t len, unsigned long *used)
+static bool add_word(struct exec_args *a, const char *w, size_t len)
 {
-	char *out = a->buf + *used;
+	char *out = a->buf + a->len;
 	size_t n = 0;
 
-	if (a->argc + a->envc >= EXEC_MAX_ARGS * 2 - 1 || *used + len + 1 > EXEC_STRINGS)
+	if (a->len + len + 1 > a->size)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		if (w[i] == '%' && i + 2 < len) {
@@ -34,8 +35,7 @@ static bool add_word(struct exec_args *a, const char *w, size_t len, unsigned lo
 		}
 	}
 	out[n] = '\0';
-	a->strings[a->argc + a->envc] = out;
-	*used += n + 1;
+	a->len += n + 1;
 	return true;
 }
 
@@ -45,10 +45,9 @@ int user_init_from_cmdline(const char *cmdline)
 	struct exec_args *a = &init_args;
 	const char *args = strstr(cmdline, " -- ");
 	struct task_struct *t, *idle = current;
-	unsigned long used = 0;
 	int ret;
 
-	add_word(a, "/bin/init", 9, &used);
+	add_word(a, "/bin/init", 9);
 	a->argc = 1;
 	for (const char *p = args ? args + 4 : ""; *p; ) {
 		size_t len = 0;
@@ -57,13 +56,15 @@ int user_init_from_cmdline(const char *cmdline)
 			p++;
 		while (p[len] && p[len] != ' ')
 			len++;
-		if (len && add_word(a, p, len, &used))
+		if (len && add_word(a, p, len))
 			a->argc++;
 		p += len;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(init_env); i++)
-		if (add_word(a, init_env[i], strlen(init_env[i]), &used))
+		if (add_word(a, init_env[i], strlen(init_env[i])))
 			a->envc++;
+	if (!add_word(a, "/bin/init", 9))       /* the file name, for AT_EXECFN */
+		return -E2BIG;
 	t = task_create("init", NULL);
 	ret = t ? 0 : -ENOMEM;
 	if (t) {

@@ -2,13 +2,14 @@
  * Path-name lookup, after Linux's fs/namei.c, for foliOS's one flat tree:
  * the read-only initrd with /proc, /sys and /dev/console (the serial
  * console) on top.  A user path is copied in with getname(), made absolute
- * (relative paths start at "/" or at a directory fd), then looked up
+ * (relative paths start at "/" or at a directory fd), its "//", "." and
+ * ".." resolved as Linux's component walk resolves them, then looked up
  * whole; the errors are Linux's:
  *
  *   EFAULT        the name is not readable user memory (up to its NUL)
  *   ENAMETOOLONG  no NUL in PATH_MAX bytes
  *   ENOENT        no such entry, or "" without AT_EMPTY_PATH
- *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/")
+ *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/", "f/..")
  *   EBADF         a relative path against a dirfd that is not open
  *
  * Lock order: none; lookups only read the initrd and generate /proc files.
@@ -83,15 +84,65 @@ static long missing(char *p)
 	return -ENOENT;
 }
 
+/* Before a "." or "..": the path so far must be a directory; 0, -ENOTDIR or -ENOENT. */
+static long must_be_dir(char *p)
+{
+	struct file f;
+	bool dir;
+
+	if (!*p)
+		return 0;                       /* the root */
+	if (!lookup_one(p, &f))
+		return missing(p);
+	dir = f.type == FILE_DIR;
+	proc_release(&f);
+	return dir ? 0 : -ENOTDIR;
+}
+
+/*
+ * Walk the components of in into out (PATH_MAX + the dir size bytes):
+ * empty ones ("//") and "." are dropped, ".." drops the one before it
+ * ("/.." is "/"), each after a check that what precedes is a directory,
+ * as Linux's walk does.  out gets them joined by '/', no leading or
+ * trailing '/' ("" is the root).  Returns 0 or -errno.
+ */
+static long normalize(const char *in, char *out)
+{
+	size_t w = 0;
+
+	*out = '\0';
+	while (*in) {
+		size_t len = strcspn(in, "/");
+		bool dot = len == 1 && in[0] == '.', dotdot = len == 2 && !strncmp(in, "..", 2);
+		long err = dot || dotdot ? must_be_dir(out) : 0;
+
+		if (err)
+			return err;
+		if (dotdot) {
+			while (w && out[w - 1] != '/')
+				w--;
+			out[w ? --w : 0] = '\0';
+		} else if (len && !dot) {
+			if (w)
+				out[w++] = '/';
+			memcpy(out + w, in, len);
+			w += len;
+			out[w] = '\0';
+		}
+		in += len + (in[len] == '/');
+	}
+	return 0;
+}
+
 /*
  * Put "dir/name" (name relative to dirfd) or name (absolute, or dirfd is
- * AT_FDCWD) into buf, then strip "/" and "./" prefixes and trailing '/'.
- * Returns the normalized path inside buf, or NULL with *err set.
+ * AT_FDCWD) into buf, then normalize it into the second half of buf.
+ * Returns the normalized path, or NULL with *err set.
  */
 static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
 {
+	const size_t half = PATH_MAX + sizeof(((struct file *)0)->dir);
 	const char *dir = "";
-	char *p = buf;
 	size_t n;
 
 	if (name[0] != '/' && dirfd != AT_FDCWD) {
@@ -102,20 +153,11 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 			return NULL;
 		dir = d->dir;
 	}
-	snprintf(buf, PATH_MAX + sizeof(((struct file *)0)->dir), "%s/%s", dir, name);
-	for (;;) {
-		if (*p == '/')
-			p++;
-		else if (p[0] == '.' && (p[1] == '/' || !p[1]))
-			p += p[1] ? 2 : 1;
-		else
-			break;
-	}
-	n = strlen(p);
-	*trailing = n && p[n - 1] == '/';
-	while (n && p[n - 1] == '/')
-		p[--n] = '\0';
-	return p;
+	snprintf(buf, half, "%s/%s", dir, name);
+	n = strlen(buf);
+	*trailing = n && buf[n - 1] == '/';
+	*err = normalize(buf, buf + half);
+	return *err ? NULL : buf + half;
 }
 
 /*
@@ -125,7 +167,7 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
  */
 long path_lookupat(int dirfd, const char *name, struct file *f)
 {
-	char *buf = kmalloc(PATH_MAX + sizeof(f->dir)), *p;
+	char *buf = kmalloc(2 * (PATH_MAX + sizeof(f->dir))), *p;
 	bool trailing;
 	long err = -ENOMEM;
 

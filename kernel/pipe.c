@@ -1,8 +1,11 @@
 /*
  * Pipes: a 4 KiB ring between a read file and a write file.  Readers sleep
  * while it is empty (EOF once no writer is left), writers while it is full;
- * writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE is
- * ignored.  One CPU, and no preemption in the kernel: no lock needed yet.
+ * a write of at most PIPE_BUF bytes is atomic: it waits until it fits
+ * whole, so no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN
+ * instead).  Writing with no reader raises SIGPIPE, or returns -EPIPE
+ * when SIGPIPE is ignored.  One CPU, and no preemption in the kernel: no
+ * lock needed yet.
  */
 #include "kernel/file.h"
 #include "kernel/task.h"
@@ -12,6 +15,7 @@
 #include "mm/mm.h"
 
 #define PIPE_SIZE 4096
+#define PIPE_BUF  4096                  /* POSIX: the longest atomic write */
 #define EPIPE 32
 
 struct pipe {
@@ -47,20 +51,25 @@ long pipe_read(struct file *f, char *ubuf, unsigned long count)
 	return n;
 }
 
+/*
+ * Write count bytes, sleeping while the ring has no room: for a write of
+ * up to PIPE_BUF bytes, until all of it fits (Linux's pipe_write); a
+ * longer one copies what fits and may be split.  Returns the bytes
+ * written, or -errno if none were.
+ */
 long pipe_write(struct file *f, const char *ubuf, unsigned long count)
 {
 	struct pipe *p = f->pipe;
 	unsigned long n = 0;
 
 	while (n < count) {
-		unsigned long off, chunk;
+		unsigned long off, chunk, need = count <= PIPE_BUF ? count - n : 1;
 
 		if (!p->readers) {
-			if (!(current->sig_ignored & BIT(SIGPIPE)))
-				current->pending_kill = SIGPIPE;
+			do_send_sig_info(SIGPIPE, current);
 			return n ? (long)n : -EPIPE;
 		}
-		if (p->head - p->tail == PIPE_SIZE) {
+		if (PIPE_SIZE - (p->head - p->tail) < need) {
 			if (f->f_flags & O_NONBLOCK)
 				return n ? (long)n : -EAGAIN;
 			if (current->pending_kill)

@@ -3,8 +3,8 @@
  * kernel/sys.c): each process has its own, inherited at fork and kept
  * across execve.  foliOS enforces RLIMIT_DATA and RLIMIT_AS (mmap, brk and
  * mprotect, through mm's may_expand_vm()), RLIMIT_NOFILE (the lowest free
- * fd) and RLIMIT_STACK (execve's argument space); the others are kept and
- * reported.  The defaults are Linux's for init, but for what foliOS sizes
+ * fd) and RLIMIT_STACK (execve's argument space); RLIMIT_CORE is reported
+ * (soft 0: no core is ever written); the others are kept and reported.  The defaults are Linux's for init, but for what foliOS sizes
  * itself: NOFILE is its fd table, NPROC and SIGPENDING are not limited.
  *
  * Locking: a task changes only its own limits or those of a task that
@@ -83,7 +83,7 @@ long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *o
 
 	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
 		return -EFAULT;
-	if (pid && !(t = find_task(pid)))
+	if (pid && !(t = find_task_by_vpid(pid)))
 		return -ESRCH;
 	ret = do_prlimit(t, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
 	if (!ret && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))

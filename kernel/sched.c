@@ -22,9 +22,10 @@
 
 static spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 static LIST_HEAD(run_queue);
-static LIST_HEAD(all_tasks);
+LIST_HEAD(all_tasks);
 static struct task_struct idle_task = { .pid = 0, .comm = "idle" };
 static int next_pid = 1;
+static struct task_struct *task_dead;   /* reaped at its exit, still on its stack */
 struct task_struct *init_task;
 
 extern char boot_stack[];
@@ -58,16 +59,18 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->pid = next_pid++;
 	t->parent = parent;
-	if (parent)
+	if (parent) {
 		list_add_tail(&t->sibling, &parent->children);
+		t->pgid = parent->pgid;
+	}
 	list_add_tail(&t->task_list, &all_tasks);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	arch_prepare_new_stack(t);
 	return t;
 }
 
-/* Free a task that never ran or was reaped: its stack, FPU image, place, itself. */
-void task_release(struct task_struct *t)
+/* Take t off its parent's children and the task list: its PID is gone. */
+static void __unhash_process(struct task_struct *t)
 {
 	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 
@@ -75,9 +78,34 @@ void task_release(struct task_struct *t)
 		list_del(&t->sibling);
 	list_del(&t->task_list);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+static void free_task(struct task_struct *t)
+{
 	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
 	fpstate_free(&t->fpu);
 	kfree(t);
+}
+
+/* Free a task that never ran or was reaped: its place, its stack, its FPU image, itself. */
+void task_release(struct task_struct *t)
+{
+	__unhash_process(t);
+	free_task(t);
+}
+
+/*
+ * After a switch, on the next task's stack: free the task that was reaped
+ * as it exited (Linux's finish_task_switch dropping a TASK_DEAD task).
+ */
+static void finish_task_switch(void)
+{
+	struct task_struct *dead = task_dead;
+
+	if (dead) {
+		task_dead = NULL;
+		free_task(dead);
+	}
 }
 
 /* Give t's children to init (they become its orphans to reap). */
@@ -133,6 +161,7 @@ void schedule(void)
 		__switch_to(&prev->sp, next->sp);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	finish_task_switch();
 }
 
 /*
@@ -143,6 +172,7 @@ void schedule(void)
 void schedule_tail(void)
 {
 	spin_unlock(&tasklist_lock);
+	finish_task_switch();
 }
 
 /* Timer tick in user mode: give the CPU to the next task. */
@@ -163,13 +193,13 @@ void sleep_on(const void *chan)
 	arch_local_irq_restore(flags);
 }
 
-/* The live (not zombie) task with this pid, or NULL. */
-struct task_struct *find_task(int pid)
+/* The task with this pid, a zombie too (until reaped), or NULL. */
+struct task_struct *find_task_by_vpid(int pid)
 {
 	struct task_struct *t;
 
-	list_for_each_entry(t, &all_tasks, task_list)
-		if (t->pid == pid && t->state != TASK_ZOMBIE)
+	for_each_process(t)
+		if (t->pid == pid)
 			return t;
 	return NULL;
 }
@@ -264,7 +294,8 @@ static int end_remaining_tasks(struct task_struct *init)
 /*
  * End the current task with a wait status (Linux's encoding: exit code in
  * bits 8-15, or the killing signal in bits 0-6).  The mm goes now; the
- * task stays a zombie until its parent reaps it.  PID 1 exiting powers off
+ * task stays a zombie until its parent reaps it, or goes at once if the
+ * parent ignores SIGCHLD.  PID 1 exiting powers off
  * with its status, as run-qemu.sh expects.
  */
 __noreturn void do_exit(int wait_status)
@@ -292,6 +323,11 @@ __noreturn void do_exit(int wait_status)
 	}
 	reparent_children(t);
 	t->state = TASK_ZOMBIE;
+	if (t->parent && do_notify_parent(t)) {
+		t->state = TASK_DEAD;
+		__unhash_process(t);
+		task_dead = t;
+	}
 	if (t->parent)
 		wake_up(t->parent);
 	schedule();

@@ -1,8 +1,37 @@
-/* Fatal signals: a task killed by sig exits with wait status sig. */
+/*
+ * Signals, after Linux's kernel/signal.c: kill() of a process, of a
+ * process group or of everyone, the dispositions set by rt_sigaction, and
+ * the default actions.  Until user handlers exist a signal that is not
+ * ignored either terminates its target (the wait status is the signal; no
+ * core is dumped, as on Linux with RLIMIT_CORE 0, so no 0x80 bit) or, for
+ * the stop signals that job control would use, is discarded.  The signal
+ * is taken at the target's next return to user mode; a sleeper is woken
+ * and its sleep ends with -EINTR.
+ *
+ * Locking: one CPU, non-preemptive kernel; the task list is read as
+ * kernel/sched.c does.
+ */
 #include "kernel/signal.h"
 #include "kernel/task.h"
 #include "kernel/printk.h"
+#include "kernel/string.h"
 #include "kernel/syscalls.h"
+
+#define INT_MIN (-2147483647 - 1)
+
+/* Linux's SIG_KERNEL_IGNORE_MASK and SIG_KERNEL_STOP_MASK. */
+#define SIG_KERNEL_IGNORE_MASK (BIT(SIGCONT) | BIT(SIGCHLD) | BIT(SIGWINCH) | BIT(SIGURG))
+#define SIG_KERNEL_STOP_MASK (BIT(SIGSTOP) | BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
+
+static bool sig_kernel_ignore(int sig)
+{
+	return sig < 32 && (SIG_KERNEL_IGNORE_MASK & BIT(sig));
+}
+
+static bool sig_kernel_stop(int sig)
+{
+	return sig < 32 && (SIG_KERNEL_STOP_MASK & BIT(sig));
+}
 
 __noreturn void force_sig_fault(int sig, unsigned long addr)
 {
@@ -11,23 +40,117 @@ __noreturn void force_sig_fault(int sig, unsigned long addr)
 }
 
 /*
- * kill(pid, sig): SIGKILL and SIGTERM end the task (their default action),
- * at its next return to user mode; signal 0 only checks that it exists.
- * Other signals are accepted and ignored until handlers exist.
+ * Would sig be discarded on arrival at t (Linux's sig_task_ignored)?  Its
+ * handler is SIG_IGN, or SIG_DFL with a default action of ignore; PID 1
+ * gets no signal it has not asked for (SIGNAL_UNKILLABLE) — and as no
+ * handler can run yet, none at all.
+ */
+static bool sig_ignored(struct task_struct *t, int sig)
+{
+	unsigned long handler = t->action[sig - 1].handler;
+
+	if (t == init_task)
+		return true;
+	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
+}
+
+/*
+ * Send sig (1.._NSIG) to t.  A zombie takes nothing (it is dying already);
+ * an ignored or stop signal is discarded; any other becomes t's fatal
+ * signal unless one is pending already.  Returns 0.
+ */
+int do_send_sig_info(int sig, struct task_struct *t)
+{
+	if (t->state == TASK_ZOMBIE || sig_ignored(t, sig) || sig_kernel_stop(sig))
+		return 0;
+	if (!t->pending_kill)
+		t->pending_kill = sig;
+	wake_up_task(t);                        /* a sleeper dies when it wakes */
+	return 0;
+}
+
+/* kill's checks on one target (Linux's group_send_sig_info): 0 only probes. */
+static int group_send_sig_info(int sig, struct task_struct *t)
+{
+	if (!valid_signal(sig))
+		return -EINVAL;
+	return sig ? do_send_sig_info(sig, t) : 0;
+}
+
+/*
+ * sig to every process (zombies included) of group pgrp.  0 if one took
+ * it, -ESRCH if the group is empty, else the last error.
+ */
+static int kill_pgrp(int pgrp, int sig)
+{
+	struct task_struct *p;
+	int ret = -ESRCH;
+
+	for_each_process(p)
+		if (p->pgid == pgrp) {
+			int err = group_send_sig_info(sig, p);
+
+			if (ret)
+				ret = err;
+		}
+	return ret;
+}
+
+/* kill(-1, sig): every process but PID 1 and the caller; -ESRCH if none. */
+static int kill_all(int sig)
+{
+	struct task_struct *p;
+	int ret = 0, count = 0;
+
+	for_each_process(p)
+		if (p->pid > 1 && p != current) {
+			count++;
+			ret = group_send_sig_info(sig, p);
+		}
+	return count ? ret : -ESRCH;
+}
+
+/*
+ * kill(pid, sig): pid > 0 one process (a zombie too), 0 the caller's
+ * group, -1 everyone else, < -1 the group -pid (Linux's
+ * kill_something_info).  sig 0 only checks that the target exists.
  */
 long sys_kill(int pid, int sig)
 {
-	struct task_struct *t = find_task(pid);
+	struct task_struct *t;
 
-	if (sig < 0 || sig > 64)
-		return -EINVAL;
-	if (!t || pid <= 0)
-		return -ESRCH;
-	if (sig == SIGKILL || sig == SIGTERM) {
-		t->pending_kill = sig;
-		wake_up_task(t);                /* a sleeper dies when it wakes */
+	if (pid > 0) {
+		t = find_task_by_vpid(pid);
+		return t ? group_send_sig_info(sig, t) : -ESRCH;
 	}
-	return 0;
+	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
+		return -ESRCH;
+	if (pid != -1)
+		return kill_pgrp(pid ? -pid : current->pgid, sig);
+	return kill_all(sig);
+}
+
+/*
+ * A child is exiting: must it be reaped now, with no zombie (Linux's
+ * do_notify_parent's autoreap)?  Yes when its parent ignores SIGCHLD or
+ * set SA_NOCLDWAIT.  The SIGCHLD itself is ignored by default and no
+ * handler can run yet, so nothing is sent.
+ */
+bool do_notify_parent(struct task_struct *tsk)
+{
+	const struct k_sigaction *ka = &tsk->parent->action[SIGCHLD - 1];
+
+	return ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT);
+}
+
+/* exec: handlers go back to SIG_DFL (SIG_IGN stays), flags and masks are cleared. */
+void flush_signal_handlers(struct task_struct *t)
+{
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &t->action[i];
+
+		*ka = (struct k_sigaction){ .handler = ka->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
+	}
 }
 
 /* On the way back to user mode: die of a pending fatal signal. */

@@ -7,6 +7,7 @@
 #include "kernel/string.h"
 #include "kernel/printk.h"
 #include "mm/mm.h"
+#include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include "kernel/signal.h"
@@ -71,25 +72,70 @@ long sys_arch_prctl(int code, unsigned long addr)
 }
 
 /*
- * Signal dispositions: SIG_IGN and SIG_DFL are honoured (SIGPIPE); a
+ * Signal dispositions (kernel/signal.c): stored whole and given back as
+ * set; SIG_IGN and SIG_DFL are honoured, SA_NOCLDWAIT on SIGCHLD too; a
  * handler is accepted but, until delivery exists, acts as SIG_DFL.
  */
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
 {
-	unsigned long old[4] = { 0 }, new[4];   /* handler, flags, restorer, mask */
+	struct k_sigaction old, new;
 
 	if (sigsetsize != 8)
 		return -EINVAL;
-	if (act && copy_from_user(new, act, sizeof(new)))
+	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
-	if (sig < 1 || sig > 64 || ((sig == SIGKILL || sig == SIGSTOP) && act))
+	if (sig < 1 || !valid_signal(sig) || ((sig == SIGKILL || sig == SIGSTOP) && act))
 		return -EINVAL;
-	old[0] = current->sig_ignored & BIT(sig) ? 1 : 0;
-	if (act && new[0] == 1)                 /* SIG_IGN */
-		current->sig_ignored |= BIT(sig);
-	else if (act)
-		current->sig_ignored &= ~BIT(sig);
-	return oact && copy_to_user(oact, old, sizeof(old)) ? -EFAULT : 0;
+	old = current->action[sig - 1];
+	if (act)
+		current->action[sig - 1] = new;
+	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/*
+ * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
+ * the caller) into group pgid (0: its own pid), as Linux checks it:
+ * EINVAL for pgid < 0, ESRCH for a process not ours, EACCES for a child
+ * that has exec'd, EPERM for a group that has no member.  (No sessions
+ * yet, so Linux's session EPERMs do not arise.)
+ */
+long sys_setpgid(int pid, int pgid)
+{
+	struct task_struct *p, *g;
+
+	if (!pid)
+		pid = current->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	p = find_task_by_vpid(pid);
+	if (!p || (p != current && p->parent != current))
+		return -ESRCH;
+	if (p != current && p->did_exec)
+		return -EACCES;
+	if (pgid != pid) {
+		for_each_process(g)
+			if (g->pgid == pgid)
+				break;
+		if (&g->task_list == &all_tasks)
+			return -EPERM;
+	}
+	p->pgid = pgid;
+	return 0;
+}
+
+/* getpgid(pid): the process group of pid (0: the caller), a zombie's too. */
+long sys_getpgid(int pid)
+{
+	struct task_struct *p = pid ? find_task_by_vpid(pid) : current;
+
+	return p ? p->pgid : -ESRCH;
+}
+
+long sys_getpgrp(void)
+{
+	return current->pgid;
 }
 
 /*
@@ -198,58 +244,157 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 	return done;
 }
 
-/*
- * Copy a NULL-terminated vector of user strings into a->strings[base..]
- * and a->buf; returns how many, or -EFAULT / -E2BIG.
- */
-static int copy_strings(struct exec_args *a, char *const *uvec, int base, unsigned long *used)
+#define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
+
+/* How many pointers a user vector has before its NULL (Linux's count()); -EFAULT. */
+static int count(char *const *uvec)
 {
-	int count;
+	int i = 0;
 
-	for (count = 0; uvec; count++) {
-		char *ustr;
-		long n;
-
-		if (copy_from_user(&ustr, uvec + count, sizeof(ustr)))
+	for (char *p = NULL; uvec; i++) {
+		if (copy_from_user(&p, uvec + i, sizeof(p)))
 			return -EFAULT;
-		if (!ustr)
+		if (!p)
 			break;
-		if (base + count >= EXEC_MAX_ARGS * 2 - 1)
-			return -E2BIG;
-		n = strncpy_from_user(a->buf + *used, ustr, EXEC_STRINGS - *used);
-		if (n < 0)
-			return n == -EFAULT ? -EFAULT : -E2BIG;
-		a->strings[base + count] = a->buf + *used;
-		*used += n + 1;
 	}
-	return count;
+	return i;
 }
 
 /*
- * execve: the name, then argv and envp are copied in (Linux's order); an
- * empty argv gets "" as argv[0], as Linux does since 5.18.  The file is
- * looked up by do_execve.  Returns only on failure.
+ * How much the strings may take (Linux's bprm_stack_limits): a quarter of
+ * the stack rlimit (2 MiB of the default 8), at most 3/4 of the 8 MiB stack
+ * and at least ARG_MAX, less the argv and envp pointers; -E2BIG if the
+ * pointers alone take it.
+ */
+static int bprm_stack_limits(struct exec_args *a)
+{
+	unsigned long limit = MAX(MIN(STACK_SIZE_MAX / 4 * 3, rlimit(RLIMIT_STACK) / 4), ARG_MAX);
+	unsigned long ptr_size = (MAX(a->argc, 1) + a->envc) * sizeof(void *);
+
+	if (limit <= ptr_size)
+		return -E2BIG;
+	a->limit = limit - ptr_size;
+	return 0;
+}
+
+/* Make a->buf hold at least len more bytes, doubling it; 0 or -ENOMEM. */
+static int grow_args(struct exec_args *a, unsigned long len)
+{
+	unsigned long size = a->size ? a->size : PAGE_SIZE;
+	char *buf;
+
+	while (size - a->len < len)
+		size *= 2;
+	if (size == a->size)
+		return 0;
+	buf = kmalloc(size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, a->buf, a->len);
+	kfree(a->buf);
+	a->buf = buf;
+	a->size = size;
+	return 0;
+}
+
+/* Append a kernel string (the file name, or "" for an empty argv); -E2BIG past the limit. */
+static int copy_string_kernel(const char *s, struct exec_args *a)
+{
+	unsigned long len = strlen(s) + 1;
+	int ret = a->len + len > a->limit ? -E2BIG : grow_args(a, len);
+
+	if (!ret) {
+		memcpy(a->buf + a->len, s, len);
+		a->len += len;
+	}
+	return ret;
+}
+
+/*
+ * Append count user strings (Linux's copy_strings): each at most
+ * MAX_ARG_STRLEN bytes with its NUL, all within a->limit, else -E2BIG;
+ * -EFAULT for an unreadable one.  A string is copied into the free space,
+ * which doubles until the string's NUL is found in it.
+ */
+static int copy_strings(int count, char *const *uvec, struct exec_args *a)
+{
+	for (int i = 0; i < count; i++) {
+		char *ustr;
+		long n = -ENAMETOOLONG;
+
+		if (copy_from_user(&ustr, uvec + i, sizeof(ustr)) || !ustr)
+			return -EFAULT;
+		while (n == -ENAMETOOLONG) {
+			unsigned long room = MIN(a->size - a->len, MAX_ARG_STRLEN);
+			int ret;
+
+			n = strncpy_from_user(a->buf + a->len, ustr, room);
+			if (n == -EFAULT)
+				return -EFAULT;
+			if (n >= 0)
+				break;
+			if (room == MAX_ARG_STRLEN || a->len + room >= a->limit)
+				return -E2BIG;
+			ret = grow_args(a, room + 1);
+			if (ret)
+				return ret;
+		}
+		if (a->len + n + 1 > a->limit)
+			return -E2BIG;
+		a->len += n + 1;
+	}
+	return 0;
+}
+
+/*
+ * Copy in argv, envp and the file name (Linux's do_execveat_common):
+ * count both vectors, set the limit, copy the strings; an empty argv gets
+ * "" as argv[0], as Linux does since 5.18.  0 or -errno.
+ */
+static int copy_exec_args(const char *path, char *const *argv, char *const *envp,
+			  struct exec_args *a)
+{
+	int ret;
+
+	a->argc = ret = count(argv);
+	if (ret >= 0)
+		a->envc = ret = count(envp);
+	if (ret >= 0)
+		ret = bprm_stack_limits(a);
+	if (!ret)
+		ret = copy_strings(a->argc, argv, a);
+	if (!ret && !a->argc) {
+		ret = copy_string_kernel("", a);
+		a->argc = 1;
+	}
+	if (!ret)
+		ret = copy_strings(a->envc, envp, a);
+	return ret ? ret : copy_string_kernel(path, a);
+}
+
+/*
+ * execve: the name, then argv and envp are copied in; the file is looked
+ * up by do_execve.  Signal handlers go back to SIG_DFL.  Returns only on
+ * failure.
  */
 long sys_execve(const char *upath, char *const *argv, char *const *envp)
 {
-	struct exec_args *a = kzalloc(sizeof(*a));
-	unsigned long used = 0;
+	struct exec_args a = { 0 };
 	long ret = -ENOMEM;
-	char *path = a ? getname(upath, 0, &ret) : NULL;
+	char *path = getname(upath, 0, &ret);
 
 	if (!path)
-		goto out;
-	ret = a->argc = copy_strings(a, argv, 0, &used);
-	if (ret >= 0 && !a->argc) {
-		a->strings[0] = a->buf + used++;        /* "" (kzalloc'ed) */
-		a->argc = 1;
+		return ret;
+	ret = grow_args(&a, PAGE_SIZE);
+	if (!ret)
+		ret = copy_exec_args(path, argv, envp, &a);
+	if (!ret)
+		ret = do_execve(path, &a);
+	if (!ret) {
+		flush_signal_handlers(current);
+		current->did_exec = true;
 	}
-	if (ret >= 0)
-		ret = a->envc = copy_strings(a, envp, a->argc, &used);
-	if (ret >= 0)
-		ret = do_execve(path, a);
 	kfree(path);
-out:
-	kfree(a);
+	kfree(a.buf);
 	return ret;
 }

@@ -13,6 +13,7 @@
 #include "mm/mm_types.h"
 #include "kernel/file.h"
 #include "include/uapi/linux/resource.h"
+#include "kernel/signal.h"
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
 
@@ -24,6 +25,7 @@ enum task_state {
 	TASK_RUNNABLE,
 	TASK_SLEEPING,
 	TASK_ZOMBIE,
+	TASK_DEAD,              /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
 };
 
 struct task_struct {
@@ -44,7 +46,9 @@ struct task_struct {
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct files;
-	unsigned long sig_ignored;      /* bit n: signal n is SIG_IGN */
+	int pgid;                       /* process group (inherited at fork; setpgid) */
+	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
+	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/resource.c */
@@ -68,13 +72,17 @@ void task_start(struct task_struct *t);
 void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 void sched_tick(void);
-struct task_struct *find_task(int pid);
+struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);
 __noreturn void cpu_idle(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);
 extern struct task_struct *init_task;
+extern struct list_head all_tasks;
+
+/* Every task that has a PID: live ones and zombies not yet reaped. */
+#define for_each_process(p) list_for_each_entry(p, &all_tasks, task_list)
 
 /* Architecture hooks (arch/x86_64/process.c). */
 #define current arch_get_current()

@@ -239,21 +239,20 @@ static void numa_maps_show(struct file *file, struct seq_file *m)
 	}
 }
 
-static const char *task_state(int pid)
+/* Linux's get_task_state() text; a task reaped since the open reads as dead. */
+static const char *task_state(const struct task_struct *t)
 {
-	struct task_struct *t = find_task(pid);
-
 	if (!t)
+		return "X (dead)";
+	if (t->state == TASK_ZOMBIE)
 		return "Z (zombie)";
 	return t == current || t->state == TASK_RUNNABLE ? "R (running)" : "S (sleeping)";
 }
 
-/* /proc/<pid>/status: the lines of Linux's that foliOS can fill. */
-static void status_show(struct file *file, struct seq_file *m)
+/* status's memory lines (Linux's task_mem), for a process that has an mm. */
+static void task_mem(struct seq_file *m, struct mm_struct *mm)
 {
-	struct mm_struct *mm = file->mm;
 	unsigned long size = 0, data = 0, stack = 0, kb = PAGE_SIZE >> 10;
-	struct task_struct *t = find_task(file->proc_arg);
 	struct vm_area_struct *vma;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
@@ -265,14 +264,22 @@ static void status_show(struct file *file, struct seq_file *m)
 		else if (vma->vm_flags & VM_WRITE)
 			data += len;
 	}
-	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
-		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", file->proc_comm,
-		   task_state(file->proc_arg), file->proc_arg, file->proc_arg,
-		   t && t->parent ? t->parent->pid : 0);
 	seq_printf(m, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\nRssFile:\t%8lu kB\n"
-		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n"
-		   "Threads:\t1\n", size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data,
-		   stack, 0UL);
+		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n",
+		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
+}
+
+/* /proc/<pid>/status: the lines of Linux's that foliOS can fill (a zombie has no Vm lines). */
+static void status_show(struct file *file, struct seq_file *m)
+{
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
+
+	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
+		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", file->proc_comm, task_state(t),
+		   file->proc_arg, file->proc_arg, t && t->parent ? t->parent->pid : 0);
+	if (file->mm)
+		task_mem(m, file->mm);
+	seq_printf(m, "Threads:\t1\n");
 }
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
@@ -292,22 +299,36 @@ static u64 pagemap_record(struct file *f, unsigned long vpn)
 	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
+/* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
+static bool mm_has_users(struct mm_struct *mm)
+{
+	struct task_struct *t;
+
+	for_each_process(t)
+		if (t->mm == mm)
+			return true;
+	return false;
+}
+
+/* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */
 static long pagemap_read(struct file *f, char *ubuf, unsigned long count)
 {
+	if (!f->mm || !mm_has_users(f->mm))
+		return 0;
 	return proc_read_records(f, ubuf, count, TASK_SIZE_MAX >> PAGE_SHIFT, pagemap_record);
 }
 
 /* /proc/<pid>/make-it-fail: "0" or "1" (Linux's fault-injection task filter). */
 static void make_it_fail_show(struct file *file, struct seq_file *m)
 {
-	struct task_struct *t = find_task(file->proc_arg);
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
 
 	seq_printf(m, "%d\n", t ? t->make_it_fail : 0);
 }
 
 static int make_it_fail_store(struct file *file, const char *buf, size_t len)
 {
-	struct task_struct *t = find_task(file->proc_arg);
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
 
 	if (!t)
 		return -ESRCH;
@@ -326,10 +347,30 @@ static const struct {
 	{ "make-it-fail", make_it_fail_show },
 };
 
-/* The task /proc/self/... or /proc/<pid>/... names; *rest gets what follows. */
+/*
+ * The PID a /proc directory name spells (Linux's name_to_int): decimal
+ * digits up to *end, no leading zero, below 2^31 (no wrap: 4294967297 is
+ * no PID); -1 if it is none.
+ */
+static int name_to_int(const char *name, const char **end)
+{
+	unsigned long n = 0;
+	const char *p = name;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (*p - '0');
+		if (n > 0x7fffffff)
+			return -1;
+	}
+	*end = p;
+	return p == name || (*name == '0' && p - name > 1) ? -1 : (int)n;
+}
+
+/* The task /proc/self/... or /proc/<pid>/... names (a zombie too); *rest gets what follows. */
 static struct task_struct *proc_pid_task(const char *path, const char **rest)
 {
 	struct task_struct *t;
+	int pid;
 
 	if (strncmp(path, "proc/", 5))
 		return NULL;
@@ -338,11 +379,12 @@ static struct task_struct *proc_pid_task(const char *path, const char **rest)
 		*rest = path + 5;
 		return current;
 	}
-	t = find_task(simple_strtoul(path, rest, 10));
-	return t && *rest != path && *(*rest)++ == '/' ? t : NULL;
+	pid = name_to_int(path, rest);
+	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
+	return t && *(*rest)++ == '/' ? t : NULL;
 }
 
-/* Is path /proc/self or /proc/<pid> of a live process (a directory)? */
+/* Is path /proc/self or /proc/<pid> of a process, a zombie too (a directory)? */
 bool proc_pid_dir(const char *path)
 {
 	const char *rest;
@@ -352,13 +394,21 @@ bool proc_pid_dir(const char *path)
 	return proc_pid_task(buf, &rest) && !*rest;
 }
 
-/* /proc/self/X or /proc/<pid>/X: bind f to that process's mm now. */
+/* A zombie's maps, smaps, numa_maps read empty (Linux's smaps_rollup gives ESRCH). */
+static void mm_gone_show(struct file *file, struct seq_file *m)
+{
+}
+
+/*
+ * /proc/self/X or /proc/<pid>/X: bind f to that process's mm now; a
+ * zombie has none (its pagemap reads EOF, its status has no Vm lines).
+ */
 bool proc_pid_lookup(const char *path, struct file *f)
 {
 	const char *rest;
 	struct task_struct *t = proc_pid_task(path, &rest);
 
-	if (!t || !t->mm)
+	if (!t)
 		return false;
 	if (!strcmp(rest, "pagemap")) {
 		f->type = FILE_PROC_BIN;
@@ -374,10 +424,13 @@ bool proc_pid_lookup(const char *path, struct file *f)
 		f->proc_show = pid_files[i].show;
 		if (f->proc_show == make_it_fail_show)
 			f->proc_write = make_it_fail_store;
+		else if (!t->mm && f->proc_show != status_show)
+			f->proc_show = mm_gone_show;
 	}
 	f->proc_arg = t->pid;
 	strlcpy(f->proc_comm, t->comm, sizeof(f->proc_comm));
 	f->mm = t->mm;
-	mmgrab(f->mm);
+	if (f->mm)
+		mmgrab(f->mm);
 	return true;
 }

@@ -2,7 +2,7 @@
  * Guest test (TAP): files and the console — open/read/lseek/fstat of an
  * initrd file, directory listing, the errors of a read-only file system,
  * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
- * command.  Runs unchanged on Linux (as init there, the paths differ: the
+ * command, pipes (writes of up to PIPE_BUF bytes are atomic).  Runs unchanged on Linux (as init there, the paths differ: the
  * program checks its own binary, argv[0]).
  */
 #define _GNU_SOURCE
@@ -27,6 +27,107 @@ static void ok(int cond, const char *name)
 	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
 	fflush(stdout);
 	failed += !cond;
+}
+
+#define WRITERS 4
+#define RECORDS 60
+#define PIPEBUF 4096
+
+/* Record sizes: PIPE_BUF itself and odd sizes below it (each >= the 8-byte header). */
+static const int record_size[] = { PIPEBUF, 8, 4095, 100, 2049, 3001, 17, 4000 };
+
+/* Writer id's records: header 'R', id, seq (2 bytes), size (4), then size - 8 bytes of 'a' + id. */
+static void write_records(int fd, int id)
+{
+	static char rec[PIPEBUF];
+
+	for (int seq = 0; seq < RECORDS; seq++) {
+		int size = record_size[(seq + id) % 8];
+
+		rec[0] = 'R';
+		rec[1] = (char)id;
+		memcpy(rec + 2, &(short){ (short)seq }, 2);
+		memcpy(rec + 4, &size, 4);
+		memset(rec + 8, 'a' + id, size - 8);
+		for (volatile int spin = 0; spin < 20000 * ((seq * 7 + id) % 5); spin++)
+			;                       /* user time: the timer preempts writers anywhere */
+		if (write(fd, rec, size) != size)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Parse the stream: every record whole, each writer's in order, all of them there. */
+static int records_contiguous(const char *buf, long len)
+{
+	int next[WRITERS] = { 0 };
+	long pos = 0;
+
+	while (pos + 8 <= len) {
+		int id = buf[pos + 1], size;
+		short seq;
+
+		memcpy(&seq, buf + pos + 2, 2);
+		memcpy(&size, buf + pos + 4, 4);
+		if (buf[pos] != 'R' || id < 0 || id >= WRITERS || seq != next[id] ||
+		    size != record_size[(seq + id) % 8] || pos + size > len)
+			return 0;
+		for (int i = 8; i < size; i++)
+			if (buf[pos + i] != 'a' + id)
+				return 0;
+		next[id]++;
+		pos += size;
+	}
+	for (int id = 0; id < WRITERS; id++)
+		if (next[id] != RECORDS)
+			return 0;
+	return pos == len;
+}
+
+/* WRITERS processes write records of <= PIPE_BUF bytes into one pipe: none is split. */
+static void test_pipe_atomic(void)
+{
+	static char buf[WRITERS * RECORDS * PIPEBUF];
+	long total = 0, r;
+	int pfd[2], good = 1, st;
+
+	if (pipe(pfd))
+		return;
+	for (int id = 0; id < WRITERS; id++)
+		if (fork() == 0) {
+			close(pfd[0]);
+			write_records(pfd[1], id);
+		}
+	close(pfd[1]);
+	while ((r = read(pfd[0], buf + total, 1500)) > 0)     /* small reads: room for a part */
+		total += r;
+	close(pfd[0]);
+	for (int id = 0; id < WRITERS; id++)
+		good &= wait(&st) > 0 && WIFEXITED(st) && !WEXITSTATUS(st);
+	ok(good && records_contiguous(buf, total),
+	   "4 writers, records of <= PIPE_BUF bytes: each arrives whole");
+}
+
+/* O_NONBLOCK: a write of <= PIPE_BUF bytes that does not fit whole is EAGAIN, not split. */
+static void test_pipe_nonblock(void)
+{
+	static char big[1 << 20], got[PIPEBUF];
+	int pfd[2];
+	long cap;
+
+	if (pipe2(pfd, O_NONBLOCK))
+		return;
+	cap = write(pfd[1], big, sizeof(big));  /* fills the pipe, whatever its size */
+	ok(cap >= PIPEBUF && cap < (long)sizeof(big) && write(pfd[1], big, 1) == -1 && errno == EAGAIN,
+	   "O_NONBLOCK: a big write fills the pipe and returns its size; then EAGAIN");
+	ok(read(pfd[0], got, 100) == 100 && write(pfd[1], big, 200) == -1 && errno == EAGAIN &&
+	   write(pfd[1], big, PIPEBUF) == -1 && errno == EAGAIN,
+	   "O_NONBLOCK: 100 bytes free, writes of 200 and PIPE_BUF bytes: EAGAIN, nothing written");
+	while (read(pfd[0], got, sizeof(got)) > 0)
+		;                               /* empty it: the last read is EAGAIN */
+	ok(write(pfd[1], big, PIPEBUF) == PIPEBUF, "O_NONBLOCK: PIPE_BUF bytes into an empty pipe");
+	close(pfd[0]);
+	close(pfd[1]);
 }
 
 int main(int argc, char **argv)
@@ -136,6 +237,8 @@ int main(int argc, char **argv)
 		close(pfd[1]);
 		ok(fstat(0, &st) == 0 && S_ISCHR(st.st_mode), "stdin is a character device");
 	}
+	test_pipe_atomic();
+	test_pipe_nonblock();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

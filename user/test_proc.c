@@ -2,13 +2,15 @@
  * Guest test (TAP): /proc in Linux's formats, parsed with sscanf exactly as
  * a program on Linux parses it — meminfo, maps, smaps, smaps_rollup,
  * status, numa_maps, buddyinfo, kpageflags — before and after a fork that
- * shares 4 MiB.  Runs unchanged on Linux (../shared/peer/linux-peer.sh);
+ * shares 4 MiB; then /proc paths and lifetimes: "//", "." and ".." in
+ * paths, no PID wrap, a zombie's status, pagemap after its mm has gone.  Runs unchanged on Linux (../shared/peer/linux-peer.sh);
  * the foliOS-only checks (exact THP counts) are skipped there.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -91,12 +93,13 @@ static int maps_has(unsigned long start, unsigned long end)
 	return found;
 }
 
-static long status_kb(const char *key)
+/* A "Key: N kB" value of a status file; -1 if absent. */
+static long status_kb_of(const char *path, const char *key)
 {
 	char line[256], name[64];
 	unsigned long v;
 	long found = -1;
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f = fopen(path, "r");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%63[^:]: %lu kB", name, &v) == 2 && !strcmp(name, key))
@@ -104,6 +107,11 @@ static long status_kb(const char *key)
 	if (f)
 		fclose(f);
 	return found;
+}
+
+static long status_kb(const char *key)
+{
+	return status_kb_of("/proc/self/status", key);
 }
 
 static char *map_4m(void)
@@ -238,9 +246,123 @@ static void test_other_files(void)
 		fclose(f);
 }
 
-int main(void)
+/* open(path) succeeds (and is closed): 0, else errno. */
+static int open_errno(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Path lookup normalises "//", "." and ".." as Linux's walk does, with its errors. */
+static void test_paths(void)
+{
+	ok(!open_errno("/proc//self/status") && !open_errno("//proc///meminfo"), "'//' in a path");
+	ok(!open_errno("/proc/self/./status") && !open_errno("/proc/./meminfo"), "'.' in a path");
+	ok(!open_errno("/proc/self/../self/status") && !open_errno("/../proc/meminfo") &&
+	   !open_errno("/proc/1/../self/status"), "'..' in a path (and /.. is /)");
+	ok(open_errno("/proc/meminfo/../meminfo") == ENOTDIR &&
+	   open_errno("/proc/self/status/.") == ENOTDIR, "'.' or '..' after a file: ENOTDIR");
+	ok(open_errno("/proc/nonexistent/../meminfo") == ENOENT, "'..' after a missing name: ENOENT");
+	ok(open_errno("/proc/4294967297/status") == ENOENT && open_errno("/proc/01/status") == ENOENT,
+	   "/proc/4294967297 and /proc/01 are no PID (no wrap to 1): ENOENT");
+}
+
+/* The "State:" line of /proc/<pid>/status; "" if it cannot be read. */
+static const char *status_state(pid_t pid, char *line, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	*line = '\0';
+	while (f && fgets(line, size, f) && strncmp(line, "State:", 6))
+		;
+	if (f)
+		fclose(f);
+	return strncmp(line, "State:", 6) ? "" : line;
+}
+
+/* A zombie's status opens and says so; a sleeping and a running process too. */
+static void test_zombie_status(void)
+{
+	char line[128], path[64];
+	int p[2], st;
+	pid_t pid;
+
+	pipe(p);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		read(p[0], &c, 1);
+		_exit(0);
+	}
+	close(p[0]);
+	usleep(50000);
+	ok(!strcmp(status_state(pid, line, sizeof(line)), "State:\tS (sleeping)\n"),
+	   "status of a child blocked in read: State:\tS (sleeping)");
+	ok(!strcmp(status_state(getpid(), line, sizeof(line)), "State:\tR (running)\n"),
+	   "status of ourselves: State:\tR (running)");
+	close(p[1]);
+	usleep(50000);
+	ok(!strcmp(status_state(pid, line, sizeof(line)), "State:\tZ (zombie)\n"),
+	   "a zombie's status opens: State:\tZ (zombie)");
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	ok(status_kb_of(path, "VmSize") == -1, "a zombie's status has no Vm lines");
+	waitpid(pid, &st, 0);
+	ok(open_errno(path) == ENOENT, "once reaped its /proc directory is gone");
+}
+
+/* Read 8 bytes of the pagemap fd at the entry of addr: the count read. */
+static long pagemap_entry(int fd, unsigned long addr, unsigned long long *e)
+{
+	return pread(fd, e, 8, addr / 4096 * 8);
+}
+
+/* A pagemap fd whose process exited or exec'd reads EOF (0), not zeros. */
+static void test_pagemap_gone(const char *self)
+{
+	unsigned long long e;
+	char path[64], c;
+	int p[2], fd;
+	pid_t pid;
+
+	for (int exec = 0; exec < 2; exec++) {
+		pipe(p);
+		pid = fork();
+		if (pid == 0) {
+			close(p[1]);
+			read(p[0], &c, 1);
+			if (exec)
+				execl(self, self, "exit", (char *)NULL);
+			_exit(0);
+		}
+		close(p[0]);
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+		fd = open(path, O_RDONLY);
+		ok(fd >= 0 && pagemap_entry(fd, (unsigned long)&e, &e) == 8,
+		   "another process's pagemap reads while it lives");
+		close(p[1]);
+		usleep(100000);                 /* it exits, or execs and exits */
+		ok(pagemap_entry(fd, (unsigned long)&e, &e) == 0,
+		   exec ? "pagemap after the process exec'd: EOF" : "pagemap after the process exited: EOF");
+		waitpid(pid, NULL, 0);
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	char *a;
+
+	if (argc > 1)                           /* test_pagemap_gone's exec */
+		return 0;
 
 	if (access("/proc/meminfo", R_OK)) {    /* Linux's init: mount them ourselves */
 		mount("proc", "/proc", "proc", 0, NULL);
@@ -255,6 +377,9 @@ int main(void)
 	test_smaps_shared(a);
 	test_other_files();
 	munmap(a, 4 * MIB);
+	test_paths();
+	test_zombie_status();
+	test_pagemap_gone(argv[0]);
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

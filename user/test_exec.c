@@ -1,0 +1,163 @@
+/*
+ * Guest test (TAP): execve's argument limits as Linux's — the strings of
+ * argv and envp may fill a quarter of the stack rlimit (2 MiB of the
+ * default 8 MiB) with their pointers, each string at most MAX_ARG_STRLEN
+ * (32 pages, its NUL included); beyond either, E2BIG.  The program execs
+ * itself and the new image checks what arrived.  Runs unchanged on Linux
+ * (../shared/peer/linux-peer.sh --mounts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#define MAX_ARG_STRLEN (32 * 4096)
+
+static int n, failed;
+static const char *self;
+
+static void ok(int cond, const char *name)
+{
+	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
+	fflush(stdout);
+	failed += !cond;
+}
+
+/* argv[i] (i >= 2) is "a<i>"; envp holds "V<i>=<i>" for i < nenv. */
+static int check_counted(int argc, char **argv, int nenv)
+{
+	char want[32];
+
+	for (int i = 2; i < argc; i++) {
+		snprintf(want, sizeof(want), "a%d", i);
+		if (strcmp(argv[i], want))
+			return 1;
+	}
+	for (int i = 0; i < nenv; i++) {
+		char name[16];
+		const char *v;
+
+		snprintf(name, sizeof(name), "V%d", i);
+		snprintf(want, sizeof(want), "%d", i);
+		v = getenv(name);
+		if (!v || strcmp(v, want))
+			return 1;
+	}
+	return 0;
+}
+
+/* argv[i] (i >= 3) is atoi(argv[2]) bytes of 'A' + i. */
+static int check_long(int argc, char **argv)
+{
+	size_t len = strtoul(argv[2], NULL, 10);
+
+	for (int i = 3; i < argc; i++) {
+		if (strlen(argv[i]) != len)
+			return 1;
+		for (size_t k = 0; k < len; k++)
+			if (argv[i][k] != 'A' + i)
+				return 1;
+	}
+	return 0;
+}
+
+/* The new image: argv[1] says what to check; exit 0 if all arrived. */
+static int child_main(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "counted"))
+		return check_counted(argc, argv, atoi(getenv("NENV") ? getenv("NENV") : "0"));
+	if (!strcmp(argv[1], "long"))
+		return check_long(argc, argv);
+	return 2;
+}
+
+/*
+ * Fork, exec ourselves with argv/envp; the child's wait status, decoded:
+ * the new image's exit code, or 100 + errno if execve failed.
+ */
+static int run(char **argv, char **envp)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(self, argv, envp);
+		_exit(100 + errno);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* nargs arguments "a<i>" and nenv variables "V<i>=<i>" (plus NENV). */
+static int run_counted(int nargs, int nenv)
+{
+	char **argv = calloc(nargs + 1, sizeof(char *)), **envp = calloc(nenv + 2, sizeof(char *));
+	int ret;
+
+	argv[0] = (char *)self;
+	argv[1] = "counted";
+	for (int i = 2; i < nargs; i++) {
+		argv[i] = malloc(16);
+		snprintf(argv[i], 16, "a%d", i);
+	}
+	for (int i = 0; i < nenv; i++) {
+		envp[i] = malloc(32);
+		snprintf(envp[i], 32, "V%d=%d", i, i);
+	}
+	envp[nenv] = malloc(32);
+	snprintf(envp[nenv], 32, "NENV=%d", nenv);
+	ret = run(argv, envp);
+	for (int i = 2; i < nargs; i++)
+		free(argv[i]);
+	for (int i = 0; i <= nenv; i++)
+		free(envp[i]);
+	free(argv);
+	free(envp);
+	return ret;
+}
+
+/* count arguments of len bytes each (argv[i] all 'A' + i). */
+static int run_long(int count, size_t len)
+{
+	char **argv = calloc(count + 4, sizeof(char *)), lenstr[32];
+	char *envp[] = { NULL };
+	int ret;
+
+	snprintf(lenstr, sizeof(lenstr), "%zu", len);
+	argv[0] = (char *)self;
+	argv[1] = "long";
+	argv[2] = lenstr;
+	for (int i = 3; i < count + 3; i++) {
+		argv[i] = malloc(len + 1);
+		memset(argv[i], 'A' + i, len);
+		argv[i][len] = '\0';
+	}
+	ret = run(argv, envp);
+	for (int i = 3; i < count + 3; i++)
+		free(argv[i]);
+	free(argv);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return child_main(argc, argv);
+	self = argv[0];
+	printf("TAP version 13\n");
+	ok(run_counted(300, 0) == 0, "300 arguments arrive");
+	ok(run_counted(2, 300) == 0, "300 environment strings arrive");
+	ok(run_counted(3000, 3000) == 0, "3000 arguments and 3000 environment strings arrive");
+	ok(run_long(4, 40 << 10) == 0, "four 40 KiB arguments arrive");
+	ok(run_long(1, MAX_ARG_STRLEN - 1) == 0, "an argument of MAX_ARG_STRLEN - 1 bytes (+ NUL) arrives");
+	ok(run_long(1, MAX_ARG_STRLEN) == 100 + E2BIG, "one of MAX_ARG_STRLEN bytes (+ NUL): E2BIG");
+	ok(run_long(1, 200 << 10) == 100 + E2BIG, "a single 200 KiB argument: E2BIG");
+	ok(run_long(15, 120 << 10) == 0, "15 arguments of 120 KiB (1.8 MiB) arrive");
+	ok(run_long(18, 120 << 10) == 100 + E2BIG,
+	   "18 arguments of 120 KiB (2.1 MiB, over a quarter of the 8 MiB stack limit): E2BIG");
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
