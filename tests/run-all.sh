@@ -188,14 +188,14 @@ done
 # Tests that run unchanged on Linux, when the peer is on this machine.
 peer=../shared/peer/linux-peer.sh
 if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
-  for t in test_proc test_isolation test_hostile test_protnone test_vma; do
+  for t in test_proc test_isolation test_hostile test_protnone test_vma test_fpu test_signal test_exec test_files; do
     timeout 300 "$peer" build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok ' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
     result "$t passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/$t-linux.log"
   done
 else
-  echo "# skip: test_proc, test_isolation, test_hostile, test_protnone and test_vma on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
+  echo "# skip: the tests that also run on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
 # make bench's harness (not its numbers): --quick, both variants (and Linux
