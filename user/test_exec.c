@@ -12,18 +12,12 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "tap.h"
 
 #define MAX_ARG_STRLEN (32 * 4096)
 
-static int n, failed;
 static const char *self;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 /* argv[i] (i >= 2) is "a<i>"; envp holds "V<i>=<i>" for i < nenv. */
 static int check_counted(int argc, char **argv, int nenv)
@@ -158,6 +152,5 @@ int main(int argc, char **argv)
 	ok(run_long(15, 120 << 10) == 0, "15 arguments of 120 KiB (1.8 MiB) arrive");
 	ok(run_long(18, 120 << 10) == 100 + E2BIG,
 	   "18 arguments of 120 KiB (2.1 MiB, over a quarter of the 8 MiB stack limit): E2BIG");
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

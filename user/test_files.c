@@ -19,15 +19,9 @@
 #include <signal.h>
 #include <sys/uio.h>
 #include <sys/resource.h>
+#include "tap.h"
 
-static int n, failed;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 #define WRITERS 4
 #define RECORDS 60
@@ -239,6 +233,5 @@ int main(int argc, char **argv)
 	}
 	test_pipe_atomic();
 	test_pipe_nonblock();
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -14,17 +14,11 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <sys/mount.h>
+#include "tap.h"
 
 #define PAGES 256
 
-static int n, failed;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 static void fill(char *p, char v)
 {
@@ -214,6 +208,5 @@ int main(int argc, char **argv)
 	st = wait_status(pid);
 	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "SIGTERM ends a sleeping child");
 	ok(kill(999999, 0) == -1 && errno == ESRCH, "kill of a missing pid: ESRCH");
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

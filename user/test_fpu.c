@@ -17,6 +17,7 @@
 #include <time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include "tap.h"
 
 #define MXCSR_DEFAULT   0x1f80
 #define FCW_DEFAULT     0x037f
@@ -24,15 +25,8 @@
 #define FCW_TEST        0x027f          /* 53-bit precision, all exceptions masked */
 #define SPIN            (-1L)           /* hold_regs: busy-wait instead of a system call */
 
-static int n, failed;
 static unsigned long long ticks_per_ms;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 /* What hold_regs puts into the registers and reads back. */
 struct regs {
@@ -363,7 +357,7 @@ static void test_sigfpe(void)
 	}
 	st = wait_status(pid);
 	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 3)
-		printf("ok %d # SKIP SSE divide by zero, unmasked: this CPU raises no #XM\n", ++n);
+		skip("SSE divide by zero, unmasked: this CPU raises no #XM");
 	else
 		ok(st != -1 && WIFSIGNALED(st) && WTERMSIG(st) == SIGFPE,
 		   "SSE divide by zero, unmasked: SIGFPE");
@@ -431,7 +425,7 @@ static void test_avx(void)
 	int good;
 
 	if (!have_avx()) {
-		printf("ok %d # SKIP ymm upper halves survive a switch: no AVX\n", ++n);
+		skip("ymm upper halves survive a switch: no AVX");
 		return;
 	}
 	pid = fork();
@@ -454,6 +448,5 @@ int main(int argc, char **argv)
 	test_fork_exec(argv[0]);
 	test_sigfpe();
 	test_avx();
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -14,14 +14,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include "tap.h"
 
-static int n, failed;
-
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	failed += !cond;
-}
 
 static int fill_check(unsigned char *p, size_t len, unsigned char seed)
 {
@@ -118,6 +112,5 @@ int main(int argc, char **argv)
 	ok(madvise(p, 8 * 4096, MADV_HUGEPAGE) == 0 && madvise(p, 4096, MADV_NOHUGEPAGE) == 0,
 	   "MADV_HUGEPAGE / MADV_NOHUGEPAGE are accepted");
 	munmap(p, 8 * 4096);
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -15,17 +15,12 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/mount.h>
+#include "tap.h"
 
 #define MIB (1UL << 20)
 
-static int n, failed, on_folios;
+static int on_folios;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 /* A "Key: N kB" value of /proc/meminfo, as free(1) reads it; -1 if absent. */
 static long meminfo(const char *key)
@@ -380,6 +375,5 @@ int main(int argc, char **argv)
 	test_paths();
 	test_zombie_status();
 	test_pagemap_gone(argv[0]);
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -19,15 +19,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
+#include "tap.h"
 
-static int n, failed;
 
-static void ok(int cond, const char *name)
-{
-	printf("%sok %d %s\n", cond ? "" : "not ", ++n, name);
-	fflush(stdout);
-	failed += !cond;
-}
 
 static void sleep_ms(long ms)
 {
@@ -314,6 +308,5 @@ int main(int argc, char **argv)
 	test_default_terminate();
 	test_default_ignore();
 	test_wait4_rusage();
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_done();
 }

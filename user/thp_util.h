@@ -1,5 +1,5 @@
 /*
- * What the large-folio guest tests share: TAP output, the THP knobs, and
+ * What the large-folio guest tests share: the THP knobs, and
  * the views into the kernel a test asserts on — pagemap (PFN, exclusive
  * bit), /proc/kpagecount, /proc/meminfo and foliOS's folio view
  * /proc/folio/<pfn>.  Header-only, so each test stays one program.
@@ -15,58 +15,12 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <sys/mount.h>
 #include "folio_view.h"
+#include "tap.h"
 
 #define PAGE            4096UL
 #define PMD_SIZE        (2UL << 20)
 #define THP_DIR         "/sys/kernel/mm/transparent_hugepage/"
-
-static int tap_n, tap_failed;
-
-static inline void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static inline void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d ", cond ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	tap_failed += !cond;
-}
-
-static inline int tap_done(void)
-{
-	printf("1..%d\n", tap_n);
-	return tap_failed ? 1 : 0;
-}
-
-/*
- * pipe(), or end the test with a failed check: under fault injection it
- * can fail, and an unset fd pair could make a process wait forever.
- */
-static inline void xpipe(int fds[2], int flags)
-{
-	if (pipe2(fds, flags)) {
-		ok(0, "pipe: out of memory");
-		exit(tap_done());
-	}
-}
-
-/*
- * Run as Linux's init (../shared/peer/linux-peer.sh without --mounts),
- * a test mounts /proc and /sys itself; on foliOS they are always there.
- */
-static inline void mount_proc_sys(void)
-{
-	if (access("/proc/meminfo", R_OK)) {
-		mount("proc", "/proc", "proc", 0, NULL);
-		mount("sysfs", "/sys", "sysfs", 0, NULL);
-	}
-}
 
 /* Set the top-level knob (kb == 0) or hugepages-<kb>kB/enabled. */
 static inline int thp_set(unsigned long kb, const char *mode)

@@ -1,0 +1,72 @@
+/*
+ * TAP output for the guest tests, and what every test needs around it:
+ * "ok N name" / "not ok N name" lines, the plan at the end, a pipe that
+ * ends the test instead of hanging when it cannot be made, and /proc and
+ * /sys when the test runs as Linux's init.  Header-only: each test stays
+ * one program.
+ */
+#ifndef USER_TAP_H
+#define USER_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+
+static int tap_n, tap_failed;
+
+static inline void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", cond ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	tap_failed += !cond;
+}
+
+/* A check this machine cannot make: "ok N # SKIP why". */
+static inline void skip(const char *why)
+{
+	printf("ok %d # SKIP %s\n", ++tap_n, why);
+	fflush(stdout);
+}
+
+/* The plan line; the exit status: 0 if every check passed. */
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+/*
+ * pipe(), or end the test with a failed check: under fault injection it
+ * can fail, and an unset fd pair could make a process wait forever.
+ */
+static inline void xpipe(int fds[2], int flags)
+{
+	if (pipe2(fds, flags)) {
+		ok(0, "pipe: out of memory");
+		exit(tap_done());
+	}
+}
+
+/*
+ * Run as Linux's init (../shared/peer/linux-peer.sh without --mounts),
+ * a test mounts /proc and /sys itself; on foliOS they are always there.
+ */
+static inline void mount_proc_sys(void)
+{
+	if (access("/proc/meminfo", R_OK)) {
+		mount("proc", "/proc", "proc", 0, NULL);
+		mount("sysfs", "/sys", "sysfs", 0, NULL);
+	}
+}
+
+#endif
