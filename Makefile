@@ -69,6 +69,9 @@ build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
 
+# difftest is one program in several files (user/difftest/*.c are #included).
+build/user/bin/difftest: $(wildcard user/difftest/*)
+
 build/user/bin/%: user/bench/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
