@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """difftest's host side: boot the kernels, diff the records, minimise.
 
-  difftest.py hunt SEEDS [--steps N] [--minimise K]   foliOS (both variants) vs live Linux
+  difftest.py hunt SEEDS [--steps N] [--minimise K] [--skip REGEX]...
+                                                      foliOS (both variants) vs live Linux
   difftest.py record                                  Linux's records of the fixed seeds
   difftest.py check [--variant V]                     foliOS vs the committed Linux records
-  difftest.py diff FOLIOS_LOG LINUX_LOG               two console logs
+  difftest.py diff FOLIOS_LOG LINUX_LOG [--run sN]    two console logs (build/difftest/*.log)
 
 SEEDS: N, N-M or N,M,...  The fixed seeds are tests/difftest/seeds.txt; the
 committed Linux records tests/difftest/linux/<seed>.txt; the allowed
@@ -97,20 +98,29 @@ def compact(steps):
     return ",".join(out) or "0"
 
 
+def save(name, text):
+    """Keep the last console of each kind in build/difftest/ for a closer look."""
+    d = os.path.join(ROOT, "build", "difftest")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name + ".log"), "w") as f:
+        f.write(text)
+    return text
+
+
 def boot_folios(variant, args, timeout):
     flag = ["--no-page-mapcount"] if variant == "no-page-mapcount" else []
     r = subprocess.run([os.path.join(ROOT, "run-qemu.sh")] + flag +
                        ["--run", "/bin/difftest " + args, "--timeout", str(timeout)],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=ROOT)
-    return r.stdout.decode(errors="replace")
+    return save(variant, r.stdout.decode(errors="replace"))
 
 
 def boot_linux(args, timeout):
     r = subprocess.run(["timeout", str(timeout), PEER, "--mounts", "--mem", "1G", BINARY] +
                        args.split(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=ROOT)
-    return r.stdout.decode(errors="replace")
+    return save("linux", r.stdout.decode(errors="replace"))
 
 
 def have_peer():
@@ -191,7 +201,7 @@ def diff_runs(name, fol, lin, allow, want=None):
 
 
 def cmd_hunt(a):
-    allow = load_allow()
+    allow = load_allow() + [(re.compile(x), "--skip") for x in a.skip or []]
     seeds = seeds_of(a.seeds)
     args = "%s %d" % (a.seeds, a.steps)
     log("# Linux: difftest %s" % args)
@@ -287,7 +297,7 @@ def cmd_diff(a):
     allow = load_allow()
     fol, lin = (parse(open(p, errors="replace").read()) for p in (a.folios, a.linux))
     bad = diff_runs("foliOS", fol, lin, allow)
-    for tag, step in bad[:1]:
+    for tag, step in [b for b in bad if b[0] == a.run] or bad[:1]:
         show(tag, step, fol.get(tag, {}), lin.get(tag, {}), "foliOS")
     return 1 if bad else 0
 
@@ -300,6 +310,8 @@ def main():
     h.add_argument("--steps", type=int, default=40)
     h.add_argument("--minimise", type=int, default=3, help="divergence classes to minimise")
     h.add_argument("--no-check", action="store_true", help="skip the committed records' check")
+    h.add_argument("--skip", action="append", metavar="REGEX",
+                   help="a known divergence, treated as allowed in this hunt (repeatable)")
     r = sub.add_parser("record")
     r.add_argument("--check", action="store_true", help="compare, do not write")
     c = sub.add_parser("check")
@@ -308,6 +320,7 @@ def main():
     d = sub.add_parser("diff")
     d.add_argument("folios")
     d.add_argument("linux")
+    d.add_argument("--run", help="show this run's first divergence (default: the first run's)")
     a = p.parse_args()
     if a.cmd in ("hunt", "record") and not have_peer():
         log("difftest: no Linux peer (../shared/peer/linux-peer.sh and /boot/vmlinuz-*)")

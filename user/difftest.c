@@ -129,6 +129,20 @@ static void status_text(int st)
 		say("status %#x", st);
 }
 
+long sc(long nr, long a, long b, long c, long d, long e, long f);
+
+/* wait4(pid) for a child the runner made: its status, or why there is none. */
+static void wait_for(long pid)
+{
+	int st = 0;
+	long r = sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
+
+	if (r == pid)
+		status_text(st);
+	else
+		ret_num(r);
+}
+
 /* ---- raw calls: no libc between the case and the kernel ------------------ */
 
 long sc(long nr, long a, long b, long c, long d, long e, long f)

@@ -203,7 +203,6 @@ static void gen_touch(unsigned long *off, unsigned long *len)
  */
 static void probe(unsigned long off, unsigned long len, int write, int v)
 {
-	int st = 0;
 	long pid = fork();
 
 	if (pid == 0) {
@@ -218,10 +217,7 @@ static void probe(unsigned long off, unsigned long len, int write, int v)
 		return;
 	}
 	say("probe: ");
-	if (sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0) == pid)
-		status_text(st);
-	else
-		say("wait failed");
+	wait_for(pid);
 }
 
 static void step_touch(int step)

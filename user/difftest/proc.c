@@ -32,7 +32,7 @@ static long wait_text(long pid, long opts, long rusage)
 static void step_fork(int step)
 {
 	unsigned long off, len, res[2] = { 0, 0 }, woff = gen_off();
-	int p[2], v = 1 + pick(255), st = 0;
+	int p[2], v = 1 + pick(255);
 	long pid;
 
 	gen_touch(&off, &len);
@@ -63,10 +63,7 @@ static void step_fork(int step)
 		if (read(p[0], res, sizeof(res)) != sizeof(res))
 			res[0] = res[1] = 1;
 		say("%#lx %#lx, ", res[0], res[1]);
-		if (sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0) == pid)
-			status_text(st);
-		else
-			say("not waited");
+		wait_for(pid);
 		if (model_allows(off, len, 0))
 			say(", parent sum = %#lx", checksum((void *)(ARENA + off), len));
 	}
@@ -289,7 +286,6 @@ static unsigned long xmm7_across_yields(unsigned long v, int n)
 static void step_fpu(int step)
 {
 	long pid;
-	int st = 0;
 
 	begin(step);
 	if (pick(2)) {
@@ -298,10 +294,10 @@ static void step_fpu(int step)
 		pid = fork();
 		if (pid == 0)
 			_exit(get_mxcsr() >> 8);
-		if (pid > 0 && sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0) == pid)
-			status_text(st);
+		if (pid > 0)
+			wait_for(pid);
 		else
-			say("fork or wait failed");
+			say("fork failed");
 		say(", parent mxcsr = %#x", get_mxcsr());
 		set_mxcsr(0x1f80);
 	} else {
@@ -311,10 +307,10 @@ static void step_fpu(int step)
 			_exit(xmm7_across_yields(0x1111222233334444UL, 50) != 0x1111222233334444UL);
 		say("parent %s, child ", xmm7_across_yields(0x5555666677778888UL, 50) ==
 		    0x5555666677778888UL ? "kept" : "lost");
-		if (pid > 0 && sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0) == pid)
-			status_text(st);
+		if (pid > 0)
+			wait_for(pid);
 		else
-			say("fork or wait failed");
+			say("fork failed");
 	}
 	end_line();
 }
@@ -377,7 +373,7 @@ static void step_exec(int step)
 	static char *const envp[] = { "DIFFTEST=1", NULL };
 	static char nums[32];
 	int v = pick(9), st = 0;
-	long path = (long)self, av = (long)argv, pid;
+	long path = (long)self, av = (long)argv, pid, r;
 	const char *what = exec_args(v < 3 ? v : 0, argv, nums);
 
 	if (v == 3)
@@ -396,8 +392,6 @@ static void step_exec(int step)
 	say("fork(), mxcsr 0x7f80, fcw 0x27f, execve(self --exec, %s) = ", what);
 	pid = fork();
 	if (pid == 0) {
-		long r;
-
 		close_extra_fds(-1, -1);
 		set_mxcsr(0x7f80);
 		set_fcw(0x27f);
@@ -406,8 +400,9 @@ static void step_exec(int step)
 	}
 	if (pid < 0) {
 		say("fork failed");
-	} else if (sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0) != pid) {
-		say("not waited");
+	} else if ((r = sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0)) != pid) {
+		say("wait4: ");
+		ret_num(r);
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) >= 100) {
 		say("-1 %s", errname(WEXITSTATUS(st) - 100));
 	} else {
@@ -423,7 +418,7 @@ static void step_exec(int step)
 static void step_pipe_race(int step)
 {
 	static char buf[2][4096], got[8193];
-	int p[2], i, st, split = 0;
+	int p[2], i, split = 0;
 	long pid[2], n = 0, r;
 
 	begin(step);
@@ -451,11 +446,7 @@ static void step_pipe_race(int step)
 	for (i = 0; i < 2; i++)
 		if (pid[i] > 0) {
 			say(", child ");
-			st = 0;
-			if (sc(SYS_wait4, pid[i], (long)&st, 0, 0, 0, 0) == pid[i])
-				status_text(st);
-			else
-				say("not waited");
+			wait_for(pid[i]);
 		}
 	close(p[0]);
 	end_line();
