@@ -35,6 +35,7 @@
 #include "difftest/difftest.h"
 
 static const char *self;        /* argv[0]: /bin/difftest here, /bin/prog on the peer */
+static long self_size;
 static char run_tag[32];
 static unsigned long brk0;
 static unsigned char model[WORLD_PAGES];
@@ -449,6 +450,16 @@ static void parse_list(const char *s, unsigned char *keep, int max)
 	}
 }
 
+static long file_size(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	long n = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: difftest [-v] SEEDS STEPS [-k LIST]...  (SEEDS: N, N-M or N,M,...)\n");
@@ -463,6 +474,7 @@ int main(int argc, char **argv)
 	char *s;
 
 	self = argv[0];
+	self_size = file_size(self);
 	if (argc >= 2 && !strcmp(argv[1], "--exec"))
 		return exec_check(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "-v"))

@@ -12,6 +12,7 @@
 #define KADDR           0xffffffff81000000UL    /* kernel half on both */
 #define MAX_STEPS       2000
 #define RUNNER_TIMEOUT_MS 20000
+#define SELF_FAR        (48L << 10)             /* below any build's size of difftest */
 #define THP_DIR         "/sys/kernel/mm/transparent_hugepage/"
 
 /* model[] per page: PROT_* bits (1, 2, 4) and these. */

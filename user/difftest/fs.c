@@ -168,6 +168,7 @@ static void file_read_check(int fd, unsigned long off, long r)
 
 static void step_file(int step)
 {
+	static char proc_text[4096];
 	static const long pos[] = { 0, 100, 4096, -1, 1L << 40, 12345 };
 	int v = pick(10), fd = some_file();
 	unsigned long off, len;
@@ -178,19 +179,31 @@ static void step_file(int step)
 		file_open();
 	} else if (v < 6) {
 		gen_touch(&off, &len);
+		if (len > 4096)
+			len = 4096;     /* the file's end is the build's: keep far from it */
 		say("read(%d, A+%#lx, %#lx) = ", fd, off, len);
-		r = sc(SYS_read, fd, ARENA + off, len, 0, 0, 0);
-		if (kind_of(fd) == F_PROC && r > 0)
-			say("some bytes of /proc text");        /* whose length differs */
-		else
+		if (kind_of(fd) == F_PROC) {
+			/* /proc text differs by design: its length and bytes stay out of the arena */
+			r = sc(SYS_read, fd, (long)proc_text, len, 0, 0, 0);
+			say("%s", r > 0 ? "some /proc text" : "");
+			if (r <= 0)
+				ret_num(r);
+		} else {
+			r = sc(SYS_read, fd, ARENA + off, len, 0, 0, 0);
 			ret_num(r);
-		file_read_check(fd, off, r);
+			file_read_check(fd, off, r);
+		}
 	} else if (v == 6) {
 		long p = pos[pick(6)], whence = pick(3);
 
 		say("lseek(%d, %ld, %s) = ", fd, p,
 		    whence == SEEK_SET ? "SEEK_SET" : whence == SEEK_CUR ? "SEEK_CUR" : "SEEK_END");
-		ret_num(sc(SYS_lseek, fd, p, whence, 0, 0, 0));
+		r = sc(SYS_lseek, fd, p, whence, 0, 0, 0);
+		/* the file's size is the build's: positions near its end are relative */
+		if (kind_of(fd) == F_SELF && r >= SELF_FAR)
+			say("size%+ld", r - self_size);
+		else
+			ret_num(r);
 	} else if (v < 9) {
 		file_dup(fd);
 	} else {
