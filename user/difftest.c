@@ -399,6 +399,33 @@ static void thp_defaults(void)
 	}
 }
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A runner that hangs: its State from /proc, where it sleeps (for the reader). */
+static void hang_text(long pid, long ms)
+{
+	char path[64], buf[512], *st;
+	int fd;
+	long n;
+
+	say("timeout after %ld ms", ms);
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	st = strstr(buf, "State:");
+	if (st)
+		say(", runner %.*s", (int)strcspn(st, "\n"), st);
+}
+
 /*
  * One program in its own runner process, watched: a runner that has not
  * ended after RUNNER_TIMEOUT_MS is killed (and says so), so one hang costs
@@ -406,14 +433,14 @@ static void thp_defaults(void)
  */
 static void run_one(unsigned long seed, int steps, const unsigned char *keep)
 {
-	long pid, w = 0, waited;
+	long pid, w = 0, start = now_ms();
 	int st = 0;
 
 	thp_defaults();
 	pid = fork();
 	if (pid == 0)
 		runner(seed, steps, keep);
-	for (waited = 0; pid > 0 && waited < RUNNER_TIMEOUT_MS; waited += 10) {
+	while (pid > 0 && now_ms() - start < RUNNER_TIMEOUT_MS) {
 		w = sc(SYS_wait4, pid, (long)&st, WNOHANG, 0, 0, 0);
 		if (w != 0)
 			break;
@@ -424,9 +451,9 @@ static void run_one(unsigned long seed, int steps, const unsigned char *keep)
 	if (pid < 0) {
 		say("fork failed");
 	} else if (w == 0) {
+		hang_text(pid, now_ms() - start);
 		kill(pid, SIGKILL);
 		sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
-		say("timeout");
 	} else {
 		status_text(st);
 	}
