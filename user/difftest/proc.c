@@ -414,21 +414,26 @@ static void step_exec(int step)
 
 /* ---- PIPE_BUF ------------------------------------------------------------- */
 
-/* Two children write 4096 bytes each behind one byte already in a pipe. */
+/*
+ * Two children write 4096 bytes each into a pipe that already holds 2048;
+ * the parent reads 512 at a time, yielding in between, so that a kernel
+ * that splits a write has every chance to let the other writer in.
+ */
 static void step_pipe_race(int step)
 {
-	static char buf[2][4096], got[8193];
-	int p[2], i, split = 0;
+	static char buf[2][4096], got[2048 + 8192];
+	int p[2], i, runs = 0;
 	long pid[2], n = 0, r;
 
 	begin(step);
-	say("pipe, write 1 byte, 2 children write 4096 bytes each, read 8193 = ");
+	say("pipe, write 2048 bytes, 2 children write 4096 bytes each, read 512 at a time = ");
 	if (pipe(p)) {
 		say("pipe failed");
 		end_line();
 		return;
 	}
-	write(p[1], "p", 1);
+	memset(got, 'p', 2048);
+	write(p[1], got, 2048);
 	for (i = 0; i < 2; i++) {
 		pid[i] = fork();
 		if (pid[i] == 0) {
@@ -438,11 +443,15 @@ static void step_pipe_race(int step)
 		}
 	}
 	close(p[1]);
-	while (n < (long)sizeof(got) && (r = read(p[0], got + n, sizeof(got) - n)) > 0)
+	sched_yield();
+	while (n < (long)sizeof(got) && (r = read(p[0], got + n, 512)) > 0) {
 		n += r;
-	for (i = 2; i < n; i++)
-		split += got[i] != got[i - 1];
-	say("%ld bytes, %s", n, n == 8193 && split == 1 ? "each write whole" : "interleaved");
+		sched_yield();
+	}
+	for (i = 2049; i < n; i++)
+		runs += got[i] != got[i - 1];
+	say("%ld bytes, %s", n, n == (long)sizeof(got) && runs == 1 ? "each write whole" :
+	    "interleaved");
 	for (i = 0; i < 2; i++)
 		if (pid[i] > 0) {
 			say(", child ");
