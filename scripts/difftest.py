@@ -194,9 +194,10 @@ def diff_runs(name, fol, lin, allow, want=None):
             log("ok - difftest %s: %d steps as Linux (%s)" % (tag, steps, name))
         else:
             bad.append((tag, step))
-            rec = (fol.get(tag, {}).get(step) if step else None) or "no record"
-            log("not ok - difftest %s: %d steps (%s) # step %s: %s" %
-                (tag, steps, name, step, rec))
+            mine = fol.get(tag, {}).get(step) or "no record"
+            theirs = (lin.get(tag, {}).get(step) or "no record").split(" = ", 1)[-1]
+            log("not ok - difftest %s: %d steps (%s) # step %s: %s (Linux: %s)" %
+                (tag, steps, name, step, mine, theirs))
     return bad
 
 
