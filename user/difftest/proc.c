@@ -301,7 +301,7 @@ static void step_fpu(int step)
 		say(", parent mxcsr = %#x", get_mxcsr());
 		set_mxcsr(0x1f80);
 	} else {
-		say("xmm7 across 50 sched_yield() in parent and child: ");
+		say("xmm7 across 50 sched_yield() in parent and child = ");
 		pid = fork();
 		if (pid == 0)
 			_exit(xmm7_across_yields(0x1111222233334444UL, 50) != 0x1111222233334444UL);
