@@ -70,6 +70,15 @@ static void end_line(void)
 	line_len = 0;
 }
 
+/* -v: the record so far on stderr, for a call that may not return. */
+static void about_to_call(void)
+{
+	if (verbose) {
+		write(2, line, line_len);
+		write(2, "...\n", 4);
+	}
+}
+
 static void begin(int step)
 {
 	line_len = 0;

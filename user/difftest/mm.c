@@ -83,6 +83,8 @@ static void step_mmap(int step)
 	long flags = MAP_PRIVATE | MAP_ANONYMOUS, pgoff = 0, r;
 
 	h = h < 5 ? 0 : h < 7 ? 1 : h < 9 ? 2 : 3;
+	if (h == 0 && addr < ARENA - NEAR)
+		h = 2;  /* MAP_FIXED low would replace the program itself (both kernels die) */
 	flags |= h == 0 ? MAP_FIXED : h == 1 ? MAP_FIXED_NOREPLACE : 0;
 	if (h == 3)
 		addr = 0;
@@ -98,6 +100,7 @@ static void step_mmap(int step)
 	say(", MAP_%sANONYMOUS|%s%s, -1, %ld) = ", flags & MAP_PRIVATE ? "PRIVATE|" : "",
 	    how[h], flags & MAP_POPULATE ? "|MAP_POPULATE" : flags & MAP_NORESERVE ?
 	    "|MAP_NORESERVE" : "", pgoff);
+	about_to_call();
 	r = sc(SYS_mmap, addr, len, prot, flags, -1, pgoff);
 	ret_addr(r);
 	if (r < 0 && r > -4096) {
@@ -125,6 +128,7 @@ static void step_munmap(int step)
 	say("munmap(");
 	addr_text(addr);
 	say(", %#lx) = ", len);
+	about_to_call();
 	r = sc(SYS_munmap, addr, len, 0, 0, 0, 0);
 	ret_num(r);
 	end_line();
@@ -145,6 +149,7 @@ static void step_mprotect(int step)
 	say(", %#lx, ", len);
 	prot_text(prot);
 	say(") = ");
+	about_to_call();
 	r = sc(SYS_mprotect, addr, len, prot, 0, 0, 0);
 	ret_num(r);
 	end_line();
