@@ -7,7 +7,7 @@
  * SEEDS is N, N-M or N,M,...; each seed's program is STEPS steps, derived
  * from the seed alone (a PRNG per step: dropping a step changes no other).
  * With -k (one seed), each LIST ("1-5,9") is a trial that runs only those
- * steps — what scripts/difftest-diff.py's minimiser asks for.
+ * steps — what the minimiser of scripts/difftest.py asks for.
  *
  * A record line is "<run> <step> <call> = <result>"; <run> is s<seed> or
  * s<seed>k<trial>.  Addresses are printed relative to the arena A (a fixed
