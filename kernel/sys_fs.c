@@ -243,6 +243,7 @@ long sys_open(const char *upath, int flags, int mode)
 #define SEEK_DATA       3
 #define SEEK_HOLE       4
 #define ENXIO           6
+#define MAX_NON_LFS     0x7fffffffL
 
 /*
  * lseek as each Linux file type does it: consoles and pipes cannot seek
@@ -250,7 +251,8 @@ long sys_open(const char *upath, int flags, int mode)
  * SEEK_HOLE: no holes); sysfs attributes likewise with a size of one page
  * (kernfs); directories (dcache_dir_lseek) and /proc's generated files
  * (seq_lseek) only from the start or the current position.  A position
- * below 0 or past what a long holds is EINVAL.
+ * below 0 or past the file system's largest file is EINVAL: what a long
+ * holds, but 2 GiB - 1 on sysfs (its super block keeps MAX_NON_LFS).
  */
 long sys_lseek(int fd, long off, int whence)
 {
@@ -274,7 +276,8 @@ long sys_lseek(int fd, long off, int whence)
 	} else {
 		return -EINVAL;
 	}
-	if (__builtin_add_overflow(base, off, &pos) || pos < 0)
+	if (__builtin_add_overflow(base, off, &pos) || pos < 0 ||
+	    (f->type == FILE_PROC && sized && pos > MAX_NON_LFS))
 		return -EINVAL;
 	f->pos = pos;
 	return pos;

@@ -140,13 +140,11 @@ static void status_text(int st)
 		say("status %#x", st);
 }
 
-long sc(long nr, long a, long b, long c, long d, long e, long f);
-
 /* wait4(pid) for a child the runner made: its status, or why there is none. */
 static void wait_for(long pid)
 {
 	int st = 0;
-	long r = sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
+	long r = raw_syscall(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
 
 	if (r == pid)
 		status_text(st);
@@ -156,23 +154,11 @@ static void wait_for(long pid)
 
 /* ---- raw calls: no libc between the case and the kernel ------------------ */
 
-long sc(long nr, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-
 static void nap_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 
-	sc(SYS_nanosleep, (long)&ts, 0, 0, 0, 0, 0);
+	raw_syscall(SYS_nanosleep, (long)&ts, 0, 0, 0, 0, 0);
 }
 
 /* ---- the PRNG: splitmix64, one stream per (seed, step) ------------------- */
@@ -256,7 +242,7 @@ void close_extra_fds(int keep1, int keep2)
 
 	for (fd = 3; fd < 64; fd++)
 		if (fd != keep1 && fd != keep2)
-			sc(SYS_close, fd, 0, 0, 0, 0, 0);
+			raw_syscall(SYS_close, fd, 0, 0, 0, 0, 0);
 }
 
 /* Is fd one of the runner's own (a pipe, a child's hold end)? */
@@ -362,8 +348,8 @@ static void runner(unsigned long seed, int steps, const unsigned char *keep)
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < NR_FILES; i++)
 		files[i] = -1;
-	brk0 = sc(SYS_brk, 0, 0, 0, 0, 0, 0);
-	r = sc(SYS_mmap, ARENA, WORLD / 2, PROT_READ | PROT_WRITE,
+	brk0 = raw_syscall(SYS_brk, 0, 0, 0, 0, 0, 0);
+	r = raw_syscall(SYS_mmap, ARENA, WORLD / 2, PROT_READ | PROT_WRITE,
 	       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	begin(0);
 	say("mmap(A, %#lx, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = ",
@@ -451,7 +437,7 @@ static void run_one(unsigned long seed, int steps, const unsigned char *keep)
 	if (pid == 0)
 		runner(seed, steps, keep);
 	while (pid > 0 && now_ms() - start < RUNNER_TIMEOUT_MS) {
-		w = sc(SYS_wait4, pid, (long)&st, WNOHANG, 0, 0, 0);
+		w = raw_syscall(SYS_wait4, pid, (long)&st, WNOHANG, 0, 0, 0);
 		if (w != 0)
 			break;
 		nap_ms(10);
@@ -463,7 +449,7 @@ static void run_one(unsigned long seed, int steps, const unsigned char *keep)
 	} else if (w == 0) {
 		hang_text(pid, now_ms() - start);
 		kill(pid, SIGKILL);
-		sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
+		raw_syscall(SYS_wait4, pid, (long)&st, 0, 0, 0, 0);
 	} else {
 		status_text(st);
 	}

@@ -143,7 +143,8 @@ static void test_lseek(const char *self, off_t size)
 	   "lseek of a directory: SEEK_SET works, SEEK_END is EINVAL");
 	ok(lseek(meminfo, 10, SEEK_SET) == 10 && lseek(meminfo, 0, SEEK_END) == -1 && errno == EINVAL,
 	   "lseek of /proc/meminfo: SEEK_SET works, SEEK_END is EINVAL");
-	ok(lseek(knob, 0, SEEK_END) == 4096, "lseek of a sysfs attribute: SEEK_END is its page");
+	ok(lseek(knob, 0, SEEK_END) == 4096 && lseek(knob, 1L << 31, SEEK_SET) == -1 && errno == EINVAL,
+	   "lseek of a sysfs attribute: SEEK_END is its page, 2 GiB is past its largest file");
 	if (pipe(fds) == 0) {
 		ok(lseek(fds[0], 0, SEEK_SET) == -1 && errno == ESPIPE, "lseek of a pipe: ESPIPE");
 		close(fds[0]);

@@ -2,6 +2,8 @@
 #ifndef DIFFTEST_H
 #define DIFFTEST_H
 
+#include "../x86_user.h"
+
 #define PG              4096UL
 #define PMD             (2UL << 20)
 /* The arena: far from where either kernel puts the binary, brk, mmaps or stack. */
@@ -36,7 +38,6 @@ struct child_slot {
 	int reaped;
 };
 
-long sc(long nr, long a, long b, long c, long d, long e, long f);
 void close_extra_fds(int keep1, int keep2);
 int fd_reserved(int fd);
 

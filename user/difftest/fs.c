@@ -7,7 +7,7 @@
 static void pipe_close_end(struct pipe_slot *p, int end)
 {
 	say("close(%d) = ", p->fd[end]);
-	ret_num(sc(SYS_close, p->fd[end], 0, 0, 0, 0, 0));
+	ret_num(raw_syscall(SYS_close, p->fd[end], 0, 0, 0, 0, 0));
 	p->fd[end] = -1;
 	if (p->fd[0] < 0 && p->fd[1] < 0)
 		p->used = 0;
@@ -20,11 +20,11 @@ static void pipe_create(struct pipe_slot *p, int k)
 
 	if (v == 2) {
 		say("pipe2(%#lx, 0) = ", KADDR);
-		ret_num(sc(SYS_pipe2, KADDR, 0, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_pipe2, KADDR, 0, 0, 0, 0, 0));
 		return;
 	}
 	say("pipe2(slot %d, %s) = ", k, flags == O_CLOEXEC ? "O_CLOEXEC" : flags ? "0x1" : "0");
-	r = sc(SYS_pipe2, (long)fds, flags, 0, 0, 0, 0);
+	r = raw_syscall(SYS_pipe2, (long)fds, flags, 0, 0, 0, 0);
 	ret_num(r);
 	if (r == 0) {
 		say(", fds %d %d", fds[0], fds[1]);
@@ -41,7 +41,7 @@ static void pipe_write(struct pipe_slot *p)
 	if (len > 4096 - (unsigned long)p->bytes)
 		len = 4096 - p->bytes;
 	say("write(%d, A+%#lx, %#lx) = ", p->fd[1], off, len);
-	r = sc(SYS_write, p->fd[1], ARENA + off, len, 0, 0, 0);
+	r = raw_syscall(SYS_write, p->fd[1], ARENA + off, len, 0, 0, 0);
 	ret_num(r);
 	if (r > 0)
 		p->bytes += r;
@@ -60,7 +60,7 @@ static void pipe_read(struct pipe_slot *p)
 		say("skip: would block");
 		return;
 	}
-	r = sc(SYS_read, p->fd[0], ARENA + off, len, 0, 0, 0);
+	r = raw_syscall(SYS_read, p->fd[0], ARENA + off, len, 0, 0, 0);
 	ret_num(r);
 	if (r > 0)
 		p->bytes -= r;
@@ -121,11 +121,11 @@ static void file_open(void)
 
 	say("open(%s, %s) = ", paths[i].name,
 	    paths[i].flags & O_DIRECTORY ? "O_RDONLY|O_DIRECTORY" : "O_RDONLY");
-	r = sc(SYS_open, (long)path, paths[i].flags, 0, 0, 0, 0);
+	r = raw_syscall(SYS_open, (long)path, paths[i].flags, 0, 0, 0, 0);
 	ret_num(r);
 	if (r >= 0 && !files_add(r, paths[i].kind)) {
 		say(", close = ");
-		ret_num(sc(SYS_close, r, 0, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_close, r, 0, 0, 0, 0, 0));
 	}
 }
 
@@ -136,13 +136,13 @@ static void file_dup(int fd)
 
 	if (v == 0) {
 		say("dup(%d) = ", fd);
-		r = sc(SYS_dup, fd, 0, 0, 0, 0, 0);
+		r = raw_syscall(SYS_dup, fd, 0, 0, 0, 0, 0);
 	} else if (v == 1 && !fd_reserved(to)) {
 		say("dup2(%d, %d) = ", fd, to);
-		r = sc(SYS_dup2, fd, to, 0, 0, 0, 0);
+		r = raw_syscall(SYS_dup2, fd, to, 0, 0, 0, 0);
 	} else {
 		say("dup3(%d, %d, 0) = ", fd, fd);
-		ret_num(sc(SYS_dup3, fd, fd, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_dup3, fd, fd, 0, 0, 0, 0));
 		return;
 	}
 	ret_num(r);
@@ -150,7 +150,7 @@ static void file_dup(int fd)
 		files_forget(r);
 		if (!files_add(r, kind)) {
 			say(", close = ");
-			ret_num(sc(SYS_close, r, 0, 0, 0, 0, 0));
+			ret_num(raw_syscall(SYS_close, r, 0, 0, 0, 0, 0));
 		}
 	}
 }
@@ -161,7 +161,7 @@ static void file_read_check(int fd, unsigned long off, long r)
 	int kind = kind_of(fd);
 
 	if (kind == F_SELF)
-		compare_self(off, r, sc(SYS_lseek, fd, 0, SEEK_CUR, 0, 0, 0) - r);
+		compare_self(off, r, raw_syscall(SYS_lseek, fd, 0, SEEK_CUR, 0, 0, 0) - r);
 	else if (kind == F_KNOB)
 		sum_after(off, r);
 }
@@ -184,12 +184,12 @@ static void step_file(int step)
 		say("read(%d, A+%#lx, %#lx) = ", fd, off, len);
 		if (kind_of(fd) == F_PROC) {
 			/* /proc text differs by design: its length and bytes stay out of the arena */
-			r = sc(SYS_read, fd, (long)proc_text, len, 0, 0, 0);
+			r = raw_syscall(SYS_read, fd, (long)proc_text, len, 0, 0, 0);
 			say("%s", r > 0 ? "some /proc text" : "");
 			if (r <= 0)
 				ret_num(r);
 		} else {
-			r = sc(SYS_read, fd, ARENA + off, len, 0, 0, 0);
+			r = raw_syscall(SYS_read, fd, ARENA + off, len, 0, 0, 0);
 			ret_num(r);
 			file_read_check(fd, off, r);
 		}
@@ -198,7 +198,7 @@ static void step_file(int step)
 
 		say("lseek(%d, %ld, %s) = ", fd, p,
 		    whence == SEEK_SET ? "SEEK_SET" : whence == SEEK_CUR ? "SEEK_CUR" : "SEEK_END");
-		r = sc(SYS_lseek, fd, p, whence, 0, 0, 0);
+		r = raw_syscall(SYS_lseek, fd, p, whence, 0, 0, 0);
 		/* the file's size is the build's: positions near its end are relative */
 		if (kind_of(fd) == F_SELF && r >= SELF_FAR)
 			say("size%+ld", r - self_size);
@@ -210,7 +210,7 @@ static void step_file(int step)
 		file_dup(fd);
 	} else {
 		say("close(%d) = ", fd);
-		ret_num(fd_reserved(fd) ? -EBADF : sc(SYS_close, fd, 0, 0, 0, 0, 0));
+		ret_num(fd_reserved(fd) ? -EBADF : raw_syscall(SYS_close, fd, 0, 0, 0, 0, 0));
 		files_forget(fd);
 	}
 	end_line();
@@ -250,7 +250,7 @@ static void step_thp(int step)
 		if (fd < 0) {
 			say("open: -1 %s", errname(errno));
 		} else {
-			ret_num(sc(SYS_write, fd, (long)m, strlen(m), 0, 0, 0));
+			ret_num(raw_syscall(SYS_write, fd, (long)m, strlen(m), 0, 0, 0));
 			close(fd);
 		}
 		say(", reads ");

@@ -101,7 +101,7 @@ static void step_mmap(int step)
 	    how[h], flags & MAP_POPULATE ? "|MAP_POPULATE" : flags & MAP_NORESERVE ?
 	    "|MAP_NORESERVE" : "", pgoff);
 	about_to_call();
-	r = sc(SYS_mmap, addr, len, prot, flags, -1, pgoff);
+	r = raw_syscall(SYS_mmap, addr, len, prot, flags, -1, pgoff);
 	ret_addr(r);
 	if (r < 0 && r > -4096) {
 		end_line();
@@ -112,7 +112,7 @@ static void step_mmap(int step)
 	} else {
 		/* placed where the kernel chose: not part of the record's world */
 		say(", munmap = ");
-		ret_num(sc(SYS_munmap, r, len, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_munmap, r, len, 0, 0, 0, 0));
 	}
 	end_line();
 }
@@ -129,7 +129,7 @@ static void step_munmap(int step)
 	addr_text(addr);
 	say(", %#lx) = ", len);
 	about_to_call();
-	r = sc(SYS_munmap, addr, len, 0, 0, 0, 0);
+	r = raw_syscall(SYS_munmap, addr, len, 0, 0, 0, 0);
 	ret_num(r);
 	end_line();
 	if (r == 0 && world_range(addr, 0, &o))
@@ -150,7 +150,7 @@ static void step_mprotect(int step)
 	prot_text(prot);
 	say(") = ");
 	about_to_call();
-	r = sc(SYS_mprotect, addr, len, prot, 0, 0, 0);
+	r = raw_syscall(SYS_mprotect, addr, len, prot, 0, 0, 0);
 	ret_num(r);
 	end_line();
 	if (!world_range(addr, 0, &o))
@@ -182,7 +182,7 @@ static void step_madvise(int step)
 	say("madvise(");
 	addr_text(addr);
 	say(", %#lx, %s) = ", len, adv[a].name);
-	ret_num(sc(SYS_madvise, addr, len, adv[a].advice, 0, 0, 0));
+	ret_num(raw_syscall(SYS_madvise, addr, len, adv[a].advice, 0, 0, 0));
 	end_line();
 }
 
@@ -279,7 +279,7 @@ static void scrub(unsigned long off, long r)
 	memset(pattern, 0xa5, sizeof(pattern));
 	for (; r > 0; r -= n, off += n) {
 		n = r < (long)sizeof(pattern) ? r : (long)sizeof(pattern);
-		if (write(p[1], pattern, n) != n || sc(SYS_read, p[0], ARENA + off, n, 0, 0, 0) != n)
+		if (write(p[1], pattern, n) != n || raw_syscall(SYS_read, p[0], ARENA + off, n, 0, 0, 0) != n)
 			break;
 	}
 	close(p[0]);
@@ -325,7 +325,7 @@ static void step_kaccess(int step)
 			return;
 		}
 		say("write(pipe, A+%#lx, %#lx) = ", off, len);
-		r = sc(SYS_write, p[1], ARENA + off, len, 0, 0, 0);
+		r = raw_syscall(SYS_write, p[1], ARENA + off, len, 0, 0, 0);
 		ret_num(r);
 		if (r > 0)
 			say(", read back sum = %#lx",
@@ -338,7 +338,7 @@ static void step_kaccess(int step)
 		fd = open(self, O_RDONLY);
 		lseek(fd, pos, SEEK_SET);
 		say("read(self@%#lx, A+%#lx, %#lx) = ", pos, off, len);
-		r = sc(SYS_read, fd, ARENA + off, len, 0, 0, 0);
+		r = raw_syscall(SYS_read, fd, ARENA + off, len, 0, 0, 0);
 		ret_num(r);
 		compare_self(off, r, pos);
 		close(fd);
@@ -349,7 +349,7 @@ static void step_kaccess(int step)
 /* brk, printed relative to the first break; grown memory is written and summed. */
 static void step_brk(int step)
 {
-	unsigned long cur = sc(SYS_brk, 0, 0, 0, 0, 0, 0), want;
+	unsigned long cur = raw_syscall(SYS_brk, 0, 0, 0, 0, 0, 0), want;
 	int v = pick(6);
 	long r;
 
@@ -365,7 +365,7 @@ static void step_brk(int step)
 	else
 		say("brk0%s%#lx", want >= brk0 ? "+" : "-", want >= brk0 ? want - brk0 : brk0 - want);
 	say(") = ");
-	r = sc(SYS_brk, want, 0, 0, 0, 0, 0);
+	r = raw_syscall(SYS_brk, want, 0, 0, 0, 0, 0);
 	if ((unsigned long)r >= brk0 && r > 0)
 		say("brk0+0x%lx", r - brk0);
 	else

@@ -17,7 +17,7 @@ static const struct { int sig; const char *name; } sigs[] = {
 static long wait_text(long pid, long opts, long rusage)
 {
 	int st = 0;
-	long r = sc(SYS_wait4, pid, (long)&st, opts, rusage, 0, 0);
+	long r = raw_syscall(SYS_wait4, pid, (long)&st, opts, rusage, 0, 0);
 
 	if (r > 0) {
 		say("%s, ", r == pid || pid <= 0 ? "pid" : "other pid");
@@ -136,15 +136,15 @@ static void step_kill(int step)
 	begin(step);
 	if (v == 0) {
 		say("kill(0, 0) = ");
-		ret_num(sc(SYS_kill, 0, 0, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_kill, 0, 0, 0, 0, 0, 0));
 	} else if (v == 1) {
 		say("kill(0x7ffffff0, %s) = ", sigs[s].name);
-		ret_num(sc(SYS_kill, 0x7ffffff0, sigs[s].sig, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_kill, 0x7ffffff0, sigs[s].sig, 0, 0, 0, 0));
 	} else if (!kids[k].used) {
 		say("kill(slot %d, %s) = skip: empty slot", k, sigs[s].name);
 	} else {
 		say("kill(slot %d, %s) = ", k, sigs[s].name);
-		ret_num(sc(SYS_kill, kids[k].pid, sigs[s].sig, 0, 0, 0, 0));
+		ret_num(raw_syscall(SYS_kill, kids[k].pid, sigs[s].sig, 0, 0, 0, 0));
 		nap_ms(20);
 	}
 	end_line();
@@ -201,7 +201,7 @@ static void step_wait(int step)
 			r = wait_text(pid, 0, 0);
 		}
 		if (r == 0 || r == -EINTR)
-			r = sc(SYS_wait4, pid, 0, 0, 0, 0, 0);
+			r = raw_syscall(SYS_wait4, pid, 0, 0, 0, 0, 0);
 		r = pid;        /* released and waited: gone, whatever wait said */
 	}
 	if (r == pid) {
@@ -230,38 +230,12 @@ static void reap_all(void)
 		release(i);
 	for (i = 0; i < NR_KIDS; i++)
 		if (kids[i].used)
-			sc(SYS_wait4, kids[i].pid, 0, 0, 0, 0, 0);
-	while (sc(SYS_wait4, -1, 0, 0, 0, 0, 0) > 0)
+			raw_syscall(SYS_wait4, kids[i].pid, 0, 0, 0, 0, 0);
+	while (raw_syscall(SYS_wait4, -1, 0, 0, 0, 0, 0) > 0)
 		;
 }
 
 /* ---- FPU state ------------------------------------------------------------ */
-
-static unsigned int get_mxcsr(void)
-{
-	unsigned int m;
-
-	__asm__ volatile("stmxcsr %0" : "=m"(m));
-	return m;
-}
-
-static void set_mxcsr(unsigned int m)
-{
-	__asm__ volatile("ldmxcsr %0" : : "m"(m));
-}
-
-static unsigned short get_fcw(void)
-{
-	unsigned short cw;
-
-	__asm__ volatile("fnstcw %0" : "=m"(cw));
-	return cw;
-}
-
-static void set_fcw(unsigned short cw)
-{
-	__asm__ volatile("fldcw %0" : : "m"(cw));
-}
 
 /*
  * xmm7 := v, then n sched_yield()s with nothing else in between (one asm
@@ -329,7 +303,7 @@ static int exec_check(int argc, char **argv)
 
 	code |= get_mxcsr() == 0x1f80 ? 1 : 0;
 	code |= get_fcw() == 0x37f ? 2 : 0;
-	if (pipe(p) == 0 && sc(SYS_write, p[1], ARENA, 1, 0, 0, 0) == -EFAULT)
+	if (pipe(p) == 0 && raw_syscall(SYS_write, p[1], ARENA, 1, 0, 0, 0) == -EFAULT)
 		code |= 4;
 	for (i = 4; i < argc; i++)
 		len += strlen(argv[i]);
@@ -395,12 +369,12 @@ static void step_exec(int step)
 		close_extra_fds(-1, -1);
 		set_mxcsr(0x7f80);
 		set_fcw(0x27f);
-		r = sc(SYS_execve, path, av, (long)envp, 0, 0, 0);
+		r = raw_syscall(SYS_execve, path, av, (long)envp, 0, 0, 0);
 		_exit(r < 0 && r > -100 ? 100 - r : 99);
 	}
 	if (pid < 0) {
 		say("fork failed");
-	} else if ((r = sc(SYS_wait4, pid, (long)&st, 0, 0, 0, 0)) != pid) {
+	} else if ((r = raw_syscall(SYS_wait4, pid, (long)&st, 0, 0, 0, 0)) != pid) {
 		say("wait4: ");
 		ret_num(r);
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) >= 100) {
