@@ -10,6 +10,8 @@ SHELL := /bin/bash
 #   make bench           bench_folio on both variants and Linux: table + plot (BENCH_ARGS)
 #   make bench-host      fork/munmap and the rmap calls natively, both modes (BENCH_HOST_ARGS)
 #   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
+#   make difftest        generated system-call programs, foliOS against Linux (SEEDS, STEPS)
+#   make difftest-record Linux's records of the fixed seeds, for make test (needs the peer)
 #   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
 #   make clean
 
@@ -46,7 +48,7 @@ KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
 ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap
+.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap difftest difftest-record
 all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
@@ -69,6 +71,9 @@ build/user/bin/hello-pie: user/hello.c Makefile
 build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
+
+# difftest is one program in several files (user/difftest/*.c are #included).
+build/user/bin/difftest: $(wildcard user/difftest/*)
 
 build/user/bin/%: user/bench/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
@@ -142,6 +147,17 @@ bench:
 
 bench-host:
 	scripts/bench-host.sh $(BENCH_HOST_ARGS)
+
+# difftest (docs/difftest.md): with the Linux peer, SEEDS against live Linux;
+# without it, the fixed seeds against the committed Linux records.
+SEEDS ?= 1-100
+STEPS ?= 60
+difftest:
+	@if [ -x ../shared/peer/linux-peer.sh ]; then scripts/difftest.sh hunt $(SEEDS) --steps $(STEPS); \
+	else echo "# no ../shared/peer: the fixed seeds against the committed records"; scripts/difftest.sh check; fi
+
+difftest-record:
+	scripts/difftest.sh record
 
 host-tests: $(HOST_TESTS)
 	tests/run-host-tests.sh $(HOST_TESTS)

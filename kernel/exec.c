@@ -90,7 +90,8 @@ static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
 	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
 	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
 				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
-				 (ph->p_flags & PF_X ? VM_EXEC : 0);
+				 (ph->p_flags & PF_X ? VM_EXEC : 0) |
+				 (ph->p_flags & PF_W ? VM_ACCOUNT : 0);  /* a private writable mapping */
 	struct vm_area_struct *vma = find_vma(mm, start);
 
 	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
@@ -206,7 +207,8 @@ static int exec_mmap(const struct initrd_file *f, struct exec_args *a,
 	mm->start_brk = mm->brk = brk;
 	mm->start_stack = STACK_TOP;
 	ret = -ENOMEM;
-	if (!vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP, VM_READ | VM_WRITE | VM_GROWSDOWN))
+	if (!vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
+			VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
 		goto fail;
 	current->mm = mm;
 	arch_switch_mm_and_stack(current);

@@ -237,22 +237,50 @@ long sys_open(const char *upath, int flags, int mode)
 	return sys_openat(AT_FDCWD, upath, flags, mode);
 }
 
+#define SEEK_SET        0
+#define SEEK_CUR        1
+#define SEEK_END        2
+#define SEEK_DATA       3
+#define SEEK_HOLE       4
+#define ENXIO           6
+#define MAX_NON_LFS     0x7fffffffL
+
+/*
+ * lseek as each Linux file type does it: consoles and pipes cannot seek
+ * (ESPIPE); initrd files as ramfs (generic_file_llseek, with SEEK_DATA and
+ * SEEK_HOLE: no holes); sysfs attributes likewise with a size of one page
+ * (kernfs); directories (dcache_dir_lseek) and /proc's generated files
+ * (seq_lseek) only from the start or the current position.  A position
+ * below 0 or past the file system's largest file is EINVAL: what a long
+ * holds, but 2 GiB - 1 on sysfs (its super block keeps MAX_NON_LFS).
+ */
 long sys_lseek(int fd, long off, int whence)
 {
 	struct file *f = fget(fd);
-	long base;
+	bool sized = f && (f->type == FILE_REGULAR || f->f.size);
+	long base, pos;
 
 	if (!f)
 		return -EBADF;
-	if (f->type != FILE_REGULAR && f->type != FILE_PROC && f->type != FILE_PROC_BIN)
+	if (f->type == FILE_CONSOLE || f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE)
 		return -ESPIPE;
-	if (whence == 2 && f->type != FILE_REGULAR)
+	if (whence == SEEK_SET || whence == SEEK_CUR) {
+		base = whence == SEEK_SET ? 0 : (long)f->pos;
+	} else if (whence == SEEK_END && sized) {
+		base = f->f.size;
+	} else if ((whence == SEEK_DATA || whence == SEEK_HOLE) && sized) {
+		if ((unsigned long)off >= f->f.size)
+			return -ENXIO;          /* no data at or after off */
+		base = 0;
+		off = whence == SEEK_DATA ? off : (long)f->f.size;     /* the hole at the end */
+	} else {
 		return -EINVAL;
-	base = whence == 0 ? 0 : whence == 1 ? (long)f->pos : whence == 2 ? (long)f->f.size : -1;
-	if (base < 0 || base + off < 0)
+	}
+	if (__builtin_add_overflow(base, off, &pos) || pos < 0 ||
+	    (f->type == FILE_PROC && sized && pos > MAX_NON_LFS))
 		return -EINVAL;
-	f->pos = base + off;
-	return f->pos;
+	f->pos = pos;
+	return pos;
 }
 
 struct kstat {
@@ -274,7 +302,8 @@ static long stat_file(const struct file *f, void *ubuf)
 	} else if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE) {
 		st.st_mode = 0010600;           /* S_IFIFO */
 	} else if (f->type == FILE_PROC || f->type == FILE_PROC_BIN) {
-		st.st_mode = S_IFREG | 0444;
+		st.st_mode = S_IFREG | (f->proc_write ? 0644 : 0444);
+		st.st_size = f->f.size;         /* sysfs: a page; /proc: 0, as Linux */
 	} else if (f->type == FILE_DIR) {
 		st.st_mode = S_IFDIR | 0755;
 		st.st_nlink = 2;

@@ -79,5 +79,6 @@ bool sysfs_lookup(const char *path, struct file *f)
 		return false;
 	}
 	f->type = FILE_PROC;
+	f->f.size = PAGE_SIZE;          /* every sysfs attribute has one page (kernfs) */
 	return true;
 }

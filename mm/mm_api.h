@@ -22,7 +22,12 @@
 #define PROT_GROWSDOWN          0x01000000
 #define PROT_GROWSUP            0x02000000
 
+#define MAP_SHARED              0x01
+#define MAP_PRIVATE             0x02
+#define MAP_TYPE                0x0f
 #define MAP_FIXED               0x10
+#define MAP_ANONYMOUS           0x20
+#define MAP_NORESERVE           0x4000
 #define MAP_FIXED_NOREPLACE     0x100000
 
 #define MADV_NORMAL             0
@@ -77,6 +82,7 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 void exit_mmap(struct mm_struct *mm);
 unsigned long mm_vm_pages(struct mm_struct *mm, bool data_only);
 bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages);
+int vm_enough_memory(unsigned long pages);
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);

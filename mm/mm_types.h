@@ -115,6 +115,8 @@ struct vm_area_struct {
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 #define VM_GROWSDOWN    0x100UL
 #define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */
+#define VM_ACCOUNT      0x00100000UL    /* private writable memory, charged to the commit */
+#define VM_NORESERVE    0x00200000UL    /* MAP_NORESERVE: never charged */
 #define VM_WIPEONFORK   0x02000000UL    /* MADV_WIPEONFORK: the child's copy starts empty */
 #define VM_DONTDUMP     0x04000000UL    /* MADV_DONTDUMP */
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */

@@ -207,17 +207,38 @@ static bool range_mapped(struct mm_struct *mm, unsigned long start, unsigned lon
 	return vma && vma->vm_start < end;
 }
 
+/* Is a mapping with these flags charged to the memory commit (Linux's accountable_mapping)? */
+static bool accountable_mapping(unsigned long vm_flags)
+{
+	return (vm_flags & (VM_NORESERVE | VM_WRITE)) == VM_WRITE;
+}
+
 /*
- * Map len bytes of anonymous memory (Linux's do_mmap for MAP_ANONYMOUS |
- * MAP_PRIVATE): at addr exactly with MAP_FIXED (replacing what was there)
+ * Is there memory for pages more private writable pages (Linux's
+ * __vm_enough_memory with the default heuristic overcommit): no single
+ * request may be larger than all of RAM (foliOS has no swap).
+ */
+int vm_enough_memory(unsigned long pages)
+{
+	return pages > zone.managed_pages ? -ENOMEM : 0;
+}
+
+/*
+ * Map len bytes of anonymous memory (Linux's do_mmap + mmap_region for
+ * MAP_ANONYMOUS): at addr exactly with MAP_FIXED (replacing what was there)
  * or MAP_FIXED_NOREPLACE (-EEXIST if something is there), else at addr if
- * it is free, else where there is room.  The address, or -errno.
+ * it is free, else where there is room.  flags: MAP_* (MAP_PRIVATE only:
+ * shared memory comes with the page cache).  Linux's order of checks,
+ * down to the commit check coming after a MAP_FIXED range was unmapped.
+ * The address, or -errno.
  */
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, unsigned long flags)
 {
 	long ret;
 
+	if (!len)
+		return -EINVAL;
 	if (flags & MAP_FIXED_NOREPLACE)
 		flags |= MAP_FIXED;
 	len = ALIGN_UP(len, PAGE_SIZE);
@@ -229,12 +250,21 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	addr = ret;
 	if (range_mapped(mm, addr, addr + len) && (flags & MAP_FIXED_NOREPLACE))
 		return -EEXIST;
+	if ((flags & MAP_TYPE) != MAP_PRIVATE)
+		return -EINVAL;
+	if (flags & MAP_NORESERVE)
+		vm_flags |= VM_NORESERVE;
 	/* What MAP_FIXED replaces does not count against the limits. */
-	if (!may_expand_vm(mm, vm_flags, (len - (vm_pages_range(mm, addr, addr + len, false)
-						 << PAGE_SHIFT)) >> PAGE_SHIFT))
+	if (!may_expand_vm(mm, vm_flags, (len >> PAGE_SHIFT) -
+			   vm_pages_range(mm, addr, addr + len, false)))
 		return -ENOMEM;
 	if (range_mapped(mm, addr, addr + len) && do_munmap(mm, addr, len))
 		return -ENOMEM;
+	if (accountable_mapping(vm_flags)) {
+		if (vm_enough_memory(len >> PAGE_SHIFT))
+			return -ENOMEM;
+		vm_flags |= VM_ACCOUNT;
+	}
 	return vma_create(mm, addr, addr + len, vm_flags) ? (long)addr : -ENOMEM;
 }
 
@@ -262,9 +292,10 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 		next = find_vma(mm, old_end);
 		if (next && new_end + PAGE_SIZE > vm_start_gap(next))
 			return mm->brk;                 /* would run into a mapping */
-		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT))
+		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT) ||
+		    vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
 			return mm->brk;
-		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE))
+		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE | VM_ACCOUNT))
 			return mm->brk;
 		vma_merge_all(mm);
 	}

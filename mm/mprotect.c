@@ -20,10 +20,20 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 	if ((oldflags & VM_ACCESS_FLAGS) == newflags)
 		return 0;
 	newflags |= oldflags & ~VM_ACCESS_FLAGS;
-	/* Memory that turns into data must fit RLIMIT_DATA (Linux's check). */
-	if ((newflags & VM_WRITE) && !may_expand_vm(mm, newflags, nrpages) &&
-	    may_expand_vm(mm, oldflags, nrpages))
-		return -ENOMEM;
+	/*
+	 * Memory that turns into data must fit RLIMIT_DATA, and private memory
+	 * that becomes writable for the first time is charged to the commit
+	 * (Linux's checks; it stays charged when made read-only again).
+	 */
+	if (newflags & VM_WRITE) {
+		if (!may_expand_vm(mm, newflags, nrpages) && may_expand_vm(mm, oldflags, nrpages))
+			return -ENOMEM;
+		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_NORESERVE))) {
+			if (vm_enough_memory(nrpages))
+				return -ENOMEM;
+			newflags |= VM_ACCOUNT;
+		}
+	}
 	if (split_vmas_at(mm, start, end))
 		return -ENOMEM;
 	vma = find_vma(mm, start);

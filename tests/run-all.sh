@@ -5,7 +5,8 @@
 #   3. guest tests (user/test_*.c via /bin/runtests, TAP, leak checks) and the
 #      --run/--add contract, both variants
 #   4. panic paths (crash=...), both variants: exit code and report
-#   5. GDB against QEMU in batch mode (tests/gdb-test.sh)
+#   5. difftest: generated programs on both variants against Linux's records
+#   6. GDB against QEMU in batch mode (tests/gdb-test.sh)
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
@@ -219,6 +220,26 @@ while IFS= read -r line; do
     "not ok "*) result "doc output: ${line#not ok * - }" FAIL "see $log/check-doc.log" ;;
   esac
 done <"$log/check-doc.log"
+
+# difftest (docs/difftest.md): the fixed generated programs of
+# tests/difftest/seeds.txt on both variants against Linux's records committed
+# in tests/difftest/linux/; with the peer here, the records checked against
+# Linux too.  One result per seed and variant.
+difftest_results() {  # difftest_results LOG
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*) result "${line#ok - }" OK ;;
+      "not ok - "*) l=${line#not ok - }; result "${l%% # *}" FAIL "${l#* # }" ;;
+    esac
+  done <"$1"
+}
+scripts/difftest.sh check --log "$log/difftest-%s.log" </dev/null >"$log/difftest.log" 2>&1
+difftest_results "$log/difftest.log"
+grep -q '^ok - \|^not ok - ' "$log/difftest.log" || result "difftest ran" FAIL "see $log/difftest.log"
+if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+  scripts/difftest.sh record --check </dev/null >"$log/difftest-record.log" 2>&1
+  difftest_results "$log/difftest-record.log"
+fi
 
 echo "# ---- gdb ----"
 tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1

@@ -124,6 +124,38 @@ static void test_pipe_nonblock(void)
 	close(pfd[1]);
 }
 
+/*
+ * lseek as each file type has it on Linux: holes and data of a regular
+ * file, a directory and /proc text only from the start or the position,
+ * a sysfs attribute one page long, a pipe not at all.
+ */
+static void test_lseek(const char *self, off_t size)
+{
+	int fd = open(self, O_RDONLY), dir = open("/", O_RDONLY | O_DIRECTORY);
+	int meminfo = open("/proc/meminfo", O_RDONLY), fds[2];
+	int knob = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY);
+
+	ok(lseek(fd, 100, SEEK_DATA) == 100 && lseek(fd, 100, SEEK_HOLE) == size &&
+	   lseek(fd, size, SEEK_DATA) == -1 && errno == ENXIO, "lseek SEEK_DATA/SEEK_HOLE: no holes");
+	ok(lseek(fd, 0, 5) == -1 && errno == EINVAL && lseek(fd, -1, SEEK_SET) == -1 &&
+	   errno == EINVAL, "lseek: unknown whence or a negative position is EINVAL");
+	ok(lseek(dir, 4096, SEEK_SET) == 4096 && lseek(dir, 0, SEEK_END) == -1 && errno == EINVAL,
+	   "lseek of a directory: SEEK_SET works, SEEK_END is EINVAL");
+	ok(lseek(meminfo, 10, SEEK_SET) == 10 && lseek(meminfo, 0, SEEK_END) == -1 && errno == EINVAL,
+	   "lseek of /proc/meminfo: SEEK_SET works, SEEK_END is EINVAL");
+	ok(lseek(knob, 0, SEEK_END) == 4096 && lseek(knob, 1L << 31, SEEK_SET) == -1 && errno == EINVAL,
+	   "lseek of a sysfs attribute: SEEK_END is its page, 2 GiB is past its largest file");
+	if (pipe(fds) == 0) {
+		ok(lseek(fds[0], 0, SEEK_SET) == -1 && errno == ESPIPE, "lseek of a pipe: ESPIPE");
+		close(fds[0]);
+		close(fds[1]);
+	}
+	close(fd);
+	close(dir);
+	close(meminfo);
+	close(knob);
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64], *self = argv[0];
@@ -134,6 +166,7 @@ int main(int argc, char **argv)
 	char dir[128], *slash;
 
 	(void)argc;
+	mount_proc_sys();
 	printf("TAP version 13\n");
 	fd = open(self, O_RDONLY);
 	ok(fd >= 0, "open our own binary");
@@ -144,6 +177,7 @@ int main(int argc, char **argv)
 	ok(read(fd, (void *)8, 8) == 0 || errno == EFAULT, "read into a bad buffer does not crash");
 	lseek(fd, 0, SEEK_SET);
 	ok(syscall(SYS_read, fd, (void *)8, 8) == -1 && errno == EFAULT, "read into a bad buffer: EFAULT");
+	test_lseek(self, st.st_size);
 	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
 	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
 	fd = open(self, O_RDONLY);

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tap.h"
+#include "x86_user.h"
 
 #define MXCSR_DEFAULT   0x1f80
 #define FCW_DEFAULT     0x037f
@@ -279,32 +280,6 @@ static void test_vectorised(void)
 	good = checksum_steady(0, want0);
 	ok(good && exited_ok(wait_status(pid)),
 	   "vectorised -O2 loop and memcpy right while another process computes");
-}
-
-static unsigned int get_mxcsr(void)
-{
-	unsigned int v;
-
-	__asm__ __volatile__("stmxcsr %0" : "=m"(v));
-	return v;
-}
-
-static void set_mxcsr(unsigned int v)
-{
-	__asm__ __volatile__("ldmxcsr %0" : : "m"(v));
-}
-
-static unsigned short get_fcw(void)
-{
-	unsigned short v;
-
-	__asm__ __volatile__("fnstcw %0" : "=m"(v));
-	return v;
-}
-
-static void set_fcw(unsigned short v)
-{
-	__asm__ __volatile__("fldcw %0" : : "m"(v));
 }
 
 /* fork copies the control registers; execve resets them (argv[0]: this program). */

@@ -22,6 +22,7 @@
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include "x86_user.h"
 
 #define KERN            0xffffffff81000000L     /* kernel text on Linux; kernel half on both */
 #define NONCANON        0x8000000000000000L
@@ -40,18 +41,6 @@ static void syscall_begin(const char *name)
 		nr_calls++;
 		printf("# %s\n", name);
 	}
-}
-
-static long raw(long nr, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
 }
 
 static const char *name_of(long v)
@@ -78,7 +67,7 @@ static const char *name_of(long v)
 static long check(const char *desc, long expect, long nr, long a, long b, long c, long d,
 		  long e, long f)
 {
-	long ret = raw(nr, a, b, c, d, e, f);
+	long ret = raw_syscall(nr, a, b, c, d, e, f);
 	int good = expect == ANY_OK ? ret >= 0 : ret == expect;
 	char want[32];
 
@@ -414,7 +403,7 @@ static void mm_cases(void)
 	C3("madvise(hole, 0, MADV_DONTNEED)", 0, SYS_madvise, hole, 0, MADV_DONTNEED);
 
 	syscall_begin("brk");
-	long cur = raw(SYS_brk, 0, 0, 0, 0, 0, 0);
+	long cur = raw_syscall(SYS_brk, 0, 0, 0, 0, 0, 0);
 
 	C1("brk(kernel address) leaves the break", cur, SYS_brk, KERN);
 	C1("brk(non-canonical) leaves the break", cur, SYS_brk, NONCANON);
@@ -570,15 +559,15 @@ static void exit_cases(void)
 	syscall_begin("set_tid_address/exit_group");
 	pid = fork();
 	if (!pid)       /* Linux ignores a failed clear_child_tid write at exit */
-		_exit(raw(SYS_set_tid_address, KERN, 0, 0, 0, 0, 0) == getpid() ? 7 : 1);
+		_exit(raw_syscall(SYS_set_tid_address, KERN, 0, 0, 0, 0, 0) == getpid() ? 7 : 1);
 	ok_status("set_tid_address(kernel address), then exit: status 7", status_of_child(pid), 7);
 	pid = fork();
 	if (!pid)
-		raw(SYS_exit_group, 0x12345, 0, 0, 0, 0, 0);
+		raw_syscall(SYS_exit_group, 0x12345, 0, 0, 0, 0, 0);
 	ok_status("exit_group(0x12345): status 0x45", status_of_child(pid), 0x45);
 	pid = fork();
 	if (!pid)
-		raw(SYS_exit, -1, 0, 0, 0, 0, 0);
+		raw_syscall(SYS_exit, -1, 0, 0, 0, 0, 0);
 	ok_status("exit(-1): status 255", status_of_child(pid), 255);
 }
 

@@ -65,7 +65,8 @@ static void test_mprotect_args(void)
 	p[0] = p[4 * PAGE] = 5;
 	ok(sys_mprotect(p, 0, 0x7777) == 0, "mprotect: length 0 is 0 before prot is looked at");
 	ok(sys_mprotect(p + 1, PAGE, PROT_READ) == -EINVAL, "mprotect: misaligned start is EINVAL");
-	ok(sys_mprotect(p, -PAGE, 0x7777) == -ENOMEM, "mprotect: a wrapping length is ENOMEM (before prot)");
+	ok(sys_mprotect(p, -PAGE, 0x7777) == -ENOMEM,
+	   "mprotect: a wrapping length is ENOMEM (before prot)");
 	ok(sys_mprotect(p, PAGE, 0x40) == -EINVAL, "mprotect: unknown prot bits are EINVAL");
 	ok(sys_mprotect(p, PAGE, PROT_READ | PROT_GROWSDOWN | PROT_GROWSUP) == -EINVAL,
 	   "mprotect: GROWSDOWN and GROWSUP together are EINVAL");
@@ -92,6 +93,63 @@ static void test_mprotect_args(void)
 	munmap(p, 5 * PAGE);
 }
 
+/* A line of /proc/self/smaps' VmFlags for the VMA starting at p contains flag? */
+static int vmflags_has(const char *p, const char *flag)
+{
+	static char buf[65536];
+	char head[32], *s, *end;
+	size_t len = 0;
+	ssize_t n = 1;
+	int fd = open("/proc/self/smaps", O_RDONLY);
+
+	while (fd >= 0 && n > 0 && len < sizeof(buf) - 1)      /* seq_file: a page per read */
+		len += (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 ? n : 0;
+	close(fd);
+	buf[len] = 0;
+	snprintf(head, sizeof(head), "%lx-", (unsigned long)p);
+	for (s = buf; s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, head, strlen(head)))
+			break;
+	if (!s || !(s = strstr(s, "VmFlags:")) || !(end = strchr(s, '\n')))
+		return 0;
+	*end = 0;
+	return strstr(s, flag) != NULL;
+}
+
+/* The raw system call: musl's mmap() checks the offset itself. */
+static long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, unsigned long off)
+{
+	return res(syscall(SYS_mmap, addr, len, prot, flags, fd, off));
+}
+
+/* mmap's checks in Linux's order; the commit check (no request larger than RAM). */
+static void test_mmap_args(void)
+{
+	char *p;
+
+	ok(sys_mmap(NULL, 0, PROT_READ, MAP_PRIVATE, 99, 0) == -EBADF,
+	   "mmap: a bad fd is EBADF before the length is looked at");
+	ok(sys_mmap(NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0) == -EINVAL,
+	   "mmap: anonymous memory neither private nor shared is EINVAL");
+	ok(sys_mmap((void *)0x100000000000UL, -2UL << 20, PROT_READ, MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	   -ENOMEM, "mmap: a length past user space is ENOMEM before the mapping type");
+	ok(sys_mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 100) == -EINVAL,
+	   "mmap: an offset inside a page is EINVAL");
+	ok(sys_mmap(NULL, 64UL << 40, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == -ENOMEM,
+	   "mmap: 64 TiB of private writable memory is more than RAM: ENOMEM");
+	p = mmap(NULL, 64UL << 40, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ok(p != MAP_FAILED && vmflags_has(p, " nr ") && !vmflags_has(p, " ac "),
+	   "mmap: with MAP_NORESERVE it maps (VmFlags nr, not ac)");
+	munmap(p, 64UL << 40);
+	p = mmap(NULL, 64UL << 40, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(p != MAP_FAILED && !vmflags_has(p, " ac "), "mmap: read-only it maps, not charged");
+	ok(sys_mprotect(p, 64UL << 40, RW) == -ENOMEM, "mprotect: making it writable is charged: ENOMEM");
+	munmap(p, 64UL << 40);
+	p = map(2);
+	ok(vmflags_has(p, " ac "), "a private writable mapping is charged (VmFlags ac)");
+	munmap(p, 2 * PAGE);
+}
+
 static void test_mmap_placement(void)
 {
 	char *p = map(4), *q;
@@ -100,7 +158,8 @@ static void test_mmap_placement(void)
 	q = mmap(p + PAGE, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	ok(q == MAP_FAILED && errno == EEXIST && p[0] == 9, "MAP_FIXED_NOREPLACE over a mapping: EEXIST");
 	q = mmap(p - PAGE, 2 * PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	ok(q == MAP_FAILED && errno == EEXIST, "MAP_FIXED_NOREPLACE overlapping a mapping's start: EEXIST");
+	ok(q == MAP_FAILED && errno == EEXIST,
+	   "MAP_FIXED_NOREPLACE overlapping a mapping's start: EEXIST");
 	munmap(p + 2 * PAGE, 2 * PAGE);
 	q = mmap(p + 2 * PAGE, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	ok(q == p + 2 * PAGE, "MAP_FIXED_NOREPLACE at a free address maps exactly there");
@@ -113,7 +172,8 @@ static void test_mmap_placement(void)
 	ok(q == p + 3 * PAGE, "an unaligned free hint is rounded down to its page");
 	munmap(q, PAGE);
 	q = mmap(p, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ok(q != MAP_FAILED && q != p && p[0] == 9, "a taken hint gives another address, the mapping stays");
+	ok(q != MAP_FAILED && q != p && p[0] == 9,
+	   "a taken hint gives another address, the mapping stays");
 	munmap(q, PAGE);
 	q = mmap((void *)0x1000, PAGE, RW, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ok(q == (void *)0x10000, "a hint below mmap_min_addr is raised to it (64 KiB)");
@@ -136,7 +196,8 @@ static void test_brk(void)
 	   "brk: beyond user space is refused (the break stays)");
 	ok(sys_brk(cur - (1UL << 40)) == cur, "brk: below the start of the heap is refused");
 	ok(sys_brk(wall) == cur, "brk: up to a mapping is refused");
-	ok(sys_brk(wall - PAGE + 1) == cur, "brk: into the page below a mapping is refused (a page stays free)");
+	ok(sys_brk(wall - PAGE + 1) == cur,
+	   "brk: into the page below a mapping is refused (a page stays free)");
 	ok(sys_brk(wall - PAGE) == wall - PAGE, "brk: up to one page below a mapping works");
 	((char *)wall - 2 * PAGE)[0] = 3;
 	ok(sys_brk(cur) == cur, "brk: shrinking back works");
@@ -185,29 +246,6 @@ static void test_madvise_walk(void)
 	ok(res(madvise(p, PAGE, MADV_NORMAL)) == -ENOMEM, "madvise of an unmapped range: ENOMEM");
 }
 
-/* A line of /proc/self/smaps' VmFlags for the VMA starting at p contains flag? */
-static int vmflags_has(const char *p, const char *flag)
-{
-	static char buf[65536];
-	char head[32], *s, *end;
-	size_t len = 0;
-	ssize_t n = 1;
-	int fd = open("/proc/self/smaps", O_RDONLY);
-
-	while (fd >= 0 && n > 0 && len < sizeof(buf) - 1)      /* seq_file: a page per read */
-		len += (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 ? n : 0;
-	close(fd);
-	buf[len] = 0;
-	snprintf(head, sizeof(head), "%lx-", (unsigned long)p);
-	for (s = buf; s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
-		if (!strncmp(s, head, strlen(head)))
-			break;
-	if (!s || !(s = strstr(s, "VmFlags:")) || !(end = strchr(s, '\n')))
-		return 0;
-	*end = 0;
-	return strstr(s, flag) != NULL;
-}
-
 static void test_fork_advice(void)
 {
 	char *d = map(2), *w = map(2);
@@ -217,7 +255,8 @@ static void test_fork_advice(void)
 
 	d[0] = 'd';
 	w[0] = 'w';
-	ok(res(madvise(d, 2 * PAGE, MADV_DONTFORK)) == 0 && res(madvise(w, 2 * PAGE, MADV_WIPEONFORK)) == 0,
+	ok(res(madvise(d, 2 * PAGE, MADV_DONTFORK)) == 0 &&
+	   res(madvise(w, 2 * PAGE, MADV_WIPEONFORK)) == 0,
 	   "MADV_DONTFORK and MADV_WIPEONFORK: 0");
 	ok(vmflags_has(d, " dc ") && vmflags_has(w, " wf "), "smaps VmFlags shows dc and wf");
 	xpipe(fds, 0);
@@ -230,11 +269,13 @@ static void test_fork_advice(void)
 		_exit(0);
 	}
 	read(fds[0], v, 2);
-	ok(pid > 0 && waitpid(pid, &st, 0) == pid && v[0] == 1, "MADV_DONTFORK: the child has no such mapping");
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && v[0] == 1,
+	   "MADV_DONTFORK: the child has no such mapping");
 	ok(v[1] == 1, "MADV_WIPEONFORK: the child's copy starts zeroed");
 	ok(d[0] == 'd' && w[0] == 'w', "the parent's data is untouched");
 	ok(res(madvise(w, 2 * PAGE, MADV_KEEPONFORK)) == 0 && res(madvise(d, 2 * PAGE, MADV_DOFORK)) == 0 &&
-	   !vmflags_has(d, " dc ") && !vmflags_has(w, " wf "), "MADV_DOFORK and MADV_KEEPONFORK undo them");
+	   !vmflags_has(d, " dc ") && !vmflags_has(w, " wf "),
+	   "MADV_DOFORK and MADV_KEEPONFORK undo them");
 	close(fds[0]);
 	close(fds[1]);
 	munmap(d, 2 * PAGE);
@@ -374,6 +415,7 @@ int main(void)
 	mount_proc_sys();
 	test_munmap_args();
 	test_mprotect_args();
+	test_mmap_args();
 	test_mmap_placement();
 	test_brk();
 	test_madvise_hints();

@@ -113,7 +113,7 @@ static struct mm_struct *setup(int s)
 
 	mm->mmap_base = MMAP_BASE;
 	thp_only(s);
-	if (do_mmap_anon(mm, BASE, len, RW, MAP_FIXED) != (long)BASE)
+	if (do_mmap_anon(mm, BASE, len, RW, MAP_PRIVATE | MAP_FIXED) != (long)BASE)
 		abort();
 	vma = find_vma(mm, BASE);
 	for (unsigned long a = BASE; a < BASE + len; a += PAGE_SIZE)
