@@ -59,9 +59,9 @@ static int in_child(void (*fn)(void), size_t *how_far)
 static void touch_too_much(void)
 {
 	size_t len = (size_t)meminfo_kb("MemTotal") * 2048;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = map_beyond_ram(len);
 
-	if (p == MAP_FAILED)
+	if (!p)
 		_exit(3);
 	for (size_t off = 0; off < len; off += PAGE) {
 		p[off] = 1;

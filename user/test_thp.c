@@ -242,7 +242,7 @@ static void test_pressure(void)
 	hog = fork();
 	if (!hog) {
 		size_t len = (size_t)(meminfo_kb("MemTotal") + 65536) * 1024;
-		char *q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *q = map_beyond_ram(len);
 
 		thp_only(2048);                 /* 2 MiB faults while they last, then 4 KiB */
 		for (size_t off = 0; off < len; off += PAGE)

@@ -170,6 +170,24 @@ static inline char *map_aligned(size_t len, size_t align)
 	return (char *)a;
 }
 
+/*
+ * len bytes of private writable memory, even more than RAM: reserved
+ * PROT_NONE (not charged), then made writable half of RAM at a time —
+ * like Linux, foliOS refuses one request larger than RAM.  NULL on failure.
+ */
+static inline char *map_beyond_ram(size_t len)
+{
+	size_t piece = (size_t)meminfo_kb("MemTotal") / 8 * PAGE;
+	char *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += piece)
+		if (mprotect(p + off, len - off < piece ? len - off : piece, PROT_READ | PROT_WRITE))
+			return NULL;
+	return p;
+}
+
 /* Page i of n from p holds seed + i in its first int. */
 static inline void fill_pattern(char *p, unsigned long n, int seed)
 {
