@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/mount.h>
-#include "tap.h"
+#include "thp_util.h"
 
 #define MIB (1UL << 20)
 
@@ -104,11 +104,6 @@ static long status_kb_of(const char *path, const char *key)
 	return found;
 }
 
-static long status_kb(const char *key)
-{
-	return status_kb_of("/proc/self/status", key);
-}
-
 static char *map_4m(void)
 {
 	char *p = mmap(NULL, 6 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -176,31 +171,6 @@ static void test_smaps_shared(char *a)
 #define KPF_ANON                12
 #define KPF_COMPOUND_HEAD       15
 #define KPF_COMPOUND_TAIL       16
-#define KPF_THP                 22
-
-static unsigned long long kpageflags(unsigned long pfn)
-{
-	unsigned long long flags = 0;
-	int fd = open("/proc/kpageflags", O_RDONLY);
-
-	if (fd >= 0) {
-		pread(fd, &flags, 8, pfn * 8);
-		close(fd);
-	}
-	return flags;
-}
-
-static unsigned long pfn_of(const void *addr)
-{
-	unsigned long long e = 0;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd >= 0) {
-		pread(fd, &e, 8, (unsigned long)addr / 4096 * 8);
-		close(fd);
-	}
-	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
-}
 
 /* kpageflags of a THP's head and tail (when the kernel gave a THP). */
 static void test_kpageflags(char *a)
@@ -315,7 +285,7 @@ static void test_zombie_status(void)
 }
 
 /* Read 8 bytes of the pagemap fd at the entry of addr: the count read. */
-static long pagemap_entry(int fd, unsigned long addr, unsigned long long *e)
+static long pagemap_read(int fd, unsigned long addr, unsigned long long *e)
 {
 	return pread(fd, e, 8, addr / 4096 * 8);
 }
@@ -341,11 +311,11 @@ static void test_pagemap_gone(const char *self)
 		close(p[0]);
 		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
 		fd = open(path, O_RDONLY);
-		ok(fd >= 0 && pagemap_entry(fd, (unsigned long)&e, &e) == 8,
+		ok(fd >= 0 && pagemap_read(fd, (unsigned long)&e, &e) == 8,
 		   "another process's pagemap reads while it lives");
 		close(p[1]);
 		usleep(100000);                 /* it exits, or execs and exits */
-		ok(pagemap_entry(fd, (unsigned long)&e, &e) == 0,
+		ok(pagemap_read(fd, (unsigned long)&e, &e) == 0,
 		   exec ? "pagemap after the process exec'd: EOF" : "pagemap after the process exited: EOF");
 		waitpid(pid, NULL, 0);
 		close(fd);
