@@ -442,6 +442,7 @@ static void test_fork_fault_injection(void **state)
 			}
 		}
 	}
+	print_message("# dup_mm: %d allocation failure points checked\n", failures);
 	assert_true(failures >= 6);             /* both allocators failed at several points */
 }
 
