@@ -74,14 +74,25 @@ static int world_range(unsigned long addr, unsigned long len, unsigned long *off
 	return len <= WORLD;
 }
 
+/*
+ * A range for a call: an offset in the world, a length and an address,
+ * hostile ones (wild lengths, kernel or unaligned addresses) now and then.
+ */
+static void gen_range(int hostile, unsigned long *off, unsigned long *len, unsigned long *addr)
+{
+	*off = gen_off();
+	*len = gen_len(hostile && pick(2));
+	*addr = gen_addr(*off, hostile && pick(2));
+}
+
 static void step_mmap(int step)
 {
 	static const char *const how[] = { "MAP_FIXED", "MAP_FIXED_NOREPLACE", "hint", "NULL" };
 	int hostile = pick(8) == 0, h = pick(10), prot = gen_prot(pick(12) == 0);
-	unsigned long off = gen_off(), len = gen_len(hostile && pick(2));
-	unsigned long addr = gen_addr(off, hostile && pick(2)), o;
+	unsigned long off, len, addr, o;
 	long flags = MAP_PRIVATE | MAP_ANONYMOUS, pgoff = 0, r;
 
+	gen_range(hostile, &off, &len, &addr);
 	h = h < 5 ? 0 : h < 7 ? 1 : h < 9 ? 2 : 3;
 	if (h == 0 && addr < ARENA - NEAR)
 		h = 2;  /* MAP_FIXED low would replace the program itself (both kernels die) */
@@ -120,10 +131,10 @@ static void step_mmap(int step)
 static void step_munmap(int step)
 {
 	int hostile = pick(6) == 0;
-	unsigned long off = gen_off(), len = gen_len(hostile && pick(2)), o;
-	unsigned long addr = gen_addr(off, hostile && pick(2));
+	unsigned long off, len, addr, o;
 	long r;
 
+	gen_range(hostile, &off, &len, &addr);
 	begin(step);
 	say("munmap(");
 	addr_text(addr);
@@ -139,10 +150,10 @@ static void step_munmap(int step)
 static void step_mprotect(int step)
 {
 	int hostile = pick(6) == 0, prot = gen_prot(pick(10) == 0);
-	unsigned long off = gen_off(), len = gen_len(hostile && pick(2)), o;
-	unsigned long addr = gen_addr(off, hostile && pick(2));
+	unsigned long off, len, addr, o;
 	long r;
 
+	gen_range(hostile, &off, &len, &addr);
 	begin(step);
 	say("mprotect(");
 	addr_text(addr);
@@ -175,9 +186,9 @@ static void step_madvise(int step)
 		{ 999, "999" }, { MADV_REMOVE, "MADV_REMOVE" },
 	};
 	int hostile = pick(6) == 0, a = pick(sizeof(adv) / sizeof(adv[0]));
-	unsigned long off = gen_off(), len = gen_len(hostile && pick(2));
-	unsigned long addr = gen_addr(off, hostile && pick(2));
+	unsigned long off, len, addr;
 
+	gen_range(hostile, &off, &len, &addr);
 	begin(step);
 	say("madvise(");
 	addr_text(addr);
