@@ -176,6 +176,30 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 	return -EINVAL;
 }
 
+/* Linux's struct sysinfo on x86-64 (mem_unit 1: sizes in bytes). */
+struct sysinfo {
+	long uptime;
+	unsigned long loads[3];
+	unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	unsigned short procs, pad;
+	unsigned long totalhigh, freehigh;
+	unsigned int mem_unit;
+	char _f[4];
+};
+
+/* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */
+long sys_sysinfo(void *info)
+{
+	struct sysinfo si = { .uptime = ktime_get_ns() / 1000000000, .mem_unit = 1 };
+	struct task_struct *t;
+
+	si.totalram = zone.managed_pages * PAGE_SIZE;
+	si.freeram = zone.free_pages * PAGE_SIZE;
+	for_each_process(t)
+		si.procs++;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
 long sys_clock_gettime(int clock, void *tp)
 {
 	u64 ns = ktime_get_ns();

@@ -54,6 +54,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	ENTRY(63, sys_uname),
 	ENTRY(72, sys_fcntl),
 	ENTRY(97, sys_getrlimit),
+	ENTRY(99, sys_sysinfo),
 	ENTRY(102, sys_getuid),
 	ENTRY(104, sys_getuid),
 	ENTRY(107, sys_getuid),

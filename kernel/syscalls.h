@@ -11,6 +11,7 @@ long sys_write(int fd, const char *buf, unsigned long count);
 long sys_writev(int fd, const void *uiov, unsigned long iovcnt);
 long sys_readv(int fd, const void *uiov, unsigned long iovcnt);
 long sys_pread64(int fd, char *buf, unsigned long count, long off);
+long sys_sysinfo(void *info);
 long sys_getrlimit(unsigned int resource, void *rlim);
 long sys_setrlimit(unsigned int resource, const void *rlim);
 long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim);

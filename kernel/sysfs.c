@@ -5,6 +5,7 @@
  *   enabled                      always | madvise | never
  *   hugepages-<size>kB/enabled   always | inherit | madvise | never
  *                                (16kB … 2048kB: orders 2 … 9)
+ *   hpage_pmd_size               the PMD THP size in bytes (read-only)
  *   split_deferred               foliOS's own: reads the number of folios
  *                                on the deferred split queue; writing 1
  *                                splits them all now (the leak check uses it)
@@ -16,6 +17,7 @@
 #include "kernel/printk.h"
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
+#include "mm/pgtable.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage/"
 
@@ -30,6 +32,11 @@ static void thp_show(struct file *f, struct seq_file *m)
 static int thp_store(struct file *f, const char *buf, size_t len)
 {
 	return thp_enabled_store(f->proc_arg, buf, len);
+}
+
+static void hpage_pmd_size_show(struct file *f, struct seq_file *m)
+{
+	seq_printf(m, "%lu\n", HPAGE_PMD_SIZE);
 }
 
 static void split_deferred_show(struct file *f, struct seq_file *m)
@@ -68,7 +75,9 @@ bool sysfs_lookup(const char *path, struct file *f)
 	if (strncmp(path, THP_DIR, strlen(THP_DIR)))
 		return false;
 	order = strcmp(name, "enabled") ? thp_dir_order(name) : -1;    /* -1: the top level */
-	if (!strcmp(name, "split_deferred")) {
+	if (!strcmp(name, "hpage_pmd_size")) {
+		f->proc_show = hpage_pmd_size_show;
+	} else if (!strcmp(name, "split_deferred")) {
 		f->proc_show = split_deferred_show;
 		f->proc_write = split_deferred_store;
 	} else if (order >= 0 || !strcmp(name, "enabled")) {

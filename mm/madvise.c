@@ -1,6 +1,7 @@
 /*
  * madvise (Linux's mm/madvise.c) for anonymous private memory: the advice
- * that drops pages (DONTNEED), the advice that sets VMA flags (HUGEPAGE,
+ * that drops pages (DONTNEED), that faults them in (POPULATE_READ/WRITE),
+ * the advice that sets VMA flags (HUGEPAGE,
  * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
  * split and merge again), and the hints Linux takes and foliOS has nothing
  * to do for (NORMAL, RANDOM, SEQUENTIAL, WILLNEED, COLD, PAGEOUT — without
@@ -22,6 +23,7 @@ static bool madvise_behavior_valid(int behavior)
 	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_COLD: case MADV_PAGEOUT:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
 		return true;
 	default:
 		return false;
@@ -40,6 +42,24 @@ static int madvise_update_vma(struct vm_area_struct *vma, unsigned long start,
 	return 0;
 }
 
+/*
+ * Fault in [start, end) of vma, for writing if write (Linux's
+ * madvise_populate and faultin_vma_page_range): copy-on-write is broken
+ * for writing, nothing is skipped that a user access would fault on.
+ * 0, -EINVAL if vma's protection forbids the access, -ENOMEM if memory
+ * runs out.
+ */
+static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
+			    unsigned long end, bool write)
+{
+	if (!(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
+		return -EINVAL;
+	for (; start < end; start += PAGE_SIZE)
+		if (handle_mm_fault(vma, start, write ? FAULT_FLAG_WRITE : 0))
+			return -ENOMEM;
+	return 0;
+}
+
 /* Apply behavior to [start, end) inside vma.  0 or -errno. */
 static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 				unsigned long end, int behavior)
@@ -53,6 +73,9 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 		return 0;
 	case MADV_REMOVE:
 		return -EINVAL;         /* punches holes in shared files only */
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);
 	case MADV_HUGEPAGE:
 		set = VM_HUGEPAGE, clear = VM_NOHUGEPAGE;
 		break;

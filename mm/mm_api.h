@@ -49,6 +49,8 @@
 #define MADV_KEEPONFORK         19
 #define MADV_COLD               20
 #define MADV_PAGEOUT            21
+#define MADV_POPULATE_READ      22
+#define MADV_POPULATE_WRITE     23
 #define MADV_DONTNEED_LOCKED    24
 
 /* The VMA access flags of PROT_* bits (the same bits, as in Linux). */

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -224,6 +225,43 @@ static void test_madvise_hints(void)
 	}
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Are all n pages from p present (pagemap)? */
+static int all_present(const char *p, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (!(pagemap_entry(p + i * PAGE) >> 63))
+			return 0;
+	return 1;
+}
+
+static void test_madvise_populate(void)
+{
+	char *p = map(16), *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *none = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	madvise(p, 16 * PAGE, MADV_NOHUGEPAGE);
+	ok(!all_present(p, 8) && res(madvise(p, 8 * PAGE, MADV_POPULATE_WRITE)) == 0 &&
+	   all_present(p, 8) && !all_present(p + 8 * PAGE, 8),
+	   "MADV_POPULATE_WRITE faults in exactly its range");
+	ok(res(madvise(p + 8 * PAGE, 8 * PAGE, MADV_POPULATE_READ)) == 0 && all_present(p + 8 * PAGE, 8),
+	   "MADV_POPULATE_READ faults its range in too");
+	ok(res(madvise(ro, PAGE, MADV_POPULATE_WRITE)) == -EINVAL &&
+	   res(madvise(none, PAGE, MADV_POPULATE_READ)) == -EINVAL &&
+	   res(madvise(ro, PAGE, MADV_POPULATE_READ)) == 0,
+	   "MADV_POPULATE_*: an access the protection forbids is EINVAL");
+	munmap(p + 4 * PAGE, PAGE);
+	ok(res(madvise(p, 8 * PAGE, MADV_POPULATE_WRITE)) == -ENOMEM,
+	   "MADV_POPULATE_WRITE over a hole: ENOMEM");
+	munmap(p, 16 * PAGE);
+	munmap(ro, PAGE);
+	munmap(none, PAGE);
+}
+
 static void test_madvise_walk(void)
 {
 	char *p = map(6);
@@ -386,6 +424,20 @@ static void check_rlimit_inherit(char *v)
 	       sys_prlimit(0, 99, NULL, &got) == -1 && errno == EINVAL;
 }
 
+/* What a program sizes itself by: sysinfo and sysconf, the PMD THP size in sysfs. */
+static void test_sizes(void)
+{
+	struct sysinfo si;
+	char buf[64];
+
+	ok(sysinfo(&si) == 0 && si.mem_unit == 1 &&
+	   si.totalram / 1024 == (unsigned long)meminfo_kb("MemTotal") &&
+	   si.freeram <= si.totalram && si.procs >= 1, "sysinfo: RAM in bytes as MemTotal, processes");
+	ok(sysconf(_SC_PHYS_PAGES) == (long)(si.totalram / PAGE), "sysconf(_SC_PHYS_PAGES) from it");
+	ok(!read_text(THP_DIR "hpage_pmd_size", buf, sizeof(buf)) && !strcmp(buf, "2097152\n"),
+	   "transparent_hugepage/hpage_pmd_size: 2097152");
+}
+
 static void test_rlimits(void)
 {
 	struct rlimit r;
@@ -420,7 +472,9 @@ int main(void)
 	test_brk();
 	test_madvise_hints();
 	test_madvise_walk();
+	test_madvise_populate();
 	test_fork_advice();
 	test_rlimits();
+	test_sizes();
 	return tap_done();
 }
