@@ -20,6 +20,7 @@
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
 #include "mm/thp_policy.h"
+#include "mm/mm_api.h"
 
 #define PSS_SHIFT       12
 
@@ -253,18 +254,13 @@ static const char *task_state(const struct task_struct *t)
 /* status's memory lines (Linux's task_mem), for a process that has an mm. */
 static void task_mem(struct seq_file *m, struct mm_struct *mm)
 {
-	unsigned long size = 0, data = 0, stack = 0, kb = PAGE_SIZE >> 10;
+	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
+	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
 	struct vm_area_struct *vma;
 
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		unsigned long len = (vma->vm_end - vma->vm_start) >> 10;
-
-		size += len;
+	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
-			stack += len;
-		else if (vma->vm_flags & VM_WRITE)
-			data += len;
-	}
+			stack += (vma->vm_end - vma->vm_start) >> 10;
 	seq_printf(m, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\nRssFile:\t%8lu kB\n"
 		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n",
 		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);

@@ -235,6 +235,7 @@ int vm_enough_memory(unsigned long pages)
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, unsigned long flags)
 {
+	bool mapped;
 	long ret;
 
 	if (!len)
@@ -248,7 +249,8 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (ret < 0)
 		return ret;
 	addr = ret;
-	if (range_mapped(mm, addr, addr + len) && (flags & MAP_FIXED_NOREPLACE))
+	mapped = range_mapped(mm, addr, addr + len);
+	if (mapped && (flags & MAP_FIXED_NOREPLACE))
 		return -EEXIST;
 	if ((flags & MAP_TYPE) != MAP_PRIVATE)
 		return -EINVAL;
@@ -258,7 +260,7 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (!may_expand_vm(mm, vm_flags, (len >> PAGE_SHIFT) -
 			   vm_pages_range(mm, addr, addr + len, false)))
 		return -ENOMEM;
-	if (range_mapped(mm, addr, addr + len) && do_munmap(mm, addr, len))
+	if (mapped && do_munmap(mm, addr, len))
 		return -ENOMEM;
 	if (accountable_mapping(vm_flags)) {
 		if (vm_enough_memory(len >> PAGE_SHIFT))
