@@ -36,7 +36,7 @@ PYTHON  := python3
 NASM_DEBUG := -g -F dwarf
 
 CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
-	-Wno-missing-field-initializers -I. -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) \
+	-Wno-missing-field-initializers -I. -iquote include -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) \
 	-DCONFIG_RMAP_TRACE=$(RMAP_TRACE) -MMD -MP
 KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow \
@@ -44,7 +44,7 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-fcf-protection=none -Werror
 
-KSRCS := $(wildcard kernel/*.c mm/*.c arch/x86_64/*.c)
+KSRCS := $(wildcard kernel/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
 ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
@@ -117,22 +117,22 @@ run: all
 
 HOST_CFLAGS := $(CFLAGS_COMMON) -O1 -Itests/host/include -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
-HOST_MM := $(filter-out mm/ktest_%.c,$(wildcard mm/*.c))
+HOST_MM := $(filter-out mm/ktest_%.c mm/syscalls.c,$(wildcard mm/*.c)) lib/ida.c
 HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/softmmu.c
 HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
 
-$(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h kernel/*.h) Makefile
+$(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
 
 # The host benchmarks: no sanitizers, optimized (make bench-host, not make test).
-$(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
+$(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -O2 -Itests/host/include $< $(HOST_LIB) -o $@
 
 # The libFuzzer target (clang): the rmap model driven by the fuzzer's bytes.
 FUZZ_SECONDS ?= 30
-$(B)/host/fuzz_rmap: tests/host/fuzz_rmap.c tests/host/test_rmap_model.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h kernel/*.h) Makefile
+$(B)/host/fuzz_rmap: tests/host/fuzz_rmap.c tests/host/test_rmap_model.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_COMMON) -O1 -g -Itests/host/include -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wno-unused-function $< $(HOST_LIB) -lcmocka -o $@

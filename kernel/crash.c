@@ -8,9 +8,9 @@
  *                 stack: the #PF cannot push its frame, so #DF runs on IST1
  *   divide        a divide error
  */
-#include "kernel/cmdline.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/cmdline.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include <asm/arch.h>
 
 #define CRASH_ADDR 0xffffc90000dead00UL

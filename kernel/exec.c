@@ -13,13 +13,14 @@
  *
  * The old mm (and its MM ID) is released only once the new one is built.
  */
-#include "kernel/task.h"
-#include "kernel/initrd.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
-#include "kernel/exec.h"
-#include "kernel/namei.h"
+#include "linux/errno.h"
+#include "linux/sched.h"
+#include "linux/initrd.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/uaccess.h"
+#include "linux/binfmts.h"
+#include "linux/namei.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"

@@ -4,9 +4,10 @@
  * parent ignores SIGCHLD: then it went at exit, kernel/sched.c); orphans
  * go to init.
  */
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
-#include "kernel/uaccess.h"
+#include "linux/errno.h"
+#include "linux/syscalls.h"
+#include "linux/sched.h"
+#include "linux/uaccess.h"
 
 #define WNOHANG     1
 #define WUNTRACED   2

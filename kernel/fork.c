@@ -5,11 +5,12 @@
  * with Linux's default).  It inherits the signal dispositions and (in
  * task_create) the process group.  wait4 is in kernel/exit.c.
  */
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
-#include "kernel/uaccess.h"
-#include "kernel/string.h"
-#include "kernel/printk.h"
+#include "linux/errno.h"
+#include "linux/syscalls.h"
+#include "linux/sched.h"
+#include "linux/uaccess.h"
+#include "linux/string.h"
+#include "linux/printk.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"

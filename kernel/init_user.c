@@ -4,11 +4,12 @@
  * same way).  run-qemu.sh --run puts the command there, each word with
  * '%', spaces and quotes written as %XX so words may contain spaces.
  */
-#include "kernel/task.h"
+#include "linux/errno.h"
+#include "linux/sched.h"
 #include "mm/fail_alloc.h"
-#include "kernel/exec.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/binfmts.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 
 static const char *const init_env[] = { "PATH=/bin", "HOME=/", "TERM=vt100" };

@@ -8,9 +8,9 @@
  *
  * The first link embeds an empty table; see the Makefile.
  */
-#include "kernel/ksyms.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/ksyms.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 extern const unsigned long ksyms_nr;
 extern const unsigned long ksyms_addrs[];

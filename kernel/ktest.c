@@ -13,9 +13,9 @@
  *
  * KTAP lines bypass printk's timestamps and log level: they are the output.
  */
-#include "kernel/ktest.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/ktest.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 #include <asm/arch.h>
 

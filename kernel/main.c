@@ -6,15 +6,15 @@
  * are reported), the memory map, the real page tables, the buddy, then the
  * timer and interrupts.
  */
-#include "kernel/printk.h"
-#include "kernel/cmdline.h"
+#include "linux/printk.h"
+#include "linux/cmdline.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
 #include "mm/fail_alloc.h"
-#include "kernel/ktest.h"
-#include "kernel/string.h"
-#include "kernel/task.h"
-#include "kernel/initrd.h"
+#include "linux/ktest.h"
+#include "linux/string.h"
+#include "linux/sched.h"
+#include "linux/initrd.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include <asm/arch.h>

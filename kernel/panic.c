@@ -3,8 +3,8 @@
  * backtrace with symbol names, then powers off with the panic exit code
  * (run-qemu.sh exits 125).  A panic inside a panic just powers off.
  */
-#include "kernel/panic.h"
-#include "kernel/ksyms.h"
+#include "linux/panic.h"
+#include "linux/ksyms.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/irqflags.h>

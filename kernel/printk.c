@@ -8,9 +8,9 @@
  *
  * Locking: logbuf_lock serializes whole printk calls, so lines never mix.
  */
-#include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/spinlock.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/spinlock.h"
 #include <asm/arch.h>
 
 #define LOG_BUF_LEN     (1 << 16)

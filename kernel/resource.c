@@ -10,10 +10,11 @@
  * Locking: a task changes only its own limits or those of a task that
  * cannot run meanwhile (one CPU, no kernel preemption).
  */
-#include "kernel/task.h"
-#include "kernel/syscalls.h"
-#include "kernel/uaccess.h"
-#include "kernel/string.h"
+#include "linux/errno.h"
+#include "linux/sched.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
+#include "linux/string.h"
 #include "mm/mm_api.h"
 
 static const struct rlimit init_rlimits[RLIM_NLIMITS] = {

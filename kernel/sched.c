@@ -9,10 +9,10 @@
  * Lock order: tasklist_lock -> zone.lock (task structs and stacks are freed
  * outside it).
  */
-#include "kernel/task.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/spinlock.h"
+#include "linux/sched.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/spinlock.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"

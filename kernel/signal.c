@@ -11,11 +11,12 @@
  * Locking: one CPU, non-preemptive kernel; the task list is read as
  * kernel/sched.c does.
  */
-#include "kernel/signal.h"
-#include "kernel/task.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/syscalls.h"
+#include "linux/errno.h"
+#include "linux/signal.h"
+#include "linux/sched.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/syscalls.h"
 
 #define INT_MIN (-2147483647 - 1)
 

@@ -3,10 +3,11 @@
  * rdi rsi rdx r10 r8 r9 = arguments, rax = result or -errno).  Calls not
  * in the table return -ENOSYS and are logged once per number.
  */
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
-#include "kernel/printk.h"
-#include "kernel/signal.h"
+#include "linux/errno.h"
+#include "linux/syscalls.h"
+#include "linux/sched.h"
+#include "linux/printk.h"
+#include "linux/signal.h"
 #include <asm/irqflags.h>
 
 #define NR_SYSCALLS 335

@@ -6,7 +6,7 @@
  */
 #include "mm/folio.h"
 #include "mm/rmap.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 /* "name|name" for the PG_ bits set in flags. */
 void page_flag_names(unsigned long flags, char *buf, size_t size)

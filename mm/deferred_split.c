@@ -21,14 +21,15 @@
  * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost;
  * also taken under the mapcount bit spinlock's caller, never the other way).
  */
+#include "linux/errno.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
 #include "mm/vmstat.h"
 #include "mm/mm_id.h"
 #include "mm/rmap_trace.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
 static LIST_HEAD(split_queue);

@@ -7,8 +7,9 @@
  * with interrupts off on one CPU; a racing update only shifts which call
  * fails.
  */
+#include "linux/errno.h"
 #include "mm/fail_alloc.h"
-#include "kernel/string.h"
+#include "linux/string.h"
 
 struct fault_attr fail_page_alloc, failslab;
 static u64 prng_state = 0x9e3779b97f4a7c15ULL;

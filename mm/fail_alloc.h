@@ -19,7 +19,7 @@
 #ifndef MM_FAIL_ALLOC_H
 #define MM_FAIL_ALLOC_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 struct fault_attr {
 	unsigned long interval, probability, space;

@@ -9,12 +9,13 @@
  *
  * Locking: the parent runs this on its own mm; the child is not running.
  */
+#include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm_id.h"
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 static bool is_cow_mapping(unsigned long vm_flags)
 {

@@ -20,11 +20,12 @@
  * Lock order: the mm's page tables (the caller owns the mm) -> the folio's
  * mapcount bit lock (inside mm/rmap.c).
  */
+#include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {

@@ -12,8 +12,8 @@
  */
 #include "mm/mm.h"
 #include "mm/fail_alloc.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 #define KMALLOC_MIN_SHIFT 4
 #define KMALLOC_MAX_SHIFT 12

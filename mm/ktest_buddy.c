@@ -4,9 +4,9 @@
  *
  * Lock order: only the zone lock, taken inside the allocator's calls.
  */
-#include "kernel/ktest.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/ktest.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 #include <asm/cpu.h>
 

@@ -3,8 +3,8 @@
  *
  * Lock order: the kmalloc lock, then the zone lock (inside kmalloc/kfree).
  */
-#include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "linux/ktest.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 
 /* Objects of every size are distinct, aligned, writable and accounted. */

@@ -6,8 +6,9 @@
  *
  * Lock order: none here; the tables are the test's own (boot, one task).
  */
-#include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "linux/errno.h"
+#include "linux/ktest.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include <asm/uaccess.h>

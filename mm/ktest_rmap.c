@@ -6,8 +6,8 @@
  *
  * Lock order: as mm/rmap.c — the folio's mapcount bit lock is innermost.
  */
-#include "kernel/ktest.h"
-#include "kernel/printk.h"
+#include "linux/ktest.h"
+#include "linux/printk.h"
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
 #include "mm/deferred_split.h"

@@ -9,7 +9,7 @@
  * Locking: none; used on one CPU before interrupts are enabled.
  */
 #include "mm/memblock.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 struct memblock memblock = { .alloc_limit = ~0UL };
 

@@ -2,7 +2,7 @@
 #ifndef MM_MEMBLOCK_H
 #define MM_MEMBLOCK_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 #define MEMBLOCK_MAX_REGIONS 64
 

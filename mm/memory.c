@@ -19,13 +19,14 @@
  * rmap updates happen in that context.  Lock order: mm -> folio mapcount
  * bit lock -> split_queue_lock; zone.lock innermost.
  */
+#include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 /*
  * An order-0 folio; if the buddy has none, partially mapped folios on the

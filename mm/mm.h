@@ -9,8 +9,9 @@
 #ifndef MM_MM_H
 #define MM_MM_H
 
-#include "kernel/types.h"
-#include "kernel/spinlock.h"
+#include "linux/types.h"
+#include "linux/spinlock.h"
+#include "linux/slab.h"
 #include "mm/mm_types.h"
 #include <asm/page.h>
 
@@ -120,10 +121,5 @@ void dump_page(const struct page *page, const char *reason);
 void page_flag_names(unsigned long flags, char *buf, size_t size);
 void bad_page(const struct page *page, const char *reason);
 
-void kmalloc_init(void);
-void *kmalloc(size_t size);
-void *kzalloc(size_t size);
-void kfree(const void *p);
-extern unsigned long kmalloc_bytes;     /* bytes handed out and not freed */
 
 #endif

@@ -9,7 +9,7 @@
 #define MM_MM_API_H
 
 #include "mm/mm_types.h"
-#include "include/uapi/linux/resource.h"
+#include "uapi/linux/resource.h"
 
 #define STACK_TOP       0x00007ffffffff000UL
 #define STACK_SIZE_MAX  (8UL << 20)

@@ -13,8 +13,8 @@
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
 #include "mm/fail_alloc.h"
-#include "kernel/string.h"
-#include "kernel/printk.h"
+#include "linux/string.h"
+#include "linux/printk.h"
 
 static int free_to_buddy(phys_addr_t base, phys_addr_t end, void *arg)
 {

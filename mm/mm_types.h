@@ -15,9 +15,9 @@
 #ifndef MM_MM_TYPES_H
 #define MM_MM_TYPES_H
 
-#include "kernel/types.h"
-#include "kernel/list.h"
-#include "kernel/atomic.h"
+#include "linux/types.h"
+#include "linux/list.h"
+#include "linux/atomic.h"
 
 struct page {
 	unsigned long flags;

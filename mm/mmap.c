@@ -7,11 +7,12 @@
  *
  * Locking: see mm/mm_api.h.
  */
+#include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 /* The first VMA that ends above addr (it may start above addr too), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)

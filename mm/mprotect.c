@@ -7,6 +7,7 @@
  *
  * Locking: see mm/mm_api.h (the caller owns the mm).
  */
+#include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 

@@ -12,8 +12,8 @@
  * Lock order: zone.lock is innermost; nothing else is taken under it.
  */
 #include "mm/mm.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include "mm/pgtable.h"
 #include "mm/folio.h"
 #include "mm/deferred_split.h"

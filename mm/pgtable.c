@@ -11,10 +11,11 @@
  *
  * Locking: the caller serializes changes to one tree (see mm/pgtable.h).
  */
+#include "linux/errno.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 unsigned long nr_pagetable_pages;
 phys_addr_t (*pgtable_early_alloc)(void);

@@ -17,7 +17,7 @@
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 #include "mm/mm.h"
 #include <asm/pgtable.h>
 

@@ -14,6 +14,7 @@
  *   remove          LM -= n, slot -= n, slot freed at 0; "shared" cleared
  *                   when one slot holds all mappings again
  */
+#include "linux/errno.h"
 #include "mm/rmap.h"
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"

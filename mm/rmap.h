@@ -28,8 +28,8 @@
 
 #include "mm/folio.h"
 #include "mm/mm_types.h"
-#include "kernel/bit_spinlock.h"
-#include "kernel/printk.h"
+#include "linux/bit_spinlock.h"
+#include "linux/printk.h"
 
 /* RMAP flags. */
 typedef int rmap_t;

@@ -7,11 +7,12 @@
  * Lock order: rmap_trace_lock is innermost (taken after the rmap update,
  * with the folio's mapcount lock already released).
  */
+#include "linux/errno.h"
 #include "mm/rmap_trace.h"
 #include "mm/rmap.h"
-#include "kernel/spinlock.h"
-#include "kernel/string.h"
-#include "kernel/printk.h"
+#include "linux/spinlock.h"
+#include "linux/string.h"
+#include "linux/printk.h"
 
 #define RMAP_TRACE_SIZE 1024
 

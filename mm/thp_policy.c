@@ -16,10 +16,11 @@
  * Locking: the settings are words written whole; readers may see an old
  * value, as in Linux.
  */
+#include "linux/errno.h"
 #include "mm/thp_policy.h"
 #include "mm/pgtable.h"
-#include "kernel/string.h"
-#include "kernel/printk.h"
+#include "linux/string.h"
+#include "linux/printk.h"
 
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS, THP_INHERIT };
 

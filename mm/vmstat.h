@@ -6,7 +6,7 @@
 #ifndef MM_VMSTAT_H
 #define MM_VMSTAT_H
 
-#include "kernel/atomic.h"
+#include "linux/atomic.h"
 
 enum node_stat_item {
 	NR_ANON_MAPPED,         /* pages of anon folios counted as mapped */

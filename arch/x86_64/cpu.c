@@ -2,7 +2,7 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/fpu.h>
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 bool cpu_has_smep, cpu_has_smap;
 

@@ -13,15 +13,16 @@
  * the user's values across system calls and interrupts; only this file
  * executes FPU instructions.
  */
+#include "linux/errno.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/fpu.h>
-#include "kernel/task.h"
-#include "kernel/string.h"
-#include "kernel/printk.h"
-#include "kernel/panic.h"
-#include "kernel/signal.h"
-#include "kernel/cmdline.h"
+#include "linux/sched.h"
+#include "linux/string.h"
+#include "linux/printk.h"
+#include "linux/panic.h"
+#include "linux/signal.h"
+#include "linux/cmdline.h"
 #include "mm/mm.h"
 
 #define X86_FEATURE_XSAVE       BIT(26)         /* CPUID.1:ECX */

@@ -9,7 +9,7 @@
  * reaches a handler that can report it.
  */
 #include "arch/x86_64/x86.h"
-#include "kernel/string.h"
+#include "linux/string.h"
 
 struct tss {
 	u32 reserved0;

@@ -2,7 +2,7 @@
 #include <asm/jump_label.h>
 #include <asm/page.h>
 #include <asm/irqflags.h>
-#include "kernel/string.h"
+#include "linux/string.h"
 
 extern struct jump_entry __start___jump_table[], __stop___jump_table[];
 

@@ -8,7 +8,8 @@
  * The calls go through exec_probe_addr (arch/x86_64/traps.c), so the
  * instruction-fetch fault returns to the caller instead of oopsing.
  */
-#include "kernel/ktest.h"
+#include "linux/errno.h"
+#include "linux/ktest.h"
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include <asm/uaccess.h>

@@ -11,14 +11,15 @@
  * tables (boot/boot.asm) map at PAGE_OFFSET.  User page tables copy the
  * kernel half of init_pgd (arch_pgd_init).
  */
+#include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/uaccess.h>
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include "mm/pgtable.h"
 #include "mm/memblock.h"
-#include "kernel/printk.h"
-#include "kernel/string.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 
 #define BOOT_MAPPED_LIMIT (1UL << 30)
 

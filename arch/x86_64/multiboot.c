@@ -6,7 +6,7 @@
 #include <asm/arch.h>
 #include <asm/page.h>
 #include "mm/memblock.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289
 #define MB2_TAG_END          0

@@ -13,7 +13,7 @@
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/cpu.h>
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 #define DEBUGCON_PORT   0xe9

@@ -8,11 +8,12 @@
  *     8  user_rsp     scratch: user rsp while the syscall entry switches stacks
  *    16  current      the running task
  */
+#include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
-#include "kernel/task.h"
-#include "kernel/string.h"
+#include "linux/sched.h"
+#include "linux/string.h"
 #include "mm/pgtable.h"
 
 #define MSR_STAR            0xc0000081

@@ -9,8 +9,8 @@
 #include <asm/arch.h>
 #include <asm/page.h>
 #include <asm/uaccess.h>
-#include "kernel/printk.h"
-#include "kernel/ksyms.h"
+#include "linux/printk.h"
+#include "linux/ksyms.h"
 
 static void print_frame(unsigned long addr)
 {

@@ -7,7 +7,7 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
-#include "kernel/printk.h"
+#include "linux/printk.h"
 
 #define PIT_HZ          1193182
 #define PIC1_CMD        0x20

@@ -3,16 +3,17 @@
  * PIC's IRQs.  A CPU exception in kernel mode is a kernel bug unless the
  * faulting instruction has an exception-table fixup (asm/uaccess.h).
  */
+#include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
 #include <asm/irqflags.h>
 #include <asm/fpu.h>
-#include "kernel/printk.h"
-#include "kernel/panic.h"
-#include "kernel/task.h"
-#include "kernel/signal.h"
+#include "linux/printk.h"
+#include "linux/panic.h"
+#include "linux/sched.h"
+#include "linux/signal.h"
 #include "mm/mm_api.h"
 
 struct idt_gate {

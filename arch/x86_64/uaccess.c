@@ -4,10 +4,11 @@
  * (see do_page_fault) ends the copy early, and rcx says how much is left.
  * With SMAP, the kernel may touch user pages only between stac and clac.
  */
+#include "linux/errno.h"
 #include <asm/arch.h>
 #include <asm/page.h>
 #include <asm/uaccess.h>
-#include "kernel/uaccess.h"
+#include "linux/uaccess.h"
 
 bool access_ok(unsigned long addr, unsigned long size)
 {

@@ -2,7 +2,7 @@
 #ifndef ARCH_X86_64_X86_H
 #define ARCH_X86_64_X86_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 #include <asm/ptrace.h>
 #include <asm/pgtable.h>
 

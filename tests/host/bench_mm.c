@@ -28,7 +28,7 @@
 #include "mm/thp_policy.h"
 #include "mm/mm_id.h"
 #include "mm/folio.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The host stand-ins for kernel/ services used by mm/ (see hostenv.h). */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include "mm/mm_api.h"
@@ -109,7 +109,7 @@ int rmap_trace_pid(void)
 	return 0;
 }
 
-/* kernel/string.c's number parser, for mm/ code built on the host. */
+/* lib/string.c's number parser, for mm/ code built on the host. */
 unsigned long simple_strtoul(const char *s, const char **end, unsigned int base)
 {
 	char *e;

@@ -6,8 +6,8 @@
 #ifndef TESTS_HOST_HOSTENV_H
 #define TESTS_HOST_HOSTENV_H
 
-#include "kernel/types.h"
-#include "include/uapi/linux/resource.h"
+#include "linux/types.h"
+#include "uapi/linux/resource.h"
 
 /* Build a fresh machine with "bytes" of RAM (the old one is discarded). */
 void host_machine_boot(size_t bytes);

@@ -9,7 +9,7 @@
 #ifndef TESTS_HOST_SOFTMMU_H
 #define TESTS_HOST_SOFTMMU_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 #include "mm/pgtable.h"
 
 #define ACC_WRITE BIT(0)

@@ -3,6 +3,7 @@
  * zap and copy-on-write (mm/memory.c), fork's copy (mm/fork.c) — checked
  * through the software MMU and the rmap state of the folios involved.
  */
+#include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "tests/host/rmap_helpers.h"

@@ -2,9 +2,10 @@
  * Host tests of mm/pgtable.c, checked through the software MMU
  * (tests/host/softmmu.c), which walks the tables the way hardware does.
  */
+#include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
-#include "kernel/printk.h"
+#include "linux/printk.h"
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include <setjmp.h>

@@ -5,6 +5,7 @@
  * the MM ID allocator.  Built and run in both mapcount modes; each step
  * checks every field.
  */
+#include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
 #include <setjmp.h>

@@ -4,6 +4,7 @@
  * faults, fork of a PMD leaf, COW reuse and copy, PMD split, and folio
  * split by deferred split — through the software MMU, in both modes.
  */
+#include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
 #include "mm/thp_policy.h"

@@ -3,8 +3,8 @@
  * resource.h): the RLIMIT_* numbers of getrlimit/setrlimit/prlimit64 and
  * struct rlimit (64-bit fields, so it is also prlimit64's struct rlimit64).
  */
-#ifndef UAPI_LINUX_RESOURCE_H
-#define UAPI_LINUX_RESOURCE_H
+#ifndef _UAPI_LINUX_RESOURCE_H
+#define _UAPI_LINUX_RESOURCE_H
 
 #define RLIMIT_CPU              0       /* CPU time in s */
 #define RLIMIT_FSIZE            1       /* largest file */

@@ -2,7 +2,7 @@
 #ifndef ASM_ARCH_H
 #define ASM_ARCH_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 #include <asm/ptrace.h>
 
 #define HZ 100

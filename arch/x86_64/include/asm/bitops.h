@@ -9,7 +9,7 @@
 #ifndef ASM_BITOPS_H
 #define ASM_BITOPS_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 static inline bool test_bit(unsigned int nr, const volatile unsigned long *addr)
 {

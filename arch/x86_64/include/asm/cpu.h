@@ -2,7 +2,7 @@
 #ifndef ASM_CPU_H
 #define ASM_CPU_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 #define X86_CR0_MP      BIT(1)
 #define X86_CR0_EM      BIT(2)

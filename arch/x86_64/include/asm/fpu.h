@@ -8,7 +8,7 @@
 #ifndef ASM_FPU_H
 #define ASM_FPU_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 #include <asm/ptrace.h>
 
 #define XFEATURE_MASK_FP        BIT(0)          /* x87 */

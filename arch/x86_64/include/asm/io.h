@@ -2,7 +2,7 @@
 #ifndef ASM_IO_H
 #define ASM_IO_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 static inline void outb(u16 port, u8 v)
 {

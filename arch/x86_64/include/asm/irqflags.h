@@ -2,7 +2,7 @@
 #ifndef ASM_IRQFLAGS_H
 #define ASM_IRQFLAGS_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 static inline unsigned long arch_local_irq_save(void)
 {

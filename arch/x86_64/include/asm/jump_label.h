@@ -12,7 +12,7 @@
 #ifndef ASM_JUMP_LABEL_H
 #define ASM_JUMP_LABEL_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 struct static_key {
 	bool enabled;

@@ -12,7 +12,7 @@
 #ifndef ASM_PAGE_H
 #define ASM_PAGE_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 #define PAGE_SHIFT      12
 #define PAGE_SIZE       (1UL << PAGE_SHIFT)

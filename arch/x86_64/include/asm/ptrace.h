@@ -2,7 +2,7 @@
 #ifndef ASM_PTRACE_H
 #define ASM_PTRACE_H
 
-#include "kernel/types.h"
+#include "linux/types.h"
 
 struct pt_regs {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;

@@ -7,7 +7,8 @@
 #ifndef ASM_UACCESS_H
 #define ASM_UACCESS_H
 
-#include "kernel/types.h"
+#include "linux/errno.h"
+#include "linux/types.h"
 #include <asm/arch.h>
 
 struct exception_table_entry {

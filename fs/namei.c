@@ -1,0 +1,203 @@
+/*
+ * Path-name lookup, after Linux's fs/namei.c, for foliOS's one flat tree:
+ * the read-only initrd with /proc, /sys and /dev/console (the serial
+ * console) on top.  A user path is copied in with getname(), made absolute
+ * (relative paths start at "/" or at a directory fd), its "//", "." and
+ * ".." resolved as Linux's component walk resolves them, then looked up
+ * whole; the errors are Linux's:
+ *
+ *   EFAULT        the name is not readable user memory (up to its NUL)
+ *   ENAMETOOLONG  no NUL in PATH_MAX bytes
+ *   ENOENT        no such entry, or "" without AT_EMPTY_PATH
+ *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/", "f/..")
+ *   EBADF         a relative path against a dirfd that is not open
+ *
+ * Lock order: none; lookups only read the initrd and generate /proc files.
+ */
+#include "linux/errno.h"
+#include "linux/namei.h"
+#include "linux/uaccess.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "mm/mm.h"
+
+/*
+ * Copy the user's path name into a new PATH_MAX buffer.  Returns it (the
+ * caller kfree()s it), or NULL with *err set.  "" is -ENOENT unless the
+ * caller passes LOOKUP_EMPTY (Linux's getname_flags).
+ */
+char *getname(const char *upath, int flags, long *err)
+{
+	char *name = kmalloc(PATH_MAX);
+	long n;
+
+	if (!name) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	n = strncpy_from_user(name, upath, PATH_MAX);
+	if (n > 0 || (n == 0 && (flags & LOOKUP_EMPTY)))
+		return name;
+	*err = n < 0 ? n : -ENOENT;
+	kfree(name);
+	return NULL;
+}
+
+/* Look up one normalized path (no leading or trailing '/'; "" is the root). */
+static bool lookup_one(const char *p, struct file *f)
+{
+	struct initrd_file entry;
+
+	memset(f, 0, sizeof(*f));
+	if (!*p || !strcmp(p, "dev/console")) {
+		f->type = *p ? FILE_CONSOLE : FILE_DIR;
+		return true;
+	}
+	if (proc_lookup(p, f))
+		return true;
+	if (!initrd_lookup(p, &entry))
+		return false;
+	f->type = (entry.mode & S_IFMT) == S_IFDIR ? FILE_DIR : FILE_REGULAR;
+	f->f = entry;
+	if (f->type == FILE_DIR)
+		strlcpy(f->dir, p, sizeof(f->dir));
+	return true;
+}
+
+/* p does not exist: ENOTDIR if one of its leading components is a file. */
+static long missing(char *p)
+{
+	struct file f;
+
+	for (char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
+		bool found, dir;
+
+		*slash = '\0';
+		found = lookup_one(p, &f);
+		*slash = '/';
+		if (!found)
+			break;
+		dir = f.type == FILE_DIR;
+		proc_release(&f);
+		if (!dir)
+			return -ENOTDIR;
+	}
+	return -ENOENT;
+}
+
+/* Before a "." or "..": the path so far must be a directory; 0, -ENOTDIR or -ENOENT. */
+static long must_be_dir(char *p)
+{
+	struct file f;
+	bool dir;
+
+	if (!*p)
+		return 0;                       /* the root */
+	if (!lookup_one(p, &f))
+		return missing(p);
+	dir = f.type == FILE_DIR;
+	proc_release(&f);
+	return dir ? 0 : -ENOTDIR;
+}
+
+/*
+ * Walk the components of in into out (PATH_MAX + the dir size bytes):
+ * empty ones ("//") and "." are dropped, ".." drops the one before it
+ * ("/.." is "/"), each after a check that what precedes is a directory,
+ * as Linux's walk does.  out gets them joined by '/', no leading or
+ * trailing '/' ("" is the root).  Returns 0 or -errno.
+ */
+static long normalize(const char *in, char *out)
+{
+	size_t w = 0;
+
+	*out = '\0';
+	while (*in) {
+		size_t len = strcspn(in, "/");
+		bool dot = len == 1 && in[0] == '.', dotdot = len == 2 && !strncmp(in, "..", 2);
+		long err = dot || dotdot ? must_be_dir(out) : 0;
+
+		if (err)
+			return err;
+		if (dotdot) {
+			while (w && out[w - 1] != '/')
+				w--;
+			out[w ? --w : 0] = '\0';
+		} else if (len && !dot) {
+			if (w)
+				out[w++] = '/';
+			memcpy(out + w, in, len);
+			w += len;
+			out[w] = '\0';
+		}
+		in += len + (in[len] == '/');
+	}
+	return 0;
+}
+
+/*
+ * Put "dir/name" (name relative to dirfd) or name (absolute, or dirfd is
+ * AT_FDCWD) into buf, then normalize it into the second half of buf.
+ * Returns the normalized path, or NULL with *err set.
+ */
+static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
+{
+	const size_t half = PATH_MAX + sizeof(((struct file *)0)->dir);
+	const char *dir = "";
+	size_t n;
+
+	if (name[0] != '/' && dirfd != AT_FDCWD) {
+		struct file *d = fget(dirfd);
+
+		*err = !d ? -EBADF : d->type != FILE_DIR ? -ENOTDIR : 0;
+		if (*err)
+			return NULL;
+		dir = d->dir;
+	}
+	snprintf(buf, half, "%s/%s", dir, name);
+	n = strlen(buf);
+	*trailing = n && buf[n - 1] == '/';
+	*err = normalize(buf, buf + half);
+	return *err ? NULL : buf + half;
+}
+
+/*
+ * Resolve a kernel copy of a path name, relative to dirfd, into f (type
+ * and contents; a /proc file is generated into f and must be
+ * proc_release()d).  Returns 0 or -errno.
+ */
+long path_lookupat(int dirfd, const char *name, struct file *f)
+{
+	char *buf = kmalloc(2 * (PATH_MAX + sizeof(f->dir))), *p;
+	bool trailing;
+	long err = -ENOMEM;
+
+	if (!buf)
+		return err;
+	p = absolute(dirfd, name, buf, &trailing, &err);
+	if (!p)
+		goto out;
+	err = 0;
+	if (!lookup_one(p, f))
+		err = missing(p);
+	else if (trailing && f->type != FILE_DIR) {
+		proc_release(f);
+		err = -ENOTDIR;
+	}
+out:
+	kfree(buf);
+	return err;
+}
+
+/* getname() then path_lookupat(): flags LOOKUP_EMPTY lets "" through. */
+long user_path_at(int dirfd, const char *upath, int flags, struct file *f)
+{
+	long err = 0;
+	char *name = getname(upath, flags, &err);
+
+	if (!name)
+		return err;
+	err = path_lookupat(dirfd, name, f);
+	kfree(name);
+	return err;
+}

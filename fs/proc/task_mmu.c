@@ -1,0 +1,434 @@
+/*
+ * The per-process /proc files, in Linux's formats (fs/proc/task_mmu.c,
+ * fs/proc/array.c): maps, smaps, smaps_rollup, numa_maps, status and
+ * pagemap, for /proc/self/ and /proc/<pid>/.  The file is bound to the
+ * process's mm when it is opened (mmgrab), as Linux does.
+ *
+ * What the mapcount modes change (MISSING.md §17-19): with
+ * CONFIG_PAGE_MAPCOUNT a page's mapcount is its precise one; without, the
+ * folio's average, and "private" / PM_MMAP_EXCLUSIVE come from
+ * !folio_maybe_mapped_shared().  Anon folios count as dirty: they have no
+ * backing store to be clean against.
+ *
+ * Locking: as fs/proc/base.c.
+ */
+#include "linux/errno.h"
+#include "fs/proc/internal.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/sched.h"
+#include "mm/pgtable.h"
+#include "mm/rmap.h"
+#include "mm/mm_id.h"
+#include "mm/thp_policy.h"
+#include "mm/mm_api.h"
+
+#define PSS_SHIFT       12
+
+struct mem_size_stats {
+	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long referenced, anonymous, anonymous_thp;
+	u64 pss, pss_anon, pss_dirty;
+	unsigned long pages, mapcount_max;      /* numa_maps */
+};
+
+/* A page's mapcount as /proc shows it: precise, or the folio's average. */
+int proc_page_mapcount(struct folio *folio, struct page *page)
+{
+	if (!folio_test_large(folio))
+		return folio_mapcount(folio);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		return folio_precise_page_mapcount(folio, page);
+	return folio_average_page_mapcount(folio);
+}
+
+/* Is this mapping of page the only one (pagemap's PM_MMAP_EXCLUSIVE, smaps' "private")? */
+static bool page_mapped_exclusively(struct folio *folio, struct page *page)
+{
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !folio_test_large(folio))
+		return proc_page_mapcount(folio, page) < 2;
+	return !folio_maybe_mapped_shared(folio);
+}
+
+static void smaps_page_accumulate(struct mem_size_stats *mss, unsigned long size, u64 pss,
+				  bool private)
+{
+	mss->pss += pss;
+	mss->pss_anon += pss;
+	mss->pss_dirty += pss;
+	if (private)
+		mss->private_dirty += size;
+	else
+		mss->shared_dirty += size;
+}
+
+/*
+ * Account one mapping (Linux's smaps_account): a PTE maps one page, a PMD
+ * leaf all of its folio.  A folio with one reference is this mapping's
+ * alone; else each page counts 1/mapcount of itself to Pss.
+ */
+static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pmd, bool young)
+{
+	struct folio *folio = page_folio(page);
+	unsigned long nr = pmd ? folio_nr_pages(folio) : 1, size = nr * PAGE_SIZE;
+
+	mss->resident += size;
+	mss->anonymous += size;
+	mss->pages += nr;
+	if (young)
+		mss->referenced += size;
+	if (pmd)
+		mss->anonymous_thp += size;
+	if (folio_ref_count(folio) == 1) {
+		smaps_page_accumulate(mss, size, (u64)size << PSS_SHIFT, true);
+		mss->mapcount_max = MAX(mss->mapcount_max, 1UL);
+		return;
+	}
+	for (unsigned long i = 0; i < nr; i++, page++) {
+		int mapcount = proc_page_mapcount(folio, page);
+		u64 pss = (u64)PAGE_SIZE << PSS_SHIFT;
+
+		if (mapcount >= 2)
+			pss /= mapcount;
+		smaps_page_accumulate(mss, PAGE_SIZE, pss, page_mapped_exclusively(folio, page));
+		mss->mapcount_max = MAX(mss->mapcount_max, (unsigned long)mapcount);
+	}
+}
+
+/* Walk the present entries of vma and account each (Linux's smaps_pte_range). */
+static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
+{
+	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	unsigned long addr = vma->vm_start, next;
+	pmd_t *pmd;
+
+	for (; (pmd = pmd_entry_next(pgd, &addr, vma->vm_end, &next)); addr = next) {
+		pte_t *pte;
+
+		if (pgent_huge(*pmd)) {
+			smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
+			if (pgent_present(*pte))
+				smaps_account(mss, pfn_to_page(pgent_pfn(*pte)), false, pgent_young(*pte));
+	}
+}
+
+static bool vma_is_heap(const struct vm_area_struct *vma)
+{
+	return vma->vm_start <= vma->vm_mm->brk && vma->vm_end >= vma->vm_mm->start_brk;
+}
+
+static bool vma_is_stack(const struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_GROWSDOWN;
+}
+
+/* The maps line (Linux's show_map_vma): no file, so offset, device and inode are 0. */
+static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
+{
+	unsigned long f = vma->vm_flags;
+
+	seq_printf(m, "%08lx-%08lx %c%c%cp %08x %02x:%02x %lu ", vma->vm_start, vma->vm_end,
+		   f & VM_READ ? 'r' : '-', f & VM_WRITE ? 'w' : '-', f & VM_EXEC ? 'x' : '-', 0, 0, 0,
+		   0UL);
+	if (vma_is_heap(vma) || vma_is_stack(vma)) {
+		seq_pad(m, 25 + sizeof(void *) * 6 - 1, ' ');
+		seq_printf(m, "%s", vma_is_heap(vma) ? "[heap]" : "[stack]");
+	}
+	seq_printf(m, "\n");
+}
+
+static void maps_show(struct file *file, struct seq_file *m)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &file->mm->mmap, vm_list)
+		show_map_vma(m, vma);
+}
+
+/* Linux's __show_smap: every counter in kB, labels 16 wide, values 8 wide. */
+static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bool rollup)
+{
+	seq_printf(m, "Rss:            %8lu kB\nPss:            %8llu kB\n"
+		   "Pss_Dirty:      %8llu kB\n", mss->resident >> 10,
+		   (unsigned long long)(mss->pss >> (10 + PSS_SHIFT)),
+		   (unsigned long long)(mss->pss_dirty >> (10 + PSS_SHIFT)));
+	if (rollup)
+		seq_printf(m, "Pss_Anon:       %8llu kB\nPss_File:       %8lu kB\n"
+			   "Pss_Shmem:      %8lu kB\n",
+			   (unsigned long long)(mss->pss_anon >> (10 + PSS_SHIFT)), 0UL, 0UL);
+	seq_printf(m, "Shared_Clean:   %8lu kB\nShared_Dirty:   %8lu kB\n"
+		   "Private_Clean:  %8lu kB\nPrivate_Dirty:  %8lu kB\nReferenced:     %8lu kB\n"
+		   "Anonymous:      %8lu kB\nKSM:            %8lu kB\nLazyFree:       %8lu kB\n"
+		   "AnonHugePages:  %8lu kB\nShmemPmdMapped: %8lu kB\nFilePmdMapped:  %8lu kB\n"
+		   "Shared_Hugetlb: %8lu kB\nPrivate_Hugetlb: %7lu kB\nSwap:           %8lu kB\n"
+		   "SwapPss:        %8lu kB\nLocked:         %8lu kB\n",
+		   mss->shared_clean >> 10, mss->shared_dirty >> 10, mss->private_clean >> 10,
+		   mss->private_dirty >> 10, mss->referenced >> 10, mss->anonymous >> 10, 0UL, 0UL,
+		   mss->anonymous_thp >> 10, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);
+}
+
+/* Linux's VmFlags mnemonics for the flags foliOS has (anon VMAs may read/write/exec). */
+static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct *vma)
+{
+	unsigned long f = vma->vm_flags;
+
+	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_GROWSDOWN ? "gd " : "",
+		   f & VM_DONTCOPY ? "dc " : "", f & VM_ACCOUNT ? "ac " : "",
+		   f & VM_NORESERVE ? "nr " : "",
+		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
+		   f & VM_HUGEPAGE ? "hg " : "", f & VM_NOHUGEPAGE ? "nh " : "");
+}
+
+static void smaps_show(struct file *file, struct seq_file *m)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+		struct mem_size_stats mss = { 0 };
+
+		smap_gather_stats(vma, &mss);
+		show_map_vma(m, vma);
+		seq_printf(m, "Size:           %8lu kB\nKernelPageSize: %8lu kB\n"
+			   "MMUPageSize:    %8lu kB\n", (vma->vm_end - vma->vm_start) >> 10,
+			   PAGE_SIZE >> 10, PAGE_SIZE >> 10);
+		__show_smap(m, &mss, false);
+		seq_printf(m, "THPeligible:    %8d\n",
+			   thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0);
+		show_smap_vma_flags(m, vma);
+	}
+}
+
+static void smaps_rollup_show(struct file *file, struct seq_file *m)
+{
+	struct mem_size_stats mss = { 0 };
+	struct vm_area_struct *vma;
+	unsigned long start = 0, end = 0;
+
+	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+		smap_gather_stats(vma, &mss);
+		start = start ? start : vma->vm_start;
+		end = vma->vm_end;
+	}
+	seq_printf(m, "%08lx-%08lx ---p 00000000 00:00 0", start, end);
+	seq_pad(m, 25 + sizeof(void *) * 6 - 1, ' ');
+	seq_printf(m, "[rollup]\n");
+	__show_smap(m, &mss, true);
+}
+
+/* numa_maps, one node: page counts and the highest page mapcount ("mapmax"). */
+static void numa_maps_show(struct file *file, struct seq_file *m)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+		struct mem_size_stats mss = { 0 };
+
+		smap_gather_stats(vma, &mss);
+		seq_printf(m, "%08lx default%s", vma->vm_start,
+			   vma_is_heap(vma) ? " heap" : vma_is_stack(vma) ? " stack" : "");
+		if (mss.pages) {
+			seq_printf(m, " anon=%lu dirty=%lu", mss.pages, mss.pages);
+			if (mss.mapcount_max > 1)
+				seq_printf(m, " mapmax=%lu", mss.mapcount_max);
+			seq_printf(m, " active=0 N0=%lu kernelpagesize_kB=%lu", mss.pages,
+				   PAGE_SIZE >> 10);
+		}
+		seq_printf(m, "\n");
+	}
+}
+
+/* Linux's get_task_state() text; a task reaped since the open reads as dead. */
+static const char *task_state(const struct task_struct *t)
+{
+	if (!t)
+		return "X (dead)";
+	if (t->state == TASK_ZOMBIE)
+		return "Z (zombie)";
+	return t == current || t->state == TASK_RUNNABLE ? "R (running)" : "S (sleeping)";
+}
+
+/* status's memory lines (Linux's task_mem), for a process that has an mm. */
+static void task_mem(struct seq_file *m, struct mm_struct *mm)
+{
+	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
+	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma_is_stack(vma))
+			stack += (vma->vm_end - vma->vm_start) >> 10;
+	seq_printf(m, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\nRssFile:\t%8lu kB\n"
+		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n",
+		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
+}
+
+/* /proc/<pid>/status: the lines of Linux's that foliOS can fill (a zombie has no Vm lines). */
+static void status_show(struct file *file, struct seq_file *m)
+{
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
+
+	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
+		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", file->proc_comm, task_state(t),
+		   file->proc_arg, file->proc_arg, t && t->parent ? t->parent->pid : 0);
+	if (file->mm)
+		task_mem(m, file->mm);
+	seq_printf(m, "Threads:\t1\n");
+}
+
+#define PM_PFRAME_MASK          ((1UL << 55) - 1)
+#define PM_MMAP_EXCLUSIVE       (1UL << 56)
+#define PM_PRESENT              (1UL << 63)
+
+/* The pagemap entry of one virtual page of the bound mm. */
+static u64 pagemap_record(struct file *f, unsigned long vpn)
+{
+	struct pgwalk w;
+	struct page *page;
+
+	if (list_empty(&f->mm->mmap) || !pgtable_lookup((pgd_t *)f->mm->pgd, vpn << PAGE_SHIFT, &w))
+		return 0;
+	page = pfn_to_page(w.phys >> PAGE_SHIFT);
+	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
+	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
+}
+
+/* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
+static bool mm_has_users(struct mm_struct *mm)
+{
+	struct task_struct *t;
+
+	for_each_process(t)
+		if (t->mm == mm)
+			return true;
+	return false;
+}
+
+/* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */
+static long pagemap_read(struct file *f, char *ubuf, unsigned long count)
+{
+	if (!f->mm || !mm_has_users(f->mm))
+		return 0;
+	return proc_read_records(f, ubuf, count, TASK_SIZE_MAX >> PAGE_SHIFT, pagemap_record);
+}
+
+/* /proc/<pid>/make-it-fail: "0" or "1" (Linux's fault-injection task filter). */
+static void make_it_fail_show(struct file *file, struct seq_file *m)
+{
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
+
+	seq_printf(m, "%d\n", t ? t->make_it_fail : 0);
+}
+
+static int make_it_fail_store(struct file *file, const char *buf, size_t len)
+{
+	struct task_struct *t = find_task_by_vpid(file->proc_arg);
+
+	if (!t)
+		return -ESRCH;
+	if (buf[0] != '0' && buf[0] != '1')
+		return -EINVAL;
+	t->make_it_fail = buf[0] == '1';
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	void (*show)(struct file *f, struct seq_file *m);
+} pid_files[] = {
+	{ "maps", maps_show }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
+	{ "numa_maps", numa_maps_show }, { "status", status_show },
+	{ "make-it-fail", make_it_fail_show },
+};
+
+/*
+ * The PID a /proc directory name spells (Linux's name_to_int): decimal
+ * digits up to *end, no leading zero, below 2^31 (no wrap: 4294967297 is
+ * no PID); -1 if it is none.
+ */
+static int name_to_int(const char *name, const char **end)
+{
+	unsigned long n = 0;
+	const char *p = name;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (*p - '0');
+		if (n > 0x7fffffff)
+			return -1;
+	}
+	*end = p;
+	return p == name || (*name == '0' && p - name > 1) ? -1 : (int)n;
+}
+
+/* The task /proc/self/... or /proc/<pid>/... names (a zombie too); *rest gets what follows. */
+static struct task_struct *proc_pid_task(const char *path, const char **rest)
+{
+	struct task_struct *t;
+	int pid;
+
+	if (strncmp(path, "proc/", 5))
+		return NULL;
+	path += 5;
+	if (!strncmp(path, "self/", 5)) {
+		*rest = path + 5;
+		return current;
+	}
+	pid = name_to_int(path, rest);
+	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
+	return t && *(*rest)++ == '/' ? t : NULL;
+}
+
+/* Is path /proc/self or /proc/<pid> of a process, a zombie too (a directory)? */
+bool proc_pid_dir(const char *path)
+{
+	const char *rest;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s/", path);
+	return proc_pid_task(buf, &rest) && !*rest;
+}
+
+/* A zombie's maps, smaps, numa_maps read empty (Linux's smaps_rollup gives ESRCH). */
+static void mm_gone_show(struct file *file, struct seq_file *m)
+{
+}
+
+/*
+ * /proc/self/X or /proc/<pid>/X: bind f to that process's mm now; a
+ * zombie has none (its pagemap reads EOF, its status has no Vm lines).
+ */
+bool proc_pid_lookup(const char *path, struct file *f)
+{
+	const char *rest;
+	struct task_struct *t = proc_pid_task(path, &rest);
+
+	if (!t)
+		return false;
+	if (!strcmp(rest, "pagemap")) {
+		f->type = FILE_PROC_BIN;
+		f->proc_read_bin = pagemap_read;
+	} else {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(pid_files) && strcmp(rest, pid_files[i].name))
+			i++;
+		if (i == ARRAY_SIZE(pid_files))
+			return false;
+		f->type = FILE_PROC;
+		f->proc_show = pid_files[i].show;
+		if (f->proc_show == make_it_fail_show)
+			f->proc_write = make_it_fail_store;
+		else if (!t->mm && f->proc_show != status_show)
+			f->proc_show = mm_gone_show;
+	}
+	f->proc_arg = t->pid;
+	strlcpy(f->proc_comm, t->comm, sizeof(f->proc_comm));
+	f->mm = t->mm;
+	if (f->mm)
+		mmgrab(f->mm);
+	return true;
+}

@@ -1,0 +1,105 @@
+/*
+ * atomic_t with Linux's operations, on the compiler's __atomic builtins
+ * (on x86-64 they become lock-prefixed instructions; the host tests get the
+ * same semantics).  Relaxed ordering unless the name says otherwise, as in
+ * Linux; value-returning read-modify-writes are fully ordered.
+ */
+#ifndef _LINUX_ATOMIC_H
+#define _LINUX_ATOMIC_H
+
+#include "linux/types.h"
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(v) { (v) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_add(int i, atomic_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_sub(int i, atomic_t *v)
+{
+	__atomic_sub_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	atomic_add(1, v);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	atomic_sub(1, v);
+}
+
+static inline int atomic_add_return(int i, atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline int atomic_add_return_relaxed(int i, atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline int atomic_sub_return_relaxed(int i, atomic_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+/* Subtract; true if the result is zero (full ordering, as the last put needs). */
+static inline bool atomic_sub_and_test(int i, atomic_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, i, __ATOMIC_SEQ_CST) == 0;
+}
+
+/* Increment; true if the result is zero (a -1-based count became "1"). */
+static inline bool atomic_inc_and_test(atomic_t *v)
+{
+	return atomic_add_return(1, v) == 0;
+}
+
+static inline bool atomic_dec_and_test(atomic_t *v)
+{
+	return atomic_add_return(-1, v) == 0;
+}
+
+/* Add; true if the result is negative (a -1-based count dropped to "0"). */
+static inline bool atomic_add_negative(int i, atomic_t *v)
+{
+	return atomic_add_return(i, v) < 0;
+}
+
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+static inline long atomic_long_read(const atomic_long_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_long_add(long i, atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_long_set(atomic_long_t *v, long i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+#endif

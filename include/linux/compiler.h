@@ -1,0 +1,29 @@
+/* Compiler attributes and the small helpers every file needs. */
+#ifndef _LINUX_COMPILER_H
+#define _LINUX_COMPILER_H
+
+#include <stddef.h>
+
+#define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a)  (((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((typeof(x))(a) - 1)) == 0)
+#define MIN(a, b)       ((a) < (b) ? (a) : (b))
+#define MAX(a, b)       ((a) > (b) ? (a) : (b))
+#define BIT(n)          (1UL << (n))
+#define likely(x)       __builtin_expect(!!(x), 1)
+#define unlikely(x)     __builtin_expect(!!(x), 0)
+#define __noreturn      __attribute__((noreturn))
+#define noinline_fn     __attribute__((noinline))
+#ifndef __always_inline                 /* glibc's <sys/cdefs.h> has the same, for host builds */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define __unused        __attribute__((unused))
+#define __printf(a, b)  __attribute__((format(printf, a, b)))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define READ_ONCE(x)    (*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+#define barrier()       __asm__ __volatile__("" ::: "memory")
+
+#endif

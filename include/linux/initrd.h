@@ -1,0 +1,22 @@
+/* The initrd: a read-only cpio (newc) archive from the boot loader. */
+#ifndef _LINUX_INITRD_H
+#define _LINUX_INITRD_H
+
+#include "linux/types.h"
+
+struct initrd_file {
+	const char *name;               /* without the leading "/" */
+	const u8 *data;
+	unsigned long size;
+	unsigned int mode;              /* S_IF* | permissions */
+};
+
+#define S_IFMT  0170000
+#define S_IFDIR 0040000
+#define S_IFREG 0100000
+
+void initrd_init(const void *start, unsigned long size);
+bool initrd_lookup(const char *path, struct initrd_file *f);
+bool initrd_entry(unsigned int index, struct initrd_file *f);
+
+#endif

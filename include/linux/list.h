@@ -1,0 +1,64 @@
+/* Doubly linked circular lists, as Linux's include/linux/list.h. */
+#ifndef _LINUX_LIST_H
+#define _LINUX_LIST_H
+
+#include "linux/types.h"
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline void __list_add(struct list_head *n, struct list_head *prev,
+			      struct list_head *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *head)
+{
+	__list_add(n, head, head->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *head)
+{
+	__list_add(n, head->prev, head);
+}
+
+static inline void list_del(struct list_head *e)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	e->next = NULL;
+	e->prev = NULL;
+}
+
+static inline bool list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_first_entry(head, type, member) list_entry((head)->next, type, member)
+#define list_for_each_entry(pos, head, member)                               \
+	for (pos = list_entry((head)->next, typeof(*pos), member);           \
+	     &pos->member != (head);                                         \
+	     pos = list_entry(pos->member.next, typeof(*pos), member))
+
+#define list_for_each_entry_reverse(pos, head, member)                       \
+	for (pos = list_entry((head)->prev, typeof(*pos), member);           \
+	     &pos->member != (head);                                         \
+	     pos = list_entry(pos->member.prev, typeof(*pos), member))
+
+#endif

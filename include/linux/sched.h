@@ -1,0 +1,99 @@
+/*
+ * Tasks (Linux's task_struct, one thread per process) and the scheduler.
+ *
+ * Lock order: tasklist_lock (task tree, pids, states) -> zone.lock.
+ * On one CPU with interrupts off inside schedule(); the lock is there so
+ * that SMP can come later.
+ */
+#ifndef _LINUX_SCHED_H
+#define _LINUX_SCHED_H
+
+#include "linux/types.h"
+#include "linux/list.h"
+#include "linux/fs.h"
+#include "uapi/linux/resource.h"
+#include "linux/signal.h"
+#include <asm/ptrace.h>
+#include <asm/fpu.h>
+
+struct mm_struct;
+
+#define KSTACK_ORDER    2
+#define KSTACK_SIZE     (4096UL << KSTACK_ORDER)
+#define TASK_COMM_LEN   16
+
+enum task_state {
+	TASK_RUNNABLE,
+	TASK_SLEEPING,
+	TASK_ZOMBIE,
+	TASK_DEAD,              /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
+};
+
+struct task_struct {
+	int pid;
+	enum task_state state;
+	char comm[TASK_COMM_LEN];
+	struct mm_struct *mm;           /* NULL for the idle task */
+	void *kstack;                   /* KSTACK_SIZE bytes */
+	unsigned long sp;               /* saved kernel stack pointer */
+	unsigned long fs_base;          /* TLS (arch_prctl ARCH_SET_FS) */
+	unsigned long gs_base;          /* the user's GS base (ARCH_SET_GS) */
+	unsigned long clear_child_tid;
+	struct task_struct *parent;
+	struct list_head children;      /* tasks whose parent we are */
+	struct list_head sibling;       /* in parent->children */
+	struct list_head run_list;      /* on the run queue */
+	struct list_head task_list;     /* all tasks */
+	int exit_code;                  /* wait status, Linux's encoding */
+	const void *wait_chan;          /* what a sleeping task waits for */
+	struct files_struct files;
+	int pgid;                       /* process group (inherited at fork; setpgid) */
+	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
+	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
+	int pending_kill;               /* a fatal signal to die of at the next return to user */
+	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
+	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/resource.c */
+	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
+};
+
+
+static inline struct pt_regs *task_pt_regs(struct task_struct *t)
+{
+	return (struct pt_regs *)((char *)t->kstack + KSTACK_SIZE) - 1;
+}
+
+void rlimits_init(struct task_struct *t, const struct task_struct *parent);
+void sched_init(void);
+void schedule(void);
+void wake_up_task(struct task_struct *t);
+void sleep_on(const void *chan);
+void wake_up(const void *chan);
+struct task_struct *task_create(const char *comm, struct task_struct *parent);
+void task_start(struct task_struct *t);
+void task_release(struct task_struct *t);
+__noreturn void do_exit(int wait_status);
+void sched_tick(void);
+struct task_struct *find_task_by_vpid(int pid);
+int mm_id_to_pid(unsigned int mm_id);
+int task_nth_pid(unsigned long n);
+__noreturn void cpu_idle(void);
+int user_init_from_cmdline(const char *cmdline);
+bool user_space_leak_check(void);
+extern struct task_struct *init_task;
+extern struct list_head all_tasks;
+
+/* Every task that has a PID: live ones and zombies not yet reaped. */
+#define for_each_process(p) list_for_each_entry(p, &all_tasks, task_list)
+
+/* Architecture hooks (arch/x86_64/process.c). */
+#define current arch_get_current()
+void arch_cpu_init(void);
+void arch_switch_mm_and_stack(struct task_struct *next);
+void arch_set_current(struct task_struct *t);
+struct task_struct *arch_get_current(void);
+void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
+void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp);
+void arch_prepare_new_stack(struct task_struct *t);
+int arch_prctl_set_base(bool gs, unsigned long addr);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * Signals (kernel/signal.c): dispositions per task, kill() to a process,
+ * a process group or everyone, and the default actions, with Linux's
+ * names.  No user handler runs yet (they arrive with the selftests issue):
+ * a handler acts as SIG_DFL, and no signal is blocked.
+ */
+#ifndef _LINUX_SIGNAL_H
+#define _LINUX_SIGNAL_H
+
+#include "linux/types.h"
+
+#define _NSIG   64
+#define SIGHUP  1
+#define SIGINT  2
+#define SIGQUIT 3
+#define SIGILL  4
+#define SIGTRAP 5
+#define SIGABRT 6
+#define SIGBUS  7
+#define SIGFPE  8
+#define SIGKILL 9
+#define SIGSEGV 11
+#define SIGPIPE 13
+#define SIGTERM 15
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG  23
+#define SIGWINCH 28
+#define SIG_DFL 0UL
+#define SIG_IGN 1UL
+#define SA_NOCLDWAIT 0x00000002UL
+#define SIG_BLOCK   0                   /* rt_sigprocmask's how */
+#define SIG_SETMASK 2
+
+/* One signal's disposition, in the layout of rt_sigaction's struct (x86-64). */
+struct k_sigaction {
+	unsigned long handler;          /* SIG_DFL, SIG_IGN or a user address */
+	unsigned long flags;            /* SA_* */
+	unsigned long restorer;
+	unsigned long mask;
+};
+
+struct task_struct;
+
+static inline bool valid_signal(unsigned long sig)
+{
+	return sig <= _NSIG;
+}
+
+/* A fault the task cannot survive: it dies of sig now. */
+__noreturn void force_sig_fault(int sig, unsigned long addr);
+int do_send_sig_info(int sig, struct task_struct *t);
+bool do_notify_parent(struct task_struct *tsk);
+void flush_signal_handlers(struct task_struct *t);
+void exit_to_user_mode(void);
+
+#endif
