@@ -5,6 +5,7 @@
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include "linux/syscalls.h"
+#include "uapi/linux/fcntl.h"
 
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
 struct file console_file = { .refs = 1, .type = FILE_CONSOLE, .f_flags = O_RDWR };
@@ -145,13 +146,6 @@ long sys_dup(int oldfd)
 	return fd;
 }
 
-#define F_DUPFD         0
-#define F_GETFD         1
-#define F_SETFD         2
-#define F_GETFL         3
-#define F_SETFL         4
-#define F_DUPFD_CLOEXEC 1030
-#define FD_CLOEXEC      1
 
 /*
  * fcntl: descriptor flags (close-on-exec), status flags (O_NONBLOCK is the

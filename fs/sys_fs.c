@@ -13,10 +13,12 @@
 #include "linux/fs.h"
 #include "linux/string.h"
 #include "linux/namei.h"
+#include "uapi/linux/fs.h"
+#include "uapi/linux/stat.h"
+#include "uapi/linux/uio.h"
+#include "uapi/linux/ioctls.h"
 
 #define CONSOLE_CHUNK 4096
-#define TIOCGWINSZ 0x5413
-#define TCGETS     0x5401
 
 /*
  * What read and write check first (Linux's fdget + rw_verify_area): fd is
@@ -69,11 +71,6 @@ long sys_write(int fd, const char *buf, unsigned long count)
 	kfree(chunk);
 	return done ? (long)done : count ? -EFAULT : 0;
 }
-
-struct iovec {
-	void *iov_base;
-	unsigned long iov_len;
-};
 
 /*
  * Copy in and check an iovec array as Linux's import_iovec: EINVAL for
@@ -237,11 +234,6 @@ long sys_open(const char *upath, int flags, int mode)
 	return sys_openat(AT_FDCWD, upath, flags, mode);
 }
 
-#define SEEK_SET        0
-#define SEEK_CUR        1
-#define SEEK_END        2
-#define SEEK_DATA       3
-#define SEEK_HOLE       4
 #define MAX_NON_LFS     0x7fffffffL
 
 /*
@@ -282,18 +274,9 @@ long sys_lseek(int fd, long off, int whence)
 	return pos;
 }
 
-struct kstat {
-	unsigned long st_dev, st_ino, st_nlink;
-	unsigned int st_mode, st_uid, st_gid, pad0;
-	unsigned long st_rdev;
-	long st_size, st_blksize, st_blocks;
-	long times[6];
-	long reserved[3];
-};
-
 static long stat_file(const struct file *f, void *ubuf)
 {
-	struct kstat st = { .st_dev = 1, .st_nlink = 1, .st_blksize = 4096 };
+	struct stat st = { .st_dev = 1, .st_nlink = 1, .st_blksize = 4096 };
 
 	if (f->type == FILE_CONSOLE) {
 		st.st_mode = 0020620;           /* S_IFCHR, rw--w---- */

@@ -26,6 +26,7 @@
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include "uapi/linux/auxvec.h"
 
 #define ELF_PIE_BASE 0x555555554000UL
 #define PT_LOAD   1
@@ -35,19 +36,6 @@
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
-#define AT_NULL 0
-#define AT_PHDR 3
-#define AT_PHENT 4
-#define AT_PHNUM 5
-#define AT_PAGESZ 6
-#define AT_ENTRY 9
-#define AT_UID 11
-#define AT_EUID 12
-#define AT_GID 13
-#define AT_EGID 14
-#define AT_SECURE 23
-#define AT_RANDOM 25
-#define AT_EXECFN 31
 #define AUXV_WORDS 26                   /* the auxv pairs build_stack writes, AT_NULL's too */
 
 struct elf64_ehdr {

@@ -8,10 +8,8 @@
 #include "linux/syscalls.h"
 #include "linux/sched.h"
 #include "linux/uaccess.h"
+#include "uapi/linux/wait.h"
 
-#define WNOHANG     1
-#define WUNTRACED   2
-#define WCONTINUED  8
 #define __WNOTHREAD 0x20000000
 #define __WALL      0x40000000
 #define __WCLONE    0x80000000

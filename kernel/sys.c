@@ -12,19 +12,15 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include "linux/signal.h"
+#include "uapi/linux/reboot.h"
+#include "uapi/linux/random.h"
+#include "uapi/linux/sysinfo.h"
+#include "uapi/linux/time.h"
 
 #define ARCH_SET_GS 0x1001
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
-#define LINUX_REBOOT_MAGIC1 0xfee1dead
-#define LINUX_REBOOT_MAGIC2  672274793
-#define LINUX_REBOOT_MAGIC2A 85072278
-#define LINUX_REBOOT_MAGIC2B 369367448
-#define LINUX_REBOOT_MAGIC2C 537993216
-#define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
 
 long sys_getpid(void)
 {
@@ -177,17 +173,6 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 	return -EINVAL;
 }
 
-/* Linux's struct sysinfo on x86-64 (mem_unit 1: sizes in bytes). */
-struct sysinfo {
-	long uptime;
-	unsigned long loads[3];
-	unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
-	unsigned short procs, pad;
-	unsigned long totalhigh, freehigh;
-	unsigned int mem_unit;
-	char _f[4];
-};
-
 /* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */
 long sys_sysinfo(void *info)
 {
@@ -245,9 +230,6 @@ long sys_pause(void)
 	return -EINTR;
 }
 
-#define GRND_NONBLOCK 1
-#define GRND_RANDOM   2
-#define GRND_INSECURE 4
 
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 {

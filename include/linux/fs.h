@@ -9,18 +9,9 @@
 #include "linux/types.h"
 #include "linux/initrd.h"
 #include "linux/seq_file.h"
+#include "uapi/linux/fcntl.h"
 
 #define NR_OPEN         32
-#define O_ACCMODE       03
-#define O_RDONLY        00
-#define O_WRONLY        01
-#define O_RDWR          02
-#define O_NONBLOCK      04000
-#define O_CREAT         0100
-#define O_TRUNC         01000
-#define O_APPEND        02000
-#define O_DIRECTORY     0200000
-#define O_CLOEXEC       02000000
 
 enum file_type {
 	FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE,
@@ -53,7 +44,6 @@ struct files_struct {
 
 extern struct file console_file;
 
-#define UIO_MAXIOV      1024
 #define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
 
 struct file *fget(int fd);

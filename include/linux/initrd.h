@@ -3,6 +3,7 @@
 #define _LINUX_INITRD_H
 
 #include "linux/types.h"
+#include "uapi/linux/stat.h"
 
 struct initrd_file {
 	const char *name;               /* without the leading "/" */
@@ -11,9 +12,6 @@ struct initrd_file {
 	unsigned int mode;              /* S_IF* | permissions */
 };
 
-#define S_IFMT  0170000
-#define S_IFDIR 0040000
-#define S_IFREG 0100000
 
 void initrd_init(const void *start, unsigned long size);
 bool initrd_lookup(const char *path, struct initrd_file *f);

@@ -8,33 +8,8 @@
 #define _LINUX_SIGNAL_H
 
 #include "linux/types.h"
+#include "uapi/linux/signal.h"
 
-#define _NSIG   64
-#define SIGHUP  1
-#define SIGINT  2
-#define SIGQUIT 3
-#define SIGILL  4
-#define SIGTRAP 5
-#define SIGABRT 6
-#define SIGBUS  7
-#define SIGFPE  8
-#define SIGKILL 9
-#define SIGSEGV 11
-#define SIGPIPE 13
-#define SIGTERM 15
-#define SIGCHLD 17
-#define SIGCONT 18
-#define SIGSTOP 19
-#define SIGTSTP 20
-#define SIGTTIN 21
-#define SIGTTOU 22
-#define SIGURG  23
-#define SIGWINCH 28
-#define SIG_DFL 0UL
-#define SIG_IGN 1UL
-#define SA_NOCLDWAIT 0x00000002UL
-#define SIG_BLOCK   0                   /* rt_sigprocmask's how */
-#define SIG_SETMASK 2
 
 /* One signal's disposition, in the layout of rt_sigaction's struct (x86-64). */
 struct k_sigaction {

@@ -1,0 +1,19 @@
+/* The auxiliary vector's keys, at the top of a new program's stack (linux/auxvec.h). */
+#ifndef _UAPI_LINUX_AUXVEC_H
+#define _UAPI_LINUX_AUXVEC_H
+
+#define AT_NULL         0
+#define AT_PHDR         3
+#define AT_PHENT        4
+#define AT_PHNUM        5
+#define AT_PAGESZ       6
+#define AT_ENTRY        9
+#define AT_UID          11
+#define AT_EUID         12
+#define AT_GID          13
+#define AT_EGID         14
+#define AT_SECURE       23
+#define AT_RANDOM       25
+#define AT_EXECFN       31
+
+#endif

@@ -1,0 +1,35 @@
+/* open(2) flags, fcntl(2) commands and the *at() calls' dirfd and flags (asm-generic/fcntl.h, linux/fcntl.h). */
+#ifndef _UAPI_LINUX_FCNTL_H
+#define _UAPI_LINUX_FCNTL_H
+
+#define O_ACCMODE       03
+#define O_RDONLY        00
+#define O_WRONLY        01
+#define O_RDWR          02
+#define O_CREAT         0100
+#define O_EXCL          0200
+#define O_NOCTTY        0400
+#define O_TRUNC         01000
+#define O_APPEND        02000
+#define O_NONBLOCK      04000
+#define O_DIRECT        040000
+#define O_LARGEFILE     0100000
+#define O_DIRECTORY     0200000
+#define O_NOFOLLOW      0400000
+#define O_CLOEXEC       02000000
+
+#define F_DUPFD         0
+#define F_GETFD         1
+#define F_SETFD         2
+#define F_GETFL         3
+#define F_SETFL         4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC      1
+
+#define AT_FDCWD                (-100)  /* relative to the working directory */
+#define AT_SYMLINK_NOFOLLOW     0x100
+#define AT_NO_AUTOMOUNT         0x800
+#define AT_EMPTY_PATH           0x1000
+#define AT_STATX_SYNC_TYPE      0x6000
+
+#endif

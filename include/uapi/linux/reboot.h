@@ -1,0 +1,13 @@
+/* reboot(2)'s magic numbers and commands (linux/reboot.h). */
+#ifndef _UAPI_LINUX_REBOOT_H
+#define _UAPI_LINUX_REBOOT_H
+
+#define LINUX_REBOOT_MAGIC1     0xfee1dead
+#define LINUX_REBOOT_MAGIC2     672274793
+#define LINUX_REBOOT_MAGIC2A    85072278
+#define LINUX_REBOOT_MAGIC2B    369367448
+#define LINUX_REBOOT_MAGIC2C    537993216
+
+#define LINUX_REBOOT_CMD_POWER_OFF      0x4321fedc
+
+#endif
