@@ -100,6 +100,61 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 	return f;
 }
 
+/* Print one integer or pointer conversion (c is its letter). */
+static void convert_number(struct outbuf *o, char c, struct spec *sp, int lng, va_list *ap)
+{
+	unsigned long long v;
+
+	if (c == 'p') {
+		sp->alt = true;
+		sp->prec = 16;
+		put_number(o, (unsigned long)va_arg(*ap, void *), false, 16, false, sp);
+	} else if (c == 'd' || c == 'i') {
+		long long sv = lng ? va_arg(*ap, long long) : va_arg(*ap, int);
+
+		put_number(o, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
+			   sv < 0, 10, false, sp);
+	} else {
+		v = lng ? va_arg(*ap, unsigned long long) : va_arg(*ap, unsigned int);
+		put_number(o, v, false, c == 'u' ? 10 : 16, c == 'X', sp);
+	}
+}
+
+/*
+ * Print one conversion: *f is its letter, sp and lng what came before it.
+ * Returns the last character consumed (f, or f - 1 at a '%' that ends fmt).
+ */
+static const char *convert(struct outbuf *o, const char *f, struct spec *sp, int lng, va_list *ap)
+{
+	switch (*f) {
+	case 'd': case 'i': case 'u': case 'x': case 'X': case 'p':
+		convert_number(o, *f, sp, lng, ap);
+		return f;
+	case 's': {
+		const char *s = va_arg(*ap, const char *);
+
+		if (!s)
+			s = "(null)";
+		put_padded(o, s, sp->prec >= 0 ? strnlen(s, sp->prec) : strlen(s), sp);
+		return f;
+	}
+	case 'c': {
+		char c = va_arg(*ap, int);
+
+		put_padded(o, &c, 1, sp);
+		return f;
+	}
+	case '%':
+		put(o, '%');
+		return f;
+	}
+	put(o, '%');
+	if (!*f)
+		return f - 1;
+	put(o, *f);
+	return f;
+}
+
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct outbuf o = { buf, size, 0 };
@@ -117,50 +172,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		f = parse_spec(f + 1, &sp, &aq);
 		while (*f == 'l' || *f == 'z')
 			lng++, f++;
-		switch (*f) {
-		case 'd': case 'i': {
-			long long v = lng ? va_arg(aq, long long) : va_arg(aq, int);
-
-			put_number(&o, v < 0 ? -(unsigned long long)v : (unsigned long long)v,
-				   v < 0, 10, false, &sp);
-			break;
-		}
-		case 'u': case 'x': case 'X': {
-			unsigned long long v = lng ? va_arg(aq, unsigned long long)
-						   : va_arg(aq, unsigned int);
-
-			put_number(&o, v, false, *f == 'u' ? 10 : 16, *f == 'X', &sp);
-			break;
-		}
-		case 'p':
-			sp.alt = true;
-			sp.prec = 16;
-			put_number(&o, (unsigned long)va_arg(aq, void *), false, 16, false, &sp);
-			break;
-		case 's': {
-			const char *s = va_arg(aq, const char *);
-
-			if (!s)
-				s = "(null)";
-			put_padded(&o, s, sp.prec >= 0 ? strnlen(s, sp.prec) : strlen(s), &sp);
-			break;
-		}
-		case 'c': {
-			char c = va_arg(aq, int);
-
-			put_padded(&o, &c, 1, &sp);
-			break;
-		}
-		case '%':
-			put(&o, '%');
-			break;
-		default:
-			put(&o, '%');
-			if (*f)
-				put(&o, *f);
-			else
-				f--;
-		}
+		f = convert(&o, f, &sp, lng, &aq);
 	}
 	va_end(aq);
 	if (size)

@@ -61,12 +61,25 @@ static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 	return 0;
 }
 
+/* The advice that only sets or clears VMA flags, as Linux's madvise_vma_behavior(). */
+static const struct {
+	int behavior;
+	unsigned long set, clear;
+} madvise_vm_flags[] = {
+	{ MADV_HUGEPAGE,   VM_HUGEPAGE,   VM_NOHUGEPAGE },
+	{ MADV_NOHUGEPAGE, VM_NOHUGEPAGE, VM_HUGEPAGE },
+	{ MADV_DONTFORK,   VM_DONTCOPY,   0 },
+	{ MADV_DOFORK,     0,             VM_DONTCOPY },
+	{ MADV_WIPEONFORK, VM_WIPEONFORK, 0 },
+	{ MADV_KEEPONFORK, 0,             VM_WIPEONFORK },
+	{ MADV_DONTDUMP,   VM_DONTDUMP,   0 },
+	{ MADV_DODUMP,     0,             VM_DONTDUMP },
+};
+
 /* Apply behavior to [start, end) inside vma.  0 or -errno. */
 static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 				unsigned long end, int behavior)
 {
-	unsigned long set = 0, clear = 0;
-
 	switch (behavior) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
@@ -77,34 +90,12 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 	case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE:
 		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);
-	case MADV_HUGEPAGE:
-		set = VM_HUGEPAGE, clear = VM_NOHUGEPAGE;
-		break;
-	case MADV_NOHUGEPAGE:
-		set = VM_NOHUGEPAGE, clear = VM_HUGEPAGE;
-		break;
-	case MADV_DONTFORK:
-		set = VM_DONTCOPY;
-		break;
-	case MADV_DOFORK:
-		clear = VM_DONTCOPY;
-		break;
-	case MADV_WIPEONFORK:
-		set = VM_WIPEONFORK;
-		break;
-	case MADV_KEEPONFORK:
-		clear = VM_WIPEONFORK;
-		break;
-	case MADV_DONTDUMP:
-		set = VM_DONTDUMP;
-		break;
-	case MADV_DODUMP:
-		clear = VM_DONTDUMP;
-		break;
-	default:
-		return 0;               /* a hint with nothing to do */
 	}
-	return madvise_update_vma(vma, start, end, (vma->vm_flags | set) & ~clear);
+	for (size_t i = 0; i < ARRAY_SIZE(madvise_vm_flags); i++)
+		if (madvise_vm_flags[i].behavior == behavior)
+			return madvise_update_vma(vma, start, end,
+				(vma->vm_flags | madvise_vm_flags[i].set) & ~madvise_vm_flags[i].clear);
+	return 0;                       /* a hint with nothing to do */
 }
 
 /*

@@ -44,6 +44,30 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 }
 
 /*
+ * Where mprotect begins: checks the first VMA as Linux's do_mprotect_pkey
+ * (ENOMEM for a hole at start; PROT_GROWSDOWN moves *start down to the
+ * start of a VM_GROWSDOWN VMA, EINVAL on any other; no VMA grows up on x86).
+ */
+static int mprotect_start(struct mm_struct *mm, unsigned long *start, unsigned long end,
+			  unsigned long grows)
+{
+	struct vm_area_struct *vma = find_vma(mm, *start);
+
+	if (!vma || vma->vm_start >= end)
+		return -ENOMEM;
+	if (grows & PROT_GROWSDOWN) {
+		if (!(vma->vm_flags & VM_GROWSDOWN))
+			return -EINVAL;
+		*start = vma->vm_start;
+	} else if (vma->vm_start > *start) {
+		return -ENOMEM;
+	} else if (grows & PROT_GROWSUP) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Change the protection of [start, start + len) to prot (PROT_* bits, maybe
  * with PROT_GROWSDOWN: from the start of the stack VMA holding start).
  * Linux's do_mprotect_pkey: 0, -EINVAL (misaligned, unknown bits, GROWSUP
@@ -55,7 +79,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 	const unsigned long grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
 	unsigned long end, addr, newflags;
 	struct vm_area_struct *vma;
-	int ret = 0;
+	int ret;
 
 	prot &= ~grows;
 	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP) || !IS_ALIGNED(start, PAGE_SIZE))
@@ -68,18 +92,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return -EINVAL;
 	newflags = calc_vm_prot_bits(prot);
-	vma = find_vma(mm, start);
-	if (!vma || vma->vm_start >= end)
-		return -ENOMEM;
-	if (grows & PROT_GROWSDOWN) {
-		if (!(vma->vm_flags & VM_GROWSDOWN))
-			return -EINVAL;
-		start = vma->vm_start;
-	} else if (vma->vm_start > start) {
-		return -ENOMEM;
-	} else if (grows & PROT_GROWSUP) {
-		return -EINVAL;                 /* no VMA grows up on x86 */
-	}
+	ret = mprotect_start(mm, &start, end, grows);
 	for (addr = start; addr < end && !ret; addr = vma->vm_end) {
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr) {
