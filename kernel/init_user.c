@@ -73,6 +73,7 @@ int user_init_from_cmdline(const char *cmdline)
 		files_init_console(&t->files);
 		mem_counts_snapshot(&baseline);
 		arch_switch_mm_and_stack(t);    /* exec builds t's mm as "current" */
+		pr_info("Run /bin/init as init process\n");
 		ret = do_execve("/bin/init", a);
 		arch_switch_mm_and_stack(idle);
 	}
