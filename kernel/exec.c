@@ -1,224 +1,22 @@
 /*
- * execve of static ELF64 executables from the initrd: ET_EXEC and
- * static-PIE (ET_DYN without PT_INTERP, loaded at ELF_PIE_BASE).
- *
- * A new mm gets one VMA per PT_LOAD segment (its permissions), filled with
- * anon pages holding the file's bytes (the rest is demand-zero bss), a heap
- * after the last segment and an 8 MiB stack VMA under STACK_TOP.  The
- * initial stack follows the SysV x86-64 ABI:
- *
- *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
- *          ... 16 random bytes (AT_RANDOM), the argument and environment
- *          strings, the file name (AT_EXECFN), a NULL word at STACK_TOP - 8
- *
- * The old mm (and its MM ID) is released only once the new one is built.
+ * execve (Linux's fs/exec.c): the file name, argv and envp are copied
+ * into the kernel (struct exec_args, linux/binfmts.h) within the limits
+ * Linux sets, the file is looked up, and the ELF loader (kernel/
+ * binfmt_elf.c) replaces the program.  On failure the old program
+ * continues.
  */
 #include "linux/errno.h"
+#include "linux/syscalls.h"
 #include "linux/sched.h"
-#include "linux/initrd.h"
-#include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
 #include "linux/namei.h"
+#include "linux/signal.h"
 #include "mm/mm.h"
-#include "mm/mm_id.h"
 #include "mm/mm_api.h"
-#include <asm/arch.h>
-#include <asm/cpu.h>
-#include "uapi/linux/auxvec.h"
 
-#define ELF_PIE_BASE 0x555555554000UL
-#define PT_LOAD   1
-#define PT_INTERP 3
-#define ET_EXEC   2
-#define ET_DYN    3
-#define PF_X 1
-#define PF_W 2
-#define PF_R 4
-#define AUXV_WORDS 26                   /* the auxv pairs build_stack writes, AT_NULL's too */
-
-struct elf64_ehdr {
-	u8 e_ident[16];
-	u16 e_type, e_machine;
-	u32 e_version;
-	u64 e_entry, e_phoff, e_shoff;
-	u32 e_flags;
-	u16 e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
-};
-
-struct elf64_phdr {
-	u32 p_type, p_flags;
-	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
-};
-
-/* Check the header; returns the load bias or -ENOEXEC. */
-static long elf_check(const struct initrd_file *f, const struct elf64_ehdr **ehp)
-{
-	const struct elf64_ehdr *eh = (const void *)f->data;
-	const struct elf64_phdr *ph;
-
-	if (f->size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
-	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_phentsize != sizeof(*ph) ||
-	    eh->e_phoff + (u64)eh->e_phnum * sizeof(*ph) > f->size)
-		return -ENOEXEC;
-	ph = (const void *)(f->data + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_INTERP)
-			return -ENOEXEC;        /* dynamic: no loader here */
-	*ehp = eh;
-	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
-}
-
-/* Map one PT_LOAD segment, copying its file bytes into fresh anon pages. */
-static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
-			const struct elf64_phdr *ph, unsigned long bias)
-{
-	unsigned long start = ALIGN_DOWN(ph->p_vaddr + bias, PAGE_SIZE);
-	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
-	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
-	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
-				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
-				 (ph->p_flags & PF_X ? VM_EXEC : 0) |
-				 (ph->p_flags & PF_W ? VM_ACCOUNT : 0);  /* a private writable mapping */
-	struct vm_area_struct *vma = find_vma(mm, start);
-
-	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
-	    (vma && vma->vm_start < end))
-		return -ENOEXEC;
-	vma = vma_create(mm, start, end, vm_flags);
-	if (!vma)
-		return -ENOMEM;
-	for (unsigned long va = start; va < ALIGN_UP(file_end, PAGE_SIZE); va += PAGE_SIZE) {
-		unsigned long from = MAX(va, ph->p_vaddr + bias), to = MIN(va + PAGE_SIZE, file_end);
-		struct page *page;
-		int ret = install_anon_page(vma, va, &page);
-
-		if (ret)
-			return ret;
-		memcpy((char *)page_address(page) + (from - va),
-		       f->data + ph->p_offset + (from - ph->p_vaddr - bias), to - from);
-	}
-	return 0;
-}
-
-/* Push bytes onto the new user stack; false if the stack is exhausted. */
-static bool push_bytes(unsigned long *sp, const void *data, unsigned long len)
-{
-	*sp -= len;
-	return !copy_to_user((void *)*sp, data, len);
-}
-
-/*
- * Write count pointers to the consecutive strings at user address *str
- * (kernel copy *k), then NULL, at *vec; advance all three.  false on a fault.
- */
-static bool put_pointers(unsigned long *vec, unsigned long *str, const char **k, int count)
-{
-	for (int i = 0; i <= count; i++, *vec += sizeof(long)) {
-		unsigned long ptr = i < count ? *str : 0;
-
-		if (copy_to_user((void *)*vec, &ptr, sizeof(ptr)))
-			return false;
-		if (i < count) {
-			unsigned long len = strlen(*k) + 1;
-
-			*str += len;
-			*k += len;
-		}
-	}
-	return true;
-}
-
-/*
- * Lay out the strings (as Linux, under a NULL word at the top), AT_RANDOM's
- * bytes, then argc/argv/envp/auxv (see the top of this file); the new rsp,
- * or 0 if it does not fit.
- */
-static unsigned long build_stack(struct exec_args *a, const struct elf64_ehdr *eh,
-				 unsigned long bias, unsigned long phdr_addr)
-{
-	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
-	const char *k = a->buf;
-	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
-
-	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
-		return 0;
-	str = sp + sizeof(rnd);
-	random = sp;
-	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
-	vec = sp + sizeof(long);
-	if (copy_to_user((void *)sp, &argc, sizeof(argc)) ||
-	    !put_pointers(&vec, &str, &k, a->argc) || !put_pointers(&vec, &str, &k, a->envc))
-		return 0;
-	{
-		unsigned long auxv[AUXV_WORDS] = {
-			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
-			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
-			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
-			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */
-
-		return copy_to_user((void *)vec, auxv, sizeof(auxv)) ? 0 : sp;
-	}
-}
-
-/* Build the new mm for f; on success it is current's and *ip, *sp are set. */
-static int exec_mmap(const struct initrd_file *f, struct exec_args *a,
-		     unsigned long *ip, unsigned long *sp)
-{
-	const struct elf64_ehdr *eh;
-	const struct elf64_phdr *ph;
-	struct mm_struct *mm, *old = current->mm;
-	unsigned long brk = 0, phdr_addr = 0;
-	long bias = elf_check(f, &eh);
-	int ret = -ENOMEM;
-
-	if (bias < 0)
-		return bias;
-	mm = mm_alloc();
-	if (!mm)
-		return -ENOMEM;
-	mm->mmap_base = MMAP_BASE;
-	ph = (const void *)(f->data + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type != PT_LOAD)
-			continue;
-		ret = load_segment(mm, f, &ph[i], bias);
-		if (ret)
-			goto fail;
-		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
-			phdr_addr = ph[i].p_vaddr + bias + eh->e_phoff - ph[i].p_offset;
-		brk = MAX(brk, ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE));
-		/* Linux's start_data/end_data: the last segment's start, the end of file data. */
-		mm->start_data = MAX(mm->start_data, ph[i].p_vaddr + bias);
-		mm->end_data = MAX(mm->end_data, ph[i].p_vaddr + bias + ph[i].p_filesz);
-	}
-	mm->start_brk = mm->brk = brk;
-	mm->start_stack = STACK_TOP;
-	ret = -ENOMEM;
-	if (!vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
-			VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
-		goto fail;
-	current->mm = mm;
-	arch_switch_mm_and_stack(current);
-	*sp = build_stack(a, eh, bias, phdr_addr);
-	*ip = eh->e_entry + bias;
-	if (!*sp) {
-		current->mm = old;
-		arch_switch_mm_and_stack(current);
-		ret = -E2BIG;
-		goto fail;
-	}
-	if (old) {
-		exit_mmap(old);
-		mmdrop(old);
-	}
-	return 0;
-fail:
-	exit_mmap(mm);
-	mmdrop(mm);
-	return ret;
-}
+#define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
 /*
  * Replace current's program by the file at path with a->strings (argv then
@@ -238,7 +36,7 @@ int do_execve(const char *path, struct exec_args *a)
 		proc_release(&f);                /* directories, /proc files, mode 0644 */
 		return -EACCES;
 	}
-	ret = exec_mmap(&f.f, a, &ip, &sp);
+	ret = load_elf_binary(&f.f, a, &ip, &sp);
 	if (ret)
 		return ret;
 	base = strrchr(path, '/');
@@ -249,4 +47,158 @@ int do_execve(const char *path, struct exec_args *a)
 	arch_switch_mm_and_stack(current);
 	arch_start_user(task_pt_regs(current), ip, sp);
 	return 0;
+}
+
+/* How many pointers a user vector has before its NULL (Linux's count()); -EFAULT. */
+static int count(char *const *uvec)
+{
+	int i = 0;
+
+	for (char *p = NULL; uvec; i++) {
+		if (copy_from_user(&p, uvec + i, sizeof(p)))
+			return -EFAULT;
+		if (!p)
+			break;
+	}
+	return i;
+}
+
+/*
+ * How much the strings may take (Linux's bprm_stack_limits): a quarter of
+ * the stack rlimit (2 MiB of the default 8), at most 3/4 of the 8 MiB stack
+ * and at least ARG_MAX, less the argv and envp pointers; -E2BIG if the
+ * pointers alone take it.
+ */
+static int bprm_stack_limits(struct exec_args *a)
+{
+	unsigned long limit = MAX(MIN(STACK_SIZE_MAX / 4 * 3, rlimit(RLIMIT_STACK) / 4), ARG_MAX);
+	unsigned long ptr_size = (MAX(a->argc, 1) + a->envc) * sizeof(void *);
+
+	if (limit <= ptr_size)
+		return -E2BIG;
+	a->limit = limit - ptr_size;
+	return 0;
+}
+
+/* Make a->buf hold at least len more bytes, doubling it; 0 or -ENOMEM. */
+static int grow_args(struct exec_args *a, unsigned long len)
+{
+	unsigned long size = a->size ? a->size : PAGE_SIZE;
+	char *buf;
+
+	while (size - a->len < len)
+		size *= 2;
+	if (size == a->size)
+		return 0;
+	buf = kmalloc(size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, a->buf, a->len);
+	kfree(a->buf);
+	a->buf = buf;
+	a->size = size;
+	return 0;
+}
+
+/* Append a kernel string (the file name, or "" for an empty argv); -E2BIG past the limit. */
+static int copy_string_kernel(const char *s, struct exec_args *a)
+{
+	unsigned long len = strlen(s) + 1;
+	int ret = a->len + len > a->limit ? -E2BIG : grow_args(a, len);
+
+	if (!ret) {
+		memcpy(a->buf + a->len, s, len);
+		a->len += len;
+	}
+	return ret;
+}
+
+/*
+ * Append count user strings (Linux's copy_strings): each at most
+ * MAX_ARG_STRLEN bytes with its NUL, all within a->limit, else -E2BIG;
+ * -EFAULT for an unreadable one.  A string is copied into the free space,
+ * which doubles until the string's NUL is found in it.
+ */
+static int copy_strings(int count, char *const *uvec, struct exec_args *a)
+{
+	for (int i = 0; i < count; i++) {
+		char *ustr;
+		long n = -ENAMETOOLONG;
+
+		if (copy_from_user(&ustr, uvec + i, sizeof(ustr)) || !ustr)
+			return -EFAULT;
+		while (n == -ENAMETOOLONG) {
+			unsigned long room = MIN(a->size - a->len, MAX_ARG_STRLEN);
+			int ret;
+
+			n = strncpy_from_user(a->buf + a->len, ustr, room);
+			if (n == -EFAULT)
+				return -EFAULT;
+			if (n >= 0)
+				break;
+			if (room == MAX_ARG_STRLEN || a->len + room >= a->limit)
+				return -E2BIG;
+			ret = grow_args(a, room + 1);
+			if (ret)
+				return ret;
+		}
+		if (a->len + n + 1 > a->limit)
+			return -E2BIG;
+		a->len += n + 1;
+	}
+	return 0;
+}
+
+/*
+ * Copy in argv, envp and the file name (Linux's do_execveat_common):
+ * count both vectors, set the limit, copy the strings; an empty argv gets
+ * "" as argv[0], as Linux does since 5.18.  0 or -errno.
+ */
+static int copy_exec_args(const char *path, char *const *argv, char *const *envp,
+			  struct exec_args *a)
+{
+	int ret;
+
+	a->argc = ret = count(argv);
+	if (ret >= 0)
+		a->envc = ret = count(envp);
+	if (ret >= 0)
+		ret = bprm_stack_limits(a);
+	if (!ret)
+		ret = copy_strings(a->argc, argv, a);
+	if (!ret && !a->argc) {
+		ret = copy_string_kernel("", a);
+		a->argc = 1;
+	}
+	if (!ret)
+		ret = copy_strings(a->envc, envp, a);
+	return ret ? ret : copy_string_kernel(path, a);
+}
+
+/*
+ * execve: the name, then argv and envp are copied in; the file is looked
+ * up by do_execve.  Signal handlers go back to SIG_DFL.  Returns 0 into
+ * the new program (do_execve rebuilt the frame, so the 0 lands in its
+ * rax as any call's result does) or -errno to the old one.
+ */
+long sys_execve(const char *upath, char *const *argv, char *const *envp)
+{
+	struct exec_args a = { 0 };
+	long ret = -ENOMEM;
+	char *path = getname(upath, 0, &ret);
+
+	if (!path)
+		return ret;
+	ret = grow_args(&a, PAGE_SIZE);
+	if (!ret)
+		ret = copy_exec_args(path, argv, envp, &a);
+	if (!ret)
+		ret = do_execve(path, &a);
+	if (!ret) {
+		flush_signal_handlers(current);
+		current->did_exec = true;
+	}
+	kfree(path);
+	kfree(a.buf);
+	return ret;
 }

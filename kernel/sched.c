@@ -10,17 +10,16 @@
  * outside it).
  */
 #include "linux/sched.h"
+#include "linux/syscalls.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/spinlock.h"
 #include "mm/mm.h"
-#include "mm/mm_id.h"
-#include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
 #include <asm/cpu.h>
 
-static spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
+spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 static LIST_HEAD(run_queue);
 LIST_HEAD(all_tasks);
 static struct task_struct idle_task = { .pid = 0, .comm = "idle" };
@@ -108,22 +107,6 @@ static void finish_task_switch(void)
 	}
 }
 
-/* Give t's children to init (they become its orphans to reap). */
-static void reparent_children(struct task_struct *t)
-{
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
-
-	while (!list_empty(&t->children)) {
-		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
-
-		list_del(&c->sibling);
-		c->parent = init_task;
-		list_add_tail(&c->sibling, &init_task->children);
-	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	wake_up(init_task);
-}
-
 void task_start(struct task_struct *t)
 {
 	wake_up_task(t);
@@ -173,6 +156,12 @@ void schedule_tail(void)
 {
 	spin_unlock(&tasklist_lock);
 	finish_task_switch();
+}
+
+long sys_sched_yield(void)
+{
+	schedule();
+	return 0;
 }
 
 /* Timer tick in user mode: give the CPU to the next task. */
@@ -263,73 +252,19 @@ __noreturn void cpu_idle(void)
 }
 
 /*
- * PID 1 is gone and the machine powers off: end every other task as a
- * SIGKILL and a reap would (its files, its mm, then the task itself,
- * youngest first so that a child goes before its parent), so that the
- * leak check sees only what the kernel failed to give back — not the
- * memory of a process still blocked somewhere.  Returns how many were
- * still alive.  Runs on init's stack with interrupts off.
+ * The end of do_exit (Linux's do_task_dead): schedule away for good.  A
+ * TASK_DEAD task (its parent ignores SIGCHLD) leaves the task list now and
+ * is freed by the next task to run, once off its stack; a zombie waits for
+ * its parent's wait4.  Interrupts are off.
  */
-static int end_remaining_tasks(struct task_struct *init)
-{
-	struct task_struct *t;
-	int alive = 0;
-
-	list_for_each_entry(t, &all_tasks, task_list) {
-		if (t == init || t->state == TASK_ZOMBIE)
-			continue;
-		alive++;
-		files_close_all(&t->files);
-		if (t->mm) {
-			exit_mmap(t->mm);
-			mmdrop(t->mm);
-			t->mm = NULL;
-		}
-	}
-	while ((t = list_entry(all_tasks.prev, struct task_struct, task_list)) != init)
-		task_release(t);
-	return alive;
-}
-
-/*
- * End the current task with a wait status (Linux's encoding: exit code in
- * bits 8-15, or the killing signal in bits 0-6).  The mm goes now; the
- * task stays a zombie until its parent reaps it, or goes at once if the
- * parent ignores SIGCHLD.  PID 1 exiting powers off
- * with its status, as run-qemu.sh expects.
- */
-__noreturn void do_exit(int wait_status)
+__noreturn void do_task_dead(void)
 {
 	struct task_struct *t = current;
-	struct mm_struct *mm = t->mm;
 
-	files_close_all(&t->files);
-	local_irq_disable();
-	t->exit_code = wait_status;
-	t->mm = NULL;
-	arch_switch_mm_and_stack(t);            /* off the dying page tables */
-	if (mm) {
-		exit_mmap(mm);
-		mmdrop(mm);
-	}
-	if (t == init_task) {
-		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
-		int alive = end_remaining_tasks(t);
-
-		if (alive)
-			pr_warn("power-off: killed %d leftover process(es)\n", alive);
-		user_space_leak_check();
-		arch_power_off(code);
-	}
-	reparent_children(t);
-	t->state = TASK_ZOMBIE;
-	if (t->parent && do_notify_parent(t)) {
-		t->state = TASK_DEAD;
+	if (t->state == TASK_DEAD) {
 		__unhash_process(t);
 		task_dead = t;
 	}
-	if (t->parent)
-		wake_up(t->parent);
 	schedule();
-	panic("do_exit: zombie %d ran again", t->pid);
+	panic("do_task_dead: task %d ran again", t->pid);
 }

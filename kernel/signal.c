@@ -1,7 +1,7 @@
 /*
  * Signals, after Linux's kernel/signal.c: kill() of a process, of a
- * process group or of everyone, the dispositions set by rt_sigaction, and
- * the default actions.  Until user handlers exist a signal that is not
+ * process group or of everyone, the dispositions set by rt_sigaction (the
+ * mask of rt_sigprocmask stays empty), pause, and the default actions.  Until user handlers exist a signal that is not
  * ignored either terminates its target (the wait status is the signal; no
  * core is dumped, as on Linux with RLIMIT_CORE 0, so no 0x80 bit) or, for
  * the stop signals that job control would use, is discarded.  The signal
@@ -17,6 +17,7 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
+#include "linux/uaccess.h"
 
 #define INT_MIN (-2147483647 - 1)
 
@@ -129,6 +130,53 @@ long sys_kill(int pid, int sig)
 	if (pid != -1)
 		return kill_pgrp(pid ? -pid : current->pgid, sig);
 	return kill_all(sig);
+}
+
+/*
+ * Signal dispositions: stored whole and given back as
+ * set; SIG_IGN and SIG_DFL are honoured, SA_NOCLDWAIT on SIGCHLD too; a
+ * handler is accepted but, until delivery exists, acts as SIG_DFL.
+ */
+long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
+{
+	struct k_sigaction old, new;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (sig < 1 || !valid_signal(sig) || ((sig == SIGKILL || sig == SIGSTOP) && act))
+		return -EINVAL;
+	old = current->action[sig - 1];
+	if (act)
+		current->action[sig - 1] = new;
+	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/*
+ * No signal is blockable yet (only default actions exist), so the mask
+ * stays empty; the arguments are checked as Linux does.
+ */
+long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
+{
+	static const unsigned long empty;
+	unsigned long new;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	if (set && copy_from_user(&new, set, sizeof(new)))
+		return -EFAULT;
+	if (set && (how < SIG_BLOCK || how > SIG_SETMASK))
+		return -EINVAL;
+	return oset && copy_to_user(oset, &empty, 8) ? -EFAULT : 0;
+}
+
+/* Sleep until a signal arrives (only fatal ones exist so far). */
+long sys_pause(void)
+{
+	while (!current->pending_kill)
+		sleep_on(&current->pending_kill);
+	return -EINTR;
 }
 
 /*

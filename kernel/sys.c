@@ -1,28 +1,38 @@
-/* Process system calls: identity, exit, exec, TLS, time, power-off. */
+/*
+ * Process identity, groups, limits and system information: the calls
+ * Linux has in kernel/sys.c, with the resource limits (do_prlimit), plus
+ * three that have no better home here yet — set_tid_address (Linux's
+ * kernel/fork.c), arch_prctl (arch/x86/kernel/process_64.c) and getrandom
+ * (drivers/char/random.c: foliOS has no drivers/ and no entropy pool, and
+ * its numbers are the TSC's, not a CRNG's).
+ *
+ * Every process runs as root: each user and group id is 0.
+ *
+ * Locking: a task changes only its own limits or those of a task that
+ * cannot run meanwhile (one CPU, no kernel preemption); the task list is
+ * read as kernel/sched.c does.
+ */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
-#include "linux/binfmts.h"
-#include "linux/namei.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
-#include "linux/printk.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
-#include "linux/signal.h"
-#include "uapi/linux/reboot.h"
+#include "uapi/asm/prctl.h"
 #include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
-#include "uapi/linux/time.h"
-
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
+#include "uapi/linux/utsname.h"
 
 long sys_getpid(void)
+{
+	return current->pid;
+}
+
+/* One thread per process: the thread id is the process id. */
+long sys_gettid(void)
 {
 	return current->pid;
 }
@@ -37,15 +47,19 @@ long sys_getuid(void)
 	return 0;
 }
 
-long sys_sched_yield(void)
+long sys_geteuid(void)
 {
-	schedule();
 	return 0;
 }
 
-long sys_exit(int code)
+long sys_getgid(void)
 {
-	do_exit((code & 0xff) << 8);
+	return 0;
+}
+
+long sys_getegid(void)
+{
+	return 0;
 }
 
 long sys_set_tid_address(int *tidptr)
@@ -66,27 +80,6 @@ long sys_arch_prctl(int code, unsigned long addr)
 		return copy_to_user((void *)addr, &current->gs_base, 8) ? -EFAULT : 0;
 	}
 	return -EINVAL;
-}
-
-/*
- * Signal dispositions (kernel/signal.c): stored whole and given back as
- * set; SIG_IGN and SIG_DFL are honoured, SA_NOCLDWAIT on SIGCHLD too; a
- * handler is accepted but, until delivery exists, acts as SIG_DFL.
- */
-long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
-{
-	struct k_sigaction old, new;
-
-	if (sigsetsize != 8)
-		return -EINVAL;
-	if (act && copy_from_user(&new, act, sizeof(new)))
-		return -EFAULT;
-	if (sig < 1 || !valid_signal(sig) || ((sig == SIGKILL || sig == SIGSTOP) && act))
-		return -EINVAL;
-	old = current->action[sig - 1];
-	if (act)
-		current->action[sig - 1] = new;
-	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
 /*
@@ -135,42 +128,14 @@ long sys_getpgrp(void)
 	return current->pgid;
 }
 
-/*
- * No signal is blockable yet (only default actions exist), so the mask
- * stays empty; the arguments are checked as Linux does.
- */
-long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
+long sys_newuname(struct new_utsname *name)
 {
-	static const unsigned long empty;
-	unsigned long new;
+	static const struct new_utsname utsname = {
+		.sysname = "foliOS", .nodename = "folios", .release = "0.1",
+		.version = "foliOS teaching kernel", .machine = "x86_64", .domainname = "(none)",
+	};
 
-	if (sigsetsize != 8)
-		return -EINVAL;
-	if (set && copy_from_user(&new, set, sizeof(new)))
-		return -EFAULT;
-	if (set && (how < SIG_BLOCK || how > SIG_SETMASK))
-		return -EINVAL;
-	return oset && copy_to_user(oset, &empty, 8) ? -EFAULT : 0;
-}
-
-long sys_uname(void *buf)
-{
-	static const char fields[6][65] = { "foliOS", "folios", "0.1", "foliOS teaching kernel",
-					    "x86_64", "(none)" };
-
-	return copy_to_user(buf, fields, sizeof(fields)) ? -EFAULT : 0;
-}
-
-/* Only power-off exists; both magic numbers must be Linux's. */
-long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
-{
-	if ((unsigned int)magic1 != LINUX_REBOOT_MAGIC1 ||
-	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
-	     magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))
-		return -EINVAL;
-	if (cmd == LINUX_REBOOT_CMD_POWER_OFF)
-		arch_power_off(0);
-	return -EINVAL;
+	return copy_to_user(name, &utsname, sizeof(utsname)) ? -EFAULT : 0;
 }
 
 /* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */
@@ -186,51 +151,7 @@ long sys_sysinfo(void *info)
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
-long sys_clock_gettime(int clock, void *tp)
-{
-	u64 ns = ktime_get_ns();
-	long ts[2] = { ns / 1000000000, ns % 1000000000 };
-
-	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
-		return -EINVAL;
-	return copy_to_user(tp, ts, sizeof(ts)) ? -EFAULT : 0;
-}
-
-/*
- * Sleep at least the requested time, in whole timer ticks (HZ), rounded
- * up — and by the clock clock_gettime reads: an emulator that fell behind
- * delivers missed ticks in a burst, so ticks alone may end a sleep early.
- */
-long sys_nanosleep(const void *ureq, void *urem)
-{
-	long req[2];
-	unsigned long ticks, until;
-	u64 end;
-
-	if (copy_from_user(req, ureq, sizeof(req)))
-		return -EFAULT;
-	if (req[0] < 0 || req[1] < 0 || req[1] >= 1000000000)
-		return -EINVAL;
-	ticks = req[0] * HZ + (req[1] * HZ + 999999999) / 1000000000;
-	until = jiffies + ticks + 1;    /* the current tick is partly over */
-	end = ktime_get_ns() + req[0] * 1000000000ULL + req[1];
-	while ((long)(jiffies - until) < 0 || ktime_get_ns() < end) {
-		if (current->pending_kill)
-			return -EINTR;
-		sleep_on((const void *)&jiffies);
-	}
-	return 0;
-}
-
-/* Sleep until a signal arrives (only fatal ones exist so far). */
-long sys_pause(void)
-{
-	while (!current->pending_kill)
-		sleep_on(&current->pending_kill);
-	return -EINTR;
-}
-
-
+/* getrandom: the TSC through a multiplier, not a CRNG; flags checked as Linux does. */
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 {
 	unsigned long done = 0;
@@ -251,157 +172,105 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 	return done;
 }
 
-#define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
+/*
+ * Resource limits: each process has its own, inherited at fork and kept
+ * across execve.  foliOS enforces RLIMIT_DATA and RLIMIT_AS (mmap, brk and
+ * mprotect, through mm's may_expand_vm()), RLIMIT_NOFILE (the lowest free
+ * fd) and RLIMIT_STACK (execve's argument space); RLIMIT_CORE is reported
+ * (soft 0: no core is ever written); the others are kept and reported.
+ * The defaults are Linux's for init, but for what foliOS sizes itself:
+ * NOFILE is its fd table, NPROC and SIGPENDING are not limited.
+ */
+static const struct rlimit init_rlimits[RLIM_NLIMITS] = {
+	[RLIMIT_CPU]            = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_FSIZE]          = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_DATA]           = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_STACK]          = { 8UL << 20, RLIM_INFINITY },
+	[RLIMIT_CORE]           = { 0, RLIM_INFINITY },
+	[RLIMIT_RSS]            = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_NPROC]          = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_NOFILE]         = { NR_OPEN, NR_OPEN },
+	[RLIMIT_MEMLOCK]        = { 8UL << 20, 8UL << 20 },
+	[RLIMIT_AS]             = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_LOCKS]          = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_SIGPENDING]     = { RLIM_INFINITY, RLIM_INFINITY },
+	[RLIMIT_MSGQUEUE]       = { 819200, 819200 },
+	[RLIMIT_NICE]           = { 0, 0 },
+	[RLIMIT_RTPRIO]         = { 0, 0 },
+	[RLIMIT_RTTIME]         = { RLIM_INFINITY, RLIM_INFINITY },
+};
 
-/* How many pointers a user vector has before its NULL (Linux's count()); -EFAULT. */
-static int count(char *const *uvec)
+/* A new task's limits: its parent's, or init's defaults. */
+void rlimits_init(struct task_struct *t, const struct task_struct *parent)
 {
-	int i = 0;
+	memcpy(t->rlim, parent ? parent->rlim : init_rlimits, sizeof(t->rlim));
+}
 
-	for (char *p = NULL; uvec; i++) {
-		if (copy_from_user(&p, uvec + i, sizeof(p)))
-			return -EFAULT;
-		if (!p)
-			break;
-	}
-	return i;
+/* The running task's soft limit (mm/mm_api.h); RLIM_INFINITY before user space. */
+unsigned long rlimit(unsigned int resource)
+{
+	return current ? current->rlim[resource].rlim_cur : RLIM_INFINITY;
+}
+
+unsigned long rlimit_max(unsigned int resource)
+{
+	return current ? current->rlim[resource].rlim_max : RLIM_INFINITY;
 }
 
 /*
- * How much the strings may take (Linux's bprm_stack_limits): a quarter of
- * the stack rlimit (2 MiB of the default 8), at most 3/4 of the 8 MiB stack
- * and at least ARG_MAX, less the argv and envp pointers; -E2BIG if the
- * pointers alone take it.
+ * Read and/or set t's limit of resource (Linux's do_prlimit).  A soft limit
+ * above the hard one is EINVAL; NOFILE above the fd table's size is EPERM
+ * (Linux's sysctl_nr_open rule); raising a hard limit needs
+ * CAP_SYS_RESOURCE, which every foliOS process has (all run as root).
  */
-static int bprm_stack_limits(struct exec_args *a)
+static int do_prlimit(struct task_struct *t, unsigned int resource,
+		      const struct rlimit *new, struct rlimit *old)
 {
-	unsigned long limit = MAX(MIN(STACK_SIZE_MAX / 4 * 3, rlimit(RLIMIT_STACK) / 4), ARG_MAX);
-	unsigned long ptr_size = (MAX(a->argc, 1) + a->envc) * sizeof(void *);
-
-	if (limit <= ptr_size)
-		return -E2BIG;
-	a->limit = limit - ptr_size;
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (new && new->rlim_cur > new->rlim_max)
+		return -EINVAL;
+	if (new && resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN)
+		return -EPERM;
+	if (old)
+		*old = t->rlim[resource];
+	if (new)
+		t->rlim[resource] = *new;
 	return 0;
 }
 
-/* Make a->buf hold at least len more bytes, doubling it; 0 or -ENOMEM. */
-static int grow_args(struct exec_args *a, unsigned long len)
+/* prlimit64: any process's limits; Linux's order of checks (EFAULT, ESRCH, then EINVAL). */
+long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
-	unsigned long size = a->size ? a->size : PAGE_SIZE;
-	char *buf;
-
-	while (size - a->len < len)
-		size *= 2;
-	if (size == a->size)
-		return 0;
-	buf = kmalloc(size);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, a->buf, a->len);
-	kfree(a->buf);
-	a->buf = buf;
-	a->size = size;
-	return 0;
-}
-
-/* Append a kernel string (the file name, or "" for an empty argv); -E2BIG past the limit. */
-static int copy_string_kernel(const char *s, struct exec_args *a)
-{
-	unsigned long len = strlen(s) + 1;
-	int ret = a->len + len > a->limit ? -E2BIG : grow_args(a, len);
-
-	if (!ret) {
-		memcpy(a->buf + a->len, s, len);
-		a->len += len;
-	}
-	return ret;
-}
-
-/*
- * Append count user strings (Linux's copy_strings): each at most
- * MAX_ARG_STRLEN bytes with its NUL, all within a->limit, else -E2BIG;
- * -EFAULT for an unreadable one.  A string is copied into the free space,
- * which doubles until the string's NUL is found in it.
- */
-static int copy_strings(int count, char *const *uvec, struct exec_args *a)
-{
-	for (int i = 0; i < count; i++) {
-		char *ustr;
-		long n = -ENAMETOOLONG;
-
-		if (copy_from_user(&ustr, uvec + i, sizeof(ustr)) || !ustr)
-			return -EFAULT;
-		while (n == -ENAMETOOLONG) {
-			unsigned long room = MIN(a->size - a->len, MAX_ARG_STRLEN);
-			int ret;
-
-			n = strncpy_from_user(a->buf + a->len, ustr, room);
-			if (n == -EFAULT)
-				return -EFAULT;
-			if (n >= 0)
-				break;
-			if (room == MAX_ARG_STRLEN || a->len + room >= a->limit)
-				return -E2BIG;
-			ret = grow_args(a, room + 1);
-			if (ret)
-				return ret;
-		}
-		if (a->len + n + 1 > a->limit)
-			return -E2BIG;
-		a->len += n + 1;
-	}
-	return 0;
-}
-
-/*
- * Copy in argv, envp and the file name (Linux's do_execveat_common):
- * count both vectors, set the limit, copy the strings; an empty argv gets
- * "" as argv[0], as Linux does since 5.18.  0 or -errno.
- */
-static int copy_exec_args(const char *path, char *const *argv, char *const *envp,
-			  struct exec_args *a)
-{
+	struct rlimit new, old;
+	struct task_struct *t = current;
 	int ret;
 
-	a->argc = ret = count(argv);
-	if (ret >= 0)
-		a->envc = ret = count(envp);
-	if (ret >= 0)
-		ret = bprm_stack_limits(a);
-	if (!ret)
-		ret = copy_strings(a->argc, argv, a);
-	if (!ret && !a->argc) {
-		ret = copy_string_kernel("", a);
-		a->argc = 1;
-	}
-	if (!ret)
-		ret = copy_strings(a->envc, envp, a);
-	return ret ? ret : copy_string_kernel(path, a);
+	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
+		return -EFAULT;
+	if (pid && !(t = find_task_by_vpid(pid)))
+		return -ESRCH;
+	ret = do_prlimit(t, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	if (!ret && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
+		ret = -EFAULT;
+	return ret;
 }
 
-/*
- * execve: the name, then argv and envp are copied in; the file is looked
- * up by do_execve.  Signal handlers go back to SIG_DFL.  Returns only on
- * failure.
- */
-long sys_execve(const char *upath, char *const *argv, char *const *envp)
+long sys_getrlimit(unsigned int resource, void *rlim)
 {
-	struct exec_args a = { 0 };
-	long ret = -ENOMEM;
-	char *path = getname(upath, 0, &ret);
+	struct rlimit value;
+	int ret = do_prlimit(current, resource, NULL, &value);
 
-	if (!path)
-		return ret;
-	ret = grow_args(&a, PAGE_SIZE);
-	if (!ret)
-		ret = copy_exec_args(path, argv, envp, &a);
-	if (!ret)
-		ret = do_execve(path, &a);
-	if (!ret) {
-		flush_signal_handlers(current);
-		current->did_exec = true;
-	}
-	kfree(path);
-	kfree(a.buf);
+	if (!ret && copy_to_user(rlim, &value, sizeof(value)))
+		ret = -EFAULT;
 	return ret;
+}
+
+long sys_setrlimit(unsigned int resource, const void *rlim)
+{
+	struct rlimit value;
+
+	if (copy_from_user(&value, rlim, sizeof(value)))
+		return -EFAULT;
+	return do_prlimit(current, resource, &value, NULL);
 }

@@ -9,77 +9,79 @@
 #include "linux/printk.h"
 #include "linux/signal.h"
 #include <asm/irqflags.h>
-
-#define NR_SYSCALLS 335
+#include "uapi/asm/unistd_64.h"
 
 static long sys_newfstatat_stat(const char *upath, void *ubuf);
 
 typedef long (*syscall_fn)(unsigned long, unsigned long, unsigned long,
 			   unsigned long, unsigned long, unsigned long);
 
-/* Arguments are passed in registers: extra ones are ignored by the callee. */
-#define ENTRY(nr, fn) [nr] = (syscall_fn)(void (*)(void))fn
-static const syscall_fn syscall_table[NR_SYSCALLS] = {
-	ENTRY(0, sys_read),
-	ENTRY(1, sys_write),
-	ENTRY(2, sys_open),
-	ENTRY(3, sys_close),
-	ENTRY(4, sys_newfstatat_stat),
-	ENTRY(5, sys_fstat),
-	ENTRY(8, sys_lseek),
-	ENTRY(9, sys_mmap),
-	ENTRY(10, sys_mprotect),
-	ENTRY(11, sys_munmap),
-	ENTRY(12, sys_brk),
-	ENTRY(13, sys_rt_sigaction),
-	ENTRY(14, sys_rt_sigprocmask),
-	ENTRY(16, sys_ioctl),
-	ENTRY(17, sys_pread64),
-	ENTRY(19, sys_readv),
-	ENTRY(20, sys_writev),
-	ENTRY(22, sys_pipe),
-	ENTRY(21, sys_access),
-	ENTRY(24, sys_sched_yield),
-	ENTRY(28, sys_madvise),
-	ENTRY(32, sys_dup),
-	ENTRY(33, sys_dup2),
-	ENTRY(34, sys_pause),
-	ENTRY(35, sys_nanosleep),
-	ENTRY(39, sys_getpid),
-	ENTRY(57, sys_fork),
-	ENTRY(58, sys_fork),            /* vfork: a fork is a correct vfork */
-	ENTRY(59, sys_execve),
-	ENTRY(60, sys_exit),
-	ENTRY(61, sys_wait4),
-	ENTRY(62, sys_kill),
-	ENTRY(63, sys_uname),
-	ENTRY(72, sys_fcntl),
-	ENTRY(97, sys_getrlimit),
-	ENTRY(99, sys_sysinfo),
-	ENTRY(102, sys_getuid),
-	ENTRY(104, sys_getuid),
-	ENTRY(107, sys_getuid),
-	ENTRY(108, sys_getuid),
-	ENTRY(109, sys_setpgid),
-	ENTRY(110, sys_getppid),
-	ENTRY(111, sys_getpgrp),
-	ENTRY(121, sys_getpgid),
-	ENTRY(158, sys_arch_prctl),
-	ENTRY(160, sys_setrlimit),
-	ENTRY(165, sys_mount),
-	ENTRY(169, sys_reboot),
-	ENTRY(186, sys_getpid),
-	ENTRY(217, sys_getdents64),
-	ENTRY(218, sys_set_tid_address),
-	ENTRY(228, sys_clock_gettime),
-	ENTRY(231, sys_exit),
-	ENTRY(257, sys_openat),
-	ENTRY(262, sys_newfstatat),
-	ENTRY(269, sys_faccessat),
-	ENTRY(292, sys_dup3),
-	ENTRY(293, sys_pipe2),
-	ENTRY(302, sys_prlimit64),
-	ENTRY(318, sys_getrandom),
+/*
+ * Sorted by number, one line per call (Linux's asm/syscalls_64.h).
+ * Arguments are passed in registers: extra ones are ignored by the callee.
+ */
+#define __SYSCALL(nr, sym) [nr] = (syscall_fn)(void (*)(void))sym
+static const syscall_fn syscall_table[__NR_syscalls] = {
+	__SYSCALL(__NR_read, sys_read),
+	__SYSCALL(__NR_write, sys_write),
+	__SYSCALL(__NR_open, sys_open),
+	__SYSCALL(__NR_close, sys_close),
+	__SYSCALL(__NR_stat, sys_newfstatat_stat),
+	__SYSCALL(__NR_fstat, sys_fstat),
+	__SYSCALL(__NR_lseek, sys_lseek),
+	__SYSCALL(__NR_mmap, sys_mmap),
+	__SYSCALL(__NR_mprotect, sys_mprotect),
+	__SYSCALL(__NR_munmap, sys_munmap),
+	__SYSCALL(__NR_brk, sys_brk),
+	__SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
+	__SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
+	__SYSCALL(__NR_ioctl, sys_ioctl),
+	__SYSCALL(__NR_pread64, sys_pread64),
+	__SYSCALL(__NR_readv, sys_readv),
+	__SYSCALL(__NR_writev, sys_writev),
+	__SYSCALL(__NR_access, sys_access),
+	__SYSCALL(__NR_pipe, sys_pipe),
+	__SYSCALL(__NR_sched_yield, sys_sched_yield),
+	__SYSCALL(__NR_madvise, sys_madvise),
+	__SYSCALL(__NR_dup, sys_dup),
+	__SYSCALL(__NR_dup2, sys_dup2),
+	__SYSCALL(__NR_pause, sys_pause),
+	__SYSCALL(__NR_nanosleep, sys_nanosleep),
+	__SYSCALL(__NR_getpid, sys_getpid),
+	__SYSCALL(__NR_fork, sys_fork),
+	__SYSCALL(__NR_vfork, sys_fork),         /* a fork is a correct vfork */
+	__SYSCALL(__NR_execve, sys_execve),
+	__SYSCALL(__NR_exit, sys_exit),
+	__SYSCALL(__NR_wait4, sys_wait4),
+	__SYSCALL(__NR_kill, sys_kill),
+	__SYSCALL(__NR_uname, sys_newuname),
+	__SYSCALL(__NR_fcntl, sys_fcntl),
+	__SYSCALL(__NR_getrlimit, sys_getrlimit),
+	__SYSCALL(__NR_sysinfo, sys_sysinfo),
+	__SYSCALL(__NR_getuid, sys_getuid),
+	__SYSCALL(__NR_getgid, sys_getgid),
+	__SYSCALL(__NR_geteuid, sys_geteuid),
+	__SYSCALL(__NR_getegid, sys_getegid),
+	__SYSCALL(__NR_setpgid, sys_setpgid),
+	__SYSCALL(__NR_getppid, sys_getppid),
+	__SYSCALL(__NR_getpgrp, sys_getpgrp),
+	__SYSCALL(__NR_getpgid, sys_getpgid),
+	__SYSCALL(__NR_arch_prctl, sys_arch_prctl),
+	__SYSCALL(__NR_setrlimit, sys_setrlimit),
+	__SYSCALL(__NR_mount, sys_mount),
+	__SYSCALL(__NR_reboot, sys_reboot),
+	__SYSCALL(__NR_gettid, sys_gettid),
+	__SYSCALL(__NR_getdents64, sys_getdents64),
+	__SYSCALL(__NR_set_tid_address, sys_set_tid_address),
+	__SYSCALL(__NR_clock_gettime, sys_clock_gettime),
+	__SYSCALL(__NR_exit_group, sys_exit_group),
+	__SYSCALL(__NR_openat, sys_openat),
+	__SYSCALL(__NR_newfstatat, sys_newfstatat),
+	__SYSCALL(__NR_faccessat, sys_faccessat),
+	__SYSCALL(__NR_dup3, sys_dup3),
+	__SYSCALL(__NR_pipe2, sys_pipe2),
+	__SYSCALL(__NR_prlimit64, sys_prlimit64),
+	__SYSCALL(__NR_getrandom, sys_getrandom),
 };
 
 /* stat(path, buf): newfstatat relative to the (root) working directory. */
@@ -88,7 +90,7 @@ static long sys_newfstatat_stat(const char *upath, void *ubuf)
 	return sys_newfstatat(-100, upath, ubuf, 0);
 }
 
-static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
+static unsigned long enosys_logged[(__NR_syscalls + 63) / 64];
 
 /*
  * Called from syscall_entry with the user's registers; result in rax.  As
@@ -100,17 +102,15 @@ void do_syscall(struct pt_regs *regs)
 	long ret = -ENOSYS;
 
 	local_irq_enable();
-	if (nr < NR_SYSCALLS && syscall_table[nr]) {
+	if (nr < __NR_syscalls && syscall_table[nr]) {
 		ret = syscall_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					regs->r9);
-	} else if (nr >= NR_SYSCALLS || !(enosys_logged[nr / 64] & BIT(nr % 64))) {
-		if (nr < NR_SYSCALLS)
+	} else if (nr >= __NR_syscalls || !(enosys_logged[nr / 64] & BIT(nr % 64))) {
+		if (nr < __NR_syscalls)
 			enosys_logged[nr / 64] |= BIT(nr % 64);
 		pr_notice("%s[%d]: unimplemented system call %lu\n", current->comm, current->pid, nr);
 	}
-	/* execve rebuilt the frame: its rax (0) stands */
-	if (!(nr == 59 && ret == 0))
-		regs->rax = ret;
+	regs->rax = ret;
 	exit_to_user_mode();
 	local_irq_disable();
 }

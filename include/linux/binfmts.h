@@ -1,4 +1,4 @@
-/* execve: the argument block and the loader (kernel/exec.c). */
+/* execve: the argument block (kernel/exec.c) and the ELF loader (kernel/binfmt_elf.c). */
 #ifndef _LINUX_BINFMTS_H
 #define _LINUX_BINFMTS_H
 
@@ -18,6 +18,10 @@ struct exec_args {
 	unsigned long len, size, limit;
 };
 
+struct initrd_file;
+
 int do_execve(const char *path, struct exec_args *a);
+int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
+		    unsigned long *ip, unsigned long *sp);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "linux/types.h"
 #include "linux/list.h"
+#include "linux/spinlock.h"
 #include "linux/fs.h"
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
@@ -52,7 +53,7 @@ struct task_struct {
 	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
 	int pending_kill;               /* a fatal signal to die of at the next return to user */
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
-	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/resource.c */
+	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 };
 
@@ -72,6 +73,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_start(struct task_struct *t);
 void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
+__noreturn void do_task_dead(void);
 void sched_tick(void);
 struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
@@ -80,6 +82,7 @@ __noreturn void cpu_idle(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);
 extern struct task_struct *init_task;
+extern spinlock_t tasklist_lock;
 extern struct list_head all_tasks;
 
 /* Every task that has a PID: live ones and zombies not yet reaped. */

@@ -1,19 +1,17 @@
-/* The system calls (kernel/sys_*.c), with Linux's names and arguments. */
+/* The system calls, with Linux's names and arguments, grouped by the file that has each. */
 #ifndef _LINUX_SYSCALLS_H
 #define _LINUX_SYSCALLS_H
 
 #include "linux/types.h"
 
+struct new_utsname;
 
+/* fs/ */
 long sys_read(int fd, char *buf, unsigned long count);
 long sys_write(int fd, const char *buf, unsigned long count);
 long sys_writev(int fd, const void *uiov, unsigned long iovcnt);
 long sys_readv(int fd, const void *uiov, unsigned long iovcnt);
 long sys_pread64(int fd, char *buf, unsigned long count, long off);
-long sys_sysinfo(void *info);
-long sys_getrlimit(unsigned int resource, void *rlim);
-long sys_setrlimit(unsigned int resource, const void *rlim);
-long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim);
 long sys_ioctl(int fd, unsigned long cmd, unsigned long arg);
 long sys_open(const char *upath, int flags, int mode);
 long sys_openat(int dirfd, const char *upath, int flags, int mode);
@@ -32,33 +30,60 @@ long sys_pipe2(int *ufds, int flags);
 long sys_fcntl(int fd, int cmd, unsigned long arg);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);
+
+/* mm/syscalls.c */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_brk(unsigned long brk);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
+
+/* kernel/exec.c */
+long sys_execve(const char *path, char *const *argv, char *const *envp);
+
+/* kernel/exit.c */
+long sys_exit(int code);
+long sys_exit_group(int code);
+long sys_wait4(int pid, int *wstatus, int options, void *rusage);
+
+/* kernel/fork.c */
+long sys_fork(void);
+
+/* kernel/reboot.c */
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
+
+/* kernel/sched.c */
+long sys_sched_yield(void);
+
+/* kernel/signal.c */
+long sys_kill(int pid, int sig);
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize);
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
-long sys_sched_yield(void);
+long sys_pause(void);
+
+/* kernel/sys.c */
 long sys_getpid(void);
+long sys_gettid(void);
 long sys_getppid(void);
 long sys_getuid(void);
-long sys_execve(const char *path, char *const *argv, char *const *envp);
-long sys_exit(int code);
-long sys_kill(int pid, int sig);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_set_tid_address(int *tidptr);
+long sys_arch_prctl(int code, unsigned long addr);
 long sys_setpgid(int pid, int pgid);
 long sys_getpgid(int pid);
 long sys_getpgrp(void);
-long sys_fork(void);
-long sys_wait4(int pid, int *wstatus, int options, void *rusage);
-long sys_uname(void *buf);
-long sys_arch_prctl(int code, unsigned long addr);
-long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
-long sys_set_tid_address(int *tidptr);
-long sys_clock_gettime(int clock, void *tp);
-long sys_pause(void);
-long sys_nanosleep(const void *ureq, void *urem);
+long sys_newuname(struct new_utsname *name);
+long sys_sysinfo(void *info);
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
+long sys_getrlimit(unsigned int resource, void *rlim);
+long sys_setrlimit(unsigned int resource, const void *rlim);
+long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim);
+
+/* kernel/time.c */
+long sys_clock_gettime(int clock, void *tp);
+long sys_nanosleep(const void *ureq, void *urem);
 
 #endif

@@ -1,0 +1,243 @@
+/*
+ * The ELF loader (Linux's fs/binfmt_elf.c) for execve: static ELF64
+ * executables from the initrd, ET_EXEC and static-PIE (ET_DYN without
+ * PT_INTERP, loaded at ELF_PIE_BASE).
+ *
+ * A new mm gets one VMA per PT_LOAD segment (its permissions), filled with
+ * anon pages holding the file's bytes (the rest is demand-zero bss), a heap
+ * after the last segment and an 8 MiB stack VMA under STACK_TOP.  The
+ * initial stack follows the SysV x86-64 ABI:
+ *
+ *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
+ *          ... 16 random bytes (AT_RANDOM), the argument and environment
+ *          strings, the file name (AT_EXECFN), a NULL word at STACK_TOP - 8
+ *
+ * The old mm (and its MM ID) is released only once the new one is built.
+ */
+#include "linux/errno.h"
+#include "linux/sched.h"
+#include "linux/initrd.h"
+#include "linux/string.h"
+#include "linux/uaccess.h"
+#include "linux/binfmts.h"
+#include "mm/mm.h"
+#include "mm/mm_id.h"
+#include "mm/mm_api.h"
+#include <asm/arch.h>
+#include <asm/cpu.h>
+#include "uapi/linux/auxvec.h"
+
+#define ELF_PIE_BASE 0x555555554000UL
+#define PT_LOAD   1
+#define PT_INTERP 3
+#define ET_EXEC   2
+#define ET_DYN    3
+#define PF_X 1
+#define PF_W 2
+#define PF_R 4
+#define AUXV_WORDS 26                   /* the auxv pairs create_elf_tables writes, AT_NULL's too */
+
+struct elf64_ehdr {
+	u8 e_ident[16];
+	u16 e_type, e_machine;
+	u32 e_version;
+	u64 e_entry, e_phoff, e_shoff;
+	u32 e_flags;
+	u16 e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+};
+
+struct elf64_phdr {
+	u32 p_type, p_flags;
+	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+};
+
+/* Check the header; returns the load bias or -ENOEXEC. */
+static long elf_check(const struct initrd_file *f, const struct elf64_ehdr **ehp)
+{
+	const struct elf64_ehdr *eh = (const void *)f->data;
+	const struct elf64_phdr *ph;
+
+	if (f->size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
+	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff + (u64)eh->e_phnum * sizeof(*ph) > f->size)
+		return -ENOEXEC;
+	ph = (const void *)(f->data + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_INTERP)
+			return -ENOEXEC;        /* dynamic: no loader here */
+	*ehp = eh;
+	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
+}
+
+/* Map one PT_LOAD segment, copying its file bytes into fresh anon pages. */
+static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
+			const struct elf64_phdr *ph, unsigned long bias)
+{
+	unsigned long start = ALIGN_DOWN(ph->p_vaddr + bias, PAGE_SIZE);
+	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
+	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
+	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
+				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
+				 (ph->p_flags & PF_X ? VM_EXEC : 0) |
+				 (ph->p_flags & PF_W ? VM_ACCOUNT : 0);  /* a private writable mapping */
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
+	    (vma && vma->vm_start < end))
+		return -ENOEXEC;
+	vma = vma_create(mm, start, end, vm_flags);
+	if (!vma)
+		return -ENOMEM;
+	for (unsigned long va = start; va < ALIGN_UP(file_end, PAGE_SIZE); va += PAGE_SIZE) {
+		unsigned long from = MAX(va, ph->p_vaddr + bias), to = MIN(va + PAGE_SIZE, file_end);
+		struct page *page;
+		int ret = install_anon_page(vma, va, &page);
+
+		if (ret)
+			return ret;
+		memcpy((char *)page_address(page) + (from - va),
+		       f->data + ph->p_offset + (from - ph->p_vaddr - bias), to - from);
+	}
+	return 0;
+}
+
+/* Push bytes onto the new user stack; false if the stack is exhausted. */
+static bool push_bytes(unsigned long *sp, const void *data, unsigned long len)
+{
+	*sp -= len;
+	return !copy_to_user((void *)*sp, data, len);
+}
+
+/*
+ * Write count pointers to the consecutive strings at user address *str
+ * (kernel copy *k), then NULL, at *vec; advance all three.  false on a fault.
+ */
+static bool put_pointers(unsigned long *vec, unsigned long *str, const char **k, int count)
+{
+	for (int i = 0; i <= count; i++, *vec += sizeof(long)) {
+		unsigned long ptr = i < count ? *str : 0;
+
+		if (copy_to_user((void *)*vec, &ptr, sizeof(ptr)))
+			return false;
+		if (i < count) {
+			unsigned long len = strlen(*k) + 1;
+
+			*str += len;
+			*k += len;
+		}
+	}
+	return true;
+}
+
+/*
+ * Lay out the strings (as Linux, under a NULL word at the top), AT_RANDOM's
+ * bytes, then argc/argv/envp/auxv (see the top of this file; Linux's
+ * create_elf_tables); the new rsp, or 0 if it does not fit.
+ */
+static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_ehdr *eh,
+				 unsigned long bias, unsigned long phdr_addr)
+{
+	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
+	const char *k = a->buf;
+	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
+
+	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
+		return 0;
+	str = sp + sizeof(rnd);
+	random = sp;
+	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
+	vec = sp + sizeof(long);
+	if (copy_to_user((void *)sp, &argc, sizeof(argc)) ||
+	    !put_pointers(&vec, &str, &k, a->argc) || !put_pointers(&vec, &str, &k, a->envc))
+		return 0;
+	{
+		unsigned long auxv[AUXV_WORDS] = {
+			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
+			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
+			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
+			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */
+
+		return copy_to_user((void *)vec, auxv, sizeof(auxv)) ? 0 : sp;
+	}
+}
+
+/*
+ * Map every PT_LOAD segment of f into mm with the load bias; set the data
+ * and brk bounds and *phdr_addr (where the program headers land, for
+ * AT_PHDR; 0 if no segment holds them).  0 or -errno.
+ */
+static int elf_map_segments(struct mm_struct *mm, const struct initrd_file *f,
+			    const struct elf64_ehdr *eh, unsigned long bias,
+			    unsigned long *phdr_addr)
+{
+	const struct elf64_phdr *ph = (const void *)(f->data + eh->e_phoff);
+	unsigned long brk = 0;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		int ret;
+
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		ret = load_segment(mm, f, &ph[i], bias);
+		if (ret)
+			return ret;
+		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
+			*phdr_addr = ph[i].p_vaddr + bias + eh->e_phoff - ph[i].p_offset;
+		brk = MAX(brk, ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE));
+		/* Linux's start_data/end_data: the last segment's start, the end of file data. */
+		mm->start_data = MAX(mm->start_data, ph[i].p_vaddr + bias);
+		mm->end_data = MAX(mm->end_data, ph[i].p_vaddr + bias + ph[i].p_filesz);
+	}
+	mm->start_brk = mm->brk = brk;
+	return 0;
+}
+
+/*
+ * Load the ELF executable f (Linux's load_elf_binary): build a new mm with
+ * its segments and the stack VMA, make it current's, lay out the initial
+ * stack from a, and set *ip, *sp to the entry point and the stack pointer.
+ * The old mm goes only once all of that worked; on failure it is current's
+ * again.  0 or -errno.
+ */
+int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
+		    unsigned long *ip, unsigned long *sp)
+{
+	const struct elf64_ehdr *eh;
+	struct mm_struct *mm, *old = current->mm;
+	unsigned long phdr_addr = 0;
+	long bias = elf_check(f, &eh);
+	int ret;
+
+	if (bias < 0)
+		return bias;
+	mm = mm_alloc();
+	if (!mm)
+		return -ENOMEM;
+	mm->mmap_base = MMAP_BASE;
+	mm->start_stack = STACK_TOP;
+	ret = elf_map_segments(mm, f, eh, bias, &phdr_addr);
+	if (!ret && !vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
+				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
+		ret = -ENOMEM;
+	if (ret)
+		goto fail;
+	current->mm = mm;
+	arch_switch_mm_and_stack(current);
+	*sp = create_elf_tables(a, eh, bias, phdr_addr);
+	*ip = eh->e_entry + bias;
+	if (!*sp) {
+		current->mm = old;
+		arch_switch_mm_and_stack(current);
+		ret = -E2BIG;
+		goto fail;
+	}
+	if (old) {
+		exit_mmap(old);
+		mmdrop(old);
+	}
+	return 0;
+fail:
+	exit_mmap(mm);
+	mmdrop(mm);
+	return ret;
+}
