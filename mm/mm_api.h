@@ -36,7 +36,7 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 #define FAULT_FLAG_EXEC         BIT(1)
 #define FAULT_FLAG_USER         BIT(2)
 
-/* The running task's soft and hard limits (kernel/resource.c; the host tests set their own). */
+/* The running task's soft and hard limits (kernel/sys.c; the host tests set their own). */
 unsigned long rlimit(unsigned int resource);
 unsigned long rlimit_max(unsigned int resource);
 
