@@ -8,7 +8,8 @@
 #      the echo of later typeahead on a line, as on Linux.)
 #   2. Ctrl-C: `cat` blocked reading the console dies of SIGINT (byte 0x03)
 #      and the shell survives to run the next command and exit 3; ^U
-#      (0x15) kills a typed line and DEL erases a byte.
+#      (0x15) kills a typed line and DEL erases a byte; ^D (0x04) at a
+#      line's start is end of file for cat.
 # Usage: tests/tty-test.sh [--no-page-mapcount].  Prints "ok N - ..." /
 # "not ok N - ..." lines; exits 1 if one failed.
 set -u
@@ -35,7 +36,7 @@ expect() {
 
 # boot NAME: start QEMU with the shell; its input is fd 7 ($in is a FIFO).
 boot() {
-  out="$log/tty-$1.log" in=$(mktemp -u)
+  out="$log/tty-$1${flag:+-nopm}.log" in=$(mktemp -u)
   mkfifo "$in"
   ./run-qemu.sh $flag --timeout 120 <"$in" >"$out" 2>&1 &
   qpid=$!
@@ -52,14 +53,14 @@ finish() {
 
 boot paste
 expect '^\$ ' 60 || echo "# no prompt" >&2
-for i in $(seq 1 $lines); do printf 'echo L"="%d abcdefghijklmn\n' "$i"; done >"$log/tty-paste.in"
-printf 'exit 7\n' >>"$log/tty-paste.in"
-cat "$log/tty-paste.in" >&7
+for i in $(seq 1 $lines); do printf 'echo L"="%d abcdefghijklmn\n' "$i"; done >"$log/tty-paste${flag:+-nopm}.in"
+printf 'exit 7\n' >>"$log/tty-paste${flag:+-nopm}.in"
+cat "$log/tty-paste${flag:+-nopm}.in" >&7
 expect 'foliOS: ' 90
 finish
 got=$(tr -d '\r' <"$out" | grep -oE 'L=[0-9]+ abcdefghijklmn' | sort -u | wc -l)
 result $([ "$got" = $lines ] && [ $rc = 7 ] && echo OK || echo FAIL) \
-  "pasting $(wc -c <"$log/tty-paste.in") bytes ($lines commands) into sh runs every one: $got of $lines, exit $rc"
+  "pasting $(wc -c <"$log/tty-paste${flag:+-nopm}.in") bytes ($lines commands) into sh runs every one: $got of $lines, exit $rc"
 
 boot ctrl-c
 expect '^\$ ' 60
@@ -69,6 +70,11 @@ printf '\003' >&7
 expect 'killed by signal 2' 20
 printf 'echo bad\025echo al""ivX\177e\n' >&7
 expect '^alive$' 20
+printf 'cat\n' >&7
+sleep 2
+printf 'x"y\n\004' >&7
+printf 'echo do""ne\n' >&7                # sh runs it once cat has ended
+expect 'done$' 20
 printf 'exit 3\n' >&7
 expect 'foliOS: ' 20
 finish
@@ -77,4 +83,7 @@ tr -d '\r' <"$out" | grep -q 'sh: cat: killed by signal 2' || ok=FAIL
 tr -d '\r' <"$out" | grep -qx 'alive' || ok=FAIL
 [ $rc = 3 ] || ok=FAIL
 result $ok "Ctrl-C kills the foreground cat with SIGINT, the shell survives (exit $rc)"
+ok=OK
+[ "$(tr -d '\r' <"$out" | grep -cx 'x"y')" = 2 ] && tr -d '\r' <"$out" | grep -q 'done$' || ok=FAIL
+result $ok "^D at a line's start ends cat's input, the line before it was read whole"
 [ $fails = 0 ]
