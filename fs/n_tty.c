@@ -129,9 +129,9 @@ void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 		isig(tty, c, c == INTR_CHAR ? SIGINT : SIGQUIT);
 	} else if (c == ERASE_CHAR || c == '\b' || c == KILL_CHAR) {
 		eraser(tty, c == KILL_CHAR);
-	} else if (read_cnt(tty) >= N_TTY_BUF_SIZE) {
-		return;                         /* full: only a throttle-free overlong line gets here */
 	} else if (c == '\n' || c == EOF_CHAR) {
+		if (read_cnt(tty) == N_TTY_BUF_SIZE)
+			return;                 /* the driver throttles before this */
 		if (c == '\n')
 			echo_char(c);
 		put_tty_queue(tty, c, true);
@@ -164,7 +164,11 @@ static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsig
 	return n;
 }
 
-/* Sleep until a complete line waits (interrupts off): 0, -EAGAIN or -EINTR. */
+/*
+ * Sleep until a complete line waits: 0, -EAGAIN or -EINTR.  Interrupts
+ * stay off from the check to the sleep, so the interrupt's wake_up cannot
+ * come between them (schedule() switches with them off in any case).
+ */
 static int wait_for_line(struct tty_struct *tty, bool nonblock)
 {
 	while (tty->canon_head == tty->read_tail) {
