@@ -1,14 +1,14 @@
 /*
  * File system calls on the console and the read-only initrd.  The console
- * reads lines (echo, backspace) and writes whole buffers; initrd files can
- * be read, seeked and stat'ed, directories listed with getdents64.
+ * is a tty (fs/tty_io.c); initrd files can be read, seeked and stat'ed,
+ * directories listed with getdents64.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 #include "linux/printk.h"
 #include "linux/sched.h"
-#include "linux/console.h"
+#include "linux/tty.h"
 #include "mm/mm.h"
 #include "linux/fs.h"
 #include "linux/string.h"
@@ -17,8 +17,6 @@
 #include "uapi/linux/stat.h"
 #include "uapi/linux/uio.h"
 #include "uapi/linux/ioctls.h"
-
-#define CONSOLE_CHUNK 4096
 
 /*
  * What read and write check first (Linux's fdget + rw_verify_area): fd is
@@ -40,14 +38,11 @@ static struct file *rw_verify_area(int fd, const void *buf, unsigned long *count
 
 /*
  * Write count bytes: to a pipe, a writable /proc or /sys file, or the
- * console 4 KiB at a time, each chunk copied in full before any of it is
- * printed (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
- * does).  Checks in Linux's order: fd opened for writing, then the range.
+ * console (tty_write).  Checks in Linux's order: fd opened for writing,
+ * then the range.
  */
 long sys_write(int fd, const char *buf, unsigned long count)
 {
-	unsigned long done = 0;
-	char *chunk;
 	long err;
 	struct file *f = rw_verify_area(fd, buf, &count, true, &err);
 
@@ -57,19 +52,7 @@ long sys_write(int fd, const char *buf, unsigned long count)
 		return pipe_write(f, buf, count);
 	if (f->type == FILE_PROC)
 		return proc_write(f, buf, count);
-	chunk = kmalloc(CONSOLE_CHUNK);
-	if (!chunk)
-		return -ENOMEM;
-	while (done < count) {
-		unsigned long n = MIN(count - done, CONSOLE_CHUNK);
-
-		if (copy_from_user(chunk, buf + done, n))
-			break;
-		console_write(chunk, n);
-		done += n;
-	}
-	kfree(chunk);
-	return done ? (long)done : count ? -EFAULT : 0;
+	return tty_write(f, buf, count);
 }
 
 /*
@@ -170,7 +153,6 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
  */
 long sys_read(int fd, char *buf, unsigned long count)
 {
-	char line[256];
 	long n, err;
 	struct file *f = rw_verify_area(fd, buf, &count, false, &err);
 
@@ -191,14 +173,7 @@ long sys_read(int fd, char *buf, unsigned long count)
 		f->pos += n;
 		return n;
 	}
-	if (!count)
-		return 0;
-	n = console_read_line(line, MIN(count, sizeof(line)));
-	if (n < 0)
-		return n;
-	if (copy_to_user(buf, line, n))
-		return -EFAULT;
-	return n;
+	return tty_read(f, buf, count);
 }
 
 long sys_openat(int dirfd, const char *upath, int flags, int mode)
@@ -409,20 +384,13 @@ long sys_getdents64(int fd, void *ubuf, unsigned long count)
 
 long sys_ioctl(int fd, unsigned long cmd, unsigned long arg)
 {
-	static const unsigned short winsize[4] = { 24, 80, 0, 0 };
-	unsigned char termios[60] = { 0 };
-
 	struct file *f = fget(fd);
 
 	if (!f)
 		return -EBADF;
 	if (f->type != FILE_CONSOLE)
 		return -ENOTTY;
-	if (cmd == TIOCGWINSZ)
-		return copy_to_user((void *)arg, winsize, sizeof(winsize)) ? -EFAULT : 0;
-	if (cmd == TCGETS)
-		return copy_to_user((void *)arg, termios, sizeof(termios)) ? -EFAULT : 0;
-	return -ENOTTY;
+	return tty_ioctl(f, cmd, arg);
 }
 
 /*

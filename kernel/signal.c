@@ -83,7 +83,7 @@ static int group_send_sig_info(int sig, struct task_struct *t)
  * sig to every process (zombies included) of group pgrp.  0 if one took
  * it, -ESRCH if the group is empty, else the last error.
  */
-static int kill_pgrp(int pgrp, int sig)
+int kill_pgrp(int pgrp, int sig)
 {
 	struct task_struct *p;
 	int ret = -ESRCH;

@@ -7,6 +7,7 @@
 #   4. panic paths (crash=...), both variants: exit code and report
 #   5. difftest: generated programs on both variants against Linux's records
 #   6. GDB against QEMU in batch mode (tests/gdb-test.sh)
+#   7. the console as a user types into it (tests/tty-test.sh), both variants
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
@@ -248,6 +249,16 @@ sed 's/^/  gdb: /' "$log/gdb.log" | grep -E 'ok|FAIL' | head -20
 p=$(grep -cE '^ok ' "$log/gdb.log"); f=$(grep -cE '^not ok ' "$log/gdb.log")
 pass=$((pass + p)) fail=$((fail + f))
 [ $rc = 0 ] || [ "$f" -gt 0 ] || result "gdb test" FAIL "exit $rc"
+
+echo "# ---- tty ----"
+for flag in "" --no-page-mapcount; do
+  tests/tty-test.sh $flag </dev/null >"$log/tty${flag:+-nopm}.log" 2>&1
+  rc=$?
+  sed 's/^/  tty: /' "$log/tty${flag:+-nopm}.log" | grep -E '^  tty: (not )?ok'
+  p=$(grep -cE '^ok ' "$log/tty${flag:+-nopm}.log"); f=$(grep -cE '^not ok ' "$log/tty${flag:+-nopm}.log")
+  pass=$((pass + p)) fail=$((fail + f))
+  [ $rc = 0 ] || [ "$f" -gt 0 ] || result "tty test ${flag:-(page-mapcount)}" FAIL "exit $rc"
+done
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

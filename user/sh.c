@@ -5,6 +5,9 @@
  * "> FILE" (or ">FILE") sends the command's output to FILE, e.g.
  * echo always > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
  * `sh -c "CMD ARGS"` runs one command and exits with its status.
+ * Interactive (stdin a terminal), it ignores ^C and ^\ as a shell without
+ * job control does: the terminal signals its whole process group, so the
+ * running command dies and the shell goes on; the command gets them back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <signal.h>
 
 #define MAX_WORDS 64
 
@@ -96,6 +100,8 @@ static int run(char *line)
 		return 126;
 	}
 	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		if (file)
 			redirect_stdout(file);
 		execvp(argv[0], argv);
@@ -119,6 +125,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "-c"))
 		return run(argv[2]);
+	if (isatty(0)) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+	}
 	for (;;) {
 		fputs("$ ", stdout);
 		fflush(stdout);

@@ -2,7 +2,8 @@
  * Guest test (TAP): files and the console — open/read/lseek/fstat of an
  * initrd file, directory listing, the errors of a read-only file system,
  * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
- * command, pipes (writes of up to PIPE_BUF bytes are atomic).  Runs unchanged on Linux (as init there, the paths differ: the
+ * command, pipes (writes of up to PIPE_BUF bytes are atomic), a
+ * nonblocking console read.  Runs unchanged on Linux (as init there, the paths differ: the
  * program checks its own binary, argv[0]).
  */
 #define _GNU_SOURCE
@@ -122,6 +123,18 @@ static void test_pipe_nonblock(void)
 	ok(write(pfd[1], big, PIPEBUF) == PIPEBUF, "O_NONBLOCK: PIPE_BUF bytes into an empty pipe");
 	close(pfd[0]);
 	close(pfd[1]);
+}
+
+/* The console in canonical mode, nothing typed: a nonblocking read has no line to give. */
+static void test_console_nonblock(void)
+{
+	char c;
+	int fd = open("/dev/console", O_RDONLY | O_NONBLOCK);
+
+	errno = 0;
+	ok(fd >= 0 && read(fd, &c, 1) == -1 && errno == EAGAIN,
+	   "console opened O_NONBLOCK, no line typed: read is EAGAIN");
+	close(fd);
 }
 
 /*
@@ -267,5 +280,6 @@ int main(int argc, char **argv)
 	}
 	test_pipe_atomic();
 	test_pipe_nonblock();
+	test_console_nonblock();
 	return tap_done();
 }

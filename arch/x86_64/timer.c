@@ -41,7 +41,7 @@ void pic_eoi(unsigned int irq)
 	outb(PIC1_CMD, 0x20);
 }
 
-static void pic_unmask(unsigned int irq)
+void pic_unmask(unsigned int irq)
 {
 	u16 port = irq < 8 ? PIC1_DATA : PIC2_DATA;
 

@@ -56,6 +56,7 @@ void trap_init(void)
 		set_gate(v, trap_stubs[v], v == 8 ? 1 : 0);
 	__asm__ __volatile__("lidt %0" : : "m"(idtr));
 	pic_init();
+	uart_startup();
 }
 
 /* Continue at the exception-table fixup of regs->rip, if it has one. */
@@ -170,21 +171,34 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 		   user_mode(regs) ? "user" : "kernel");
 }
 
+/*
+ * A device interrupt: the timer ticks (and wakes nanosleep), the UART
+ * hands its bytes to the tty.  From user mode the task may then be
+ * preempted, and dies of a signal the interrupt sent (^C).
+ */
+static void handle_irq(struct pt_regs *regs, unsigned int irq)
+{
+	pic_eoi(irq);
+	if (irq == IRQ_TIMER) {
+		timer_interrupt();
+		wake_up((const void *)&jiffies);        /* nanosleep */
+	} else if (irq == IRQ_COM1) {
+		uart_interrupt();
+	}
+	if (user_mode(regs)) {
+		if (irq == IRQ_TIMER)
+			sched_tick();
+		exit_to_user_mode();
+	}
+}
+
 /* Called by trap_common with interrupts off for every vector. */
 void trap_dispatch(struct pt_regs *regs)
 {
 	unsigned long v = regs->vector;
 
 	if (v >= IRQ_BASE) {
-		pic_eoi(v - IRQ_BASE);
-		if (v - IRQ_BASE == IRQ_TIMER) {
-			timer_interrupt();
-			wake_up((const void *)&jiffies);        /* nanosleep */
-			if (user_mode(regs)) {
-				sched_tick();
-				exit_to_user_mode();
-			}
-		}
+		handle_irq(regs, v - IRQ_BASE);
 		return;
 	}
 	if (v == 14) {

@@ -1,8 +1,18 @@
-/* 16550 UART on COM1: the serial console (115200 8N1, polled output). */
+/*
+ * 16550 UART on COM1: the serial console (115200 8N1).  Output is polled;
+ * input comes by the receive interrupt (IRQ 4 on the PIC), which hands
+ * every byte to the tty's line discipline (fs/n_tty.c), as Linux's
+ * serial8250_rx_chars does.
+ */
+#include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/io.h>
+#include "linux/tty.h"
 
 #define COM1    0x3f8
+#define IER_RDI  0x01   /* interrupt enable: received data available */
+#define MCR_OUT2 0x08   /* on a PC, gates the UART's interrupt line to the PIC */
+#define LSR_DR   0x01   /* data ready */
 #define LSR_THRE 0x20   /* transmit holding register empty */
 #define LSR_TEMT 0x40   /* transmitter empty: FIFO and shift register */
 
@@ -41,8 +51,34 @@ void uart_flush(void)
 		;
 }
 
-/* A received byte, or -1 if none is waiting. */
-int uart_getc(void)
+/* Take receive interrupts from now on (after pic_init). */
+void uart_startup(void)
 {
-	return inb(COM1 + 5) & 1 ? inb(COM1) : -1;
+	outb(COM1 + 4, 0x03 | MCR_OUT2);
+	outb(COM1 + 1, IER_RDI);
+	pic_unmask(IRQ_COM1);
+}
+
+/* Stop receive interrupts: the bytes wait in the UART (and its sender). */
+void uart_throttle(void)
+{
+	outb(COM1 + 1, 0);
+}
+
+void uart_unthrottle(void)
+{
+	outb(COM1 + 1, IER_RDI);
+}
+
+/*
+ * IRQ 4: move the received bytes into the tty until the UART is empty or
+ * the tty throttles it.  Interrupts off.
+ */
+void uart_interrupt(void)
+{
+	while (inb(COM1 + 5) & LSR_DR) {
+		if (n_tty_check_throttle(&console_tty))
+			return;
+		n_tty_receive_char(&console_tty, inb(COM1));
+	}
 }

@@ -14,12 +14,16 @@
 
 #define IRQ_BASE    32
 #define IRQ_TIMER   0
+#define IRQ_COM1    4
 #define NR_VECTORS  48
 
 void gdt_init(void);
 void tss_set_rsp0(u64 rsp0);
 void pic_init(void);
 void pic_eoi(unsigned int irq);
+void pic_unmask(unsigned int irq);
+void uart_startup(void);
+void uart_interrupt(void);
 void timer_interrupt(void);
 void do_page_fault(struct pt_regs *regs, unsigned long cr2);
 

@@ -29,6 +29,7 @@ static inline bool valid_signal(unsigned long sig)
 /* A fault the task cannot survive: it dies of sig now. */
 __noreturn void force_sig_fault(int sig, unsigned long addr);
 int do_send_sig_info(int sig, struct task_struct *t);
+int kill_pgrp(int pgrp, int sig);
 bool do_notify_parent(struct task_struct *tsk);
 void flush_signal_handlers(struct task_struct *t);
 void exit_to_user_mode(void);

@@ -27,7 +27,6 @@ void uart_init(void);
 void uart_putc(char c);
 void uart_write(const char *s, size_t n);
 void uart_flush(void);
-int uart_getc(void);
 void trap_init(void);
 void multiboot_cmdline(unsigned long magic, unsigned long info_pa);
 void multiboot_parse(unsigned long magic, unsigned long info_pa);

@@ -1,0 +1,67 @@
+/*
+ * The console's file operations (Linux's drivers/tty/tty_io.c): read goes
+ * to the line discipline (fs/n_tty.c); write prints whole 4 KiB chunks;
+ * the few ioctls programs use on a terminal.  The console is the
+ * controlling tty of init's session: its foreground group is init's group
+ * (foliOS's PID 1 has pgid 0), which every process joins unless it calls
+ * setpgid — so ^C reaches a shell's children, and PID 1 ignores it.
+ */
+#include "linux/errno.h"
+#include "linux/tty.h"
+#include "linux/fs.h"
+#include "linux/printk.h"
+#include "linux/uaccess.h"
+#include "mm/mm.h"
+
+#define TTY_WRITE_CHUNK 4096
+#define TCGETS          0x5401
+#define TIOCGWINSZ      0x5413
+
+struct tty_struct console_tty = { .pgrp = 0 };
+
+/* read(2) on the console: a line at a time (n_tty_read). */
+long tty_read(struct file *f, char *ubuf, unsigned long count)
+{
+	return n_tty_read(&console_tty, ubuf, count, f->f_flags & O_NONBLOCK);
+}
+
+/*
+ * write(2) on the console: TTY_WRITE_CHUNK bytes at a time, each copied in
+ * full before any of it is printed, so no kernel message or echo lands
+ * inside it (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
+ * does).  Returns the bytes written.
+ */
+long tty_write(struct file *f, const char *ubuf, unsigned long count)
+{
+	unsigned long done = 0;
+	char *chunk = kmalloc(TTY_WRITE_CHUNK);
+
+	if (!chunk)
+		return -ENOMEM;
+	while (done < count) {
+		unsigned long n = MIN(count - done, TTY_WRITE_CHUNK);
+
+		if (copy_from_user(chunk, ubuf + done, n))
+			break;
+		console_write(chunk, n);
+		done += n;
+	}
+	kfree(chunk);
+	return done ? (long)done : count ? -EFAULT : 0;
+}
+
+/*
+ * ioctl on the console: TIOCGWINSZ (24x80) and TCGETS (a zeroed termios);
+ * anything else -ENOTTY.
+ */
+long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	static const unsigned short winsize[4] = { 24, 80, 0, 0 };
+	static const unsigned char termios[60];
+
+	if (cmd == TIOCGWINSZ)
+		return copy_to_user((void *)arg, winsize, sizeof(winsize)) ? -EFAULT : 0;
+	if (cmd == TCGETS)
+		return copy_to_user((void *)arg, termios, sizeof(termios)) ? -EFAULT : 0;
+	return -ENOTTY;
+}

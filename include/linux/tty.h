@@ -1,0 +1,48 @@
+/*
+ * The console tty (fs/tty_io.c, fs/n_tty.c), after Linux's tty layer: the
+ * UART driver (arch) hands each received byte to the line discipline from
+ * its interrupt; n_tty edits lines (echo, erase, kill, signals) in a 4 KiB
+ * read buffer; read returns a line at a time.  One tty: the console.
+ */
+#ifndef _LINUX_TTY_H
+#define _LINUX_TTY_H
+
+#include "linux/types.h"
+
+#define N_TTY_BUF_SIZE  4096            /* Linux's: a line may be this long */
+
+struct file;
+
+/*
+ * The tty's state.  The interrupt handler writes read_head (and erases
+ * back to canon_head); readers advance read_tail.  Indices run freely and
+ * are taken modulo N_TTY_BUF_SIZE.
+ */
+struct tty_struct {
+	char read_buf[N_TTY_BUF_SIZE];
+	unsigned long read_flags[N_TTY_BUF_SIZE / 64];  /* bit i: read_buf[i] ends a line */
+	unsigned int read_head;         /* next byte the interrupt stores */
+	unsigned int canon_head;        /* end of the last complete line */
+	unsigned int read_tail;         /* next byte a reader takes */
+	bool throttled;                 /* the UART's receive interrupt is off: buffer full */
+	int pgrp;                       /* the foreground process group: gets ^C, ^\ */
+};
+
+extern struct tty_struct console_tty;
+
+/* File entry points (a file_operations table takes them as they are). */
+long tty_read(struct file *f, char *ubuf, unsigned long count);
+long tty_write(struct file *f, const char *ubuf, unsigned long count);
+long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg);
+
+/* From the UART's receive interrupt (interrupts off). */
+bool n_tty_check_throttle(struct tty_struct *tty);
+void n_tty_receive_char(struct tty_struct *tty, unsigned char c);
+
+long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock);
+
+/* The UART driver's flow control (arch): stop and restart its receive interrupt. */
+void uart_throttle(void);
+void uart_unthrottle(void);
+
+#endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The console as a user types into it: boot ./run-qemu.sh with the shell and
+# drive its serial console (QEMU's stdio) from a coprocess, expect-style.
+#   1. paste: 250 lines (over 4 KiB) of `echo L"="N abcdefghijklmn` written at once after
+#      the first prompt; every output line L=N must arrive, then `exit 7`
+#      must power off with status 7.  (The quotes keep the echoed input
+#      from matching: only the command's output reads L=N; it may follow
+#      the echo of later typeahead on a line, as on Linux.)
+#   2. Ctrl-C: `cat` blocked reading the console dies of SIGINT (byte 0x03)
+#      and the shell survives to run the next command and exit 3; ^U
+#      (0x15) kills a typed line and DEL erases a byte; ^D (0x04) at a
+#      line's start is end of file for cat.
+# Usage: tests/tty-test.sh [--no-page-mapcount].  Prints "ok N - ..." /
+# "not ok N - ..." lines; exits 1 if one failed.
+set -u
+cd "$(dirname "$0")/.."
+flag=${1:-}
+lines=250
+log=build/test-logs
+mkdir -p "$log"
+fails=0 n=0
+result() {  # result OK|FAIL DESCRIPTION
+  n=$((n + 1))
+  if [ "$1" = OK ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+
+# expect PATTERN SECONDS: wait until the console output (in $out) matches.
+expect() {
+  local end=$((SECONDS + $2))
+  while [ $SECONDS -lt $end ]; do
+    tr -d '\r' <"$out" | grep -qE "$1" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# boot NAME: start QEMU with the shell; its input is fd 7 ($in is a FIFO).
+boot() {
+  out="$log/tty-$1${flag:+-nopm}.log" in=$(mktemp -u)
+  mkfifo "$in"
+  ./run-qemu.sh $flag --timeout 120 <"$in" >"$out" 2>&1 &
+  qpid=$!
+  exec 7>"$in"
+  rm -f "$in"
+}
+
+# finish: close the input, wait for QEMU; sets rc.
+finish() {
+  exec 7>&-
+  wait $qpid
+  rc=$?
+}
+
+boot paste
+expect '^\$ ' 60 || echo "# no prompt" >&2
+for i in $(seq 1 $lines); do printf 'echo L"="%d abcdefghijklmn\n' "$i"; done >"$log/tty-paste${flag:+-nopm}.in"
+printf 'exit 7\n' >>"$log/tty-paste${flag:+-nopm}.in"
+cat "$log/tty-paste${flag:+-nopm}.in" >&7
+expect 'foliOS: ' 90
+finish
+got=$(tr -d '\r' <"$out" | grep -oE 'L=[0-9]+ abcdefghijklmn' | sort -u | wc -l)
+result $([ "$got" = $lines ] && [ $rc = 7 ] && echo OK || echo FAIL) \
+  "pasting $(wc -c <"$log/tty-paste${flag:+-nopm}.in") bytes ($lines commands) into sh runs every one: $got of $lines, exit $rc"
+
+boot ctrl-c
+expect '^\$ ' 60
+printf 'cat\n' >&7
+sleep 2                                 # cat is reading the console
+printf '\003' >&7
+expect 'killed by signal 2' 20
+printf 'echo bad\025echo al""ivX\177e\n' >&7
+expect '^alive$' 20
+printf 'cat\n' >&7
+sleep 2
+printf 'x"y\n\004' >&7
+printf 'echo do""ne\n' >&7                # sh runs it once cat has ended
+expect 'done$' 20
+printf 'exit 3\n' >&7
+expect 'foliOS: ' 20
+finish
+ok=OK
+tr -d '\r' <"$out" | grep -q 'sh: cat: killed by signal 2' || ok=FAIL
+tr -d '\r' <"$out" | grep -qx 'alive' || ok=FAIL
+[ $rc = 3 ] || ok=FAIL
+result $ok "Ctrl-C kills the foreground cat with SIGINT, the shell survives (exit $rc)"
+ok=OK
+[ "$(tr -d '\r' <"$out" | grep -cx 'x"y')" = 2 ] && tr -d '\r' <"$out" | grep -q 'done$' || ok=FAIL
+result $ok "^D at a line's start ends cat's input, the line before it was read whole"
+[ $fails = 0 ]
