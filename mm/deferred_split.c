@@ -163,6 +163,8 @@ static unsigned long __split_folio_to_order0(struct folio *folio, const int *cou
 int split_folio(struct folio *folio)
 {
 	unsigned long nr = folio_nr_pages(folio), flags, unmapped;
+	struct rmap_trace_state before;
+	bool traced;
 	long total;
 	int ret = 0;
 
@@ -183,17 +185,16 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	RMAP_TRACED(folio, RMAP_TRACE_SPLIT, nr, NULL,
-		    unmapped = __split_folio_to_order0(folio, split_counts));
-	if (unmapped) {
-		for (unsigned long i = 0; i < nr; i++) {
-			struct page *page = &folio->page + i;
+	traced = rmap_trace_begin(folio, &before);
+	unmapped = __split_folio_to_order0(folio, split_counts);
+	rmap_trace_end(traced, folio, RMAP_TRACE_SPLIT, nr, NULL, &before, _RET_IP_);
+	for (unsigned long i = 0; unmapped && i < nr; i++) {
+		struct page *page = &folio->page + i;
 
-			if (split_counts[i])
-				continue;
-			set_page_count(page, 1);
-			folio_put(page_folio(page));
-		}
+		if (split_counts[i])
+			continue;
+		set_page_count(page, 1);
+		folio_put(page_folio(page));
 	}
 out:
 	spin_unlock_irqrestore(&split_lock, flags);

@@ -103,7 +103,8 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 			__split_huge_pmd(vma, pmd, address);
 			return VM_FAULT_FALLBACK;
 		}
-		RMAP_TRACED(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma, SetPageAnonExclusive(page));
+		SetPageAnonExclusive(page);
+		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma, _RET_IP_);
 	}
 	*pmd = pgent_mkwrite(*pmd);
 	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);

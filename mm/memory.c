@@ -231,7 +231,8 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
-		RMAP_TRACED(folio, RMAP_TRACE_REUSE, 1, vma, SetPageAnonExclusive(page));
+		SetPageAnonExclusive(page);
+		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma, _RET_IP_);
 	}
 	/*
 	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on

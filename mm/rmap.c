@@ -24,120 +24,6 @@
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
 
-static mm_id_t vma_mm_id(const struct vm_area_struct *vma)
-{
-	return vma->vm_mm->mm_id;
-}
-
-/* Invariants of a large folio's mapcount state, checked on every change. */
-static void __folio_large_mapcount_sanity_checks(const struct folio *folio, int diff,
-						 mm_id_t mm_id)
-{
-	VM_WARN_ON_ONCE(!folio_test_large(folio), "large mapcount of a small folio");
-	VM_WARN_ON_ONCE(diff <= 0, "large mapcount diff <= 0");
-	VM_WARN_ON_ONCE(mm_id < MM_ID_MIN || mm_id > MM_ID_MAX, "MM ID out of range");
-	VM_WARN_ON_ONCE(diff > folio_large_nr_pages(folio), "diff > nr_pages");
-	VM_WARN_ON_ONCE(folio_large_nr_pages(folio) - 1 > MM_ID_MAPCOUNT_MAX,
-			"folio too large for a per-MM mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) == MM_ID_DUMMY && folio->_mm_id_mapcount[0] != -1,
-			"free slot 0 with a mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY && folio->_mm_id_mapcount[0] < 0,
-			"used slot 0 without mappings");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) == MM_ID_DUMMY && folio->_mm_id_mapcount[1] != -1,
-			"free slot 1 with a mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY && folio->_mm_id_mapcount[1] < 0,
-			"used slot 1 without mappings");
-	VM_WARN_ON_ONCE(!folio_mapped(folio) && folio_test_large_maybe_mapped_shared(folio),
-			"unmapped folio marked maybe-shared");
-}
-
-/* First mappings of a new folio, all by vma's mm: slot 0 takes them. */
-void folio_set_large_mapcount(struct folio *folio, int mapcount, struct vm_area_struct *vma)
-{
-	__folio_large_mapcount_sanity_checks(folio, mapcount, vma_mm_id(vma));
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY, "new folio: slot 0 in use");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY, "new folio: slot 1 in use");
-	atomic_set(&folio->_large_mapcount, mapcount - 1);
-	folio->_mm_id_mapcount[0] = mapcount - 1;
-	folio_set_mm_id(folio, 0, vma_mm_id(vma));
-}
-
-/*
- * Add diff mappings by vma's mm.  Its slot grows; without one it takes a
- * free slot, and the folio becomes "maybe shared" if others map it too; with
- * no free slot the mappings are counted in _large_mapcount only (the folio
- * is already marked shared then).  Returns the new logical large mapcount.
- */
-int folio_add_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
-{
-	const mm_id_t mm_id = vma_mm_id(vma);
-	int new_mapcount_val;
-
-	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) + diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
-	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] += diff;
-	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] += diff;
-	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
-		folio_set_mm_id(folio, 0, mm_id);
-		folio->_mm_id_mapcount[0] = diff - 1;
-		/* We might have other mappings already. */
-		if (new_mapcount_val != diff - 1)
-			folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
-	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
-		folio_set_mm_id(folio, 1, mm_id);
-		folio->_mm_id_mapcount[1] = diff - 1;
-		/* Slot 0 certainly has mappings as well. */
-		folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
-	}
-	folio_unlock_large_mapcount(folio);
-	return new_mapcount_val + 1;
-}
-
-/*
- * Remove diff mappings by vma's mm.  A slot whose count goes negative is
- * freed: that happens legitimately when some of this mm's mappings were
- * added while no slot was free.  When one slot holds every remaining
- * mapping (or none are left) the folio is "exclusive" again.  Returns the
- * new logical large mapcount.
- */
-int folio_sub_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
-{
-	const mm_id_t mm_id = vma_mm_id(vma);
-	int new_mapcount_val;
-
-	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) - diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
-	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] -= diff;
-		if (folio->_mm_id_mapcount[0] >= 0)
-			goto out;
-		folio->_mm_id_mapcount[0] = -1;
-		folio_set_mm_id(folio, 0, MM_ID_DUMMY);
-	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] -= diff;
-		if (folio->_mm_id_mapcount[1] >= 0)
-			goto out;
-		folio->_mm_id_mapcount[1] = -1;
-		folio_set_mm_id(folio, 1, MM_ID_DUMMY);
-	}
-	/*
-	 * If one slot owns all mappings, the folio is mapped exclusively; if
-	 * it is now unmapped (-1), both slots are free (-1) and it is too.
-	 */
-	if (folio->_mm_id_mapcount[0] == new_mapcount_val ||
-	    folio->_mm_id_mapcount[1] == new_mapcount_val)
-		folio->_mm_ids &= ~FOLIO_MM_IDS_SHARED_BIT;
-out:
-	folio_unlock_large_mapcount(folio);
-	return new_mapcount_val + 1;
-}
-
 /* Move the AnonPages / AnonHugePages counters (Linux's __folio_mod_stat). */
 static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 {
@@ -282,22 +168,15 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
 }
 
-static noinline_fn void __folio_add_new_anon_rmap_traced(struct folio *folio,
-						       struct vm_area_struct *vma,
-						       unsigned long address, rmap_t flags,
-						       unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma,
-		       __folio_add_new_anon_rmap(folio, vma, address, flags));
-}
-
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_new_anon_rmap_traced(folio, vma, address, flags, _RET_IP_);
-	else
-		__folio_add_new_anon_rmap(folio, vma, address, flags);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+
+	__folio_add_new_anon_rmap(folio, vma, address, flags);
+	rmap_trace_end(traced, folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma, &before,
+		       _RET_IP_);
 }
 
 /*
@@ -348,37 +227,26 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	}
 }
 
-static noinline_fn void __folio_add_anon_rmap_traced(struct folio *folio, struct page *page,
-						   int nr_pages, struct vm_area_struct *vma,
-						   unsigned long address, rmap_t flags,
-						   enum rmap_level level, unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_ADD_PTES :
-		       RMAP_TRACE_ADD_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
-		       __folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, level));
-}
-
 /* Map nr_pages pages of an anon folio, by PTEs of vma's mm. */
 void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_anon_rmap_traced(folio, page, nr_pages, vma, address, flags,
-					     RMAP_LEVEL_PTE, _RET_IP_);
-	else
-		__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+
+	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+	rmap_trace_end(traced, folio, RMAP_TRACE_ADD_PTES, nr_pages, vma, &before, _RET_IP_);
 }
 
 /* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
 void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_anon_rmap_traced(folio, page, HPAGE_PMD_NR, vma, address, flags,
-					     RMAP_LEVEL_PMD, _RET_IP_);
-	else
-		__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags,
-				      RMAP_LEVEL_PMD);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+
+	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
+	rmap_trace_end(traced, folio, RMAP_TRACE_ADD_PMD, 1, vma, &before, _RET_IP_);
 }
 
 /*
@@ -428,38 +296,28 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 	return 0;
 }
 
-static noinline_fn int __folio_try_dup_anon_rmap_traced(struct folio *folio, struct page *page,
-						      int nr_pages, struct vm_area_struct *dst_vma,
-						      struct vm_area_struct *src_vma,
-						      enum rmap_level level, unsigned long caller)
-{
-	int ret;
-
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_DUP_PTES :
-		       RMAP_TRACE_DUP_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, dst_vma,
-		       ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
-						       level));
-	return ret;
-}
-
 int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	if (rmap_trace_on())
-		return __folio_try_dup_anon_rmap_traced(folio, page, nr_pages, dst_vma, src_vma,
-							RMAP_LEVEL_PTE, _RET_IP_);
-	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
-					 RMAP_LEVEL_PTE);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+	int ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
+					    RMAP_LEVEL_PTE);
+
+	rmap_trace_end(traced, folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma, &before, _RET_IP_);
+	return ret;
 }
 
 int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	if (rmap_trace_on())
-		return __folio_try_dup_anon_rmap_traced(folio, page, HPAGE_PMD_NR, dst_vma,
-							src_vma, RMAP_LEVEL_PMD, _RET_IP_);
-	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
-					 RMAP_LEVEL_PMD);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+	int ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
+					    RMAP_LEVEL_PMD);
+
+	rmap_trace_end(traced, folio, RMAP_TRACE_DUP_PMD, 1, dst_vma, &before, _RET_IP_);
+	return ret;
 }
 
 /*
@@ -560,33 +418,25 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
 }
 
-static noinline_fn void __folio_remove_rmap_traced(struct folio *folio, struct page *page,
-						 int nr_pages, struct vm_area_struct *vma,
-						 enum rmap_level level, unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_REMOVE_PTES :
-		       RMAP_TRACE_REMOVE_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
-		       __folio_remove_rmap(folio, page, nr_pages, vma, level));
-}
-
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
 void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	if (rmap_trace_on())
-		__folio_remove_rmap_traced(folio, page, nr_pages, vma, RMAP_LEVEL_PTE, _RET_IP_);
-	else
-		__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+
+	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+	rmap_trace_end(traced, folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma, &before, _RET_IP_);
 }
 
 /* Unmap a PMD-mapped folio from vma's mm. */
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
-	if (rmap_trace_on())
-		__folio_remove_rmap_traced(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD,
-					   _RET_IP_);
-	else
-		__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+	struct rmap_trace_state before;
+	bool traced = rmap_trace_begin(folio, &before);
+
+	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+	rmap_trace_end(traced, folio, RMAP_TRACE_REMOVE_PMD, 1, vma, &before, _RET_IP_);
 }
 
 /*

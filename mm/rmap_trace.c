@@ -114,9 +114,9 @@ bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *befo
 }
 
 /* Record one operation; the oldest record goes when the ring is full. */
-void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
-		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
-		    unsigned long caller)
+void __rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
+		      const struct vm_area_struct *vma, const struct rmap_trace_state *before,
+		      unsigned long caller)
 {
 	unsigned long flags = spin_lock_irqsave(&rmap_trace_lock);
 	struct rmap_trace_rec *r = &ring[ring_next % RMAP_TRACE_SIZE];

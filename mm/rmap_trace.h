@@ -57,9 +57,9 @@ int rmap_trace_pid(void);
 void rmap_trace_init(void);
 int rmap_trace_control(const char *cmd);
 bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before);
-void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
-		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
-		    unsigned long caller);
+void __rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
+		      const struct vm_area_struct *vma, const struct rmap_trace_state *before,
+		      unsigned long caller);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
 void rmap_trace_describe(char *buf, size_t size);
@@ -73,28 +73,42 @@ static inline bool rmap_trace_on(void)
 #define _RET_IP_        ((unsigned long)__builtin_return_address(0))
 
 /*
- * Run "call", an rmap operation of "nr" pages on folio by vma's mm, and
- * record it, naming "caller", with the state before and after if the
- * folio is traced.  rmap.c calls it only from out-of-line "_traced" twins
- * of its entry points, so that with the trace off an entry point is the
- * test of rmap_trace_on() and a tail call.
+ * Hooks around an unchanged rmap operation on folio:
+ *
+ *	traced = rmap_trace_begin(folio, &before);
+ *	...the operation...
+ *	rmap_trace_end(traced, folio, op, nr, vma, &before, _RET_IP_);
+ *
+ * begin snapshots the folio's state if it is traced; end records op (nr
+ * pages, by vma's mm, NULL for none) with the state before and after it,
+ * naming "caller".  While the trace is off, begin is one NOP (the static
+ * key) and end one test of the flag begin returned.
  */
-#define RMAP_TRACED_BY(caller, folio, op, nr, vma, call) do {                   \
-	struct rmap_trace_state __before;                                       \
-	bool __traced = __rmap_trace_begin(folio, &__before);                   \
-									        \
-	call;                                                                   \
-	if (__traced)                                                           \
-		rmap_trace_end(folio, op, nr, vma, &__before, caller);          \
-} while (0)
+static __always_inline bool rmap_trace_begin(const struct folio *folio,
+					     struct rmap_trace_state *before)
+{
+	return rmap_trace_on() && __rmap_trace_begin(folio, before);
+}
 
-/* The same, for rarer paths (split, COW reuse): the caller of this function. */
-#define RMAP_TRACED(folio, op, nr, vma, call) do {                              \
-	if (!rmap_trace_on()) {                                                 \
-		call;                                                           \
-		break;                                                          \
-	}                                                                       \
-	RMAP_TRACED_BY(_RET_IP_, folio, op, nr, vma, call);                    \
-} while (0)
+static __always_inline void rmap_trace_end(bool traced, const struct folio *folio,
+					   enum rmap_trace_op op, int nr,
+					   const struct vm_area_struct *vma,
+					   const struct rmap_trace_state *before,
+					   unsigned long caller)
+{
+	if (unlikely(traced))
+		__rmap_trace_end(folio, op, nr, vma, before, caller);
+}
+
+/* Record an event that changes no count (a write fault reusing a page). */
+static __always_inline void rmap_trace_event(const struct folio *folio, enum rmap_trace_op op,
+					     int nr, const struct vm_area_struct *vma,
+					     unsigned long caller)
+{
+	struct rmap_trace_state now;
+
+	if (rmap_trace_begin(folio, &now))
+		__rmap_trace_end(folio, op, nr, vma, &now, caller);
+}
 
 #endif
