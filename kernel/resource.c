@@ -7,8 +7,8 @@
  * (soft 0: no core is ever written); the others are kept and reported.  The defaults are Linux's for init, but for what foliOS sizes
  * itself: NOFILE is its fd table, NPROC and SIGPENDING are not limited.
  *
- * Locking: a task changes only its own limits or those of a task that
- * cannot run meanwhile (one CPU, no kernel preemption).
+ * Lock order: see mm/rmap.c; none taken: a task changes only its own limits
+ * or those of a task that cannot run meanwhile (one CPU, no preemption).
  */
 #include "linux/errno.h"
 #include "linux/sched.h"

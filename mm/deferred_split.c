@@ -18,8 +18,8 @@
  * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
  * PTEs stay as they are: they map the same pages, now of small folios.
  *
- * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost;
- * also taken under the mapcount bit spinlock's caller, never the other way).
+ * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
+ * rmap_trace_lock and (freeing pages) zone.lock.
  */
 #include "linux/errno.h"
 #include "mm/deferred_split.h"
@@ -163,8 +163,6 @@ static unsigned long __split_folio_to_order0(struct folio *folio, const int *cou
 int split_folio(struct folio *folio)
 {
 	unsigned long nr = folio_nr_pages(folio), flags, unmapped;
-	struct rmap_trace_state before;
-	bool traced;
 	long total;
 	int ret = 0;
 
@@ -185,9 +183,9 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	traced = rmap_trace_begin(folio, &before);
+	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL, _RET_IP_);
 	unmapped = __split_folio_to_order0(folio, split_counts);
-	rmap_trace_end(traced, folio, RMAP_TRACE_SPLIT, nr, NULL, &before, _RET_IP_);
+	rmap_trace_end(folio);
 	for (unsigned long i = 0; unmapped && i < nr; i++) {
 		struct page *page = &folio->page + i;
 

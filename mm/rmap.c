@@ -1,11 +1,11 @@
 /*
- * Anon rmap accounting (Linux's mm/rmap.c and the large-mapcount helpers of
- * include/linux/rmap.h, "MM owner tracking" series, both mapcount modes).
+ * Anon rmap accounting (Linux's mm/rmap.c; the MM-ID large-mapcount helpers
+ * are in mm/rmap.h, as in Linux's include/linux/rmap.h).
  *
  * Every function takes the folio, the pages concerned and the vma whose mm
- * maps or unmaps them; the caller holds that mm's page-table lock and a
- * folio reference.  Mapcount changes of a large folio happen under the
- * folio's mapcount bit spinlock (see mm/rmap.h for the lock order).
+ * maps or unmaps them; the caller owns that mm (see the lock order below)
+ * and holds a folio reference.  Mapcount changes of a large folio happen
+ * under the folio's mapcount bit lock.
  *
  * What changes, per operation (logical values; MISSING.md's table):
  *   new anon folio  PTEs: LM = n, slot0 = (mm, n)    PMD: EM = LM = 1, slot0 = (mm, 1)
@@ -13,6 +13,35 @@
  *   dup (fork)      as add, for the child's mm; AnonExclusive cleared
  *   remove          LM -= n, slot -= n, slot freed at 0; "shared" cleared
  *                   when one slot holds all mappings again
+ *
+ * Lock order: the one table for the whole kernel (Linux keeps its own here).
+ * Every lock that exists; an indented lock may be taken while the one above
+ * it is held, never the other way round; locks on separate branches are
+ * never held together.  Other files point here and add what is their own.
+ *
+ *   split_lock               mm/deferred_split.c  one folio split at a time
+ *     rmap_trace_lock        mm/rmap_trace.c      the trace ring
+ *     zone.lock              mm/page_alloc.c      the buddy's free lists
+ *   split_queue_lock         mm/deferred_split.c  the deferred split queue
+ *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
+ *                                                 folio->_mm_ids: the MM ID slots
+ *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
+ *     kmalloc_lock           mm/kmalloc.c         the slab lists
+ *       zone.lock
+ *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs; held
+ *                                                 across schedule()'s switch
+ *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
+ *                                                 run under any other lock
+ *
+ * One CPU, a kernel that is not preempted: a spinlock disables interrupts
+ * while held (include/linux/spinlock.h); the bit lock does not, and no
+ * interrupt handler takes it.  No mmap_lock or page-table lock exists yet:
+ * one task per mm, and exec and exit hold their mm alone (mm/mm_api.h).
+ * The rmap functions drop the bit lock before deferred_split_folio() takes
+ * split_queue_lock and before the trace's end hook takes rmap_trace_lock.
+ * Interrupts off as a lock: static_key_set() while it patches kernel text,
+ * sleep_on() from the state change to schedule() (no lost wake-up), and
+ * do_exit() from the mm teardown to the last switch.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"
@@ -31,18 +60,6 @@ static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 		mod_node_page_state(NR_ANON_MAPPED, nr);
 	if (nr_pmdmapped)
 		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
-}
-
-static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
-							const struct page *page, int nr_pages,
-							enum rmap_level level)
-{
-	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
-	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
-	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
-	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
-						    page != &folio->page),
-			"PMD rmap of a folio that is not PMD-sized");
 }
 
 /* Large-folio PTE add with per-page mapcounts: pages going 0 -> 1 count. */
@@ -171,12 +188,9 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-
+	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma, _RET_IP_);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
-	rmap_trace_end(traced, folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma, &before,
-		       _RET_IP_);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -231,22 +245,18 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma, _RET_IP_);
 	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
-	rmap_trace_end(traced, folio, RMAP_TRACE_ADD_PTES, nr_pages, vma, &before, _RET_IP_);
+	rmap_trace_end(folio);
 }
 
 /* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
 void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma, _RET_IP_);
 	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
-	rmap_trace_end(traced, folio, RMAP_TRACE_ADD_PMD, 1, vma, &before, _RET_IP_);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -299,24 +309,22 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-	int ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
-					    RMAP_LEVEL_PTE);
+	int ret;
 
-	rmap_trace_end(traced, folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma, &before, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma, _RET_IP_);
+	ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
+	rmap_trace_end(folio);
 	return ret;
 }
 
 int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-	int ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
-					    RMAP_LEVEL_PMD);
+	int ret;
 
-	rmap_trace_end(traced, folio, RMAP_TRACE_DUP_PMD, 1, dst_vma, &before, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma, _RET_IP_);
+	ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
+	rmap_trace_end(folio);
 	return ret;
 }
 
@@ -422,21 +430,17 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma, _RET_IP_);
 	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
-	rmap_trace_end(traced, folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma, &before, _RET_IP_);
+	rmap_trace_end(folio);
 }
 
 /* Unmap a PMD-mapped folio from vma's mm. */
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
-	struct rmap_trace_state before;
-	bool traced = rmap_trace_begin(folio, &before);
-
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma, _RET_IP_);
 	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
-	rmap_trace_end(traced, folio, RMAP_TRACE_REMOVE_PMD, 1, vma, &before, _RET_IP_);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -445,7 +449,7 @@ void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_are
  * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
  * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
  * the large mapcount +511, entire mapcount -1.  The caller replaces the
- * PMD entry by a table of PTEs under the page-table lock.
+ * PMD entry by a table of PTEs.
  */
 void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long haddr)

@@ -18,10 +18,8 @@
  * neither.  All counts are stored minus one; the readers return the
  * logical value.
  *
- * Lock order: page-table lock of the mm being changed -> the folio's
- * mapcount bit spinlock (FOLIO_MM_IDS_LOCK_BIT of _mm_ids), held only
- * around the slot update.  split_queue_lock (mm/huge_memory.c) is taken
- * after the bit lock is released, never inside it.
+ * Lock order: see mm/rmap.c.  The folio's mapcount bit lock
+ * (FOLIO_MM_IDS_LOCK_BITNUM of _mm_ids) is held only around a slot update.
  */
 #ifndef MM_RMAP_H
 #define MM_RMAP_H
@@ -273,6 +271,18 @@ static inline int folio_sub_return_large_mapcount(struct folio *folio, int diff,
 out:
 	folio_unlock_large_mapcount(folio);
 	return new_mapcount_val + 1;
+}
+
+static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
+							const struct page *page, int nr_pages,
+							enum rmap_level level)
+{
+	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
+	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
+	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
+	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
+						    page != &folio->page),
+			"PMD rmap of a folio that is not PMD-sized");
 }
 
 #define folio_add_large_mapcount(f, diff, vma)  ((void)folio_add_return_large_mapcount(f, diff, vma))

@@ -11,8 +11,7 @@
  * in but off, an rmap entry point pays one NOP (a static key, as Linux's
  * tracepoints use).
  *
- * Lock order: taken inside the rmap functions' callers' locks; the ring
- * has its own spinlock, innermost.
+ * Lock order: see mm/rmap.c; the end hook takes rmap_trace_lock.
  */
 #ifndef MM_RMAP_TRACE_H
 #define MM_RMAP_TRACE_H
@@ -56,10 +55,9 @@ int rmap_trace_pid(void);
 
 void rmap_trace_init(void);
 int rmap_trace_control(const char *cmd);
-bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before);
-void __rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
-		      const struct vm_area_struct *vma, const struct rmap_trace_state *before,
-		      unsigned long caller);
+void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma, unsigned long caller);
+void __rmap_trace_end(const struct folio *folio);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
 void rmap_trace_describe(char *buf, size_t size);
@@ -73,42 +71,30 @@ static inline bool rmap_trace_on(void)
 #define _RET_IP_        ((unsigned long)__builtin_return_address(0))
 
 /*
- * Hooks around an unchanged rmap operation on folio:
+ * Hooks around an unchanged operation on folio:
  *
- *	traced = rmap_trace_begin(folio, &before);
+ *	rmap_trace_begin(folio, op, nr, vma, _RET_IP_);
  *	...the operation...
- *	rmap_trace_end(traced, folio, op, nr, vma, &before, _RET_IP_);
+ *	rmap_trace_end(folio);
  *
- * begin snapshots the folio's state if it is traced; end records op (nr
- * pages, by vma's mm, NULL for none) with the state before and after it,
- * naming "caller".  While the trace is off, begin is one NOP (the static
- * key) and end one test of the flag begin returned.
+ * If the folio is traced, begin snapshots its state and end records op
+ * (nr pages, by vma's mm, NULL for none, naming "caller") with the state
+ * before and after it.  While the trace is off each hook is one NOP (a
+ * static key) and end needs nothing but folio: begin leaves the rest in
+ * mm/rmap_trace.c, as rmap operations run on one CPU and never nest.
  */
-static __always_inline bool rmap_trace_begin(const struct folio *folio,
-					     struct rmap_trace_state *before)
-{
-	return rmap_trace_on() && __rmap_trace_begin(folio, before);
-}
-
-static __always_inline void rmap_trace_end(bool traced, const struct folio *folio,
-					   enum rmap_trace_op op, int nr,
-					   const struct vm_area_struct *vma,
-					   const struct rmap_trace_state *before,
-					   unsigned long caller)
-{
-	if (unlikely(traced))
-		__rmap_trace_end(folio, op, nr, vma, before, caller);
-}
-
-/* Record an event that changes no count (a write fault reusing a page). */
-static __always_inline void rmap_trace_event(const struct folio *folio, enum rmap_trace_op op,
+static __always_inline void rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op,
 					     int nr, const struct vm_area_struct *vma,
 					     unsigned long caller)
 {
-	struct rmap_trace_state now;
+	if (rmap_trace_on())
+		__rmap_trace_begin(folio, op, nr, vma, caller);
+}
 
-	if (rmap_trace_begin(folio, &now))
-		__rmap_trace_end(folio, op, nr, vma, &now, caller);
+static __always_inline void rmap_trace_end(const struct folio *folio)
+{
+	if (rmap_trace_on())
+		__rmap_trace_end(folio);
 }
 
 #endif
