@@ -183,7 +183,7 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
 	unmapped = __split_folio_to_order0(folio, split_counts);
 	rmap_trace_end(folio);
 	for (unsigned long i = 0; unmapped && i < nr; i++) {

@@ -102,7 +102,7 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 			__split_huge_pmd(vma, pmd, address);
 			return VM_FAULT_FALLBACK;
 		}
-		rmap_trace_begin(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma, _RET_IP_);
+		rmap_trace_begin(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 		SetPageAnonExclusive(page);
 		rmap_trace_end(folio);
 	}

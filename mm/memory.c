@@ -229,7 +229,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
-		rmap_trace_begin(folio, RMAP_TRACE_REUSE, 1, vma, _RET_IP_);
+		rmap_trace_begin(folio, RMAP_TRACE_REUSE, 1, vma);
 		SetPageAnonExclusive(page);
 		rmap_trace_end(folio);
 	}

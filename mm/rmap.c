@@ -188,7 +188,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
 	rmap_trace_end(folio);
 }
@@ -245,7 +245,7 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
 	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
 	rmap_trace_end(folio);
 }
@@ -254,7 +254,7 @@ void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pag
 void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
 	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
 	rmap_trace_end(folio);
 }
@@ -311,7 +311,7 @@ int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_
 {
 	int ret;
 
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
 	ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
 	rmap_trace_end(folio);
 	return ret;
@@ -322,7 +322,7 @@ int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 {
 	int ret;
 
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
 	ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
 	rmap_trace_end(folio);
 	return ret;
@@ -430,7 +430,7 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma);
 	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
 	rmap_trace_end(folio);
 }
@@ -438,7 +438,7 @@ void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages
 /* Unmap a PMD-mapped folio from vma's mm. */
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma, _RET_IP_);
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma);
 	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
 	rmap_trace_end(folio);
 }

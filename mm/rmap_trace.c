@@ -108,13 +108,19 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 static const struct folio *pending_folio;
 static struct rmap_trace_rec pending;
 
+/*
+ * The caller is the return address of the function the hook sits in (our
+ * caller's caller, Linux's CALLER_ADDR1): found through the frame pointers
+ * both builds keep, it costs the hook's callers nothing while the trace is off.
+ */
+#pragma GCC diagnostic ignored "-Wframe-address"
 void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
-			const struct vm_area_struct *vma, unsigned long caller)
+			const struct vm_area_struct *vma)
 {
 	pending_folio = NULL;
 	if (!rmap_trace_wanted(folio))
 		return;
-	pending.caller = caller;
+	pending.caller = (unsigned long)__builtin_return_address(1);
 	pending.pid = rmap_trace_pid();
 	pending.nr = nr;
 	pending.mm_id = vma ? vma->vm_mm->mm_id : 0;

@@ -56,7 +56,7 @@ int rmap_trace_pid(void);
 void rmap_trace_init(void);
 int rmap_trace_control(const char *cmd);
 void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
-			const struct vm_area_struct *vma, unsigned long caller);
+			const struct vm_area_struct *vma);
 void __rmap_trace_end(const struct folio *folio);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
@@ -68,27 +68,25 @@ static inline bool rmap_trace_on(void)
 	return IS_ENABLED(CONFIG_RMAP_TRACE) && static_branch_unlikely(&rmap_trace_key);
 }
 
-#define _RET_IP_        ((unsigned long)__builtin_return_address(0))
-
 /*
  * Hooks around an unchanged operation on folio:
  *
- *	rmap_trace_begin(folio, op, nr, vma, _RET_IP_);
+ *	rmap_trace_begin(folio, op, nr, vma);
  *	...the operation...
  *	rmap_trace_end(folio);
  *
  * If the folio is traced, begin snapshots its state and end records op
- * (nr pages, by vma's mm, NULL for none, naming "caller") with the state
- * before and after it.  While the trace is off each hook is one NOP (a
- * static key) and end needs nothing but folio: begin leaves the rest in
- * mm/rmap_trace.c, as rmap operations run on one CPU and never nest.
+ * (nr pages, by vma's mm, NULL for none) with the state before and after
+ * it, naming the caller of the function the hooks sit in.  While the trace
+ * is off each hook is one NOP (a static key) and keeps nothing live across
+ * the operation: begin leaves the record pending in mm/rmap_trace.c, as
+ * rmap operations run on one CPU and never nest.
  */
 static __always_inline void rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op,
-					     int nr, const struct vm_area_struct *vma,
-					     unsigned long caller)
+					     int nr, const struct vm_area_struct *vma)
 {
 	if (rmap_trace_on())
-		__rmap_trace_begin(folio, op, nr, vma, caller);
+		__rmap_trace_begin(folio, op, nr, vma);
 }
 
 static __always_inline void rmap_trace_end(const struct folio *folio)
