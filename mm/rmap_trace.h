@@ -8,8 +8,8 @@
  * (order >= N), "pfn P" (the folio holding PFN P), "clear".
  *
  * Compiled out with `make RMAP_TRACE=0` (CONFIG_RMAP_TRACE); when compiled
- * in but off, an rmap entry point pays one NOP (a static key, as Linux's
- * tracepoints use).
+ * in but off, an rmap entry point pays two NOPs, its begin and end hooks
+ * (static keys, as Linux's tracepoints use).
  *
  * Lock order: see mm/rmap.c; the end hook takes rmap_trace_lock.
  */
