@@ -12,8 +12,8 @@
  * line longer than read_buf loses bytes: as in Linux, its last slot is
  * kept for the newline.
  *
- * Locking: one CPU; the receive side runs in the interrupt, the read side
- * with interrupts off except while it copies to user memory.
+ * Lock order: see mm/rmap.c; one CPU; the receive side runs in the interrupt,
+ * the read side with interrupts off except while it copies to user memory.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"

@@ -12,7 +12,8 @@
  *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/", "f/..")
  *   EBADF         a relative path against a dirfd that is not open
  *
- * Lock order: none; lookups only read the initrd and generate /proc files.
+ * Lock order: see mm/rmap.c; none taken: lookups only read the initrd and
+ * generate /proc files.
  */
 #include "linux/errno.h"
 #include "linux/namei.h"

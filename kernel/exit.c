@@ -5,7 +5,8 @@
  * the parent ignores SIGCHLD: then it goes at exit).  Its children go to
  * init.  PID 1's exit powers the machine off.
  *
- * Locking: the task tree changes under tasklist_lock (kernel/sched.c).
+ * Lock order: see mm/rmap.c; the task tree changes under tasklist_lock
+ * (kernel/sched.c).
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"

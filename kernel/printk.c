@@ -6,7 +6,8 @@
  * console when its level is below console_loglevel ("loglevel=N"); the log
  * buffer keeps all of them (GDB's "klog" reads it).
  *
- * Locking: logbuf_lock serializes whole printk calls, so lines never mix.
+ * Lock order: see mm/rmap.c; logbuf_lock serializes whole printk calls, so
+ * lines never mix.
  */
 #include "linux/printk.h"
 #include "linux/string.h"

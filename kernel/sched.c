@@ -6,8 +6,8 @@
  * switch voluntarily when they sleep (wait4) or exit.  schedule() runs with
  * interrupts off; each task's kernel stack holds its saved registers.
  *
- * Lock order: tasklist_lock -> zone.lock (task structs and stacks are freed
- * outside it).
+ * Lock order: see mm/rmap.c; nothing is taken under tasklist_lock (task
+ * structs and stacks are freed outside it).
  */
 #include "linux/sched.h"
 #include "linux/syscalls.h"

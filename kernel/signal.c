@@ -8,8 +8,8 @@
  * is taken at the target's next return to user mode; a sleeper is woken
  * and its sleep ends with -EINTR.
  *
- * Locking: one CPU, non-preemptive kernel; the task list is read as
- * kernel/sched.c does.
+ * Lock order: see mm/rmap.c; none taken: one CPU, a kernel that is not
+ * preempted, and the task list is read as kernel/sched.c does.
  */
 #include "linux/errno.h"
 #include "linux/signal.h"

@@ -8,9 +8,9 @@
  *
  * Every process runs as root: each user and group id is 0.
  *
- * Locking: a task changes only its own limits or those of a task that
- * cannot run meanwhile (one CPU, no kernel preemption); the task list is
- * read as kernel/sched.c does.
+ * Lock order: see mm/rmap.c; none taken here: a task changes only its own
+ * limits or those of a task that cannot run meanwhile (one CPU, no
+ * preemption); the task list is read as kernel/sched.c does.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"

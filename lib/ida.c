@@ -2,8 +2,7 @@
  * The ID allocator (Linux's IDA): the lowest free ID in a range, for MM IDs
  * (mm/mm_id.c) and whatever else needs small unique integers.
  *
- * Lock order: ida->lock is innermost but for kmalloc's own locks (it calls
- * kmalloc: ida->lock -> kmalloc_lock -> zone.lock).
+ * Lock order: see mm/rmap.c; ida_alloc_range() calls kmalloc under ida->lock.
  */
 #include "linux/errno.h"
 #include "linux/idr.h"

@@ -1,8 +1,8 @@
 /*
  * Dumps of struct page and struct folio for bad-page reports and debugging.
  *
- * Lock order: none taken; the dumps read the fields without the folio's
- * mapcount lock, so a dump racing an rmap update may show a torn state.
+ * Lock order: see mm/rmap.c; none taken: the dumps read the fields without
+ * the folio's mapcount bit lock, so one racing an rmap update may be torn.
  */
 #include "mm/folio.h"
 #include "mm/rmap.h"

@@ -18,8 +18,8 @@
  * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
  * PTEs stay as they are: they map the same pages, now of small folios.
  *
- * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost;
- * also taken under the mapcount bit spinlock's caller, never the other way).
+ * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
+ * rmap_trace_lock and (freeing pages) zone.lock.
  */
 #include "linux/errno.h"
 #include "mm/deferred_split.h"
@@ -183,17 +183,16 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	RMAP_TRACED(folio, RMAP_TRACE_SPLIT, nr, NULL,
-		    unmapped = __split_folio_to_order0(folio, split_counts));
-	if (unmapped) {
-		for (unsigned long i = 0; i < nr; i++) {
-			struct page *page = &folio->page + i;
+	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
+	unmapped = __split_folio_to_order0(folio, split_counts);
+	rmap_trace_end(folio);
+	for (unsigned long i = 0; unmapped && i < nr; i++) {
+		struct page *page = &folio->page + i;
 
-			if (split_counts[i])
-				continue;
-			set_page_count(page, 1);
-			folio_put(page_folio(page));
-		}
+		if (split_counts[i])
+			continue;
+		set_page_count(page, 1);
+		folio_put(page_folio(page));
 	}
 out:
 	spin_unlock_irqrestore(&split_lock, flags);

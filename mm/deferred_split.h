@@ -4,7 +4,7 @@
  * split_deferred knob splits them into order-0 folios, and the pages no
  * longer mapped go back to the buddy.
  *
- * Lock order: mm (caller) -> split_lock -> split_queue_lock (innermost).
+ * Lock order: see mm/rmap.c.
  */
 #ifndef MM_DEFERRED_SPLIT_H
 #define MM_DEFERRED_SPLIT_H

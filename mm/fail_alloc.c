@@ -3,9 +3,9 @@
  * whether alloc_pages() or kmalloc() pretends to be out of memory.  A
  * seeded xorshift PRNG makes a run reproducible.
  *
- * Locking: the counters are updated under the allocator's own lock or
- * with interrupts off on one CPU; a racing update only shifts which call
- * fails.
+ * Lock order: see mm/rmap.c; the counters are updated under the allocator's
+ * own lock or with interrupts off on one CPU; a racing update only shifts
+ * which call fails.
  */
 #include "linux/errno.h"
 #include "mm/fail_alloc.h"

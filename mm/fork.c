@@ -7,7 +7,8 @@
  * folio_try_dup_anon_rmap_ptes() (a PMD leaf with ..._pmd()), which also
  * ends the pages' AnonExclusive state.
  *
- * Locking: the parent runs this on its own mm; the child is not running.
+ * Lock order: see mm/rmap.c; the parent runs this on its own mm; the child is
+ * not running.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"

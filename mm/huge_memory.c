@@ -17,8 +17,7 @@
  * Zapping a PMD leaf frees one deposited table; fork deposits one for the
  * child's copy.  Deposited tables count as page tables (PageTables).
  *
- * Lock order: the mm's page tables (the caller owns the mm) -> the folio's
- * mapcount bit lock (inside mm/rmap.c).
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -103,7 +102,9 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 			__split_huge_pmd(vma, pmd, address);
 			return VM_FAULT_FALLBACK;
 		}
-		RMAP_TRACED(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma, SetPageAnonExclusive(page));
+		rmap_trace_begin(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
+		SetPageAnonExclusive(page);
+		rmap_trace_end(folio);
 	}
 	*pmd = pgent_mkwrite(*pmd);
 	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);

@@ -4,7 +4,8 @@
  * PMD-level operations of huge_memory.c that memory.c, fork.c and mmap.c
  * call for a PMD-mapped THP.
  *
- * Locking: as mm/mm_api.h; the caller owns the mm whose tables change.
+ * Lock order: see mm/rmap.c; the caller owns the mm whose tables change
+ * (mm/mm_api.h).
  */
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H

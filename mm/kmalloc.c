@@ -8,7 +8,7 @@
  * the objects themselves (page->freelist); a slab whose objects are all free
  * goes back to the buddy at once, so leak checks see every page.
  *
- * Lock order: kmalloc_lock -> zone.lock.
+ * Lock order: see mm/rmap.c; a new slab comes from the buddy under kmalloc_lock.
  */
 #include "mm/mm.h"
 #include "mm/fail_alloc.h"

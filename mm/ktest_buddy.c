@@ -2,7 +2,7 @@
  * ktest suite "buddy": the buddy allocator on the live zone.
  * Every case also runs inside the ktest leak check (kernel/ktest.c).
  *
- * Lock order: only the zone lock, taken inside the allocator's calls.
+ * Lock order: see mm/rmap.c; only the allocator's calls take zone.lock.
  */
 #include "linux/ktest.h"
 #include "linux/printk.h"

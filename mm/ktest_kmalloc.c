@@ -1,7 +1,7 @@
 /*
  * ktest suite "kmalloc": size classes, reuse, large allocations, accounting.
  *
- * Lock order: the kmalloc lock, then the zone lock (inside kmalloc/kfree).
+ * Lock order: see mm/rmap.c; only kmalloc()/kfree() take locks.
  */
 #include "linux/ktest.h"
 #include "linux/string.h"

@@ -4,7 +4,7 @@
  * fault go through read_u64_nofault()/write_u64_nofault(), whose faults the
  * page-fault handler turns into -EFAULT via the exception table.
  *
- * Lock order: none here; the tables are the test's own (boot, one task).
+ * Lock order: see mm/rmap.c; none here: the tables are the test's own.
  */
 #include "linux/errno.h"
 #include "linux/ktest.h"

@@ -4,7 +4,7 @@
  * folios and their free checks.  The host tests (tests/host/test_rmap*.c)
  * cover the state machine in depth; these prove the kernel build agrees.
  *
- * Lock order: as mm/rmap.c — the folio's mapcount bit lock is innermost.
+ * Lock order: see mm/rmap.c.
  */
 #include "linux/ktest.h"
 #include "linux/printk.h"

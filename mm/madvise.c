@@ -10,7 +10,7 @@
  * MERGEABLE/UNMERGEABLE: no KSM).  The walk is Linux's: holes are skipped
  * and reported as -ENOMEM once the mapped parts were advised.
  *
- * Locking: see mm/mm_api.h (the caller owns the mm).
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"

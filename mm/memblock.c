@@ -6,7 +6,8 @@
  * memblock_alloc() hands out the lowest free range; once the buddy starts,
  * memblock_free_ranges() gives it everything that is memory and not reserved.
  *
- * Locking: none; used on one CPU before interrupts are enabled.
+ * Lock order: see mm/rmap.c; none; used on one CPU before interrupts are
+ * enabled.
  */
 #include "mm/memblock.h"
 #include "linux/printk.h"

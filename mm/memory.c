@@ -15,9 +15,7 @@
  *
  * Every PTE or PMD that maps a folio holds one folio reference.
  *
- * Locking: the caller owns the mm (see mm/mm_api.h); the page-table and
- * rmap updates happen in that context.  Lock order: mm -> folio mapcount
- * bit lock -> split_queue_lock; zone.lock innermost.
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -231,7 +229,9 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
-		RMAP_TRACED(folio, RMAP_TRACE_REUSE, 1, vma, SetPageAnonExclusive(page));
+		rmap_trace_begin(folio, RMAP_TRACE_REUSE, 1, vma);
+		SetPageAnonExclusive(page);
+		rmap_trace_end(folio);
 	}
 	/*
 	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on

@@ -2,9 +2,7 @@
  * The physical page allocator's interface: memmap, pfn <-> page <-> address,
  * the buddy allocator and kmalloc.
  *
- * Lock order (outermost first):
- *   zone.lock -> (nothing; the buddy calls no other locked code)
- *   kmalloc_lock -> zone.lock
+ * Lock order: see mm/rmap.c.
  */
 #ifndef MM_MM_H
 #define MM_MM_H

@@ -2,8 +2,8 @@
  * The address-space interface the kernel's system calls and fault handler
  * use (Linux's mm/mmap.c and mm/memory.c entry points).
  *
- * Locking: one task per mm for now (no threads); callers run on the mm's
- * own task or hold it exclusively (exec, exit).  Later: mmap_lock.
+ * Lock order: see mm/rmap.c.  One task per mm (no threads): callers run on
+ * the mm's own task or hold it alone (exec, exit); that ownership is the lock.
  */
 #ifndef MM_MM_API_H
 #define MM_MM_API_H

@@ -2,8 +2,7 @@
  * From memblock to the buddy (Linux's mm/mm_init.c): size and place the
  * memmap, then free every page that is RAM and not reserved.
  *
- * Lock order: runs once at boot before interrupts and tasks exist; the
- * buddy's zone lock is taken inside free_pages() only.
+ * Lock order: see mm/rmap.c; runs once at boot, before interrupts and tasks.
  */
 #include "mm/mm.h"
 #include "mm/memblock.h"

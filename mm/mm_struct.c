@@ -2,15 +2,15 @@
  * The life of an mm_struct (Linux's mm_init()/__mmdrop() in kernel/fork.c):
  * a root page table sharing the kernel half, and an MM ID.
  *
- * Locking: mm_list changes only here, on one CPU with a non-preemptive
- * kernel (later: mmlist_lock, as Linux's).
+ * Lock order: see mm/rmap.c; no lock guards mm_list: it changes only here,
+ * on one CPU with a kernel that is not preempted.
  */
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
 
 /*
- * Every mm, for the rmap walk of a folio split (mm/split.c).  foliOS moves
+ * Every mm, for the rmap walk of a folio split (mm/deferred_split.c).  foliOS moves
  * no anon memory (no mremap), so a page has the same virtual address in
  * every mm that maps it; walking all mms at that address finds every
  * mapping, which Linux does through the folio's anon_vma.

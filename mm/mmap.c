@@ -5,7 +5,7 @@
  * Each mm keeps its VMAs in a list sorted by address.  Argument checks
  * come in Linux's order, so every error is the errno Linux gives.
  *
- * Locking: see mm/mm_api.h.
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"

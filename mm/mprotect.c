@@ -5,7 +5,7 @@
  * Linux's order, and like Linux a hole stops the walk after the VMAs
  * before it were changed.
  *
- * Locking: see mm/mm_api.h (the caller owns the mm).
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"

@@ -9,7 +9,7 @@
  *   order 2:  [ 0 1 2 3 | 4 5 6 7 ]   buddy of pfn 0 is 4 (= 0 ^ (1 << 2))
  *   order 3:  [ 0 1 2 3   4 5 6 7 ]
  *
- * Lock order: zone.lock is innermost; nothing else is taken under it.
+ * Lock order: see mm/rmap.c; nothing is taken under zone.lock.
  */
 #include "mm/mm.h"
 #include "linux/printk.h"

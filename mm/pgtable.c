@@ -9,7 +9,8 @@
  * Tables allocated before the buddy existed (pgtable_early_alloc) are not
  * PageTable and are never freed: they map the kernel.
  *
- * Locking: the caller serializes changes to one tree (see mm/pgtable.h).
+ * Lock order: see mm/rmap.c; the caller serializes changes to one tree (see
+ * mm/pgtable.h).
  */
 #include "linux/errno.h"
 #include "mm/pgtable.h"

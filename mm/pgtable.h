@@ -11,8 +11,8 @@
  * from the buddy, count their used entries in page->pt_nr_used, and are freed
  * when the last entry in them is cleared.
  *
- * Locking: callers serialize changes to one page-table tree (later: the mm's
- * page_table_lock); this file takes no locks of its own.
+ * Lock order: see mm/rmap.c; callers serialize changes to one page-table
+ * tree by owning its mm, and this file takes no locks.
  */
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H

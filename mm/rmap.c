@@ -1,11 +1,11 @@
 /*
- * Anon rmap accounting (Linux's mm/rmap.c and the large-mapcount helpers of
- * include/linux/rmap.h, "MM owner tracking" series, both mapcount modes).
+ * Anon rmap accounting (Linux's mm/rmap.c; the MM-ID large-mapcount helpers
+ * are in mm/rmap.h, as in Linux's include/linux/rmap.h).
  *
  * Every function takes the folio, the pages concerned and the vma whose mm
- * maps or unmaps them; the caller holds that mm's page-table lock and a
- * folio reference.  Mapcount changes of a large folio happen under the
- * folio's mapcount bit spinlock (see mm/rmap.h for the lock order).
+ * maps or unmaps them; the caller owns that mm (see the lock order below)
+ * and holds a folio reference.  Mapcount changes of a large folio happen
+ * under the folio's mapcount bit lock.
  *
  * What changes, per operation (logical values; MISSING.md's table):
  *   new anon folio  PTEs: LM = n, slot0 = (mm, n)    PMD: EM = LM = 1, slot0 = (mm, 1)
@@ -13,6 +13,35 @@
  *   dup (fork)      as add, for the child's mm; AnonExclusive cleared
  *   remove          LM -= n, slot -= n, slot freed at 0; "shared" cleared
  *                   when one slot holds all mappings again
+ *
+ * Lock order: the one table for the whole kernel (Linux keeps its own here).
+ * Every lock that exists; an indented lock may be taken while the one above
+ * it is held, never the other way round; locks on separate branches are
+ * never held together.  Other files point here and add what is their own.
+ *
+ *   split_lock               mm/deferred_split.c  one folio split at a time
+ *     rmap_trace_lock        mm/rmap_trace.c      the trace ring
+ *     zone.lock              mm/page_alloc.c      the buddy's free lists
+ *   split_queue_lock         mm/deferred_split.c  the deferred split queue
+ *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
+ *                                                 folio->_mm_ids: the MM ID slots
+ *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
+ *     kmalloc_lock           mm/kmalloc.c         the slab lists
+ *       zone.lock
+ *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs; held
+ *                                                 across schedule()'s switch
+ *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
+ *                                                 run under any other lock
+ *
+ * One CPU, a kernel that is not preempted: a spinlock disables interrupts
+ * while held (include/linux/spinlock.h); the bit lock does not, and no
+ * interrupt handler takes it.  No mmap_lock or page-table lock exists yet:
+ * one task per mm, and exec and exit hold their mm alone (mm/mm_api.h).
+ * The rmap functions drop the bit lock before deferred_split_folio() takes
+ * split_queue_lock and before the trace's end hook takes rmap_trace_lock.
+ * Interrupts off as a lock: static_key_set() while it patches kernel text,
+ * sleep_on() from the state change to schedule() (no lost wake-up), and
+ * do_exit() from the mm teardown to the last switch.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"
@@ -24,120 +53,6 @@
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
 
-static mm_id_t vma_mm_id(const struct vm_area_struct *vma)
-{
-	return vma->vm_mm->mm_id;
-}
-
-/* Invariants of a large folio's mapcount state, checked on every change. */
-static void __folio_large_mapcount_sanity_checks(const struct folio *folio, int diff,
-						 mm_id_t mm_id)
-{
-	VM_WARN_ON_ONCE(!folio_test_large(folio), "large mapcount of a small folio");
-	VM_WARN_ON_ONCE(diff <= 0, "large mapcount diff <= 0");
-	VM_WARN_ON_ONCE(mm_id < MM_ID_MIN || mm_id > MM_ID_MAX, "MM ID out of range");
-	VM_WARN_ON_ONCE(diff > folio_large_nr_pages(folio), "diff > nr_pages");
-	VM_WARN_ON_ONCE(folio_large_nr_pages(folio) - 1 > MM_ID_MAPCOUNT_MAX,
-			"folio too large for a per-MM mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) == MM_ID_DUMMY && folio->_mm_id_mapcount[0] != -1,
-			"free slot 0 with a mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY && folio->_mm_id_mapcount[0] < 0,
-			"used slot 0 without mappings");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) == MM_ID_DUMMY && folio->_mm_id_mapcount[1] != -1,
-			"free slot 1 with a mapcount");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY && folio->_mm_id_mapcount[1] < 0,
-			"used slot 1 without mappings");
-	VM_WARN_ON_ONCE(!folio_mapped(folio) && folio_test_large_maybe_mapped_shared(folio),
-			"unmapped folio marked maybe-shared");
-}
-
-/* First mappings of a new folio, all by vma's mm: slot 0 takes them. */
-void folio_set_large_mapcount(struct folio *folio, int mapcount, struct vm_area_struct *vma)
-{
-	__folio_large_mapcount_sanity_checks(folio, mapcount, vma_mm_id(vma));
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY, "new folio: slot 0 in use");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY, "new folio: slot 1 in use");
-	atomic_set(&folio->_large_mapcount, mapcount - 1);
-	folio->_mm_id_mapcount[0] = mapcount - 1;
-	folio_set_mm_id(folio, 0, vma_mm_id(vma));
-}
-
-/*
- * Add diff mappings by vma's mm.  Its slot grows; without one it takes a
- * free slot, and the folio becomes "maybe shared" if others map it too; with
- * no free slot the mappings are counted in _large_mapcount only (the folio
- * is already marked shared then).  Returns the new logical large mapcount.
- */
-int folio_add_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
-{
-	const mm_id_t mm_id = vma_mm_id(vma);
-	int new_mapcount_val;
-
-	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) + diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
-	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] += diff;
-	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] += diff;
-	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
-		folio_set_mm_id(folio, 0, mm_id);
-		folio->_mm_id_mapcount[0] = diff - 1;
-		/* We might have other mappings already. */
-		if (new_mapcount_val != diff - 1)
-			folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
-	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
-		folio_set_mm_id(folio, 1, mm_id);
-		folio->_mm_id_mapcount[1] = diff - 1;
-		/* Slot 0 certainly has mappings as well. */
-		folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
-	}
-	folio_unlock_large_mapcount(folio);
-	return new_mapcount_val + 1;
-}
-
-/*
- * Remove diff mappings by vma's mm.  A slot whose count goes negative is
- * freed: that happens legitimately when some of this mm's mappings were
- * added while no slot was free.  When one slot holds every remaining
- * mapping (or none are left) the folio is "exclusive" again.  Returns the
- * new logical large mapcount.
- */
-int folio_sub_return_large_mapcount(struct folio *folio, int diff, struct vm_area_struct *vma)
-{
-	const mm_id_t mm_id = vma_mm_id(vma);
-	int new_mapcount_val;
-
-	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) - diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
-	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] -= diff;
-		if (folio->_mm_id_mapcount[0] >= 0)
-			goto out;
-		folio->_mm_id_mapcount[0] = -1;
-		folio_set_mm_id(folio, 0, MM_ID_DUMMY);
-	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] -= diff;
-		if (folio->_mm_id_mapcount[1] >= 0)
-			goto out;
-		folio->_mm_id_mapcount[1] = -1;
-		folio_set_mm_id(folio, 1, MM_ID_DUMMY);
-	}
-	/*
-	 * If one slot owns all mappings, the folio is mapped exclusively; if
-	 * it is now unmapped (-1), both slots are free (-1) and it is too.
-	 */
-	if (folio->_mm_id_mapcount[0] == new_mapcount_val ||
-	    folio->_mm_id_mapcount[1] == new_mapcount_val)
-		folio->_mm_ids &= ~FOLIO_MM_IDS_SHARED_BIT;
-out:
-	folio_unlock_large_mapcount(folio);
-	return new_mapcount_val + 1;
-}
-
 /* Move the AnonPages / AnonHugePages counters (Linux's __folio_mod_stat). */
 static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 {
@@ -145,18 +60,6 @@ static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 		mod_node_page_state(NR_ANON_MAPPED, nr);
 	if (nr_pmdmapped)
 		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
-}
-
-static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
-							const struct page *page, int nr_pages,
-							enum rmap_level level)
-{
-	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
-	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
-	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
-	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
-						    page != &folio->page),
-			"PMD rmap of a folio that is not PMD-sized");
 }
 
 /* Large-folio PTE add with per-page mapcounts: pages going 0 -> 1 count. */
@@ -282,22 +185,12 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
 }
 
-static noinline_fn void __folio_add_new_anon_rmap_traced(struct folio *folio,
-						       struct vm_area_struct *vma,
-						       unsigned long address, rmap_t flags,
-						       unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma,
-		       __folio_add_new_anon_rmap(folio, vma, address, flags));
-}
-
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_new_anon_rmap_traced(folio, vma, address, flags, _RET_IP_);
-	else
-		__folio_add_new_anon_rmap(folio, vma, address, flags);
+	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
+	__folio_add_new_anon_rmap(folio, vma, address, flags);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -348,37 +241,22 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	}
 }
 
-static noinline_fn void __folio_add_anon_rmap_traced(struct folio *folio, struct page *page,
-						   int nr_pages, struct vm_area_struct *vma,
-						   unsigned long address, rmap_t flags,
-						   enum rmap_level level, unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_ADD_PTES :
-		       RMAP_TRACE_ADD_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
-		       __folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, level));
-}
-
 /* Map nr_pages pages of an anon folio, by PTEs of vma's mm. */
 void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_anon_rmap_traced(folio, page, nr_pages, vma, address, flags,
-					     RMAP_LEVEL_PTE, _RET_IP_);
-	else
-		__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
+	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
+	rmap_trace_end(folio);
 }
 
 /* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
 void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	if (rmap_trace_on())
-		__folio_add_anon_rmap_traced(folio, page, HPAGE_PMD_NR, vma, address, flags,
-					     RMAP_LEVEL_PMD, _RET_IP_);
-	else
-		__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags,
-				      RMAP_LEVEL_PMD);
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
+	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -428,38 +306,26 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 	return 0;
 }
 
-static noinline_fn int __folio_try_dup_anon_rmap_traced(struct folio *folio, struct page *page,
-						      int nr_pages, struct vm_area_struct *dst_vma,
-						      struct vm_area_struct *src_vma,
-						      enum rmap_level level, unsigned long caller)
-{
-	int ret;
-
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_DUP_PTES :
-		       RMAP_TRACE_DUP_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, dst_vma,
-		       ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
-						       level));
-	return ret;
-}
-
 int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	if (rmap_trace_on())
-		return __folio_try_dup_anon_rmap_traced(folio, page, nr_pages, dst_vma, src_vma,
-							RMAP_LEVEL_PTE, _RET_IP_);
-	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma,
-					 RMAP_LEVEL_PTE);
+	int ret;
+
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
+	ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
+	rmap_trace_end(folio);
+	return ret;
 }
 
 int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	if (rmap_trace_on())
-		return __folio_try_dup_anon_rmap_traced(folio, page, HPAGE_PMD_NR, dst_vma,
-							src_vma, RMAP_LEVEL_PMD, _RET_IP_);
-	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
-					 RMAP_LEVEL_PMD);
+	int ret;
+
+	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
+	ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
+	rmap_trace_end(folio);
+	return ret;
 }
 
 /*
@@ -560,33 +426,21 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
 }
 
-static noinline_fn void __folio_remove_rmap_traced(struct folio *folio, struct page *page,
-						 int nr_pages, struct vm_area_struct *vma,
-						 enum rmap_level level, unsigned long caller)
-{
-	RMAP_TRACED_BY(caller, folio, level == RMAP_LEVEL_PTE ? RMAP_TRACE_REMOVE_PTES :
-		       RMAP_TRACE_REMOVE_PMD, level == RMAP_LEVEL_PTE ? nr_pages : 1, vma,
-		       __folio_remove_rmap(folio, page, nr_pages, vma, level));
-}
-
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
 void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	if (rmap_trace_on())
-		__folio_remove_rmap_traced(folio, page, nr_pages, vma, RMAP_LEVEL_PTE, _RET_IP_);
-	else
-		__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma);
+	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+	rmap_trace_end(folio);
 }
 
 /* Unmap a PMD-mapped folio from vma's mm. */
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
-	if (rmap_trace_on())
-		__folio_remove_rmap_traced(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD,
-					   _RET_IP_);
-	else
-		__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma);
+	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+	rmap_trace_end(folio);
 }
 
 /*
@@ -595,7 +449,7 @@ void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_are
  * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
  * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
  * the large mapcount +511, entire mapcount -1.  The caller replaces the
- * PMD entry by a table of PTEs under the page-table lock.
+ * PMD entry by a table of PTEs.
  */
 void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long haddr)

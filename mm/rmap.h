@@ -18,10 +18,8 @@
  * neither.  All counts are stored minus one; the readers return the
  * logical value.
  *
- * Lock order: page-table lock of the mm being changed -> the folio's
- * mapcount bit spinlock (FOLIO_MM_IDS_LOCK_BIT of _mm_ids), held only
- * around the slot update.  split_queue_lock (mm/huge_memory.c) is taken
- * after the bit lock is released, never inside it.
+ * Lock order: see mm/rmap.c.  The folio's mapcount bit lock
+ * (FOLIO_MM_IDS_LOCK_BITNUM of _mm_ids) is held only around a slot update.
  */
 #ifndef MM_RMAP_H
 #define MM_RMAP_H
@@ -163,11 +161,130 @@ static inline bool folio_needs_cow_for_dma(const struct vm_area_struct *vma,
 	return test_bit(MMF_HAS_PINNED, &vma->vm_mm->flags) && folio_maybe_dma_pinned(folio);
 }
 
-int folio_add_return_large_mapcount(struct folio *folio, int diff,
-				    struct vm_area_struct *vma);
-int folio_sub_return_large_mapcount(struct folio *folio, int diff,
-				    struct vm_area_struct *vma);
-void folio_set_large_mapcount(struct folio *folio, int mapcount, struct vm_area_struct *vma);
+/* Invariants of a large folio's mapcount state, checked on every change. */
+static inline void __folio_large_mapcount_sanity_checks(const struct folio *folio, int diff,
+							mm_id_t mm_id)
+{
+	VM_WARN_ON_ONCE(!folio_test_large(folio), "large mapcount of a small folio");
+	VM_WARN_ON_ONCE(diff <= 0, "large mapcount diff <= 0");
+	VM_WARN_ON_ONCE(mm_id < MM_ID_MIN || mm_id > MM_ID_MAX, "MM ID out of range");
+	VM_WARN_ON_ONCE(diff > folio_large_nr_pages(folio), "diff > nr_pages");
+	VM_WARN_ON_ONCE(folio_large_nr_pages(folio) - 1 > MM_ID_MAPCOUNT_MAX,
+			"folio too large for a per-MM mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) == MM_ID_DUMMY && folio->_mm_id_mapcount[0] != -1,
+			"free slot 0 with a mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY && folio->_mm_id_mapcount[0] < 0,
+			"used slot 0 without mappings");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) == MM_ID_DUMMY && folio->_mm_id_mapcount[1] != -1,
+			"free slot 1 with a mapcount");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY && folio->_mm_id_mapcount[1] < 0,
+			"used slot 1 without mappings");
+	VM_WARN_ON_ONCE(!folio_mapped(folio) && folio_test_large_maybe_mapped_shared(folio),
+			"unmapped folio marked maybe-shared");
+}
+
+/* First mappings of a new folio, all by vma's mm: slot 0 takes them. */
+static inline void folio_set_large_mapcount(struct folio *folio, int mapcount,
+					     struct vm_area_struct *vma)
+{
+	__folio_large_mapcount_sanity_checks(folio, mapcount, vma->vm_mm->mm_id);
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY, "new folio: slot 0 in use");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY, "new folio: slot 1 in use");
+	atomic_set(&folio->_large_mapcount, mapcount - 1);
+	folio->_mm_id_mapcount[0] = mapcount - 1;
+	folio_set_mm_id(folio, 0, vma->vm_mm->mm_id);
+}
+
+/*
+ * Add diff mappings by vma's mm.  Its slot grows; without one it takes a
+ * free slot, and the folio becomes "maybe shared" if others map it too; with
+ * no free slot the mappings are counted in _large_mapcount only (the folio
+ * is already marked shared then).  Returns the new logical large mapcount.
+ */
+static inline int folio_add_return_large_mapcount(struct folio *folio, int diff,
+						  struct vm_area_struct *vma)
+{
+	const mm_id_t mm_id = vma->vm_mm->mm_id;
+	int new_mapcount_val;
+
+	folio_lock_large_mapcount(folio);
+	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
+	new_mapcount_val = atomic_read(&folio->_large_mapcount) + diff;
+	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	if (folio_mm_id(folio, 0) == mm_id) {
+		folio->_mm_id_mapcount[0] += diff;
+	} else if (folio_mm_id(folio, 1) == mm_id) {
+		folio->_mm_id_mapcount[1] += diff;
+	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 0, mm_id);
+		folio->_mm_id_mapcount[0] = diff - 1;
+		/* We might have other mappings already. */
+		if (new_mapcount_val != diff - 1)
+			folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
+	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 1, mm_id);
+		folio->_mm_id_mapcount[1] = diff - 1;
+		/* Slot 0 certainly has mappings as well. */
+		folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
+	}
+	folio_unlock_large_mapcount(folio);
+	return new_mapcount_val + 1;
+}
+
+/*
+ * Remove diff mappings by vma's mm.  A slot whose count goes negative is
+ * freed: that happens legitimately when some of this mm's mappings were
+ * added while no slot was free.  When one slot holds every remaining
+ * mapping (or none are left) the folio is "exclusive" again.  Returns the
+ * new logical large mapcount.
+ */
+static inline int folio_sub_return_large_mapcount(struct folio *folio, int diff,
+						  struct vm_area_struct *vma)
+{
+	const mm_id_t mm_id = vma->vm_mm->mm_id;
+	int new_mapcount_val;
+
+	folio_lock_large_mapcount(folio);
+	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
+	new_mapcount_val = atomic_read(&folio->_large_mapcount) - diff;
+	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	if (folio_mm_id(folio, 0) == mm_id) {
+		folio->_mm_id_mapcount[0] -= diff;
+		if (folio->_mm_id_mapcount[0] >= 0)
+			goto out;
+		folio->_mm_id_mapcount[0] = -1;
+		folio_set_mm_id(folio, 0, MM_ID_DUMMY);
+	} else if (folio_mm_id(folio, 1) == mm_id) {
+		folio->_mm_id_mapcount[1] -= diff;
+		if (folio->_mm_id_mapcount[1] >= 0)
+			goto out;
+		folio->_mm_id_mapcount[1] = -1;
+		folio_set_mm_id(folio, 1, MM_ID_DUMMY);
+	}
+	/*
+	 * If one slot owns all mappings, the folio is mapped exclusively; if
+	 * it is now unmapped (-1), both slots are free (-1) and it is too.
+	 */
+	if (folio->_mm_id_mapcount[0] == new_mapcount_val ||
+	    folio->_mm_id_mapcount[1] == new_mapcount_val)
+		folio->_mm_ids &= ~FOLIO_MM_IDS_SHARED_BIT;
+out:
+	folio_unlock_large_mapcount(folio);
+	return new_mapcount_val + 1;
+}
+
+static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
+							const struct page *page, int nr_pages,
+							enum rmap_level level)
+{
+	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
+	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
+	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
+	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
+						    page != &folio->page),
+			"PMD rmap of a folio that is not PMD-sized");
+}
+
 #define folio_add_large_mapcount(f, diff, vma)  ((void)folio_add_return_large_mapcount(f, diff, vma))
 #define folio_sub_large_mapcount(f, diff, vma)  ((void)folio_sub_return_large_mapcount(f, diff, vma))
 #define folio_inc_large_mapcount(f, vma)        folio_add_large_mapcount(f, 1, vma)

@@ -4,8 +4,7 @@
  * mm/rmap_trace.h).  /proc/mapcount_trace prints it one line per record;
  * scripts/trace-plot.py turns a saved trace into a timeline picture.
  *
- * Lock order: rmap_trace_lock is innermost (taken after the rmap update,
- * with the folio's mapcount lock already released).
+ * Lock order: see mm/rmap.c; rmap_trace_lock guards the ring.
  */
 #include "linux/errno.h"
 #include "mm/rmap_trace.h"
@@ -105,31 +104,46 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 	s->shared = large && folio_test_large_maybe_mapped_shared(folio);
 }
 
-bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before)
+/* The record of the operation running now, if its folio is traced. */
+static const struct folio *pending_folio;
+static struct rmap_trace_rec pending;
+
+/*
+ * The caller is the return address of the function the hook sits in (our
+ * caller's caller, Linux's CALLER_ADDR1): found through the frame pointers
+ * both builds keep, it costs the hook's callers nothing while the trace is off.
+ */
+#pragma GCC diagnostic ignored "-Wframe-address"
+void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma)
 {
+	pending_folio = NULL;
 	if (!rmap_trace_wanted(folio))
-		return false;
-	rmap_trace_snapshot(folio, before);
-	return true;
+		return;
+	pending.caller = (unsigned long)__builtin_return_address(1);
+	pending.pid = rmap_trace_pid();
+	pending.nr = nr;
+	pending.mm_id = vma ? vma->vm_mm->mm_id : 0;
+	pending.op = op;
+	rmap_trace_snapshot(folio, &pending.before);
+	pending_folio = folio;
 }
 
-/* Record one operation; the oldest record goes when the ring is full. */
-void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
-		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
-		    unsigned long caller)
+/* Record the operation begun on folio; the oldest record goes when the ring is full. */
+void __rmap_trace_end(const struct folio *folio)
 {
-	unsigned long flags = spin_lock_irqsave(&rmap_trace_lock);
-	struct rmap_trace_rec *r = &ring[ring_next % RMAP_TRACE_SIZE];
+	unsigned long flags;
+	struct rmap_trace_rec *r;
 
+	if (pending_folio != folio)
+		return;
+	pending_folio = NULL;
+	flags = spin_lock_irqsave(&rmap_trace_lock);
+	r = &ring[ring_next % RMAP_TRACE_SIZE];
+	*r = pending;
 	r->seq = ring_next++;
 	r->pfn = folio_pfn(folio);
-	r->order = folio_order(folio);
-	r->caller = caller;
-	r->pid = rmap_trace_pid();
-	r->nr = nr;
-	r->mm_id = vma ? vma->vm_mm->mm_id : 0;
-	r->op = op;
-	r->before = *before;
+	r->order = folio_order(folio);          /* a split's record shows order 0 */
 	rmap_trace_snapshot(folio, &r->after);
 	spin_unlock_irqrestore(&rmap_trace_lock, flags);
 }

@@ -8,11 +8,10 @@
  * (order >= N), "pfn P" (the folio holding PFN P), "clear".
  *
  * Compiled out with `make RMAP_TRACE=0` (CONFIG_RMAP_TRACE); when compiled
- * in but off, an rmap entry point pays one NOP (a static key, as Linux's
- * tracepoints use).
+ * in but off, an rmap entry point pays two NOPs, its begin and end hooks
+ * (static keys, as Linux's tracepoints use).
  *
- * Lock order: taken inside the rmap functions' callers' locks; the ring
- * has its own spinlock, innermost.
+ * Lock order: see mm/rmap.c; the end hook takes rmap_trace_lock.
  */
 #ifndef MM_RMAP_TRACE_H
 #define MM_RMAP_TRACE_H
@@ -56,10 +55,9 @@ int rmap_trace_pid(void);
 
 void rmap_trace_init(void);
 int rmap_trace_control(const char *cmd);
-bool __rmap_trace_begin(const struct folio *folio, struct rmap_trace_state *before);
-void rmap_trace_end(const struct folio *folio, enum rmap_trace_op op, int nr,
-		    const struct vm_area_struct *vma, const struct rmap_trace_state *before,
-		    unsigned long caller);
+void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma);
+void __rmap_trace_end(const struct folio *folio);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
 void rmap_trace_describe(char *buf, size_t size);
@@ -70,31 +68,31 @@ static inline bool rmap_trace_on(void)
 	return IS_ENABLED(CONFIG_RMAP_TRACE) && static_branch_unlikely(&rmap_trace_key);
 }
 
-#define _RET_IP_        ((unsigned long)__builtin_return_address(0))
-
 /*
- * Run "call", an rmap operation of "nr" pages on folio by vma's mm, and
- * record it, naming "caller", with the state before and after if the
- * folio is traced.  rmap.c calls it only from out-of-line "_traced" twins
- * of its entry points, so that with the trace off an entry point is the
- * test of rmap_trace_on() and a tail call.
+ * Hooks around an unchanged operation on folio:
+ *
+ *	rmap_trace_begin(folio, op, nr, vma);
+ *	...the operation...
+ *	rmap_trace_end(folio);
+ *
+ * If the folio is traced, begin snapshots its state and end records op
+ * (nr pages, by vma's mm, NULL for none) with the state before and after
+ * it, naming the caller of the function the hooks sit in.  While the trace
+ * is off each hook is one NOP (a static key) and keeps nothing live across
+ * the operation: begin leaves the record pending in mm/rmap_trace.c, as
+ * rmap operations run on one CPU and never nest.
  */
-#define RMAP_TRACED_BY(caller, folio, op, nr, vma, call) do {                   \
-	struct rmap_trace_state __before;                                       \
-	bool __traced = __rmap_trace_begin(folio, &__before);                   \
-									        \
-	call;                                                                   \
-	if (__traced)                                                           \
-		rmap_trace_end(folio, op, nr, vma, &__before, caller);          \
-} while (0)
+static __always_inline void rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op,
+					     int nr, const struct vm_area_struct *vma)
+{
+	if (rmap_trace_on())
+		__rmap_trace_begin(folio, op, nr, vma);
+}
 
-/* The same, for rarer paths (split, COW reuse): the caller of this function. */
-#define RMAP_TRACED(folio, op, nr, vma, call) do {                              \
-	if (!rmap_trace_on()) {                                                 \
-		call;                                                           \
-		break;                                                          \
-	}                                                                       \
-	RMAP_TRACED_BY(_RET_IP_, folio, op, nr, vma, call);                    \
-} while (0)
+static __always_inline void rmap_trace_end(const struct folio *folio)
+{
+	if (rmap_trace_on())
+		__rmap_trace_end(folio);
+}
 
 #endif

@@ -13,8 +13,8 @@
  * orders come from the masks, the top-level mode and its MADV_(NO)HUGEPAGE
  * flag; a fault then keeps those orders whose aligned range fits the VMA.
  *
- * Locking: the settings are words written whole; readers may see an old
- * value, as in Linux.
+ * Lock order: see mm/rmap.c; the settings are words written whole; readers
+ * may see an old value, as in Linux.
  */
 #include "linux/errno.h"
 #include "mm/thp_policy.h"

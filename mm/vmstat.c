@@ -1,8 +1,8 @@
 /*
  * The global counters of mm/vmstat.h.
  *
- * Lock order: none; every counter is an atomic updated without locks, so
- * they may be bumped from any context, under any other lock.
+ * Lock order: see mm/rmap.c; no lock here: every counter is an atomic, so
+ * it may be bumped from any context, under any lock.
  */
 #include "mm/vmstat.h"
 

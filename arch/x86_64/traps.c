@@ -110,13 +110,6 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 }
 
 /*
- * Page faults.  User addresses go to the mm; what it cannot resolve kills
- * a user task with SIGSEGV (or SIGKILL when out of memory), or makes a
- * uaccess copy return -EFAULT.  User mode touching a kernel address gets
- * SIGSEGV.  Other kernel faults are fatal.
- * Never inlined: GDB's pfbreak helper stops here.
- */
-/*
  * The protection ktest (arch/x86_64/ktest_protection.c) calls into a page
  * that must not be executable; an instruction fetch fault at exactly that
  * address returns to its caller instead of oopsing, and is counted.
@@ -142,6 +135,13 @@ static bool smap_violation(const struct pt_regs *regs, unsigned long cr2)
 	       !(regs->rflags & X86_EFLAGS_AC);
 }
 
+/*
+ * Page faults.  User addresses go to the mm; what it cannot resolve kills
+ * a user task with SIGSEGV (or SIGKILL when out of memory), or makes a
+ * uaccess copy return -EFAULT.  User mode touching a kernel address gets
+ * SIGSEGV.  Other kernel faults are fatal.
+ * Never inlined: GDB's pfbreak helper stops here.
+ */
 noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 {
 	char why[96];

@@ -8,8 +8,8 @@
  * as Linux's seq_file does.  A binary file is an array of 64-bit records
  * indexed by the file position / 8.
  *
- * Locking: one CPU, non-preemptive kernel — a show function sees a
- * consistent state (later: the locks Linux's readers take).
+ * Lock order: see mm/rmap.c; none taken: one CPU, a kernel that is not
+ * preempted — a show function sees a consistent state.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"

@@ -10,7 +10,7 @@
  * !folio_maybe_mapped_shared().  Anon folios count as dirty: they have no
  * backing store to be clean against.
  *
- * Locking: as fs/proc/base.c.
+ * Lock order: see mm/rmap.c; none taken, as in fs/proc/base.c.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"

@@ -1,9 +1,8 @@
 /*
  * Tasks (Linux's task_struct, one thread per process) and the scheduler.
  *
- * Lock order: tasklist_lock (task tree, pids, states) -> zone.lock.
- * On one CPU with interrupts off inside schedule(); the lock is there so
- * that SMP can come later.
+ * Lock order: see mm/rmap.c; tasklist_lock (kernel/sched.c) guards the task
+ * tree, PIDs and states, so that SMP can come later.
  */
 #ifndef _LINUX_SCHED_H
 #define _LINUX_SCHED_H

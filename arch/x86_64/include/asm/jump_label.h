@@ -6,8 +6,8 @@
  * writable alias of the kernel text.  The mapcount trace uses one, so that
  * an rmap call pays nothing measurable while the trace is off.
  *
- * Locking: patching runs with interrupts off on one CPU (later: stop the
- * other CPUs as Linux's text_poke_bp does).
+ * Lock order: see mm/rmap.c; patching runs with interrupts off on one CPU
+ * (with SMP: stop the other CPUs as Linux's text_poke_bp does).
  */
 #ifndef ASM_JUMP_LABEL_H
 #define ASM_JUMP_LABEL_H
