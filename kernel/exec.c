@@ -227,18 +227,21 @@ fail:
  */
 int do_execve(const char *path, struct exec_args *a)
 {
-	struct file f;
+	struct initrd_file f;
+	struct inode *inode;
 	unsigned long ip, sp;
 	const char *base;
-	long ret = path_lookupat(AT_FDCWD, path, &f);
+	long ret = path_lookupat(AT_FDCWD, path, &inode);
+	bool runnable;
 
 	if (ret)
 		return ret;
-	if (f.type != FILE_REGULAR || !(f.f.mode & 0111)) {
-		proc_release(&f);                /* directories, /proc files, mode 0644 */
+	/* directories, devices, /proc files, mode 0644: only initrd files hold programs */
+	runnable = S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, &f);
+	iput(inode);                            /* the initrd keeps its data */
+	if (!runnable)
 		return -EACCES;
-	}
-	ret = exec_mmap(&f.f, a, &ip, &sp);
+	ret = exec_mmap(&f, a, &ip, &sp);
 	if (ret)
 		return ret;
 	base = strrchr(path, '/');
