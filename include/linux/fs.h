@@ -39,7 +39,6 @@ typedef unsigned int fmode_t;
 #define FMODE_PREAD     0x8             /* pread works */
 
 /* getdents64's d_type values */
-#define DT_CHR          2
 #define DT_DIR          4
 #define DT_REG          8
 
