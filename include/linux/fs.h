@@ -13,7 +13,7 @@
  * relative lookups start from.  The page cache will add i_mapping; mmap of
  * a file calls f_op->mmap (mm/syscalls.c).
  *
- * Locking: one CPU, non-preemptive kernel: none yet (see mm/rmap.c's table).
+ * Locking: one CPU, non-preemptive kernel: none yet.
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
