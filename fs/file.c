@@ -1,6 +1,10 @@
-/* The per-task file table and file objects (see include/linux/fs.h). */
+/*
+ * Open files and the per-task file table (Linux's fs/file.c and
+ * fs/file_table.c); see include/linux/fs.h.
+ */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/tty.h"
 #include "linux/sched.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
@@ -8,15 +12,41 @@
 #include "uapi/linux/fcntl.h"
 
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
-struct file console_file = { .refs = 1, .type = FILE_CONSOLE, .f_flags = O_RDWR };
+struct file console_file = {
+	.f_count = 1, .f_mode = FMODE_READ | FMODE_WRITE, .f_flags = O_RDWR,
+	.f_inode = &console_inode, .f_op = &console_fops,
+};
 
-static void fput(struct file *f)
+/*
+ * A new open file of inode, taking over the caller's inode reference:
+ * its f_op is the inode's, f_mode follows flags' access mode (O_RDONLY
+ * reads, O_WRONLY writes, O_RDWR and 3 both) and the file can seek until
+ * its open says it is a stream.  NULL if out of memory.
+ */
+struct file *alloc_file(struct inode *inode, unsigned int flags)
 {
-	if (--f->refs || f == &console_file)
+	struct file *f = kzalloc(sizeof(*f));
+	unsigned int acc = flags & O_ACCMODE;
+
+	if (!f)
+		return NULL;
+	f->f_count = 1;
+	f->f_flags = flags & (O_ACCMODE | O_NONBLOCK);
+	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
+		    (acc != O_RDONLY ? FMODE_WRITE : 0);
+	f->f_inode = inode;
+	f->f_op = inode->i_fop;
+	return f;
+}
+
+/* Drop a reference to f; the last one releases it (f_op->release), then its inode. */
+void fput(struct file *f)
+{
+	if (--f->f_count || f == &console_file)
 		return;
-	if (f->type == FILE_PIPE_READ || f->type == FILE_PIPE_WRITE)
-		pipe_release(f);
-	proc_release(f);
+	if (f->f_op->release)
+		f->f_op->release(f->f_inode, f);
+	iput(f->f_inode);
 	kfree(f);
 }
 
@@ -27,43 +57,58 @@ struct file *fget(int fd)
 	return current->files.fd[fd];
 }
 
-/* fd's file if it was opened for reading (write: for writing); NULL is EBADF. */
-struct file *fget_rw(int fd, bool write)
-{
-	struct file *f = fget(fd);
-	unsigned int mode = f ? f->f_flags & O_ACCMODE : 0;
-
-	if (!f || mode == (write ? O_RDONLY : O_WRONLY))
-		return NULL;
-	return f;
-}
-
 /* How many fds this process may use: RLIMIT_NOFILE, at most the table. */
 static int nofile_limit(void)
 {
 	return MIN(NR_OPEN, rlimit(RLIMIT_NOFILE));
 }
 
-/* Put f in the lowest free slot below RLIMIT_NOFILE; the fd, or -EMFILE. */
-int fd_install(struct file *f, bool cloexec)
+void set_close_on_exec(unsigned int fd, bool flag)
 {
 	struct files_struct *files = &current->files;
 
-	for (int fd = 0; fd < nofile_limit(); fd++) {
+	files->cloexec = flag ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
+}
+
+bool get_close_on_exec(unsigned int fd)
+{
+	return current->files.cloexec & BIT(fd);
+}
+
+/*
+ * Put f (one reference, which the table takes) in the lowest free slot
+ * at or above from: the fd; -EINVAL if from is past the fd limit, -EMFILE
+ * when no slot below it is free (Linux's f_dupfd).
+ */
+int f_dupfd(unsigned int from, struct file *f, bool cloexec)
+{
+	struct files_struct *files = &current->files;
+
+	if (from >= (unsigned int)nofile_limit())
+		return -EINVAL;
+	for (unsigned int fd = from; fd < (unsigned int)nofile_limit(); fd++) {
 		if (files->fd[fd])
 			continue;
 		files->fd[fd] = f;
-		files->cloexec = cloexec ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
+		set_close_on_exec(fd, cloexec);
 		return fd;
 	}
 	return -EMFILE;
+}
+
+/* Put f in the lowest free slot below RLIMIT_NOFILE; the fd, or -EMFILE. */
+int fd_install(struct file *f, bool cloexec)
+{
+	int fd = f_dupfd(0, f, cloexec);
+
+	return fd == -EINVAL ? -EMFILE : fd;
 }
 
 void files_init_console(struct files_struct *files)
 {
 	for (int fd = 0; fd < 3; fd++) {
 		files->fd[fd] = &console_file;
-		console_file.refs++;
+		console_file.f_count++;
 	}
 }
 
@@ -72,7 +117,7 @@ void files_dup(struct files_struct *dst, const struct files_struct *src)
 	*dst = *src;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (dst->fd[fd])
-			dst->fd[fd]->refs++;
+			dst->fd[fd]->f_count++;
 }
 
 void files_close_all(struct files_struct *files)
@@ -95,18 +140,6 @@ void files_close_on_exec(struct files_struct *files)
 	files->cloexec = 0;
 }
 
-/* close(fd): 0 or -EBADF. */
-long sys_close(int fd)
-{
-	struct file *f = fget(fd);
-
-	if (!f)
-		return -EBADF;
-	current->files.fd[fd] = NULL;
-	fput(f);
-	return 0;
-}
-
 /* dup3(old, new, flags) and friends: new refers to old's file. */
 long sys_dup3(int oldfd, int newfd, int flags)
 {
@@ -118,10 +151,9 @@ long sys_dup3(int oldfd, int newfd, int flags)
 		return -EBADF;
 	if (current->files.fd[newfd])
 		sys_close(newfd);
-	f->refs++;
+	f->f_count++;
 	current->files.fd[newfd] = f;
-	current->files.cloexec = flags & O_CLOEXEC ? current->files.cloexec | BIT(newfd)
-						   : current->files.cloexec & ~BIT(newfd);
+	set_close_on_exec(newfd, flags & O_CLOEXEC);
 	return newfd;
 }
 
@@ -139,45 +171,9 @@ long sys_dup(int oldfd)
 
 	if (!f)
 		return -EBADF;
-	f->refs++;
+	f->f_count++;
 	fd = fd_install(f, false);
 	if (fd < 0)
-		f->refs--;
+		f->f_count--;
 	return fd;
-}
-
-
-/*
- * fcntl: descriptor flags (close-on-exec), status flags (O_NONBLOCK is the
- * one that can change), duplication at or above arg (EINVAL past the fd
- * limit, EMFILE when none is free below it, as Linux's f_dupfd).
- */
-long sys_fcntl(int fd, int cmd, unsigned long arg)
-{
-	struct file *f = fget(fd);
-	struct files_struct *files = &current->files;
-
-	if (!f)
-		return -EBADF;
-	switch (cmd) {
-	case F_GETFD:
-		return files->cloexec & BIT(fd) ? FD_CLOEXEC : 0;
-	case F_SETFD:
-		files->cloexec = arg & FD_CLOEXEC ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
-		return 0;
-	case F_GETFL:
-		return f->f_flags;
-	case F_SETFL:
-		f->f_flags = (f->f_flags & ~O_NONBLOCK) | (arg & O_NONBLOCK);
-		return 0;
-	case F_DUPFD:
-	case F_DUPFD_CLOEXEC:
-		if (arg >= (unsigned long)nofile_limit())
-			return -EINVAL;
-		for (unsigned long nfd = arg; nfd < (unsigned long)nofile_limit(); nfd++)
-			if (!files->fd[nfd])
-				return sys_dup3(fd, nfd, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
-		return -EMFILE;
-	}
-	return -EINVAL;
 }

@@ -6,22 +6,25 @@
  *   the name (namesize bytes with its NUL), padding to 4, the data,
  *   padding to 4; the entry named "TRAILER!!!" ends the archive.
  *
- * Files are looked up in place; nothing is copied.  Read-only, no lock.
+ * Files are read in place; nothing is copied.  Each entry gets an inode
+ * at boot, kept for ever in a list (the list's reference); a regular
+ * file's i_private is its data, a directory's its path.  Read-only, no lock.
  */
+#include "linux/errno.h"
+#include "linux/fs.h"
 #include "linux/initrd.h"
+#include "linux/panic.h"
 #include "linux/printk.h"
 #include "linux/string.h"
+#include "linux/uaccess.h"
+#include "linux/seq_file.h"
+#include "mm/mm.h"
 
 #define NEWC_HDR_LEN 110
 
 static const u8 *archive;
 static unsigned long archive_size;
 
-void initrd_init(const void *start, unsigned long size)
-{
-	archive = start;
-	archive_size = size;
-}
 
 static unsigned long hexfield(const u8 *hdr, int index)
 {
@@ -68,15 +71,147 @@ bool initrd_entry(unsigned int index, struct initrd_file *f)
 	return false;
 }
 
-/* Find path (absolute or relative to "/") in the archive. */
-bool initrd_lookup(const char *path, struct initrd_file *f)
+struct initrd_inode {
+	struct initrd_file entry;
+	struct initrd_inode *next;      /* the cache */
+	struct inode vfs_inode;
+};
+
+static struct super_block initrd_sb;
+static struct initrd_inode *initrd_inodes;
+
+/* read(2) of a file: bytes at *pos, up to the end. */
+static long initrd_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
-	unsigned long off = 0;
+	struct inode *inode = file_inode(file);
+	const u8 *data = inode->i_private;
+	unsigned long n = *pos < inode->i_size ? MIN(count, (size_t)(inode->i_size - *pos)) : 0;
+
+	if (copy_to_user(ubuf, data + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return n;
+}
+
+static const struct file_operations initrd_file_operations = {
+	.llseek = generic_file_llseek,
+	.read = initrd_file_read,
+};
+
+/* Is name a direct child of dir ("" is the root)?  Returns its base name. */
+static const char *child_name(const char *name, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n && (strncmp(name, dir, n) || name[n] != '/'))
+		return NULL;
+	name += n ? n + 1 : 0;
+	return *name && !strchr(name, '/') ? name : NULL;
+}
+
+/*
+ * The children of a directory, from archive index ctx->pos on (the
+ * position counts every archive entry; d_ino is the position + 2).
+ */
+static int initrd_readdir(struct file *file, struct dir_context *ctx)
+{
+	const char *dir = file_inode(file)->i_private;
+	struct initrd_file e;
+
+	for (; initrd_entry(ctx->pos, &e); ctx->pos++) {
+		const char *child = child_name(e.name, dir);
+
+		if (!child || !strcmp(e.name, "."))
+			continue;
+		if (!dir_emit(ctx, child, strlen(child), ctx->pos + 2,
+			      S_ISDIR(e.mode) ? DT_DIR : DT_REG))
+			break;
+	}
+	return 0;
+}
+
+/* Directories seek as Linux's dcache_dir_lseek: SEEK_SET and SEEK_CUR only. */
+static const struct file_operations initrd_dir_operations = {
+	.llseek = seq_lseek,
+	.read = generic_read_dir,
+	.iterate_shared = initrd_readdir,
+};
+
+static struct inode initrd_root = {
+	.i_mode = S_IFDIR | 0755, .i_nlink = 2, .i_ino = 1, .i_count = 1, .i_sb = &initrd_sb,
+	.i_fop = &initrd_dir_operations, .i_private = (void *)"",
+};
+
+/* The inode of an entry: directories S_IFDIR 0755, files their mode, data and size. */
+static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e)
+{
+	inode->i_sb = &initrd_sb;
+	inode->i_count = 1;                     /* the cache's */
+	inode->i_ino = 1;
+	if (S_ISDIR(e->mode)) {
+		inode->i_mode = S_IFDIR | 0755;
+		inode->i_nlink = 2;
+		inode->i_fop = &initrd_dir_operations;
+		inode->i_private = (void *)e->name;
+		return;
+	}
+	inode->i_mode = e->mode;
+	inode->i_nlink = 1;
+	inode->i_ino = (unsigned long)e->data >> 4;     /* unique and stable */
+	inode->i_size = e->size;
+	inode->i_blocks = (e->size + 511) / 512;
+	inode->i_fop = &initrd_file_operations;
+	inode->i_private = (void *)e->data;
+}
+
+/*
+ * The inode of path (absolute or relative to "/"; "" is the root): a
+ * reference for the caller, or NULL if the archive has no such entry.
+ */
+struct inode *initrd_iget(const char *path)
+{
+	struct initrd_inode *ii;
 
 	while (*path == '/')
 		path++;
-	while (next_entry(&off, f))
-		if (!strcmp(f->name, path))
-			return true;
-	return false;
+	if (!*path) {
+		ihold(&initrd_root);
+		return &initrd_root;
+	}
+	for (ii = initrd_inodes; ii && strcmp(ii->entry.name, path); ii = ii->next)
+		;
+	if (!ii)
+		return NULL;
+	ihold(&ii->vfs_inode);
+	return &ii->vfs_inode;
+}
+
+/* Take the archive GRUB loaded and make the inode of each entry, in archive order. */
+void initrd_init(const void *start, unsigned long size)
+{
+	struct initrd_inode **tail = &initrd_inodes;
+	unsigned long off = 0;
+	struct initrd_file e;
+
+	archive = start;
+	archive_size = size;
+	while (next_entry(&off, &e)) {
+		struct initrd_inode *ii = kzalloc(sizeof(*ii));
+
+		if (!ii)
+			panic("initrd_init: no memory for the inodes");
+		ii->entry = e;
+		initrd_fill_inode(&ii->vfs_inode, &e);
+		*tail = ii;
+		tail = &ii->next;
+	}
+}
+
+/* The archive entry behind an initrd file's inode (exec reads it in place); false if none. */
+bool initrd_file_of(struct inode *inode, struct initrd_file *f)
+{
+	if (inode->i_sb != &initrd_sb || !S_ISREG(inode->i_mode))
+		return false;
+	*f = container_of(inode, struct initrd_inode, vfs_inode)->entry;
+	return true;
 }

@@ -171,7 +171,7 @@ static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsig
  */
 static int wait_for_line(struct tty_struct *tty, bool nonblock)
 {
-	while (tty->canon_head == tty->read_tail) {
+	while (!n_tty_input_available(tty)) {
 		if (current->pending_kill)
 			return -EINTR;
 		if (nonblock)
@@ -179,6 +179,12 @@ static int wait_for_line(struct tty_struct *tty, bool nonblock)
 		sleep_on(tty);
 	}
 	return 0;
+}
+
+/* Whether a read would return now: a complete line (or an EOF mark) is buffered. */
+bool n_tty_input_available(const struct tty_struct *tty)
+{
+	return READ_ONCE(tty->canon_head) != READ_ONCE(tty->read_tail);
 }
 
 /*

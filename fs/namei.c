@@ -12,14 +12,20 @@
  *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/", "f/..")
  *   EBADF         a relative path against a dirfd that is not open
  *
+ * Each file system answers for its part of the tree with a referenced
+ * inode (fs/proc, fs/sysfs.c, fs/initrd.c).
+ *
  * Lock order: see mm/rmap.c; none taken: lookups only read the initrd and
- * generate /proc files.
+ * make /proc inodes.
  */
 #include "linux/errno.h"
 #include "linux/namei.h"
 #include "linux/uaccess.h"
 #include "linux/printk.h"
 #include "linux/string.h"
+#include "linux/tty.h"
+#include "linux/err.h"
+#include "linux/initrd.h"
 #include "mm/mm.h"
 
 /*
@@ -44,42 +50,39 @@ char *getname(const char *upath, int flags, long *err)
 	return NULL;
 }
 
-/* Look up one normalized path (no leading or trailing '/'; "" is the root). */
-static bool lookup_one(const char *p, struct file *f)
+/*
+ * Look up one normalized path (no leading or trailing '/'; "" is the
+ * root): /dev/console, then /proc and /sys, then the initrd.  A referenced
+ * inode, NULL if there is none, or ERR_PTR(-ENOMEM).
+ */
+static struct inode *lookup_one(const char *p)
 {
-	struct initrd_file entry;
+	struct inode *inode;
 
-	memset(f, 0, sizeof(*f));
-	if (!*p || !strcmp(p, "dev/console")) {
-		f->type = *p ? FILE_CONSOLE : FILE_DIR;
-		return true;
+	if (!strcmp(p, "dev/console")) {
+		ihold(&console_inode);
+		return &console_inode;
 	}
-	if (proc_lookup(p, f))
-		return true;
-	if (!initrd_lookup(p, &entry))
-		return false;
-	f->type = (entry.mode & S_IFMT) == S_IFDIR ? FILE_DIR : FILE_REGULAR;
-	f->f = entry;
-	if (f->type == FILE_DIR)
-		strlcpy(f->dir, p, sizeof(f->dir));
-	return true;
+	inode = proc_lookup(p);
+	if (!inode)
+		inode = sysfs_lookup(p);
+	return inode ? inode : initrd_iget(p);
 }
 
 /* p does not exist: ENOTDIR if one of its leading components is a file. */
 static long missing(char *p)
 {
-	struct file f;
-
 	for (char *slash = strchr(p, '/'); slash; slash = strchr(slash + 1, '/')) {
-		bool found, dir;
+		struct inode *inode;
+		bool dir;
 
 		*slash = '\0';
-		found = lookup_one(p, &f);
+		inode = lookup_one(p);
 		*slash = '/';
-		if (!found)
+		if (IS_ERR_OR_NULL(inode))
 			break;
-		dir = f.type == FILE_DIR;
-		proc_release(&f);
+		dir = S_ISDIR(inode->i_mode);
+		iput(inode);
 		if (!dir)
 			return -ENOTDIR;
 	}
@@ -89,20 +92,23 @@ static long missing(char *p)
 /* Before a "." or "..": the path so far must be a directory; 0, -ENOTDIR or -ENOENT. */
 static long must_be_dir(char *p)
 {
-	struct file f;
+	struct inode *inode;
 	bool dir;
 
 	if (!*p)
 		return 0;                       /* the root */
-	if (!lookup_one(p, &f))
+	inode = lookup_one(p);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	if (!inode)
 		return missing(p);
-	dir = f.type == FILE_DIR;
-	proc_release(&f);
+	dir = S_ISDIR(inode->i_mode);
+	iput(inode);
 	return dir ? 0 : -ENOTDIR;
 }
 
 /*
- * Walk the components of in into out (PATH_MAX + the dir size bytes):
+ * Walk the components of in into out (PATH_MAX + DIR_PATH_MAX bytes):
  * empty ones ("//") and "." are dropped, ".." drops the one before it
  * ("/.." is "/"), each after a check that what precedes is a directory,
  * as Linux's walk does.  out gets them joined by '/', no leading or
@@ -143,17 +149,17 @@ static long normalize(const char *in, char *out)
  */
 static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
 {
-	const size_t half = PATH_MAX + sizeof(((struct file *)0)->dir);
+	const size_t half = PATH_MAX + DIR_PATH_MAX;
 	const char *dir = "";
 	size_t n;
 
 	if (name[0] != '/' && dirfd != AT_FDCWD) {
 		struct file *d = fget(dirfd);
 
-		*err = !d ? -EBADF : d->type != FILE_DIR ? -ENOTDIR : 0;
+		*err = !d ? -EBADF : !S_ISDIR(file_inode(d)->i_mode) ? -ENOTDIR : 0;
 		if (*err)
 			return NULL;
-		dir = d->dir;
+		dir = file_inode(d)->i_private;         /* a directory's path */
 	}
 	snprintf(buf, half, "%s/%s", dir, name);
 	n = strlen(buf);
@@ -163,13 +169,12 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 }
 
 /*
- * Resolve a kernel copy of a path name, relative to dirfd, into f (type
- * and contents; a /proc file is generated into f and must be
- * proc_release()d).  Returns 0 or -errno.
+ * Resolve a kernel copy of a path name, relative to dirfd, into *inode (a
+ * reference the caller iput()s).  Returns 0 or -errno.
  */
-long path_lookupat(int dirfd, const char *name, struct file *f)
+long path_lookupat(int dirfd, const char *name, struct inode **inode)
 {
-	char *buf = kmalloc(2 * (PATH_MAX + sizeof(f->dir))), *p;
+	char *buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX)), *p;
 	bool trailing;
 	long err = -ENOMEM;
 
@@ -178,11 +183,10 @@ long path_lookupat(int dirfd, const char *name, struct file *f)
 	p = absolute(dirfd, name, buf, &trailing, &err);
 	if (!p)
 		goto out;
-	err = 0;
-	if (!lookup_one(p, f))
-		err = missing(p);
-	else if (trailing && f->type != FILE_DIR) {
-		proc_release(f);
+	*inode = lookup_one(p);
+	err = IS_ERR(*inode) ? PTR_ERR(*inode) : !*inode ? missing(p) : 0;
+	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
+		iput(*inode);
 		err = -ENOTDIR;
 	}
 out:
@@ -191,14 +195,14 @@ out:
 }
 
 /* getname() then path_lookupat(): flags LOOKUP_EMPTY lets "" through. */
-long user_path_at(int dirfd, const char *upath, int flags, struct file *f)
+long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode)
 {
 	long err = 0;
 	char *name = getname(upath, flags, &err);
 
 	if (!name)
 		return err;
-	err = path_lookupat(dirfd, name, f);
+	err = path_lookupat(dirfd, name, inode);
 	kfree(name);
 	return err;
 }

@@ -6,6 +6,9 @@
  * instead).  Writing with no reader raises SIGPIPE, or returns -EPIPE
  * when SIGPIPE is ignored.  One CPU, and no preemption in the kernel: no
  * lock needed yet.
+ *
+ * Both ends are files of one inode (S_IFIFO, its own inode number) whose
+ * i_private is the ring; each file's private_data points at it too.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -14,6 +17,7 @@
 #include "linux/uaccess.h"
 #include "linux/syscalls.h"
 #include "mm/mm.h"
+#include "uapi/linux/eventpoll.h"
 
 #define PIPE_SIZE 4096
 #define PIPE_BUF  4096                  /* POSIX: the longest atomic write */
@@ -24,9 +28,9 @@ struct pipe {
 	int readers, writers;
 };
 
-long pipe_read(struct file *f, char *ubuf, unsigned long count)
+static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
-	struct pipe *p = f->pipe;
+	struct pipe *p = f->private_data;
 	unsigned long n = 0;
 
 	while (p->head == p->tail) {
@@ -57,9 +61,9 @@ long pipe_read(struct file *f, char *ubuf, unsigned long count)
  * longer one copies what fits and may be split.  Returns the bytes
  * written, or -errno if none were.
  */
-long pipe_write(struct file *f, const char *ubuf, unsigned long count)
+static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
-	struct pipe *p = f->pipe;
+	struct pipe *p = f->private_data;
 	unsigned long n = 0;
 
 	while (n < count) {
@@ -89,18 +93,79 @@ long pipe_write(struct file *f, const char *ubuf, unsigned long count)
 	return n;
 }
 
-/* The last reference to one end went away. */
-void pipe_release(struct file *f)
+/* The last reference to one end went away: the ring goes with the last end. */
+static int pipe_release(struct inode *inode, struct file *f)
 {
-	struct pipe *p = f->pipe;
+	struct pipe *p = f->private_data;
 
-	if (f->type == FILE_PIPE_READ)
+	if (f->f_mode & FMODE_READ)
 		p->readers--;
 	else
 		p->writers--;
 	wake_up(p);
 	if (!p->readers && !p->writers)
 		kfree(p);
+	return 0;
+}
+
+/* Readable: bytes, or no writer left (EOF); writable: room, or no reader (EPIPE). */
+static __poll_t pipe_poll(struct file *f, struct poll_table_struct *wait)
+{
+	struct pipe *p = f->private_data;
+	__poll_t mask = 0;
+
+	if (f->f_mode & FMODE_READ) {
+		mask |= p->head != p->tail ? EPOLLIN | EPOLLRDNORM : 0;
+		mask |= !p->writers ? EPOLLHUP : 0;
+	}
+	if (f->f_mode & FMODE_WRITE) {
+		mask |= p->head - p->tail < PIPE_SIZE ? EPOLLOUT | EPOLLWRNORM : 0;
+		mask |= !p->readers ? EPOLLERR : 0;
+	}
+	return mask;
+}
+
+static const struct file_operations pipefifo_fops = {
+	.read = pipe_read,
+	.write = pipe_write,
+	.poll = pipe_poll,
+	.release = pipe_release,
+};
+
+/* One end of pipe p: a stream file of inode (taking a reference to it); NULL if out of memory. */
+static struct file *pipe_end(struct inode *inode, struct pipe *p, unsigned int flags)
+{
+	struct file *f = alloc_file(inode, flags);
+
+	if (!f)
+		return NULL;
+	ihold(inode);
+	nonseekable_open(inode, f);
+	f->private_data = p;
+	if (flags & O_WRONLY)
+		p->writers++;
+	else
+		p->readers++;
+	return f;
+}
+
+/*
+ * Install both ends, read end first, and copy the fds to ufds[2]; on a
+ * failure neither stays installed.  0, -EMFILE or -EFAULT.
+ */
+static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec)
+{
+	int fds[2] = { -1, -1 };
+
+	fds[0] = fd_install(r, cloexec);
+	fds[1] = fds[0] < 0 ? -1 : fd_install(w, cloexec);
+	if (fds[1] >= 0 && !copy_to_user(ufds, fds, sizeof(fds)))
+		return 0;
+	if (fds[0] >= 0)
+		current->files.fd[fds[0]] = NULL;
+	if (fds[1] >= 0)
+		current->files.fd[fds[1]] = NULL;
+	return fds[1] < 0 ? -EMFILE : -EFAULT;
 }
 
 /*
@@ -111,42 +176,33 @@ void pipe_release(struct file *f)
 long sys_pipe2(int *ufds, int flags)
 {
 	unsigned int nonblock = flags & O_NONBLOCK;
-	int fds[2] = { -1, -1 };
-	struct pipe *p;
-	struct file *r, *w;
+	struct pipe *p = NULL;
+	struct file *r = NULL, *w = NULL;
+	struct inode *inode;
+	long ret = -ENOMEM;
 
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
+	inode = new_inode(NULL);
+	if (!inode)
+		return -ENOMEM;
+	inode->i_mode = S_IFIFO | 0600;
+	inode->i_ino = get_next_ino();
+	inode->i_fop = &pipefifo_fops;
 	p = kzalloc(sizeof(*p));
-	r = kzalloc(sizeof(*r));
-	w = kzalloc(sizeof(*w));
-	if (!p || !r || !w)
-		goto nomem;
-	*r = (struct file){ .refs = 1, .type = FILE_PIPE_READ, .f_flags = O_RDONLY | nonblock,
-			    .pipe = p };
-	*w = (struct file){ .refs = 1, .type = FILE_PIPE_WRITE, .f_flags = O_WRONLY | nonblock,
-			    .pipe = p };
-	p->readers = p->writers = 1;
-	fds[0] = fd_install(r, flags & O_CLOEXEC);
-	fds[1] = fds[0] < 0 ? -1 : fd_install(w, flags & O_CLOEXEC);
-	if (fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {
-		long err = fds[1] < 0 ? -EMFILE : -EFAULT;
-
-		if (fds[0] >= 0)
-			current->files.fd[fds[0]] = NULL;
-		if (fds[1] >= 0)
-			current->files.fd[fds[1]] = NULL;
-		kfree(r);
-		kfree(w);
+	inode->i_private = p;
+	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
+	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;
+	if (w)
+		ret = pipe_install(r, w, ufds, flags & O_CLOEXEC);
+	if (ret && r)
+		fput(r);                /* the last end frees p */
+	if (ret && w)
+		fput(w);
+	if (ret && !r)
 		kfree(p);
-		return err;
-	}
-	return 0;
-nomem:
-	kfree(p);
-	kfree(r);
-	kfree(w);
-	return -ENOMEM;
+	iput(inode);            /* the ends hold it now */
+	return ret;
 }
 
 long sys_pipe(int *ufds)

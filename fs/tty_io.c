@@ -11,16 +11,17 @@
 #include "linux/fs.h"
 #include "linux/printk.h"
 #include "linux/uaccess.h"
-#include "mm/mm.h"
+#include "linux/slab.h"
+#include "uapi/linux/eventpoll.h"
+#include "uapi/linux/ioctls.h"
+#include "uapi/linux/stat.h"
 
 #define TTY_WRITE_CHUNK 4096
-#define TCGETS          0x5401
-#define TIOCGWINSZ      0x5413
 
 struct tty_struct console_tty = { .pgrp = 0 };
 
 /* read(2) on the console: a line at a time (n_tty_read). */
-long tty_read(struct file *f, char *ubuf, unsigned long count)
+static long tty_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
 	return n_tty_read(&console_tty, ubuf, count, f->f_flags & O_NONBLOCK);
 }
@@ -31,7 +32,7 @@ long tty_read(struct file *f, char *ubuf, unsigned long count)
  * inside it (a bad buffer prints nothing and gives -EFAULT, as Linux's tty
  * does).  Returns the bytes written.
  */
-long tty_write(struct file *f, const char *ubuf, unsigned long count)
+static long tty_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	unsigned long done = 0;
 	char *chunk = kmalloc(TTY_WRITE_CHUNK);
@@ -54,7 +55,7 @@ long tty_write(struct file *f, const char *ubuf, unsigned long count)
  * ioctl on the console: TIOCGWINSZ (24x80) and TCGETS (a zeroed termios);
  * anything else -ENOTTY.
  */
-long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	static const unsigned short winsize[4] = { 24, 80, 0, 0 };
 	static const unsigned char termios[60];
@@ -65,3 +66,27 @@ long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		return copy_to_user((void *)arg, termios, sizeof(termios)) ? -EFAULT : 0;
 	return -ENOTTY;
 }
+
+/* Output never waits; input is ready when a whole line (or EOF) is buffered. */
+static __poll_t tty_poll(struct file *f, struct poll_table_struct *wait)
+{
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+
+	if (n_tty_input_available(&console_tty))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
+const struct file_operations console_fops = {
+	.open = nonseekable_open,
+	.read = tty_read,
+	.write = tty_write,
+	.poll = tty_poll,
+	.unlocked_ioctl = tty_ioctl,
+};
+
+/* /dev/console, 5:1, crw--w----; its own reference keeps it for ever. */
+struct inode console_inode = {
+	.i_mode = S_IFCHR | 0620, .i_nlink = 1, .i_ino = 1, .i_rdev = (5 << 8) | 1,
+	.i_count = 1, .i_fop = &console_fops,
+};

@@ -12,6 +12,7 @@
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
 #include "linux/namei.h"
+#include "linux/initrd.h"
 #include "linux/signal.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
@@ -25,18 +26,21 @@
  */
 int do_execve(const char *path, struct exec_args *a)
 {
-	struct file f;
+	struct initrd_file f;
+	struct inode *inode;
 	unsigned long ip, sp;
 	const char *base;
-	long ret = path_lookupat(AT_FDCWD, path, &f);
+	long ret = path_lookupat(AT_FDCWD, path, &inode);
+	bool runnable;
 
 	if (ret)
 		return ret;
-	if (f.type != FILE_REGULAR || !(f.f.mode & 0111)) {
-		proc_release(&f);                /* directories, /proc files, mode 0644 */
+	/* directories, devices, /proc files, mode 0644: only initrd files hold programs */
+	runnable = S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, &f);
+	iput(inode);                            /* the initrd keeps its data */
+	if (!runnable)
 		return -EACCES;
-	}
-	ret = load_elf_binary(&f.f, a, &ip, &sp);
+	ret = load_elf_binary(&f, a, &ip, &sp);
 	if (ret)
 		return ret;
 	base = strrchr(path, '/');

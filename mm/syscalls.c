@@ -8,18 +8,46 @@
 
 
 /*
- * mmap: anonymous private memory only.  Checks in Linux's order: offset
- * alignment, the file (EBADF; no file can be mapped yet: ENODEV), then
- * do_mmap_anon's (length, placement, mapping type, limits).
+ * mmap of a file: -ENODEV unless its f_op has mmap (none has yet); else
+ * the range is mapped as do_mmap_anon() maps it, then the file's mmap
+ * sets the VMA up (Linux's mmap_region + call_mmap), undone if it fails.
+ * vm_file and vm_pgoff come with the page cache.
+ */
+static long mmap_file(struct file *file, unsigned long addr, unsigned long len,
+		      unsigned long prot, unsigned long flags)
+{
+	long ret;
+	int err;
+
+	if (!file->f_op->mmap)
+		return -ENODEV;
+	ret = do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
+	if (ret < 0)
+		return ret;
+	err = file->f_op->mmap(file, find_vma(current->mm, ret));
+	if (err) {
+		do_munmap(current->mm, ret, len);
+		return err;
+	}
+	return ret;
+}
+
+/*
+ * mmap: anonymous private memory, or a file whose f_op can map it.
+ * Checks in Linux's order: offset alignment, the file (EBADF, ENODEV),
+ * then do_mmap_anon's (length, placement, mapping type, limits).
  */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off)
 {
+	struct file *file;
+
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return !fget(fd) ? -EBADF : -ENODEV;    /* no file mappings yet */
-	return do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
+	if (flags & MAP_ANONYMOUS)
+		return do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
+	file = fget(fd);
+	return file ? mmap_file(file, addr, len, prot, flags) : -EBADF;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)

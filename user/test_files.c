@@ -137,6 +137,23 @@ static void test_console_nonblock(void)
 	close(fd);
 }
 
+/* A pipe is one inode: both ends show its S_IFIFO mode and number; another pipe has another. */
+static void test_pipe_inode(void)
+{
+	struct stat r, w, other;
+	int a[2], b[2];
+
+	if (pipe(a) || pipe(b))
+		return;
+	ok(!fstat(a[0], &r) && !fstat(a[1], &w) && !fstat(b[0], &other) && S_ISFIFO(r.st_mode) &&
+	   S_ISFIFO(w.st_mode) && r.st_ino == w.st_ino && r.st_ino != other.st_ino,
+	   "fstat of a pipe: both ends one FIFO inode, another pipe another inode number");
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+}
+
 /*
  * lseek as each file type has it on Linux: holes and data of a regular
  * file, a directory and /proc text only from the start or the position,
@@ -281,5 +298,6 @@ int main(int argc, char **argv)
 	test_pipe_atomic();
 	test_pipe_nonblock();
 	test_console_nonblock();
+	test_pipe_inode();
 	return tap_done();
 }

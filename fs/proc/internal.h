@@ -1,16 +1,37 @@
 /*
- * What the /proc files share (fs/proc/base.c, fs/proc/task_mmu.c).
+ * What the /proc files share (the files of fs/proc/).
  */
 #ifndef _FS_PROC_INTERNAL_H
 #define _FS_PROC_INTERNAL_H
 
-#include "linux/fs.h"
+#include "linux/proc_fs.h"
 #include "mm/folio.h"
 
-long proc_read_records(struct file *f, char *ubuf, unsigned long count, unsigned long limit,
-		       u64 (*record)(struct file *f, unsigned long index));
-bool proc_pid_lookup(const char *path, struct file *f);
-bool proc_pid_dir(const char *path);
+/* the files of /proc, in its listing's order */
+extern const struct proc_dir_entry proc_meminfo, proc_buddyinfo, proc_kpagecount,
+	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor;
+
+/* inode.c */
+struct inode *proc_dir_inode(const char *path, const struct file_operations *fops);
+long proc_read_records(struct file *file, char *ubuf, size_t count, loff_t *pos,
+		       unsigned long limit, u64 (*record)(struct inode *inode, unsigned long index));
+
+/* root.c */
+extern const struct file_operations proc_dir_operations;
+
+/* base.c */
+struct inode *proc_pid_lookup(const char *path);
+
+/* page.c */
+struct inode *proc_folio_lookup(const char *path);
+
+/* task_mmu.c */
 int proc_page_mapcount(struct folio *folio, struct page *page);
+void task_mem(struct seq_file *m, struct mm_struct *mm);
+int maps_show(struct seq_file *m, void *v);
+int smaps_show(struct seq_file *m, void *v);
+int smaps_rollup_show(struct seq_file *m, void *v);
+int numa_maps_show(struct seq_file *m, void *v);
+extern const struct file_operations proc_pagemap_operations;
 
 #endif

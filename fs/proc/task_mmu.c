@@ -1,8 +1,8 @@
 /*
- * The per-process /proc files, in Linux's formats (fs/proc/task_mmu.c,
- * fs/proc/array.c): maps, smaps, smaps_rollup, numa_maps, status and
- * pagemap, for /proc/self/ and /proc/<pid>/.  The file is bound to the
- * process's mm when it is opened (mmgrab), as Linux does.
+ * In Linux's formats (Linux's fs/proc/task_mmu.c),
+ * the memory views of /proc/self/ and /proc/<pid>/: maps, smaps,
+ * smaps_rollup, numa_maps and pagemap, and status's memory lines.  The
+ * file's inode holds the process's mm (fs/proc/base.c).
  *
  * What the mapcount modes change (MISSING.md §17-19): with
  * CONFIG_PAGE_MAPCOUNT a page's mapcount is its precise one; without, the
@@ -10,7 +10,7 @@
  * !folio_maybe_mapped_shared().  Anon folios count as dirty: they have no
  * backing store to be clean against.
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/base.c.
+ * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -141,12 +141,14 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 	seq_printf(m, "\n");
 }
 
-static void maps_show(struct file *file, struct seq_file *m)
+int maps_show(struct seq_file *m, void *v)
 {
+	struct mm_struct *mm = PROC_I(m->private)->mm;
 	struct vm_area_struct *vma;
 
-	list_for_each_entry(vma, &file->mm->mmap, vm_list)
+	list_for_each_entry(vma, &mm->mmap, vm_list)
 		show_map_vma(m, vma);
+	return 0;
 }
 
 /* Linux's __show_smap: every counter in kB, labels 16 wide, values 8 wide. */
@@ -184,11 +186,12 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 		   f & VM_HUGEPAGE ? "hg " : "", f & VM_NOHUGEPAGE ? "nh " : "");
 }
 
-static void smaps_show(struct file *file, struct seq_file *m)
+int smaps_show(struct seq_file *m, void *v)
 {
+	struct mm_struct *mm = PROC_I(m->private)->mm;
 	struct vm_area_struct *vma;
 
-	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		struct mem_size_stats mss = { 0 };
 
 		smap_gather_stats(vma, &mss);
@@ -201,15 +204,17 @@ static void smaps_show(struct file *file, struct seq_file *m)
 			   thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0);
 		show_smap_vma_flags(m, vma);
 	}
+	return 0;
 }
 
-static void smaps_rollup_show(struct file *file, struct seq_file *m)
+int smaps_rollup_show(struct seq_file *m, void *v)
 {
+	struct mm_struct *mm = PROC_I(m->private)->mm;
 	struct mem_size_stats mss = { 0 };
 	struct vm_area_struct *vma;
 	unsigned long start = 0, end = 0;
 
-	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		smap_gather_stats(vma, &mss);
 		start = start ? start : vma->vm_start;
 		end = vma->vm_end;
@@ -218,14 +223,16 @@ static void smaps_rollup_show(struct file *file, struct seq_file *m)
 	seq_pad(m, 25 + sizeof(void *) * 6 - 1, ' ');
 	seq_printf(m, "[rollup]\n");
 	__show_smap(m, &mss, true);
+	return 0;
 }
 
 /* numa_maps, one node: page counts and the highest page mapcount ("mapmax"). */
-static void numa_maps_show(struct file *file, struct seq_file *m)
+int numa_maps_show(struct seq_file *m, void *v)
 {
+	struct mm_struct *mm = PROC_I(m->private)->mm;
 	struct vm_area_struct *vma;
 
-	list_for_each_entry(vma, &file->mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		struct mem_size_stats mss = { 0 };
 
 		smap_gather_stats(vma, &mss);
@@ -240,20 +247,11 @@ static void numa_maps_show(struct file *file, struct seq_file *m)
 		}
 		seq_printf(m, "\n");
 	}
-}
-
-/* Linux's get_task_state() text; a task reaped since the open reads as dead. */
-static const char *task_state(const struct task_struct *t)
-{
-	if (!t)
-		return "X (dead)";
-	if (t->state == TASK_ZOMBIE)
-		return "Z (zombie)";
-	return t == current || t->state == TASK_RUNNABLE ? "R (running)" : "S (sleeping)";
+	return 0;
 }
 
 /* status's memory lines (Linux's task_mem), for a process that has an mm. */
-static void task_mem(struct seq_file *m, struct mm_struct *mm)
+void task_mem(struct seq_file *m, struct mm_struct *mm)
 {
 	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
 	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
@@ -267,30 +265,18 @@ static void task_mem(struct seq_file *m, struct mm_struct *mm)
 		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
 }
 
-/* /proc/<pid>/status: the lines of Linux's that foliOS can fill (a zombie has no Vm lines). */
-static void status_show(struct file *file, struct seq_file *m)
-{
-	struct task_struct *t = find_task_by_vpid(file->proc_arg);
-
-	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
-		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", file->proc_comm, task_state(t),
-		   file->proc_arg, file->proc_arg, t && t->parent ? t->parent->pid : 0);
-	if (file->mm)
-		task_mem(m, file->mm);
-	seq_printf(m, "Threads:\t1\n");
-}
-
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_PRESENT              (1UL << 63)
 
 /* The pagemap entry of one virtual page of the bound mm. */
-static u64 pagemap_record(struct file *f, unsigned long vpn)
+static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
+	struct mm_struct *mm = PROC_I(inode)->mm;
 	struct pgwalk w;
 	struct page *page;
 
-	if (list_empty(&f->mm->mmap) || !pgtable_lookup((pgd_t *)f->mm->pgd, vpn << PAGE_SHIFT, &w))
+	if (list_empty(&mm->mmap) || !pgtable_lookup((pgd_t *)mm->pgd, vpn << PAGE_SHIFT, &w))
 		return 0;
 	page = pfn_to_page(w.phys >> PAGE_SHIFT);
 	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
@@ -309,126 +295,18 @@ static bool mm_has_users(struct mm_struct *mm)
 }
 
 /* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */
-static long pagemap_read(struct file *f, char *ubuf, unsigned long count)
+static long pagemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
-	if (!f->mm || !mm_has_users(f->mm))
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+
+	if (!mm || !mm_has_users(mm))
 		return 0;
-	return proc_read_records(f, ubuf, count, TASK_SIZE_MAX >> PAGE_SHIFT, pagemap_record);
+	return proc_read_records(file, ubuf, count, pos, TASK_SIZE_MAX >> PAGE_SHIFT,
+				 pagemap_record);
 }
 
-/* /proc/<pid>/make-it-fail: "0" or "1" (Linux's fault-injection task filter). */
-static void make_it_fail_show(struct file *file, struct seq_file *m)
-{
-	struct task_struct *t = find_task_by_vpid(file->proc_arg);
-
-	seq_printf(m, "%d\n", t ? t->make_it_fail : 0);
-}
-
-static int make_it_fail_store(struct file *file, const char *buf, size_t len)
-{
-	struct task_struct *t = find_task_by_vpid(file->proc_arg);
-
-	if (!t)
-		return -ESRCH;
-	if (buf[0] != '0' && buf[0] != '1')
-		return -EINVAL;
-	t->make_it_fail = buf[0] == '1';
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	void (*show)(struct file *f, struct seq_file *m);
-} pid_files[] = {
-	{ "maps", maps_show }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
-	{ "numa_maps", numa_maps_show }, { "status", status_show },
-	{ "make-it-fail", make_it_fail_show },
+const struct file_operations proc_pagemap_operations = {
+	.llseek = seq_lseek,
+	.read = pagemap_read,
 };
 
-/*
- * The PID a /proc directory name spells (Linux's name_to_int): decimal
- * digits up to *end, no leading zero, below 2^31 (no wrap: 4294967297 is
- * no PID); -1 if it is none.
- */
-static int name_to_int(const char *name, const char **end)
-{
-	unsigned long n = 0;
-	const char *p = name;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		n = n * 10 + (*p - '0');
-		if (n > 0x7fffffff)
-			return -1;
-	}
-	*end = p;
-	return p == name || (*name == '0' && p - name > 1) ? -1 : (int)n;
-}
-
-/* The task /proc/self/... or /proc/<pid>/... names (a zombie too); *rest gets what follows. */
-static struct task_struct *proc_pid_task(const char *path, const char **rest)
-{
-	struct task_struct *t;
-	int pid;
-
-	if (strncmp(path, "proc/", 5))
-		return NULL;
-	path += 5;
-	if (!strncmp(path, "self/", 5)) {
-		*rest = path + 5;
-		return current;
-	}
-	pid = name_to_int(path, rest);
-	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
-	return t && *(*rest)++ == '/' ? t : NULL;
-}
-
-/* Is path /proc/self or /proc/<pid> of a process, a zombie too (a directory)? */
-bool proc_pid_dir(const char *path)
-{
-	const char *rest;
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%s/", path);
-	return proc_pid_task(buf, &rest) && !*rest;
-}
-
-/* A zombie's maps, smaps, numa_maps read empty (Linux's smaps_rollup gives ESRCH). */
-static void mm_gone_show(struct file *file, struct seq_file *m)
-{
-}
-
-/*
- * /proc/self/X or /proc/<pid>/X: bind f to that process's mm now; a
- * zombie has none (its pagemap reads EOF, its status has no Vm lines).
- */
-bool proc_pid_lookup(const char *path, struct file *f)
-{
-	const char *rest;
-	struct task_struct *t = proc_pid_task(path, &rest);
-
-	if (!t)
-		return false;
-	if (!strcmp(rest, "pagemap")) {
-		f->type = FILE_PROC_BIN;
-		f->proc_read_bin = pagemap_read;
-	} else {
-		size_t i = 0;
-
-		while (i < ARRAY_SIZE(pid_files) && strcmp(rest, pid_files[i].name))
-			i++;
-		if (i == ARRAY_SIZE(pid_files))
-			return false;
-		f->type = FILE_PROC;
-		f->proc_show = pid_files[i].show;
-		if (f->proc_show == make_it_fail_show)
-			f->proc_write = make_it_fail_store;
-		else if (!t->mm && f->proc_show != status_show)
-			f->proc_show = mm_gone_show;
-	}
-	f->proc_arg = t->pid;
-	strlcpy(f->proc_comm, t->comm, sizeof(f->proc_comm));
-	f->mm = t->mm;
-	if (f->mm)
-		mmgrab(f->mm);
-	return true;
-}

@@ -1,40 +1,115 @@
 /*
- * Open files: the console, and read-only files and directories of the
- * initrd.  Each task has a table of NR_OPEN file pointers; fork shares the
- * file objects (reference counted), exec closes O_CLOEXEC ones, exit all.
+ * The VFS skeleton, after Linux's include/linux/fs.h.
+ *
+ * An inode is a file that has identity (an initrd entry, the console, a
+ * pipe, a /proc or /sys file): its mode, size and the file_operations an
+ * open of it gets.  A struct file is one open of an inode: position, open
+ * flags, its f_op table and the type's private data.  Each task has a table
+ * of NR_OPEN file pointers; fork shares the file objects (reference
+ * counted), exec closes O_CLOEXEC ones, exit all.
+ *
+ * foliOS has no dentries yet: lookups resolve a whole normalized path
+ * (fs/namei.c), and a directory inode's i_private is that path, which
+ * relative lookups start from.  The page cache will add i_mapping; mmap of
+ * a file calls f_op->mmap (mm/syscalls.c).
+ *
+ * Locking: one CPU, non-preemptive kernel: none yet.
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
 
 #include "linux/types.h"
-#include "linux/initrd.h"
-#include "linux/seq_file.h"
 #include "uapi/linux/fcntl.h"
+#include "uapi/linux/eventpoll.h"
+#include "uapi/linux/stat.h"
 
 #define NR_OPEN         32
+#define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
+#define MAX_LFS_FILESIZE  0x7fffffffffffffffLL
+#define MAX_NON_LFS     0x7fffffffL     /* sysfs's largest file (its s_maxbytes) */
 
-enum file_type {
-	FILE_CONSOLE, FILE_REGULAR, FILE_DIR, FILE_PIPE_READ, FILE_PIPE_WRITE,
-	FILE_PROC,              /* generated text (proc_show) */
-	FILE_PROC_BIN,          /* binary records at the file position (proc_read_bin) */
+typedef long long loff_t;
+typedef unsigned int umode_t;
+typedef unsigned int fmode_t;
+
+/* f_mode bits (Linux's values) */
+#define FMODE_READ      0x1
+#define FMODE_WRITE     0x2
+#define FMODE_LSEEK     0x4             /* llseek works (not a stream) */
+#define FMODE_PREAD     0x8             /* pread works */
+
+/* getdents64's d_type values */
+#define DT_DIR          4
+#define DT_REG          8
+
+struct file;
+struct inode;
+struct vm_area_struct;
+struct poll_table_struct;
+
+struct super_operations {
+	void (*destroy_inode)(struct inode *inode);     /* the last iput(); kfree if absent */
+};
+
+struct super_block {
+	const struct super_operations *s_op;
+};
+
+struct inode {
+	umode_t i_mode;                 /* S_IF* | permissions */
+	unsigned int i_nlink;
+	unsigned long i_ino;
+	unsigned long i_rdev;           /* a device's number */
+	loff_t i_size;
+	unsigned long i_blocks;         /* 512-byte blocks */
+	int i_count;                    /* references: lookups and open files */
+	struct super_block *i_sb;
+	const struct file_operations *i_fop;    /* what an open of it gets */
+	void *i_private;                /* the file system's; a directory's path */
+};
+
+/*
+ * A readdir in progress: iterate_shared() calls dir_emit() for each entry
+ * from ctx->pos on, advancing pos past each one that was taken.
+ */
+struct dir_context {
+	bool (*actor)(struct dir_context *ctx, const char *name, int namelen, loff_t offset,
+		      u64 ino, unsigned int d_type);
+	loff_t pos;
+};
+
+static inline bool dir_emit(struct dir_context *ctx, const char *name, int namelen, u64 ino,
+			    unsigned int type)
+{
+	return ctx->actor(ctx, name, namelen, ctx->pos, ino, type);
+}
+
+/*
+ * What each kind of file does; an absent op has Linux's default: read or
+ * write EINVAL (directories: generic_read_dir's EISDIR), ioctl ENOTTY,
+ * getdents ENOTDIR, mmap ENODEV.  poll answers "ready now?" (EPOLL* mask;
+ * foliOS has no poll system call yet, wait is always NULL).
+ */
+struct file_operations {
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
+	long (*read)(struct file *file, char *ubuf, size_t count, loff_t *pos);
+	long (*write)(struct file *file, const char *ubuf, size_t count, loff_t *pos);
+	int (*iterate_shared)(struct file *file, struct dir_context *ctx);
+	__poll_t (*poll)(struct file *file, struct poll_table_struct *wait);
+	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	int (*mmap)(struct file *file, struct vm_area_struct *vma);
+	int (*open)(struct inode *inode, struct file *file);
+	int (*release)(struct inode *inode, struct file *file);
 };
 
 struct file {
-	int refs;
-	enum file_type type;
+	int f_count;
+	fmode_t f_mode;                 /* FMODE_* */
 	unsigned int f_flags;           /* O_ACCMODE and O_NONBLOCK, as opened or F_SETFL'ed */
-	unsigned long pos;              /* byte offset, or archive index (dirs) */
-	struct initrd_file f;           /* FILE_REGULAR; for FILE_DIR: its path */
-	char dir[128];                  /* FILE_DIR: path without leading/trailing '/' */
-	struct pipe *pipe;              /* FILE_PIPE_*: the shared ring */
-	void (*proc_show)(struct file *f, struct seq_file *m);          /* FILE_PROC */
-	int (*proc_write)(struct file *f, const char *buf, size_t len); /* writable FILE_PROC */
-	long proc_arg;                  /* which pfn, order, pid… the file is about */
-	char proc_comm[16];             /* /proc/<pid>/status: the task's name at open */
-	char *proc_buf;                 /* the generated text, proc_len of proc_size bytes */
-	unsigned long proc_len, proc_size;
-	long (*proc_read_bin)(struct file *f, char *ubuf, unsigned long count);
-	struct mm_struct *mm;           /* /proc/<pid>/pagemap: bound at open */
+	loff_t f_pos;
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	void *private_data;             /* the file type's */
 };
 
 struct files_struct {
@@ -42,25 +117,47 @@ struct files_struct {
 	unsigned int cloexec;           /* bit n: close fd n on exec */
 };
 
+static inline struct inode *file_inode(const struct file *f)
+{
+	return f->f_inode;
+}
+
 extern struct file console_file;
 
-#define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
+/* fs/inode.c */
+struct inode *new_inode(struct super_block *sb);
+void ihold(struct inode *inode);
+void iput(struct inode *inode);
+unsigned long get_next_ino(void);
 
+/* fs/file.c */
 struct file *fget(int fd);
-struct file *fget_rw(int fd, bool write);
+struct file *alloc_file(struct inode *inode, unsigned int flags);
+void fput(struct file *f);
 int fd_install(struct file *f, bool cloexec);
+int f_dupfd(unsigned int from, struct file *f, bool cloexec);
+void set_close_on_exec(unsigned int fd, bool flag);
+bool get_close_on_exec(unsigned int fd);
 void files_dup(struct files_struct *dst, const struct files_struct *src);
 void files_close_all(struct files_struct *files);
 void files_close_on_exec(struct files_struct *files);
 void files_init_console(struct files_struct *files);
-long pipe_read(struct file *f, char *ubuf, unsigned long count);
-long pipe_write(struct file *f, const char *ubuf, unsigned long count);
-void pipe_release(struct file *f);
-bool proc_lookup(const char *path, struct file *f);
-void proc_release(struct file *f);
-long proc_read(struct file *f, char *ubuf, unsigned long count);
-long proc_write(struct file *f, const char *ubuf, unsigned long count);
-bool sysfs_lookup(const char *path, struct file *f);
-bool proc_dir_entry(unsigned long pos, char *name, size_t size, u8 *type);
+
+/* fs/open.c */
+int nonseekable_open(struct inode *inode, struct file *file);
+
+/* fs/read_write.c */
+long vfs_read(struct file *file, char *ubuf, size_t count, loff_t *pos);
+long vfs_write(struct file *file, const char *ubuf, size_t count, loff_t *pos);
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
+loff_t vfs_setpos(struct file *file, loff_t offset, loff_t maxsize);
+loff_t generic_file_llseek_size(struct file *file, loff_t offset, int whence, loff_t maxsize,
+				loff_t eof);
+loff_t generic_file_llseek(struct file *file, loff_t offset, int whence);
+long generic_read_dir(struct file *file, char *ubuf, size_t count, loff_t *pos);
+
+/* the file systems' lookups (fs/namei.c): a referenced inode, NULL or an ERR_PTR */
+struct inode *proc_lookup(const char *path);
+struct inode *sysfs_lookup(const char *path);
 
 #endif

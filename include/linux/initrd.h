@@ -14,7 +14,10 @@ struct initrd_file {
 
 
 void initrd_init(const void *start, unsigned long size);
-bool initrd_lookup(const char *path, struct initrd_file *f);
 bool initrd_entry(unsigned int index, struct initrd_file *f);
+
+struct inode;
+struct inode *initrd_iget(const char *path);
+bool initrd_file_of(struct inode *inode, struct initrd_file *f);
 
 #endif

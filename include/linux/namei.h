@@ -6,10 +6,11 @@
 #include "uapi/linux/fcntl.h"
 
 #define PATH_MAX        4096
+#define DIR_PATH_MAX    128             /* the longest path a directory inode keeps */
 #define LOOKUP_EMPTY    1               /* "" is allowed (AT_EMPTY_PATH) */
 
 char *getname(const char *upath, int flags, long *err);
-long path_lookupat(int dirfd, const char *name, struct file *f);
-long user_path_at(int dirfd, const char *upath, int flags, struct file *f);
+long path_lookupat(int dirfd, const char *name, struct inode **inode);
+long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
 
 #endif

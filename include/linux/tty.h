@@ -7,11 +7,9 @@
 #ifndef _LINUX_TTY_H
 #define _LINUX_TTY_H
 
-#include "linux/types.h"
+#include "linux/fs.h"
 
 #define N_TTY_BUF_SIZE  4096            /* Linux's: a line may be this long */
-
-struct file;
 
 /*
  * The tty's state.  The interrupt handler writes read_head (and erases
@@ -30,16 +28,16 @@ struct tty_struct {
 
 extern struct tty_struct console_tty;
 
-/* File entry points (a file_operations table takes them as they are). */
-long tty_read(struct file *f, char *ubuf, unsigned long count);
-long tty_write(struct file *f, const char *ubuf, unsigned long count);
-long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg);
+/* The console's file: fd 0, 1, 2 of init and /dev/console (fs/tty_io.c). */
+extern const struct file_operations console_fops;
+extern struct inode console_inode;
 
 /* From the UART's receive interrupt (interrupts off). */
 bool n_tty_check_throttle(struct tty_struct *tty);
 void n_tty_receive_char(struct tty_struct *tty, unsigned char c);
 
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock);
+bool n_tty_input_available(const struct tty_struct *tty);
 
 /* The UART driver's flow control (arch): stop and restart its receive interrupt. */
 void uart_throttle(void);

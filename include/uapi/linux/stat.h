@@ -11,6 +11,11 @@
 #define S_IFCHR         0020000
 #define S_IFIFO         0010000
 
+#define S_ISREG(m)      (((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m)      (((m) & S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)      (((m) & S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m)     (((m) & S_IFMT) == S_IFIFO)
+
 struct stat {
 	unsigned long st_dev, st_ino, st_nlink;
 	unsigned int st_mode, st_uid, st_gid, __pad0;

@@ -1,0 +1,45 @@
+/*
+ * Inodes (Linux's fs/inode.c): allocated by a file system, referenced by
+ * lookups and open files, destroyed by its super block at the last iput().
+ * The initrd and the console keep a reference of their own, so theirs live
+ * for ever; pipes and /proc files go with their last user.
+ */
+#include "linux/fs.h"
+#include "mm/mm.h"
+
+/* A new inode of sb with one reference (sb's destroy_inode frees it); NULL if out of memory. */
+struct inode *new_inode(struct super_block *sb)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+
+	if (inode) {
+		inode->i_count = 1;
+		inode->i_nlink = 1;
+		inode->i_sb = sb;
+	}
+	return inode;
+}
+
+void ihold(struct inode *inode)
+{
+	inode->i_count++;
+}
+
+/* Drop a reference; the last one destroys the inode. */
+void iput(struct inode *inode)
+{
+	if (--inode->i_count)
+		return;
+	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)
+		inode->i_sb->s_op->destroy_inode(inode);
+	else
+		kfree(inode);
+}
+
+/* A fresh inode number for a file without one of its own (a pipe). */
+unsigned long get_next_ino(void)
+{
+	static unsigned long last_ino = 1;
+
+	return ++last_ino;
+}

@@ -1,0 +1,105 @@
+/*
+ * foliOS's own /proc files, which Linux does not have:
+ *
+ *   mapcount_trace  the rmap trace (mm/rmap_trace.c): reading lists the
+ *                   records, writing selects what is traced
+ *   pgtable_floor   the page-table copy/clear floor make bench measures
+ */
+#include "linux/errno.h"
+#include "fs/proc/internal.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include "linux/sched.h"
+#include "linux/ksyms.h"
+#include "mm/mm.h"
+#include "mm/pgtable.h"
+#include "mm/rmap_trace.h"
+#include <asm/cpu.h>
+
+/*
+ * The mapcount trace: the selection, then the records, oldest first, one
+ * line each: sequence number,
+ * PID and MM ID of the acting process, operation, pages, folio (head PFN /
+ * order), calling function, then each count before->after.
+ */
+static int mapcount_trace_show(struct seq_file *m, void *v)
+{
+	struct rmap_trace_rec r;
+	char mode[32];
+
+	rmap_trace_describe(mode, sizeof(mode));
+	seq_printf(m, "# mapcount_trace: %s\n", mode);
+	for (unsigned long i = 0; rmap_trace_get(i, &r); i++) {
+		const struct rmap_trace_state *a = &r.before, *b = &r.after;
+		char caller[64];
+
+		ksym_format(r.caller, caller, sizeof(caller));
+		seq_printf(m, "#%lu pid=%d mm=%u %s nr=%d folio=%#lx/%u by %s: lm %d->%d em %d->%d "
+			   "npm %d->%d slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d\n",
+			   r.seq, r.pid, r.mm_id, rmap_trace_op_name(r.op), r.nr, r.pfn, r.order,
+			   caller, a->lm, b->lm, a->em, b->em, a->npm, b->npm, a->id[0], a->mc[0],
+			   b->id[0], b->mc[0], a->id[1], a->mc[1], b->id[1], b->mc[1], a->shared,
+			   b->shared);
+	}
+	return 0;
+}
+
+static struct pgtable_floor last_floor;  /* the last measurement, whoever asked */
+
+static u64 floor_clock(void)
+{
+	return rdtsc();
+}
+
+/*
+ * /proc/pgtable_floor (foliOS's own, for make bench): writing "ADDR LEN"
+ * (hex or decimal) measures pgtable_floor() over that range of the
+ * writer's mm; reading gives "copy C clear C ptes N pmds N" of the last.
+ */
+static int pgtable_floor_store(struct file *file, char *buf, size_t len)
+{
+	char cmd[64];
+	const char *p;
+	unsigned long addr, size;
+	pte_t *scratch;
+
+	strlcpy(cmd, buf, sizeof(cmd));
+	addr = simple_strtoul(cmd, &p, 0);
+	while (*p == ' ')
+		p++;
+	size = simple_strtoul(p, &p, 0);
+	if (!size || addr + size < addr || addr + size > TASK_SIZE_MAX || !current->mm)
+		return -EINVAL;
+	scratch = pte_alloc_one();
+	if (!scratch)
+		return -ENOMEM;
+	memset(&last_floor, 0, sizeof(last_floor));
+	pgtable_floor((pgd_t *)current->mm->pgd, addr, addr + size, scratch, floor_clock,
+		      &last_floor);
+	pte_free(scratch);
+	return 0;
+}
+
+static int pgtable_floor_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "copy %lu clear %lu ptes %lu pmds %lu\n", last_floor.copy, last_floor.clear,
+		   last_floor.ptes, last_floor.pmds);
+	return 0;
+}
+
+static int mapcount_trace_store(struct file *file, char *buf, size_t len)
+{
+	char cmd[64];
+
+	strlcpy(cmd, buf, sizeof(cmd));
+	cmd[strcspn(cmd, "\n")] = '\0';
+	return rmap_trace_control(cmd);
+}
+
+const struct proc_dir_entry proc_mapcount_trace = {
+	"mapcount_trace", mapcount_trace_show, mapcount_trace_store,
+};
+
+const struct proc_dir_entry proc_pgtable_floor = {
+	"pgtable_floor", pgtable_floor_show, pgtable_floor_store,
+};

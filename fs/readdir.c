@@ -1,0 +1,75 @@
+/* getdents64 (Linux's fs/readdir.c): the directory's iterate_shared fills the buffer. */
+#include "linux/errno.h"
+#include "linux/fs.h"
+#include "linux/string.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
+
+struct linux_dirent64 {
+	u64 d_ino;
+	s64 d_off;
+	u16 d_reclen;
+	u8 d_type;
+	char d_name[];
+} __attribute__((packed));
+
+struct getdents_callback64 {
+	struct dir_context ctx;
+	char *current_dir;              /* user buffer, where the next record goes */
+	unsigned long count;            /* bytes left in it */
+	unsigned long used;
+	long error;
+};
+
+/*
+ * One linux_dirent64 record into the user buffer (Linux's filldir64):
+ * d_off is the position after this entry.  false stops the walk: the
+ * buffer is full (-EINVAL if not even the first fits) or a fault.
+ */
+static bool filldir64(struct dir_context *ctx, const char *name, int namelen, loff_t offset,
+		      u64 ino, unsigned int d_type)
+{
+	struct getdents_callback64 *buf = container_of(ctx, struct getdents_callback64, ctx);
+	unsigned short reclen = ALIGN_UP(offsetof(struct linux_dirent64, d_name) + namelen + 1, 8);
+	char rec[sizeof(struct linux_dirent64) + 256] = { 0 };
+	struct linux_dirent64 *d = (void *)rec;
+
+	if (reclen > buf->count || reclen > sizeof(rec)) {
+		buf->error = buf->used ? 0 : -EINVAL;
+		return false;
+	}
+	d->d_ino = ino;
+	d->d_off = offset + 1;
+	d->d_reclen = reclen;
+	d->d_type = d_type;
+	memcpy(d->d_name, name, namelen);
+	if (copy_to_user(buf->current_dir, rec, reclen)) {
+		buf->error = -EFAULT;
+		return false;
+	}
+	buf->current_dir += reclen;
+	buf->count -= reclen;
+	buf->used += reclen;
+	return true;
+}
+
+/* List a directory: struct linux_dirent64 records, as many as fit. */
+long sys_getdents64(int fd, void *ubuf, unsigned long count)
+{
+	struct file *f = fget(fd);
+	struct getdents_callback64 buf = {
+		.ctx.actor = filldir64, .current_dir = ubuf, .count = count,
+	};
+	int ret;
+
+	if (!f)
+		return -EBADF;
+	if (!f->f_op->iterate_shared)
+		return -ENOTDIR;
+	buf.ctx.pos = f->f_pos;
+	ret = f->f_op->iterate_shared(f, &buf.ctx);
+	f->f_pos = buf.ctx.pos;
+	if (ret)
+		return ret;
+	return buf.error ? buf.error : (long)buf.used;
+}
