@@ -40,13 +40,13 @@ static bool add_word(struct exec_args *a, const char *w, size_t len)
 	return true;
 }
 
-/* Create PID 1 running /bin/init; it runs once the idle loop schedules. */
-int user_init_from_cmdline(const char *cmdline)
+/*
+ * init's argv (/bin/init, then the words after " -- " on the command line),
+ * its environment and its file name into a.  0 or -E2BIG.
+ */
+static int init_build_args(struct exec_args *a, const char *cmdline)
 {
-	struct exec_args *a = &init_args;
 	const char *args = strstr(cmdline, " -- ");
-	struct task_struct *t, *idle = current;
-	int ret;
 
 	add_word(a, "/bin/init", 9);
 	a->argc = 1;
@@ -66,17 +66,28 @@ int user_init_from_cmdline(const char *cmdline)
 			a->envc++;
 	if (!add_word(a, "/bin/init", 9))       /* the file name, for AT_EXECFN */
 		return -E2BIG;
+	return 0;
+}
+
+/* Create PID 1 running /bin/init; it runs once the idle loop schedules. */
+int user_init_from_cmdline(const char *cmdline)
+{
+	struct exec_args *a = &init_args;
+	struct task_struct *t, *idle = current;
+	int ret = init_build_args(a, cmdline);
+
+	if (ret)
+		return ret;
 	t = task_create("init", NULL);
-	ret = t ? 0 : -ENOMEM;
-	if (t) {
-		init_task = t;
-		files_init_console(&t->files);
-		mem_counts_snapshot(&baseline);
-		arch_switch_mm_and_stack(t);    /* exec builds t's mm as "current" */
-		pr_info("Run /bin/init as init process\n");
-		ret = do_execve("/bin/init", a);
-		arch_switch_mm_and_stack(idle);
-	}
+	if (!t)
+		return -ENOMEM;
+	init_task = t;
+	files_init_console(&t->files);
+	mem_counts_snapshot(&baseline);
+	arch_switch_mm_and_stack(t);            /* exec builds t's mm as "current" */
+	pr_info("Run /bin/init as init process\n");
+	ret = do_execve("/bin/init", a);
+	arch_switch_mm_and_stack(idle);
 	if (ret)
 		return ret;
 	task_start(t);
