@@ -132,11 +132,13 @@ static long folio_count_mappings(struct folio *folio, int *counts)
  * from what it counted for the folio to the pages still mapped.  Returns
  * the number of pages that were not mapped (the caller frees them).
  */
-static unsigned long __split_folio_to_order0(struct folio *folio, const int *counts)
+static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
+							 const int *counts)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 
+	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
 	for (unsigned long i = nr; i-- > 0;) {
 		struct page *page = folio_page(folio, i);
 		bool exclusive = PageAnonExclusive(page);
@@ -183,9 +185,7 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
 	unmapped = __split_folio_to_order0(folio, split_counts);
-	rmap_trace_end(folio);
 	for (unsigned long i = 0; unmapped && i < nr; i++) {
 		struct page *page = &folio->page + i;
 

@@ -102,9 +102,8 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 			__split_huge_pmd(vma, pmd, address);
 			return VM_FAULT_FALLBACK;
 		}
-		rmap_trace_begin(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 		SetPageAnonExclusive(page);
-		rmap_trace_end(folio);
+		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
 	*pmd = pgent_mkwrite(*pmd);
 	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);

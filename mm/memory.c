@@ -229,9 +229,8 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
-		rmap_trace_begin(folio, RMAP_TRACE_REUSE, 1, vma);
 		SetPageAnonExclusive(page);
-		rmap_trace_end(folio);
+		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
 	/*
 	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on

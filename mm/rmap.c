@@ -38,7 +38,7 @@
  * interrupt handler takes it.  No mmap_lock or page-table lock exists yet:
  * one task per mm, and exec and exit hold their mm alone (mm/mm_api.h).
  * The rmap functions drop the bit lock before deferred_split_folio() takes
- * split_queue_lock and before the trace's end hook takes rmap_trace_lock.
+ * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
  * Interrupts off as a lock: static_key_set() while it patches kernel text,
  * sleep_on() from the state change to schedule() (no lost wake-up), and
  * do_exit() from the mm teardown to the last switch.
@@ -185,12 +185,11 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
 }
 
-void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
+noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
 	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
-	rmap_trace_end(folio);
 }
 
 /*
@@ -242,21 +241,19 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 }
 
 /* Map nr_pages pages of an anon folio, by PTEs of vma's mm. */
-void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+noinline_fn void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
 	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
 	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
-	rmap_trace_end(folio);
 }
 
 /* Map a whole PMD-sized anon folio by one PMD of vma's mm. */
-void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
+noinline_fn void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
 	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
 	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
-	rmap_trace_end(folio);
 }
 
 /*
@@ -275,6 +272,10 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "dup of a non-anon folio");
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
+	if (level == RMAP_LEVEL_PMD)
+		rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
+	else
+		rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
 	if (level == RMAP_LEVEL_PMD) {
 		if (PageAnonExclusive(page)) {
 			if (maybe_pinned)
@@ -306,26 +307,16 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 	return 0;
 }
 
-int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+noinline_fn int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	int ret;
-
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
-	ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
-	rmap_trace_end(folio);
-	return ret;
+	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
 }
 
-int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
+noinline_fn int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	int ret;
-
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
-	ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
-	rmap_trace_end(folio);
-	return ret;
+	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
 }
 
 /*
@@ -427,20 +418,19 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 }
 
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
-void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+noinline_fn void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
 	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma);
 	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
-	rmap_trace_end(folio);
 }
 
 /* Unmap a PMD-mapped folio from vma's mm. */
-void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma)
+noinline_fn void folio_remove_rmap_pmd(struct folio *folio, struct page *page,
+				       struct vm_area_struct *vma)
 {
 	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma);
 	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
-	rmap_trace_end(folio);
 }
 
 /*

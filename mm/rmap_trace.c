@@ -108,44 +108,80 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 static const struct folio *pending_folio;
 static struct rmap_trace_rec pending;
 
-/*
- * The caller is the return address of the function the hook sits in (our
- * caller's caller, Linux's CALLER_ADDR1): found through the frame pointers
- * both builds keep, it costs the hook's callers nothing while the trace is off.
- */
-#pragma GCC diagnostic ignored "-Wframe-address"
-void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
-			const struct vm_area_struct *vma)
+/* Fill in the record's "who": op on nr pages by vma's mm, called from caller. */
+static bool rmap_trace_prepare(const struct folio *folio, enum rmap_trace_op op, int nr,
+			       const struct vm_area_struct *vma)
 {
-	pending_folio = NULL;
 	if (!rmap_trace_wanted(folio))
-		return;
-	pending.caller = (unsigned long)__builtin_return_address(1);
+		return false;
 	pending.pid = rmap_trace_pid();
 	pending.nr = nr;
 	pending.mm_id = vma ? vma->vm_mm->mm_id : 0;
 	pending.op = op;
 	rmap_trace_snapshot(folio, &pending.before);
-	pending_folio = folio;
+	return true;
 }
 
-/* Record the operation begun on folio; the oldest record goes when the ring is full. */
-void __rmap_trace_end(const struct folio *folio)
+/* Put the pending record into the ring with folio's state now as "after". */
+static void rmap_trace_commit(const struct folio *folio)
 {
-	unsigned long flags;
-	struct rmap_trace_rec *r;
+	unsigned long flags = spin_lock_irqsave(&rmap_trace_lock);
+	struct rmap_trace_rec *r = &ring[ring_next % RMAP_TRACE_SIZE];
 
-	if (pending_folio != folio)
-		return;
-	pending_folio = NULL;
-	flags = spin_lock_irqsave(&rmap_trace_lock);
-	r = &ring[ring_next % RMAP_TRACE_SIZE];
 	*r = pending;
 	r->seq = ring_next++;
 	r->pfn = folio_pfn(folio);
 	r->order = folio_order(folio);          /* a split's record shows order 0 */
 	rmap_trace_snapshot(folio, &r->after);
 	spin_unlock_irqrestore(&rmap_trace_lock, flags);
+}
+
+/*
+ * Both hooks run inlined in a function of their own (the rmap operation):
+ * that function's frame and return address are ours' caller's (Linux's
+ * CALLER_ADDR1), found through the frame pointers both builds keep.
+ */
+#pragma GCC diagnostic ignored "-Wframe-address"
+
+/*
+ * rmap_trace_begin(), trace on.  A traced folio's record stays pending and
+ * the function the hook sits in now returns through return_hook_trampoline;
+ * its real return address is the record's caller.  A hook while one is
+ * pending (rmap operations never nest) is warned about and not traced: one
+ * return can be hooked at a time.
+ */
+void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma)
+{
+	if (VM_WARN_ON_ONCE(pending_folio, "rmap_trace_begin: an rmap operation inside another"))
+		return;
+	if (!rmap_trace_prepare(folio, op, nr, vma))
+		return;
+	pending.caller = return_hook_install(__builtin_frame_address(1));
+	pending_folio = folio;
+}
+
+/*
+ * The trampoline's call when the hooked function returns: record its
+ * operation and give back the address it returns to.
+ */
+unsigned long return_hook_handler(void)
+{
+	const struct folio *folio = pending_folio;
+
+	pending_folio = NULL;
+	rmap_trace_commit(folio);
+	return pending.caller;
+}
+
+/* rmap_trace_event(), trace on: the record, at once. */
+void __rmap_trace_event(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma)
+{
+	if (pending_folio || !rmap_trace_prepare(folio, op, nr, vma))
+		return;
+	pending.caller = (unsigned long)__builtin_return_address(1);
+	rmap_trace_commit(folio);
 }
 
 /* The current selection as rmap_trace_control() takes it ("order 4"). */

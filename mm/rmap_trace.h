@@ -8,10 +8,10 @@
  * (order >= N), "pfn P" (the folio holding PFN P), "clear".
  *
  * Compiled out with `make RMAP_TRACE=0` (CONFIG_RMAP_TRACE); when compiled
- * in but off, an rmap entry point pays two NOPs, its begin and end hooks
- * (static keys, as Linux's tracepoints use).
+ * in but off, an rmap entry point pays one NOP, its hook (a static key, as
+ * Linux's tracepoints use).
  *
- * Lock order: see mm/rmap.c; the end hook takes rmap_trace_lock.
+ * Lock order: see mm/rmap.c; recording a record takes rmap_trace_lock.
  */
 #ifndef MM_RMAP_TRACE_H
 #define MM_RMAP_TRACE_H
@@ -19,6 +19,7 @@
 #include "mm/folio.h"
 #include "mm/mm_types.h"
 #include <asm/jump_label.h>
+#include <asm/return_hook.h>
 
 #ifndef CONFIG_RMAP_TRACE
 #define CONFIG_RMAP_TRACE 1
@@ -57,7 +58,8 @@ void rmap_trace_init(void);
 int rmap_trace_control(const char *cmd);
 void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
 			const struct vm_area_struct *vma);
-void __rmap_trace_end(const struct folio *folio);
+void __rmap_trace_event(const struct folio *folio, enum rmap_trace_op op, int nr,
+			const struct vm_area_struct *vma);
 bool rmap_trace_get(unsigned long i, struct rmap_trace_rec *rec);
 const char *rmap_trace_op_name(enum rmap_trace_op op);
 void rmap_trace_describe(char *buf, size_t size);
@@ -69,18 +71,22 @@ static inline bool rmap_trace_on(void)
 }
 
 /*
- * Hooks around an unchanged operation on folio:
+ * The hook of an rmap operation, the first statement of the (noinline)
+ * function that performs it:
  *
- *	rmap_trace_begin(folio, op, nr, vma);
- *	...the operation...
- *	rmap_trace_end(folio);
+ *	noinline_fn int folio_try_dup_anon_rmap_ptes(struct folio *folio, ...)
+ *	{
+ *		rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
+ *		...the operation, unchanged...
+ *	}
  *
- * If the folio is traced, begin snapshots its state and end records op
- * (nr pages, by vma's mm, NULL for none) with the state before and after
- * it, naming the caller of the function the hooks sit in.  While the trace
- * is off each hook is one NOP (a static key) and keeps nothing live across
- * the operation: begin leaves the record pending in mm/rmap_trace.c, as
- * rmap operations run on one CPU and never nest.
+ * If the folio is traced, the hook snapshots its state and makes the
+ * function return through a trampoline (<asm/return_hook.h>, Linux's
+ * kretprobe idea) that snapshots it again and records op (nr pages, by
+ * vma's mm, NULL for none) with both states and the function's caller.
+ * While the trace is off the hook is one NOP and nothing else: no second
+ * hook at the end, no value kept live across the operation, and the
+ * arguments are the rmap function's own, in the same registers.
  */
 static __always_inline void rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op,
 					     int nr, const struct vm_area_struct *vma)
@@ -89,10 +95,12 @@ static __always_inline void rmap_trace_begin(const struct folio *folio, enum rma
 		__rmap_trace_begin(folio, op, nr, vma);
 }
 
-static __always_inline void rmap_trace_end(const struct folio *folio)
+/* An event that changes no count (a reused page): one record, before == after. */
+static __always_inline void rmap_trace_event(const struct folio *folio, enum rmap_trace_op op,
+					     int nr, const struct vm_area_struct *vma)
 {
 	if (rmap_trace_on())
-		__rmap_trace_end(folio);
+		__rmap_trace_event(folio, op, nr, vma);
 }
 
 #endif
