@@ -313,6 +313,38 @@ static void test_rmap_trace(void **state)
 	assert_false(rmap_trace_get(0, &r));
 }
 
+/*
+ * A split's record: taken when the split itself returns (the trace's return
+ * hook), before split_folio() frees the pages nobody maps — the head page's
+ * state after is that of an order-0 folio no one maps.
+ */
+static void test_rmap_trace_split(void **state)
+{
+	struct rmap_trace_rec r, last = { 0 };
+	char cmd[32];
+	struct folio *f;
+	int level;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	user_write(mm, BASE + PMD_SIZE - 1, 'z');
+	f = folio_at(mm, BASE, &level);
+	snprintf(cmd, sizeof(cmd), "pfn %lu", folio_pfn(f));
+	assert_int_equal(rmap_trace_control(cmd), 0);
+	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(deferred_split_scan(~0UL), 1);
+	assert_int_equal(rmap_trace_control("off"), 0);
+	for (unsigned long i = 0; rmap_trace_get(i, &r); i++)
+		last = r;
+	assert_int_equal(last.op, RMAP_TRACE_SPLIT);
+	assert_int_equal(last.nr, 512);
+	assert_int_equal(last.before.lm, 12);
+	assert_int_equal(last.order, 0);
+	assert_int_equal(last.after.lm, 0);
+	assert_true(last.caller != 0);
+	assert_int_equal(read_byte(mm, BASE + PMD_SIZE - 1, ACC_USER), 'z');
+}
+
 /* Fault injection: Linux's attribute syntax, interval, space, times, and the arming. */
 static void test_fault_inject(void **state)
 {
@@ -458,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial_unmap_and_split, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_split_frees, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_rmap_trace, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_rmap_trace_split, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fault_inject, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fork_fault_injection, boot, shutdown),
 	};
