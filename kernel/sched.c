@@ -171,7 +171,11 @@ void sched_tick(void)
 		schedule();
 }
 
-/* Sleep until wake_up(chan).  Interrupts must be on around the call. */
+/*
+ * Sleep until wake_up(chan).  Returns with interrupts as they were: a
+ * caller that checked its condition with interrupts off (n_tty_read) keeps
+ * them off until the task is asleep, so no wake_up falls in between.
+ */
 void sleep_on(const void *chan)
 {
 	unsigned long flags = arch_local_irq_save();

@@ -40,8 +40,10 @@
  * The rmap functions drop the bit lock before deferred_split_folio() takes
  * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
  * Interrupts off as a lock: static_key_set() while it patches kernel text,
- * sleep_on() from the state change to schedule() (no lost wake-up), and
- * do_exit() from the mm teardown to the last switch.
+ * sleep_on() from the state change to schedule() (no lost wake-up),
+ * do_exit() from the mm teardown to the last switch, and n_tty_read() from
+ * its look at the tty's read buffer to the sleep (fs/n_tty.c: the UART's
+ * receive interrupt fills that buffer).
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"
