@@ -25,7 +25,7 @@
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
 #include <asm/arch.h>
-#include <asm/cpu.h>
+#include <asm/timex.h>
 
 #define ELF_PIE_BASE 0x555555554000UL
 #define PT_LOAD   1
@@ -152,7 +152,7 @@ static unsigned long build_stack(struct exec_args *a, const struct elf64_ehdr *e
 {
 	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
 	const char *k = a->buf;
-	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
+	u64 rnd[2] = { get_cycles() * 6364136223846793005ULL, get_cycles() ^ 0x9e3779b97f4a7c15ULL };
 
 	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
 		return 0;
@@ -255,10 +255,9 @@ int do_execve(const char *path, struct exec_args *a)
 		return ret;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
-	current->fs_base = current->gs_base = 0;
-	fpu_flush_thread();
+	flush_thread();
 	files_close_on_exec(&current->files);
 	arch_switch_mm_and_stack(current);
-	arch_start_user(task_pt_regs(current), ip, sp);
+	start_thread(task_pt_regs(current), ip, sp);
 	return 0;
 }

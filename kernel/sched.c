@@ -18,7 +18,6 @@
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
-#include <asm/cpu.h>
 
 static spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 static LIST_HEAD(run_queue);
@@ -255,8 +254,7 @@ void wake_up(const void *chan)
 __noreturn void cpu_idle(void)
 {
 	for (;;) {
-		local_irq_enable();
-		halt();
+		arch_cpu_idle();
 		if (!list_empty(&run_queue))
 			schedule();
 	}

@@ -10,13 +10,9 @@
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include <asm/arch.h>
-#include <asm/cpu.h>
+#include <asm/timex.h>
 #include "linux/signal.h"
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
 #define LINUX_REBOOT_MAGIC2  672274793
 #define LINUX_REBOOT_MAGIC2A 85072278
@@ -56,20 +52,6 @@ long sys_set_tid_address(int *tidptr)
 {
 	current->clear_child_tid = (unsigned long)tidptr;
 	return current->pid;
-}
-
-long sys_arch_prctl(int code, unsigned long addr)
-{
-	switch (code) {
-	case ARCH_SET_FS:
-	case ARCH_SET_GS:
-		return arch_prctl_set_base(code == ARCH_SET_GS, addr);
-	case ARCH_GET_FS:
-		return copy_to_user((void *)addr, &current->fs_base, 8) ? -EFAULT : 0;
-	case ARCH_GET_GS:
-		return copy_to_user((void *)addr, &current->gs_base, 8) ? -EFAULT : 0;
-	}
-	return -EINVAL;
 }
 
 /*
@@ -259,7 +241,7 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 	len = MIN(len, MAX_RW_COUNT);
 
 	while (done < len) {
-		u64 r = rdtsc() * 6364136223846793005ULL + done;
+		u64 r = get_cycles() * 6364136223846793005ULL + done;
 		unsigned long n = MIN(len - done, sizeof(r));
 
 		if (copy_to_user((char *)buf + done, &r, n))
