@@ -32,10 +32,10 @@ static inline pgprot_t vm_get_page_prot(const struct vm_area_struct *vma)
 	return vma_pgprot(vma, true);
 }
 
-/* Above this many pages, one flush of the address space beats invlpg each (Linux's ceiling). */
-#define TLB_SINGLE_PAGE_FLUSH_CEILING   33
-
-/* Flush nr pages from start out of pgd's TLB entries (if pgd is live). */
+/*
+ * Flush nr pages from start out of pgd's TLB entries (if pgd is live); past
+ * the arch's ceiling, flush the whole address space at once.
+ */
 static inline void flush_tlb_range(void *pgd, unsigned long start, unsigned long nr)
 {
 	if (nr >= TLB_SINGLE_PAGE_FLUSH_CEILING) {

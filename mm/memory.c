@@ -233,12 +233,8 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 			return wp_page_copy(vma, address, pte, page);
 		RMAP_TRACED(folio, RMAP_TRACE_REUSE, 1, vma, SetPageAnonExclusive(page));
 	}
-	/*
-	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on
-	 * x86): the CPU drops the entry that faulted, and a stale one elsewhere
-	 * only costs a spurious fault that handle_mm_fault() returns from.
-	 */
 	*pte = pgent_mkwrite(*pte);
+	flush_tlb_fix_spurious_fault(vma, address, pte);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "linux/types.h"
 #include "mm/mm.h"
 #include <asm/pgtable.h>
+#include <asm/tlbflush.h>
 
 typedef pgent_t pgd_t;
 typedef pgent_t pud_t;
