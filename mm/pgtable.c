@@ -239,22 +239,42 @@ void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level l
 		release_empty(mm->pgd, addr, level, tables);
 }
 
+/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
+static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
+{
+	unsigned long boundary = (addr + size) & ~(size - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+
 /*
  * For walkers that work a PMD entry at a time (fork's copy, zap, mprotect):
  * the PMD entry of *addr in the first non-empty one at or after *addr
- * (empty ones and missing tables are skipped, advancing *addr), with *next
- * set to where that entry's 2 MiB range ends (at most end).  The entry is
- * a PMD leaf or points to a PTE table (pte_offset()).  NULL when none is
- * left below end.
+ * (empty ones and missing tables are skipped, a missing PUD or PGD table
+ * by its whole range, advancing *addr), with *next set to where that
+ * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf or
+ * points to a PTE table (pte_offset()).  NULL when none is left below end.
  */
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
 {
 	while (*addr < end) {
-		pmd_t *pmd = pgtable_entry(pgd, *addr, PT_PMD, false);
+		pgent_t *table = pgd;
+		enum pt_level l = PT_PGD;
 
-		*next = MIN((*addr & PMD_MASK) + PMD_SIZE, end);
-		if (pmd && !pgent_none(*pmd))
-			return pmd;
+		for (; l > PT_PMD; l--) {
+			pgent_t e = table[pt_index(*addr, l)];
+
+			if (pgent_none(e) || pgent_huge(e))
+				break;
+			table = pgent_table(e);
+		}
+		if (l > PT_PMD) {
+			*addr = pt_addr_end(*addr, end, level_size(l));
+			continue;
+		}
+		*next = pt_addr_end(*addr, end, PMD_SIZE);
+		if (!pgent_none(table[pt_index(*addr, PT_PMD)]))
+			return &table[pt_index(*addr, PT_PMD)];
 		*addr = *next;
 	}
 	return NULL;
@@ -306,14 +326,6 @@ int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w)
 		table = pgent_table(e);
 	}
 	return 0;
-}
-
-/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
-static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
-{
-	unsigned long boundary = (addr + size) & ~(size - 1);
-
-	return boundary - 1 < end - 1 ? boundary : end;
 }
 
 /* Free the tables below "table" (a level-l table) that serve [start, end). */
