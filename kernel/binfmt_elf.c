@@ -24,7 +24,7 @@
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
 #include <asm/arch.h>
-#include <asm/cpu.h>
+#include <asm/timex.h>
 #include "uapi/linux/auxvec.h"
 
 #define ELF_PIE_BASE 0x555555554000UL
@@ -139,7 +139,7 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 {
 	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
 	const char *k = a->buf;
-	u64 rnd[2] = { rdtsc() * 6364136223846793005ULL, rdtsc() ^ 0x9e3779b97f4a7c15ULL };
+	u64 rnd[2] = { get_cycles() * 6364136223846793005ULL, get_cycles() ^ 0x9e3779b97f4a7c15ULL };
 
 	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
 		return 0;

@@ -45,11 +45,10 @@ int do_execve(const char *path, struct exec_args *a)
 		return ret;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
-	current->fs_base = current->gs_base = 0;
-	fpu_flush_thread();
+	flush_thread();
 	files_close_on_exec(&current->files);
 	arch_switch_mm_and_stack(current);
-	arch_start_user(task_pt_regs(current), ip, sp);
+	start_thread(task_pt_regs(current), ip, sp);
 	return 0;
 }
 

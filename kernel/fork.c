@@ -27,13 +27,16 @@ long sys_fork(void)
 		return -ENOMEM;
 	}
 	files_dup(&c->files, &p->files);
-	fpu_clone(c);
-	*task_pt_regs(c) = *task_pt_regs(p);
-	task_pt_regs(c)->rax = 0;
-	c->fs_base = p->fs_base;
-	c->gs_base = p->gs_base;
+	copy_thread(c);
 	memcpy(c->action, p->action, sizeof(c->action));
 	c->make_it_fail = p->make_it_fail;
 	task_start(c);
 	return c->pid;
+}
+
+/* Where the child's TID is cleared at exit (musl's thread list); returns the TID. */
+long sys_set_tid_address(int *tidptr)
+{
+	current->clear_child_tid = (unsigned long)tidptr;
+	return current->pid;
 }

@@ -17,7 +17,6 @@
 #include "mm/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
-#include <asm/cpu.h>
 
 spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 static LIST_HEAD(run_queue);
@@ -248,8 +247,7 @@ void wake_up(const void *chan)
 __noreturn void cpu_idle(void)
 {
 	for (;;) {
-		local_irq_enable();
-		halt();
+		arch_cpu_idle();
 		if (!list_empty(&run_queue))
 			schedule();
 	}

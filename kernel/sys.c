@@ -1,10 +1,9 @@
 /*
  * Process identity, groups, limits and system information: the calls
  * Linux has in kernel/sys.c, with the resource limits (do_prlimit), plus
- * three that have no better home here yet — set_tid_address (Linux's
- * kernel/fork.c), arch_prctl (arch/x86/kernel/process_64.c) and getrandom
- * (drivers/char/random.c: foliOS has no drivers/ and no entropy pool, and
- * its numbers are the TSC's, not a CRNG's).
+ * getrandom, which has no better home here yet (Linux's drivers/char/random.c:
+ * foliOS has no drivers/ and no entropy pool, and its numbers are the TSC's,
+ * not a CRNG's).
  *
  * Every process runs as root: each user and group id is 0.
  *
@@ -20,8 +19,7 @@
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include <asm/arch.h>
-#include <asm/cpu.h>
-#include "uapi/asm/prctl.h"
+#include <asm/timex.h>
 #include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
 #include "uapi/linux/utsname.h"
@@ -60,26 +58,6 @@ long sys_getgid(void)
 long sys_getegid(void)
 {
 	return 0;
-}
-
-long sys_set_tid_address(int *tidptr)
-{
-	current->clear_child_tid = (unsigned long)tidptr;
-	return current->pid;
-}
-
-long sys_arch_prctl(int code, unsigned long addr)
-{
-	switch (code) {
-	case ARCH_SET_FS:
-	case ARCH_SET_GS:
-		return arch_prctl_set_base(code == ARCH_SET_GS, addr);
-	case ARCH_GET_FS:
-		return copy_to_user((void *)addr, &current->fs_base, 8) ? -EFAULT : 0;
-	case ARCH_GET_GS:
-		return copy_to_user((void *)addr, &current->gs_base, 8) ? -EFAULT : 0;
-	}
-	return -EINVAL;
 }
 
 /*
@@ -162,7 +140,7 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 	len = MIN(len, MAX_RW_COUNT);
 
 	while (done < len) {
-		u64 r = rdtsc() * 6364136223846793005ULL + done;
+		u64 r = get_cycles() * 6364136223846793005ULL + done;
 		unsigned long n = MIN(len - done, sizeof(r));
 
 		if (copy_to_user((char *)buf + done, &r, n))

@@ -10,6 +10,7 @@
 #include "linux/signal.h"
 #include <asm/irqflags.h>
 #include "uapi/asm/unistd_64.h"
+#include <asm/syscall.h>
 
 static long sys_newfstatat_stat(const char *upath, void *ubuf);
 
@@ -93,24 +94,27 @@ static long sys_newfstatat_stat(const char *upath, void *ubuf)
 static unsigned long enosys_logged[(__NR_syscalls + 63) / 64];
 
 /*
- * Called from syscall_entry with the user's registers; result in rax.  As
- * in Linux, the number is the low 32 bits of rax (the high half is ignored).
+ * Called from syscall_entry with the user's registers (<asm/syscall.h> says
+ * where the number, arguments and result sit).  A successful execve returns
+ * 0 into the frame it rebuilt, like any other call.
  */
 void do_syscall(struct pt_regs *regs)
 {
-	unsigned long nr = (unsigned int)regs->rax;
+	struct task_struct *tsk = current;
+	unsigned long nr = (unsigned int)syscall_get_nr(tsk, regs);
+	unsigned long args[6];
 	long ret = -ENOSYS;
 
 	local_irq_enable();
 	if (nr < __NR_syscalls && syscall_table[nr]) {
-		ret = syscall_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
-					regs->r9);
+		syscall_get_arguments(tsk, regs, args);
+		ret = syscall_table[nr](args[0], args[1], args[2], args[3], args[4], args[5]);
 	} else if (nr >= __NR_syscalls || !(enosys_logged[nr / 64] & BIT(nr % 64))) {
 		if (nr < __NR_syscalls)
 			enosys_logged[nr / 64] |= BIT(nr % 64);
 		pr_notice("%s[%d]: unimplemented system call %lu\n", current->comm, current->pid, nr);
 	}
-	regs->rax = ret;
+	syscall_set_return_value(tsk, regs, 0, ret);
 	exit_to_user_mode();
 	local_irq_disable();
 }

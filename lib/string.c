@@ -1,31 +1,32 @@
-/* Freestanding string and memory functions (gcc may also call memcpy/memset). */
+/* Freestanding string and memory functions, in C (gcc may also call memcpy/memset). */
 #include "linux/string.h"
 
 /*
- * memset and memcpy move 8 bytes per iteration of rep stosq/movsq and the
- * tail with the byte form: under --icount every iteration counts as one
- * instruction, so clearing a 2 MiB folio costs 256 Ki, not 2 Mi, cycles.
+ * Byte-at-a-time memset and memcpy, for an architecture without its own
+ * (<asm/string.h> defines __HAVE_ARCH_MEMSET/MEMCPY where it has them).
  */
+#ifndef __HAVE_ARCH_MEMSET
 void *memset(void *s, int c, size_t n)
 {
-	unsigned long v = 0x0101010101010101UL * (unsigned char)c;
-	size_t q = n >> 3, r = n & 7;
-	void *ret = s;
+	unsigned char *p = s;
 
-	__asm__ __volatile__("rep stosq" : "+D"(s), "+c"(q) : "a"(v) : "memory");
-	__asm__ __volatile__("rep stosb" : "+D"(s), "+c"(r) : "a"(v) : "memory");
-	return ret;
+	while (n--)
+		*p++ = (unsigned char)c;
+	return s;
 }
+#endif
 
+#ifndef __HAVE_ARCH_MEMCPY
 void *memcpy(void *dst, const void *src, size_t n)
 {
-	size_t q = n >> 3, r = n & 7;
-	void *ret = dst;
+	unsigned char *d = dst;
+	const unsigned char *s = src;
 
-	__asm__ __volatile__("rep movsq" : "+D"(dst), "+S"(src), "+c"(q) : : "memory");
-	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(r) : : "memory");
-	return ret;
+	while (n--)
+		*d++ = *s++;
+	return dst;
 }
+#endif
 
 void *memmove(void *dst, const void *src, size_t n)
 {

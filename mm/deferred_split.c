@@ -105,7 +105,7 @@ static long folio_count_mappings(struct folio *folio, int *counts)
 
 	memset(counts, 0, nr * sizeof(*counts));
 	list_for_each_entry(mm, &mm_list, mmlist) {
-		pmd_t *pmd = pgtable_entry((pgd_t *)mm->pgd, addr, PT_PMD, false);
+		pmd_t *pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
 		pte_t *pte;
 
 		if (!pmd || pgent_none(*pmd))

@@ -41,13 +41,7 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 		folio_put_refs(folio, nr);
 		return -EBUSY;
 	}
-	if (is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte)) {
-		for (int i = 0; i < nr; i++)
-			dst_pte[i] = src_pte[i] = pgent_wrprotect(src_pte[i]);
-	} else {
-		for (int i = 0; i < nr; i++)
-			dst_pte[i] = src_pte[i];
-	}
+	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
 	return 0;
 }
 
@@ -59,9 +53,8 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
 {
-	pgd_t *dst_pgd = (pgd_t *)dst_vma->vm_mm->pgd;
-	pte_t *src = pte_offset(src_pmd, addr), *dst = pgtable_entry(dst_pgd, addr, PT_PTE, true);
-	unsigned long table_addr = addr;
+	pte_t *src = pte_offset(src_pmd, addr);
+	pte_t *dst = pgtable_entry(dst_vma->vm_mm->pgd, addr, PT_PTE, true), *dst_start = dst;
 	int copied = 0, ret = 0, nr;
 
 	if (!dst)
@@ -82,7 +75,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		copied += nr;
 	}
 	if (copied) {
-		pgtable_account_ptes(dst_pgd, table_addr, copied);
+		pte_table_add_used(dst_start, copied);
 		add_mm_counter(dst_vma->vm_mm, copied);
 	}
 	return ret;
@@ -95,7 +88,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
  */
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	pgd_t *src_pgd = (pgd_t *)src_vma->vm_mm->pgd;
+	pgd_t *src_pgd = src_vma->vm_mm->pgd;
 	unsigned long addr = src_vma->vm_start, next;
 	pmd_t *pmd;
 

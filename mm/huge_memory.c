@@ -76,10 +76,7 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 		return VM_FAULT_FALLBACK;
 	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
-	/* The PMD table exists and the entry is none (above): this cannot fail. */
-	if (pgtable_set_leaf((pgd_t *)mm->pgd, haddr, PT_PMD,
-			     mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))))
-		panic("do_huge_pmd_anonymous_page: the PMD entry is taken");
+	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma)));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
 	return 0;
@@ -105,7 +102,7 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 		SetPageAnonExclusive(page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
-	*pmd = pgent_mkwrite(*pmd);
+	set_pmd_at(vma->vm_mm, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
 	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);
 	return 0;
 }
@@ -125,10 +122,9 @@ void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr
 	pte_t *table = pgtable_trans_huge_withdraw(mm);
 
 	VM_WARN_ON_ONCE(!pgent_huge(old), "__split_huge_pmd: not a PMD leaf");
-	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
-		table[i] = pgent_huge_to_pte(old, i);
+	set_ptes(mm, haddr, table, pgent_huge_to_pte(old, 0), HPAGE_PMD_NR);
 	folio_remap_pmd_as_ptes(folio, vma, haddr);
-	pmd_populate(pmd, table, HPAGE_PMD_NR);
+	pmd_populate(mm, pmd, table);
 	flush_tlb_addr(mm->pgd, haddr);
 }
 
@@ -143,7 +139,7 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 
 	if (IS_ALIGNED(address, PMD_SIZE))
 		return;
-	pmd = pgtable_entry((pgd_t *)vma->vm_mm->pgd, address, PT_PMD, false);
+	pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
 	if (pmd && pgent_huge(*pmd))
 		__split_huge_pmd(vma, pmd, address);
 }
@@ -155,8 +151,10 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
-	if (pgtable_unmap((pgd_t *)mm->pgd, addr & PMD_MASK, PT_PMD, NULL))
-		panic("zap_huge_pmd: the PMD leaf went away");
+	addr &= PMD_MASK;
+	pmdp_huge_get_and_clear(mm, addr, pmd);
+	flush_tlb_addr(mm->pgd, addr);
+	free_empty_tables(mm, addr, PT_PMD);
 	folio_remove_rmap_pmd(folio, page, vma);
 	folio_put(folio);
 	pte_free(pgtable_trans_huge_withdraw(mm));
@@ -181,10 +179,12 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	struct folio *folio = page_folio(page);
 	pmd_t pmd = pgent_wrprotect(*src_pmd);
 	pte_t *table = pte_alloc_one();
+	pmd_t *dst_pmd;
 
 	if (!table)
 		return -ENOMEM;
-	if (!pgtable_entry((pgd_t *)dst_mm->pgd, addr, PT_PMD, true)) {
+	dst_pmd = pgtable_entry(dst_mm->pgd, addr, PT_PMD, true);
+	if (!dst_pmd) {
 		pte_free(table);
 		return -ENOMEM;
 	}
@@ -194,9 +194,8 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 		pte_free(table);
 		return -EBUSY;
 	}
-	if (pgtable_set_leaf((pgd_t *)dst_mm->pgd, addr, PT_PMD, pmd))
-		panic("copy_huge_pmd: the child's PMD entry is taken");
-	*src_pmd = pmd;                 /* the TLB is flushed once, by dup_mm() */
+	set_pmd_at(dst_mm, addr, dst_pmd, pmd);
+	pmdp_set_wrprotect(src_vma->vm_mm, addr, src_pmd);     /* dup_mm() flushes the TLB once */
 	pgtable_trans_huge_deposit(dst_mm, table);
 	add_mm_counter(dst_mm, HPAGE_PMD_NR);
 	return 0;
@@ -210,6 +209,7 @@ void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 
-	*pmd = pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page)));
+	set_pmd_at(vma->vm_mm, addr, pmd,
+		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page))));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

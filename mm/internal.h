@@ -33,10 +33,10 @@ static inline pgprot_t vm_get_page_prot(const struct vm_area_struct *vma)
 	return vma_pgprot(vma, true);
 }
 
-/* Above this many pages, one flush of the address space beats invlpg each (Linux's ceiling). */
-#define TLB_SINGLE_PAGE_FLUSH_CEILING   33
-
-/* Flush nr pages from start out of pgd's TLB entries (if pgd is live). */
+/*
+ * Flush nr pages from start out of pgd's TLB entries (if pgd is live); past
+ * the arch's ceiling, flush the whole address space at once.
+ */
 static inline void flush_tlb_range(void *pgd, unsigned long start, unsigned long nr)
 {
 	if (nr >= TLB_SINGLE_PAGE_FLUSH_CEILING) {
@@ -45,6 +45,28 @@ static inline void flush_tlb_range(void *pgd, unsigned long start, unsigned long
 	}
 	for (; nr; nr--, start += PAGE_SIZE)
 		flush_tlb_addr(pgd, start);
+}
+
+/* Clear the PTE of address and flush it from the TLB; returns the old PTE. */
+static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long address,
+				     pte_t *ptep)
+{
+	pte_t pte = ptep_get_and_clear(vma->vm_mm, address, ptep);
+
+	flush_tlb_addr(vma->vm_mm->pgd, address);
+	return pte;
+}
+
+/*
+ * Store entry, the PTE of address with more permission (a write fault made
+ * it writable): whether stale TLB entries need a flush is the arch's call
+ * (flush_tlb_fix_spurious_fault()).
+ */
+static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address,
+					 pte_t *ptep, pte_t entry)
+{
+	set_pte_at(vma->vm_mm, address, ptep, entry);
+	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 
 static inline void add_mm_counter(struct mm_struct *mm, long nr)

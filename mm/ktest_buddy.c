@@ -8,7 +8,7 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/mm.h"
-#include <asm/cpu.h>
+#include <asm/timex.h>
 
 /* Allocate every free block of exactly this order onto a list; returns count. */
 static unsigned long grab_all(unsigned int order, struct list_head *held)
@@ -173,14 +173,14 @@ static void bench_order(struct ktest *t, unsigned int order)
 	struct page *page;
 	u64 t0, t1, t2;
 
-	t0 = rdtsc();
+	t0 = get_cycles();
 	while ((page = alloc_pages(0, order))) {
 		list_add(&page->lru, &held);
 		n++;
 	}
-	t1 = rdtsc();
+	t1 = get_cycles();
 	release_all(order, &held);
-	t2 = rdtsc();
+	t2 = get_cycles();
 	KTEST_ASSERT(t, n);
 	ktest_diag("buddy bench: order %u: %lu blocks (%lu MiB), alloc %lu cycles/op, free %lu cycles/op",
 		   order, n, (n << order) >> 8, (unsigned long)((t1 - t0) / n),

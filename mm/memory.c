@@ -49,12 +49,11 @@ static struct folio *folio_alloc_reclaim(gfp_t gfp)
  */
 int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
 	struct folio *folio;
 	pte_t *pte;
 
 	addr &= PAGE_MASK;
-	pte = pgtable_entry(pgd, addr, PT_PTE, true);
+	pte = pgtable_entry(vma->vm_mm->pgd, addr, PT_PTE, true);
 	if (!pte)
 		return -ENOMEM;
 	if (!pgent_none(*pte))
@@ -63,8 +62,7 @@ int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct pag
 	if (!folio)
 		return -ENOMEM;
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	*pte = mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma));
-	pgtable_account_ptes(pgd, addr, 1);
+	set_pte_at(vma->vm_mm, addr, pte, mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma)));
 	add_mm_counter(vma->vm_mm, 1);
 	if (pagep)
 		*pagep = &folio->page;
@@ -121,21 +119,16 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
  */
 static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
-	unsigned long addr, pfn, nr;
+	unsigned long addr, nr;
 	struct folio *folio = alloc_anon_folio(vma, address, pte, &addr);
-	pgprot_t prot = vm_get_page_prot(vma);
 
 	if (!folio)
 		return -ENOMEM;
 	nr = folio_nr_pages(folio);
-	pfn = folio_pfn(folio);
 	pte -= ((address & PAGE_MASK) - addr) >> PAGE_SHIFT;
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	for (unsigned long i = 0; i < nr; i++)
-		pte[i] = mk_pte_entry(pfn + i, prot);
-	pgtable_account_ptes(pgd, addr, nr);
+	set_ptes(vma->vm_mm, addr, pte, mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma)), nr);
 	add_mm_counter(vma->vm_mm, nr);
 	return 0;
 }
@@ -205,10 +198,9 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
 		return -ENOMEM;
 	}
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
-	*pte = 0;                               /* Linux's ptep_clear_flush */
-	flush_tlb_addr(vma->vm_mm->pgd, address);
+	ptep_clear_flush(vma, address, pte);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
-	*pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma));
+	set_pte_at(vma->vm_mm, address, pte, mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma)));
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
@@ -232,12 +224,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 		SetPageAnonExclusive(page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
-	/*
-	 * No TLB flush for more permission (as Linux's ptep_set_access_flags on
-	 * x86): the CPU drops the entry that faulted, and a stale one elsewhere
-	 * only costs a spurious fault that handle_mm_fault() returns from.
-	 */
-	*pte = pgent_mkwrite(*pte);
+	ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
 	return 0;
 }
 
@@ -249,7 +236,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
  */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	pgd_t *pgd = vma->vm_mm->pgd;
 	bool write = flags & FAULT_FLAG_WRITE;
 	pmd_t *pmd;
 	pte_t *pte;
@@ -285,13 +272,13 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 /*
  * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
- * call and one reference drop per batch.  The cleared entries are then
- * accounted at once, which frees the table if it is left empty.
+ * call and one reference drop per batch.  Then the table is freed if that
+ * left it empty.
  */
 static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 			  unsigned long end)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long table_addr = addr;
 	pte_t *pte = pte_offset(pmd, addr);
 	int cleared = 0, nr;
@@ -306,8 +293,7 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		page = pfn_to_page(pgent_pfn(*pte));
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
-		for (int i = 0; i < nr; i++)
-			pte[i] = 0;
+		__clear_ptes(pte, nr);
 		flush_tlb_range(pgd, addr, nr);
 		folio_remove_rmap_ptes(folio, page, nr, vma);
 		folio_put_refs(folio, nr);
@@ -315,7 +301,8 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 	}
 	if (cleared) {
 		add_mm_counter(vma->vm_mm, -cleared);
-		pgtable_account_ptes(pgd, table_addr, -cleared);
+		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
+		free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
 	}
 }
 
@@ -326,7 +313,7 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
  */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long addr = start, next;
 	pmd_t *pmd;
 
@@ -350,7 +337,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
  */
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long addr = start, next;
 	pmd_t *pmd;
 
@@ -368,8 +355,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
 			if (!pgent_present(*pte))
 				continue;
-			*pte = pgent_modify(*pte, vma_pgprot(vma,
-					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte)))));
+			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
+					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte))))));
 		}
 		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}

@@ -18,6 +18,13 @@
 #include "linux/types.h"
 #include "linux/list.h"
 #include "linux/atomic.h"
+#include <asm/pgtable.h>
+
+/* One entry type for all levels (<asm/pgtable.h>); each level's name (mm/pgtable.h). */
+typedef pgent_t pgd_t;
+typedef pgent_t pud_t;
+typedef pgent_t pmd_t;
+typedef pgent_t pte_t;
 
 struct page {
 	unsigned long flags;
@@ -85,7 +92,7 @@ extern const char *const pageflag_names[NR_PAGEFLAGS];
  * pages.  Lifetime: mm_alloc() .. mmdrop() (mm/mm_struct.c).
  */
 struct mm_struct {
-	u64 *pgd;                       /* root page table (pgd_t *) */
+	pgd_t *pgd;                     /* root page table */
 	unsigned int mm_id;
 	int mm_count;                   /* references to the struct (mmgrab/mmdrop) */
 	unsigned long flags;            /* MMF_* */

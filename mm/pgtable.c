@@ -54,16 +54,20 @@ static void pt_free_table(pgent_t *table)
 	__free_page(page);
 }
 
+/* Does the table count its entries?  Early tables do not (never freed). */
+static bool pt_tracked(const pgent_t *table)
+{
+	return mem_map && PageTable(virt_to_page(table));
+}
+
 /* Adjust a table's used-entry count; false for untracked (early) tables. */
 static bool pt_account(pgent_t *table, long delta)
 {
 	struct page *page;
 
-	if (!mem_map)
+	if (!pt_tracked(table))
 		return false;
 	page = virt_to_page(table);
-	if (!PageTable(page))
-		return false;
 	page->pt_nr_used += delta;
 	VM_WARN_ON_ONCE(page->pt_nr_used > PTRS_PER_TABLE, "pt_nr_used out of range");
 	return true;
@@ -135,7 +139,7 @@ pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool
  * allocating tables on the way.  Returns 0, -EEXIST (something is mapped
  * there, or a table is in the way of a PMD leaf) or -ENOMEM.
  */
-int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry)
+static int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry)
 {
 	pgent_t *tables[PT_PGD + 1], *e;
 	int ret;
@@ -167,8 +171,31 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 				level == PT_PTE ? mk_pte_entry(pfn, prot) : mk_huge_entry(pfn, prot));
 }
 
-static void release_entries(pgd_t *pgd, unsigned long addr, enum pt_level level,
-			    pgent_t **tables, int nr);
+/*
+ * Free the table at "level" that serves addr (found with tables[]) if it
+ * has no entry in use, then the tables above it this leaves empty, level
+ * by level up to (not including) the root; addr is flushed if any went
+ * (the CPU may cache the entries above a leaf).  Returns how many went.
+ */
+static int release_empty(pgd_t *pgd, unsigned long addr, enum pt_level level,
+			 pgent_t **tables)
+{
+	pgent_t *to_free[PT_PGD];
+	int nr_free = 0;
+
+	for (enum pt_level l = level; l < PT_PGD; l++) {
+		if (!pt_tracked(tables[l]) || virt_to_page(tables[l])->pt_nr_used)
+			break;
+		tables[l + 1][pt_index(addr, l + 1)] = 0;
+		pt_account(tables[l + 1], -1);
+		to_free[nr_free++] = tables[l];
+	}
+	if (nr_free)
+		flush_tlb_addr(pgd, addr);
+	for (int i = nr_free; i; i--)
+		pt_free_table(to_free[i - 1]);
+	return nr_free;
+}
 
 /*
  * Clear the leaf for addr at level (PT_PTE or PT_PMD), flush it from the TLB
@@ -191,66 +218,64 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 	if (old)
 		*old = *e;
 	*e = 0;
-	release_entries(pgd, addr, level, tables, 1);
+	pt_account(tables[level], -1);
+	if (!release_empty(pgd, addr, level, tables))
+		flush_tlb_addr(pgd, addr);
 	return 0;
 }
 
 /*
- * The caller cleared nr entries of the table at "level" that serves addr
- * (found with tables[]): account them, flush addr, and free the tables
- * this leaves empty, level by level up to (not including) the root.
+ * A walker cleared entries of mm's table at "level" (PT_PTE or PT_PMD) that
+ * serves addr, with the store helpers of mm/pgtable.h, and is done with the
+ * table: free it if it is left empty, and the tables above that this
+ * empties, flushing addr if any went.  (Linux frees tables at munmap, in
+ * free_pgtables(), and empty PTE tables in try_to_free_pte(); foliOS as
+ * soon as they are empty, so the leak check sees every one come back.)
  */
-static void release_entries(pgd_t *pgd, unsigned long addr, enum pt_level level,
-			    pgent_t **tables, int nr)
-{
-	pgent_t *to_free[PT_PGD];
-	int nr_free = 0;
-
-	for (enum pt_level l = level; l < PT_PGD; l++, nr = 1) {
-		if (!pt_account(tables[l], -nr) || virt_to_page(tables[l])->pt_nr_used)
-			break;
-		tables[l + 1][pt_index(addr, l + 1)] = 0;
-		to_free[nr_free++] = tables[l];
-	}
-	flush_tlb_addr(pgd, addr);
-	while (nr_free)
-		pt_free_table(to_free[--nr_free]);
-}
-
-/*
- * Batch interface for walkers that work a whole PTE table at a time
- * (fork's copy, munmap's zap): after changing entries of the PTE table
- * that maps addr directly, account them — delta > 0 entries were set,
- * delta < 0 cleared (which may free the table and those above it).
- */
-void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta)
+void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level)
 {
 	pgent_t *tables[PT_PGD + 1], *e;
 
-	if (walk_to(pgd, addr, PT_PTE, false, tables, &e))
-		return;
-	if (delta > 0)
-		pt_account(tables[PT_PTE], delta);
-	else if (delta < 0)
-		release_entries(pgd, addr, PT_PTE, tables, -delta);
+	if (!walk_to(mm->pgd, addr, level, false, tables, &e))
+		release_empty(mm->pgd, addr, level, tables);
+}
+
+/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
+static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
+{
+	unsigned long boundary = (addr + size) & ~(size - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
 }
 
 /*
  * For walkers that work a PMD entry at a time (fork's copy, zap, mprotect):
  * the PMD entry of *addr in the first non-empty one at or after *addr
- * (empty ones and missing tables are skipped, advancing *addr), with *next
- * set to where that entry's 2 MiB range ends (at most end).  The entry is
- * a PMD leaf or points to a PTE table (pte_offset()).  NULL when none is
- * left below end.
+ * (empty ones and missing tables are skipped, a missing PUD or PGD table
+ * by its whole range, advancing *addr), with *next set to where that
+ * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf or
+ * points to a PTE table (pte_offset()).  NULL when none is left below end.
  */
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
 {
 	while (*addr < end) {
-		pmd_t *pmd = pgtable_entry(pgd, *addr, PT_PMD, false);
+		pgent_t *table = pgd;
+		enum pt_level l = PT_PGD;
 
-		*next = MIN((*addr & PMD_MASK) + PMD_SIZE, end);
-		if (pmd && !pgent_none(*pmd))
-			return pmd;
+		for (; l > PT_PMD; l--) {
+			pgent_t e = table[pt_index(*addr, l)];
+
+			if (pgent_none(e) || pgent_huge(e))
+				break;
+			table = pgent_table(e);
+		}
+		if (l > PT_PMD) {
+			*addr = pt_addr_end(*addr, end, level_size(l));
+			continue;
+		}
+		*next = pt_addr_end(*addr, end, PMD_SIZE);
+		if (!pgent_none(table[pt_index(*addr, PT_PMD)]))
+			return &table[pt_index(*addr, PT_PMD)];
 		*addr = *next;
 	}
 	return NULL;
@@ -269,12 +294,11 @@ void pte_free(pte_t *table)
 }
 
 /*
- * Replace the PMD leaf *pmd by the PTE table "table", which holds nr_used
- * entries: the PMD table keeps the same number of entries in use.
+ * Replace the PMD leaf *pmd by the PTE table "table", filled with the
+ * store helpers: the PMD table keeps the same number of entries in use.
  */
-void pmd_populate(pmd_t *pmd, pte_t *table, int nr_used)
+void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
 {
-	virt_to_page(table)->pt_nr_used = nr_used;
 	*pmd = mk_table_entry(__pa(table) >> PAGE_SHIFT);
 }
 
@@ -303,14 +327,6 @@ int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w)
 		table = pgent_table(e);
 	}
 	return 0;
-}
-
-/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
-static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
-{
-	unsigned long boundary = (addr + size) & ~(size - 1);
-
-	return boundary - 1 < end - 1 ? boundary : end;
 }
 
 /* Free the tables below "table" (a level-l table) that serve [start, end). */

@@ -8,8 +8,10 @@
  *
  * The entry format comes from <asm/pgtable.h>: the x86 hardware format in
  * the kernel, a software MMU's format in host tests.  Page-table pages come
- * from the buddy, count their used entries in page->pt_nr_used, and are freed
- * when the last entry in them is cleared.
+ * from the buddy and count their used entries in page->pt_nr_used: the
+ * store helpers below (Linux's set_ptes(), ptep_get_and_clear(),
+ * set_pmd_at()...) keep that count, and free_empty_tables() frees the
+ * tables a walker's clears left empty.
  *
  * Lock order: see mm/rmap.c; callers serialize changes to one page-table
  * tree by owning its mm, and this file takes no locks.
@@ -20,11 +22,7 @@
 #include "linux/types.h"
 #include "mm/mm.h"
 #include <asm/pgtable.h>
-
-typedef pgent_t pgd_t;
-typedef pgent_t pud_t;
-typedef pgent_t pmd_t;
-typedef pgent_t pte_t;
+#include <asm/tlbflush.h>
 
 enum pt_level { PT_PTE = 1, PT_PMD = 2, PT_PUD = 3, PT_PGD = 4 };
 
@@ -63,6 +61,109 @@ static inline pte_t *pte_offset(pmd_t *pmd, unsigned long addr)
 	return pgent_table(*pmd) + pt_index(addr, PT_PTE);
 }
 
+/*
+ * Entry stores for user page tables (all their tables are buddy pages),
+ * with Linux's names.  Each keeps the used-entry count of the table it
+ * writes.  None frees a table (a walker may still be on it):
+ * free_empty_tables() does, once the walker is done with it.  mm and addr
+ * name the entry, as in Linux.
+ */
+static inline void pt_add_used(const pgent_t *entry, long nr)
+{
+	virt_to_page(entry)->pt_nr_used += nr;
+}
+
+/* Set one entry, whatever it was (the count follows none <-> in use). */
+static inline void set_entry(pgent_t *entry, pgent_t e)
+{
+	pt_add_used(entry, (long)!pgent_none(e) - (long)!pgent_none(*entry));
+	*entry = e;
+}
+
+static inline void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte)
+{
+	set_entry(ptep, pte);
+}
+
+static inline void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd)
+{
+	set_entry(pmdp, pmd);
+}
+
+/* Map nr consecutive pages, pte's and the ones after it, into nr none PTEs. */
+static inline void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte,
+			    unsigned int nr)
+{
+	pt_add_used(ptep, nr);
+	for (; nr; nr--, ptep++, pte = pgent_next_pfn(pte))
+		*ptep = pte;
+}
+
+static inline pgent_t get_and_clear_entry(pgent_t *entry)
+{
+	pgent_t old = *entry;
+
+	*entry = 0;
+	if (!pgent_none(old))
+		pt_add_used(entry, -1);
+	return old;
+}
+
+/* Clear the PTE at ptep and return what it was. */
+static inline pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	return get_and_clear_entry(ptep);
+}
+
+/* Clear a PMD leaf and return it. */
+static inline pmd_t pmdp_huge_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
+{
+	return get_and_clear_entry(pmdp);
+}
+
+/* Write-protect a PMD leaf (fork's copy-on-write); the count stays. */
+static inline void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
+{
+	*pmdp = pgent_wrprotect(*pmdp);
+}
+
+/*
+ * The batch forms for the two walkers that go through a whole PTE table,
+ * one folio's run of PTEs at a time: fork's copy_pte_range() and
+ * zap_pte_range().  They leave the count alone, and the walker settles it
+ * once per table (pte_table_add_used()): a count update per run would cost
+ * fork and munmap of order-0 pages about 10 %.
+ */
+
+/*
+ * Copy nr present PTEs into nr none PTEs of the child, each as it is
+ * (accessed and dirty bits included), write-protecting them in both first
+ * if wrprotect (Linux's wrprotect_ptes(), then set_ptes()).
+ */
+static inline void __copy_ptes(pte_t *dst_pte, pte_t *src_pte, unsigned int nr, bool wrprotect)
+{
+	if (wrprotect) {
+		for (unsigned int i = 0; i < nr; i++)
+			dst_pte[i] = src_pte[i] = pgent_wrprotect(src_pte[i]);
+	} else {
+		for (unsigned int i = 0; i < nr; i++)
+			dst_pte[i] = src_pte[i];
+	}
+}
+
+/* Clear nr PTEs in use (Linux's clear_ptes()). */
+static inline void __clear_ptes(pte_t *ptep, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		ptep[i] = 0;
+}
+
+/* nr entries of the PTE table holding ptep came into use (< 0: went out of use). */
+static inline void pte_table_add_used(pte_t *ptep, long nr)
+{
+	pt_add_used(ptep, nr);
+}
+
 /* What a lookup found: the entry at every level it passed, and the leaf. */
 struct pgwalk {
 	enum pt_level leaf_level;       /* 0 if nothing is mapped */
@@ -80,12 +181,11 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 		enum pt_level level);
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
-void pgtable_account_ptes(pgd_t *pgd, unsigned long addr, int delta);
-int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry);
+void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level);
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
 pte_t *pte_alloc_one(void);
 void pte_free(pte_t *table);
-void pmd_populate(pmd_t *pmd, pte_t *table, int nr_used);
+void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
 
 /* What pgtable_floor() measured: cycles to copy and to clear, entries seen. */

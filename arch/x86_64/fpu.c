@@ -17,6 +17,7 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/fpu.h>
+#include <asm/trapnr.h>
 #include "linux/sched.h"
 #include "linux/string.h"
 #include "linux/printk.h"
@@ -184,5 +185,5 @@ void math_error(struct pt_regs *regs, unsigned long trapnr)
 	if (user_mode(regs))
 		force_sig_fault(SIGFPE, regs->rip);
 	panic_regs(regs, "math_error: %s exception in kernel mode",
-		   trapnr == 19 ? "SIMD floating-point (#XM)" : "x87 floating-point (#MF)");
+		   trapnr == X86_TRAP_XF ? "SIMD floating-point (#XM)" : "x87 floating-point (#MF)");
 }

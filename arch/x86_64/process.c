@@ -1,7 +1,8 @@
 /*
  * x86-64 side of tasks: the per-CPU area (GS base), SYSCALL MSRs, what a
- * switch must change (CR3, TSS.rsp0, the syscall stack, FS base) and the
- * register frame a task starts user mode with.
+ * switch must change (CR3, TSS.rsp0, the syscall stack, FS base), the
+ * register frame a task starts user mode with, and fork's and exec's CPU
+ * state (copy_thread, flush_thread); arch_prctl.
  *
  *   per-CPU area, %gs:offset in kernel mode (swapgs on every user entry):
  *     0  kernel_rsp   top of the current task's kernel stack (syscall entry)
@@ -14,7 +15,10 @@
 #include <asm/cpu.h>
 #include "linux/sched.h"
 #include "linux/string.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
 #include "mm/pgtable.h"
+#include "uapi/asm/prctl.h"
 
 #define MSR_STAR            0xc0000081
 #define MSR_LSTAR           0xc0000082
@@ -64,8 +68,8 @@ void arch_switch_mm_and_stack(struct task_struct *next)
 		write_cr3(cr3);
 	tss_set_rsp0(top);
 	cpu0.kernel_rsp = top;
-	wrmsr(MSR_FS_BASE, next->fs_base);
-	wrmsr(MSR_KERNEL_GS_BASE, next->gs_base);      /* the user's, until swapgs */
+	wrmsr(MSR_FS_BASE, next->thread.fsbase);
+	wrmsr(MSR_KERNEL_GS_BASE, next->thread.gsbase);      /* the user's, until swapgs */
 	cpu0.curr = next;
 }
 
@@ -80,8 +84,27 @@ void arch_prepare_new_stack(struct task_struct *t)
 	t->sp = (unsigned long)sp;
 }
 
+/*
+ * Fork's CPU side: the child p returns 0 from the same system call as
+ * current, with current's TLS bases and a copy of its FPU registers.
+ */
+void copy_thread(struct task_struct *p)
+{
+	fpu_clone(p);
+	*task_pt_regs(p) = *task_pt_regs(current);
+	task_pt_regs(p)->rax = 0;
+	p->thread = current->thread;
+}
+
+/* Exec's CPU side: no TLS bases, FPU registers in their initial state. */
+void flush_thread(void)
+{
+	current->thread.fsbase = current->thread.gsbase = 0;
+	fpu_flush_thread();
+}
+
 /* Set up a register frame that enters user mode at ip with stack sp. */
-void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp)
+void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp)
 {
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = ip;
@@ -95,16 +118,31 @@ void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp)
  * ARCH_SET_FS / ARCH_SET_GS: a user address only (EPERM otherwise, as
  * Linux).  In the kernel the user's GS base sits in KERNEL_GS_BASE.
  */
-int arch_prctl_set_base(bool gs, unsigned long addr)
+static int set_base(bool gs, unsigned long addr)
 {
 	if (addr >= TASK_SIZE_MAX)
 		return -EPERM;
 	if (gs) {
-		current->gs_base = addr;
+		current->thread.gsbase = addr;
 		wrmsr(MSR_KERNEL_GS_BASE, addr);
 	} else {
-		current->fs_base = addr;
+		current->thread.fsbase = addr;
 		wrmsr(MSR_FS_BASE, addr);
 	}
 	return 0;
+}
+
+/* arch_prctl(code, addr): set or read the user's FS and GS bases. */
+long sys_arch_prctl(int code, unsigned long addr)
+{
+	switch (code) {
+	case ARCH_SET_FS:
+	case ARCH_SET_GS:
+		return set_base(code == ARCH_SET_GS, addr);
+	case ARCH_GET_FS:
+		return copy_to_user((void *)addr, &current->thread.fsbase, 8) ? -EFAULT : 0;
+	case ARCH_GET_GS:
+		return copy_to_user((void *)addr, &current->thread.gsbase, 8) ? -EFAULT : 0;
+	}
+	return -EINVAL;
 }

@@ -10,6 +10,8 @@
 #include <asm/uaccess.h>
 #include <asm/irqflags.h>
 #include <asm/fpu.h>
+#include <asm/trapnr.h>
+#include <asm/trap_pf.h>
 #include "linux/printk.h"
 #include "linux/panic.h"
 #include "linux/sched.h"
@@ -53,7 +55,7 @@ void trap_init(void)
 
 	gdt_init();
 	for (int v = 0; v < NR_VECTORS; v++)
-		set_gate(v, trap_stubs[v], v == 8 ? 1 : 0);
+		set_gate(v, trap_stubs[v], v == X86_TRAP_DF ? 1 : 0);
 	__asm__ __volatile__("lidt %0" : : "m"(idtr));
 	pic_init();
 	uart_startup();
@@ -70,19 +72,15 @@ static bool fixup_exception(struct pt_regs *regs)
 	return true;
 }
 
-/*
- * Decode a page-fault error code into words:
- * P (protection, else not-present), W (write, else read), U (user mode),
- * R (reserved bit set in an entry), I (instruction fetch).
- */
-int pf_error_decode(unsigned long ec, char *buf, size_t size)
+/* Decode a page-fault error code (asm/trap_pf.h) into words. */
+static int pf_error_decode(unsigned long ec, char *buf, size_t size)
 {
 	return snprintf(buf, size, "%s %s %s%s%s",
-			ec & 1 ? "protection-violation" : "not-present",
-			ec & 2 ? "write" : "read",
-			ec & 4 ? "user" : "kernel",
-			ec & 8 ? " reserved-bit" : "",
-			ec & 16 ? " instruction-fetch" : "");
+			ec & X86_PF_PROT ? "protection-violation" : "not-present",
+			ec & X86_PF_WRITE ? "write" : "read",
+			ec & X86_PF_USER ? "user" : "kernel",
+			ec & X86_PF_RSVD ? " reserved-bit" : "",
+			ec & X86_PF_INSTR ? " instruction-fetch" : "");
 }
 
 /*
@@ -97,9 +95,9 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 
 	if (!mm || addr >= TASK_SIZE_MAX)
 		return -EFAULT;
-	if (regs->error_code & 2)
+	if (regs->error_code & X86_PF_WRITE)
 		flags |= FAULT_FLAG_WRITE;
-	if (regs->error_code & 16)
+	if (regs->error_code & X86_PF_INSTR)
 		flags |= FAULT_FLAG_EXEC;
 	if (user_mode(regs))
 		flags |= FAULT_FLAG_USER;
@@ -120,7 +118,7 @@ int exec_probe_faults;
 static bool exec_probe_fault(struct pt_regs *regs, unsigned long cr2)
 {
 	if (!exec_probe_addr || cr2 != exec_probe_addr || user_mode(regs) ||
-	    !(regs->error_code & 16))
+	    !(regs->error_code & X86_PF_INSTR))
 		return false;
 	regs->rip = *(unsigned long *)regs->rsp;        /* the call's return address */
 	regs->rsp += 8;
@@ -192,6 +190,21 @@ static void handle_irq(struct pt_regs *regs, unsigned int irq)
 	}
 }
 
+/* The signal a user-mode exception raises (Linux's, per vector). */
+static int exception_signal(unsigned long v)
+{
+	switch (v) {
+	case X86_TRAP_DE:
+		return SIGFPE;
+	case X86_TRAP_UD:
+		return SIGILL;
+	case X86_TRAP_SS:
+	case X86_TRAP_GP:
+		return SIGSEGV;
+	}
+	return SIGBUS;
+}
+
 /* Called by trap_common with interrupts off for every vector. */
 void trap_dispatch(struct pt_regs *regs)
 {
@@ -201,18 +214,17 @@ void trap_dispatch(struct pt_regs *regs)
 		handle_irq(regs, v - IRQ_BASE);
 		return;
 	}
-	if (v == 14) {
+	if (v == X86_TRAP_PF) {
 		do_page_fault(regs, read_cr2());
 		return;
 	}
-	if (v == 16 || v == 19) {
+	if (v == X86_TRAP_MF || v == X86_TRAP_XF) {
 		math_error(regs, v);
 		return;
 	}
 	if (user_mode(regs))
-		force_sig_fault(v == 0 ? SIGFPE : v == 6 ? SIGILL :
-				v == 13 || v == 12 ? SIGSEGV : SIGBUS, regs->rip);
-	if (!user_mode(regs) && v != 8 && fixup_exception(regs))
+		force_sig_fault(exception_signal(v), regs->rip);
+	if (!user_mode(regs) && v != X86_TRAP_DF && fixup_exception(regs))
 		return;
 	panic_regs(regs, "%s (vector %lu, error code %#lx)", exception_names[v], v,
 		   regs->error_code);

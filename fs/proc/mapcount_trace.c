@@ -14,7 +14,7 @@
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
-#include <asm/cpu.h>
+#include <asm/timex.h>
 
 /*
  * The mapcount trace: the selection, then the records, oldest first, one
@@ -48,7 +48,7 @@ static struct pgtable_floor last_floor;  /* the last measurement, whoever asked 
 
 static u64 floor_clock(void)
 {
-	return rdtsc();
+	return get_cycles();
 }
 
 /*
@@ -74,7 +74,7 @@ static int pgtable_floor_store(struct file *file, char *buf, size_t len)
 	if (!scratch)
 		return -ENOMEM;
 	memset(&last_floor, 0, sizeof(last_floor));
-	pgtable_floor((pgd_t *)current->mm->pgd, addr, addr + size, scratch, floor_clock,
+	pgtable_floor(current->mm->pgd, addr, addr + size, scratch, floor_clock,
 		      &last_floor);
 	pte_free(scratch);
 	return 0;

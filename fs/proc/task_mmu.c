@@ -98,7 +98,7 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 /* Walk the present entries of vma and account each (Linux's smaps_pte_range). */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
-	pgd_t *pgd = (pgd_t *)vma->vm_mm->pgd;
+	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long addr = vma->vm_start, next;
 	pmd_t *pmd;
 
@@ -276,7 +276,7 @@ static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 	struct pgwalk w;
 	struct page *page;
 
-	if (list_empty(&mm->mmap) || !pgtable_lookup((pgd_t *)mm->pgd, vpn << PAGE_SHIFT, &w))
+	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, vpn << PAGE_SHIFT, &w))
 		return 0;
 	page = pfn_to_page(w.phys >> PAGE_SHIFT);
 	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |

@@ -8,12 +8,13 @@
 #define _LINUX_BIT_SPINLOCK_H
 
 #include <asm/bitops.h>
+#include <asm/processor.h>
 
 static inline void bit_spin_lock(unsigned int bitnum, unsigned long *addr)
 {
 	while (unlikely(test_and_set_bit_lock(bitnum, addr)))
 		while (test_bit(bitnum, addr))
-			__builtin_ia32_pause();
+			cpu_relax();
 }
 
 /* Non-atomic unlock: the other bits of *addr only change under this lock. */

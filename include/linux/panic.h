@@ -6,6 +6,5 @@
 #include <asm/ptrace.h>
 
 __printf(2, 3) __noreturn void panic_regs(const struct pt_regs *regs, const char *fmt, ...);
-int pf_error_decode(unsigned long error_code, char *buf, size_t size);
 
 #endif

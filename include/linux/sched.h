@@ -15,6 +15,7 @@
 #include "linux/signal.h"
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
+#include <asm/processor.h>
 
 struct mm_struct;
 
@@ -36,8 +37,6 @@ struct task_struct {
 	struct mm_struct *mm;           /* NULL for the idle task */
 	void *kstack;                   /* KSTACK_SIZE bytes */
 	unsigned long sp;               /* saved kernel stack pointer */
-	unsigned long fs_base;          /* TLS (arch_prctl ARCH_SET_FS) */
-	unsigned long gs_base;          /* the user's GS base (ARCH_SET_GS) */
 	unsigned long clear_child_tid;
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
@@ -54,6 +53,7 @@ struct task_struct {
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
+	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
 
 
@@ -94,8 +94,7 @@ void arch_switch_mm_and_stack(struct task_struct *next);
 void arch_set_current(struct task_struct *t);
 struct task_struct *arch_get_current(void);
 void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
-void arch_start_user(struct pt_regs *regs, unsigned long ip, unsigned long sp);
+void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp);
 void arch_prepare_new_stack(struct task_struct *t);
-int arch_prctl_set_base(bool gs, unsigned long addr);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "linux/types.h"
 #include <asm/irqflags.h>
+#include <asm/processor.h>
 
 typedef struct {
 	volatile int locked;
@@ -22,7 +23,7 @@ static inline unsigned long spin_lock_irqsave(spinlock_t *l)
 
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		while (READ_ONCE(l->locked))
-			__builtin_ia32_pause();
+			cpu_relax();
 	return flags;
 }
 

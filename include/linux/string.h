@@ -3,6 +3,7 @@
 #define _LINUX_STRING_H
 
 #include "linux/types.h"
+#include <asm/string.h>
 
 void *memset(void *s, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);

@@ -48,6 +48,7 @@ long sys_exit_group(int code);
 long sys_wait4(int pid, int *wstatus, int options, void *rusage);
 
 /* kernel/fork.c */
+long sys_set_tid_address(int *tidptr);
 long sys_fork(void);
 
 /* kernel/reboot.c */
@@ -70,8 +71,6 @@ long sys_getuid(void);
 long sys_geteuid(void);
 long sys_getgid(void);
 long sys_getegid(void);
-long sys_set_tid_address(int *tidptr);
-long sys_arch_prctl(int code, unsigned long addr);
 long sys_setpgid(int pid, int pgid);
 long sys_getpgid(int pid);
 long sys_getpgrp(void);
@@ -81,6 +80,9 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
 long sys_getrlimit(unsigned int resource, void *rlim);
 long sys_setrlimit(unsigned int resource, const void *rlim);
 long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim);
+
+/* arch/x86_64/process.c */
+long sys_arch_prctl(int code, unsigned long addr);
 
 /* kernel/time.c */
 long sys_clock_gettime(int clock, void *tp);

@@ -65,11 +65,6 @@ static inline u64 rdtsc(void)
 	return ((u64)hi << 32) | lo;
 }
 
-static inline void cpu_relax(void)
-{
-	__asm__ __volatile__("pause" ::: "memory");
-}
-
 static inline void halt(void)
 {
 	__asm__ __volatile__("hlt");

@@ -100,11 +100,6 @@ int pgent_decode(pgent_t e, char *buf, size_t size);
 #define USER_PGD_PTRS   256
 void arch_pgd_init(pgent_t *pgd);
 
-/* TLB maintenance for an address in the page tables rooted at pgd. */
-void flush_tlb_addr(void *pgd, unsigned long addr);
-void flush_tlb_all(void);
-void flush_tlb_mm(void *pgd);
-
 /*
  * The PTE protection of user memory: no access at all (PROT_NONE), or
  * readable and maybe writable and executable (x86 cannot deny reads alone).

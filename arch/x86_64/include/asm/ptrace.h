@@ -16,6 +16,7 @@ static inline bool user_mode(const struct pt_regs *regs)
 	return (regs->cs & 3) == 3;
 }
 
+/* Print the registers and the backtrace from them (arch/x86_64/stacktrace.c). */
 void show_regs(const struct pt_regs *regs);
 
 #endif

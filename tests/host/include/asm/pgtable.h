@@ -77,9 +77,6 @@ static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT
 
 int pgent_decode(pgent_t e, char *buf, size_t size);
 void arch_pgd_init(pgent_t *pgd);
-void flush_tlb_addr(void *pgd, unsigned long addr);
-void flush_tlb_all(void);
-void flush_tlb_mm(void *pgd);
 
 static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 {

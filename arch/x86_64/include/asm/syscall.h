@@ -1,0 +1,37 @@
+/*
+ * Where a system call's number, arguments and result sit in the register
+ * frame (Linux's asm/syscall.h).  The x86-64 ABI: rax = number, rdi rsi
+ * rdx r10 r8 r9 = arguments, rax = result or -errno.
+ */
+#ifndef ASM_SYSCALL_H
+#define ASM_SYSCALL_H
+
+#include <asm/ptrace.h>
+
+struct task_struct;
+
+/* As in Linux, the number is the low 32 bits of rax (the high half is ignored). */
+static inline int syscall_get_nr(struct task_struct *task, struct pt_regs *regs)
+{
+	return (int)regs->rax;
+}
+
+static inline void syscall_get_arguments(struct task_struct *task, struct pt_regs *regs,
+					 unsigned long *args)
+{
+	args[0] = regs->rdi;
+	args[1] = regs->rsi;
+	args[2] = regs->rdx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
+}
+
+/* The result: -error if error is non-zero, otherwise val. */
+static inline void syscall_set_return_value(struct task_struct *task, struct pt_regs *regs,
+					    int error, long val)
+{
+	regs->rax = error ? (long)error : val;
+}
+
+#endif
