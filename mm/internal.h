@@ -59,13 +59,14 @@ static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long a
 
 /*
  * Store entry, the PTE of address with more permission (a write fault made
- * it writable): whether stale TLB entries need a flush is the arch's call
- * (flush_tlb_fix_spurious_fault()).
+ * it writable): a present entry stays present, so the table's count stays
+ * and the store is a plain one; whether stale TLB entries need a flush is
+ * the arch's call (flush_tlb_fix_spurious_fault()).
  */
 static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address,
 					 pte_t *ptep, pte_t entry)
 {
-	set_pte_at(vma->vm_mm, address, ptep, entry);
+	*ptep = entry;
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 

@@ -70,13 +70,19 @@ static inline pte_t *pte_offset(pmd_t *pmd, unsigned long addr)
  */
 static inline void pt_add_used(const pgent_t *entry, long nr)
 {
-	virt_to_page(entry)->pt_nr_used += nr;
+	pfn_to_page(__pa_direct(entry) >> PAGE_SHIFT)->pt_nr_used += nr;     /* a buddy page */
 }
 
-/* Set one entry, whatever it was (the count follows none <-> in use). */
+/*
+ * Set one entry, whatever it was (the count follows none <-> in use; the
+ * table's struct page is touched only when the count changes).
+ */
 static inline void set_entry(pgent_t *entry, pgent_t e)
 {
-	pt_add_used(entry, (long)!pgent_none(e) - (long)!pgent_none(*entry));
+	long delta = (long)!pgent_none(e) - (long)!pgent_none(*entry);
+
+	if (delta)
+		pt_add_used(entry, delta);
 	*entry = e;
 }
 

@@ -27,6 +27,12 @@ static inline void *__va(phys_addr_t pa)
 	return (void *)(pa + PAGE_OFFSET);
 }
 
+/* Physical address of a direct-map address (a buddy page: a page table, a folio). */
+static inline phys_addr_t __pa_direct(const void *va)
+{
+	return (unsigned long)va - PAGE_OFFSET;
+}
+
 /* Physical address of a direct-map or kernel-image address. */
 static inline phys_addr_t __pa(const void *va)
 {

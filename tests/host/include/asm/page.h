@@ -20,6 +20,11 @@ static inline void *__va(phys_addr_t pa)
 	return host_phys_base + pa;
 }
 
+static inline phys_addr_t __pa_direct(const void *va)
+{
+	return (phys_addr_t)((const char *)va - host_phys_base);
+}
+
 static inline phys_addr_t __pa(const void *va)
 {
 	return (phys_addr_t)((const char *)va - host_phys_base);
