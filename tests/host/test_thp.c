@@ -249,18 +249,31 @@ static void test_partial_unmap_and_split(void **state)
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 256);
 }
 
+/*
+ * A PMD THP at BASE whose first 500 pages were mapped over by a new
+ * mapping: 12 pages stay mapped, the folio waits on the deferred split
+ * queue.  Its last byte is 'z'.
+ */
+static struct folio *thp_with_last_12_pages_mapped(void)
+{
+	struct folio *f;
+	int level;
+
+	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	user_write(mm, BASE + PMD_SIZE - 1, 'z');
+	f = folio_at(mm, BASE, &level);
+	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	return f;
+}
+
 /* A split frees the pages nobody maps. */
 static void test_split_frees(void **state)
 {
 	unsigned long free0;
 	struct folio *f;
-	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
-	user_write(mm, BASE + PMD_SIZE - 1, 'z');
-	f = folio_at(mm, BASE, &level);
-	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	f = thp_with_last_12_pages_mapped();
 	assert_int_equal(folio_large_mapcount(f), 12);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED),
 			 IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? 12 : 512);
@@ -321,22 +334,17 @@ static void test_rmap_trace(void **state)
 static void test_rmap_trace_split(void **state)
 {
 	struct rmap_trace_rec r, last = { 0 };
-	char cmd[32];
 	struct folio *f;
-	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
-	user_write(mm, BASE + PMD_SIZE - 1, 'z');
-	f = folio_at(mm, BASE, &level);
-	snprintf(cmd, sizeof(cmd), "pfn %lu", folio_pfn(f));
-	assert_int_equal(rmap_trace_control(cmd), 0);
-	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(rmap_trace_control("order 9"), 0);
+	f = thp_with_last_12_pages_mapped();
 	assert_int_equal(deferred_split_scan(~0UL), 1);
 	assert_int_equal(rmap_trace_control("off"), 0);
 	for (unsigned long i = 0; rmap_trace_get(i, &r); i++)
 		last = r;
 	assert_int_equal(last.op, RMAP_TRACE_SPLIT);
+	assert_int_equal(last.pfn, folio_pfn(f));
 	assert_int_equal(last.nr, 512);
 	assert_int_equal(last.before.lm, 12);
 	assert_int_equal(last.order, 0);
