@@ -86,16 +86,20 @@ void arch_pgd_init(pgent_t *pgd)
 		       (PTRS_PER_TABLE - USER_PGD_PTRS) * sizeof(pgent_t));
 }
 
+/*
+ * Flush addr from the TLB if it is a kernel address or pgd's address space
+ * is live.  Every pgd, init_pgd too, is a direct-mapped page (__pa_direct).
+ */
 void flush_tlb_addr(void *pgd, unsigned long addr)
 {
-	if (addr >= PAGE_OFFSET || __pa(pgd) == (read_cr3() & PTE_PFN_MASK))
+	if (addr >= PAGE_OFFSET || __pa_direct(pgd) == (read_cr3() & PTE_PFN_MASK))
 		__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
 }
 
 /* Flush every non-global (user) entry of pgd's address space, if it is live. */
 void flush_tlb_mm(void *pgd)
 {
-	if (__pa(pgd) == (read_cr3() & PTE_PFN_MASK))
+	if (__pa_direct(pgd) == (read_cr3() & PTE_PFN_MASK))
 		write_cr3(read_cr3());
 }
 
