@@ -26,6 +26,7 @@
 #include "linux/tty.h"
 #include "linux/err.h"
 #include "linux/initrd.h"
+#include "linux/debugfs.h"
 #include "mm/mm.h"
 
 /*
@@ -52,8 +53,8 @@ char *getname(const char *upath, int flags, long *err)
 
 /*
  * Look up one normalized path (no leading or trailing '/'; "" is the
- * root): /dev/console, then /proc and /sys, then the initrd.  A referenced
- * inode, NULL if there is none, or ERR_PTR(-ENOMEM).
+ * root): /dev/console, then /proc, /sys and /sys/kernel/debug, then the
+ * initrd.  A referenced inode, NULL if there is none, or ERR_PTR(-ENOMEM).
  */
 static struct inode *lookup_one(const char *p)
 {
@@ -66,6 +67,8 @@ static struct inode *lookup_one(const char *p)
 	inode = proc_lookup(p);
 	if (!inode)
 		inode = sysfs_lookup(p);
+	if (!inode)
+		inode = debugfs_lookup(p);
 	return inode ? inode : initrd_iget(p);
 }
 

@@ -12,7 +12,6 @@ extern const struct proc_dir_entry proc_meminfo, proc_buddyinfo, proc_kpagecount
 	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor;
 
 /* inode.c */
-struct inode *proc_dir_inode(const char *path, const struct file_operations *fops);
 long proc_read_records(struct file *file, char *ubuf, size_t count, loff_t *pos,
 		       unsigned long limit, u64 (*record)(struct inode *inode, unsigned long index));
 

@@ -1,0 +1,9 @@
+/* /sys/kernel/debug (fs/debugfs.c): the files' operations, defined by their subsystems. */
+#ifndef _LINUX_DEBUGFS_H
+#define _LINUX_DEBUGFS_H
+
+#include "linux/fs.h"
+
+struct inode *debugfs_lookup(const char *path);
+
+#endif
