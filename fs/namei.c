@@ -53,8 +53,9 @@ char *getname(const char *upath, int flags, long *err)
 
 /*
  * Look up one normalized path (no leading or trailing '/'; "" is the
- * root): /dev/console, then /proc, /sys and /sys/kernel/debug, then the
- * initrd.  A referenced inode, NULL if there is none, or ERR_PTR(-ENOMEM).
+ * root): /dev/console, /dev/null and /dev/zero, then /proc, /sys and
+ * /sys/kernel/debug, then the initrd.  A referenced inode, NULL if there
+ * is none, or ERR_PTR(-ENOMEM).
  */
 static struct inode *lookup_one(const char *p)
 {
@@ -64,7 +65,9 @@ static struct inode *lookup_one(const char *p)
 		ihold(&console_inode);
 		return &console_inode;
 	}
-	inode = proc_lookup(p);
+	inode = mem_dev_lookup(p);
+	if (!inode)
+		inode = proc_lookup(p);
 	if (!inode)
 		inode = sysfs_lookup(p);
 	if (!inode)

@@ -3,7 +3,7 @@
  * initrd file, directory listing, the errors of a read-only file system,
  * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
  * command, pipes (writes of up to PIPE_BUF bytes are atomic), a
- * nonblocking console read.  Runs unchanged on Linux (as init there, the paths differ: the
+ * nonblocking console read, /dev/null and /dev/zero.  Runs unchanged on Linux (as init there, the paths differ: the
  * program checks its own binary, argv[0]).
  */
 #define _GNU_SOURCE
@@ -20,6 +20,8 @@
 #include <signal.h>
 #include <sys/uio.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include "tap.h"
 
 
@@ -186,6 +188,36 @@ static void test_lseek(const char *self, off_t size)
 	close(knob);
 }
 
+/* /dev/null and /dev/zero as Linux's drivers/char/mem.c: 1:3 and 1:5. */
+static void test_mem_devices(void)
+{
+	static char buf[8192];
+	int null = open("/dev/null", O_RDWR), zero = open("/dev/zero", O_RDWR);
+	struct stat st;
+	char *p;
+	int zeros = 1;
+
+	ok(null >= 0 && write(null, "abc", 3) == 3 && read(null, buf, 10) == 0,
+	   "/dev/null swallows writes and reads EOF");
+	ok(fstat(null, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3),
+	   "/dev/null is character device 1:3");
+	memset(buf, 0xff, sizeof(buf));
+	ok(zero >= 0 && read(zero, buf, sizeof(buf)) == sizeof(buf), "/dev/zero reads as much as asked");
+	for (size_t i = 0; i < sizeof(buf); i++)
+		zeros &= !buf[i];
+	ok(zeros, "... and it is all zeros");
+	ok(fstat(zero, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 5) &&
+	   lseek(zero, 100, SEEK_SET) == 0, "/dev/zero is 1:5 and stays at offset 0");
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE, zero, 0);
+	ok(p != MAP_FAILED && p[0] == 0 && p[8191] == 0, "a private mmap of /dev/zero reads zeros");
+	if (p != MAP_FAILED) {
+		p[4096] = 7;
+		ok(p[4096] == 7 && munmap(p, 8192) == 0, "... and is writable anonymous memory");
+	}
+	close(null);
+	close(zero);
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64], *self = argv[0];
@@ -208,6 +240,7 @@ int main(int argc, char **argv)
 	lseek(fd, 0, SEEK_SET);
 	ok(syscall(SYS_read, fd, (void *)8, 8) == -1 && errno == EFAULT, "read into a bad buffer: EFAULT");
 	test_lseek(self, st.st_size);
+	test_mem_devices();
 	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
 	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
 	fd = open(self, O_RDONLY);

@@ -159,5 +159,6 @@ long generic_read_dir(struct file *file, char *ubuf, size_t count, loff_t *pos);
 /* the file systems' lookups (fs/namei.c): a referenced inode, NULL or an ERR_PTR */
 struct inode *proc_lookup(const char *path);
 struct inode *sysfs_lookup(const char *path);
+struct inode *mem_dev_lookup(const char *path);          /* fs/char_mem.c */
 
 #endif

@@ -1,0 +1,89 @@
+/*
+ * /dev/null and /dev/zero (Linux's drivers/char/mem.c, majors 1:3 and
+ * 1:5): null reads EOF and swallows writes; zero reads zeros, swallows
+ * writes, and a private mmap of it is plain anonymous memory (Linux's
+ * mmap_zero; a shared one would be shmem, which foliOS does not have yet:
+ * mmap refuses MAP_SHARED before it gets here).
+ */
+#include "linux/errno.h"
+#include "linux/fs.h"
+#include "linux/uaccess.h"
+#include "linux/string.h"
+#include "uapi/linux/stat.h"
+#include <asm/page.h>
+
+static long write_null(struct file *f, const char *ubuf, size_t count, loff_t *pos)
+{
+	return count;
+}
+
+static long read_null(struct file *f, char *ubuf, size_t count, loff_t *pos)
+{
+	return 0;
+}
+
+/* Both stay at offset 0 whatever the seek (Linux's null_lseek). */
+static loff_t null_lseek(struct file *file, loff_t offset, int whence)
+{
+	return file->f_pos = 0;
+}
+
+/* read(2) of /dev/zero: count zero bytes, a page at a time; a bad buffer stops it. */
+static long read_zero(struct file *f, char *ubuf, size_t count, loff_t *pos)
+{
+	static const char zeros[PAGE_SIZE];
+	size_t done = 0;
+
+	while (done < count) {
+		size_t n = MIN(count - done, PAGE_SIZE);
+
+		if (copy_to_user(ubuf + done, zeros, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return done;
+}
+
+/* The VMA do_mmap_anon() made is already what a private /dev/zero mapping is. */
+static int mmap_zero(struct file *file, struct vm_area_struct *vma)
+{
+	return 0;
+}
+
+static const struct file_operations null_fops = {
+	.llseek = null_lseek,
+	.read = read_null,
+	.write = write_null,
+};
+
+static const struct file_operations zero_fops = {
+	.llseek = null_lseek,
+	.read = read_zero,
+	.write = write_null,
+	.mmap = mmap_zero,
+};
+
+/* crw-rw-rw-, each kept for ever by its own reference. */
+static struct inode null_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 3, .i_rdev = (1 << 8) | 3,
+	.i_count = 1, .i_fop = &null_fops,
+};
+
+static struct inode zero_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 5, .i_rdev = (1 << 8) | 5,
+	.i_count = 1, .i_fop = &zero_fops,
+};
+
+/* The inode of dev/null or dev/zero (a reference), or NULL. */
+struct inode *mem_dev_lookup(const char *path)
+{
+	struct inode *inode = NULL;
+
+	if (!strcmp(path, "dev/null"))
+		inode = &null_inode;
+	else if (!strcmp(path, "dev/zero"))
+		inode = &zero_inode;
+	if (inode)
+		ihold(inode);
+	return inode;
+}
