@@ -209,6 +209,16 @@ static void test_other_files(void)
 	   "numa_maps: '<addr> default ...' lines");
 	if (f)
 		fclose(f);
+	f = fopen("/proc/sys/vm/mmap_min_addr", "r");
+	ok(f && fgets(line, sizeof(line), f) && !strcmp(line, "65536\n"),
+	   "/proc/sys/vm/mmap_min_addr: 65536, Debian's");
+	if (f)
+		fclose(f);
+	f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	ok(f && fgets(line, sizeof(line), f) && !strcmp(line, "0\n"),
+	   "/proc/sys/vm/overcommit_memory: 0, the heuristic");
+	if (f)
+		fclose(f);
 }
 
 /* open(path) succeeds (and is closed): 0, else errno. */

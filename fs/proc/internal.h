@@ -21,6 +21,9 @@ extern const struct file_operations proc_dir_operations;
 /* base.c */
 struct inode *proc_pid_lookup(const char *path);
 
+/* proc_sysctl.c */
+struct inode *proc_sys_lookup(const char *path);
+
 /* page.c */
 struct inode *proc_folio_lookup(const char *path);
 

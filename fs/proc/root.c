@@ -1,6 +1,6 @@
 /*
  * The /proc directory (Linux's fs/proc/root.c and generic.c): its files,
- * "self", "folio", then one directory per live process; and the lookup
+ * "self", "folio", "sys", then one directory per live process; and the lookup
  * of every path under it.
  *
  * Locking: one CPU, non-preemptive kernel: a show function sees a
@@ -20,7 +20,7 @@ static const struct proc_dir_entry *const proc_root_entries[] = {
 /* Entry pos of /proc: its name and DT_ type; false past the end. */
 static bool proc_root_entry(unsigned long pos, char *name, size_t size, unsigned int *type)
 {
-	static const char *const dirs[] = { "self", "folio" };
+	static const char *const dirs[] = { "self", "folio", "sys" };
 	int pid;
 
 	*type = DT_REG;
@@ -89,6 +89,8 @@ struct inode *proc_lookup(const char *path)
 			return proc_get_inode(proc_root_entries[i], 0);
 	if (!strcmp(path, "proc/folio"))
 		return proc_dir_inode(path, &proc_dir_operations);
-	inode = proc_pid_lookup(path);
+	inode = proc_sys_lookup(path);
+	if (!inode)
+		inode = proc_pid_lookup(path);
 	return inode ? inode : proc_folio_lookup(path);
 }
