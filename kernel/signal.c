@@ -108,7 +108,7 @@ void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
 
 /*
  * Queue sig with info on t (Linux's __send_signal_locked).  A zombie takes
- * nothing; an ignored or (no job control) stop signal is discarded; a
+ * nothing; an ignored or (no job control) default-stop signal is discarded; a
  * standard signal already pending is not queued again.  Without memory,
  * or over the queue limit, a standard signal or a kill()'s is still
  * pending (with no siginfo of its own); another real-time one is -EAGAIN.
@@ -120,7 +120,7 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t)
 	struct sigqueue *q = NULL;
 
 	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD || sig_ignored(t, sig) ||
-	    sig_kernel_stop(sig))
+	    (sig_kernel_stop(sig) && t->action[sig - 1].handler == SIG_DFL))
 		return 0;
 	if (sig < SIGRTMIN && (t->pending.signal & sigmask(sig)))
 		return 0;
@@ -307,15 +307,19 @@ long sys_tkill(int pid, int sig)
  * A child is exiting: must it be reaped now, with no zombie (Linux's
  * do_notify_parent's autoreap)?  Yes when its parent ignores SIGCHLD or
  * set SA_NOCLDWAIT.  Otherwise the parent gets SIGCHLD (ignored unless
- * it has a handler).
+ * it has a handler) saying how the child ended.
  */
 bool do_notify_parent(struct task_struct *tsk)
 {
 	const struct k_sigaction *ka = &tsk->parent->action[SIGCHLD - 1];
+	int status = tsk->exit_code;
+	siginfo_t info = { .si_signo = SIGCHLD, .si_code = status & 0x7f ? CLD_KILLED : CLD_EXITED };
 
 	if (ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT))
 		return true;
-	send_sig(SIGCHLD, tsk->parent, 1);
+	info.si_pid = tsk->pid;
+	info.si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
+	do_send_sig_info(SIGCHLD, &info, tsk->parent);
 	return false;
 }
 

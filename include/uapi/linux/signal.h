@@ -79,6 +79,8 @@ typedef struct sigaltstack {
 #define SEGV_ACCERR     2       /* a mapping that does not allow the access */
 #define BUS_ADRALN      1
 #define BUS_ADRERR      2
+#define CLD_EXITED      1       /* SIGCHLD: the child called exit */
+#define CLD_KILLED      2       /* SIGCHLD: a signal killed it */
 
 #define SI_MAX_SIZE     128
 
@@ -94,6 +96,11 @@ typedef struct siginfo {
 			unsigned int si_uid;
 			u64 si_value;
 		} _kill;
+		struct {                /* SIGCHLD */
+			int si_pid;
+			unsigned int si_uid;
+			int si_status;  /* exit code, or the signal that killed */
+		} _sigchld;
 		struct {                /* SIGSEGV, SIGBUS, SIGILL, SIGFPE */
 			unsigned long si_addr;
 		} _sigfault;
@@ -103,5 +110,6 @@ typedef struct siginfo {
 #define si_pid          _sifields._kill.si_pid
 #define si_uid          _sifields._kill.si_uid
 #define si_addr         _sifields._sigfault.si_addr
+#define si_status       _sifields._sigchld.si_status
 
 #endif
