@@ -27,14 +27,13 @@
 #include <asm/irqflags.h>
 
 #define INT_MIN (-2147483647 - 1)
-#define SIGQUEUE_MAX    4096    /* per task, whatever RLIMIT_SIGPENDING says */
+#define SIGQUEUE_MAX    1024    /* per task, whatever RLIMIT_SIGPENDING says */
 
-/* Linux's SIG_KERNEL_*_MASK: default ignore, default stop, never caught. */
+/* Linux's SIG_KERNEL_*_MASK: default ignore, default stop (never caught: linux/signal.h). */
 #define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | \
 				sigmask(SIGURG))
 #define SIG_KERNEL_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
 			      sigmask(SIGTTOU))
-#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 
 bool sig_kernel_ignore(int sig)
 {

@@ -17,7 +17,6 @@
 #include "linux/uaccess.h"
 #include <asm/irqflags.h>
 
-#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 /* Faults the task caused itself: delivered before any other (Linux's SYNCHRONOUS_MASK). */
 #define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
 			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
@@ -112,17 +111,15 @@ void set_current_blocked(sigset_t newset)
  * its sa_mask and (unless SA_NODEFER) the signal itself are blocked too.
  * The mask a sigsuspend replaced is now in the frame, not to be restored.
  */
-void signal_delivered(struct ksignal *ksig, bool on_altstack)
+void signal_delivered(struct ksignal *ksig)
 {
 	sigset_t blocked = current->blocked | ksig->ka.mask;
 
-	(void)on_altstack;
 	current->restore_sigmask = false;
 	if (!(ksig->ka.flags & SA_NODEFER))
 		blocked |= sigmask(ksig->sig);
 	set_current_blocked(blocked);
 }
-
 
 /*
  * On the way back to user mode (a system call's end, or an interrupt or

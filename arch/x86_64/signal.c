@@ -174,7 +174,7 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 		return;
 	}
 	fpu__clear_user_states();
-	signal_delivered(ksig, on_sig_stack(regs->rsp));
+	signal_delivered(ksig);
 }
 
 /*

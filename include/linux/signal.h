@@ -1,8 +1,9 @@
 /*
- * Signals (kernel/signal.c, arch/x86_64/signal.c): dispositions, the
- * pending queue and the blocked mask of each task, kill/tkill/tgkill,
- * user handlers run on a signal frame, the alternate signal stack, and
- * the restart of interrupted system calls, with Linux's names.
+ * Signals (kernel/signal.c, kernel/signal_deliver.c, arch/x86_64/signal.c):
+ * dispositions, the pending queue and the blocked mask of each task,
+ * kill/tkill/tgkill, user handlers run on a signal frame, the alternate
+ * signal stack, and the restart of interrupted system calls, with Linux's
+ * names.
  */
 #ifndef _LINUX_SIGNAL_H
 #define _LINUX_SIGNAL_H
@@ -14,6 +15,8 @@
 /* Signal sig's bit in a sigset_t (bit 0 is signal 1, as in the ABI). */
 typedef unsigned long sigset_t;
 #define sigmask(sig)    (1UL << ((sig) - 1))
+/* The signals no task can catch, block or ignore (Linux's SIG_KERNEL_ONLY_MASK). */
+#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 
 /* One signal's disposition, in the layout of rt_sigaction's struct (x86-64). */
 struct k_sigaction {
@@ -84,7 +87,7 @@ bool sig_kernel_stop(int sig);
 bool sig_kernel_only(int sig);
 bool signal_pending(struct task_struct *t);
 bool get_signal(struct ksignal *ksig);
-void signal_delivered(struct ksignal *ksig, bool on_altstack);
+void signal_delivered(struct ksignal *ksig);
 void set_current_blocked(sigset_t newset);
 void set_restore_sigmask(sigset_t saved);
 void restore_saved_sigmask(void);
