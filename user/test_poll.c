@@ -233,6 +233,8 @@ static void test_poll_pipe(void)
 	close(p[1]);
 	close(fd);
 	ok(poll(NULL, 0, 20) == 0, "poll of no fds sleeps its timeout");
+	fds[0] = (struct pollfd){ .fd = 1, .events = POLLOUT };
+	ok(poll(fds, 1, 0) == 1 && fds[0].revents == POLLOUT, "the console (stdout) is writable");
 }
 
 static void test_poll_signal(void)
@@ -273,6 +275,7 @@ static void test_poll_signal(void)
 
 int main(void)
 {
+	mount_proc_sys();
 	test_pipe_read();
 	test_wait4();
 	test_nanosleep();
