@@ -277,7 +277,7 @@ long sys_kill(int pid, int sig)
 /*
  * tgkill(tgid, pid, sig), tkill(pid, sig): one thread, SI_TKILL (Linux's
  * do_tkill).  Each process has one thread, whose id is the pid; tgid < 0
- * means tkill.  A zombie thread is gone: -ESRCH.
+ * means tkill.  A zombie takes nothing, as from kill.
  */
 static long do_tkill(int tgid, int pid, int sig)
 {
@@ -287,7 +287,7 @@ static long do_tkill(int tgid, int pid, int sig)
 	if (pid <= 0 || (tgid <= 0 && tgid != -1))
 		return -EINVAL;
 	t = find_task_by_vpid(pid);
-	if (!t || t->state == TASK_ZOMBIE || (tgid > 0 && tgid != pid))
+	if (!t || (tgid > 0 && tgid != pid))
 		return -ESRCH;
 	return group_send_sig_info(sig, &info, t);
 }

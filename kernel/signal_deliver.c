@@ -279,9 +279,15 @@ long sys_rt_sigsuspend(const sigset_t *unewset, unsigned long sigsetsize)
 	return -ERESTARTNOHAND;
 }
 
-/* Is sp on the alternate signal stack (which grows down from sas_ss_sp + size)? */
+/*
+ * Is sp on the alternate signal stack (which grows down from sas_ss_sp +
+ * size)?  Never with SS_AUTODISARM, as Linux: a handler on that stack
+ * disarmed it, so a stack pointer gone wild near it still gets a frame.
+ */
 bool on_sig_stack(unsigned long sp)
 {
+	if (current->sas_ss_flags & SS_AUTODISARM)
+		return false;
 	return sp > current->sas_ss_sp && sp - current->sas_ss_sp <= current->sas_ss_size;
 }
 
