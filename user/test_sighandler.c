@@ -193,6 +193,7 @@ static void test_fpe_ill(void)
 }
 
 static unsigned long fp_magic, fp_xmm0;
+static unsigned short handler_fcw;
 
 /* Clobbers every xmm register and MXCSR; notes the frame's FPU image. */
 static void clobber_fpu(int sig, siginfo_t *si, void *ucv)
@@ -207,6 +208,8 @@ static void clobber_fpu(int sig, siginfo_t *si, void *ucv)
 			 "movdqa %%xmm0, %%xmm1\nmovdqa %%xmm0, %%xmm7\nmovdqa %%xmm0, %%xmm8\n"
 			 "movdqa %%xmm0, %%xmm15\n" ::: "xmm0", "xmm1", "xmm7", "xmm8", "xmm15");
 	set_mxcsr(0x1f80 | 0x6000);
+	handler_fcw = get_fcw();
+	set_fcw(0x0c7f);
 	hits++;
 }
 
@@ -220,9 +223,11 @@ static void test_fpu(void)
 				0xffff0000ffff0000 }, out[4];
 	long nr = SYS_tgkill, pid = getpid(), tid = gettid();
 	unsigned int mx;
+	unsigned short fcw;
 
 	sa(SIGUSR1, clobber_fpu, 0, NULL);
 	hits = 0;
+	set_fcw(0x027f);                                /* x87 at 53-bit precision */
 	set_mxcsr(0x1f80 | 0x2000);                     /* round down */
 	__asm__ volatile("movq %[i0], %%xmm0\nmovq %[i1], %%xmm7\nmovq %[i2], %%xmm8\n"
 			 "movq %[i3], %%xmm15\nsyscall\n"
@@ -233,9 +238,13 @@ static void test_fpu(void)
 			   [i2] "m"(in[2]), [i3] "m"(in[3])
 			 : "rcx", "r11", "memory", "xmm0", "xmm7", "xmm8", "xmm15");
 	mx = get_mxcsr();
+	fcw = get_fcw();
 	set_mxcsr(0x1f80);
+	set_fcw(0x037f);
 	ok(hits == 1 && !memcmp(in, out, sizeof(in)), "xmm0/7/8/15 preserved across a handler that clobbers them");
 	ok(mx == (0x1f80 | 0x2000), "MXCSR preserved across the handler (%#x)", mx);
+	ok(fcw == 0x027f && handler_fcw == 0x037f,
+	   "the x87 control word too (%#x); the handler started with the init one (%#x)", fcw, handler_fcw);
 	ok(uc_addr && uc_addr % 64 == 0 && fp_xmm0 == in[0],
 	   "the frame's FPU image is 64-byte aligned and holds the interrupted xmm0");
 	ok(fp_magic == FP_XSTATE_MAGIC1 || fp_magic == 0, "its software bytes carry FP_XSTATE_MAGIC1 (XSAVE) (%#lx)",
@@ -256,6 +265,13 @@ static void on_altstack(int sig, siginfo_t *si, void *uc)
 	cur.ss_flags = 0;
 	nested |= sigaltstack(&cur, NULL) == -1 ? errno << 8 : 0;
 	siglongjmp(jb, 1);
+}
+
+static void disarmed(int sig, siginfo_t *si, void *uc)
+{
+	stack_t cur;
+
+	nested = sigaltstack(NULL, &cur) ? -1 : cur.ss_flags;
 }
 
 /* Points rsp at nothing and pushes: only an SA_ONSTACK handler can run. */
@@ -286,6 +302,14 @@ static void test_sigaltstack(void)
 	ok(hits == 1 && depth && last_info.si_code == SEGV_MAPERR,
 	   "a fault with rsp broken: the SA_ONSTACK handler runs on the alternate stack");
 	ok(nested == (SS_ONSTACK | EPERM << 8), "in the handler: SS_ONSTACK, and changing the stack is EPERM (%#x)", nested);
+	ss.ss_flags = SS_AUTODISARM;
+	sigaltstack(&ss, NULL);
+	sa(SIGUSR1, disarmed, SA_ONSTACK, NULL);
+	nested = 0;
+	kill(getpid(), SIGUSR1);
+	ok(nested == SS_DISABLE && sigaltstack(NULL, &old) == 0 && (unsigned int)old.ss_flags == SS_AUTODISARM &&
+	   old.ss_sp == altstack, "SS_AUTODISARM: disabled while the handler runs, back after");
+	dfl(SIGUSR1);
 	ss.ss_flags = SS_DISABLE;
 	ok(sigaltstack(&ss, NULL) == 0 && sigaltstack(NULL, &old) == 0 && old.ss_flags == SS_DISABLE,
 	   "SS_DISABLE");
