@@ -18,14 +18,13 @@
 #include "linux/uaccess.h"
 #include "uapi/linux/poll.h"
 #include "uapi/linux/resource.h"
+#include "mm/mm_api.h"
 #include <asm/arch.h>
 
 #define DEFAULT_POLLMASK        (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 #define NSEC_PER_SEC            1000000000ULL
 #define NSEC_PER_MSEC           1000000ULL
 #define PPOLL_MAX_SECS          (1L << 32)
-
-unsigned long rlimit(unsigned int resource);
 
 /* One fd's revents (Linux's do_pollfd). */
 static __poll_t do_pollfd(const struct pollfd *pfd)
