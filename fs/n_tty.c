@@ -165,15 +165,15 @@ static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsig
 }
 
 /*
- * Sleep until a complete line waits: 0, -EAGAIN or -EINTR.  Interrupts
+ * Sleep until a complete line waits: 0, -EAGAIN or -ERESTARTSYS (a signal).  Interrupts
  * stay off from the check to the sleep, so the interrupt's wake_up cannot
  * come between them (schedule() switches with them off in any case).
  */
 static int wait_for_line(struct tty_struct *tty, bool nonblock)
 {
 	while (!n_tty_input_available(tty)) {
-		if (current->pending_kill)
-			return -EINTR;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
 		if (nonblock)
 			return -EAGAIN;
 		sleep_on(tty);
@@ -190,7 +190,7 @@ bool n_tty_input_available(const struct tty_struct *tty)
 /*
  * Read at most one line, and at most count bytes of it (the rest stays
  * for the next read).  Blocks until a line is complete unless nonblock
- * (-EAGAIN); a fatal signal ends the wait (-EINTR).  0 at EOF (^D at a
+ * (-EAGAIN); a signal ends the wait (-ERESTARTSYS: EINTR or a restart).  0 at EOF (^D at a
  * line's start); -EFAULT if ubuf cannot take the bytes (they are gone).
  */
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock)

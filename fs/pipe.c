@@ -38,8 +38,8 @@ static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 			return 0;
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (current->pending_kill)
-			return -EINTR;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
 		sleep_on(p);
 	}
 	while (n < count && p->tail != p->head) {
@@ -70,14 +70,14 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 		unsigned long off, chunk, need = count <= PIPE_BUF ? count - n : 1;
 
 		if (!p->readers) {
-			do_send_sig_info(SIGPIPE, current);
+			send_sig(SIGPIPE, current, 0);
 			return n ? (long)n : -EPIPE;
 		}
 		if (PIPE_SIZE - (p->head - p->tail) < need) {
 			if (f->f_flags & O_NONBLOCK)
 				return n ? (long)n : -EAGAIN;
-			if (current->pending_kill)
-				return n ? (long)n : -EINTR;
+			if (signal_pending(current))
+				return n ? (long)n : -ERESTARTSYS;
 			wake_up(p);
 			sleep_on(p);
 			continue;

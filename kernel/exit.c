@@ -126,6 +126,7 @@ __noreturn void do_exit(int wait_status)
 		user_space_leak_check();
 		arch_power_off(code);
 	}
+	flush_sigqueue(&t->pending);
 	exit_notify(t);
 	do_task_dead();
 }
@@ -179,7 +180,7 @@ static long wait_task_zombie(struct task_struct *z, int *wstatus, void *rusage)
  * wait4(pid, wstatus, options, rusage): pid > 0 that child, 0 any child in
  * the caller's process group, -1 any child, < -1 any child in group -pid.
  * Sleeps until one is a zombie (WNOHANG: returns 0); -ECHILD if no child
- * matches, -EINTR if a fatal signal arrives.
+ * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
  */
 long sys_wait4(int pid, int *wstatus, int options, void *rusage)
 {
@@ -199,8 +200,8 @@ long sys_wait4(int pid, int *wstatus, int options, void *rusage)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		if (current->pending_kill)
-			return -EINTR;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
 		sleep_on(current);
 	}
 }

@@ -29,6 +29,10 @@ long sys_fork(void)
 	files_dup(&c->files, &p->files);
 	copy_thread(c);
 	memcpy(c->action, p->action, sizeof(c->action));
+	c->blocked = p->blocked;                /* pending signals are not inherited */
+	c->sas_ss_sp = p->sas_ss_sp;
+	c->sas_ss_size = p->sas_ss_size;
+	c->sas_ss_flags = p->sas_ss_flags;
 	c->make_it_fail = p->make_it_fail;
 	task_start(c);
 	return c->pid;

@@ -53,6 +53,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	rlimits_init(t, parent);
 	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->pending.list);
 	t->state = TASK_SLEEPING;
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->pid = next_pid++;

@@ -1,82 +1,206 @@
 /*
- * Signals, after Linux's kernel/signal.c: kill() of a process, of a
- * process group or of everyone, the dispositions set by rt_sigaction (the
- * mask of rt_sigprocmask stays empty), pause, and the default actions.  Until user handlers exist a signal that is not
- * ignored either terminates its target (the wait status is the signal; no
- * core is dumped, as on Linux with RLIMIT_CORE 0, so no 0x80 bit) or, for
- * the stop signals that job control would use, is discarded.  The signal
- * is taken at the target's next return to user mode; a sleeper is woken
- * and its sleep ends with -EINTR.
+ * Signals, after Linux's kernel/signal.c: sending (kill, tkill, tgkill,
+ * faults) and the pending queue.  Taking a signal (get_signal, the
+ * default actions, masks, the alternate stack and their system calls) is
+ * in kernel/signal_deliver.c; a handler's frame in arch/x86_64/signal.c.
+ *
+ * One thread per process, so a task's pending set is its process's.  A
+ * standard signal is pending at most once; a real-time one (SIGRTMIN..64)
+ * queues each time it is sent.  Default actions: ignore, or (for the stop
+ * signals, with no job control) discard, or terminate with the signal as
+ * the wait status (no core is dumped, as with RLIMIT_CORE 0): see
+ * kernel/signal_deliver.c.
  *
  * Lock order: see mm/rmap.c; none taken: one CPU, a kernel that is not
- * preempted, and the task list is read as kernel/sched.c does.
+ * preempted, and the task list is read as kernel/sched.c does.  Queues
+ * that an interrupt may change (^C's kill_pgrp) are changed with
+ * interrupts off.
  */
 #include "linux/errno.h"
 #include "linux/signal.h"
 #include "linux/sched.h"
 #include "linux/printk.h"
+#include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
+#include <asm/irqflags.h>
 
 #define INT_MIN (-2147483647 - 1)
+#define SIGQUEUE_MAX    1024    /* per task, whatever RLIMIT_SIGPENDING says */
 
-/* Linux's SIG_KERNEL_IGNORE_MASK and SIG_KERNEL_STOP_MASK. */
-#define SIG_KERNEL_IGNORE_MASK (BIT(SIGCONT) | BIT(SIGCHLD) | BIT(SIGWINCH) | BIT(SIGURG))
-#define SIG_KERNEL_STOP_MASK (BIT(SIGSTOP) | BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
+/* Linux's SIG_KERNEL_*_MASK: default ignore, default stop (never caught: linux/signal.h). */
+#define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | \
+				sigmask(SIGURG))
+#define SIG_KERNEL_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
+			      sigmask(SIGTTOU))
 
-static bool sig_kernel_ignore(int sig)
+bool sig_kernel_ignore(int sig)
 {
-	return sig < 32 && (SIG_KERNEL_IGNORE_MASK & BIT(sig));
+	return SIG_KERNEL_IGNORE_MASK & sigmask(sig);
 }
 
-static bool sig_kernel_stop(int sig)
+bool sig_kernel_stop(int sig)
 {
-	return sig < 32 && (SIG_KERNEL_STOP_MASK & BIT(sig));
+	return SIG_KERNEL_STOP_MASK & sigmask(sig);
 }
 
-__noreturn void force_sig_fault(int sig, unsigned long addr)
+bool sig_kernel_only(int sig)
 {
-	pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm, current->pid, sig, addr);
-	do_exit(sig);
+	return SIG_KERNEL_ONLY_MASK & sigmask(sig);
+}
+
+/* Is a signal pending that t does not block (Linux's TIF_SIGPENDING test)? */
+bool signal_pending(struct task_struct *t)
+{
+	return READ_ONCE(t->pending.signal) & ~t->blocked;
 }
 
 /*
  * Would sig be discarded on arrival at t (Linux's sig_task_ignored)?  Its
  * handler is SIG_IGN, or SIG_DFL with a default action of ignore; PID 1
- * gets no signal it has not asked for (SIGNAL_UNKILLABLE) — and as no
- * handler can run yet, none at all.
+ * (SIGNAL_UNKILLABLE) takes only the signals it has a handler for.  A
+ * blocked signal stays: the handler may change before it is unblocked.
  */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
 	unsigned long handler = t->action[sig - 1].handler;
 
-	if (t == init_task)
+	if (t == init_task && (sig_kernel_only(sig) || handler == SIG_DFL))
 		return true;
+	if (t->blocked & sigmask(sig))
+		return false;
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-/*
- * Send sig (1.._NSIG) to t.  A zombie takes nothing (it is dying already);
- * an ignored or stop signal is discarded; any other becomes t's fatal
- * signal unless one is pending already.  Returns 0.
- */
-int do_send_sig_info(int sig, struct task_struct *t)
+/* Give back every queued siginfo (exit, or a flush). */
+void flush_sigqueue(struct sigpending *queue)
 {
-	if (t->state == TASK_ZOMBIE || sig_ignored(t, sig) || sig_kernel_stop(sig))
+	while (!list_empty(&queue->list)) {
+		struct sigqueue *q = list_first_entry(&queue->list, struct sigqueue, list);
+
+		list_del(&q->list);
+		kfree(q);
+	}
+	queue->signal = 0;
+}
+
+/* Discard what is pending of the signals in mask (Linux's flush_sigqueue_mask). */
+void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
+{
+	unsigned long flags = arch_local_irq_save();
+	struct list_head *pos = t->pending.list.next;
+
+	while (pos != &t->pending.list) {
+		struct sigqueue *q = list_entry(pos, struct sigqueue, list);
+
+		pos = pos->next;
+		if (sigmask(q->info.si_signo) & mask) {
+			list_del(&q->list);
+			t->nr_sigqueued--;
+			kfree(q);
+		}
+	}
+	t->pending.signal &= ~mask;
+	arch_local_irq_restore(flags);
+}
+
+/*
+ * Queue sig with info on t (Linux's __send_signal_locked).  A zombie takes
+ * nothing; an ignored or (no job control) default-stop signal is discarded; a
+ * standard signal already pending is not queued again.  Without memory,
+ * or over the queue limit, a standard signal or a kill()'s is still
+ * pending (with no siginfo of its own); another real-time one is -EAGAIN.
+ * Wakes t if it does not block sig.  Interrupts off.
+ */
+static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t)
+{
+	unsigned long limit = t->rlim[RLIMIT_SIGPENDING].rlim_cur;
+	struct sigqueue *q = NULL;
+
+	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD || sig_ignored(t, sig) ||
+	    (sig_kernel_stop(sig) && t->action[sig - 1].handler == SIG_DFL))
 		return 0;
-	if (!t->pending_kill)
-		t->pending_kill = sig;
-	wake_up_task(t);                        /* a sleeper dies when it wakes */
+	if (sig < SIGRTMIN && (t->pending.signal & sigmask(sig)))
+		return 0;
+	if (t->nr_sigqueued < SIGQUEUE_MAX && (unsigned long)t->nr_sigqueued < limit)
+		q = kmalloc(sizeof(*q));
+	if (q) {
+		q->info = *info;
+		list_add_tail(&q->list, &t->pending.list);
+		t->nr_sigqueued++;
+	} else if (sig >= SIGRTMIN && info->si_code != SI_USER) {
+		return -EAGAIN;
+	}
+	t->pending.signal |= sigmask(sig);
+	if (!(t->blocked & sigmask(sig)))
+		wake_up_task(t);                /* a sleeper sees signal_pending() */
 	return 0;
 }
 
-/* kill's checks on one target (Linux's group_send_sig_info): 0 only probes. */
-static int group_send_sig_info(int sig, struct task_struct *t)
+/* Send sig with info to t (Linux's do_send_sig_info): 0, or -EAGAIN. */
+int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
 {
-	if (!valid_signal(sig))
+	unsigned long flags = arch_local_irq_save();
+	int ret = __send_signal(sig, info, t);
+
+	arch_local_irq_restore(flags);
+	return ret;
+}
+
+/* sig from the kernel (priv: SI_KERNEL) or on the current task's behalf (SI_USER). */
+int send_sig(int sig, struct task_struct *t, int priv)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = priv ? SI_KERNEL : SI_USER };
+
+	if (!priv)
+		info.si_pid = current->pid;
+	return do_send_sig_info(sig, &info, t);
+}
+
+/*
+ * A fault of the current task (Linux's force_sig_fault): sig with code
+ * and the faulting address.  It cannot be blocked or ignored away: a
+ * blocked or ignored sig gets SIG_DFL and is unblocked, so the task dies
+ * of it unless a handler runs.  PID 1 dies of a fault it has no handler for.
+ */
+void force_sig_fault(int sig, int code, unsigned long addr)
+{
+	struct k_sigaction *ka = &current->action[sig - 1];
+	siginfo_t info = { .si_signo = sig, .si_code = code };
+
+	info.si_addr = addr;
+	if (ka->handler == SIG_IGN || (current->blocked & sigmask(sig))) {
+		ka->handler = SIG_DFL;
+		current->blocked &= ~sigmask(sig);
+	}
+	if (ka->handler == SIG_DFL && (current == init_task || sig == SIGKILL)) {
+		pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm, current->pid,
+			sig, addr);
+		do_exit(sig);
+	}
+	do_send_sig_info(sig, &info, current);
+}
+
+/*
+ * Send sig with info to one target (Linux's group_send_sig_info); sig 0
+ * only probes.  The checks of kill(2): a valid number.
+ */
+static int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+{
+	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	return sig ? do_send_sig_info(sig, t) : 0;
+	return sig ? do_send_sig_info(sig, info, t) : 0;
+}
+
+/* kill()'s siginfo: SI_USER, from the caller. */
+static siginfo_t kill_info(int sig, int code)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = code };
+
+	info.si_pid = current->pid;
+	info.si_uid = 0;
+	return info;
 }
 
 /*
@@ -85,12 +209,13 @@ static int group_send_sig_info(int sig, struct task_struct *t)
  */
 int kill_pgrp(int pgrp, int sig)
 {
+	siginfo_t info = { .si_signo = sig, .si_code = SI_KERNEL };
 	struct task_struct *p;
 	int ret = -ESRCH;
 
 	for_each_process(p)
 		if (p->pgid == pgrp) {
-			int err = group_send_sig_info(sig, p);
+			int err = group_send_sig_info(sig, &info, p);
 
 			if (ret)
 				ret = err;
@@ -99,7 +224,7 @@ int kill_pgrp(int pgrp, int sig)
 }
 
 /* kill(-1, sig): every process but PID 1 and the caller; -ESRCH if none. */
-static int kill_all(int sig)
+static int kill_all(const siginfo_t *info, int sig)
 {
 	struct task_struct *p;
 	int ret = 0, count = 0;
@@ -107,9 +232,25 @@ static int kill_all(int sig)
 	for_each_process(p)
 		if (p->pid > 1 && p != current) {
 			count++;
-			ret = group_send_sig_info(sig, p);
+			ret = group_send_sig_info(sig, info, p);
 		}
 	return count ? ret : -ESRCH;
+}
+
+/* kill(-pgrp, sig) from user space: as kill_pgrp, with kill()'s siginfo. */
+static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
+{
+	struct task_struct *p;
+	int ret = -ESRCH;
+
+	for_each_process(p)
+		if (p->pgid == pgrp) {
+			int err = group_send_sig_info(sig, info, p);
+
+			if (ret)
+				ret = err;
+		}
+	return ret;
 }
 
 /*
@@ -119,77 +260,66 @@ static int kill_all(int sig)
  */
 long sys_kill(int pid, int sig)
 {
+	siginfo_t info = kill_info(sig, SI_USER);
 	struct task_struct *t;
 
 	if (pid > 0) {
 		t = find_task_by_vpid(pid);
-		return t ? group_send_sig_info(sig, t) : -ESRCH;
+		return t ? group_send_sig_info(sig, &info, t) : -ESRCH;
 	}
 	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
 		return -ESRCH;
 	if (pid != -1)
-		return kill_pgrp(pid ? -pid : current->pgid, sig);
-	return kill_all(sig);
+		return kill_pgrp_info(pid ? -pid : current->pgid, &info, sig);
+	return kill_all(&info, sig);
 }
 
 /*
- * Signal dispositions: stored whole and given back as
- * set; SIG_IGN and SIG_DFL are honoured, SA_NOCLDWAIT on SIGCHLD too; a
- * handler is accepted but, until delivery exists, acts as SIG_DFL.
+ * tgkill(tgid, pid, sig), tkill(pid, sig): one thread, SI_TKILL (Linux's
+ * do_tkill).  Each process has one thread, whose id is the pid; tgid < 0
+ * means tkill.  A zombie takes nothing, as from kill.
  */
-long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
+static long do_tkill(int tgid, int pid, int sig)
 {
-	struct k_sigaction old, new;
+	siginfo_t info = kill_info(sig, SI_TKILL);
+	struct task_struct *t;
 
-	if (sigsetsize != 8)
+	if (pid <= 0 || (tgid <= 0 && tgid != -1))
 		return -EINVAL;
-	if (act && copy_from_user(&new, act, sizeof(new)))
-		return -EFAULT;
-	if (sig < 1 || !valid_signal(sig) || ((sig == SIGKILL || sig == SIGSTOP) && act))
-		return -EINVAL;
-	old = current->action[sig - 1];
-	if (act)
-		current->action[sig - 1] = new;
-	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
+	t = find_task_by_vpid(pid);
+	if (!t || (tgid > 0 && tgid != pid))
+		return -ESRCH;
+	return group_send_sig_info(sig, &info, t);
 }
 
-/*
- * No signal is blockable yet (only default actions exist), so the mask
- * stays empty; the arguments are checked as Linux does.
- */
-long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
+long sys_tgkill(int tgid, int pid, int sig)
 {
-	static const unsigned long empty;
-	unsigned long new;
-
-	if (sigsetsize != 8)
-		return -EINVAL;
-	if (set && copy_from_user(&new, set, sizeof(new)))
-		return -EFAULT;
-	if (set && (how < SIG_BLOCK || how > SIG_SETMASK))
-		return -EINVAL;
-	return oset && copy_to_user(oset, &empty, 8) ? -EFAULT : 0;
+	return do_tkill(tgid, pid, sig);
 }
 
-/* Sleep until a signal arrives (only fatal ones exist so far). */
-long sys_pause(void)
+long sys_tkill(int pid, int sig)
 {
-	while (!current->pending_kill)
-		sleep_on(&current->pending_kill);
-	return -EINTR;
+	return do_tkill(-1, pid, sig);
 }
 
 /*
  * A child is exiting: must it be reaped now, with no zombie (Linux's
  * do_notify_parent's autoreap)?  Yes when its parent ignores SIGCHLD or
- * set SA_NOCLDWAIT.  The SIGCHLD itself is ignored by default and no
- * handler can run yet, so nothing is sent.
+ * set SA_NOCLDWAIT.  Otherwise the parent gets SIGCHLD (ignored unless
+ * it has a handler) saying how the child ended.
  */
 bool do_notify_parent(struct task_struct *tsk)
 {
 	const struct k_sigaction *ka = &tsk->parent->action[SIGCHLD - 1];
+	int status = tsk->exit_code;
+	siginfo_t info = { .si_signo = SIGCHLD, .si_code = status & 0x7f ? CLD_KILLED : CLD_EXITED };
 
-	return ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT);
+	if (ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT))
+		return true;
+	info.si_pid = tsk->pid;
+	info.si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
+	do_send_sig_info(SIGCHLD, &info, tsk->parent);
+	return false;
 }
 
 /* exec: handlers go back to SIG_DFL (SIG_IGN stays), flags and masks are cleared. */
@@ -200,11 +330,6 @@ void flush_signal_handlers(struct task_struct *t)
 
 		*ka = (struct k_sigaction){ .handler = ka->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
 	}
-}
-
-/* On the way back to user mode: die of a pending fatal signal. */
-void exit_to_user_mode(void)
-{
-	if (current->pending_kill)
-		do_exit(current->pending_kill);
+	t->sas_ss_sp = t->sas_ss_size = 0;
+	t->sas_ss_flags = 0;
 }

@@ -29,6 +29,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_close, sys_close),
 	__SYSCALL(__NR_stat, sys_newfstatat_stat),
 	__SYSCALL(__NR_fstat, sys_fstat),
+	__SYSCALL(__NR_poll, sys_poll),
 	__SYSCALL(__NR_lseek, sys_lseek),
 	__SYSCALL(__NR_mmap, sys_mmap),
 	__SYSCALL(__NR_mprotect, sys_mprotect),
@@ -36,6 +37,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_brk, sys_brk),
 	__SYSCALL(__NR_rt_sigaction, sys_rt_sigaction),
 	__SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
+	__SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),
 	__SYSCALL(__NR_ioctl, sys_ioctl),
 	__SYSCALL(__NR_pread64, sys_pread64),
 	__SYSCALL(__NR_readv, sys_readv),
@@ -67,18 +69,25 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_getppid, sys_getppid),
 	__SYSCALL(__NR_getpgrp, sys_getpgrp),
 	__SYSCALL(__NR_getpgid, sys_getpgid),
+	__SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
+	__SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),
+	__SYSCALL(__NR_sigaltstack, sys_sigaltstack),
 	__SYSCALL(__NR_arch_prctl, sys_arch_prctl),
 	__SYSCALL(__NR_setrlimit, sys_setrlimit),
 	__SYSCALL(__NR_mount, sys_mount),
 	__SYSCALL(__NR_reboot, sys_reboot),
 	__SYSCALL(__NR_gettid, sys_gettid),
+	__SYSCALL(__NR_tkill, sys_tkill),
 	__SYSCALL(__NR_getdents64, sys_getdents64),
 	__SYSCALL(__NR_set_tid_address, sys_set_tid_address),
+	__SYSCALL(__NR_restart_syscall, sys_restart_syscall),
 	__SYSCALL(__NR_clock_gettime, sys_clock_gettime),
 	__SYSCALL(__NR_exit_group, sys_exit_group),
+	__SYSCALL(__NR_tgkill, sys_tgkill),
 	__SYSCALL(__NR_openat, sys_openat),
 	__SYSCALL(__NR_newfstatat, sys_newfstatat),
 	__SYSCALL(__NR_faccessat, sys_faccessat),
+	__SYSCALL(__NR_ppoll, sys_ppoll),
 	__SYSCALL(__NR_dup3, sys_dup3),
 	__SYSCALL(__NR_pipe2, sys_pipe2),
 	__SYSCALL(__NR_prlimit64, sys_prlimit64),
@@ -115,6 +124,5 @@ void do_syscall(struct pt_regs *regs)
 		pr_notice("%s[%d]: unimplemented system call %lu\n", current->comm, current->pid, nr);
 	}
 	syscall_set_return_value(tsk, regs, 0, ret);
-	exit_to_user_mode();
-	local_irq_disable();
+	exit_to_user_mode(regs);
 }

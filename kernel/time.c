@@ -10,6 +10,10 @@
 #include <asm/arch.h>
 #include "uapi/linux/time.h"
 
+#define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
+
+static long nanosleep_restart(struct restart_block *rb);
+
 long sys_clock_gettime(int clock, void *tp)
 {
 	u64 ns = ktime_get_ns();
@@ -21,27 +25,53 @@ long sys_clock_gettime(int clock, void *tp)
 }
 
 /*
- * Sleep at least the requested time, in whole timer ticks (HZ), rounded
- * up — and by the clock clock_gettime reads: an emulator that fell behind
- * delivers missed ticks in a burst, so ticks alone may end a sleep early.
+ * Sleep until ktime_get_ns() reaches end, and whole timer ticks (HZ) for
+ * the time left, rounded up — both: an emulator that fell behind delivers
+ * missed ticks in a burst, so ticks alone may end a sleep early.  0, or
+ * for a signal the time left in rmtp (if given) and -ERESTART_RESTARTBLOCK:
+ * -EINTR after a handler, else restart_syscall sleeps on to the same end
+ * (Linux's do_nanosleep and hrtimer_nanosleep_restart).
  */
+static long do_nanosleep(u64 end, void *rmtp)
+{
+	u64 left = end - MIN(end, ktime_get_ns());
+	unsigned long until = jiffies + (left * HZ + 999999999) / 1000000000 + 1;
+
+	while ((long)(jiffies - until) < 0 || ktime_get_ns() < end) {
+		if (signal_pending(current)) {
+			struct restart_block *rb = &current->restart_block;
+			long rem[2];
+
+			left = end - MIN(end, ktime_get_ns());
+			rem[0] = left / 1000000000;
+			rem[1] = left % 1000000000;
+			if (rmtp && copy_to_user(rmtp, rem, sizeof(rem)))
+				return -EFAULT;
+			rb->fn = nanosleep_restart;
+			rb->nanosleep.expires = end;
+			rb->nanosleep.rmtp = rmtp;
+			return -ERESTART_RESTARTBLOCK;
+		}
+		sleep_on((const void *)&jiffies);
+	}
+	return 0;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	return do_nanosleep(rb->nanosleep.expires, rb->nanosleep.rmtp);
+}
+
+/* nanosleep(req, rem): sleep at least req; rem gets what is left if a signal ends it. */
 long sys_nanosleep(const void *ureq, void *urem)
 {
 	long req[2];
-	unsigned long ticks, until;
-	u64 end;
 
 	if (copy_from_user(req, ureq, sizeof(req)))
 		return -EFAULT;
 	if (req[0] < 0 || req[1] < 0 || req[1] >= 1000000000)
 		return -EINVAL;
-	ticks = req[0] * HZ + (req[1] * HZ + 999999999) / 1000000000;
-	until = jiffies + ticks + 1;    /* the current tick is partly over */
-	end = ktime_get_ns() + req[0] * 1000000000ULL + req[1];
-	while ((long)(jiffies - until) < 0 || ktime_get_ns() < end) {
-		if (current->pending_kill)
-			return -EINTR;
-		sleep_on((const void *)&jiffies);
-	}
-	return 0;
+	if (req[0] > NANOSLEEP_MAX_SECS)
+		req[0] = NANOSLEEP_MAX_SECS;
+	return do_nanosleep(ktime_get_ns() + req[0] * 1000000000ULL + req[1], urem);
 }

@@ -100,7 +100,8 @@ trap_stubs:
 
 ; SYSCALL from user mode (MSR_LSTAR).  The CPU left the user rip in rcx and
 ; rflags in r11, interrupts off (MSR_FMASK).  Build the same struct pt_regs
-; a trap builds (vector = -1) on the task's kernel stack, call
+; a trap builds (vector = -1, and the number where a trap's error code
+; goes: signal delivery restarts the call from it) on the task's kernel stack, call
 ; do_syscall(regs), and return through trap_return with iretq, which also
 ; serves tasks that were switched or exec'd meanwhile.
 PERCPU_KERNEL_RSP equ 0
@@ -116,7 +117,7 @@ syscall_entry:
     push r11                    ; rflags
     push qword 0x23             ; cs = USER_CS
     push rcx                    ; rip
-    push qword 0                ; error code
+    push rax                    ; error code slot: the call's number (Linux's orig_ax)
     push qword -1               ; vector: a system call
     push rax
     push rbx

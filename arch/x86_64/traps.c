@@ -85,13 +85,16 @@ static int pf_error_decode(unsigned long ec, char *buf, size_t size)
 
 /*
  * A fault on a user address, from user mode or from a uaccess copy: let
- * the mm resolve it.  0 if the access can be retried.
+ * the mm resolve it.  0 if the access can be retried; -EFAULT if nothing
+ * is mapped there (SEGV_MAPERR), -EACCES if the mapping forbids the
+ * access (SEGV_ACCERR), -ENOMEM.
  */
 static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned int flags = 0;
+	int ret;
 
 	if (!mm || addr >= TASK_SIZE_MAX)
 		return -EFAULT;
@@ -104,7 +107,8 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 	vma = find_vma(mm, addr);
 	if (!vma || addr < vma->vm_start)
 		return -EFAULT;
-	return handle_mm_fault(vma, addr, flags);
+	ret = handle_mm_fault(vma, addr, flags);
+	return ret == -EFAULT ? -EACCES : ret;
 }
 
 /*
@@ -133,9 +137,17 @@ static bool smap_violation(const struct pt_regs *regs, unsigned long cr2)
 	       !(regs->rflags & X86_EFLAGS_AC);
 }
 
+/* What a handler's sigcontext reports of a user-mode fault (Linux's set_signal_archinfo). */
+static void set_signal_archinfo(const struct pt_regs *regs, unsigned long addr)
+{
+	current->thread.cr2 = addr;
+	current->thread.trap_nr = regs->vector;
+	current->thread.error_code = regs->error_code;
+}
+
 /*
- * Page faults.  User addresses go to the mm; what it cannot resolve kills
- * a user task with SIGSEGV (or SIGKILL when out of memory), or makes a
+ * Page faults.  User addresses go to the mm; what it cannot resolve sends
+ * a user task SIGSEGV (or SIGKILL when out of memory), or makes a
  * uaccess copy return -EFAULT.  User mode touching a kernel address gets
  * SIGSEGV.  Other kernel faults are fatal.
  * Never inlined: GDB's pfbreak helper stops here.
@@ -155,11 +167,18 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 		local_irq_disable();
 		if (!ret)
 			return;
-		if (user_mode(regs))
-			force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV, cr2);
+		if (user_mode(regs)) {
+			set_signal_archinfo(regs, cr2);
+			force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV,
+					ret == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, cr2);
+			return;
+		}
 	}
-	if (user_mode(regs))            /* a kernel address from user mode */
-		force_sig_fault(SIGSEGV, cr2);
+	if (user_mode(regs)) {          /* a kernel address from user mode */
+		set_signal_archinfo(regs, cr2);
+		force_sig_fault(SIGSEGV, SEGV_MAPERR, cr2);
+		return;
+	}
 	if (fixup_exception(regs))
 		return;
 	pf_error_decode(regs->error_code, why, sizeof(why));
@@ -172,7 +191,7 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 /*
  * A device interrupt: the timer ticks (and wakes nanosleep), the UART
  * hands its bytes to the tty.  From user mode the task may then be
- * preempted, and dies of a signal the interrupt sent (^C).
+ * preempted.
  */
 static void handle_irq(struct pt_regs *regs, unsigned int irq)
 {
@@ -183,37 +202,38 @@ static void handle_irq(struct pt_regs *regs, unsigned int irq)
 	} else if (irq == IRQ_COM1) {
 		uart_interrupt();
 	}
-	if (user_mode(regs)) {
-		if (irq == IRQ_TIMER)
-			sched_tick();
-		exit_to_user_mode();
-	}
+	if (user_mode(regs) && irq == IRQ_TIMER)
+		sched_tick();
 }
 
-/* The signal a user-mode exception raises (Linux's, per vector). */
-static int exception_signal(unsigned long v)
+/*
+ * The signal a user-mode exception raises (Linux's, per vector), and its
+ * si_code and si_addr: the faulting instruction, or none (SI_KERNEL).
+ */
+static void do_user_trap(struct pt_regs *regs, unsigned long v)
 {
+	set_signal_archinfo(regs, 0);
 	switch (v) {
 	case X86_TRAP_DE:
-		return SIGFPE;
+		force_sig_fault(SIGFPE, FPE_INTDIV, regs->rip);
+		return;
 	case X86_TRAP_UD:
-		return SIGILL;
+		force_sig_fault(SIGILL, ILL_ILLOPN, regs->rip);
+		return;
 	case X86_TRAP_SS:
 	case X86_TRAP_GP:
-		return SIGSEGV;
-	}
-	return SIGBUS;
-}
-
-/* Called by trap_common with interrupts off for every vector. */
-void trap_dispatch(struct pt_regs *regs)
-{
-	unsigned long v = regs->vector;
-
-	if (v >= IRQ_BASE) {
-		handle_irq(regs, v - IRQ_BASE);
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+		return;
+	case X86_TRAP_AC:
+		force_sig_fault(SIGBUS, BUS_ADRALN, regs->rip);
 		return;
 	}
+	force_sig_fault(SIGBUS, SI_KERNEL, 0);
+}
+
+/* A vector below IRQ_BASE: an exception. */
+static void do_exception(struct pt_regs *regs, unsigned long v)
+{
 	if (v == X86_TRAP_PF) {
 		do_page_fault(regs, read_cr2());
 		return;
@@ -222,10 +242,29 @@ void trap_dispatch(struct pt_regs *regs)
 		math_error(regs, v);
 		return;
 	}
-	if (user_mode(regs))
-		force_sig_fault(exception_signal(v), regs->rip);
-	if (!user_mode(regs) && v != X86_TRAP_DF && fixup_exception(regs))
+	if (user_mode(regs)) {
+		do_user_trap(regs, v);
+		return;
+	}
+	if (v != X86_TRAP_DF && fixup_exception(regs))
 		return;
 	panic_regs(regs, "%s (vector %lu, error code %#lx)", exception_names[v], v,
 		   regs->error_code);
+}
+
+/*
+ * Called by trap_common with interrupts off for every vector.  Back to
+ * user mode, the signals the trap or an interrupt sent are taken (^C,
+ * a fault's SIGSEGV).
+ */
+void trap_dispatch(struct pt_regs *regs)
+{
+	unsigned long v = regs->vector;
+
+	if (v >= IRQ_BASE)
+		handle_irq(regs, v - IRQ_BASE);
+	else
+		do_exception(regs, v);
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
 }

@@ -88,7 +88,8 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name, int namel
  * What each kind of file does; an absent op has Linux's default: read or
  * write EINVAL (directories: generic_read_dir's EISDIR), ioctl ENOTTY,
  * getdents ENOTDIR, mmap ENODEV.  poll answers "ready now?" (EPOLL* mask;
- * foliOS has no poll system call yet, wait is always NULL).
+ * wait is always NULL: fs/select.c asks again each tick), none meaning
+ * always readable and writable.
  */
 struct file_operations {
 	loff_t (*llseek)(struct file *file, loff_t offset, int whence);

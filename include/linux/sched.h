@@ -49,7 +49,15 @@ struct task_struct {
 	int pgid;                       /* process group (inherited at fork; setpgid) */
 	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
 	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
-	int pending_kill;               /* a fatal signal to die of at the next return to user */
+	struct sigpending pending;      /* sent, not yet delivered (kernel/signal.c) */
+	int nr_sigqueued;               /* entries on pending.list */
+	sigset_t blocked;               /* not delivered while set here */
+	sigset_t saved_sigmask;         /* blocked before sigsuspend/ppoll replaced it */
+	bool restore_sigmask;           /* saved_sigmask is to be restored (TIF_RESTORE_SIGMASK) */
+	unsigned long sas_ss_sp;        /* the alternate signal stack (sigaltstack) */
+	unsigned long sas_ss_size;
+	unsigned int sas_ss_flags;      /* SS_AUTODISARM */
+	struct restart_block restart_block;
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */

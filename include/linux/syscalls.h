@@ -3,8 +3,10 @@
 #define _LINUX_SYSCALLS_H
 
 #include "linux/types.h"
+#include "linux/signal.h"
 
 struct new_utsname;
+struct pollfd;
 
 /* fs/ */
 long sys_read(int fd, char *buf, unsigned long count);
@@ -60,8 +62,18 @@ long sys_sched_yield(void);
 /* kernel/signal.c */
 long sys_kill(int pid, int sig);
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize);
-long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
+long sys_rt_sigprocmask(int how, const sigset_t *nset, sigset_t *oset, unsigned long sigsetsize);
+long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize);
+long sys_rt_sigsuspend(const sigset_t *unewset, unsigned long sigsetsize);
+long sys_rt_sigreturn(void);
+long sys_sigaltstack(const stack_t *uss, stack_t *uoss);
+long sys_tkill(int pid, int sig);
+long sys_tgkill(int tgid, int pid, int sig);
+long sys_restart_syscall(void);
 long sys_pause(void);
+long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_msecs);
+long sys_ppoll(struct pollfd *ufds, unsigned int nfds, const void *tsp, const sigset_t *sigmask,
+	       unsigned long sigsetsize);
 
 /* kernel/sys.c */
 long sys_getpid(void);

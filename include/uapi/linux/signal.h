@@ -1,6 +1,11 @@
-/* Signal numbers, dispositions and sigaction/sigprocmask flags (x86-64's asm/signal.h). */
+/*
+ * Signal numbers, dispositions, sigaction/sigprocmask/sigaltstack flags,
+ * siginfo and stack_t (x86-64's asm/signal.h and asm-generic/siginfo.h).
+ */
 #ifndef _UAPI_LINUX_SIGNAL_H
 #define _UAPI_LINUX_SIGNAL_H
+
+#include "linux/types.h"
 
 #define _NSIG           64
 
@@ -27,14 +32,84 @@
 #define SIGTTOU         22
 #define SIGURG          23
 #define SIGWINCH        28
+#define SIGSYS          31
+#define SIGRTMIN        32
 
 #define SIG_DFL         0UL     /* sa_handler values */
 #define SIG_IGN         1UL
 
+#define SA_NOCLDSTOP    0x00000001UL
 #define SA_NOCLDWAIT    0x00000002UL
+#define SA_SIGINFO      0x00000004UL
+#define SA_RESTORER     0x04000000UL
+#define SA_ONSTACK      0x08000000UL
+#define SA_RESTART      0x10000000UL
+#define SA_NODEFER      0x40000000UL
+#define SA_RESETHAND    0x80000000UL
 
 #define SIG_BLOCK       0       /* rt_sigprocmask's how */
 #define SIG_UNBLOCK     1
 #define SIG_SETMASK     2
+
+#define SS_ONSTACK      1       /* sigaltstack's ss_flags */
+#define SS_DISABLE      2
+#define SS_AUTODISARM   (1U << 31)
+#define SS_FLAG_BITS    SS_AUTODISARM
+#define MINSIGSTKSZ     2048
+
+typedef struct sigaltstack {
+	void *ss_sp;
+	int ss_flags;
+	unsigned long ss_size;
+} stack_t;
+
+/* si_code values: who sent it (<= 0), or why the kernel did (> 0, per signal). */
+#define SI_USER         0       /* kill() */
+#define SI_KERNEL       0x80
+#define SI_QUEUE        (-1)
+#define SI_TKILL        (-6)    /* tkill(), tgkill() */
+#define ILL_ILLOPN      2
+#define FPE_INTDIV      1
+#define FPE_FLTDIV      3
+#define FPE_FLTOVF      4
+#define FPE_FLTUND      5
+#define FPE_FLTRES      6
+#define FPE_FLTINV      7
+#define SEGV_MAPERR     1       /* no mapping at the address */
+#define SEGV_ACCERR     2       /* a mapping that does not allow the access */
+#define BUS_ADRALN      1
+#define BUS_ADRERR      2
+#define CLD_EXITED      1       /* SIGCHLD: the child called exit */
+#define CLD_KILLED      2       /* SIGCHLD: a signal killed it */
+
+#define SI_MAX_SIZE     128
+
+/* siginfo_t's kernel layout on x86-64: three ints, padding, then the union at 16. */
+typedef struct siginfo {
+	int si_signo;
+	int si_errno;
+	int si_code;
+	union {
+		int _pad[SI_MAX_SIZE / sizeof(int) - 4];
+		struct {                /* kill, tkill, sigqueue */
+			int si_pid;
+			unsigned int si_uid;
+			u64 si_value;
+		} _kill;
+		struct {                /* SIGCHLD */
+			int si_pid;
+			unsigned int si_uid;
+			int si_status;  /* exit code, or the signal that killed */
+		} _sigchld;
+		struct {                /* SIGSEGV, SIGBUS, SIGILL, SIGFPE */
+			unsigned long si_addr;
+		} _sigfault;
+	} _sifields __attribute__((aligned(8)));
+} siginfo_t;
+
+#define si_pid          _sifields._kill.si_pid
+#define si_uid          _sifields._kill.si_uid
+#define si_addr         _sifields._sigfault.si_addr
+#define si_status       _sifields._sigchld.si_status
 
 #endif

@@ -11,6 +11,7 @@
 struct thread_struct {
 	unsigned long fsbase;           /* TLS (arch_prctl ARCH_SET_FS) */
 	unsigned long gsbase;           /* the user's GS base (ARCH_SET_GS) */
+	unsigned long cr2, trap_nr, error_code;  /* the last fault's, for sigcontext */
 };
 
 struct task_struct;

@@ -10,10 +10,15 @@
 
 struct task_struct;
 
-/* As in Linux, the number is the low 32 bits of rax (the high half is ignored). */
+/*
+ * As in Linux, the number is the low 32 bits of rax (the high half is
+ * ignored), kept at entry in the error code slot (Linux's orig_ax): rax
+ * takes the result, and a restart needs the number again.  rt_sigreturn
+ * sets it to -1: no call to restart.
+ */
 static inline int syscall_get_nr(struct task_struct *task, struct pt_regs *regs)
 {
-	return (int)regs->rax;
+	return (int)regs->error_code;
 }
 
 static inline void syscall_get_arguments(struct task_struct *task, struct pt_regs *regs,

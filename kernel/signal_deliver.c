@@ -1,0 +1,396 @@
+/*
+ * Taking a signal, after Linux's kernel/signal.c: the next pending signal
+ * that is not blocked (get_signal, default actions), the blocked mask and
+ * its temporary replacement by sigsuspend/ppoll, the alternate signal
+ * stack, the return to user mode, and the system calls over them
+ * (rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause,
+ * sigaltstack).  The handler's frame is built by arch/x86_64/signal.c.
+ *
+ * Lock order: see kernel/signal.c.
+ */
+#include "linux/errno.h"
+#include "linux/signal.h"
+#include "linux/sched.h"
+#include "linux/printk.h"
+#include "linux/slab.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
+#include <asm/irqflags.h>
+
+/* Faults the task caused itself: delivered before any other (Linux's SYNCHRONOUS_MASK). */
+#define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
+			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
+
+/* Take the first queued sig's siginfo off t's queue into info (Linux's collect_signal). */
+static void collect_signal(int sig, struct task_struct *t, siginfo_t *info)
+{
+	struct sigqueue *q, *first = NULL;
+	bool still_pending = false;
+
+	list_for_each_entry(q, &t->pending.list, list)
+		if (q->info.si_signo == sig) {
+			if (first) {
+				still_pending = true;
+				break;
+			}
+			first = q;
+		}
+	if (!still_pending)
+		t->pending.signal &= ~sigmask(sig);
+	if (first) {
+		list_del(&first->list);
+		t->nr_sigqueued--;
+		*info = first->info;
+		kfree(first);
+	} else {                /* queued without memory: as Linux, a kill()'s siginfo */
+		*info = (siginfo_t){ .si_signo = sig, .si_code = SI_USER };
+	}
+}
+
+/*
+ * The next signal current should take and its siginfo (Linux's
+ * dequeue_signal): a synchronous fault first, then the lowest number.
+ * 0 if nothing unblocked is pending.
+ */
+static int dequeue_signal(siginfo_t *info)
+{
+	unsigned long flags = arch_local_irq_save();
+	sigset_t ready = current->pending.signal & ~current->blocked;
+	int sig = 0;
+
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	if (ready) {
+		sig = __builtin_ctzl(ready) + 1;
+		collect_signal(sig, current, info);
+	}
+	arch_local_irq_restore(flags);
+	return sig;
+}
+
+/*
+ * Dequeue signals until one has a handler (true: ksig says which, and a
+ * SA_RESETHAND disposition is reset) or none is left (false).  Ignored
+ * ones are dropped; a default action of terminate ends the task here.
+ */
+bool get_signal(struct ksignal *ksig)
+{
+	for (;;) {
+		struct k_sigaction *ka;
+		int sig = dequeue_signal(&ksig->info);
+
+		if (!sig)
+			return false;
+		ka = &current->action[sig - 1];
+		if (ka->handler == SIG_IGN)
+			continue;
+		if (ka->handler != SIG_DFL) {
+			ksig->ka = *ka;
+			ksig->sig = sig;
+			if (ka->flags & SA_RESETHAND)
+				ka->handler = SIG_DFL;
+			return true;
+		}
+		if (sig_kernel_ignore(sig) || sig_kernel_stop(sig) || current == init_task)
+			continue;
+		if (ksig->info.si_code > 0 && ksig->info.si_code != SI_KERNEL)
+			pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm,
+				current->pid, sig, ksig->info.si_addr);
+		do_exit(sig);
+	}
+}
+
+/* Signal delivery may change the mask: keep SIGKILL and SIGSTOP unblockable. */
+void set_current_blocked(sigset_t newset)
+{
+	current->blocked = newset & ~SIG_KERNEL_ONLY_MASK;
+}
+
+/*
+ * A handler's frame is built (Linux's signal_delivered): while it runs,
+ * its sa_mask and (unless SA_NODEFER) the signal itself are blocked too.
+ * The mask a sigsuspend replaced is now in the frame, not to be restored.
+ */
+void signal_delivered(struct ksignal *ksig)
+{
+	sigset_t blocked = current->blocked | ksig->ka.mask;
+
+	current->restore_sigmask = false;
+	if (!(ksig->ka.flags & SA_NODEFER))
+		blocked |= sigmask(ksig->sig);
+	set_current_blocked(blocked);
+}
+
+/*
+ * On the way back to user mode (a system call's end, or an interrupt or
+ * exception taken in user mode): run handlers, die of a fatal signal, or
+ * restart an interrupted call.  Returns with interrupts off, so no new
+ * signal is left behind between the last check and the return.
+ */
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	local_irq_disable();
+	for (;;) {
+		if (!signal_pending(current) && !current->restore_sigmask &&
+		    !syscall_needs_restart(regs))
+			break;
+		local_irq_enable();
+		arch_do_signal_or_restart(regs);
+		local_irq_disable();
+		if (!signal_pending(current))
+			break;
+	}
+}
+
+/*
+ * sigsuspend and ppoll run with a temporary mask (Linux's
+ * set_restore_sigmask): the old one comes back at the return to user
+ * mode, or, if a handler runs, at its rt_sigreturn (it is in the frame).
+ */
+void set_restore_sigmask(sigset_t saved)
+{
+	current->saved_sigmask = saved;
+	current->restore_sigmask = true;
+}
+
+/* The mask a handler's frame saves: the one before a sigsuspend, if any. */
+sigset_t sigmask_to_save(void)
+{
+	return current->restore_sigmask ? current->saved_sigmask : current->blocked;
+}
+
+/* No handler ran: put back the mask that sigsuspend/ppoll replaced. */
+void restore_saved_sigmask(void)
+{
+	if (current->restore_sigmask) {
+		current->restore_sigmask = false;
+		set_current_blocked(current->saved_sigmask);
+	}
+}
+
+/*
+ * ppoll's sigmask argument (Linux's set_user_sigmask): NULL keeps the
+ * mask; else it replaces it until the call returns.  0, -EINVAL or -EFAULT.
+ */
+int set_user_sigmask(const sigset_t *umask, unsigned long sigsetsize)
+{
+	sigset_t kmask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&kmask, umask, sizeof(kmask)))
+		return -EFAULT;
+	set_restore_sigmask(current->blocked);
+	set_current_blocked(kmask);
+	return 0;
+}
+
+/* ppoll's end: the old mask comes back now unless a signal interrupted it. */
+void restore_saved_sigmask_unless(bool interrupted)
+{
+	if (!interrupted)
+		restore_saved_sigmask();
+}
+
+/*
+ * rt_sigaction: the disposition of sig, old one to oact.  SIGKILL and
+ * SIGSTOP keep theirs.  Setting SIG_IGN (or SIG_DFL where the default is
+ * to ignore) discards what is pending of sig (Linux's do_sigaction).
+ */
+long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
+{
+	struct k_sigaction old, new;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (sig < 1 || !valid_signal(sig) || (sig_kernel_only(sig) && act))
+		return -EINVAL;
+	old = current->action[sig - 1];
+	if (act) {
+		new.mask &= ~SIG_KERNEL_ONLY_MASK;
+		current->action[sig - 1] = new;
+		if (new.handler == SIG_IGN || (new.handler == SIG_DFL && sig_kernel_ignore(sig)))
+			flush_sigqueue_mask(sigmask(sig), current);
+	}
+	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/* rt_sigprocmask: block, unblock or set; SIGKILL and SIGSTOP stay unblocked. */
+long sys_rt_sigprocmask(int how, const sigset_t *nset, sigset_t *oset, unsigned long sigsetsize)
+{
+	sigset_t old = current->blocked, new;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (nset) {
+		if (copy_from_user(&new, nset, sizeof(new)))
+			return -EFAULT;
+		if (how == SIG_BLOCK)
+			new |= old;
+		else if (how == SIG_UNBLOCK)
+			new = old & ~new;
+		else if (how != SIG_SETMASK)
+			return -EINVAL;
+		set_current_blocked(new);
+	}
+	return oset && copy_to_user(oset, &old, sizeof(old)) ? -EFAULT : 0;
+}
+
+/* rt_sigpending: what is pending and blocked. */
+long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize)
+{
+	sigset_t set = current->pending.signal & current->blocked;
+
+	if (sigsetsize > sizeof(sigset_t))
+		return -EINVAL;
+	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;
+}
+
+/* Sleep until a signal that is not blocked is pending. */
+static void sleep_until_signal(void)
+{
+	while (!signal_pending(current))
+		sleep_on(&current->pending);
+}
+
+/* pause: sleep until a handler has run (or the task dies). */
+long sys_pause(void)
+{
+	sleep_until_signal();
+	return -ERESTARTNOHAND;
+}
+
+/* rt_sigsuspend: pause with a temporary mask; -EINTR once a handler ran. */
+long sys_rt_sigsuspend(const sigset_t *unewset, unsigned long sigsetsize)
+{
+	sigset_t newset;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&newset, unewset, sizeof(newset)))
+		return -EFAULT;
+	set_restore_sigmask(current->blocked);
+	set_current_blocked(newset);
+	sleep_until_signal();
+	return -ERESTARTNOHAND;
+}
+
+/*
+ * Is sp on the alternate signal stack (which grows down from sas_ss_sp +
+ * size)?  Never with SS_AUTODISARM, as Linux: a handler on that stack
+ * disarmed it, so a stack pointer gone wild near it still gets a frame.
+ */
+bool on_sig_stack(unsigned long sp)
+{
+	if (current->sas_ss_flags & SS_AUTODISARM)
+		return false;
+	return sp > current->sas_ss_sp && sp - current->sas_ss_sp <= current->sas_ss_size;
+}
+
+/* sigaltstack's ss_flags for a task at sp: disabled, in use, or 0. */
+int sas_ss_flags(unsigned long sp)
+{
+	if (!current->sas_ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+/*
+ * Where a handler's frame goes below (Linux's sigsp): the top of the
+ * alternate stack for an SA_ONSTACK handler not already on it, else sp.
+ */
+unsigned long sigsp(unsigned long sp, struct ksignal *ksig)
+{
+	if ((ksig->ka.flags & SA_ONSTACK) && !sas_ss_flags(sp))
+		sp = current->sas_ss_sp + current->sas_ss_size;
+	return sp;
+}
+
+/*
+ * The alternate stack as sigaltstack's ss, old one to oss (Linux's
+ * do_sigaltstack): -EPERM while running on it, -EINVAL for unknown
+ * flags, -ENOMEM below MINSIGSTKSZ.  sp is the user's stack pointer.
+ */
+int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
+{
+	stack_t old = { .ss_sp = (void *)current->sas_ss_sp, .ss_size = current->sas_ss_size,
+			.ss_flags = sas_ss_flags(sp) | current->sas_ss_flags };
+
+	if (ss) {
+		unsigned int mode = ss->ss_flags & ~SS_FLAG_BITS;
+
+		if (on_sig_stack(sp))
+			return -EPERM;
+		if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+			return -EINVAL;
+		if (mode != SS_DISABLE && ss->ss_size < MINSIGSTKSZ)
+			return -ENOMEM;
+		current->sas_ss_sp = mode == SS_DISABLE ? 0 : (unsigned long)ss->ss_sp;
+		current->sas_ss_size = mode == SS_DISABLE ? 0 : ss->ss_size;
+		current->sas_ss_flags = ss->ss_flags & SS_FLAG_BITS;
+	}
+	if (oss)
+		*oss = old;
+	return 0;
+}
+
+long sys_sigaltstack(const stack_t *uss, stack_t *uoss)
+{
+	stack_t new, old;
+	int ret;
+
+	if (uss && copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	ret = do_sigaltstack(uss ? &new : NULL, &old, current_user_stack_pointer());
+	if (!ret && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return ret;
+}
+
+/* rt_sigreturn: the frame's uc_stack back; only a fault counts (Linux's restore_altstack). */
+int restore_altstack(const stack_t *uss)
+{
+	stack_t new;
+
+	if (copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	do_sigaltstack(&new, NULL, current_user_stack_pointer());
+	return 0;
+}
+
+/*
+ * The frame's uc_stack: the alternate stack as sp sees it (Linux's
+ * __save_altstack).  SS_AUTODISARM then disables it while the handler
+ * runs; rt_sigreturn puts it back from uc_stack.
+ */
+int __save_altstack(stack_t *uss, unsigned long sp)
+{
+	stack_t cur = { .ss_sp = (void *)current->sas_ss_sp, .ss_size = current->sas_ss_size,
+			.ss_flags = sas_ss_flags(sp) | current->sas_ss_flags };
+
+	if (copy_to_user(uss, &cur, sizeof(cur)))
+		return -EFAULT;
+	if (current->sas_ss_flags & SS_AUTODISARM) {
+		current->sas_ss_sp = current->sas_ss_size = 0;
+		current->sas_ss_flags = 0;
+	}
+	return 0;
+}
+
+/* restart_syscall after a call that cannot be restarted: -EINTR. */
+long do_no_restart_syscall(struct restart_block *restart)
+{
+	return -EINTR;
+}
+
+/* restart_syscall: go on with the call a signal interrupted, as restart_block says. */
+long sys_restart_syscall(void)
+{
+	struct restart_block *restart = &current->restart_block;
+
+	return restart->fn ? restart->fn(restart) : -EINTR;
+}
