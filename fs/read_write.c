@@ -75,7 +75,7 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
  * unreadable array or a segment outside user space.  Returns a kmalloc'ed
  * copy, NULL with *err set (or with *err 0 when iovcnt is 0).
  */
-static struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
+struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
 {
 	struct iovec *iov;
 

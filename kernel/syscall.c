@@ -81,6 +81,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_faccessat, sys_faccessat),
 	__SYSCALL(__NR_dup3, sys_dup3),
 	__SYSCALL(__NR_pipe2, sys_pipe2),
+	__SYSCALL(__NR_vmsplice, sys_vmsplice),
 	__SYSCALL(__NR_prlimit64, sys_prlimit64),
 	__SYSCALL(__NR_getrandom, sys_getrandom),
 };

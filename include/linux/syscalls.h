@@ -27,6 +27,7 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	       unsigned long flags, const void *data);
 long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, int flags);
+long sys_vmsplice(int fd, const void *uiov, unsigned long nr_segs, unsigned int flags);
 long sys_fcntl(int fd, int cmd, unsigned long arg);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);
