@@ -69,6 +69,21 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
 	return vfs_read(f, buf, count, &pos);
 }
 
+long sys_pwrite64(int fd, const char *buf, unsigned long count, long off)
+{
+	struct file *f;
+	loff_t pos = off;
+
+	if (off < 0)                            /* before the fd, as Linux */
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (!(f->f_mode & FMODE_PREAD))
+		return -ESPIPE;
+	return vfs_write(f, buf, count, &pos);
+}
+
 /*
  * Copy in and check an iovec array as Linux's import_iovec: EINVAL for
  * more than UIO_MAXIOV entries or a negative length, EFAULT for an

@@ -38,6 +38,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask),
 	__SYSCALL(__NR_ioctl, sys_ioctl),
 	__SYSCALL(__NR_pread64, sys_pread64),
+	__SYSCALL(__NR_pwrite64, sys_pwrite64),
 	__SYSCALL(__NR_readv, sys_readv),
 	__SYSCALL(__NR_writev, sys_writev),
 	__SYSCALL(__NR_access, sys_access),

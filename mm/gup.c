@@ -30,6 +30,7 @@
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "linux/printk.h"
+#include "linux/string.h"
 #include <asm/bitops.h>
 
 /*
@@ -252,4 +253,35 @@ long pin_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gu
 	if (gup_flags & FOLL_GET)
 		return -EINVAL;
 	return __get_user_pages(current->mm, start, nr_pages, gup_flags | FOLL_PIN, pages);
+}
+
+/*
+ * Copy len bytes between buf and mm's memory at addr, a page at a time,
+ * through plain references (Linux's access_remote_vm, in its
+ * mm/memory.c): FOLL_WRITE writes buf into mm, else reads into buf;
+ * FOLL_FORCE as /proc/<pid>/mem and ptrace use it.  Returns the bytes
+ * copied, short (maybe 0) at the first page that cannot be had.
+ */
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len,
+		     unsigned int gup_flags)
+{
+	int done = 0;
+
+	while (done < len) {
+		unsigned long offset = (addr + done) & ~PAGE_MASK;
+		int chunk = MIN((unsigned long)(len - done), PAGE_SIZE - offset);
+		struct page *page;
+		char *va;
+
+		if (get_user_pages_remote(mm, addr + done, 1, gup_flags, &page) != 1)
+			break;
+		va = (char *)page_address(page) + offset;
+		if (gup_flags & FOLL_WRITE)
+			memcpy(va, (char *)buf + done, chunk);
+		else
+			memcpy((char *)buf + done, va, chunk);
+		folio_put(page_folio(page));
+		done += chunk;
+	}
+	return done;
 }

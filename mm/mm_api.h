@@ -85,5 +85,7 @@ long pin_user_pages_remote(struct mm_struct *mm, unsigned long start, unsigned l
 			   unsigned int gup_flags, struct page **pages);
 void unpin_user_page(struct page *page);
 void unpin_user_pages(struct page **pages, unsigned long npages);
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len,
+		     unsigned int gup_flags);
 
 #endif

@@ -12,6 +12,7 @@ long sys_write(int fd, const char *buf, unsigned long count);
 long sys_writev(int fd, const void *uiov, unsigned long iovcnt);
 long sys_readv(int fd, const void *uiov, unsigned long iovcnt);
 long sys_pread64(int fd, char *buf, unsigned long count, long off);
+long sys_pwrite64(int fd, const char *buf, unsigned long count, long off);
 long sys_ioctl(int fd, unsigned long cmd, unsigned long arg);
 long sys_open(const char *upath, int flags, int mode);
 long sys_openat(int dirfd, const char *upath, int flags, int mode);
