@@ -53,7 +53,7 @@ long sys_write(int fd, const char *buf, unsigned long count)
 	return f ? vfs_write(f, buf, count, &f->f_pos) : -EBADF;
 }
 
-/* Read at an offset without moving the file position; streams cannot (ESPIPE). */
+/* Read (pwrite64: write) at an offset without moving the file position; streams cannot (ESPIPE). */
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
 	struct file *f;
