@@ -229,6 +229,21 @@ static void test_pinned_fork(void)
 	munmap(p, PAGE);
 }
 
+/* foliOS's folio view counts the pins of a large folio; Linux has no such view. */
+static void folio_pincount_check(unsigned long pfn, int pins, const char *what)
+{
+	char path[64], buf[2048], *line;
+
+	snprintf(path, sizeof(path), "/proc/folio/%lu", pfn);
+	if (!on_folios()) {
+		skip("no /proc/folio (foliOS's folio view)");
+		return;
+	}
+	line = read_text(path, buf, sizeof(buf)) ? NULL : strstr(buf, "pincount: ");
+	ok(line && atoi(line + 10) == pins && strstr(buf, "maybe_dma_pinned: 1"),
+	   "%s: /proc/folio shows pincount: %d, maybe_dma_pinned: 1", what, pins);
+}
+
 /* A pinned PMD THP, then fork: the parent's PMD is split, the child copies each page. */
 static void test_pinned_thp_fork(void)
 {
@@ -247,6 +262,7 @@ static void test_pinned_thp_fork(void)
 	}
 	if (pin_start(p, PAGE, 1))
 		goto out;
+	folio_pincount_check(pfn, 1, "pinned THP");
 	pid = fork();
 	if (!pid)
 		_exit(pfn_of(p) != pfn && pfn_of(p + PMD_SIZE - PAGE) != pfn + 511 &&
