@@ -1,8 +1,7 @@
 /*
  * /sys/kernel/debug/gup_test's ioctls (Linux's mm/gup_test.h, the same
  * numbers and layouts: the selftests pass these structures unchanged).
- * foliOS implements the PIN_LONGTERM_TEST_* trio (mm/gup_test.c); the
- * other commands give EINVAL.
+ * foliOS implements them all in mm/gup_test.c.
  */
 #ifndef _UAPI_LINUX_GUP_TEST_H
 #define _UAPI_LINUX_GUP_TEST_H
