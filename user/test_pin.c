@@ -34,7 +34,7 @@ struct gup_test {
 #define GUP_BASIC_TEST          _IOWR('g', 4, struct gup_test)
 #define PIN_BASIC_TEST          _IOWR('g', 5, struct gup_test)
 
-static int gup_fd = -1;
+static int gup_fd = -1, gup_errno;    /* the open's errno */
 
 /* Is this foliOS (its folio view exists)?  There gup_test must exist too. */
 static int on_folios(void)
@@ -48,7 +48,7 @@ static int need_gup_test(const char *what)
 	if (gup_fd >= 0)
 		return 0;
 	if (on_folios())
-		ok(0, "%s: /sys/kernel/debug/gup_test opens (%s)", what, strerror(errno));
+		ok(0, "%s: /sys/kernel/debug/gup_test opens (%s)", what, strerror(gup_errno));
 	else
 		skip("no /sys/kernel/debug/gup_test (CONFIG_GUP_TEST)");
 	return -1;
@@ -351,6 +351,7 @@ int main(void)
 	if (access("/sys/kernel/debug/gup_test", F_OK))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	gup_fd = open("/sys/kernel/debug/gup_test", O_RDWR);
+	gup_errno = errno;
 	test_vmsplice_errors();
 	test_vmsplice_read_time();
 	test_vmsplice_fork();
