@@ -17,6 +17,7 @@
 #define DEBUGFS_DIR "sys/kernel/debug"
 
 static const struct proc_dir_entry debugfs_files[] = {
+	{ "gup_test", .proc_fops = &gup_test_fops },
 	{ NULL },
 };
 

@@ -22,7 +22,8 @@ static long may_open(const struct inode *inode, int flags)
 {
 	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND));
 
-	if (writes && !inode->i_fop->write)
+	/* A control file without write (debugfs's gup_test) opens O_RDWR for its ioctls. */
+	if (writes && !inode->i_fop->write && !inode->i_fop->unlocked_ioctl)
 		return S_ISDIR(inode->i_mode) ? -EISDIR : -EROFS;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
 		return -ENOTDIR;

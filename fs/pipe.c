@@ -1,37 +1,98 @@
 /*
- * Pipes: a 4 KiB ring between a read file and a write file.  Readers sleep
- * while it is empty (EOF once no writer is left), writers while it is full;
- * a write of at most PIPE_BUF bytes is atomic: it waits until it fits
- * whole, so no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN
- * instead).  Writing with no reader raises SIGPIPE, or returns -EPIPE
- * when SIGPIPE is ignored.  One CPU, and no preemption in the kernel: no
- * lock needed yet.
+ * Pipes: a ring of PIPE_DEF_BUFFERS page buffers between a read file and
+ * a write file (Linux's fs/pipe.c).  A write copies into pages of the
+ * pipe's own, appending to the last one when the whole short tail of the
+ * write fits there; vmsplice (fs/splice.c) adds buffers that reference
+ * user pages instead.  A read copies from the buffers in order and frees
+ * (or unreferences) each one it empties.  Readers sleep while the ring is
+ * empty (EOF once no writer is left), writers while it is full; a write
+ * of at most PIPE_BUF bytes is atomic: it lands whole in one buffer, so
+ * no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN instead).
+ * Writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE
+ * is ignored.  One CPU, and no preemption in the kernel: no lock needed
+ * yet.
  *
  * Both ends are files of one inode (S_IFIFO, its own inode number) whose
  * i_private is the ring; each file's private_data points at it too.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/pipe_fs_i.h"
 #include "linux/sched.h"
 #include "linux/signal.h"
 #include "linux/uaccess.h"
 #include "linux/syscalls.h"
-#include "mm/mm.h"
+#include "mm/folio.h"
 #include "uapi/linux/eventpoll.h"
 
-#define PIPE_SIZE 4096
 #define PIPE_BUF  4096                  /* POSIX: the longest atomic write */
 
-struct pipe {
-	char buf[PIPE_SIZE];
-	unsigned long head, tail;       /* bytes written, bytes read */
-	int readers, writers;
-};
+static const struct file_operations pipefifo_fops;
+
+/* Drop the buffer's page reference (a pipe page is freed with it). */
+void pipe_buf_release(struct pipe_buffer *buf)
+{
+	folio_put(page_folio(buf->page));
+	buf->page = NULL;
+}
+
+void wakeup_pipe_readers(struct pipe_inode_info *pipe)
+{
+	wake_up(pipe);
+}
+
+/* The ring behind a pipe end, NULL for any other file (Linux's get_pipe_info). */
+struct pipe_inode_info *get_pipe_info(struct file *file)
+{
+	return file->f_op == &pipefifo_fops ? file->private_data : NULL;
+}
+
+/*
+ * Append buf to the ring (Linux's add_to_pipe): its length, -EPIPE (no
+ * reader: SIGPIPE too) or -EAGAIN (full); on an error the buffer's page
+ * reference is dropped.
+ */
+long add_to_pipe(struct pipe_inode_info *pipe, struct pipe_buffer *buf)
+{
+	long ret = -EAGAIN;
+
+	if (!pipe->readers) {
+		send_sig(SIGPIPE, current, 0);
+		ret = -EPIPE;
+	} else if (!pipe_full(pipe)) {
+		pipe->bufs[pipe->head++ % PIPE_DEF_BUFFERS] = *buf;
+		return buf->len;
+	}
+	pipe_buf_release(buf);
+	return ret;
+}
+
+/* Copy up to count bytes from the buffers, in order, freeing each one emptied. */
+static long pipe_copy_to_user(struct pipe_inode_info *p, char *ubuf, size_t count)
+{
+	size_t n = 0;
+
+	while (n < count && p->tail != p->head) {
+		struct pipe_buffer *buf = &p->bufs[p->tail % PIPE_DEF_BUFFERS];
+		size_t chunk = MIN(count - n, buf->len);
+
+		if (copy_to_user(ubuf + n, (char *)page_address(buf->page) + buf->offset, chunk))
+			return n ? (long)n : -EFAULT;
+		buf->offset += chunk;
+		buf->len -= chunk;
+		n += chunk;
+		if (!buf->len) {
+			pipe_buf_release(buf);
+			p->tail++;
+		}
+	}
+	return n;
+}
 
 static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
-	struct pipe *p = f->private_data;
-	unsigned long n = 0;
+	struct pipe_inode_info *p = f->private_data;
+	long n;
 
 	while (p->head == p->tail) {
 		if (!p->writers || !count)
@@ -42,76 +103,107 @@ static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 			return -ERESTARTSYS;
 		sleep_on(p);
 	}
-	while (n < count && p->tail != p->head) {
-		unsigned long off = p->tail % PIPE_SIZE;
-		unsigned long chunk = MIN(MIN(count - n, p->head - p->tail), PIPE_SIZE - off);
-
-		if (copy_to_user(ubuf + n, p->buf + off, chunk))
-			return n ? (long)n : -EFAULT;
-		p->tail += chunk;
-		n += chunk;
-	}
+	n = pipe_copy_to_user(p, ubuf, count);
 	wake_up(p);
 	return n;
 }
 
 /*
- * Write count bytes, sleeping while the ring has no room: for a write of
- * up to PIPE_BUF bytes, until all of it fits (Linux's pipe_write); a
- * longer one copies what fits and may be split.  Returns the bytes
- * written, or -errno if none were.
+ * Append the count bytes at ubuf to the last buffer if it is one of the
+ * pipe's own pages and they all fit (Linux's merge of a write's short
+ * tail).  true if they were appended; *err gets -EFAULT if the copy failed.
+ */
+static bool pipe_merge(struct pipe_inode_info *p, const char *ubuf, size_t count, long *err)
+{
+	struct pipe_buffer *buf = &p->bufs[(p->head - 1) % PIPE_DEF_BUFFERS];
+
+	if (!count || p->head == p->tail || !(buf->flags & PIPE_BUF_FLAG_CAN_MERGE) ||
+	    buf->offset + buf->len + count > PAGE_SIZE)
+		return false;
+	if (copy_from_user((char *)page_address(buf->page) + buf->offset + buf->len, ubuf, count)) {
+		*err = -EFAULT;
+		return false;
+	}
+	buf->len += count;
+	return true;
+}
+
+/* A new buffer of up to a page from ubuf at the head: bytes taken or -errno. */
+static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t count)
+{
+	struct folio *folio = folio_alloc(0, 0);
+	struct pipe_buffer *buf = &p->bufs[p->head % PIPE_DEF_BUFFERS];
+
+	if (!folio)
+		return -ENOMEM;
+	count = MIN(count, PAGE_SIZE);
+	if (copy_from_user(page_address(&folio->page), ubuf, count)) {
+		folio_put(folio);
+		return -EFAULT;
+	}
+	*buf = (struct pipe_buffer){ &folio->page, 0, count, PIPE_BUF_FLAG_CAN_MERGE };
+	p->head++;
+	return count;
+}
+
+/*
+ * Write count bytes, sleeping while the ring is full (Linux's pipe_write):
+ * a write's short tail (count % PAGE_SIZE, all of a write up to PIPE_BUF)
+ * first goes whole into the last buffer if it fits, the rest a page per
+ * buffer.  Returns the bytes written, or -errno if none were.
  */
 static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
-	struct pipe *p = f->private_data;
-	unsigned long n = 0;
+	struct pipe_inode_info *p = f->private_data;
+	long n = 0, err = 0;
 
-	while (n < count) {
-		unsigned long off, chunk, need = count <= PIPE_BUF ? count - n : 1;
+	if (p->readers && pipe_merge(p, ubuf, count % PAGE_SIZE, &err))
+		n = count % PAGE_SIZE;
+	while ((size_t)n < count && !err) {
+		long ret;
 
 		if (!p->readers) {
 			send_sig(SIGPIPE, current, 0);
-			return n ? (long)n : -EPIPE;
-		}
-		if (PIPE_SIZE - (p->head - p->tail) < need) {
-			if (f->f_flags & O_NONBLOCK)
-				return n ? (long)n : -EAGAIN;
-			if (signal_pending(current))
-				return n ? (long)n : -ERESTARTSYS;
+			err = -EPIPE;
+		} else if (!pipe_full(p)) {
+			ret = pipe_push_page(p, ubuf + n, count - n);
+			err = ret < 0 ? ret : 0;
+			n += ret > 0 ? ret : 0;
+		} else if (f->f_flags & O_NONBLOCK) {
+			err = -EAGAIN;
+		} else if (signal_pending(current)) {
+			err = -ERESTARTSYS;
+		} else {
 			wake_up(p);
 			sleep_on(p);
-			continue;
 		}
-		off = p->head % PIPE_SIZE;
-		chunk = MIN(MIN(count - n, PIPE_SIZE - (p->head - p->tail)), PIPE_SIZE - off);
-		if (copy_from_user(p->buf + off, ubuf + n, chunk))
-			return n ? (long)n : -EFAULT;
-		p->head += chunk;
-		n += chunk;
 	}
 	wake_up(p);
-	return n;
+	return n ? n : err;
 }
 
 /* The last reference to one end went away: the ring goes with the last end. */
 static int pipe_release(struct inode *inode, struct file *f)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
 
 	if (f->f_mode & FMODE_READ)
 		p->readers--;
 	else
 		p->writers--;
 	wake_up(p);
-	if (!p->readers && !p->writers)
-		kfree(p);
+	if (p->readers || p->writers)
+		return 0;
+	for (; p->tail != p->head; p->tail++)
+		pipe_buf_release(&p->bufs[p->tail % PIPE_DEF_BUFFERS]);
+	kfree(p);
 	return 0;
 }
 
 /* Readable: bytes, or no writer left (EOF); writable: room, or no reader (EPIPE). */
 static __poll_t pipe_poll(struct file *f, struct poll_table_struct *wait)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
 	__poll_t mask = 0;
 
 	if (f->f_mode & FMODE_READ) {
@@ -119,7 +211,7 @@ static __poll_t pipe_poll(struct file *f, struct poll_table_struct *wait)
 		mask |= !p->writers ? EPOLLHUP : 0;
 	}
 	if (f->f_mode & FMODE_WRITE) {
-		mask |= p->head - p->tail < PIPE_SIZE ? EPOLLOUT | EPOLLWRNORM : 0;
+		mask |= !pipe_full(p) ? EPOLLOUT | EPOLLWRNORM : 0;
 		mask |= !p->readers ? EPOLLERR : 0;
 	}
 	return mask;
@@ -133,7 +225,7 @@ static const struct file_operations pipefifo_fops = {
 };
 
 /* One end of pipe p: a stream file of inode (taking a reference to it); NULL if out of memory. */
-static struct file *pipe_end(struct inode *inode, struct pipe *p, unsigned int flags)
+static struct file *pipe_end(struct inode *inode, struct pipe_inode_info *p, unsigned int flags)
 {
 	struct file *f = alloc_file(inode, flags);
 
@@ -176,7 +268,7 @@ static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec
 long sys_pipe2(int *ufds, int flags)
 {
 	unsigned int nonblock = flags & O_NONBLOCK;
-	struct pipe *p = NULL;
+	struct pipe_inode_info *p = NULL;
 	struct file *r = NULL, *w = NULL;
 	struct inode *inode;
 	long ret = -ENOMEM;

@@ -53,7 +53,7 @@ long sys_write(int fd, const char *buf, unsigned long count)
 	return f ? vfs_write(f, buf, count, &f->f_pos) : -EBADF;
 }
 
-/* Read at an offset without moving the file position; streams cannot (ESPIPE). */
+/* Read (pwrite64: write) at an offset without moving the file position; streams cannot (ESPIPE). */
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
 	struct file *f;
@@ -69,13 +69,28 @@ long sys_pread64(int fd, char *buf, unsigned long count, long off)
 	return vfs_read(f, buf, count, &pos);
 }
 
+long sys_pwrite64(int fd, const char *buf, unsigned long count, long off)
+{
+	struct file *f;
+	loff_t pos = off;
+
+	if (off < 0)                            /* before the fd, as Linux */
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (!(f->f_mode & FMODE_PREAD))
+		return -ESPIPE;
+	return vfs_write(f, buf, count, &pos);
+}
+
 /*
  * Copy in and check an iovec array as Linux's import_iovec: EINVAL for
  * more than UIO_MAXIOV entries or a negative length, EFAULT for an
  * unreadable array or a segment outside user space.  Returns a kmalloc'ed
  * copy, NULL with *err set (or with *err 0 when iovcnt is 0).
  */
-static struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
+struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
 {
 	struct iovec *iov;
 

@@ -40,6 +40,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn),
 	__SYSCALL(__NR_ioctl, sys_ioctl),
 	__SYSCALL(__NR_pread64, sys_pread64),
+	__SYSCALL(__NR_pwrite64, sys_pwrite64),
 	__SYSCALL(__NR_readv, sys_readv),
 	__SYSCALL(__NR_writev, sys_writev),
 	__SYSCALL(__NR_access, sys_access),
@@ -90,6 +91,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_ppoll, sys_ppoll),
 	__SYSCALL(__NR_dup3, sys_dup3),
 	__SYSCALL(__NR_pipe2, sys_pipe2),
+	__SYSCALL(__NR_vmsplice, sys_vmsplice),
 	__SYSCALL(__NR_prlimit64, sys_prlimit64),
 	__SYSCALL(__NR_getrandom, sys_getrandom),
 };

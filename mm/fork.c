@@ -24,31 +24,57 @@ static bool is_cow_mapping(unsigned long vm_flags)
 }
 
 /*
- * Copy nr present PTEs of one folio, from src_pte (mapping page) on, into
- * dst_pte (Linux's copy_present_ptes): the child maps the same pages,
- * write-protected in both if the mapping is copy-on-write.  One rmap call
- * and one reference update for the whole batch; the parent's stale TLB
- * entries go in one flush at the end of dup_mm().  0, or -EBUSY for a
- * maybe-pinned page.  References before mappings, as Linux: the COW reuse
- * check relies on the refcount never being below the mapcount.
+ * The child gets its own copy of the anon page mapped at addr, because the
+ * parent's may be pinned (Linux's copy_present_page): a new exclusive
+ * folio, mapped writable if the VMA is, while the parent's PTE and the
+ * page's exclusivity stay as they are — the pin and the parent's mapping
+ * remain the same page.  1 (one PTE done) or -ENOMEM.
+ */
+static int copy_present_page(struct vm_area_struct *dst_vma, pte_t *dst_pte, unsigned long addr,
+			     struct page *page)
+{
+	struct folio *new = folio_alloc(0, 0);
+
+	if (!new)
+		return -ENOMEM;
+	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
+	folio_add_new_anon_rmap(new, dst_vma, addr, RMAP_EXCLUSIVE);
+	*dst_pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(dst_vma));
+	return 1;
+}
+
+/*
+ * Copy nr present PTEs of one folio, from src_pte (mapping page at addr)
+ * on, into dst_pte (Linux's copy_present_ptes): the child maps the same
+ * pages, write-protected in both if the mapping is copy-on-write.  One
+ * rmap call and one reference update for the whole batch; the parent's
+ * stale TLB entries go in one flush at the end of dup_mm().  When the dup
+ * fails because the folio may be pinned (-EBUSY), the batch shrinks to
+ * one PTE and an exclusive page is copied for the child.  Returns the
+ * number of PTEs done, or -ENOMEM.  References before mappings, as Linux:
+ * the COW reuse check relies on the refcount never being below the
+ * mapcount.
  */
 static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			     pte_t *dst_pte, pte_t *src_pte, struct folio *folio,
-			     struct page *page, int nr)
+			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr,
+			     struct folio *folio, struct page *page, int nr)
 {
 	folio_ref_add(folio, nr);
-	if (folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma)) {
+	if (unlikely(folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))) {
 		folio_put_refs(folio, nr);
-		return -EBUSY;
+		if (nr > 1)
+			return copy_present_ptes(dst_vma, src_vma, dst_pte, src_pte, addr,
+						 folio, page, 1);
+		return copy_present_page(dst_vma, dst_pte, addr, page);
 	}
 	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
-	return 0;
+	return nr;
 }
 
 /*
  * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
  * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
- * folio (folio_pte_batch).  0 or -ENOMEM / -EBUSY.
+ * folio (folio_pte_batch).  0 or -ENOMEM.
  */
 static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
@@ -69,9 +95,11 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		page = pfn_to_page(pgent_pfn(*src));
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
-		ret = copy_present_ptes(dst_vma, src_vma, dst, src, folio, page, nr);
-		if (ret)
+		nr = copy_present_ptes(dst_vma, src_vma, dst, src, addr, folio, page, nr);
+		if (nr < 0) {
+			ret = nr;
 			break;
+		}
 		copied += nr;
 	}
 	if (copied) {
@@ -83,8 +111,9 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 
 /*
  * Duplicate every mapping of src_vma into dst_vma, a PMD entry at a time
- * (Linux's copy_page_range): a PMD leaf as a PMD leaf, a PTE table batch by
- * batch.  0 or -ENOMEM / -EBUSY.
+ * (Linux's copy_page_range): a PMD leaf as a PMD leaf — unless its THP may
+ * be pinned: then copy_huge_pmd() split it (-EAGAIN) — a PTE table batch by
+ * batch.  0 or -ENOMEM.
  */
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
@@ -93,8 +122,10 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
-		int ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) :
-					     copy_pte_range(dst_vma, src_vma, pmd, addr, next);
+		int ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) : -EAGAIN;
+
+		if (ret == -EAGAIN)
+			ret = copy_pte_range(dst_vma, src_vma, pmd, addr, next);
 
 		if (ret)
 			return ret;

@@ -164,7 +164,8 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 /*
  * fork: the child maps the parent's PMD leaf at addr too, write-protected
  * in both (Linux's copy_huge_pmd), with a table deposited for the child.
- * 0, -ENOMEM, or -EBUSY (the folio may be pinned: it would need a copy).
+ * 0, -ENOMEM, or -EAGAIN: the THP may be pinned, so the parent's PMD was
+ * split and the caller copies the PTEs (a maybe-pinned page is copied).
  * Everything that can fail is allocated before the dup: once
  * folio_try_dup_anon_rmap_pmd() has ended the page's exclusivity, the
  * parent's PMD must become read-only, so there is no way back.  The
@@ -192,7 +193,8 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
 		folio_put(folio);
 		pte_free(table);
-		return -EBUSY;
+		__split_huge_pmd(src_vma, src_pmd, addr);
+		return -EAGAIN;
 	}
 	set_pmd_at(dst_mm, addr, dst_pmd, pmd);
 	pmdp_set_wrprotect(src_vma->vm_mm, addr, src_pmd);     /* dup_mm() flushes the TLB once */

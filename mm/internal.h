@@ -106,6 +106,9 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 	return pte - ptep;
 }
 
+/* memory.c: a fault whose permissions the caller checked (gup.c). */
+int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+
 /* mmap.c: VMA boundaries for mprotect.c and madvise.c. */
 int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);

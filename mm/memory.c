@@ -207,12 +207,16 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
 }
 
 /*
- * A write to a present, write-protected PTE of a private writable mapping
- * (Linux's do_wp_page): reuse the page if it is already PageAnonExclusive
- * or wp_can_reuse_anon_folio() says this mm is its only user — then only
- * this PTE becomes writable and only this page exclusive — else copy it.
+ * A write to a present, write-protected PTE of a private mapping (Linux's
+ * do_wp_page), or an unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants
+ * the page exclusive): reuse the page if it is already PageAnonExclusive or
+ * wp_can_reuse_anon_folio() says this mm is its only user — then only this
+ * page becomes exclusive — else copy it.  Only a write to a VM_WRITE
+ * mapping makes the PTE writable (Linux's maybe_mkwrite): an unshare
+ * leaves it read-only, and so does a FOLL_FORCE write to a R/O mapping.
  */
-static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte)
+static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+		      unsigned int flags)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pte));
 	struct folio *folio = page_folio(page);
@@ -224,27 +228,56 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 		SetPageAnonExclusive(page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
-	ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
+	if (!(flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
+		ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
 	return 0;
 }
 
 /*
- * Resolve a fault at address in vma (Linux's __handle_mm_fault): the PMD
- * level first (a new THP, or a write to a PMD-mapped one), then the PTE
- * level.  Returns 0 (retry the access), -EFAULT (the access is not
- * allowed: SIGSEGV) or -ENOMEM (OOM).
+ * An unshare request or a FOLL_FORCE write (a VMA without VM_WRITE) on a
+ * PMD leaf: done if the THP is exclusive already, else the PMD is split
+ * and the PTE path unshares or copies the one page (Linux reuses or
+ * splits at the PMD level; splitting is what it does when it cannot
+ * reuse).  true if the PTE path must go on.
  */
-int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+static bool huge_pmd_unshare_or_force(struct vm_area_struct *vma, unsigned long address,
+				      pmd_t *pmd)
+{
+	if (PageAnonExclusive(pfn_to_page(pgent_pfn(*pmd))))
+		return false;
+	__split_huge_pmd(vma, pmd, address);
+	return true;
+}
+
+/*
+ * The PMD level of a fault on a present PMD leaf: 0 when it is resolved,
+ * VM_FAULT_FALLBACK when the PTE path must go on.
+ */
+static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			  unsigned int flags)
+{
+	bool write = flags & FAULT_FLAG_WRITE;
+
+	if (flags & FAULT_FLAG_UNSHARE || (write && !(vma->vm_flags & VM_WRITE)))
+		return huge_pmd_unshare_or_force(vma, address, pmd) ? VM_FAULT_FALLBACK : 0;
+	if (!write || pgent_write(*pmd))
+		return 0;       /* the PMD allows it now: a stale TLB entry */
+	return do_huge_pmd_wp_page(vma, address, pmd);
+}
+
+/*
+ * Resolve a fault at address in vma, whose permissions the caller checked
+ * (Linux's __handle_mm_fault; GUP checks them its own way, FOLL_FORCE):
+ * the PMD level first (a new THP, or a write to a PMD-mapped one), then
+ * the PTE level.  Returns 0 (retry the access) or -ENOMEM (OOM).
+ */
+int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
-	bool write = flags & FAULT_FLAG_WRITE;
+	bool wp = flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE);
 	pmd_t *pmd;
 	pte_t *pte;
 
-	if ((write && !(vma->vm_flags & VM_WRITE)) ||
-	    ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC)) ||
-	    !(vma->vm_flags & VM_ACCESS_FLAGS))
-		return -EFAULT;
 	pmd = pgtable_entry(pgd, address, PT_PMD, true);
 	if (!pmd)
 		return -ENOMEM;
@@ -252,9 +285,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 		if (!do_huge_pmd_anonymous_page(vma, address, pmd))
 			return 0;
 	} else if (pgent_huge(*pmd)) {
-		if (!write || pgent_write(*pmd))
-			return 0;       /* the PMD allows it now: a stale TLB entry */
-		if (!do_huge_pmd_wp_page(vma, address, pmd))
+		if (!huge_pmd_fault(vma, address, pmd, flags))
 			return 0;
 	}
 	/* Go on from the PMD found above unless a PTE table must be allocated first. */
@@ -264,9 +295,22 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 		return -ENOMEM;
 	if (pgent_none(*pte))
 		return do_anonymous_page(vma, address, pte);
-	if (write && !pgent_write(*pte))
-		return do_wp_page(vma, address, pte);
+	if (wp && !pgent_write(*pte))
+		return do_wp_page(vma, address, pte, flags);
 	return 0;
+}
+
+/*
+ * A fault of the running task at address in vma: -EFAULT (SIGSEGV) if the
+ * VMA does not allow the access, else as __handle_mm_fault().
+ */
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+{
+	if (((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)) ||
+	    ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC)) ||
+	    !(vma->vm_flags & VM_ACCESS_FLAGS))
+		return -EFAULT;
+	return __handle_mm_fault(vma, address, flags);
 }
 
 /*

@@ -35,6 +35,20 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 #define FAULT_FLAG_WRITE        BIT(0)
 #define FAULT_FLAG_EXEC         BIT(1)
 #define FAULT_FLAG_USER         BIT(2)
+#define FAULT_FLAG_UNSHARE      BIT(3)  /* make a R/O-mapped anon page exclusive, not writable */
+
+/*
+ * get_user_pages() flags, with Linux's values (gup_test passes them from
+ * user space): what the caller will do with the pages and which reference
+ * it takes.  FOLL_GET: a plain reference, dropped by put_page();
+ * FOLL_PIN: a pin (folio_maybe_dma_pinned()), dropped by unpin_user_page().
+ */
+#define FOLL_WRITE      BIT(0)  /* the caller writes the pages */
+#define FOLL_GET        BIT(1)
+#define FOLL_FORCE      BIT(3)  /* ignore the VMA's R/W permissions (ptrace, /proc/pid/mem) */
+#define FOLL_LONGTERM   BIT(8)  /* held for an indefinite time */
+#define FOLL_REMOTE     BIT(18) /* the pages are not current's (get_user_pages_remote) */
+#define FOLL_PIN        BIT(19)
 
 /* The running task's soft and hard limits (kernel/sys.c; the host tests set their own). */
 unsigned long rlimit(unsigned int resource);
@@ -59,5 +73,19 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm);
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep);
+
+/* gup.c: taking references to the pages of an address space. */
+long pin_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gup_flags,
+		    struct page **pages);
+long get_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gup_flags,
+		    struct page **pages);
+long get_user_pages_remote(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			   unsigned int gup_flags, struct page **pages);
+long pin_user_pages_remote(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			   unsigned int gup_flags, struct page **pages);
+void unpin_user_page(struct page *page);
+void unpin_user_pages(struct page **pages, unsigned long npages);
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len,
+		     unsigned int gup_flags);
 
 #endif

@@ -149,9 +149,22 @@ static inline int folio_nr_pages_mapped(const struct folio *folio)
 	return atomic_read(&folio->_nr_pages_mapped) & FOLIO_PAGES_MAPPED;
 }
 
+/*
+ * A pin (FOLL_PIN) of a small folio adds this much to its refcount; a
+ * large folio counts pins in _pincount (and one reference each).
+ */
+#define GUP_PIN_COUNTING_BIAS   (1U << 10)
+
+/*
+ * May the folio be pinned (for DMA)?  Never false while it is; for a small
+ * folio, about 1024 plain references also read as a pin (Linux's false
+ * positive, harmless: a fork then copies a page it could have shared).
+ */
 static inline bool folio_maybe_dma_pinned(const struct folio *folio)
 {
-	return folio_test_large(folio) && atomic_read(&folio->_pincount) > 0;
+	if (folio_test_large(folio))
+		return atomic_read(&folio->_pincount) > 0;
+	return (unsigned int)folio_ref_count(folio) >= GUP_PIN_COUNTING_BIAS;
 }
 
 /* Must a fork copy this folio now, because it may be pinned for DMA? */

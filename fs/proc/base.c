@@ -14,6 +14,10 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "mm/mm_id.h"
+#include "mm/mm_api.h"
+#include "linux/slab.h"
+#include "linux/uaccess.h"
+#include "uapi/linux/fs.h"
 
 /* Linux's get_task_state() text; a task reaped since the open reads as dead. */
 static const char *task_state(const struct task_struct *t)
@@ -60,6 +64,86 @@ static int make_it_fail_store(struct file *file, char *buf, size_t len)
 	t->make_it_fail = buf[0] == '1';
 	return 0;
 }
+
+/*
+ * /proc/<pid>/mem (Linux's mem_rw): count bytes between the user buffer
+ * and the bound mm at *pos, a page through a bounce buffer at a time, with
+ * FOLL_FORCE: a PROT_READ page can be written (its COW is broken first:
+ * the write lands in this mm's own copy), PROT_NONE memory read.  The
+ * bytes done, -EIO if the first address is not mapped, -EFAULT for a bad
+ * user buffer; 0 once the mm has no user left.  Who may open it: Linux
+ * asks ptrace_may_access(); every foliOS task runs as root, which may.
+ */
+static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, bool write)
+{
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	unsigned int flags = FOLL_FORCE | (write ? FOLL_WRITE : 0);
+	unsigned long addr = *pos;
+	long copied = 0;
+	char *kbuf;
+
+	if (!mm || !mm_has_users(mm))
+		return 0;
+	kbuf = kmalloc(PAGE_SIZE);
+	if (!kbuf)
+		return -ENOMEM;
+	while (count) {
+		int len = MIN(count, PAGE_SIZE);
+
+		if (write && copy_from_user(kbuf, ubuf, len)) {
+			copied = -EFAULT;
+			break;
+		}
+		len = access_remote_vm(mm, addr, kbuf, len, flags);
+		if (!len) {
+			copied = copied ? copied : -EIO;
+			break;
+		}
+		if (!write && copy_to_user(ubuf, kbuf, len)) {
+			copied = -EFAULT;
+			break;
+		}
+		ubuf += len;
+		addr += len;
+		copied += len;
+		count -= len;
+	}
+	*pos = addr;
+	kfree(kbuf);
+	return copied;
+}
+
+static long mem_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	return mem_rw(file, ubuf, count, pos, false);
+}
+
+static long mem_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
+{
+	return mem_rw(file, (char *)ubuf, count, pos, true);
+}
+
+/* Any address is a position: offsets are unsigned, as Linux's mem_lseek. */
+static loff_t mem_lseek(struct file *file, loff_t offset, int whence)
+{
+	switch (whence) {
+	case SEEK_SET:
+		file->f_pos = offset;
+		break;
+	case SEEK_CUR:
+		file->f_pos = (loff_t)((u64)file->f_pos + (u64)offset);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return file->f_pos;
+}
+
+static const struct file_operations proc_mem_operations = {
+	.llseek = mem_lseek,
+	.read = mem_read,
+	.write = mem_write,
+};
 
 /*
  * The PID a /proc directory name spells (Linux's name_to_int): decimal
@@ -109,6 +193,7 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "numa_maps", numa_maps_show }, { "status", status_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
+	{ "mem", .proc_fops = &proc_mem_operations },
 };
 
 static const struct proc_dir_entry proc_mm_gone = { "", mm_gone_show };

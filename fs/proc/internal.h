@@ -35,5 +35,6 @@ int smaps_show(struct seq_file *m, void *v);
 int smaps_rollup_show(struct seq_file *m, void *v);
 int numa_maps_show(struct seq_file *m, void *v);
 extern const struct file_operations proc_pagemap_operations;
+bool mm_has_users(struct mm_struct *mm);
 
 #endif

@@ -107,6 +107,9 @@ static int folio_show(struct seq_file *m, void *v)
 		   "entire_mapcount: %d\n", pfn, folio_pfn(folio), folio_order(folio),
 		   folio_ref_count(folio), folio_mapcount(folio),
 		   large ? folio_entire_mapcount(folio) : 0);
+	if (large)
+		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
+	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n",
 			   large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),

@@ -284,7 +284,7 @@ static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 }
 
 /* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
-static bool mm_has_users(struct mm_struct *mm)
+bool mm_has_users(struct mm_struct *mm)
 {
 	struct task_struct *t;
 

@@ -133,6 +133,8 @@ unsigned long get_next_ino(void);
 
 /* fs/file.c */
 struct file *fget(int fd);
+struct iovec;
+struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 void fput(struct file *f);
 int fd_install(struct file *f, bool cloexec);

@@ -14,6 +14,7 @@ long sys_write(int fd, const char *buf, unsigned long count);
 long sys_writev(int fd, const void *uiov, unsigned long iovcnt);
 long sys_readv(int fd, const void *uiov, unsigned long iovcnt);
 long sys_pread64(int fd, char *buf, unsigned long count, long off);
+long sys_pwrite64(int fd, const char *buf, unsigned long count, long off);
 long sys_ioctl(int fd, unsigned long cmd, unsigned long arg);
 long sys_open(const char *upath, int flags, int mode);
 long sys_openat(int dirfd, const char *upath, int flags, int mode);
@@ -29,6 +30,7 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	       unsigned long flags, const void *data);
 long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, int flags);
+long sys_vmsplice(int fd, const void *uiov, unsigned long nr_segs, unsigned int flags);
 long sys_fcntl(int fd, int cmd, unsigned long arg);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);

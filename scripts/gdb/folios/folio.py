@@ -7,6 +7,7 @@ MM_ID_MASK = (1 << 31) - 1
 LOCK_BIT = 31
 SHARED_BIT = 63
 PF_PARTIALLY_MAPPED = 32
+GUP_PIN_COUNTING_BIAS = 1 << 10
 
 
 def head_of(pfn):
@@ -25,6 +26,7 @@ def page_mapcount_mode():
 
 class Folio(gdb.Command):
     """Show the folio holding a page frame: order, refcount, mapcounts, the
+pins (a large folio's _pincount; a small one's refcount bias), the
 two MM ID slots (ID and per-MM mapcount), the "maybe mapped shared" bit, the
 mapcount lock bit, partially_mapped, and this page's AnonExclusive and
 (with per-page mapcounts) its mapcount.  Counts are logical values.
@@ -51,17 +53,20 @@ Usage: folio PFN        (any pfn of the folio)
         print("pfn: %#x" % pfn)
         print("head_pfn: %#x" % head)
         print("order: %d" % order)
-        print("refcount: %d" % int(f["_refcount"]["counter"]))
+        refcount = int(f["_refcount"]["counter"])
+        print("refcount: %d" % refcount)
         print("mapping: %#x (%s)" % (int(f["mapping"]),
                                      "anon" if int(f["mapping"]) & 1 else "not anon"))
         ae = int(page["flags"]) & (1 << int(gdb.parse_and_eval("PG_anon_exclusive")))
         if not large:
             print("mapcount: %d" % (int(f["_mapcount"]["counter"]) + 1))
+            print("maybe_dma_pinned: %d" % (1 if refcount >= GUP_PIN_COUNTING_BIAS else 0))
             print("anon_exclusive: %d" % (1 if ae else 0))
             return
         ids = int(f["_mm_ids"])
         print("large_mapcount: %d" % (int(f["_large_mapcount"]["counter"]) + 1))
         print("entire_mapcount: %d" % (int(f["_entire_mapcount"]["counter"]) + 1))
+        print("pincount: %d" % int(f["_pincount"]["counter"]))
         if page_mapcount_mode():
             print("nr_pages_mapped: %#x" % int(f["_nr_pages_mapped"]["counter"]))
             print("page_mapcount: %d" % (int(page["_mapcount"]["counter"]) + 1))

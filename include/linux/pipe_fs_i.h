@@ -1,0 +1,42 @@
+/*
+ * A pipe's ring of page buffers (Linux's include/linux/pipe_fs_i.h), for
+ * fs/pipe.c and vmsplice (fs/splice.c).
+ */
+#ifndef _LINUX_PIPE_FS_I_H
+#define _LINUX_PIPE_FS_I_H
+
+#include "linux/fs.h"
+
+#define PIPE_DEF_BUFFERS        16
+
+#define PIPE_BUF_FLAG_CAN_MERGE 0x10    /* a write may append to this buffer */
+
+/*
+ * len bytes at offset in page.  The buffer holds one reference to the
+ * page: a page of the pipe's own (written data) or a user page that
+ * vmsplice took (a plain reference: the page may change until it is read).
+ */
+struct pipe_buffer {
+	struct page *page;
+	unsigned int offset, len;
+	unsigned int flags;
+};
+
+/* The ring: buffers [tail, head) hold data, in order. */
+struct pipe_inode_info {
+	unsigned int head, tail;
+	int readers, writers;
+	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
+};
+
+static inline bool pipe_full(const struct pipe_inode_info *pipe)
+{
+	return pipe->head - pipe->tail >= PIPE_DEF_BUFFERS;
+}
+
+struct pipe_inode_info *get_pipe_info(struct file *file);
+long add_to_pipe(struct pipe_inode_info *pipe, struct pipe_buffer *buf);
+void pipe_buf_release(struct pipe_buffer *buf);
+void wakeup_pipe_readers(struct pipe_inode_info *pipe);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * Taking references to the pages of an address space (Linux's mm/gup.c):
+ * get_user_pages() takes plain references (FOLL_GET), pin_user_pages()
+ * pins (FOLL_PIN) — the pages a device or another task reads or writes
+ * outside the page tables.  A pin is a reference that says so:
+ *
+ *   small folio   _refcount += GUP_PIN_COUNTING_BIAS (1024)
+ *   large folio   _refcount += 1, _pincount += 1
+ *
+ * so folio_maybe_dma_pinned() can tell, and fork copies a maybe-pinned
+ * anon page for the child instead of sharing it (mm/fork.c); the pin and
+ * the parent's mapping stay the same page.  The mm gets MMF_HAS_PINNED.
+ *
+ * A pinned anon page is always exclusive (PageAnonExclusive): a R/O pin of
+ * a page shared with another mm first unshares it (FAULT_FLAG_UNSHARE),
+ * a write pin takes the write fault.  So a later COW can never replace a
+ * pinned page under its pin (Linux's GUP-after-fork bug class).
+ *
+ * FOLL_FORCE (/proc/<pid>/mem) may write into a read-only private mapping:
+ * the write fault gives this mm its own exclusive copy, the PTE stays
+ * read-only, and the caller writes through the kernel mapping — never into
+ * a page another mm maps.
+ *
+ * Lock order: see mm/rmap.c; the caller owns mm or the mm's task cannot
+ * run (one CPU, no preemption in the kernel).
+ */
+#include "linux/errno.h"
+#include "linux/err.h"
+#include "linux/sched.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "linux/printk.h"
+#include "linux/string.h"
+#include <asm/bitops.h>
+
+/*
+ * Take refs references of the kind gup_flags asks for (FOLL_GET or
+ * FOLL_PIN) on folio, which the caller knows is live.  0, or -ENOMEM if
+ * the refcount would overflow (Linux's try_grab_folio).
+ */
+static int try_grab_folio(struct folio *folio, int refs, unsigned int flags)
+{
+	int delta = refs;
+
+	if ((flags & FOLL_PIN) && !folio_test_large(folio))
+		delta = refs * GUP_PIN_COUNTING_BIAS;
+	if (folio_ref_count(folio) > INT32_MAX - delta)
+		return -ENOMEM;
+	if ((flags & FOLL_PIN) && folio_test_large(folio))
+		atomic_add(refs, &folio->_pincount);
+	folio_ref_add(folio, delta);
+	return 0;
+}
+
+/* Drop what try_grab_folio(folio, refs, flags) took (Linux's gup_put_folio). */
+static void gup_put_folio(struct folio *folio, int refs, unsigned int flags)
+{
+	if (flags & FOLL_PIN) {
+		if (folio_test_large(folio)) {
+			VM_WARN_ON_ONCE(atomic_read(&folio->_pincount) < refs,
+					"gup_put_folio: unpin of a folio not pinned");
+			atomic_sub(refs, &folio->_pincount);
+		} else {
+			refs *= GUP_PIN_COUNTING_BIAS;
+		}
+	}
+	folio_put_refs(folio, refs);
+}
+
+void unpin_user_page(struct page *page)
+{
+	gup_put_folio(page_folio(page), 1, FOLL_PIN);
+}
+
+void unpin_user_pages(struct page **pages, unsigned long npages)
+{
+	for (unsigned long i = 0; i < npages; i++)
+		unpin_user_page(pages[i]);
+}
+
+/*
+ * Must a R/O pin of this page, mapped read-only, unshare it first (Linux's
+ * gup_must_unshare)?  Only an anon page that is not exclusive to this mm:
+ * pinned as it is, a later write fault of either mm would copy it away
+ * from the pin.
+ */
+static bool gup_must_unshare(unsigned int flags, struct page *page)
+{
+	if ((flags & (FOLL_WRITE | FOLL_PIN)) != FOLL_PIN)
+		return false;
+	return folio_test_anon(page_folio(page)) && !PageAnonExclusive(page);
+}
+
+/*
+ * May a FOLL_WRITE reference be taken through this read-only entry
+ * (Linux's can_follow_write_pte)?  Only with FOLL_FORCE in a mapping
+ * without VM_WRITE, to a page the write fault already made exclusive.
+ */
+static bool can_follow_write(pgent_t entry, struct page *page, struct vm_area_struct *vma,
+			     unsigned int flags)
+{
+	if (pgent_write(entry))
+		return true;
+	if (!(flags & FOLL_FORCE) || (vma->vm_flags & VM_WRITE))
+		return false;
+	return folio_test_anon(page_folio(page)) && PageAnonExclusive(page);
+}
+
+/*
+ * The page mapped at address, with a reference of the kind flags asks for
+ * (Linux's follow_page_mask); NULL if a fault must map it (or make it
+ * writable), ERR_PTR(-EMLINK) if it must be unshared first.  For a PMD
+ * leaf, the head page holds the exclusive flag of the whole mapping.
+ */
+static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long address,
+				     unsigned int flags)
+{
+	struct pgwalk w;
+	struct page *page, *head;
+	pgent_t entry;
+	int ret;
+
+	if (!pgtable_lookup(vma->vm_mm->pgd, address, &w))
+		return NULL;
+	entry = w.entry[w.leaf_level];
+	page = pfn_to_page(w.phys >> PAGE_SHIFT);
+	head = w.leaf_level == PT_PMD ? pfn_to_page(pgent_pfn(entry)) : page;
+	if ((flags & FOLL_WRITE) && !can_follow_write(entry, head, vma, flags))
+		return NULL;
+	if (!pgent_write(entry) && gup_must_unshare(flags, head))
+		return ERR_PTR(-EMLINK);
+	ret = try_grab_folio(page_folio(page), 1, flags);
+	return ret ? ERR_PTR(ret) : page;
+}
+
+/*
+ * Fault the page at address in for a GUP (Linux's faultin_page): a write
+ * fault for FOLL_WRITE, an unsharing one if unshare.  0, -EFAULT, -ENOMEM.
+ */
+static int faultin_page(struct vm_area_struct *vma, unsigned long address, unsigned int flags,
+			bool unshare)
+{
+	unsigned int fault_flags = 0;
+
+	if (flags & FOLL_WRITE)
+		fault_flags |= FAULT_FLAG_WRITE;
+	if (unshare)
+		fault_flags |= FAULT_FLAG_UNSHARE;
+	return __handle_mm_fault(vma, address, fault_flags);
+}
+
+/*
+ * May gup_flags take pages of vma (Linux's check_vma_flags)?  FOLL_FORCE
+ * overrides the VMA's read and write permissions: every VMA is a private
+ * mapping, where a forced write gets its own copy.  0 or -EFAULT.
+ */
+static int check_vma_flags(struct vm_area_struct *vma, unsigned int gup_flags)
+{
+	if (gup_flags & FOLL_FORCE)
+		return 0;
+	if ((gup_flags & FOLL_WRITE) && !(vma->vm_flags & VM_WRITE))
+		return -EFAULT;
+	if (!(gup_flags & FOLL_WRITE) && !(vma->vm_flags & VM_READ))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * One page for __get_user_pages: follow the page tables, fault and follow
+ * again until the entry allows the reference.  Each fault makes progress;
+ * a few rounds without it is a bug, reported and failed with -EFAULT.
+ */
+static struct page *get_one_page(struct vm_area_struct *vma, unsigned long address,
+				 unsigned int flags)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		struct page *page = follow_page_mask(vma, address, flags);
+		int ret;
+
+		if (page && (!IS_ERR(page) || PTR_ERR(page) != -EMLINK))
+			return page;
+		ret = faultin_page(vma, address, flags, page != NULL);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	VM_WARN_ON_ONCE(1, "get_one_page: the fault made no progress");
+	return ERR_PTR(-EFAULT);
+}
+
+/*
+ * Take references (FOLL_GET or FOLL_PIN) to the nr_pages pages of mm from
+ * start on, faulting in what is missing (Linux's __get_user_pages).
+ * Returns how many were taken (pages[] gets them), or -errno if none:
+ * -EFAULT for an address without a VMA or whose VMA denies the access,
+ * -ENOMEM.  The references stop at the first page that fails.
+ */
+static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			     unsigned int gup_flags, struct page **pages)
+{
+	struct vm_area_struct *vma = NULL;
+	unsigned long i;
+
+	VM_WARN_ON_ONCE(!!(gup_flags & FOLL_GET) == !!(gup_flags & FOLL_PIN),
+			"__get_user_pages: FOLL_GET or FOLL_PIN, exactly one");
+	if (gup_flags & FOLL_PIN)
+		set_bit(MMF_HAS_PINNED, &mm->flags);
+	start &= PAGE_MASK;
+	for (i = 0; i < nr_pages; i++, start += PAGE_SIZE) {
+		struct page *page;
+
+		if (!vma || start >= vma->vm_end) {
+			vma = find_vma(mm, start);
+			if (!vma || start < vma->vm_start || check_vma_flags(vma, gup_flags))
+				return i ? (long)i : -EFAULT;
+		}
+		page = get_one_page(vma, start, gup_flags);
+		if (IS_ERR(page))
+			return i ? (long)i : PTR_ERR(page);
+		pages[i] = page;
+	}
+	return i;
+}
+
+/* Plain references to pages of mm, which need not be current's (ptrace, /proc/<pid>/mem). */
+long get_user_pages_remote(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			   unsigned int gup_flags, struct page **pages)
+{
+	if (gup_flags & FOLL_PIN)
+		return -EINVAL;
+	return __get_user_pages(mm, start, nr_pages, gup_flags | FOLL_GET | FOLL_REMOTE, pages);
+}
+
+long pin_user_pages_remote(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			   unsigned int gup_flags, struct page **pages)
+{
+	if (gup_flags & FOLL_GET)
+		return -EINVAL;
+	return __get_user_pages(mm, start, nr_pages, gup_flags | FOLL_PIN | FOLL_REMOTE, pages);
+}
+
+long get_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gup_flags,
+		    struct page **pages)
+{
+	if (gup_flags & FOLL_PIN)
+		return -EINVAL;
+	return __get_user_pages(current->mm, start, nr_pages, gup_flags | FOLL_GET, pages);
+}
+
+/* Pin nr_pages pages of current's mm from start on; unpin_user_pages() ends the pins. */
+long pin_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gup_flags,
+		    struct page **pages)
+{
+	if (gup_flags & FOLL_GET)
+		return -EINVAL;
+	return __get_user_pages(current->mm, start, nr_pages, gup_flags | FOLL_PIN, pages);
+}
+
+/*
+ * Copy len bytes between buf and mm's memory at addr, a page at a time,
+ * through plain references (Linux's access_remote_vm, in its
+ * mm/memory.c): FOLL_WRITE writes buf into mm, else reads into buf;
+ * FOLL_FORCE as /proc/<pid>/mem and ptrace use it.  Returns the bytes
+ * copied, short (maybe 0) at the first page that cannot be had.
+ */
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len,
+		     unsigned int gup_flags)
+{
+	int done = 0;
+
+	while (done < len) {
+		unsigned long offset = (addr + done) & ~PAGE_MASK;
+		int chunk = MIN((unsigned long)(len - done), PAGE_SIZE - offset);
+		struct page *page;
+		char *va;
+
+		if (get_user_pages_remote(mm, addr + done, 1, gup_flags, &page) != 1)
+			break;
+		va = (char *)page_address(page) + offset;
+		if (gup_flags & FOLL_WRITE)
+			memcpy(va, (char *)buf + done, chunk);
+		else
+			memcpy((char *)buf + done, va, chunk);
+		folio_put(page_folio(page));
+		done += chunk;
+	}
+	return done;
+}
