@@ -42,23 +42,32 @@ void deferred_split_init(void)
 	split_queue_len = 0;
 }
 
+/* Put a folio on the queue unless it is on it; true if it was not. */
+static bool deferred_split_queue(struct folio *folio)
+{
+	unsigned long flags = spin_lock_irqsave(&split_queue_lock);
+	bool queued = !folio_test_partially_mapped(folio);
+
+	if (queued) {
+		folio_set_partially_mapped(folio);
+		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, 1);
+		list_add_tail(&folio->_deferred_list, &split_queue);
+		split_queue_len++;
+	}
+	spin_unlock_irqrestore(&split_queue_lock, flags);
+	return queued;
+}
+
 /*
  * Queue a folio for splitting because it is partially mapped.  Only large
  * rmappable folios of order > 1 have a _deferred_list; others are ignored.
  */
 void deferred_split_folio(struct folio *folio, bool partially_mapped)
 {
-	unsigned long flags;
-
 	if (!partially_mapped || folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
 		return;
-	flags = spin_lock_irqsave(&split_queue_lock);
-	if (!folio_test_partially_mapped(folio)) {
-		folio_set_partially_mapped(folio);
-		list_add_tail(&folio->_deferred_list, &split_queue);
-		split_queue_len++;
-	}
-	spin_unlock_irqrestore(&split_queue_lock, flags);
+	if (deferred_split_queue(folio))
+		count_mthp_stat(folio_order(folio), MTHP_STAT_SPLIT_DEFERRED);
 }
 
 /* Take a folio off the queue if it is on it; true if it was. */
@@ -74,6 +83,7 @@ bool folio_unqueue_deferred_split(struct folio *folio)
 		list_del(&folio->_deferred_list);
 		INIT_LIST_HEAD(&folio->_deferred_list);
 		folio_clear_partially_mapped(folio);
+		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, -1);
 		split_queue_len--;
 		queued = true;
 	}
@@ -165,8 +175,8 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 int split_folio(struct folio *folio)
 {
 	unsigned long nr = folio_nr_pages(folio), flags, unmapped;
+	int ret = 0, order = folio_order(folio);
 	long total;
-	int ret = 0;
 
 	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
 			"split_folio: not a large anon folio");
@@ -186,6 +196,7 @@ int split_folio(struct folio *folio)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
 	unmapped = __split_folio_to_order0(folio, split_counts);
+	mod_mthp_stat(order, MTHP_STAT_NR_ANON, -1);
 	for (unsigned long i = 0; unmapped && i < nr; i++) {
 		struct page *page = &folio->page + i;
 
@@ -196,6 +207,7 @@ int split_folio(struct folio *folio)
 	}
 out:
 	spin_unlock_irqrestore(&split_lock, flags);
+	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
 	return ret;
 }
 
@@ -229,7 +241,7 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan)
 
 		list_del(&folio->_deferred_list);
 		INIT_LIST_HEAD(&folio->_deferred_list);
-		deferred_split_folio(folio, true);
+		deferred_split_queue(folio);
 	}
 	return split;
 }

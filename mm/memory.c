@@ -25,6 +25,7 @@
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
 #include "linux/string.h"
+#include "mm/vmstat.h"
 
 /*
  * An order-0 folio; if the buddy has none, partially mapped folios on the
@@ -104,9 +105,11 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 		struct folio *folio = folio_alloc(__GFP_ZERO, order);
 
 		if (folio) {
+			count_mthp_stat(order, MTHP_STAT_ANON_FAULT_ALLOC);
 			*addrp = ALIGN_DOWN(address, PAGE_SIZE << order);
 			return folio;
 		}
+		count_mthp_stat(order, MTHP_STAT_ANON_FAULT_FALLBACK);
 	}
 	*addrp = address & PAGE_MASK;
 	return folio_alloc_reclaim(__GFP_ZERO);
