@@ -14,6 +14,8 @@
 #include "mm/pgtable.h"
 #include "mm/folio.h"
 
+void prep_compound_page(struct page *head, unsigned int order);
+
 /* Returned by the PMD fault handlers when the PTE path must take over. */
 #define VM_FAULT_FALLBACK       1
 

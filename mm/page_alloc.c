@@ -166,8 +166,8 @@ static void prep_compound_head(struct page *page, unsigned int order)
 		INIT_LIST_HEAD(&folio->_deferred_list);
 }
 
-/* Turn a block into a compound page (Linux's prep_compound_page). */
-static void prep_compound_page(struct page *head, unsigned int order)
+/* Turn a block into a compound page (Linux's prep_compound_page; the folio split too). */
+void prep_compound_page(struct page *head, unsigned int order)
 {
 	SetPageHead(head);
 	for (unsigned long i = 1; i < (1UL << order); i++)

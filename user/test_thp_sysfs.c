@@ -4,7 +4,9 @@
  * value writable back (as the selftests' thp_settings.c saves and
  * restores), bad values refused with EINVAL, and the per-size stats
  * counters moving when a THP is faulted, queued for deferred split and
- * split.  On a Linux without per-size directories (6.1) those cases skip.
+ * split; and /sys/kernel/debug/split_huge_pages splitting a PMD THP to
+ * order 0 and to order 4.  On a Linux without per-size directories (6.1)
+ * those cases skip (its split_huge_pages has no order either).
  */
 #include "thp_util.h"
 #include <dirent.h>
@@ -223,6 +225,93 @@ static void test_mthp_stats(void)
 	thp_set(2048, "inherit");
 }
 
+#define SPLIT_DEBUGFS   "/sys/kernel/debug/split_huge_pages"
+#define KPF_HEAD        (1ULL << 15)
+#define KPF_TAIL        (1ULL << 16)
+#define NPG             (PMD_SIZE / PAGE)
+
+/* A PMD THP filled with a pattern, or NULL if none could be had. */
+static char *pmd_thp(void)
+{
+	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
+
+	madvise(p, PMD_SIZE, MADV_HUGEPAGE);
+	fill_pattern(p, NPG, 3);
+	if (kpageflags(pfn_of(p)) & (1ULL << KPF_THP))
+		return p;
+	munmap(p, PMD_SIZE);
+	return NULL;
+}
+
+static int split_range(char *p, unsigned long len, int order)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), order < 0 ? "%d,%p,%p" : "%d,%p,%p,%d", getpid(), (void *)p,
+		 (void *)(p + len), order);
+	return write_text(SPLIT_DEBUGFS, cmd);
+}
+
+/* Do the pages from p on come in folios of 2^order pages (kpageflags head/tail bits)? */
+static int folios_of_order(char *p, unsigned long npages, int order)
+{
+	unsigned long pfn = pfn_of(p);
+
+	for (unsigned long i = 0; i < npages; i++) {
+		unsigned long long f = kpageflags(pfn + i);
+
+		if (pfn_of(p + i * PAGE) != pfn + i)
+			return 0;
+		if (!order && (f & (KPF_HEAD | KPF_TAIL)))
+			return 0;
+		if (order && !(f & (i % (1UL << order) ? KPF_TAIL : KPF_HEAD)))
+			return 0;
+	}
+	return 1;
+}
+
+static void test_split_huge_pages(void)
+{
+	long split0 = stat_of(STATS(2048, "split"));
+	unsigned long pfn;
+	char *p;
+
+	if (!have(SPLIT_DEBUGFS)) {
+		skip("no debugfs split_huge_pages");
+		return;
+	}
+	ok(write_errno(SPLIT_DEBUGFS, "bogus") == EINVAL &&
+	   write_errno(SPLIT_DEBUGFS, "1,0x1000") == EINVAL, "split_huge_pages refuses bad text");
+	p = pmd_thp();
+	ok(p != NULL, "a PMD THP to split");
+	if (!p)
+		return;
+	pfn = pfn_of(p);
+	ok(!split_range(p, PMD_SIZE, -1) && pfn_of(p) == pfn &&
+	   folios_of_order(p, PMD_SIZE / PAGE, 0) && check_pattern(p, NPG, 3, NPG),
+	   "split_huge_pages: the PMD THP is 512 order-0 pages, same PFNs, data intact");
+	if (split0 >= 0)
+		ok(stat_of(STATS(2048, "split")) == split0 + 1, "2048kB: the split is counted");
+	munmap(p, PMD_SIZE);
+	if (!have(STATS(2048, "split"))) {
+		skip("split_huge_pages has no order on this kernel");
+		return;
+	}
+	p = pmd_thp();
+	ok(p != NULL, "another PMD THP to split");
+	if (!p)
+		return;
+	ok(!split_range(p, PMD_SIZE, 4) && folios_of_order(p, PMD_SIZE / PAGE, 4) &&
+	   check_pattern(p, NPG, 3, NPG),
+	   "split_huge_pages to order 4: 32 folios of 64 KiB, data intact");
+	ok(!split_range(p, PMD_SIZE, 1) && folios_of_order(p, PMD_SIZE / PAGE, 4),
+	   "no anon split to order 1");
+	ok(!split_range(p, PMD_SIZE / 2, 0) && folios_of_order(p, PMD_SIZE / 2 / PAGE, 0) &&
+	   folios_of_order(p + PMD_SIZE / 2, PMD_SIZE / 2 / PAGE, 4) &&
+	   check_pattern(p, NPG, 3, NPG), "order-4 folios split to 0 in half the range");
+	munmap(p, PMD_SIZE);
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -235,5 +324,6 @@ int main(void)
 	thp_set(0, "always");
 	test_pmd_stats();
 	test_mthp_stats();
+	test_split_huge_pages();
 	return tap_done();
 }

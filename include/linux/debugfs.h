@@ -6,4 +6,6 @@
 
 struct inode *debugfs_lookup(const char *path);
 
+extern const struct file_operations split_huge_pages_fops;      /* fs/sysfs.c */
+
 #endif
