@@ -80,7 +80,8 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 	}
 	count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_ALLOC);
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
-	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma)));
+	set_pmd_at(mm, haddr, pmd,
+		   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
 	return 0;
@@ -214,6 +215,7 @@ void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 
 	set_pmd_at(vma->vm_mm, addr, pmd,
-		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page))));
+		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page) &&
+						      pgent_soft_dirty(*pmd))));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

@@ -109,6 +109,7 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "numa_maps", numa_maps_show }, { "status", status_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
+	{ "clear_refs", clear_refs_show, clear_refs_write },
 };
 
 static const struct proc_dir_entry proc_mm_gone = { "", mm_gone_show };
