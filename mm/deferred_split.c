@@ -166,6 +166,17 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 	return unmapped;
 }
 
+/* Free the pages from first on that an order-0 split left unmapped (counts[i] == 0). */
+static void free_unmapped_pages(struct page *first, unsigned long nr, const int *counts)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (counts[i])
+			continue;
+		set_page_count(first + i, 1);
+		folio_put(page_folio(first + i));
+	}
+}
+
 /*
  * Make the 2^order pages at head, of a folio being split, a new anon
  * folio at index: page i mapped counts[i] times, all by the one mm
@@ -248,7 +259,7 @@ static void __split_folio_to_order(struct folio *folio, const int *counts, unsig
  */
 int split_folio_to_order(struct folio *folio, unsigned int new_order)
 {
-	unsigned long nr = folio_nr_pages(folio), flags, unmapped = 0;
+	unsigned long nr = folio_nr_pages(folio), flags;
 	int ret = 0, order = folio_order(folio);
 	long total;
 
@@ -276,16 +287,8 @@ int split_folio_to_order(struct folio *folio, unsigned int new_order)
 	mod_mthp_stat(order, MTHP_STAT_NR_ANON, -1);
 	if (new_order)
 		__split_folio_to_order(folio, split_counts, new_order);
-	else
-		unmapped = __split_folio_to_order0(folio, split_counts);
-	for (unsigned long i = 0; unmapped && i < nr; i++) {
-		struct page *page = &folio->page + i;
-
-		if (split_counts[i])
-			continue;
-		set_page_count(page, 1);
-		folio_put(page_folio(page));
-	}
+	else if (__split_folio_to_order0(folio, split_counts))
+		free_unmapped_pages(&folio->page, nr, split_counts);
 out:
 	spin_unlock_irqrestore(&split_lock, flags);
 	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
