@@ -3,8 +3,9 @@
  * CONFIG_MEM_SOFT_DIRTY): pagemap bit 55 is set on new anon pages, cleared
  * by clear_refs 4, set again by a write and not by a read — for 4 KiB
  * pages, a PMD THP and pages kept across mprotect and fork; the write
- * after clear_refs reuses the exclusive page (same PFN).  Bad values give
- * EINVAL; 1, 2, 3 and 5 are accepted.
+ * after clear_refs reuses the exclusive page (same PFN).  A new mapping
+ * is soft-dirty before it is touched (VM_SOFTDIRTY), even at a reused
+ * address.  Bad values give EINVAL; 1, 2, 3 and 5 are accepted.
  */
 #include "thp_util.h"
 #include <errno.h>
@@ -84,6 +85,18 @@ static void test_pmd(void)
 	munmap(p, PMD_SIZE);
 }
 
+static void test_new_vma(void)
+{
+	char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *q;
+
+	ok(soft_dirty(p), "a new mapping is soft-dirty before it is touched");
+	ok(!clear_refs("4") && !soft_dirty(p), "clear_refs 4 clears the mapping's soft-dirty state");
+	munmap(p, PAGE);
+	q = mmap(p, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(q == p && soft_dirty(q), "a new mapping at the same address is soft-dirty again");
+	munmap(q, PAGE);
+}
+
 /* The bit goes with the PTE into the child; the child's write after clear_refs sets its own. */
 static void test_fork(void)
 {
@@ -110,6 +123,7 @@ int main(void)
 	mount_proc_sys();
 	printf("# test_softdirty\n");
 	test_values();
+	test_new_vma();
 	test_small();
 	test_pmd();
 	test_fork();

@@ -179,12 +179,13 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
 		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_GROWSDOWN ? "gd " : "",
 		   f & VM_DONTCOPY ? "dc " : "", f & VM_ACCOUNT ? "ac " : "",
 		   f & VM_NORESERVE ? "nr " : "",
 		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
-		   f & VM_HUGEPAGE ? "hg " : "", f & VM_NOHUGEPAGE ? "nh " : "");
+		   f & VM_SOFTDIRTY ? "sd " : "", f & VM_HUGEPAGE ? "hg " : "",
+		   f & VM_NOHUGEPAGE ? "nh " : "");
 }
 
 int smaps_show(struct seq_file *m, void *v)
@@ -271,18 +272,25 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_PRESENT              (1UL << 63)
 
-/* The pagemap entry of one virtual page of the bound mm. */
+/*
+ * The pagemap entry of one virtual page of the bound mm.  Soft-dirty:
+ * its entry's bit, or all of a VMA mapped or made soft-dirty since the
+ * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.
+ */
 static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
 	struct mm_struct *mm = PROC_I(inode)->mm;
+	unsigned long addr = vpn << PAGE_SHIFT;
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	u64 sd = vma && vma->vm_start <= addr && (vma->vm_flags & VM_SOFTDIRTY) ? PM_SOFT_DIRTY : 0;
 	struct pgwalk w;
 	struct page *page;
 
-	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, vpn << PAGE_SHIFT, &w))
-		return 0;
+	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, addr, &w))
+		return sd;
 	page = pfn_to_page(w.phys >> PAGE_SHIFT);
 	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
-	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : 0) |
+	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : sd) |
 	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
@@ -377,8 +385,11 @@ int clear_refs_write(struct file *file, char *buf, size_t len)
 		return -ESRCH;
 	if (type == CLEAR_REFS_MAPPED || type == CLEAR_REFS_MM_HIWATER_RSS)
 		return 0;
-	list_for_each_entry(vma, &mm->mmap, vm_list)
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (type == CLEAR_REFS_SOFT_DIRTY)
+			vma->vm_flags &= ~VM_SOFTDIRTY;
 		clear_refs_vma(vma, type);
+	}
 	flush_tlb_mm(mm->pgd);
 	return 0;
 }
