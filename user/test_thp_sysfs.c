@@ -293,6 +293,11 @@ static void test_split_huge_pages(void)
 	if (split0 >= 0)
 		ok(stat_of(STATS(2048, "split")) == split0 + 1, "2048kB: the split is counted");
 	munmap(p, PMD_SIZE);
+	p = pmd_thp();
+	ok(p && !write_text(SPLIT_DEBUGFS, "1") && folios_of_order(p, NPG, 0) &&
+	   check_pattern(p, NPG, 3, NPG), "split_huge_pages 1: every THP is split");
+	if (p)
+		munmap(p, PMD_SIZE);
 	if (!have(STATS(2048, "split"))) {
 		skip("split_huge_pages has no order on this kernel");
 		return;
