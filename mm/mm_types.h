@@ -102,6 +102,7 @@ struct mm_struct {
 	unsigned long start_stack;
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
 	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */
+	long hiwater_rss;               /* rss_anon's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
 	struct list_head mmlist;        /* in the list of all mms (the rmap walk) */
 };

@@ -5,7 +5,8 @@
  * pages, a PMD THP and pages kept across mprotect and fork; the write
  * after clear_refs reuses the exclusive page (same PFN).  A new mapping
  * is soft-dirty before it is touched (VM_SOFTDIRTY), even at a reused
- * address.  Bad values give EINVAL; 1, 2, 3 and 5 are accepted.
+ * address.  Bad values give EINVAL; 1, 2 and 3 are accepted, 5 resets
+ * the peak RSS (VmHWM).
  */
 #include "thp_util.h"
 #include <errno.h>
@@ -27,8 +28,7 @@ static void test_values(void)
 {
 	ok(clear_refs("0") == EINVAL && clear_refs("6") == EINVAL && clear_refs("x") == EINVAL,
 	   "clear_refs refuses 0, 6 and junk (EINVAL)");
-	ok(!clear_refs("1") && !clear_refs("2") && !clear_refs("3") && !clear_refs("5\n"),
-	   "clear_refs takes 1, 2, 3 and 5");
+	ok(!clear_refs("1") && !clear_refs("2") && !clear_refs("3\n"), "clear_refs takes 1, 2 and 3");
 }
 
 static void test_small(void)
@@ -85,6 +85,25 @@ static void test_pmd(void)
 	munmap(p, PMD_SIZE);
 }
 
+static void test_hiwater(void)
+{
+	size_t len = 8UL << 20;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long hwm, rss;
+
+	for (size_t i = 0; i < len; i += PAGE)
+		p[i] = 1;
+	munmap(p, len);
+	hwm = status_kb("VmHWM");
+	rss = status_kb("VmRSS");
+	ok(hwm >= rss + 4096, "VmHWM keeps the peak after munmap (%ld kB, RSS %ld kB)", hwm, rss);
+	clear_refs("5");
+	hwm = status_kb("VmHWM");
+	rss = status_kb("VmRSS");
+	ok(hwm >= rss && hwm < rss + 64, "clear_refs 5 resets VmHWM to the RSS (%ld kB, %ld kB)",
+	   hwm, rss);
+}
+
 static void test_new_vma(void)
 {
 	char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *q;
@@ -123,6 +142,7 @@ int main(void)
 	mount_proc_sys();
 	printf("# test_softdirty\n");
 	test_values();
+	test_hiwater();
 	test_new_vma();
 	test_small();
 	test_pmd();

@@ -262,9 +262,10 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
-	seq_printf(m, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\nRssFile:\t%8lu kB\n"
-		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n",
-		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
+	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
+		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
+		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, mm->rss_anon) * kb,
+		   mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
 }
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
@@ -368,8 +369,9 @@ static void clear_refs_vma(struct vm_area_struct *vma, int type)
 /*
  * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 or 2 clear the
  * referenced (accessed) bits of the anon memory, 3 those of file pages
- * (foliOS maps none), 4 the soft-dirty bits; 5 resets the peak RSS, which
- * foliOS does not keep.  0, -EINVAL for another value, -ESRCH without an mm.
+ * (foliOS maps none), 4 the soft-dirty bits; 5 resets the peak RSS
+ * (VmHWM) to the current one.  0, -EINVAL for another value, -ESRCH
+ * without an mm.
  */
 int clear_refs_write(struct file *file, char *buf, size_t len)
 {
@@ -383,6 +385,8 @@ int clear_refs_write(struct file *file, char *buf, size_t len)
 		return -EINVAL;
 	if (!mm)
 		return -ESRCH;
+	if (type == CLEAR_REFS_MM_HIWATER_RSS)
+		mm->hiwater_rss = mm->rss_anon;         /* Linux's reset_mm_hiwater_rss */
 	if (type == CLEAR_REFS_MAPPED || type == CLEAR_REFS_MM_HIWATER_RSS)
 		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
