@@ -270,6 +270,45 @@ static int folios_of_order(char *p, unsigned long npages, int order)
 	return 1;
 }
 
+/*
+ * A PMD THP with pages 0-15 and 20-23 unmapped, split to order 4: the
+ * first 64 KiB goes back to the buddy, the second is a partially mapped
+ * order-4 folio on the deferred split queue, the rest whole and mapped
+ * (foliOS's folio view shows their counts).
+ */
+static void test_split_partial_to_order4(void)
+{
+	long def0 = stat_of(STATS(64, "split_deferred"));
+	struct folio_view v;
+	char *p = pmd_thp();
+	unsigned long pfn;
+
+	ok(p != NULL, "a PMD THP to unmap parts of and split");
+	if (!p)
+		return;
+	pfn = pfn_of(p);
+	munmap(p, 16 * PAGE);
+	munmap(p + 20 * PAGE, 4 * PAGE);
+	ok(!split_range(p, PMD_SIZE, 4) && folios_of_order(p + 32 * PAGE, NPG - 32, 4) &&
+	   check_pattern(p + 24 * PAGE, NPG - 24, 3 + 24, NPG) && pfn_of(p + 16 * PAGE) == pfn + 16,
+	   "partly unmapped THP split to order 4: data and PFNs intact");
+	if (!on_folios) {
+		munmap(p, PMD_SIZE);
+		return;
+	}
+	ok(folio_view_pfn(pfn, &v) == 0 && v.order == 0 && v.refcount == 0,
+	   "the unmapped first 64 KiB is free");
+	folio_at(p + 16 * PAGE, &v);
+	ok(v.order == 4 && v.large_mapcount == 12 && v.refcount == 12 && my_slot(&v) >= 0 &&
+	   v.mm_id_mapcount[my_slot(&v)] == 12 && v.partially_mapped == 1 &&
+	   stat_of(STATS(64, "split_deferred")) == def0 + 1,
+	   "the next one: order 4, 12 mappings in this mm's slot, queued for deferred split");
+	folio_at(p + 100 * PAGE, &v);
+	ok(v.order == 4 && v.large_mapcount == 16 && v.refcount == 16 && v.anon_exclusive == 1 &&
+	   v.partially_mapped == 0, "a whole one: order 4, 16 mappings, exclusive, not queued");
+	munmap(p, PMD_SIZE);
+}
+
 static void test_split_huge_pages(void)
 {
 	long split0 = stat_of(STATS(2048, "split"));
@@ -315,6 +354,7 @@ static void test_split_huge_pages(void)
 	   folios_of_order(p + PMD_SIZE / 2, PMD_SIZE / 2 / PAGE, 4) &&
 	   check_pattern(p, NPG, 3, NPG), "order-4 folios split to 0 in half the range");
 	munmap(p, PMD_SIZE);
+	test_split_partial_to_order4();
 }
 
 int main(void)
