@@ -137,6 +137,37 @@ static void test_fork(void)
 	munmap(p, PAGE);
 }
 
+/* The parent clears a child's soft-dirty bits through /proc/<pid>/clear_refs. */
+static void test_other_process(void)
+{
+	char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int go[2], done[2];
+	char path[64], c;
+	pid_t pid;
+
+	xpipe(go, 0);
+	xpipe(done, 0);
+	pid = fork();
+	if (pid == 0) {
+		int good;
+
+		p[0] = 1;
+		write(done[1], "x", 1);
+		read(go[0], &c, 1);
+		good = !soft_dirty(p);
+		p[0] = 2;
+		_exit(good && soft_dirty(p) ? 0 : 1);
+	}
+	read(done[0], &c, 1);
+	snprintf(path, sizeof(path), "/proc/%d/clear_refs", pid);
+	ok(!write_text(path, "4"), "clear_refs of another process");
+	write(go[1], "x", 1);
+	ok(wait_exit(pid) == 0, "its page is soft-clean, and soft-dirty after its write");
+	ok(!write_text(path, "4") || errno == ENOENT, "clear_refs of a reaped process: success or ENOENT");
+	close(go[0]), close(go[1]), close(done[0]), close(done[1]);
+	munmap(p, PAGE);
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -147,5 +178,6 @@ int main(void)
 	test_small();
 	test_pmd();
 	test_fork();
+	test_other_process();
 	return tap_done();
 }

@@ -370,8 +370,8 @@ static void clear_refs_vma(struct vm_area_struct *vma, int type)
  * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 or 2 clear the
  * referenced (accessed) bits of the anon memory, 3 those of file pages
  * (foliOS maps none), 4 the soft-dirty bits; 5 resets the peak RSS
- * (VmHWM) to the current one.  0, -EINVAL for another value, -ESRCH
- * without an mm.
+ * (VmHWM) to the current one.  0 (also once the process has exited), or
+ * -EINVAL for another value.
  */
 int clear_refs_write(struct file *file, char *buf, size_t len)
 {
@@ -383,8 +383,8 @@ int clear_refs_write(struct file *file, char *buf, size_t len)
 	if (end == buf || (*end && strcmp(end, "\n")) || type < CLEAR_REFS_ALL ||
 	    type >= CLEAR_REFS_LAST)
 		return -EINVAL;
-	if (!mm)
-		return -ESRCH;
+	if (!mm || !mm_has_users(mm))
+		return 0;                               /* exited: nothing to clear, as Linux */
 	if (type == CLEAR_REFS_MM_HIWATER_RSS)
 		mm->hiwater_rss = mm->rss_anon;         /* Linux's reset_mm_hiwater_rss */
 	if (type == CLEAR_REFS_MAPPED || type == CLEAR_REFS_MM_HIWATER_RSS)
