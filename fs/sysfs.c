@@ -13,7 +13,8 @@
  * A file reads as generated text at offset 0 (foliOS's sysfs rides on
  * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
  * which directory, attribute and size.  /sys itself is the initrd's.
- * Below the tree: debugfs's split_huge_pages, mm's other knob.
+ * At the end: the write of debugfs's split_huge_pages (listed in
+ * fs/debugfs.c; its mm side is split_huge_pages_in_range()).
  */
 #include "linux/errno.h"
 #include "linux/err.h"
