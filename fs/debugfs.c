@@ -17,6 +17,7 @@
 #define DEBUGFS_DIR "sys/kernel/debug"
 
 static const struct proc_dir_entry debugfs_files[] = {
+	{ "split_huge_pages", .proc_fops = &split_huge_pages_fops },
 	{ "gup_test", .proc_fops = &gup_test_fops },
 	{ NULL },
 };

@@ -1,17 +1,20 @@
 /*
- * /sys/kernel/mm/transparent_hugepage/, Linux's THP knobs, as generated
- * files (read at offset 0 makes the text, as /proc does; foliOS's sysfs
- * rides on /proc's seq_file inodes where Linux has kernfs):
+ * /sys (Linux's sysfs): the directories down to the THP knobs, a small
+ * fixed tree, and the files of mm's attribute tables in it
+ * (mm/huge_memory_sysfs.c formats and parses them):
  *
- *   enabled                      always | madvise | never
- *   hugepages-<size>kB/enabled   always | inherit | madvise | never
- *                                (16kB … 2048kB: orders 2 … 9)
- *   hpage_pmd_size               the PMD THP size in bytes (read-only)
- *   split_deferred               foliOS's own: reads the number of folios
- *                                on the deferred split queue; writing 1
- *                                splits them all now (the leak check uses it)
+ *   /sys/kernel/                 debug (fs/debugfs.c), mm
+ *   /sys/kernel/mm/              transparent_hugepage
+ *   .../transparent_hugepage/    hugepage_attr, khugepaged/, hugepages-<N>kB/
+ *   .../khugepaged/              khugepaged_attr
+ *   .../hugepages-<N>kB/         thpsize_attr, stats/   (16kB … 2048kB)
+ *   .../hugepages-<N>kB/stats/   thpsize_stats_attr
  *
- * The policy itself lives in mm/thp_policy.c.
+ * A file reads as generated text at offset 0 (foliOS's sysfs rides on
+ * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
+ * which directory, attribute and size.  /sys itself is the initrd's.
+ * At the end: the write of debugfs's split_huge_pages (listed in
+ * fs/debugfs.c; its mm side is split_huge_pages_in_range()).
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -19,43 +22,54 @@
 #include "linux/string.h"
 #include "linux/printk.h"
 #include "mm/thp_policy.h"
+#include "mm/huge_memory_sysfs.h"
 #include "mm/deferred_split.h"
-#include "mm/pgtable.h"
+#include "linux/sched.h"
+#include "linux/uaccess.h"
+#include "linux/debugfs.h"
 
-#define THP_DIR "sys/kernel/mm/transparent_hugepage/"
+#define THP_DIR "sys/kernel/mm/transparent_hugepage"
+#define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */
 
-static int thp_show(struct seq_file *m, void *v)
+struct sysfs_dir {
+	const char *path;                       /* SIZE_DIR for the size */
+	const struct thp_attr *attrs;           /* its files, or NULL */
+	const char *subdirs[2];                 /* its fixed subdirectories */
+	bool size_dirs;                         /* lists hugepages-<N>kB too */
+};
+
+static const struct sysfs_dir sysfs_dirs[] = {
+	{ "sys/kernel", NULL, { "debug", "mm" } },
+	{ "sys/kernel/mm", NULL, { "transparent_hugepage" } },
+	{ THP_DIR, hugepage_attr, { "khugepaged" }, true },
+	{ THP_DIR "/khugepaged", khugepaged_attr },
+	{ THP_DIR "/" SIZE_DIR, thpsize_attr, { "stats" } },
+	{ THP_DIR "/" SIZE_DIR "/stats", thpsize_stats_attr },
+};
+
+/* A file's inode arg: its directory, attribute and order (-1: none). */
+#define SYSFS_ARG(dir, attr, order)     (((long)(dir) << 16) | ((attr) << 8) | ((order) + 1))
+#define SYSFS_DIR(arg)                  (&sysfs_dirs[(arg) >> 16])
+#define SYSFS_ATTR(arg)                 (&SYSFS_DIR(arg)->attrs[((arg) >> 8) & 0xff])
+#define SYSFS_ORDER(arg)                ((int)((arg) & 0xff) - 1)
+
+static int sysfs_show(struct seq_file *m, void *v)
 {
-	char buf[64];
+	long arg = PROC_I(m->private)->arg;
+	const struct thp_attr *attr = SYSFS_ATTR(arg);
+	char buf[128];
 
-	thp_enabled_show(PROC_I(m->private)->arg, buf, sizeof(buf));
+	attr->show(attr, SYSFS_ORDER(arg), buf, sizeof(buf));
 	seq_printf(m, "%s", buf);
 	return 0;
 }
 
-static int thp_store(struct file *file, char *buf, size_t len)
+static int sysfs_store(struct file *file, char *buf, size_t len)
 {
-	return thp_enabled_store(PROC_I(file_inode(file))->arg, buf, len);
-}
+	long arg = PROC_I(file_inode(file))->arg;
+	const struct thp_attr *attr = SYSFS_ATTR(arg);
 
-static int hpage_pmd_size_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "%lu\n", HPAGE_PMD_SIZE);
-	return 0;
-}
-
-static int split_deferred_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "%lu\n", deferred_split_count());
-	return 0;
-}
-
-static int split_deferred_store(struct file *file, char *buf, size_t len)
-{
-	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
-		return -EINVAL;
-	deferred_split_scan(~0UL);
-	return 0;
+	return attr->store(attr, SYSFS_ORDER(arg), buf, len);
 }
 
 /* Every attribute has one page (kernfs) on a file system of MAX_NON_LFS bytes at most. */
@@ -80,51 +94,169 @@ static const struct file_operations sysfs_file_rw_fops = {
 	.release = single_release,
 };
 
-static const struct proc_dir_entry thp_attrs[] = {
-	{ "enabled", thp_show, thp_store, &sysfs_file_rw_fops },
-	{ "hpage_pmd_size", hpage_pmd_size_show, NULL, &sysfs_file_fops },
-	{ "split_deferred", split_deferred_show, split_deferred_store, &sysfs_file_rw_fops },
+static const struct proc_dir_entry sysfs_ro = { "", sysfs_show, NULL, &sysfs_file_fops };
+static const struct proc_dir_entry sysfs_rw = { "", sysfs_show, sysfs_store, &sysfs_file_rw_fops };
+
+/* Entry pos of a directory: its name and DT_ type; false past the end. */
+static bool sysfs_entry(const struct sysfs_dir *dir, loff_t pos, char *name, size_t size,
+			unsigned int *type)
+{
+	const char *found = NULL;
+
+	*type = DT_REG;
+	for (const struct thp_attr *a = dir->attrs; !found && a && a->name; a++, pos--)
+		found = pos ? NULL : a->name;
+	if (!found)
+		*type = DT_DIR;
+	for (int i = 0; !found && i < 2 && dir->subdirs[i]; i++, pos--)
+		found = pos ? NULL : dir->subdirs[i];
+	if (found) {
+		strlcpy(name, found, size);
+		return true;
+	}
+	for (int order = 0; dir->size_dirs && order <= HPAGE_PMD_ORDER; order++) {
+		if (!(THP_ORDERS_ALL_ANON & BIT(order)) || pos--)
+			continue;
+		snprintf(name, size, "hugepages-%lukB", (PAGE_SIZE << order) / 1024);
+		return true;
+	}
+	return false;
+}
+
+/* List a directory from entry ctx->pos on (d_ino: the position + 2). */
+static int sysfs_readdir(struct file *file, struct dir_context *ctx)
+{
+	const struct sysfs_dir *dir = SYSFS_DIR(PROC_I(file_inode(file))->arg);
+	unsigned int type;
+	char name[32];
+
+	for (; sysfs_entry(dir, ctx->pos, name, sizeof(name), &type); ctx->pos++)
+		if (!dir_emit(ctx, name, strlen(name), ctx->pos + 2, type))
+			break;
+	return 0;
+}
+
+static const struct file_operations sysfs_dir_operations = {
+	.llseek = seq_lseek,
+	.read = generic_read_dir,
+	.iterate_shared = sysfs_readdir,
 };
 
-/* "hugepages-<kB>kB/enabled" -> its order, or -1. */
-static int thp_dir_order(const char *name)
+/*
+ * Copy path to tmpl with its "hugepages-<N>kB" component, if any, turned
+ * into SIZE_DIR; *order gets N's order (-1 if none).  False if N is no
+ * size foliOS has.
+ */
+static bool sysfs_template(const char *path, char *tmpl, size_t size, int *order)
 {
-	const char *end;
+	const char *dir = THP_DIR "/hugepages-", *end;
 	unsigned long kb;
 
-	if (strncmp(name, "hugepages-", 10))
-		return -1;
-	kb = simple_strtoul(name + 10, &end, 10);
-	if (strcmp(end, "kB/enabled"))
-		return -1;
-	return thp_anon_order(kb * 1024);
+	*order = -1;
+	if (strncmp(path, dir, strlen(dir))) {
+		strlcpy(tmpl, path, size);
+		return true;
+	}
+	kb = simple_strtoul(path + strlen(dir), &end, 10);
+	*order = thp_anon_order(kb * 1024);
+	if (*order < 0 || strncmp(end, "kB", 2) || (end[2] && end[2] != '/'))
+		return false;
+	snprintf(tmpl, size, THP_DIR "/" SIZE_DIR "%s", end + 2);
+	return true;
+}
+
+/* The inode of file name in directory d (for the given order), or NULL. */
+static struct inode *sysfs_file(int d, const char *name, int order)
+{
+	const struct thp_attr *attrs = sysfs_dirs[d].attrs;
+	struct inode *inode;
+
+	for (int i = 0; attrs && attrs[i].name; i++) {
+		if (strcmp(name, attrs[i].name))
+			continue;
+		inode = proc_get_inode(attrs[i].store ? &sysfs_rw : &sysfs_ro,
+				       SYSFS_ARG(d, i, order));
+		if (!IS_ERR(inode))
+			inode->i_size = PAGE_SIZE;
+		return inode;
+	}
+	return NULL;
 }
 
 /*
  * The inode of a /sys path (without the leading '/'): a reference, NULL
- * if there is no such file, or ERR_PTR(-ENOMEM).  "enabled" and the
- * per-size "enabled" files share an entry; arg is the order (-1: the top).
+ * if there is no such file, or ERR_PTR(-ENOMEM).
  */
 struct inode *sysfs_lookup(const char *path)
 {
-	const char *name = path + strlen(THP_DIR);
-	const struct proc_dir_entry *attr = NULL;
-	struct inode *inode;
-	int order = -1;
+	char tmpl[96];
+	int order;
 
-	if (strncmp(path, THP_DIR, strlen(THP_DIR)))
+	if (!sysfs_template(path, tmpl, sizeof(tmpl), &order))
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(thp_attrs); i++)
-		if (!strcmp(name, thp_attrs[i].name))
-			attr = &thp_attrs[i];
-	if (!attr) {
-		order = thp_dir_order(name);
-		attr = order >= 0 ? &thp_attrs[0] : NULL;
+	for (size_t d = 0; d < ARRAY_SIZE(sysfs_dirs); d++) {
+		size_t len = strlen(sysfs_dirs[d].path);
+		struct inode *inode;
+
+		if (strncmp(tmpl, sysfs_dirs[d].path, len))
+			continue;
+		if (!tmpl[len]) {
+			inode = proc_dir_inode(path, &sysfs_dir_operations);
+			if (!IS_ERR(inode))
+				PROC_I(inode)->arg = SYSFS_ARG(d, 0, order);
+			return inode;
+		}
+		if (tmpl[len] == '/' && (inode = sysfs_file(d, tmpl + len + 1, order)))
+			return inode;
 	}
-	if (!attr)
-		return NULL;
-	inode = proc_get_inode(attr, order);
-	if (!IS_ERR(inode))
-		inode->i_size = PAGE_SIZE;
-	return inode;
+	return NULL;
 }
+
+/*
+ * /sys/kernel/debug/split_huge_pages (Linux's split_huge_pages_write, a
+ * debugfs file listed in fs/debugfs.c): "<pid>,0x<start>,0x<end>[,<order>]"
+ * splits the anon THPs that process maps in the range to order (default
+ * 0); "1" alone splits every THP.  The count written, -EINVAL for bad
+ * text, -ESRCH for no such process.
+ */
+static long split_huge_pages_write(struct file *file, const char *ubuf, size_t count,
+				   loff_t *pos)
+{
+	unsigned long start, end, order = 0;
+	struct task_struct *t;
+	const char *p;
+	char buf[80];
+	int pid;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (count && buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	pid = simple_strtoul(buf, &p, 10);
+	if (pid == 1 && !*p) {
+		split_huge_pages_all();
+		return count;
+	}
+	if (p == buf || strncmp(p, ",0x", 3))
+		return -EINVAL;
+	start = simple_strtoul(p + 3, &p, 16);
+	if (strncmp(p, ",0x", 3))
+		return -EINVAL;
+	end = simple_strtoul(p + 3, &p, 16);
+	if (*p == ',')
+		order = simple_strtoul(p + 1, &p, 10);
+	if (*p)
+		return -EINVAL;
+	t = find_task_by_vpid(pid);
+	if (!t || !t->mm)
+		return t ? -EINVAL : -ESRCH;
+	split_huge_pages_in_range(t->mm, start & PAGE_MASK, end & PAGE_MASK, order);
+	return count;
+}
+
+const struct file_operations split_huge_pages_fops = {
+	.write = split_huge_pages_write,
+};

@@ -30,6 +30,7 @@
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
 #include "linux/string.h"
+#include "mm/internal.h"
 
 static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
 static LIST_HEAD(split_queue);
@@ -42,23 +43,32 @@ void deferred_split_init(void)
 	split_queue_len = 0;
 }
 
+/* Put a folio on the queue unless it is on it; true if it was not. */
+static bool deferred_split_queue(struct folio *folio)
+{
+	unsigned long flags = spin_lock_irqsave(&split_queue_lock);
+	bool queued = !folio_test_partially_mapped(folio);
+
+	if (queued) {
+		folio_set_partially_mapped(folio);
+		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, 1);
+		list_add_tail(&folio->_deferred_list, &split_queue);
+		split_queue_len++;
+	}
+	spin_unlock_irqrestore(&split_queue_lock, flags);
+	return queued;
+}
+
 /*
  * Queue a folio for splitting because it is partially mapped.  Only large
  * rmappable folios of order > 1 have a _deferred_list; others are ignored.
  */
 void deferred_split_folio(struct folio *folio, bool partially_mapped)
 {
-	unsigned long flags;
-
 	if (!partially_mapped || folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
 		return;
-	flags = spin_lock_irqsave(&split_queue_lock);
-	if (!folio_test_partially_mapped(folio)) {
-		folio_set_partially_mapped(folio);
-		list_add_tail(&folio->_deferred_list, &split_queue);
-		split_queue_len++;
-	}
-	spin_unlock_irqrestore(&split_queue_lock, flags);
+	if (deferred_split_queue(folio))
+		count_mthp_stat(folio_order(folio), MTHP_STAT_SPLIT_DEFERRED);
 }
 
 /* Take a folio off the queue if it is on it; true if it was. */
@@ -74,6 +84,7 @@ bool folio_unqueue_deferred_split(struct folio *folio)
 		list_del(&folio->_deferred_list);
 		INIT_LIST_HEAD(&folio->_deferred_list);
 		folio_clear_partially_mapped(folio);
+		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, -1);
 		split_queue_len--;
 		queued = true;
 	}
@@ -155,21 +166,109 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 	return unmapped;
 }
 
-/*
- * Split an anon large folio that only PTEs map into order-0 folios; the
- * pages nobody maps are freed (Linux's split_huge_page_to_list_to_order
- * with new_order 0).  The caller holds no reference and has taken the
- * folio off the deferred split queue.  0, -EBUSY (a PMD maps it) or
- * -EAGAIN (a reference other than its mappings exists).
- */
-int split_folio(struct folio *folio)
+/* Free the pages from first on that an order-0 split left unmapped (counts[i] == 0). */
+static void free_unmapped_pages(struct page *first, unsigned long nr, const int *counts)
 {
-	unsigned long nr = folio_nr_pages(folio), flags, unmapped;
+	for (unsigned long i = 0; i < nr; i++) {
+		if (counts[i])
+			continue;
+		set_page_count(first + i, 1);
+		folio_put(page_folio(first + i));
+	}
+}
+
+/*
+ * Make the 2^order pages at head, of a folio being split, a new anon
+ * folio at index: page i mapped counts[i] times, all by the one mm
+ * mm_id, a reference per mapping; AnonExclusive stays per page.  Returns
+ * how many pages of it are mapped.
+ */
+static unsigned long split_new_folio(struct page *head, unsigned int order, unsigned long index,
+				     const int *counts, mm_id_t mm_id)
+{
+	struct folio *folio = (struct folio *)head;
+	unsigned long nr = 1UL << order, mapped = 0;
+	long total = 0;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		bool exclusive = PageAnonExclusive(head + i);
+
+		memset(head + i, 0, sizeof(*head));
+		head[i].flags = exclusive ? BIT(PG_anon_exclusive) : 0;
+		atomic_set(&head[i]._mapcount, -1);
+		total += counts[i];
+		mapped += counts[i] > 0;
+	}
+	prep_compound_page(head, order);
+	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
+		atomic_set(&head[i]._mapcount, counts[i] - 1);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		atomic_set(&folio->_nr_pages_mapped, mapped);
+	head->mapping = (void *)PAGE_MAPPING_ANON;
+	head->index = index;
+	set_page_count(head, total);
+	if (total) {
+		atomic_set(&folio->_large_mapcount, total - 1);
+		folio->_mm_id_mapcount[0] = total - 1;
+		folio_set_mm_id(folio, 0, mm_id);
+	}
+	if (order > 1)
+		folio_set_large_rmappable(folio);
+	mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
+	return mapped;
+}
+
+/*
+ * Split a folio mapped by one mm only into folios of new_order (> 0):
+ * the unmapped ones are freed, the partially mapped ones queued for
+ * deferred split.  AnonPages moves as the new folios count.
+ */
+static void __split_folio_to_order(struct folio *folio, const int *counts, unsigned int new_order)
+{
+	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
+	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
+	mm_id_t mm_id = folio_mm_id(folio, folio_mm_id(folio, 0) == MM_ID_DUMMY);
+	long now = 0;
+
+	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
+	for (unsigned long i = 0; i < nr; i += step) {
+		struct folio *new = (struct folio *)folio_page(folio, i);
+		unsigned long mapped = split_new_folio(&new->page, new_order, index + i,
+						       counts + i, mm_id);
+
+		now += IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !mapped ? mapped : step;
+		if (!mapped) {
+			set_page_count(&new->page, 1);
+			folio_put(new);
+		} else if (mapped < step) {
+			deferred_split_folio(new, true);
+		}
+	}
+	mod_node_page_state(NR_ANON_MAPPED, now - counted);
+}
+
+/*
+ * Split an anon large folio that only PTEs map into folios of new_order
+ * (Linux's split_huge_page_to_list_to_order): to order 0 the pages
+ * nobody maps are freed; to a higher order, only a folio one mm maps
+ * (no MM-ID slot sharing to divide).  The caller holds no reference and
+ * has taken the folio off the deferred split queue.  0, -EINVAL (an
+ * order anon folios cannot have, or not below the folio's), -EBUSY (a
+ * PMD maps it, or two mms do for new_order > 0) or -EAGAIN (a reference
+ * other than its mappings exists).
+ */
+int split_folio_to_order(struct folio *folio, unsigned int new_order)
+{
+	unsigned long nr = folio_nr_pages(folio), flags;
+	int ret = 0, order = folio_order(folio);
 	long total;
-	int ret = 0;
 
 	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
 			"split_folio: not a large anon folio");
+	if (new_order == 1 || new_order >= (unsigned int)order)
+		return -EINVAL;
+	if (new_order && folio_test_large_maybe_mapped_shared(folio))
+		return -EBUSY;
 	flags = spin_lock_irqsave(&split_lock);
 	total = folio_count_mappings(folio, split_counts);
 	if (total < 0) {
@@ -185,17 +284,14 @@ int split_folio(struct folio *folio)
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	unmapped = __split_folio_to_order0(folio, split_counts);
-	for (unsigned long i = 0; unmapped && i < nr; i++) {
-		struct page *page = &folio->page + i;
-
-		if (split_counts[i])
-			continue;
-		set_page_count(page, 1);
-		folio_put(page_folio(page));
-	}
+	mod_mthp_stat(order, MTHP_STAT_NR_ANON, -1);
+	if (new_order)
+		__split_folio_to_order(folio, split_counts, new_order);
+	else if (__split_folio_to_order0(folio, split_counts))
+		free_unmapped_pages(&folio->page, nr, split_counts);
 out:
 	spin_unlock_irqrestore(&split_lock, flags);
+	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
 	return ret;
 }
 
@@ -229,7 +325,71 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan)
 
 		list_del(&folio->_deferred_list);
 		INIT_LIST_HEAD(&folio->_deferred_list);
-		deferred_split_folio(folio, true);
+		deferred_split_queue(folio);
 	}
 	return split;
+}
+
+/*
+ * Split the anon large folio that the present PTE *pte (at addr) maps to
+ * new_order, if it is bigger.  Returns the address past the folio's
+ * pages in this mapping (where the walk goes on).
+ */
+static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned int new_order)
+{
+	struct page *page = pfn_to_page(pgent_pfn(*pte));
+	struct folio *folio = page_folio(page);
+	unsigned long rest = folio_nr_pages(folio) - (page - &folio->page);
+	bool queued;
+
+	if (!folio_test_large(folio) || !folio_test_anon(folio) ||
+	    new_order >= folio_order(folio))
+		return addr + rest * PAGE_SIZE;
+	queued = folio_unqueue_deferred_split(folio);
+	if (split_folio_to_order(folio, new_order) && queued)
+		deferred_split_queue(folio);
+	return addr + rest * PAGE_SIZE;
+}
+
+/*
+ * Split the anon THPs mm maps in [start, end) to new_order (Linux's
+ * split_huge_pages_pid, the debugfs knob split_huge_pages): a PMD
+ * mapping is split into PTEs first.  A folio that cannot be split (see
+ * split_folio_to_order) is left as it is.  The caller owns mm.
+ */
+void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			       unsigned int new_order)
+{
+	for (unsigned long addr = start; addr < end;) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+		pmd_t *pmd;
+		pte_t *pte;
+
+		if (!vma || vma->vm_start >= end)
+			break;
+		addr = addr > vma->vm_start ? addr : vma->vm_start;
+		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+		if (!pmd || pgent_none(*pmd)) {
+			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
+			continue;
+		}
+		if (pgent_huge(*pmd)) {
+			if (new_order >= HPAGE_PMD_ORDER) {
+				addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
+				continue;
+			}
+			__split_huge_pmd(vma, pmd, addr);
+		}
+		pte = pte_offset(pmd, addr);
+		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, new_order) : addr + PAGE_SIZE;
+	}
+}
+
+/* Split every anon THP of every mm (split_huge_pages with "1"). */
+void split_huge_pages_all(void)
+{
+	struct mm_struct *mm;
+
+	list_for_each_entry(mm, &mm_list, mmlist)
+		split_huge_pages_in_range(mm, 0, TASK_SIZE_MAX, 0);
 }

@@ -25,6 +25,7 @@
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
+#include "mm/vmstat.h"
 
 static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
@@ -68,15 +69,19 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
 		return VM_FAULT_FALLBACK;
 	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
-	if (!folio)
+	if (!folio) {
+		count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_FALLBACK);
 		return VM_FAULT_FALLBACK;
+	}
 	table = pte_alloc_one();
 	if (!table) {
 		folio_put(folio);
 		return VM_FAULT_FALLBACK;
 	}
+	count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_ALLOC);
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
-	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma)));
+	set_pmd_at(mm, haddr, pmd,
+		   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
 	return 0;
@@ -212,6 +217,7 @@ void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 
 	set_pmd_at(vma->vm_mm, addr, pmd,
-		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page))));
+		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page) &&
+						      pgent_soft_dirty(*pmd))));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

@@ -14,6 +14,8 @@
 #include "mm/pgtable.h"
 #include "mm/folio.h"
 
+void prep_compound_page(struct page *head, unsigned int order);
+
 /* Returned by the PMD fault handlers when the PTE path must take over. */
 #define VM_FAULT_FALLBACK       1
 
@@ -70,25 +72,30 @@ static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned lo
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 
+/* RSS moves; before it falls, its peak is kept (Linux's update_hiwater_rss). */
 static inline void add_mm_counter(struct mm_struct *mm, long nr)
 {
+	if (nr < 0 && mm->rss_anon > mm->hiwater_rss)
+		mm->hiwater_rss = mm->rss_anon;
 	mm->rss_anon += nr;
 }
 
 /*
- * The bits a PTE batch may differ in: accessed and dirty (Linux's
- * __pte_batch_clear_ignored without the soft-dirty and uffd bits foliOS lacks).
+ * The bits a PTE batch may differ in: accessed, dirty and soft-dirty
+ * (Linux's __pte_batch_clear_ignored with FPB_IGNORE_DIRTY and
+ * FPB_IGNORE_SOFT_DIRTY, without the uffd bit foliOS lacks).  The batch's
+ * users (zap, fork's __copy_ptes) keep each PTE's own bits.
  */
 static inline pte_t pte_batch_clear_ignored(pte_t pte)
 {
-	return pgent_mkold(pgent_mkclean(pte));
+	return pgent_clear_soft_dirty(pgent_mkold(pgent_mkclean(pte)));
 }
 
 /*
  * How many PTEs from ptep on (at most max_nr) map consecutive pages of the
  * same folio as the first with the same permissions (Linux's folio_pte_batch:
  * each PTE must equal the one before it moved on by one page frame, but for
- * the accessed and dirty bits).  The first PTE must be present.
+ * the accessed, dirty and soft-dirty bits).  The first PTE must be present.
  */
 static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int max_nr)
 {

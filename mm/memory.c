@@ -25,6 +25,7 @@
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
 #include "linux/string.h"
+#include "mm/vmstat.h"
 
 /*
  * An order-0 folio; if the buddy has none, partially mapped folios on the
@@ -104,9 +105,11 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 		struct folio *folio = folio_alloc(__GFP_ZERO, order);
 
 		if (folio) {
+			count_mthp_stat(order, MTHP_STAT_ANON_FAULT_ALLOC);
 			*addrp = ALIGN_DOWN(address, PAGE_SIZE << order);
 			return folio;
 		}
+		count_mthp_stat(order, MTHP_STAT_ANON_FAULT_FALLBACK);
 	}
 	*addrp = address & PAGE_MASK;
 	return folio_alloc_reclaim(__GFP_ZERO);
@@ -128,7 +131,8 @@ static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, 
 	pte -= ((address & PAGE_MASK) - addr) >> PAGE_SHIFT;
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	set_ptes(vma->vm_mm, addr, pte, mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma)), nr);
+	set_ptes(vma->vm_mm, addr, pte,
+		 pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))), nr);
 	add_mm_counter(vma->vm_mm, nr);
 	return 0;
 }
@@ -200,7 +204,8 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	ptep_clear_flush(vma, address, pte);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
-	set_pte_at(vma->vm_mm, address, pte, mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma)));
+	set_pte_at(vma->vm_mm, address, pte,
+		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
@@ -375,8 +380,9 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 
 /*
  * Rewrite the present entries of [start, end) for vma's (new) permissions.
- * Write permission goes only to pages exclusive to this mm; the others
- * stay read-only so that a write still takes the copy-on-write fault.  A
+ * Write permission goes only to pages exclusive to this mm and soft-dirty;
+ * the others stay read-only so that a write still takes the copy-on-write
+ * (or soft-dirty) fault.  A
  * PMD leaf partly inside the range is split first.
  */
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
@@ -400,7 +406,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			if (!pgent_present(*pte))
 				continue;
 			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
-					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte))))));
+					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte))) &&
+					pgent_soft_dirty(*pte))));
 		}
 		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}

@@ -102,6 +102,7 @@ struct mm_struct {
 	unsigned long start_stack;
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
 	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */
+	long hiwater_rss;               /* rss_anon's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
 	struct list_head mmlist;        /* in the list of all mms (the rmap walk) */
 };
@@ -126,6 +127,7 @@ struct vm_area_struct {
 #define VM_NORESERVE    0x00200000UL    /* MAP_NORESERVE: never charged */
 #define VM_WIPEONFORK   0x02000000UL    /* MADV_WIPEONFORK: the child's copy starts empty */
 #define VM_DONTDUMP     0x04000000UL    /* MADV_DONTDUMP */
+#define VM_SOFTDIRTY    0x08000000UL    /* all of it soft-dirty: new since clear_refs 4 */
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
 

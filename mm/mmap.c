@@ -268,7 +268,7 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			return -ENOMEM;
 		vm_flags |= VM_ACCOUNT;
 	}
-	return vma_create(mm, addr, addr + len, vm_flags) ? (long)addr : -ENOMEM;
+	return vma_create(mm, addr, addr + len, vm_flags | VM_SOFTDIRTY) ? (long)addr : -ENOMEM;
 }
 
 /*
@@ -298,7 +298,7 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT) ||
 		    vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
 			return mm->brk;
-		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE | VM_ACCOUNT))
+		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE | VM_ACCOUNT | VM_SOFTDIRTY))
 			return mm->brk;
 		vma_merge_all(mm);
 	}
@@ -347,7 +347,10 @@ int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
 	return 0;
 }
 
-/* Merge each VMA with the next one when they touch and have equal flags. */
+/*
+ * Merge each VMA with the next one when they touch and have equal flags;
+ * VM_SOFTDIRTY does not count, and the merged VMA is soft-dirty if either was.
+ */
 void vma_merge_all(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *next;
@@ -355,9 +358,11 @@ void vma_merge_all(struct mm_struct *mm)
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		while (vma->vm_list.next != &mm->mmap) {
 			next = list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
-			if (next->vm_start != vma->vm_end || next->vm_flags != vma->vm_flags)
+			if (next->vm_start != vma->vm_end ||
+			    ((next->vm_flags ^ vma->vm_flags) & ~VM_SOFTDIRTY))
 				break;
 			vma->vm_end = next->vm_end;
+			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
 			list_del(&next->vm_list);
 			kfree(next);
 		}

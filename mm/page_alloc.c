@@ -18,6 +18,7 @@
 #include "mm/folio.h"
 #include "mm/deferred_split.h"
 #include "mm/fail_alloc.h"
+#include "mm/vmstat.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;
@@ -165,8 +166,8 @@ static void prep_compound_head(struct page *page, unsigned int order)
 		INIT_LIST_HEAD(&folio->_deferred_list);
 }
 
-/* Turn a block into a compound page (Linux's prep_compound_page). */
-static void prep_compound_page(struct page *head, unsigned int order)
+/* Turn a block into a compound page (Linux's prep_compound_page; the folio split too). */
+void prep_compound_page(struct page *head, unsigned int order)
 {
 	SetPageHead(head);
 	for (unsigned long i = 1; i < (1UL << order); i++)
@@ -348,8 +349,10 @@ static bool free_pages_prepare(struct page *page, unsigned int order)
 	bool compound = PageHead(page), ok = true;
 	const char *why;
 
-	if ((unsigned long)page->mapping & PAGE_MAPPING_ANON)
+	if ((unsigned long)page->mapping & PAGE_MAPPING_ANON) {
+		mod_mthp_stat(order, MTHP_STAT_NR_ANON, -1);
 		page->mapping = NULL;
+	}
 	/* last tail first: page[1] keeps the order for reports until the end */
 	for (unsigned long i = (1UL << order) - 1; compound && i >= 1; i--)
 		if (free_tail_page_prepare(page, page + i))

@@ -192,6 +192,7 @@ noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_str
 {
 	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
+	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, 1);
 }
 
 /*

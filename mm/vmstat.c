@@ -7,3 +7,4 @@
 #include "mm/vmstat.h"
 
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+atomic_long_t mthp_stats[MTHP_STAT_ORDERS][__MTHP_STAT_COUNT];

@@ -26,4 +26,52 @@ static inline unsigned long global_node_page_state(enum node_stat_item item)
 	return atomic_long_read(&vm_node_stat[item]);
 }
 
+/*
+ * Per-order anon THP counters (Linux's mthp_stat, shown in
+ * /sys/kernel/mm/transparent_hugepage/hugepages-<N>kB/stats/): events
+ * counted as they happen; NR_ANON and NR_ANON_PARTIALLY_MAPPED are
+ * levels, moved up and down.  The swap, zswap and shmem items stay 0
+ * until foliOS has those.
+ */
+enum mthp_stat_item {
+	MTHP_STAT_ANON_FAULT_ALLOC,
+	MTHP_STAT_ANON_FAULT_FALLBACK,
+	MTHP_STAT_ANON_FAULT_FALLBACK_CHARGE,
+	MTHP_STAT_ZSWPOUT,
+	MTHP_STAT_SWPIN,
+	MTHP_STAT_SWPIN_FALLBACK,
+	MTHP_STAT_SWPIN_FALLBACK_CHARGE,
+	MTHP_STAT_SWPOUT,
+	MTHP_STAT_SWPOUT_FALLBACK,
+	MTHP_STAT_SHMEM_ALLOC,
+	MTHP_STAT_SHMEM_FALLBACK,
+	MTHP_STAT_SHMEM_FALLBACK_CHARGE,
+	MTHP_STAT_SPLIT,
+	MTHP_STAT_SPLIT_FAILED,
+	MTHP_STAT_SPLIT_DEFERRED,
+	MTHP_STAT_NR_ANON,
+	MTHP_STAT_NR_ANON_PARTIALLY_MAPPED,
+	__MTHP_STAT_COUNT
+};
+
+#define MTHP_STAT_ORDERS        10      /* orders 0 … HPAGE_PMD_ORDER */
+
+extern atomic_long_t mthp_stats[MTHP_STAT_ORDERS][__MTHP_STAT_COUNT];
+
+static inline void mod_mthp_stat(int order, enum mthp_stat_item item, long delta)
+{
+	if (order > 0 && order < MTHP_STAT_ORDERS)
+		atomic_long_add(delta, &mthp_stats[order][item]);
+}
+
+static inline void count_mthp_stat(int order, enum mthp_stat_item item)
+{
+	mod_mthp_stat(order, item, 1);
+}
+
+static inline unsigned long sum_mthp_stat(int order, enum mthp_stat_item item)
+{
+	return order > 0 && order < MTHP_STAT_ORDERS ? atomic_long_read(&mthp_stats[order][item]) : 0;
+}
+
 #endif

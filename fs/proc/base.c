@@ -193,6 +193,7 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "numa_maps", numa_maps_show }, { "status", status_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
+	{ "clear_refs", clear_refs_show, clear_refs_write },
 	{ "mem", .proc_fops = &proc_mem_operations },
 };
 

@@ -35,6 +35,8 @@ int smaps_show(struct seq_file *m, void *v);
 int smaps_rollup_show(struct seq_file *m, void *v);
 int numa_maps_show(struct seq_file *m, void *v);
 extern const struct file_operations proc_pagemap_operations;
+int clear_refs_show(struct seq_file *m, void *v);
+int clear_refs_write(struct file *file, char *buf, size_t len);
 bool mm_has_users(struct mm_struct *mm);
 
 #endif

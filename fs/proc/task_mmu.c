@@ -1,7 +1,8 @@
 /*
  * In Linux's formats (Linux's fs/proc/task_mmu.c),
  * the memory views of /proc/self/ and /proc/<pid>/: maps, smaps,
- * smaps_rollup, numa_maps and pagemap, and status's memory lines.  The
+ * smaps_rollup, numa_maps and pagemap (soft-dirty bit too), clear_refs, and
+ * status's memory lines.  The
  * file's inode holds the process's mm (fs/proc/base.c).
  *
  * What the mapcount modes change (MISSING.md §17-19): with
@@ -178,12 +179,13 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
 		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_GROWSDOWN ? "gd " : "",
 		   f & VM_DONTCOPY ? "dc " : "", f & VM_ACCOUNT ? "ac " : "",
 		   f & VM_NORESERVE ? "nr " : "",
 		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
-		   f & VM_HUGEPAGE ? "hg " : "", f & VM_NOHUGEPAGE ? "nh " : "");
+		   f & VM_SOFTDIRTY ? "sd " : "", f & VM_HUGEPAGE ? "hg " : "",
+		   f & VM_NOHUGEPAGE ? "nh " : "");
 }
 
 int smaps_show(struct seq_file *m, void *v)
@@ -260,26 +262,36 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
-	seq_printf(m, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\nRssFile:\t%8lu kB\n"
-		   "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n",
-		   size, mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
+	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
+		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
+		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, mm->rss_anon) * kb,
+		   mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
 }
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
+#define PM_SOFT_DIRTY           (1UL << 55)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_PRESENT              (1UL << 63)
 
-/* The pagemap entry of one virtual page of the bound mm. */
+/*
+ * The pagemap entry of one virtual page of the bound mm.  Soft-dirty:
+ * its entry's bit, or all of a VMA mapped or made soft-dirty since the
+ * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.
+ */
 static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
 	struct mm_struct *mm = PROC_I(inode)->mm;
+	unsigned long addr = vpn << PAGE_SHIFT;
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	u64 sd = vma && vma->vm_start <= addr && (vma->vm_flags & VM_SOFTDIRTY) ? PM_SOFT_DIRTY : 0;
 	struct pgwalk w;
 	struct page *page;
 
-	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, vpn << PAGE_SHIFT, &w))
-		return 0;
+	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, addr, &w))
+		return sd;
 	page = pfn_to_page(w.phys >> PAGE_SHIFT);
 	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
+	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : sd) |
 	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
@@ -310,3 +322,84 @@ const struct file_operations proc_pagemap_operations = {
 	.read = pagemap_read,
 };
 
+
+enum clear_refs_types {
+	CLEAR_REFS_ALL = 1,
+	CLEAR_REFS_ANON,
+	CLEAR_REFS_MAPPED,
+	CLEAR_REFS_SOFT_DIRTY,
+	CLEAR_REFS_MM_HIWATER_RSS,
+	CLEAR_REFS_LAST,
+};
+
+/* A present entry after clear_refs: old, or (soft-dirty) write-protected and soft-clean. */
+static pgent_t clear_refs_entry(pgent_t e, int type)
+{
+	if (type == CLEAR_REFS_SOFT_DIRTY)
+		return pgent_clear_soft_dirty(pgent_wrprotect(e));
+	return pgent_mkold(e);
+}
+
+/*
+ * Clear the referenced or soft-dirty state of every present entry of vma
+ * (Linux's clear_refs_pte_range).  Write-protecting makes the next write
+ * fault, and the fault marks the entry soft-dirty again; an exclusive
+ * page is reused then, not copied.
+ */
+static void clear_refs_vma(struct vm_area_struct *vma, int type)
+{
+	pgd_t *pgd = vma->vm_mm->pgd;
+	unsigned long addr = vma->vm_start, next;
+	pmd_t *pmd;
+
+	for (; (pmd = pmd_entry_next(pgd, &addr, vma->vm_end, &next)); addr = next) {
+		pte_t *pte;
+
+		if (pgent_huge(*pmd)) {
+			*pmd = clear_refs_entry(*pmd, type);
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
+			if (pgent_present(*pte))
+				*pte = clear_refs_entry(*pte, type);
+	}
+}
+
+/*
+ * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 or 2 clear the
+ * referenced (accessed) bits of the anon memory, 3 those of file pages
+ * (foliOS maps none), 4 the soft-dirty bits; 5 resets the peak RSS
+ * (VmHWM) to the current one.  0 (also once the process has exited), or
+ * -EINVAL for another value.
+ */
+int clear_refs_write(struct file *file, char *buf, size_t len)
+{
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	struct vm_area_struct *vma;
+	const char *end;
+	long type = simple_strtoul(buf, &end, 10);
+
+	if (end == buf || (*end && strcmp(end, "\n")) || type < CLEAR_REFS_ALL ||
+	    type >= CLEAR_REFS_LAST)
+		return -EINVAL;
+	if (!mm || !mm_has_users(mm))
+		return 0;                               /* exited: nothing to clear, as Linux */
+	if (type == CLEAR_REFS_MM_HIWATER_RSS)
+		mm->hiwater_rss = mm->rss_anon;         /* Linux's reset_mm_hiwater_rss */
+	if (type == CLEAR_REFS_MAPPED || type == CLEAR_REFS_MM_HIWATER_RSS)
+		return 0;
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (type == CLEAR_REFS_SOFT_DIRTY)
+			vma->vm_flags &= ~VM_SOFTDIRTY;
+		clear_refs_vma(vma, type);
+	}
+	flush_tlb_mm(mm->pgd);
+	return 0;
+}
+
+/* Reading clear_refs gives nothing (Linux's file is write-only). */
+int clear_refs_show(struct seq_file *m, void *v)
+{
+	return 0;
+}

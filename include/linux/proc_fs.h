@@ -24,7 +24,7 @@ struct proc_inode {
 	long arg;                       /* which pid, pfn or THP order */
 	char comm[16];                  /* /proc/<pid>/status: the task's name at lookup */
 	struct mm_struct *mm;           /* per-process files: bound at lookup (mmgrab) */
-	char path[32];                  /* a directory's path: its i_private */
+	char path[64];                  /* a directory's path: its i_private */
 	struct inode vfs_inode;
 };
 

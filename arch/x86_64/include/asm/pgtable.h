@@ -3,14 +3,19 @@
  * Every level has the same 64-bit format; a PUD/PMD entry with PS set is
  * a leaf (1 GiB / 2 MiB page), otherwise it points to the next table.
  *
- *   63  62    52 51                  12 11  9 8 7  6 5 4   3   2 1 0
- *   [NX][ avail ][  page frame number   ][avl][G][PS][D][A][PCD][PWT][U][W][P]
+ *   63  62    52 51                  12 11 10 9 8 7  6 5 4   3   2 1 0
+ *   [NX][ avail ][  page frame number   ][SD][avl][G][PS][D][A][PCD][PWT][U][W][P]
  *
  * PROT_NONE (Linux's _PAGE_PROTNONE): a user leaf with P clear and bit 8
  * set.  The CPU ignores every bit of a non-present entry, so each access
  * faults; the kernel still reads it as a present mapping of its frame, so
  * zap, fork, split, pagemap and smaps treat the page as mapped.  Bit 8 is
  * G in a present entry, which user leaves never use.
+ *
+ * SD, soft-dirty (Linux's _PAGE_SOFT_DIRTY, software bit 11 as Linux's
+ * _PAGE_BIT_SOFTW3): set by software when a page is written through this
+ * entry since /proc/<pid>/clear_refs last cleared it (the CPU never sets
+ * it: clear_refs write-protects the entry so the write faults).
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -31,6 +36,7 @@
 #define _PAGE_DIRTY     BIT(6)
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
+#define _PAGE_SOFT_DIRTY BIT(11)
 #define _PAGE_NX        BIT(63)
 #define _PAGE_PROTNONE  _PAGE_GLOBAL
 #define PTE_PFN_MASK    0x000ffffffffff000UL
@@ -64,6 +70,7 @@ static inline bool pgent_user(pgent_t e)     { return e & _PAGE_USER; }
 static inline bool pgent_exec(pgent_t e)     { return !(e & _PAGE_NX); }
 static inline bool pgent_dirty(pgent_t e)    { return e & _PAGE_DIRTY; }
 static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
+static inline bool pgent_soft_dirty(pgent_t e) { return e & _PAGE_SOFT_DIRTY; }
 /* Leaf at the PUD or PMD level ("huge"): the PS bit. */
 static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
 static inline unsigned long pgent_pfn(pgent_t e)
@@ -87,7 +94,10 @@ static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 }
 
 static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
-static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY; }
+/* Writable after a write fault: dirty and soft-dirty too (Linux's pte_mkdirty). */
+static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
+static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | _PAGE_SOFT_DIRTY; }
+static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
@@ -111,10 +121,11 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 
-/* New permissions for an entry; its frame, accessed/dirty and huge bits stay (pte_modify). */
+/* New permissions for an entry; its frame, accessed/dirty/soft-dirty and huge bits stay (pte_modify). */
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_PSE)) | pgprot_val(prot);
+	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_SOFT_DIRTY | _PAGE_PSE)) |
+	       pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
