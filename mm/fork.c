@@ -48,14 +48,15 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 /*
  * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
  * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
- * folio (folio_pte_batch).  0 or -ENOMEM / -EBUSY.
+ * folio (folio_pte_batch); a zero-page PTE is copied as it is (special,
+ * read-only, no reference, no RSS).  0 or -ENOMEM / -EBUSY.
  */
 static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
 {
 	pte_t *src = pte_offset(src_pmd, addr);
 	pte_t *dst = pgtable_entry(dst_vma->vm_mm->pgd, addr, PT_PTE, true), *dst_start = dst;
-	int copied = 0, ret = 0, nr;
+	int copied = 0, rss = 0, ret = 0, nr;
 
 	if (!dst)
 		return -ENOMEM;
@@ -66,17 +67,23 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		nr = 1;
 		if (!pgent_present(*src))
 			continue;
-		page = pfn_to_page(pgent_pfn(*src));
+		page = vm_normal_page(src_vma, addr, *src);
+		if (!page) {
+			__copy_ptes(dst, src, 1, false);
+			copied++;
+			continue;
+		}
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
 		ret = copy_present_ptes(dst_vma, src_vma, dst, src, folio, page, nr);
 		if (ret)
 			break;
 		copied += nr;
+		rss += nr;
 	}
 	if (copied) {
 		pte_table_add_used(dst_start, copied);
-		add_mm_counter(dst_vma->vm_mm, copied);
+		add_mm_counter(dst_vma->vm_mm, rss);
 	}
 	return ret;
 }

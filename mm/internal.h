@@ -111,7 +111,8 @@ int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);
 
 /* huge_memory.c: PMD-mapped THPs. */
-int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);

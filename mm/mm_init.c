@@ -10,6 +10,7 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/thp_policy.h"
+#include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 #include "mm/fail_alloc.h"
 #include "linux/string.h"
@@ -42,6 +43,8 @@ void mem_init(void)
 	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
+	init_zero_pfn();
+	huge_zero_init();
 	rmap_trace_init();
 	fault_inject_init();
 	memset(vm_node_stat, 0, sizeof(vm_node_stat));

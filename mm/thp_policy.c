@@ -25,6 +25,7 @@
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS, THP_INHERIT };
 
 static enum thp_mode thp_global;
+int thp_use_zero_page = 1;
 static unsigned long huge_anon_orders_always;
 static unsigned long huge_anon_orders_madvise;
 static unsigned long huge_anon_orders_inherit;

@@ -10,6 +10,8 @@
 /* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux. */
 #define THP_ORDERS_ALL_ANON     ((BIT(HPAGE_PMD_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
 
+extern int thp_use_zero_page;
+
 void thp_policy_init(void);
 int thp_anon_order(unsigned long size);
 int thp_enabled_show(int order, char *buf, size_t size);

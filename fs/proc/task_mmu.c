@@ -95,7 +95,11 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 	}
 }
 
-/* Walk the present entries of vma and account each (Linux's smaps_pte_range). */
+/*
+ * Walk the present entries of vma and account each (Linux's
+ * smaps_pte_range); the zero pages are no normal pages and count nowhere,
+ * not even in Rss (Linux: vm_normal_page() is NULL for them).
+ */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
@@ -106,13 +110,17 @@ static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats 
 		pte_t *pte;
 
 		if (pgent_huge(*pmd)) {
-			smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
+			if (!is_huge_zero_pmd(*pmd))
+				smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
-			if (pgent_present(*pte))
-				smaps_account(mss, pfn_to_page(pgent_pfn(*pte)), false, pgent_young(*pte));
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
+			struct page *page = pgent_present(*pte) ? vm_normal_page(vma, a, *pte) : NULL;
+
+			if (page)
+				smaps_account(mss, page, false, pgent_young(*pte));
+		}
 	}
 }
 
@@ -269,18 +277,25 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_PRESENT              (1UL << 63)
 
-/* The pagemap entry of one virtual page of the bound mm. */
+/*
+ * The pagemap entry of one virtual page of the bound mm.  A zero page
+ * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's (Linux).
+ */
 static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
 	struct mm_struct *mm = PROC_I(inode)->mm;
+	unsigned long pfn;
 	struct pgwalk w;
 	struct page *page;
+	bool zero;
 
 	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, vpn << PAGE_SHIFT, &w))
 		return 0;
-	page = pfn_to_page(w.phys >> PAGE_SHIFT);
-	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
-	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
+	pfn = w.phys >> PAGE_SHIFT;
+	page = pfn_to_page(pfn);
+	zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
+	return (pfn & PM_PFRAME_MASK) | PM_PRESENT |
+	       (!zero && page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
 /* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */

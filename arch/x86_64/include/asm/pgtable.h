@@ -11,6 +11,10 @@
  * faults; the kernel still reads it as a present mapping of its frame, so
  * zap, fork, split, pagemap and smaps treat the page as mapped.  Bit 8 is
  * G in a present entry, which user leaves never use.
+ *
+ * Bit 9 (a software bit the CPU ignores) is Linux's _PAGE_SPECIAL: the
+ * PTE maps a frame that is no normal page — the shared zero page — so
+ * nothing that walks the tables may touch its refcount or rmap.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -31,6 +35,7 @@
 #define _PAGE_DIRTY     BIT(6)
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
+#define _PAGE_SPECIAL   BIT(9)
 #define _PAGE_NX        BIT(63)
 #define _PAGE_PROTNONE  _PAGE_GLOBAL
 #define PTE_PFN_MASK    0x000ffffffffff000UL
@@ -66,6 +71,8 @@ static inline bool pgent_dirty(pgent_t e)    { return e & _PAGE_DIRTY; }
 static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
 /* Leaf at the PUD or PMD level ("huge"): the PS bit. */
 static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
+/* A PTE of no normal page (Linux's pte_special): the zero page. */
+static inline bool pgent_special(pgent_t e)  { return e & _PAGE_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e)
 {
 	return (e & PTE_PFN_MASK) >> PAGE_SHIFT;
@@ -90,6 +97,7 @@ static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
+static inline pgent_t pgent_mkspecial(pgent_t e) { return e | _PAGE_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
@@ -111,10 +119,11 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 
-/* New permissions for an entry; its frame, accessed/dirty and huge bits stay (pte_modify). */
+/* New permissions for an entry; its frame, accessed/dirty, huge and special bits stay (pte_modify). */
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_PSE)) | pgprot_val(prot);
+	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_PSE | _PAGE_SPECIAL)) |
+	       pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */

@@ -2,11 +2,12 @@
  * The software MMU's page-table entry format (tests/host/softmmu.c), a
  * deliberately different layout from x86's so that mm/ cannot depend on it:
  *
- *   63    52 51            12 11  8  7    6   5   4     3   2   1   0
- *   [  0   ][      pfn       ][ 0 ][NONE][D] [A] [LEAF][X] [U] [W] [P]
+ *   63    52 51            12 11  9  8     7    6   5   4     3   2   1   0
+ *   [  0   ][      pfn       ][ 0 ][SPEC][NONE][D] [A] [LEAF][X] [U] [W] [P]
  *
  * LEAF marks a PUD/PMD entry that maps memory itself (a huge page); NONE a
- * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping.
+ * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping;
+ * SPEC a PTE of no normal page (the zero page: Linux's pte_special).
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -27,6 +28,7 @@
 #define SW_A    BIT(5)
 #define SW_D    BIT(6)
 #define SW_NONE BIT(7)
+#define SW_SPECIAL BIT(8)
 #define SW_PFN_MASK 0x000ffffffffff000UL
 
 typedef struct { u64 pgprot; } pgprot_t;
@@ -51,6 +53,7 @@ static inline bool pgent_exec(pgent_t e)     { return e & SW_X; }
 static inline bool pgent_dirty(pgent_t e)    { return e & SW_D; }
 static inline bool pgent_young(pgent_t e)    { return e & SW_A; }
 static inline bool pgent_huge(pgent_t e)     { return e & SW_LEAF; }
+static inline bool pgent_special(pgent_t e)  { return e & SW_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
 
 static inline pgent_t mk_table_entry(unsigned long pfn)
@@ -72,6 +75,7 @@ static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~SW_W; }
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~SW_A; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~SW_D; }
+static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
@@ -87,7 +91,7 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_LEAF)) | pgprot_val(prot);
+	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_LEAF | SW_SPECIAL)) | pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
