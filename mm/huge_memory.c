@@ -36,7 +36,8 @@
 #include "linux/printk.h"
 #include "linux/spinlock.h"
 
-static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
+/* Keep table for a later split of the PMD leaf just made in mm. */
+void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
 	list_add(&virt_to_page(table)->lru, &mm->pgtables_deposited);
 }

@@ -121,5 +121,9 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 		  pmd_t *src_pmd, unsigned long addr);
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
 void mm_free_deposited_tables(struct mm_struct *mm);
+void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
+
+/* khugepaged.c: MADV_COLLAPSE. */
+int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * madvise (Linux's mm/madvise.c) for anonymous private memory: the advice
  * that drops pages (DONTNEED), that faults them in (POPULATE_READ/WRITE),
+ * that collapses them into THPs (COLLAPSE, mm/khugepaged.c),
  * the advice that sets VMA flags (HUGEPAGE,
  * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
  * split and merge again), and the hints Linux takes and foliOS has nothing
@@ -24,7 +25,7 @@ static bool madvise_behavior_valid(int behavior)
 	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_COLD: case MADV_PAGEOUT:
-	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE: case MADV_COLLAPSE:
 		return true;
 	default:
 		return false;
@@ -90,6 +91,8 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 	case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE:
 		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);
+	case MADV_COLLAPSE:
+		return madvise_collapse(vma, start, end);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(madvise_vm_flags); i++)
 		if (madvise_vm_flags[i].behavior == behavior)

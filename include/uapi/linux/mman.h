@@ -40,5 +40,6 @@
 #define MADV_POPULATE_READ      22
 #define MADV_POPULATE_WRITE     23
 #define MADV_DONTNEED_LOCKED    24
+#define MADV_COLLAPSE           25
 
 #endif
