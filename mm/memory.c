@@ -27,24 +27,26 @@
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
+#include "mm/memblock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
 unsigned long zero_pfn;
 
 /*
- * Boot-time setup of the shared zero page (Linux's init_zero_pfn): one
- * zeroed page, marked reserved as Linux's is (it lies in the kernel image
- * there), never freed, so never a leak.
+ * Boot-time setup of the shared zero page (Linux's init_zero_pfn), after
+ * the memmap and before the buddy gets the free memory: one zeroed page
+ * taken from memblock, so it stays PG_reserved as Linux's (which lies in
+ * the kernel image) and is no buddy memory: never freed, never a leak.
  */
 void init_zero_pfn(void)
 {
-	struct page *page = alloc_page(__GFP_ZERO);
+	phys_addr_t pa = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
 
-	if (!page)
+	if (!pa)
 		panic("init_zero_pfn: no page for the zero page");
-	SetPageReserved(page);
-	zero_pfn = page_to_pfn(page);
+	memset(__va(pa), 0, PAGE_SIZE);
+	zero_pfn = pa >> PAGE_SHIFT;
 }
 
 /*

@@ -37,13 +37,13 @@ void mem_init(void)
 	if (!map_pa)
 		panic("mem_init: no room for the memmap (%zu bytes)", map_bytes);
 	mem_map_init(nr_pfns, __va(map_pa));
+	init_zero_pfn();
 	memblock_free_ranges(free_to_buddy, NULL);
 	kmalloc_init();
 	mm_ids_init();
 	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
-	init_zero_pfn();
 	huge_zero_init();
 	rmap_trace_init();
 	fault_inject_init();
