@@ -62,6 +62,28 @@ static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 	return 0;
 }
 
+/*
+ * Fault in [start, start + len) for MAP_POPULATE (Linux's mm_populate):
+ * writable private memory for writing, the rest for reading (zero pages).
+ * As Linux's, PROT_NONE and holes are skipped, and a VMA whose fault
+ * fails is left as it is (the mmap has succeeded).
+ */
+void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	unsigned long addr = start, end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area_struct *vma;
+
+	while (addr < end && (vma = find_vma(mm, addr)) && vma->vm_start < end) {
+		unsigned int flags = vma->vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0;
+
+		addr = MAX(addr, vma->vm_start);
+		while (addr < MIN(end, vma->vm_end) && (vma->vm_flags & VM_ACCESS_FLAGS) &&
+		       !handle_mm_fault(vma, addr, flags))
+			addr += PAGE_SIZE;
+		addr = vma->vm_end;
+	}
+}
+
 /* The advice that only sets or clears VMA flags, as Linux's madvise_vma_behavior(). */
 static const struct {
 	int behavior;

@@ -4,7 +4,7 @@
  * different pages, never exclusive; kpageflags ZERO_PAGE; no RSS); a write
  * replaces it by a new page; mprotect keeps it read-only; fork shares it;
  * MADV_DONTNEED and MADV_POPULATE_READ give it back, POPULATE_WRITE does
- * not.  Where a 2 MiB THP is allowed the read maps the huge zero folio by
+ * not; MAP_POPULATE of read-only memory maps it.  Where a 2 MiB THP is allowed the read maps the huge zero folio by
  * a PMD (kpageflags THP|ZERO_PAGE); a write to it splits the PMD into
  * zero-page PTEs and copies one 4 KiB page (Linux 6.1).  The same binary
  * passes on Linux 6.1 (linux-peer.sh --mounts --mem 1G).
@@ -139,7 +139,8 @@ static void test_huge_zero(void)
 	   "read fault in a THP-allowed 2 MiB: a 2 MiB-aligned folio by a PMD");
 	ok((f >> KPF_THP & 1) && (f >> KPF_ZERO_PAGE & 1) && !(f >> KPF_ANON & 1),
 	   "kpageflags of the huge zero folio: THP|ZERO_PAGE, not ANON");
-	ok(!pm_exclusive(p + 5 * PAGE) && kpagecount(hz) == 0, "not exclusive in pagemap, kpagecount 0");
+	ok(!pm_exclusive(p + 5 * PAGE) && (pagemap_entry(p) & PM_FILE) && kpagecount(hz) == 0,
+	   "pagemap: not exclusive, PM_FILE (no anon folio, as Linux); kpagecount 0");
 	ok(status_kb("RssAnon") == rss0 && meminfo_kb("AnonHugePages") == huge0,
 	   "no RssAnon, no AnonHugePages for it");
 	test_fork(p, hz, 1, "huge zero PMD");
@@ -154,6 +155,21 @@ static void test_huge_zero(void)
 	ok(pfn_of(p) == hz && munmap(p + PAGE, PAGE) == 0 && pfn_of(p + 2 * PAGE) == zero_pfn &&
 	   pfn_of(p) == zero_pfn, "munmap of one page of a huge zero PMD: the rest maps the zero page");
 	munmap(p, PMD_SIZE);
+}
+
+/* MAP_POPULATE faults the range in: a read-only one with zero pages, a writable one with its own. */
+static void test_map_populate(void)
+{
+	char *r = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	char *w = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	ok(r != MAP_FAILED && pfn_of(r) == zero_pfn && pfn_of(r + 3 * PAGE) == zero_pfn,
+	   "MAP_POPULATE, PROT_READ: zero pages mapped before any access");
+	ok(w != MAP_FAILED && pfn_of(w) && pfn_of(w + 3 * PAGE) && pfn_of(w) != zero_pfn &&
+	   pm_exclusive(w + 3 * PAGE), "MAP_POPULATE, PROT_READ|PROT_WRITE: own pages mapped");
+	munmap(r, 4 * PAGE);
+	munmap(w, 4 * PAGE);
 }
 
 /* use_zero_page 0: a read fault allocates a THP (skipped where the knob cannot be written). */
@@ -187,6 +203,7 @@ int main(void)
 	test_fork(p, zero_pfn, 0, "4K zero page");
 	munmap(p, 2 * PAGE);
 	test_huge_zero();
+	test_map_populate();
 	test_use_zero_page_off();
 	return tap_done();
 }

@@ -275,11 +275,13 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
+#define PM_FILE                 (1UL << 61)
 #define PM_PRESENT              (1UL << 63)
 
 /*
  * The pagemap entry of one virtual page of the bound mm.  A zero page
- * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's (Linux).
+ * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's; the huge
+ * zero folio, no anon folio, shows PM_FILE as in Linux.
  */
 static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
@@ -294,7 +296,7 @@ static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 	pfn = w.phys >> PAGE_SHIFT;
 	page = pfn_to_page(pfn);
 	zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
-	return (pfn & PM_PFRAME_MASK) | PM_PRESENT |
+	return (pfn & PM_PFRAME_MASK) | PM_PRESENT | (is_huge_zero_pfn(pfn) ? PM_FILE : 0) |
 	       (!zero && page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
