@@ -2,7 +2,7 @@
  * Guest test (TAP): MADV_COLLAPSE of private anon memory into one
  * PMD-mapped THP with the same contents — from 512 4 KiB pages (with THP
  * "never": the sysfs knobs do not matter), from 16 64 KiB mTHPs, from a
- * range with none and zero-page PTEs, in a child whose pages are shared
+ * range with none and zero-page PTEs, from a PTE-mapped THP, in a child whose pages are shared
  * with its parent (both keep their data); an already PMD-mapped range;
  * Linux's errors (EINVAL, ENOMEM).  MADV_PAGEOUT and MADV_COLD are
  * accepted and keep the data.  The same binary passes on Linux 6.1
@@ -104,6 +104,23 @@ static void test_holes(void)
 	thp_set(0, "always");
 }
 
+/* A 2 MiB folio mapped by PTEs (a PMD split by mprotect) is copied into a new PMD-mapped THP. */
+static void test_pte_mapped_thp(void)
+{
+	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
+
+	thp_set(0, "always");
+	thp_set(2048, "inherit");
+	madvise(p, PMD_SIZE, MADV_HUGEPAGE);
+	fill_pattern(p, 512, 600);
+	mprotect(p, PAGE, PROT_READ);
+	mprotect(p, PAGE, PROT_READ | PROT_WRITE);
+	ok(pfns_contiguous(p, 512) && meminfo_kb("AnonHugePages") == 0, "a PTE-mapped 2 MiB THP");
+	ok(collapse(p, PMD_SIZE) == 0 && pmd_mapped_thp(p) && check_pattern(p, 512, 600, ~0UL) &&
+	   meminfo_kb("AnonHugePages") == 2048, "MADV_COLLAPSE maps it by a PMD again, data kept");
+	munmap(p, PMD_SIZE);
+}
+
 /* Pages shared with the parent: the child's collapse gives it a THP; the parent keeps its pages. */
 static void test_shared(void)
 {
@@ -166,6 +183,7 @@ int main(void)
 	test_small();
 	test_mthp();
 	test_holes();
+	test_pte_mapped_thp();
 	test_shared();
 	test_errors();
 	test_hints();

@@ -30,6 +30,46 @@ static char *map_small(unsigned long n)
 	return p;
 }
 
+/* Rss of the VMA holding addr, from /proc/self/smaps; -1 if not found. */
+static long smaps_rss_kb(const void *addr)
+{
+	static char buf[65536];
+	int fd = open("/proc/self/smaps", O_RDONLY);
+	size_t len = 0;
+	ssize_t n;
+	char *line;
+
+	while (fd >= 0 && len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;                       /* Linux's seq_file gives a page or so per read */
+	if (fd >= 0)
+		close(fd);
+	buf[len] = '\0';
+	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && lo <= (unsigned long)addr &&
+		    (unsigned long)addr < hi) {
+			char *rss = strstr(line, "\nRss:");
+
+			return rss ? strtol(rss + 5, NULL, 10) : -1;
+		}
+	}
+	return -1;
+}
+
+/* foliOS's /proc/folio/<pfn> names a zero page (skipped on Linux, which has no such file). */
+static void check_folio_view(unsigned long pfn, const char *kind)
+{
+	char path[64], buf[1024], want[32];
+
+	snprintf(path, sizeof(path), "/proc/folio/%lu", pfn);
+	snprintf(want, sizeof(want), "zero_page: %s\n", kind);
+	if (read_text(path, buf, sizeof(buf)))
+		skip("no /proc/folio (Linux)");
+	else
+		ok(strstr(buf, want) != NULL, "/proc/folio/<pfn> says \"%s\"", want);
+}
+
 static int is_zero(const char *p)
 {
 	unsigned long pfn = pfn_of(p);
@@ -52,6 +92,8 @@ static void test_read_fault(void)
 	ok(!pm_exclusive(p) && !(pagemap_entry(p) & PM_FILE), "pagemap: present, not exclusive, not file");
 	ok(kpagecount(zero_pfn) == 0, "kpagecount of the zero page: 0 (not in any rmap)");
 	ok(status_kb("RssAnon") - rss0 < 64 * 4 / 2, "64 zero pages mapped: RssAnon does not grow");
+	ok(smaps_rss_kb(p) == 0, "smaps: Rss 0 for a VMA of zero pages");
+	check_folio_view(zero_pfn, "4K");
 	p[5 * PAGE] = 42;
 	ok(p[5 * PAGE] == 42 && pfn_of(p + 5 * PAGE) != zero_pfn && !is_zero(p + 5 * PAGE) &&
 	   (kpageflags(pfn_of(p + 5 * PAGE)) >> KPF_ANON & 1) && pm_exclusive(p + 5 * PAGE),
@@ -141,8 +183,9 @@ static void test_huge_zero(void)
 	   "kpageflags of the huge zero folio: THP|ZERO_PAGE, not ANON");
 	ok(!pm_exclusive(p + 5 * PAGE) && (pagemap_entry(p) & PM_FILE) && kpagecount(hz) == 0,
 	   "pagemap: not exclusive, PM_FILE (no anon folio, as Linux); kpagecount 0");
-	ok(status_kb("RssAnon") == rss0 && meminfo_kb("AnonHugePages") == huge0,
-	   "no RssAnon, no AnonHugePages for it");
+	ok(status_kb("RssAnon") == rss0 && meminfo_kb("AnonHugePages") == huge0 && smaps_rss_kb(p) == 0,
+	   "no RssAnon, no AnonHugePages, no smaps Rss for it");
+	check_folio_view(hz + 7, "huge");
 	test_fork(p, hz, 1, "huge zero PMD");
 	p[3 * PAGE] = 5;
 	ok(p[3 * PAGE] == 5 && !is_zero(p + 3 * PAGE) && !(kpageflags(pfn_of(p + 3 * PAGE)) >> KPF_THP & 1),
