@@ -56,7 +56,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 {
 	pte_t *src = pte_offset(src_pmd, addr);
 	pte_t *dst = pgtable_entry(dst_vma->vm_mm->pgd, addr, PT_PTE, true), *dst_start = dst;
-	int copied = 0, rss = 0, ret = 0, nr;
+	int copied = 0, ret = 0, nr;
 
 	if (!dst)
 		return -ENOMEM;
@@ -68,9 +68,9 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		if (!pgent_present(*src))
 			continue;
 		page = vm_normal_page(src_vma, addr, *src);
-		if (!page) {
+		if (unlikely(!page)) {
 			__copy_ptes(dst, src, 1, false);
-			copied++;
+			pte_table_add_used(dst, 1);
 			continue;
 		}
 		folio = page_folio(page);
@@ -79,11 +79,10 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		if (ret)
 			break;
 		copied += nr;
-		rss += nr;
 	}
 	if (copied) {
 		pte_table_add_used(dst_start, copied);
-		add_mm_counter(dst_vma->vm_mm, rss);
+		add_mm_counter(dst_vma->vm_mm, copied);
 	}
 	return ret;
 }

@@ -218,25 +218,25 @@ static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *
  * the deferred split queue, and split_folio() must not split the folio
  * under us (it refuses a folio with more references than mappings).
  */
-static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
-			struct page *page)
+static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned long address,
+					pte_t *pte, struct page *page)
 {
 	struct folio *folio = page ? page_folio(page) : NULL, *new;
 
-	if (folio)
+	if (page)
 		folio_get(folio);
-	new = folio_alloc_reclaim(folio ? 0 : __GFP_ZERO);
+	new = folio_alloc_reclaim(page ? 0 : __GFP_ZERO);
 	if (!new) {
-		if (folio)
+		if (page)
 			folio_put(folio);
 		return -ENOMEM;
 	}
-	if (folio)
+	if (page)
 		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	ptep_clear_flush(vma, address, pte);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
 	set_pte_at(vma->vm_mm, address, pte, mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma)));
-	if (!folio) {
+	if (!page) {
 		add_mm_counter(vma->vm_mm, 1);
 		return 0;
 	}
@@ -258,7 +258,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	struct folio *folio;
 
 	address &= PAGE_MASK;
-	if (!page)
+	if (unlikely(!page))
 		return wp_page_copy(vma, address, pte, NULL);  /* the zero page */
 	folio = page_folio(page);
 	if (!PageAnonExclusive(page)) {
@@ -324,7 +324,7 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long table_addr = addr;
 	pte_t *pte = pte_offset(pmd, addr);
-	int cleared = 0, rss = 0, nr;
+	int cleared = 0, nr;
 
 	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
 		struct page *page;
@@ -334,22 +334,23 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		if (!pgent_present(*pte))
 			continue;
 		page = vm_normal_page(vma, addr, *pte);
-		folio = page ? page_folio(page) : NULL;
-		nr = folio ? folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT) : 1;
+		if (unlikely(!page)) {
+			ptep_clear_flush(vma, addr, pte);
+			continue;
+		}
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
 		__clear_ptes(pte, nr);
 		flush_tlb_range(pgd, addr, nr);
-		cleared += nr;
-		if (!folio)
-			continue;
 		folio_remove_rmap_ptes(folio, page, nr, vma);
 		folio_put_refs(folio, nr);
-		rss += nr;
+		cleared += nr;
 	}
 	if (cleared) {
-		add_mm_counter(vma->vm_mm, -rss);
+		add_mm_counter(vma->vm_mm, -cleared);
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
-		free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
 	}
+	free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
 }
 
 /*

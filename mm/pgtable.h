@@ -207,11 +207,22 @@ static inline bool is_huge_zero_pmd(pmd_t pmd)
 	return pgent_present(pmd) && pgent_huge(pmd) && is_huge_zero_pfn(pgent_pfn(pmd));
 }
 
-/* The page a present PTE maps, or NULL for a special one: the zero page (Linux's vm_normal_page). */
+/*
+ * The page a present PTE maps, or NULL for a special one: the zero page
+ * (Linux's vm_normal_page).  A normal page is never NULL; saying so lets
+ * the compiler drop the callers' second test on the hot path.
+ */
 static inline struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 					  pte_t pte)
 {
-	return pgent_special(pte) ? NULL : pfn_to_page(pgent_pfn(pte));
+	struct page *page;
+
+	if (pgent_special(pte))
+		return NULL;
+	page = pfn_to_page(pgent_pfn(pte));
+	if (!page)
+		__builtin_unreachable();
+	return page;
 }
 
 /* What a lookup found: the entry at every level it passed, and the leaf. */
