@@ -74,7 +74,8 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 /*
  * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
  * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
- * folio (folio_pte_batch).  0 or -ENOMEM.
+ * folio (folio_pte_batch); a zero-page PTE is copied as it is (special,
+ * read-only, no reference, no RSS).  0 or -ENOMEM.
  */
 static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
@@ -92,7 +93,12 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		nr = 1;
 		if (!pgent_present(*src))
 			continue;
-		page = pfn_to_page(pgent_pfn(*src));
+		page = vm_normal_page(src_vma, addr, *src);
+		if (unlikely(!page)) {
+			__copy_ptes(dst, src, 1, false);
+			pte_table_add_used(dst, 1);
+			continue;
+		}
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
 		nr = copy_present_ptes(dst_vma, src_vma, dst, src, addr, folio, page, nr);

@@ -42,6 +42,8 @@ static int try_grab_folio(struct folio *folio, int refs, unsigned int flags)
 {
 	int delta = refs;
 
+	if ((flags & FOLL_PIN) && is_zero_folio(folio))
+		return 0;       /* never freed, used everywhere: Linux counts no pin on it */
 	if ((flags & FOLL_PIN) && !folio_test_large(folio))
 		delta = refs * GUP_PIN_COUNTING_BIAS;
 	if (folio_ref_count(folio) > INT32_MAX - delta)
@@ -55,6 +57,8 @@ static int try_grab_folio(struct folio *folio, int refs, unsigned int flags)
 /* Drop what try_grab_folio(folio, refs, flags) took (Linux's gup_put_folio). */
 static void gup_put_folio(struct folio *folio, int refs, unsigned int flags)
 {
+	if ((flags & FOLL_PIN) && is_zero_folio(folio))
+		return;
 	if (flags & FOLL_PIN) {
 		if (folio_test_large(folio)) {
 			VM_WARN_ON_ONCE(atomic_read(&folio->_pincount) < refs,
@@ -80,15 +84,20 @@ void unpin_user_pages(struct page **pages, unsigned long npages)
 
 /*
  * Must a R/O pin of this page, mapped read-only, unshare it first (Linux's
- * gup_must_unshare)?  Only an anon page that is not exclusive to this mm:
+ * gup_must_unshare)?  An anon page that is not exclusive to this mm:
  * pinned as it is, a later write fault of either mm would copy it away
- * from the pin.
+ * from the pin.  A page that is no anon page (the zero pages) in a private
+ * mapping, for a long-term pin: the first write would replace it, and the
+ * pin would not see what the process writes (Linux 6.5's rule; every
+ * foliOS mapping is a private, copy-on-write one).
  */
 static bool gup_must_unshare(unsigned int flags, struct page *page)
 {
 	if ((flags & (FOLL_WRITE | FOLL_PIN)) != FOLL_PIN)
 		return false;
-	return folio_test_anon(page_folio(page)) && !PageAnonExclusive(page);
+	if (!folio_test_anon(page_folio(page)))
+		return flags & FOLL_LONGTERM;
+	return !PageAnonExclusive(page);
 }
 
 /*

@@ -17,6 +17,15 @@
  * Zapping a PMD leaf frees one deposited table; fork deposits one for the
  * child's copy.  Deposited tables count as page tables (PageTables).
  *
+ * The huge zero folio (Linux's huge_zero_folio): with use_zero_page = 1 a
+ * read fault maps it read-only by a PMD leaf, which no rmap counts.  It is
+ * allocated on first use and refcounted as Linux's: one reference per mm
+ * that ever mapped it (MMF_HUGE_ZERO_PAGE), dropped at teardown; foliOS
+ * frees it with the last (Linux leaves that to a shrinker), so no test
+ * sees it as a leak.  A write to it splits the PMD into 512 zero-page PTEs
+ * and copies one 4 KiB page (Linux 6.1's do_huge_pmd_wp_page; newer
+ * Linux allocates a THP there, do_huge_zero_wp_pmd).
+ *
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
@@ -26,8 +35,10 @@
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
 #include "mm/vmstat.h"
+#include "linux/spinlock.h"
 
-static void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
+/* Keep table for a later split of the PMD leaf just made in mm. */
+void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
 	list_add(&virt_to_page(table)->lru, &mm->pgtables_deposited);
 }
@@ -53,13 +64,93 @@ void mm_free_deposited_tables(struct mm_struct *mm)
 		pte_free(pgtable_trans_huge_withdraw(mm));
 }
 
+unsigned long huge_zero_pfn = ~0UL;
+static struct folio *huge_zero_folio;
+static int huge_zero_refcount;          /* mms with MMF_HUGE_ZERO_PAGE */
+static spinlock_t huge_zero_lock = SPINLOCK_INIT("huge_zero");
+
+/* Boot-time setup: no huge zero folio yet. */
+void huge_zero_init(void)
+{
+	huge_zero_folio = NULL;
+	huge_zero_refcount = 0;
+	WRITE_ONCE(huge_zero_pfn, ~0UL);
+}
+
+/*
+ * The huge zero folio for mm, allocated zeroed on first use; mm holds a
+ * reference from now until mm_put_huge_zero_folio() (Linux's
+ * mm_get_huge_zero_folio).  NULL if no 2 MiB block is free.
+ */
+static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
+{
+	struct folio *folio = NULL;
+	unsigned long flags;
+
+	if (test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
+		return huge_zero_folio;
+	if (!READ_ONCE(huge_zero_folio))
+		folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+	flags = spin_lock_irqsave(&huge_zero_lock);
+	if (!huge_zero_folio && folio) {
+		huge_zero_folio = folio;
+		WRITE_ONCE(huge_zero_pfn, folio_pfn(folio));
+		folio = NULL;
+	}
+	if (huge_zero_folio) {
+		huge_zero_refcount++;
+		set_bit(MMF_HUGE_ZERO_PAGE, &mm->flags);
+	}
+	spin_unlock_irqrestore(&huge_zero_lock, flags);
+	if (folio)
+		folio_put(folio);       /* lost a race: another CPU allocated it */
+	return test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags) ? huge_zero_folio : NULL;
+}
+
+/*
+ * mm is torn down, nothing of it maps the huge zero folio any more: drop
+ * its reference (Linux's mm_put_huge_zero_folio); the last frees it.
+ */
+void mm_put_huge_zero_folio(struct mm_struct *mm)
+{
+	struct folio *folio = NULL;
+	unsigned long flags;
+
+	if (!test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
+		return;
+	flags = spin_lock_irqsave(&huge_zero_lock);
+	clear_bit(MMF_HUGE_ZERO_PAGE, &mm->flags);
+	if (!--huge_zero_refcount) {
+		folio = huge_zero_folio;
+		huge_zero_folio = NULL;
+		WRITE_ONCE(huge_zero_pfn, ~0UL);
+	}
+	spin_unlock_irqrestore(&huge_zero_lock, flags);
+	if (folio)
+		folio_put(folio);
+}
+
+/*
+ * Map the huge zero folio at haddr read-only by a PMD leaf, with table
+ * deposited for its split (Linux's set_huge_zero_folio): no rmap, no RSS.
+ */
+static void set_huge_zero_folio(pte_t *table, struct mm_struct *mm, struct vm_area_struct *vma,
+				unsigned long haddr, pmd_t *pmd, struct folio *zero_folio)
+{
+	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(zero_folio), vma_pgprot(vma, false)));
+	pgtable_trans_huge_deposit(mm, table);
+}
+
 /*
  * An anon fault at address where the PMD entry is none and a 2 MiB folio
- * is allowed (the caller checked): allocate a zeroed PMD-order folio and
- * map it with one PMD leaf.  0, or VM_FAULT_FALLBACK when no 2 MiB block
- * (or no table to deposit) is free: the PTE path takes over.
+ * is allowed (the caller checked): a read (flags without FAULT_FLAG_WRITE)
+ * maps the huge zero folio if use_zero_page is set; otherwise allocate a
+ * zeroed PMD-order folio and map it with one PMD leaf.  0, or
+ * VM_FAULT_FALLBACK when no 2 MiB block (or no table to deposit) is free:
+ * the PTE path takes over.
  */
-int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
+int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			       unsigned int flags)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long haddr = address & PMD_MASK;
@@ -68,14 +159,21 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 
 	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
 		return VM_FAULT_FALLBACK;
+	table = pte_alloc_one();
+	if (!table)
+		return VM_FAULT_FALLBACK;
+	if (!(flags & FAULT_FLAG_WRITE) && READ_ONCE(thp_use_zero_page)) {
+		folio = mm_get_huge_zero_folio(mm);
+		if (folio)
+			set_huge_zero_folio(table, mm, vma, haddr, pmd, folio);
+		else
+			pte_free(table);
+		return folio ? 0 : VM_FAULT_FALLBACK;
+	}
 	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
 	if (!folio) {
+		pte_free(table);
 		count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_FALLBACK);
-		return VM_FAULT_FALLBACK;
-	}
-	table = pte_alloc_one();
-	if (!table) {
-		folio_put(folio);
 		return VM_FAULT_FALLBACK;
 	}
 	count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_ALLOC);
@@ -93,12 +191,18 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
  * ours alone — head PageAnonExclusive, or refcount 1 (only this PMD maps
  * it) — else split the PMD and return VM_FAULT_FALLBACK so the PTE path
  * retries, copying one 4 KiB page or reusing through the MM owner slots.
+ * The huge zero folio is never reused: its PMD is split into zero-page
+ * PTEs, and the PTE path copies one page (Linux 6.1).
  */
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
+	if (is_huge_zero_pmd(*pmd)) {
+		__split_huge_pmd(vma, pmd, address);
+		return VM_FAULT_FALLBACK;
+	}
 	if (!PageAnonExclusive(page)) {
 		if (folio_ref_count(folio) != 1) {
 			__split_huge_pmd(vma, pmd, address);
@@ -116,19 +220,27 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
  * Replace the PMD leaf *pmd (mapping address) by the deposited PTE table
  * with 512 PTEs to the same pages, same permissions; the folio's rmap moves
  * from one PMD mapping to 512 PTE mappings (folio_remap_pmd_as_ptes).  The
- * folio itself stays whole: only deferred split may split it later.
+ * folio itself stays whole: only deferred split may split it later.  The
+ * huge zero folio's PMD becomes 512 PTEs of the 4 KiB zero page, no rmap
+ * (Linux's __split_huge_zero_page_pmd).
  */
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long haddr = address & PMD_MASK;
 	pmd_t old = *pmd;
-	struct folio *folio = page_folio(pfn_to_page(pgent_pfn(old)));
 	pte_t *table = pgtable_trans_huge_withdraw(mm);
 
 	VM_WARN_ON_ONCE(!pgent_huge(old), "__split_huge_pmd: not a PMD leaf");
-	set_ptes(mm, haddr, table, pgent_huge_to_pte(old, 0), HPAGE_PMD_NR);
-	folio_remap_pmd_as_ptes(folio, vma, haddr);
+	if (is_huge_zero_pmd(old)) {
+		pte_t zero = pgent_mkspecial(mk_pte_entry(my_zero_pfn(haddr), vma_pgprot(vma, false)));
+
+		for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
+			set_pte_at(mm, haddr + i * PAGE_SIZE, table + i, zero);
+	} else {
+		set_ptes(mm, haddr, table, pgent_huge_to_pte(old, 0), HPAGE_PMD_NR);
+		folio_remap_pmd_as_ptes(page_folio(pfn_to_page(pgent_pfn(old))), vma, haddr);
+	}
 	pmd_populate(mm, pmd, table);
 	flush_tlb_addr(mm->pgd, haddr);
 }
@@ -149,26 +261,34 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 		__split_huge_pmd(vma, pmd, address);
 }
 
-/* Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it). */
+/*
+ * Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it);
+ * the huge zero folio's only loses the deposited table.
+ */
 void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	pmd_t old = *pmd;
+	struct page *page = pfn_to_page(pgent_pfn(old));
 	struct folio *folio = page_folio(page);
 
 	addr &= PMD_MASK;
 	pmdp_huge_get_and_clear(mm, addr, pmd);
 	flush_tlb_addr(mm->pgd, addr);
 	free_empty_tables(mm, addr, PT_PMD);
+	pte_free(pgtable_trans_huge_withdraw(mm));
+	if (is_huge_zero_pmd(old))
+		return;
 	folio_remove_rmap_pmd(folio, page, vma);
 	folio_put(folio);
-	pte_free(pgtable_trans_huge_withdraw(mm));
 	add_mm_counter(mm, -(long)HPAGE_PMD_NR);
 }
 
 /*
  * fork: the child maps the parent's PMD leaf at addr too, write-protected
- * in both (Linux's copy_huge_pmd), with a table deposited for the child.
+ * in both (Linux's copy_huge_pmd), with a table deposited for the child;
+ * the huge zero folio's leaf is copied as it is, the child taking its own
+ * reference to the folio (it exists, so that cannot fail).
  * 0, -ENOMEM, or -EAGAIN: the THP may be pinned, so the parent's PMD was
  * split and the caller copies the PTEs (a maybe-pinned page is copied).
  * Everything that can fail is allocated before the dup: once
@@ -194,6 +314,12 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 		pte_free(table);
 		return -ENOMEM;
 	}
+	if (is_huge_zero_pmd(pmd)) {            /* the child maps it too, as it is */
+		mm_get_huge_zero_folio(dst_mm);
+		set_pmd_at(dst_mm, addr, dst_pmd, pmd);
+		pgtable_trans_huge_deposit(dst_mm, table);
+		return 0;
+	}
 	folio_get(folio);
 	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
 		folio_put(folio);
@@ -210,14 +336,14 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 
 /*
  * mprotect of a whole PMD leaf: new permissions, writable only if the THP
- * is exclusive to this mm (else it waits for its write fault).
+ * is exclusive to this mm (else it waits for its write fault); the huge
+ * zero folio's leaf stays read-only.
  */
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	bool write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
 
-	set_pmd_at(vma->vm_mm, addr, pmd,
-		   pgent_modify(*pmd, vma_pgprot(vma, PageAnonExclusive(page) &&
-						      pgent_soft_dirty(*pmd))));
+	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(*pmd, vma_pgprot(vma, write)));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 }

@@ -72,6 +72,27 @@ static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned lo
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 
+/* Is folio the shared 4 KiB zero page? */
+static inline bool is_zero_folio(struct folio *folio)
+{
+	return is_zero_pfn(folio_pfn(folio));
+}
+
+/*
+ * May mprotect make this present entry writable at once (Linux's
+ * can_change_pte_writable)?  Only for a normal page exclusive to this mm
+ * and, where soft-dirty tracking is on for the VMA (clear_refs 4 cleared
+ * VM_SOFTDIRTY), only if the entry is soft-dirty already: else the first
+ * write must fault so that it is recorded.
+ */
+static inline bool can_change_pte_writable(const struct vm_area_struct *vma, pgent_t entry,
+					   struct page *page)
+{
+	if (!page || !PageAnonExclusive(page))
+		return false;
+	return (vma->vm_flags & VM_SOFTDIRTY) || pgent_soft_dirty(entry);
+}
+
 /* RSS moves; before it falls, its peak is kept (Linux's update_hiwater_rss). */
 static inline void add_mm_counter(struct mm_struct *mm, long nr)
 {
@@ -121,7 +142,8 @@ int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);
 
 /* huge_memory.c: PMD-mapped THPs. */
-int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);
@@ -130,5 +152,9 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 		  pmd_t *src_pmd, unsigned long addr);
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
 void mm_free_deposited_tables(struct mm_struct *mm);
+void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
+
+/* khugepaged.c: MADV_COLLAPSE. */
+int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 
 #endif

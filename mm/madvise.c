@@ -1,6 +1,7 @@
 /*
  * madvise (Linux's mm/madvise.c) for anonymous private memory: the advice
  * that drops pages (DONTNEED), that faults them in (POPULATE_READ/WRITE),
+ * that collapses them into THPs (COLLAPSE, mm/khugepaged.c),
  * the advice that sets VMA flags (HUGEPAGE,
  * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
  * split and merge again), and the hints Linux takes and foliOS has nothing
@@ -24,7 +25,7 @@ static bool madvise_behavior_valid(int behavior)
 	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_COLD: case MADV_PAGEOUT:
-	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE: case MADV_COLLAPSE:
 		return true;
 	default:
 		return false;
@@ -61,6 +62,28 @@ static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 	return 0;
 }
 
+/*
+ * Fault in [start, start + len) for MAP_POPULATE (Linux's mm_populate):
+ * writable private memory for writing, the rest for reading (zero pages).
+ * As Linux's, PROT_NONE and holes are skipped, and a VMA whose fault
+ * fails is left as it is (the mmap has succeeded).
+ */
+void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	unsigned long addr = start, end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area_struct *vma;
+
+	while (addr < end && (vma = find_vma(mm, addr)) && vma->vm_start < end) {
+		unsigned int flags = vma->vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0;
+
+		addr = MAX(addr, vma->vm_start);
+		while (addr < MIN(end, vma->vm_end) && (vma->vm_flags & VM_ACCESS_FLAGS) &&
+		       !handle_mm_fault(vma, addr, flags))
+			addr += PAGE_SIZE;
+		addr = vma->vm_end;
+	}
+}
+
 /* The advice that only sets or clears VMA flags, as Linux's madvise_vma_behavior(). */
 static const struct {
 	int behavior;
@@ -90,6 +113,8 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 	case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE:
 		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);
+	case MADV_COLLAPSE:
+		return madvise_collapse(vma, start, end);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(madvise_vm_flags); i++)
 		if (madvise_vm_flags[i].behavior == behavior)

@@ -4,16 +4,20 @@
  * A fault on a not-present page of an anon VMA takes the largest folio the
  * THP policy allows and the VMA, the alignment and the buddy can give:
  *
- *   PMD entry none, 2 MiB allowed -> one PMD leaf   (huge_memory.c)
+ *   PMD entry none, 2 MiB allowed -> one PMD leaf   (huge_memory.c;
+ *         a read fault maps the huge zero folio if use_zero_page is 1)
+ *   else a read fault: the shared zero page, by a special PTE
  *   else: largest allowed order < 9 whose aligned PTE range is all none,
  *         falling back order by order to 4 KiB      (alloc_anon_folio)
  *
  * A write to a read-only PTE of a private writable mapping is copy-on-write
  * (do_wp_page, MISSING.md §Patch 13): reuse the page when this mm is its
  * only user — for a large folio, proved through the MM owner slots — else
- * copy one 4 KiB page.
+ * copy one 4 KiB page.  A write to the zero page gets a new zeroed 4 KiB
+ * page (Linux's wp_page_copy: no large folio for it, as Linux).
  *
- * Every PTE or PMD that maps a folio holds one folio reference.
+ * Every PTE or PMD that maps a folio holds one folio reference; the zero
+ * pages are no folio of anybody's (mm/pgtable.h) and hold none.
  *
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
@@ -23,9 +27,28 @@
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
+#include "mm/memblock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/vmstat.h"
+
+unsigned long zero_pfn;
+
+/*
+ * Boot-time setup of the shared zero page (Linux's init_zero_pfn), after
+ * the memmap and before the buddy gets the free memory: one zeroed page
+ * taken from memblock, so it stays PG_reserved as Linux's (which lies in
+ * the kernel image) and is no buddy memory: never freed, never a leak.
+ */
+void init_zero_pfn(void)
+{
+	phys_addr_t pa = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	if (!pa)
+		panic("init_zero_pfn: no page for the zero page");
+	memset(__va(pa), 0, PAGE_SIZE);
+	zero_pfn = pa >> PAGE_SHIFT;
+}
 
 /*
  * An order-0 folio; if the buddy has none, partially mapped folios on the
@@ -116,15 +139,23 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 }
 
 /*
- * A fault on a none PTE of an anon VMA (Linux's do_anonymous_page): map a
- * new zeroed folio, all its pages by PTEs, exclusive to this mm; each PTE
- * holds a folio reference.  0 or -ENOMEM.
+ * A fault on a none PTE of an anon VMA (Linux's do_anonymous_page): a
+ * read maps the shared zero page read-only by a special PTE (no folio, no
+ * rmap, no RSS); a write maps a new zeroed folio, all its pages by PTEs,
+ * exclusive to this mm, each PTE holding a folio reference.  0 or -ENOMEM.
  */
-static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte)
+static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+			     unsigned int flags)
 {
 	unsigned long addr, nr;
-	struct folio *folio = alloc_anon_folio(vma, address, pte, &addr);
+	struct folio *folio;
 
+	if (!(flags & FAULT_FLAG_WRITE)) {
+		set_pte_at(vma->vm_mm, address & PAGE_MASK, pte,
+			   pgent_mkspecial(mk_pte_entry(my_zero_pfn(address), vma_pgprot(vma, false))));
+		return 0;
+	}
+	folio = alloc_anon_folio(vma, address, pte, &addr);
 	if (!folio)
 		return -ENOMEM;
 	nr = folio_nr_pages(folio);
@@ -185,27 +216,35 @@ static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *
  * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
  * order-0 folio replaces the page in this PTE; the old folio loses one
  * mapping (which may free this mm's slot and clear the shared bit).
- * The old folio is pinned across the allocation, as Linux's do_wp_page
- * does: an allocation that fails drains the deferred split queue, and
- * split_folio() must not split the folio under us (it refuses a folio
- * with more references than mappings).
+ * page NULL: the PTE maps the zero page, the new page is zeroed and there
+ * is no old folio to let go.  The old folio is pinned across the
+ * allocation, as Linux's do_wp_page does: an allocation that fails drains
+ * the deferred split queue, and split_folio() must not split the folio
+ * under us (it refuses a folio with more references than mappings).
  */
-static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
-			struct page *page)
+static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned long address,
+					pte_t *pte, struct page *page)
 {
-	struct folio *folio = page_folio(page), *new;
+	struct folio *folio = page ? page_folio(page) : NULL, *new;
 
-	folio_get(folio);
-	new = folio_alloc_reclaim(0);
+	if (page)
+		folio_get(folio);
+	new = folio_alloc_reclaim(page ? 0 : __GFP_ZERO);
 	if (!new) {
-		folio_put(folio);
+		if (page)
+			folio_put(folio);
 		return -ENOMEM;
 	}
-	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
+	if (page)
+		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	ptep_clear_flush(vma, address, pte);
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
 	set_pte_at(vma->vm_mm, address, pte,
 		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
+	if (!page) {
+		add_mm_counter(vma->vm_mm, 1);
+		return 0;
+	}
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
@@ -216,17 +255,21 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
  * do_wp_page), or an unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants
  * the page exclusive): reuse the page if it is already PageAnonExclusive or
  * wp_can_reuse_anon_folio() says this mm is its only user — then only this
- * page becomes exclusive — else copy it.  Only a write to a VM_WRITE
- * mapping makes the PTE writable (Linux's maybe_mkwrite): an unshare
- * leaves it read-only, and so does a FOLL_FORCE write to a R/O mapping.
+ * page becomes exclusive — else copy it.  The zero page is always
+ * replaced.  Only a write to a VM_WRITE mapping makes the PTE writable
+ * (Linux's maybe_mkwrite): an unshare leaves it read-only, and so does a
+ * FOLL_FORCE write to a R/O mapping.
  */
 static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
 		      unsigned int flags)
 {
-	struct page *page = pfn_to_page(pgent_pfn(*pte));
-	struct folio *folio = page_folio(page);
+	struct page *page = vm_normal_page(vma, address, *pte);
+	struct folio *folio;
 
 	address &= PAGE_MASK;
+	if (unlikely(!page))
+		return wp_page_copy(vma, address, pte, NULL);  /* the zero page */
+	folio = page_folio(page);
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
@@ -287,7 +330,7 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 	if (!pmd)
 		return -ENOMEM;
 	if (pgent_none(*pmd) && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
-		if (!do_huge_pmd_anonymous_page(vma, address, pmd))
+		if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
 			return 0;
 	} else if (pgent_huge(*pmd)) {
 		if (!huge_pmd_fault(vma, address, pmd, flags))
@@ -299,7 +342,7 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 	if (!pte)
 		return -ENOMEM;
 	if (pgent_none(*pte))
-		return do_anonymous_page(vma, address, pte);
+		return do_anonymous_page(vma, address, pte, flags);
 	if (wp && !pgent_write(*pte))
 		return do_wp_page(vma, address, pte, flags);
 	return 0;
@@ -321,8 +364,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 /*
  * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
- * call and one reference drop per batch.  Then the table is freed if that
- * left it empty.
+ * call and one reference drop per batch; a zero-page PTE is only cleared.
+ * Then the table is freed if that left it empty.
  */
 static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 			  unsigned long end)
@@ -339,7 +382,11 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		nr = 1;
 		if (!pgent_present(*pte))
 			continue;
-		page = pfn_to_page(pgent_pfn(*pte));
+		page = vm_normal_page(vma, addr, *pte);
+		if (unlikely(!page)) {
+			ptep_clear_flush(vma, addr, pte);
+			continue;
+		}
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
 		__clear_ptes(pte, nr);
@@ -351,8 +398,8 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 	if (cleared) {
 		add_mm_counter(vma->vm_mm, -cleared);
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
-		free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
 	}
+	free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
 }
 
 /*
@@ -380,9 +427,9 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 
 /*
  * Rewrite the present entries of [start, end) for vma's (new) permissions.
- * Write permission goes only to pages exclusive to this mm and soft-dirty;
- * the others stay read-only so that a write still takes the copy-on-write
- * (or soft-dirty) fault.  A
+ * Write permission goes only where can_change_pte_writable() allows; the
+ * others (and the zero pages) stay read-only so that a write still takes
+ * the copy-on-write (or soft-dirty) fault.  A
  * PMD leaf partly inside the range is split first.
  */
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
@@ -403,11 +450,13 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 		}
 		pte = pte_offset(pmd, addr);
 		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
+			struct page *page;
+
 			if (!pgent_present(*pte))
 				continue;
+			page = vm_normal_page(vma, a, *pte);     /* the zero page stays read-only */
 			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
-					PageAnonExclusive(pfn_to_page(pgent_pfn(*pte))) &&
-					pgent_soft_dirty(*pte))));
+					can_change_pte_writable(vma, *pte, page))));
 		}
 		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}

@@ -67,6 +67,7 @@ bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npag
 int vm_enough_memory(unsigned long pages);
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
+void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 

@@ -10,6 +10,7 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/thp_policy.h"
+#include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 #include "mm/fail_alloc.h"
 #include "linux/string.h"
@@ -36,12 +37,14 @@ void mem_init(void)
 	if (!map_pa)
 		panic("mem_init: no room for the memmap (%zu bytes)", map_bytes);
 	mem_map_init(nr_pfns, __va(map_pa));
+	init_zero_pfn();
 	memblock_free_ranges(free_to_buddy, NULL);
 	kmalloc_init();
 	mm_ids_init();
 	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
+	huge_zero_init();
 	rmap_trace_init();
 	fault_inject_init();
 	memset(vm_node_stat, 0, sizeof(vm_node_stat));

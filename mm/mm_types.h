@@ -108,6 +108,7 @@ struct mm_struct {
 };
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
+#define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio (Linux's bit) */
 
 /* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
 struct vm_area_struct {

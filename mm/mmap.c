@@ -317,6 +317,7 @@ void exit_mmap(struct mm_struct *mm)
 		kfree(vma);
 	}
 	mm_free_deposited_tables(mm);
+	mm_put_huge_zero_folio(mm);
 }
 
 /* Split vma at addr (inside it): vma keeps [start, addr); returns the rest, NULL on ENOMEM. */

@@ -170,6 +170,61 @@ static inline void pte_table_add_used(pte_t *ptep, long nr)
 	pt_add_used(ptep, nr);
 }
 
+/*
+ * The zero pages (Linux's ZERO_PAGE and huge zero folio): a read fault on
+ * untouched private anon memory maps the shared 4 KiB zero page by a
+ * special PTE, or the 2 MiB huge zero folio by a PMD leaf, read-only.
+ * Neither is a normal page: no rmap, no refcount per mapping, no RSS.  A
+ * PTE says so with its special bit, a PMD leaf by its frame (Linux's
+ * is_huge_zero_pmd); the walkers ask vm_normal_page() / is_huge_zero_pmd().
+ */
+extern unsigned long zero_pfn;          /* memory.c: allocated once at boot */
+extern unsigned long huge_zero_pfn;     /* huge_memory.c: ~0UL while there is none */
+
+void init_zero_pfn(void);
+void huge_zero_init(void);
+void mm_put_huge_zero_folio(struct mm_struct *mm);
+
+static inline bool is_zero_pfn(unsigned long pfn)
+{
+	return pfn == zero_pfn;
+}
+
+/* The zero page for a user address (one for all on x86: Linux's my_zero_pfn). */
+static inline unsigned long my_zero_pfn(unsigned long addr)
+{
+	return zero_pfn;
+}
+
+/* Is pfn a page of the huge zero folio? */
+static inline bool is_huge_zero_pfn(unsigned long pfn)
+{
+	return READ_ONCE(huge_zero_pfn) == (pfn & ~(HPAGE_PMD_NR - 1));
+}
+
+static inline bool is_huge_zero_pmd(pmd_t pmd)
+{
+	return pgent_present(pmd) && pgent_huge(pmd) && is_huge_zero_pfn(pgent_pfn(pmd));
+}
+
+/*
+ * The page a present PTE maps, or NULL for a special one: the zero page
+ * (Linux's vm_normal_page).  A normal page is never NULL; saying so lets
+ * the compiler drop the callers' second test on the hot path.
+ */
+static inline struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
+					  pte_t pte)
+{
+	struct page *page;
+
+	if (pgent_special(pte))
+		return NULL;
+	page = pfn_to_page(pgent_pfn(pte));
+	if (!page)
+		__builtin_unreachable();
+	return page;
+}
+
 /* What a lookup found: the entry at every level it passed, and the leaf. */
 struct pgwalk {
 	enum pt_level leaf_level;       /* 0 if nothing is mapped */

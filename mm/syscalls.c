@@ -36,6 +36,7 @@ static long mmap_file(struct file *file, unsigned long addr, unsigned long len,
  * mmap: anonymous private memory, or a file whose f_op can map it.
  * Checks in Linux's order: offset alignment, the file (EBADF, ENODEV),
  * then do_mmap_anon's (length, placement, mapping type, limits).
+ * MAP_POPULATE (without MAP_NONBLOCK) faults the new memory in.
  */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off)
@@ -44,8 +45,13 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (flags & MAP_ANONYMOUS)
-		return do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
+	if (flags & MAP_ANONYMOUS) {
+		long ret = do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
+
+		if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
+			mm_populate(current->mm, ret, len);
+		return ret;
+	}
 	file = fget(fd);
 	return file ? mmap_file(file, addr, len, prot, flags) : -EBADF;
 }

@@ -25,10 +25,10 @@
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS, THP_INHERIT };
 
 static enum thp_mode thp_global;
+int thp_use_zero_page = 1;
 static unsigned long huge_anon_orders_always;
 static unsigned long huge_anon_orders_madvise;
 static unsigned long huge_anon_orders_inherit;
-int thp_use_zero_page = 1;
 
 /* Linux's defaults: top level "always", 2 MiB "inherit", other sizes "never". */
 void thp_policy_init(void)

@@ -10,6 +10,7 @@
 #include "mm/mm.h"
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
+#include "mm/pgtable.h"
 
 /* Does the page of this PFN belong to a folio (not free, a table, slab or reserved)? */
 static bool pfn_is_folio(struct page *page)
@@ -38,6 +39,7 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_COMPOUND_TAIL       16
 #define KPF_NOPAGE              20
 #define KPF_THP                 22
+#define KPF_ZERO_PAGE           24
 #define KPF_PGTABLE             26
 #define KPF_RESERVED            32
 
@@ -48,6 +50,8 @@ static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
 	struct folio *folio = page_folio(page);
 	u64 k = 0;
 
+	if (is_zero_pfn(pfn))
+		return BIT(KPF_ZERO_PAGE) | BIT(KPF_RESERVED);  /* reserved, as Linux's */
 	if (PageReserved(page))
 		return BIT(KPF_RESERVED);
 	if (PageBuddy(page))
@@ -60,6 +64,8 @@ static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
 		return BIT(KPF_NOPAGE);         /* inside a free buddy block */
 	if (folio_test_large(folio))
 		k |= BIT(PageHead(page) ? KPF_COMPOUND_HEAD : KPF_COMPOUND_TAIL);
+	if (is_huge_zero_pfn(pfn))
+		k |= BIT(KPF_THP) | BIT(KPF_ZERO_PAGE);
 	if (folio_test_anon(folio)) {
 		k |= BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY);
 		if (folio_test_large(folio))
@@ -93,7 +99,11 @@ static const struct file_operations proc_kpageflags_operations = {
 const struct proc_dir_entry proc_kpagecount = { "kpagecount", .proc_fops = &proc_kpagecount_operations };
 const struct proc_dir_entry proc_kpageflags = { "kpageflags", .proc_fops = &proc_kpageflags_operations };
 
-/* The counts are logical values; "[pid N]" names the task of an MM ID. */
+/*
+ * The counts are logical values; "[pid N]" names the task of an MM ID.  A
+ * zero page (never in any rmap: all counts 0) gets a last line
+ * "zero_page: 4K" or "zero_page: huge".
+ */
 static int folio_show(struct seq_file *m, void *v)
 {
 	long pfn = PROC_I(m->private)->arg;
@@ -123,6 +133,8 @@ static int folio_show(struct seq_file *m, void *v)
 	seq_printf(m, "maybe_mapped_shared: %d\nanon_exclusive: %d\npartially_mapped: %d\n"
 		   "flags: %s\n", folio_maybe_mapped_shared(folio), PageAnonExclusive(page),
 		   folio_order(folio) > 1 && folio_test_partially_mapped(folio), flags);
+	if (is_zero_pfn(pfn) || is_huge_zero_pfn(pfn))
+		seq_printf(m, "zero_page: %s\n", is_zero_pfn(pfn) ? "4K" : "huge");
 	return 0;
 }
 
@@ -137,7 +149,8 @@ struct inode *proc_folio_lookup(const char *path)
 	if (strncmp(path, "proc/folio/", 11))
 		return NULL;
 	pfn = simple_strtoul(path + 11, &end, 10);
-	if (end == path + 11 || *end || pfn >= max_pfn || PageReserved(pfn_to_page(pfn)))
+	if (end == path + 11 || *end || pfn >= max_pfn ||
+	    (PageReserved(pfn_to_page(pfn)) && !is_zero_pfn(pfn)))
 		return NULL;
 	return proc_get_inode(&proc_folio, pfn);
 }

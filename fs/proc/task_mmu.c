@@ -96,7 +96,11 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 	}
 }
 
-/* Walk the present entries of vma and account each (Linux's smaps_pte_range). */
+/*
+ * Walk the present entries of vma and account each (Linux's
+ * smaps_pte_range); the zero pages are no normal pages and count nowhere,
+ * not even in Rss (Linux: vm_normal_page() is NULL for them).
+ */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
@@ -107,13 +111,17 @@ static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats 
 		pte_t *pte;
 
 		if (pgent_huge(*pmd)) {
-			smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
+			if (!is_huge_zero_pmd(*pmd))
+				smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
-			if (pgent_present(*pte))
-				smaps_account(mss, pfn_to_page(pgent_pfn(*pte)), false, pgent_young(*pte));
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
+			struct page *page = pgent_present(*pte) ? vm_normal_page(vma, a, *pte) : NULL;
+
+			if (page)
+				smaps_account(mss, page, false, pgent_young(*pte));
+		}
 	}
 }
 
@@ -271,28 +279,34 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
 #define PM_SOFT_DIRTY           (1UL << 55)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
+#define PM_FILE                 (1UL << 61)
 #define PM_PRESENT              (1UL << 63)
 
 /*
  * The pagemap entry of one virtual page of the bound mm.  Soft-dirty:
  * its entry's bit, or all of a VMA mapped or made soft-dirty since the
- * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.
+ * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.  A zero page
+ * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's; the huge
+ * zero folio, no anon folio, shows PM_FILE as in Linux.
  */
 static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 {
 	struct mm_struct *mm = PROC_I(inode)->mm;
-	unsigned long addr = vpn << PAGE_SHIFT;
+	unsigned long addr = vpn << PAGE_SHIFT, pfn;
 	struct vm_area_struct *vma = find_vma(mm, addr);
 	u64 sd = vma && vma->vm_start <= addr && (vma->vm_flags & VM_SOFTDIRTY) ? PM_SOFT_DIRTY : 0;
 	struct pgwalk w;
 	struct page *page;
+	bool zero;
 
 	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, addr, &w))
 		return sd;
-	page = pfn_to_page(w.phys >> PAGE_SHIFT);
-	return (page_to_pfn(page) & PM_PFRAME_MASK) | PM_PRESENT |
+	pfn = w.phys >> PAGE_SHIFT;
+	page = pfn_to_page(pfn);
+	zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
+	return (pfn & PM_PFRAME_MASK) | PM_PRESENT | (is_huge_zero_pfn(pfn) ? PM_FILE : 0) |
 	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : sd) |
-	       (page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
+	       (!zero && page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
 /* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */

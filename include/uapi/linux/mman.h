@@ -16,6 +16,8 @@
 #define MAP_FIXED               0x10
 #define MAP_ANONYMOUS           0x20
 #define MAP_NORESERVE           0x4000
+#define MAP_POPULATE            0x8000
+#define MAP_NONBLOCK            0x10000
 #define MAP_FIXED_NOREPLACE     0x100000
 
 #define MADV_NORMAL             0
@@ -40,5 +42,6 @@
 #define MADV_POPULATE_READ      22
 #define MADV_POPULATE_WRITE     23
 #define MADV_DONTNEED_LOCKED    24
+#define MADV_COLLAPSE           25
 
 #endif

@@ -51,6 +51,8 @@ Usage: folio PFN        (any pfn of the folio)
         large = int(f["flags"]) & (1 << int(gdb.parse_and_eval("PG_head")))
         order = int(f["_flags_1"]) & 0xff if large else 0
         print("pfn: %#x" % pfn)
+        if utils.zero_page_kind(pfn):
+            print("zero_page: %s (in no rmap: counts stay 0)" % utils.zero_page_kind(pfn))
         print("head_pfn: %#x" % head)
         print("order: %d" % order)
         refcount = int(f["_refcount"]["counter"])

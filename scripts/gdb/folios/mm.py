@@ -4,7 +4,7 @@ import gdb
 from folios import utils
 
 LEVELS = [("PML4", 39, "PGD"), ("PDPT", 30, "PUD"), ("PD", 21, "PMD"), ("PT", 12, "PTE")]
-BITS = [(0, "P"), (1, "W"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"), (8, "G")]
+BITS = [(0, "P"), (1, "W"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"), (8, "G"), (9, "SPECIAL")]
 
 
 def protnone(entry):
@@ -56,7 +56,8 @@ PGD is the physical address of the root table (default: CR3), or a
 kernel pointer to it (e.g. init_pgd).  Prints every level's index and
 entry with its bits decoded (P present, W/RO, U user, A accessed, D dirty,
 PS leaf at PUD/PMD level, G global, PROTNONE a PROT_NONE leaf the
-CPU sees as not present, NX/X) and the physical address found."""
+CPU sees as not present, SPECIAL a PTE of the zero page, NX/X) and the
+physical address found."""
 
     def __init__(self):
         super().__init__("pgwalk", gdb.COMMAND_USER)
@@ -122,6 +123,8 @@ def show_frame(pfn):
     if int(p["compound_head"]) & 1:
         head = int(p["compound_head"]) & ~1
         print("  tail page of compound page at pfn %#x" % utils.page_to_pfn(head))
+    if utils.zero_page_kind(pfn):
+        print("  the %s: shared by every mapping, in no rmap" % utils.zero_page_kind(pfn))
 
 
 class Pfn(gdb.Command):

@@ -126,8 +126,10 @@ Usage: vmas PID"""
             names = " ".join(n for bit, n in VM_FLAGS if flags & bit)
             print("%#014x-%#014x %-24s %6d KiB" % (start, end, names, (end - start) >> 10))
             for addr, n, pfn, hpfn, order, pmd in folio_runs(root, start, end):
-                print("    %#014x  %4d pages  pfn %#x in folio %#x order %d%s" % (
-                    addr, n, pfn, hpfn, order, "  (PMD leaf)" if pmd else ""))
+                zero = utils.zero_page_kind(pfn)
+                print("    %#014x  %4d pages  pfn %#x in folio %#x order %d%s%s" % (
+                    addr, n, pfn, hpfn, order, "  (PMD leaf)" if pmd else "",
+                    "  (%s)" % zero if zero else ""))
 
 
 class UserSymbols(gdb.Command):

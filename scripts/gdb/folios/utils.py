@@ -34,6 +34,16 @@ def value(expr):
     return int(v)
 
 
+def zero_page_kind(pfn):
+    """'zero page' or 'huge zero folio' if pfn is one of the zero pages
+    (mm/pgtable.h: no rmap, no refcount per mapping), else None."""
+    if pfn == value("zero_pfn"):
+        return "zero page"
+    if value("huge_zero_pfn") == pfn & ~511:
+        return "huge zero folio"
+    return None
+
+
 def cr3():
     """CR3 from QEMU's register set."""
     return value("$cr3") & PFN_MASK

@@ -12,6 +12,10 @@
  * zap, fork, split, pagemap and smaps treat the page as mapped.  Bit 8 is
  * G in a present entry, which user leaves never use.
  *
+ * Bit 9 (a software bit the CPU ignores) is Linux's _PAGE_SPECIAL: the
+ * PTE maps a frame that is no normal page — the shared zero page — so
+ * nothing that walks the tables may touch its refcount or rmap.
+ *
  * SD, soft-dirty (Linux's _PAGE_SOFT_DIRTY, software bit 11 as Linux's
  * _PAGE_BIT_SOFTW3): set by software when a page is written through this
  * entry since /proc/<pid>/clear_refs last cleared it (the CPU never sets
@@ -36,6 +40,7 @@
 #define _PAGE_DIRTY     BIT(6)
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
+#define _PAGE_SPECIAL   BIT(9)
 #define _PAGE_SOFT_DIRTY BIT(11)
 #define _PAGE_NX        BIT(63)
 #define _PAGE_PROTNONE  _PAGE_GLOBAL
@@ -73,6 +78,8 @@ static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
 static inline bool pgent_soft_dirty(pgent_t e) { return e & _PAGE_SOFT_DIRTY; }
 /* Leaf at the PUD or PMD level ("huge"): the PS bit. */
 static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
+/* A PTE of no normal page (Linux's pte_special): the zero page. */
+static inline bool pgent_special(pgent_t e)  { return e & _PAGE_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e)
 {
 	return (e & PTE_PFN_MASK) >> PAGE_SHIFT;
@@ -100,6 +107,7 @@ static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | _PAGE_SOFT_D
 static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
+static inline pgent_t pgent_mkspecial(pgent_t e) { return e | _PAGE_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
@@ -121,10 +129,10 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 	return __pgprot(_PAGE_PRESENT | _PAGE_USER | (write ? _PAGE_RW : 0) | (exec ? 0 : _PAGE_NX));
 }
 
-/* New permissions for an entry; its frame, accessed/dirty/soft-dirty and huge bits stay (pte_modify). */
+/* New permissions for an entry; its frame, accessed/dirty/soft-dirty, huge and special bits stay (pte_modify). */
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_SOFT_DIRTY | _PAGE_PSE)) |
+	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_SOFT_DIRTY | _PAGE_PSE | _PAGE_SPECIAL)) |
 	       pgprot_val(prot);
 }
 

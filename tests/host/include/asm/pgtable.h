@@ -2,11 +2,12 @@
  * The software MMU's page-table entry format (tests/host/softmmu.c), a
  * deliberately different layout from x86's so that mm/ cannot depend on it:
  *
- *   63    52 51            12 11  9  8   7    6   5   4     3   2   1   0
- *   [  0   ][      pfn       ][ 0 ][SD][NONE][D] [A] [LEAF][X] [U] [W] [P]
+ *   63    52 51            12 11 10  9     8    7    6   5   4     3   2   1   0
+ *   [  0   ][      pfn       ][ 0  ][SPEC][SD][NONE][D] [A] [LEAF][X] [U] [W] [P]
  *
  * LEAF marks a PUD/PMD entry that maps memory itself (a huge page); NONE a
- * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping.
+ * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping;
+ * SPEC a PTE of no normal page (the zero page: Linux's pte_special).
  * SD is the software soft-dirty bit (the MMU never sets it).
  */
 #ifndef ASM_PGTABLE_H
@@ -29,6 +30,7 @@
 #define SW_D    BIT(6)
 #define SW_NONE BIT(7)
 #define SW_SOFT_DIRTY BIT(8)
+#define SW_SPECIAL BIT(9)
 #define SW_PFN_MASK 0x000ffffffffff000UL
 
 typedef struct { u64 pgprot; } pgprot_t;
@@ -54,6 +56,7 @@ static inline bool pgent_dirty(pgent_t e)    { return e & SW_D; }
 static inline bool pgent_young(pgent_t e)    { return e & SW_A; }
 static inline bool pgent_soft_dirty(pgent_t e) { return e & SW_SOFT_DIRTY; }
 static inline bool pgent_huge(pgent_t e)     { return e & SW_LEAF; }
+static inline bool pgent_special(pgent_t e)  { return e & SW_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
 
 static inline pgent_t mk_table_entry(unsigned long pfn)
@@ -77,6 +80,7 @@ static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | SW_SOFT_DIRT
 static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~SW_A; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~SW_D; }
+static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
@@ -92,7 +96,7 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 
 static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
 {
-	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_SOFT_DIRTY | SW_LEAF)) | pgprot_val(prot);
+	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_SOFT_DIRTY | SW_LEAF | SW_SPECIAL)) | pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */

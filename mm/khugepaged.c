@@ -1,0 +1,214 @@
+/*
+ * MADV_COLLAPSE of private anon memory (Linux's mm/khugepaged.c:
+ * madvise_collapse, hpage_collapse_scan_pmd, collapse_huge_page), done
+ * synchronously in the caller; foliOS has no khugepaged thread (yet).
+ *
+ * Each 2 MiB-aligned range inside the advised part of the VMA is scanned;
+ * if its PTEs map small or mTHP anon folios (none and zero-page PTEs are
+ * fine, so are pages shared with other mms: MADV_COLLAPSE ignores
+ * max_ptes_none and max_ptes_shared, as Linux) and one of them is
+ * writable, a new 2 MiB folio gets a copy of every page (zeroes for none
+ * and zero-page PTEs), the old folios lose these mappings (a partially
+ * unmapped mTHP goes to the deferred split queue), and one PMD leaf maps
+ * the new folio; the emptied PTE table becomes its deposited table.
+ *
+ *   PTE table: [4K][64K mTHP....][none][zero]...   ==>   PMD leaf -> 2 MiB folio
+ *
+ * A range already mapped by a PMD counts as collapsed.  The sysfs
+ * "enabled" knobs do not matter (Linux's TVA_ENFORCE_SYSFS is off), only
+ * MADV_NOHUGEPAGE.  Errors as Linux's madvise_collapse_errno().
+ *
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ */
+#include "linux/errno.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "linux/string.h"
+
+/* Linux's scan results, the ones an anon MADV_COLLAPSE can give here. */
+enum scan_result {
+	SCAN_FAIL,
+	SCAN_SUCCEED,
+	SCAN_PMD_NULL,
+	SCAN_PMD_MAPPED,
+	SCAN_PAGE_RO,
+	SCAN_PAGE_NULL,
+	SCAN_PAGE_COUNT,
+	SCAN_PAGE_ANON,
+	SCAN_ALLOC_HUGE_PAGE_FAIL,
+};
+
+/*
+ * May MADV_COLLAPSE make THPs in vma (Linux's hugepage_vma_check with
+ * enforce_sysfs off)?  Not with MADV_NOHUGEPAGE, and only if some
+ * 2 MiB-aligned range fits inside it.
+ */
+static bool hugepage_vma_check(const struct vm_area_struct *vma)
+{
+	unsigned long haddr = (vma->vm_end - HPAGE_PMD_SIZE) & PMD_MASK;
+
+	if (vma->vm_flags & VM_NOHUGEPAGE)
+		return false;
+	return vma->vm_end - vma->vm_start >= HPAGE_PMD_SIZE && haddr >= vma->vm_start;
+}
+
+/*
+ * Are all references to folio its mappings (Linux's is_refcount_suitable)?
+ * Every mapping holds one; anything more is a pin or a walker's.
+ */
+static bool is_refcount_suitable(struct folio *folio)
+{
+	return folio_ref_count(folio) == folio_mapcount(folio);
+}
+
+/*
+ * Copy the pages the PTE table maps at haddr into new (zeroes for none and
+ * zero-page PTEs), clear every PTE and drop the old mappings: rmap, the
+ * PTEs' references, RSS; the table ends empty (Linux's
+ * __collapse_huge_page_copy).  Returns the pages of folios it unmapped.
+ */
+static long __collapse_huge_page_copy(pte_t *table, struct folio *new,
+				      struct vm_area_struct *vma, unsigned long haddr)
+{
+	long used = 0, rss = 0;
+	int nr;
+
+	for (int i = 0; i < (int)HPAGE_PMD_NR; i += nr) {
+		pte_t pte = table[i];
+		struct page *page = pgent_present(pte) ?
+				    vm_normal_page(vma, haddr + i * PAGE_SIZE, pte) : NULL;
+		struct folio *folio;
+
+		nr = 1;
+		used += !pgent_none(pte);
+		if (!page) {
+			memset(page_address(folio_page(new, i)), 0, PAGE_SIZE);
+			__clear_ptes(&table[i], 1);
+			continue;
+		}
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, &table[i], HPAGE_PMD_NR - i);
+		memcpy(page_address(folio_page(new, i)), page_address(page), nr * PAGE_SIZE);
+		__clear_ptes(&table[i], nr);
+		folio_remove_rmap_ptes(folio, page, nr, vma);
+		folio_put_refs(folio, nr);
+		used += nr - 1;
+		rss += nr;
+	}
+	pte_table_add_used(table, -used);
+	return rss;
+}
+
+/*
+ * Replace the PTE table under *pmd (at haddr) by one PMD leaf mapping a
+ * new 2 MiB folio with the same contents (Linux's collapse_huge_page);
+ * the table is kept as the leaf's deposited one.  SCAN_SUCCEED or
+ * SCAN_ALLOC_HUGE_PAGE_FAIL.
+ */
+static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, pmd_t *pmd)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct folio *new = folio_alloc(0, HPAGE_PMD_ORDER);
+	pte_t *table;
+	long rss;
+
+	if (!new)
+		return SCAN_ALLOC_HUGE_PAGE_FAIL;
+	table = pte_offset(pmd, haddr);
+	/* Linux's pmdp_collapse_flush: no CPU may use the old PTEs once their pages go. */
+	pmdp_huge_get_and_clear(mm, haddr, pmd);
+	flush_tlb_range(mm->pgd, haddr, HPAGE_PMD_NR);
+	rss = __collapse_huge_page_copy(table, new, vma, haddr);
+	folio_add_new_anon_rmap(new, vma, haddr, RMAP_EXCLUSIVE);
+	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(new), vm_get_page_prot(vma)));
+	pgtable_trans_huge_deposit(mm, table);
+	add_mm_counter(mm, (long)HPAGE_PMD_NR - rss);
+	return SCAN_SUCCEED;
+}
+
+/*
+ * Scan the 2 MiB range at haddr of vma and collapse it if it qualifies
+ * (Linux's hpage_collapse_scan_pmd for MADV_COLLAPSE: no limit on none,
+ * zero-page or shared PTEs; every mapped page anon with no reference
+ * beyond its mappings; at least one PTE writable).  A scan_result.
+ */
+static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long haddr)
+{
+	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false);
+	bool writable = false;
+	pte_t *pte;
+
+	if (!pmd || !pgent_present(*pmd))
+		return SCAN_PMD_NULL;
+	if (pgent_huge(*pmd))
+		return SCAN_PMD_MAPPED;
+	pte = pte_offset(pmd, haddr);
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+		struct page *page;
+		struct folio *folio;
+
+		if (!pgent_present(pte[i]) || pgent_special(pte[i]))
+			continue;               /* none or the zero page */
+		writable |= pgent_write(pte[i]);
+		page = vm_normal_page(vma, haddr + i * PAGE_SIZE, pte[i]);
+		if (!page)
+			return SCAN_PAGE_NULL;
+		folio = page_folio(page);
+		if (!folio_test_anon(folio))
+			return SCAN_PAGE_ANON;
+		if (!is_refcount_suitable(folio))
+			return SCAN_PAGE_COUNT;
+	}
+	if (!writable)
+		return SCAN_PAGE_RO;
+	return collapse_huge_page(vma, haddr, pmd);
+}
+
+/* Linux's madvise_collapse_errno: what the last failure tells the caller. */
+static int madvise_collapse_errno(int result)
+{
+	switch (result) {
+	case SCAN_ALLOC_HUGE_PAGE_FAIL:
+		return -ENOMEM;
+	case SCAN_PAGE_COUNT:
+		return -EAGAIN;         /* a pin or a walker's reference: try again */
+	default:
+		return -EINVAL;
+	}
+}
+
+/* May the walk go on to the next range after this result (Linux's whitelist)? */
+static bool madvise_collapse_continue(int result)
+{
+	return result == SCAN_PMD_NULL || result == SCAN_PAGE_RO || result == SCAN_PAGE_NULL ||
+	       result == SCAN_PAGE_COUNT;
+}
+
+/*
+ * MADV_COLLAPSE of [start, end), inside vma (Linux's madvise_collapse):
+ * collapse every 2 MiB-aligned range in it.  0 if each one is now
+ * PMD-mapped, else the errno of the last failure (-EINVAL, -ENOMEM,
+ * -EAGAIN); -EINVAL at once if vma may not have THPs.
+ */
+int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	unsigned long hstart = ALIGN_UP(start, HPAGE_PMD_SIZE), hend = ALIGN_DOWN(end, HPAGE_PMD_SIZE);
+	unsigned long thps = 0;
+	int last_fail = SCAN_FAIL;
+
+	if (!hugepage_vma_check(vma))
+		return -EINVAL;
+	for (unsigned long addr = hstart; addr < hend; addr += HPAGE_PMD_SIZE) {
+		int result = hpage_collapse_scan_pmd(vma, addr);
+
+		if (result == SCAN_SUCCEED || result == SCAN_PMD_MAPPED) {
+			thps++;
+			continue;
+		}
+		last_fail = result;
+		if (!madvise_collapse_continue(result))
+			break;
+	}
+	return hstart >= hend || thps == (hend - hstart) >> PMD_SHIFT ? 0 :
+	       madvise_collapse_errno(last_fail);
+}
