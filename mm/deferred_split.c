@@ -332,23 +332,28 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan)
 
 /*
  * Split the anon large folio that the present PTE *pte (at addr) maps to
- * new_order, if it is bigger.  Returns the address past the folio's
- * pages in this mapping (where the walk goes on).
+ * new_order, if it is bigger.  Returns the address past the run of PTEs
+ * from addr on (below end and this PTE table) that map the folio's next
+ * pages: where the walk goes on.  A folio may be mapped in pieces (mremap
+ * moves single pages), so the walk never skips what this run does not map.
  */
-static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned int new_order)
+static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned long end,
+				     unsigned int new_order)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pte));
 	struct folio *folio = page_folio(page);
 	unsigned long rest = folio_nr_pages(folio) - (page - &folio->page);
+	unsigned long limit = MIN(end, ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE);
+	int nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
 	bool queued;
 
 	if (!folio_test_large(folio) || !folio_test_anon(folio) ||
 	    new_order >= folio_order(folio))
-		return addr + rest * PAGE_SIZE;
+		return addr + nr * PAGE_SIZE;
 	queued = folio_unqueue_deferred_split(folio);
 	if (split_folio_to_order(folio, new_order) && queued)
 		deferred_split_queue(folio);
-	return addr + rest * PAGE_SIZE;
+	return addr + nr * PAGE_SIZE;
 }
 
 /*
@@ -381,7 +386,7 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 			__split_huge_pmd(vma, pmd, addr);
 		}
 		pte = pte_offset(pmd, addr);
-		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, new_order) : addr + PAGE_SIZE;
+		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, end, new_order) : addr + PAGE_SIZE;
 	}
 }
 
