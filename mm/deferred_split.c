@@ -13,9 +13,10 @@
  *   LM = 6, one slot (mm, 6)               6 mapped, each _mapcount 0
  *
  * Splitting needs each page's own mapcount.  With CONFIG_NO_PAGE_MAPCOUNT
- * nobody keeps it, so it is counted by an rmap walk over the page tables
- * of every mm (Linux walks the folio's anon_vma; see mm_list); with
+ * nobody keeps it, so it is counted by the anon rmap walk over the VMAs
+ * of the folio's anon_vma (rmap_walk_anon, mm/anon_vma.c); with
  * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
+ * order-0 folios keep the anon_vma and their pages' indexes.  The
  * PTEs stay as they are: they map the same pages, now of small folios.
  *
  * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
@@ -90,40 +91,63 @@ unsigned long deferred_split_count(void)
 static spinlock_t split_lock = SPINLOCK_INIT("split");
 static int split_counts[HPAGE_PMD_NR];
 
+/* What folio_count_mappings() gathers; the walk stops at a PMD mapping. */
+struct count_mappings {
+	int *counts;
+	long total;
+	bool pmd_mapped;
+};
+
 /*
- * Count into counts[i] the PTEs that map page i of folio, in every mm
- * (the rmap walk).  A folio is mapped at the naturally aligned address
- * folio->index << PAGE_SHIFT, so all of it sits under one PMD entry.
- * Returns the total, or -EBUSY if some PMD maps the folio.
+ * rmap_one of folio_count_mappings(): count the PTEs of vma that map
+ * pages of folio.  address is where the folio's first page (or vma's start)
+ * would be; an mremap may have left the folio's pages under two PMDs, so
+ * each page is looked up on its own.
  */
-static long folio_count_mappings(struct folio *folio, int *counts)
+static bool count_mappings_one(struct folio *folio, struct vm_area_struct *vma,
+			       unsigned long address, void *arg)
 {
 	unsigned long nr = folio_nr_pages(folio), pfn = folio_pfn(folio);
-	unsigned long addr = folio->index << PAGE_SHIFT;
-	struct mm_struct *mm;
-	long total = 0;
+	struct count_mappings *cm = arg;
 
-	memset(counts, 0, nr * sizeof(*counts));
-	list_for_each_entry(mm, &mm_list, mmlist) {
-		pmd_t *pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+	for (unsigned long i = 0; i < nr; i++) {
+		unsigned long addr = vma_address(vma, folio->index + i, 1);
+		pmd_t *pmd;
 		pte_t *pte;
 
-		if (!pmd || pgent_none(*pmd))
+		if (addr == (unsigned long)-EFAULT)
+			continue;
+		pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		if (!pmd || !pgent_present(*pmd))
 			continue;
 		if (pgent_huge(*pmd)) {
-			if (pgent_pfn(*pmd) == pfn)
-				return -EBUSY;
+			cm->pmd_mapped |= pgent_pfn(*pmd) == pfn;
+			if (cm->pmd_mapped)
+				return false;
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
-		for (unsigned long i = 0; i < nr; i++) {
-			if (pgent_present(pte[i]) && pgent_pfn(pte[i]) == pfn + i) {
-				counts[i]++;
-				total++;
-			}
+		if (pgent_present(*pte) && pgent_pfn(*pte) == pfn + i) {
+			cm->counts[i]++;
+			cm->total++;
 		}
 	}
-	return total;
+	return true;
+}
+
+/*
+ * Count into counts[i] the PTEs that map page i of folio, in every VMA
+ * the anon rmap walk finds (rmap_walk_anon).  Returns the total, or -EBUSY
+ * if some PMD maps the folio.
+ */
+static long folio_count_mappings(struct folio *folio, int *counts)
+{
+	struct count_mappings cm = { .counts = counts };
+	struct rmap_walk_control rwc = { .arg = &cm, .rmap_one = count_mappings_one };
+
+	memset(counts, 0, folio_nr_pages(folio) * sizeof(*counts));
+	rmap_walk_anon(folio, &rwc);
+	return cm.pmd_mapped ? -EBUSY : cm.total;
 }
 
 /*
@@ -136,6 +160,7 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 							 const int *counts)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
+	void *mapping = folio->mapping;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 
 	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
@@ -145,7 +170,7 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 
 		memset(page, 0, sizeof(*page));
 		page->flags = exclusive ? BIT(PG_anon_exclusive) : 0;
-		page->mapping = (void *)PAGE_MAPPING_ANON;
+		page->mapping = mapping;
 		page->index = index + i;
 		atomic_set(&page->_mapcount, counts[i] - 1);
 		set_page_count(page, counts[i]);

@@ -108,12 +108,22 @@ struct mm_struct {
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
 
+struct anon_vma;                /* mm/rmap.h */
+
 /* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
 struct vm_area_struct {
 	unsigned long vm_start, vm_end;
 	struct mm_struct *vm_mm;
 	unsigned long vm_flags;         /* VM_* */
 	struct list_head vm_list;       /* in mm->mmap */
+	/*
+	 * The page offset of vm_start: an anon VMA gets vm_start >> PAGE_SHIFT
+	 * when created and keeps it through mremap, so an anon page's
+	 * folio->index (its linear_page_index) never changes.
+	 */
+	unsigned long vm_pgoff;
+	struct list_head anon_vma_chain;        /* the chains of this VMA */
+	struct anon_vma *anon_vma;      /* where its new anon folios point; NULL until a fault */
 };
 
 #define VM_READ         0x1UL

@@ -18,6 +18,10 @@
 #define MAP_NORESERVE           0x4000
 #define MAP_FIXED_NOREPLACE     0x100000
 
+#define MREMAP_MAYMOVE          1
+#define MREMAP_FIXED            2
+#define MREMAP_DONTUNMAP        4
+
 #define MADV_NORMAL             0
 #define MADV_RANDOM             1
 #define MADV_SEQUENTIAL         2

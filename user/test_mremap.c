@@ -1,0 +1,233 @@
+/*
+ * Guest test (TAP): mremap of anonymous memory — Linux's errnos; shrink,
+ * grow in place, grow by moving, MREMAP_FIXED, MREMAP_DONTUNMAP; the moved
+ * pages keep their PFNs (the page tables move, not the data); a PMD-mapped
+ * THP moved between 2 MiB-aligned addresses stays PMD-mapped
+ * (AnonHugePages), an unaligned move maps it by PTEs; a page a child moved
+ * while its parent still shares it is copied on the child's write, survives
+ * the parent's partial unmap and the deferred split (an rmap walk that must
+ * find the child's mapping at its new address), and is reused once the
+ * parent has gone.  Passes unchanged on Linux (the checks that read
+ * foliOS's /proc/folio are skipped there).
+ */
+#define _GNU_SOURCE
+#include "thp_util.h"
+#include <errno.h>
+#include <signal.h>
+
+/* mremap's result and errno as one value: the address, or -errno. */
+static long xmremap(void *old, size_t old_len, size_t new_len, int flags, void *new_addr)
+{
+	void *r = mremap(old, old_len, new_len, flags, new_addr);
+
+	return r == MAP_FAILED ? -errno : (long)r;
+}
+
+static char *map_anon(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* AnonHugePages of the smaps entry that starts at addr, in kB; -1 if none. */
+static long smaps_anon_huge_kb(const void *addr)
+{
+	char line[256], want[32];
+	long kb = -1;
+	int in = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, ' ') > strchr(line, '-'))
+			in = !strncmp(line, want, strlen(want));
+		else if (in && !strncmp(line, "AnonHugePages:", 14))
+			kb = strtol(line + 14, NULL, 10);
+	}
+	fclose(f);
+	return kb;
+}
+
+static void test_errnos(void)
+{
+	char *p = map_anon(4 * PAGE), *q = map_anon(PAGE);
+
+	ok(xmremap(p, PAGE, PAGE, 8, NULL) == -EINVAL, "unknown flag: EINVAL");
+	ok(xmremap(p, PAGE, PAGE, MREMAP_FIXED, q) == -EINVAL, "FIXED without MAYMOVE: EINVAL");
+	ok(xmremap(p, PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL) == -EINVAL,
+	   "DONTUNMAP resizing: EINVAL");
+	ok(xmremap(p, PAGE, PAGE, MREMAP_DONTUNMAP, NULL) == -EINVAL,
+	   "DONTUNMAP without MAYMOVE: EINVAL");
+	ok(xmremap(p + 1, PAGE, PAGE, 0, NULL) == -EINVAL, "unaligned address: EINVAL");
+	ok(xmremap(p, PAGE, 0, 0, NULL) == -EINVAL, "new length 0: EINVAL");
+	ok(xmremap(p, 0, 2 * PAGE, MREMAP_MAYMOVE, NULL) == -EINVAL,
+	   "old length 0 of a private mapping: EINVAL");
+	ok(xmremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + 2 * PAGE) == -EINVAL,
+	   "FIXED onto an overlapping range: EINVAL");
+	ok(xmremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, q + 1) == -EINVAL,
+	   "FIXED to an unaligned address: EINVAL");
+	munmap(q, PAGE);
+	ok(xmremap(q, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL) == -EFAULT, "nothing mapped: EFAULT");
+	ok(xmremap(p, 8 * PAGE, 9 * PAGE, MREMAP_MAYMOVE, NULL) == -EFAULT,
+	   "range past the end of its VMA: EFAULT");
+	ok(xmremap(q, 2 * PAGE, PAGE, 0, NULL) == -EFAULT, "shrinking nothing: EFAULT");
+	munmap(p, 4 * PAGE);
+}
+
+/* Shrink, grow in place, grow by moving (and ENOMEM without MAYMOVE). */
+static void test_resize(void)
+{
+	char *p = map_anon(8 * PAGE), *next;
+	long r;
+
+	fill_pattern(p, 8, 100);
+	ok(xmremap(p, 8 * PAGE, 4 * PAGE, 0, NULL) == (long)p && check_pattern(p, 4, 100, -1) &&
+	   touch_in_child(p + 5 * PAGE, 0) == SIGSEGV, "shrink: the tail is unmapped");
+	ok(xmremap(p, 4 * PAGE, 8 * PAGE, 0, NULL) == (long)p && check_pattern(p, 4, 100, -1) &&
+	   *(int *)(p + 6 * PAGE) == 0, "grow in place: data kept, new pages zero");
+	next = mmap(p + 8 * PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ok(next == p + 8 * PAGE && xmremap(p, 8 * PAGE, 16 * PAGE, 0, NULL) == -ENOMEM,
+	   "grow into a mapping without MAYMOVE: ENOMEM");
+	r = xmremap(p, 8 * PAGE, 16 * PAGE, MREMAP_MAYMOVE, NULL);
+	ok(r > 0 && (char *)r != p && check_pattern((char *)r, 4, 100, -1) &&
+	   touch_in_child(p, 0) == SIGSEGV, "grow with MAYMOVE moves: data kept, old range gone");
+	munmap((char *)r, 16 * PAGE);
+	munmap(next, PAGE);
+}
+
+/* MREMAP_FIXED and MREMAP_DONTUNMAP: the pages themselves move. */
+static void test_fixed_dontunmap(void)
+{
+	char *p = map_anon(4 * PAGE), *dst = map_anon(8 * PAGE);
+	unsigned long pfn0, pfn3;
+	long r;
+
+	fill_pattern(p, 4, 200);
+	pfn0 = pfn_of(p);
+	pfn3 = pfn_of(p + 3 * PAGE);
+	r = xmremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * PAGE);
+	ok(r == (long)(dst + 2 * PAGE) && check_pattern((char *)r, 4, 200, -1) &&
+	   *(int *)dst == 0 && touch_in_child(p, 0) == SIGSEGV, "FIXED: moved, old range gone");
+	ok(pfn0 && pfn_of((char *)r) == pfn0 && pfn_of((char *)r + 3 * PAGE) == pfn3,
+	   "FIXED: the same physical pages");
+	p = (char *)r;
+	r = xmremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
+	ok(r > 0 && check_pattern((char *)r, 4, 200, -1) && pfn_of((char *)r) == pfn0,
+	   "DONTUNMAP: moved with its pages");
+	ok(r > 0 && *(volatile int *)p == 0 && *(int *)(p + 3 * PAGE) == 0,
+	   "DONTUNMAP: the old range stays mapped and refaults zero");
+	munmap((char *)r, 4 * PAGE);
+	munmap(dst, 8 * PAGE);
+}
+
+/* A PMD-mapped THP moved 2 MiB-aligned stays a PMD; moved by a page it becomes PTEs. */
+static void test_thp_move(void)
+{
+	char *p, *dst;
+	unsigned long pfn;
+	long r;
+
+	thp_only(2048);
+	p = map_aligned(PMD_SIZE, PMD_SIZE);
+	dst = map_aligned(3 * PMD_SIZE, PMD_SIZE);
+	fill_pattern(p, 512, 300);
+	thp_only(0);
+	pfn = pfn_of(p);
+	if (!pfns_contiguous(p, 512) || smaps_anon_huge_kb(p) != 2048) {
+		skip("no PMD-mapped THP to move");
+		skip("no PMD-mapped THP to move");
+		return;
+	}
+	r = xmremap(p, PMD_SIZE, PMD_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	ok(r == (long)dst && pfn_of(dst) == pfn && pfns_contiguous(dst, 512) &&
+	   smaps_anon_huge_kb(dst) == 2048 && check_pattern(dst, 512, 300, -1),
+	   "aligned move of a THP: the same PMD-mapped folio");
+	r = xmremap(dst, PMD_SIZE, PMD_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + PMD_SIZE + PAGE);
+	ok(r == (long)(dst + PMD_SIZE + PAGE) && pfn_of((char *)r) == pfn &&
+	   pfns_contiguous((char *)r, 512) && smaps_anon_huge_kb((char *)r) == 0 &&
+	   check_pattern((char *)r, 512, 300, -1), "unaligned move of a THP: split into PTEs");
+	munmap(dst, 3 * PMD_SIZE);
+}
+
+/*
+ * The child moves the folio it shares with its parent, then writes page 0
+ * (a copy); the parent unmaps the first half and splits its deferred
+ * folios (the walk must find the child's pages at their new address); the
+ * child's pages stay intact; the parent unmaps the rest and the child's
+ * write reuses the page in place.  The child's exit status says what failed.
+ */
+static int child_moves(char *p, unsigned long n, int to_child, int to_parent)
+{
+	char *dst = map_aligned(2 * n * PAGE, PMD_SIZE), c = 0;
+	unsigned long pfn0 = pfn_of(p), pfn_last = pfn_of(p + (n - 1) * PAGE);
+	struct folio_view v;
+	char *q;
+
+	q = (char *)xmremap(p, n * PAGE, n * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + PAGE);
+	if (q != dst + PAGE || !check_pattern(q, n, 400, -1) || pfn_of(q) != pfn0)
+		return 1;
+	*(int *)q = 7;                          /* shared with the parent: COW */
+	if (pfn_of(q) == pfn0)
+		return 2;
+	if (write(to_parent, &c, 1) != 1 || read(to_child, &c, 1) != 1)
+		return 3;
+	if (!check_pattern(q, n, 400, 0) || pfn_of(q + (n - 1) * PAGE) != pfn_last)
+		return 4;
+	/* foliOS: the parent's partial unmap queued the folio and the split found every mapping */
+	if (n > 2 && folio_at(q + (n - 1) * PAGE, &v) == 0 && v.order != 0)
+		return 5;
+	if (write(to_parent, &c, 1) != 1 || read(to_child, &c, 1) != 1)
+		return 6;
+	*(int *)(q + (n - 1) * PAGE) = 8;       /* the parent is gone: reuse */
+	if (folio_at(q, &v) == 0 && pfn_of(q + (n - 1) * PAGE) != pfn_last)
+		return 7;
+	return *(int *)q == 7 && check_pattern(q + PAGE, n - 2, 401, -1) ? 0 : 8;
+}
+
+static void test_child_mremap_cow(unsigned long n, const char *what)
+{
+	int to_child[2], to_parent[2], st;
+	char *p, c = 0;
+	pid_t pid;
+
+	thp_only(n == 2 ? 0 : n * 4);
+	p = map_aligned(n * PAGE, n * PAGE);
+	fill_pattern(p, n, 400);
+	thp_only(0);
+	xpipe(to_child, 0);
+	xpipe(to_parent, 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(child_moves(p, n, to_child[0], to_parent[1]));
+	if (read(to_parent[0], &c, 1) == 1) {
+		ok(*(int *)p == 400, "%s: the child's write to its moved page copied it", what);
+		munmap(p, n / 2 * PAGE);
+		split_deferred();
+		ok(check_pattern(p + n / 2 * PAGE, n - n / 2, 400 + (int)(n / 2), -1),
+		   "%s: the parent's other pages are untouched", what);
+		if (write(to_child[1], &c, 1) == 1 && read(to_parent[0], &c, 1) == 1)
+			munmap(p + n / 2 * PAGE, (n - n / 2) * PAGE);
+		if (write(to_child[1], &c, 1) != 1)
+			ok(0, "%s: pipe to the child", what);
+	}
+	st = wait_exit(pid);
+	ok(st == 0, "%s: moved in a child, COW, split and reuse (child status %d)", what, st);
+	close(to_child[0]), close(to_child[1]), close(to_parent[0]), close(to_parent[1]);
+}
+
+int main(void)
+{
+	mount_proc_sys();
+	test_errnos();
+	test_resize();
+	test_fixed_dontunmap();
+	test_thp_move();
+	test_child_mremap_cow(2, "4K pages");
+	test_child_mremap_cow(16, "64K mTHP");
+	test_child_mremap_cow(512, "2M THP");
+	thp_only(0);
+	return tap_done();
+}
