@@ -153,13 +153,15 @@ static void test_thp_move(void)
 }
 
 /*
- * The child moves the folio it shares with its parent, then writes page 0
- * (a copy); the parent unmaps the first half and splits its deferred
- * folios (the walk must find the child's pages at their new address); the
- * child's pages stay intact; the parent unmaps the rest and the child's
- * write reuses the page in place.  The child's exit status says what failed.
+ * The child moves the folio it shares with its parent, writes page 0 (a
+ * copy) and unmaps its first half; the parent unmaps three quarters of its
+ * own, which leaves the folio partially mapped, and splits the deferred
+ * folios: the rmap walk must find the child's pages at their new address.
+ * The child's pages stay intact; the parent unmaps the rest and the
+ * child's write reuses its page in place.  Returns what failed, 0 if
+ * nothing (the child's exit status).
  */
-static int child_moves(char *p, unsigned long n, int to_child, int to_parent)
+static int child_moves(char *p, unsigned long n, int from_parent, int to_parent)
 {
 	char *dst = map_aligned(2 * n * PAGE, PMD_SIZE), c = 0;
 	unsigned long pfn0 = pfn_of(p), pfn_last = pfn_of(p + (n - 1) * PAGE);
@@ -170,26 +172,30 @@ static int child_moves(char *p, unsigned long n, int to_child, int to_parent)
 	if (q != dst + PAGE || !check_pattern(q, n, 400, -1) || pfn_of(q) != pfn0)
 		return 1;
 	*(int *)q = 7;                          /* shared with the parent: COW */
-	if (pfn_of(q) == pfn0)
+	if (pfn_of(q) == pfn0 || *(int *)q != 7)
 		return 2;
-	if (write(to_parent, &c, 1) != 1 || read(to_child, &c, 1) != 1)
+	munmap(q, n / 2 * PAGE);
+	if (write(to_parent, &c, 1) != 1 || read(from_parent, &c, 1) != 1)
 		return 3;
-	if (!check_pattern(q, n, 400, 0) || pfn_of(q + (n - 1) * PAGE) != pfn_last)
+	q += n / 2 * PAGE;
+	if (!check_pattern(q, n / 2, 400 + (int)(n / 2), -1) ||
+	    pfn_of(q + (n / 2 - 1) * PAGE) != pfn_last)
 		return 4;
-	/* foliOS: the parent's partial unmap queued the folio and the split found every mapping */
-	if (n > 2 && folio_at(q + (n - 1) * PAGE, &v) == 0 && v.order != 0)
+	/* foliOS: the folio was split, so the walk found every mapping */
+	if (n > 2 && folio_at(q, &v) == 0 && v.order != 0)
 		return 5;
-	if (write(to_parent, &c, 1) != 1 || read(to_child, &c, 1) != 1)
+	if (write(to_parent, &c, 1) != 1 || read(from_parent, &c, 1) != 1)
 		return 6;
-	*(int *)(q + (n - 1) * PAGE) = 8;       /* the parent is gone: reuse */
-	if (folio_at(q, &v) == 0 && pfn_of(q + (n - 1) * PAGE) != pfn_last)
+	*(int *)(q + (n / 2 - 1) * PAGE) = 8;   /* the parent is gone: reuse */
+	if (folio_at(q, &v) == 0 && pfn_of(q + (n / 2 - 1) * PAGE) != pfn_last)
 		return 7;
-	return *(int *)q == 7 && check_pattern(q + PAGE, n - 2, 401, -1) ? 0 : 8;
+	return check_pattern(q, n / 2 - 1, 400 + (int)(n / 2), -1) ? 0 : 8;
 }
 
 static void test_child_mremap_cow(unsigned long n, const char *what)
 {
 	int to_child[2], to_parent[2], st;
+	unsigned long keep = n - 3 * n / 4;
 	char *p, c = 0;
 	pid_t pid;
 
@@ -200,22 +206,28 @@ static void test_child_mremap_cow(unsigned long n, const char *what)
 	xpipe(to_child, 0);
 	xpipe(to_parent, 0);
 	pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
 		_exit(child_moves(p, n, to_child[0], to_parent[1]));
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
 	if (read(to_parent[0], &c, 1) == 1) {
 		ok(*(int *)p == 400, "%s: the child's write to its moved page copied it", what);
-		munmap(p, n / 2 * PAGE);
+		munmap(p, (n - keep) * PAGE);
 		split_deferred();
-		ok(check_pattern(p + n / 2 * PAGE, n - n / 2, 400 + (int)(n / 2), -1),
+		ok(check_pattern(p + (n - keep) * PAGE, keep, 400 + (int)(n - keep), -1),
 		   "%s: the parent's other pages are untouched", what);
 		if (write(to_child[1], &c, 1) == 1 && read(to_parent[0], &c, 1) == 1)
-			munmap(p + n / 2 * PAGE, (n - n / 2) * PAGE);
+			munmap(p + (n - keep) * PAGE, keep * PAGE);
 		if (write(to_child[1], &c, 1) != 1)
 			ok(0, "%s: pipe to the child", what);
 	}
+	close(to_child[1]);
+	close(to_parent[0]);
 	st = wait_exit(pid);
 	ok(st == 0, "%s: moved in a child, COW, split and reuse (child status %d)", what, st);
-	close(to_child[0]), close(to_child[1]), close(to_parent[0]), close(to_parent[1]);
 }
 
 int main(void)
