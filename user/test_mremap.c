@@ -51,6 +51,17 @@ static long smaps_anon_huge_kb(const void *addr)
 	return kb;
 }
 
+/* foliOS's /proc/folio index of the page at addr (its linear page index); -1 elsewhere. */
+static long folio_index_of(const void *addr)
+{
+	char path[64], buf[1024];
+
+	snprintf(path, sizeof(path), "/proc/folio/%lu", pfn_of(addr));
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	return fv_field(buf, "index");
+}
+
 static void test_errnos(void)
 {
 	char *p = map_anon(4 * PAGE), *q = map_anon(PAGE);
@@ -103,16 +114,20 @@ static void test_fixed_dontunmap(void)
 {
 	char *p = map_anon(4 * PAGE), *dst = map_anon(8 * PAGE);
 	unsigned long pfn0, pfn3;
-	long r;
+	long r, idx3;
 
 	fill_pattern(p, 4, 200);
 	pfn0 = pfn_of(p);
 	pfn3 = pfn_of(p + 3 * PAGE);
+	idx3 = folio_index_of(p + 3 * PAGE);
+	ok(idx3 == -1 || idx3 == (long)((unsigned long)p / PAGE + 3),
+	   "an anon page's index is its linear page index");
 	r = xmremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * PAGE);
 	ok(r == (long)(dst + 2 * PAGE) && check_pattern((char *)r, 4, 200, -1) &&
 	   *(int *)dst == 0 && touch_in_child(p, 0) == SIGSEGV, "FIXED: moved, old range gone");
-	ok(pfn0 && pfn_of((char *)r) == pfn0 && pfn_of((char *)r + 3 * PAGE) == pfn3,
-	   "FIXED: the same physical pages");
+	ok(pfn0 && pfn_of((char *)r) == pfn0 && pfn_of((char *)r + 3 * PAGE) == pfn3 &&
+	   folio_index_of((char *)r + 3 * PAGE) == idx3,
+	   "FIXED: the same physical pages, their index kept");
 	p = (char *)r;
 	r = xmremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
 	ok(r > 0 && check_pattern((char *)r, 4, 200, -1) && pfn_of((char *)r) == pfn0,

@@ -107,6 +107,9 @@ static int folio_show(struct seq_file *m, void *v)
 		   "entire_mapcount: %d\n", pfn, folio_pfn(folio), folio_order(folio),
 		   folio_ref_count(folio), folio_mapcount(folio),
 		   large ? folio_entire_mapcount(folio) : 0);
+	/* The anon_vma's address stays in the kernel; the page's linear index is the rmap's key. */
+	seq_printf(m, "mapping: %s\nindex: %lu\n", folio_test_anon(folio) ? "anon" : "none",
+		   folio->index + (unsigned long)(page - &folio->page));
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n",
 			   large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),
