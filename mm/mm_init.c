@@ -39,7 +39,6 @@ void mem_init(void)
 	memblock_free_ranges(free_to_buddy, NULL);
 	kmalloc_init();
 	mm_ids_init();
-	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
 	rmap_trace_init();

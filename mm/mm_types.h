@@ -103,7 +103,6 @@ struct mm_struct {
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
 	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
-	struct list_head mmlist;        /* in the list of all mms (the rmap walk) */
 };
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
