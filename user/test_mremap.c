@@ -245,6 +245,146 @@ static void test_child_mremap_cow(unsigned long n, const char *what)
 	ok(st == 0, "%s: moved in a child, COW, split and reuse (child status %d)", what, st);
 }
 
+/* A piece of the region: original pages [lo, hi), now mapped at addr. */
+struct piece {
+	unsigned long lo, hi;
+	char *addr;
+};
+
+#define MAX_PIECES      64
+#define GONE            (-1)
+
+struct walk {
+	struct piece pc[MAX_PIECES];
+	int np;
+	int *expect;                    /* per original page: its first int, or GONE */
+	char *next;                     /* where the next move goes: never reused */
+	unsigned int seed;
+};
+
+static unsigned int rnd(struct walk *w, unsigned int n)
+{
+	w->seed = w->seed * 1103515245u + 12345u;
+	return (w->seed >> 8) % n;
+}
+
+/* Move pages [s, e) of piece i to a fresh address, aligned to 2 MiB or off it by a few pages. */
+static int walk_move(struct walk *w, int i, unsigned long s, unsigned long e)
+{
+	struct piece *pc = &w->pc[i];
+	char *dst = (char *)(((unsigned long)w->next + PMD_SIZE - 1) & ~(PMD_SIZE - 1)) +
+		    rnd(w, 2) * rnd(w, 8) * PAGE;
+	char *src = pc->addr + (s - pc->lo) * PAGE;
+
+	if (w->np + 2 > MAX_PIECES)
+		return 0;
+	if (xmremap(src, (e - s) * PAGE, (e - s) * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst) !=
+	    (long)dst)
+		return -1;
+	w->next = dst + (e - s) * PAGE + PAGE;
+	if (e < pc->hi)
+		w->pc[w->np++] = (struct piece){ e, pc->hi, pc->addr + (e - pc->lo) * PAGE };
+	if (s > pc->lo) {
+		w->pc[w->np++] = (struct piece){ s, e, dst };
+		pc->hi = s;
+	} else {
+		*pc = (struct piece){ s, e, dst };
+	}
+	return 0;
+}
+
+/* One random step: move a piece or part of it, write a page, unmap an end page, or split. */
+static int walk_step(struct walk *w, int step)
+{
+	int i = rnd(w, w->np);
+	struct piece *pc = &w->pc[i];
+	unsigned long len = pc->hi - pc->lo, s, e;
+
+	if (!len)
+		return 0;
+	switch (rnd(w, 5)) {
+	case 0:
+		return walk_move(w, i, pc->lo, pc->hi);
+	case 1:
+		s = pc->lo + rnd(w, len);
+		e = s + 1 + rnd(w, pc->hi - s);
+		return walk_move(w, i, s, e);
+	case 2:
+		s = rnd(w, len);
+		*(int *)(pc->addr + s * PAGE) = w->expect[pc->lo + s] = step * 1000 + (int)(w->seed & 511);
+		return 0;
+	case 3:
+		if (rnd(w, 2)) {
+			w->expect[pc->lo] = GONE;
+			munmap(pc->addr, PAGE);
+			pc->addr += PAGE;
+			pc->lo++;
+		} else {
+			w->expect[--pc->hi] = GONE;
+			munmap(pc->addr + (pc->hi - pc->lo) * PAGE, PAGE);
+		}
+		return 0;
+	default:
+		split_deferred();
+		return 0;
+	}
+}
+
+/* Does every page of every piece hold what the walk expects? */
+static int walk_check(const struct walk *w)
+{
+	for (int i = 0; i < w->np; i++)
+		for (unsigned long k = w->pc[i].lo; k < w->pc[i].hi; k++)
+			if (*(const int *)(w->pc[i].addr + (k - w->pc[i].lo) * PAGE) != w->expect[k])
+				return 0;
+	return 1;
+}
+
+/* 40 random steps over the n-page region at p; 0 if every check held, else the failing step. */
+static int random_walk(char *p, unsigned long n, char *area, unsigned int seed)
+{
+	static int expect[1024];
+	struct walk w = { .np = 1, .expect = expect, .next = area, .seed = seed };
+
+	w.pc[0] = (struct piece){ 0, n, p };
+	for (unsigned long k = 0; k < n; k++)
+		expect[k] = 1000 + (int)k;
+	for (int step = 1; step <= 40; step++)
+		if (walk_step(&w, step) || !walk_check(&w))
+			return step;
+	return 0;
+}
+
+/*
+ * A parent and its child each take a random walk of moves, partial moves,
+ * writes, unmaps and deferred splits over the region they share: large
+ * folios end up mapped at different addresses in the two, split, copied
+ * and reused, and every page keeps the content each process expects.
+ */
+static void test_random_moves(void)
+{
+	const unsigned long n = 1024;
+	char *p, *area;
+	int mine, st;
+	pid_t pid;
+
+	thp_set(64, "always");
+	thp_set(2048, "always");
+	p = map_aligned(n * PAGE, PMD_SIZE);
+	fill_pattern(p, n, 1000);
+	thp_only(0);
+	area = mmap(NULL, 256UL << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(random_walk(p, n, area, 2));
+	mine = random_walk(p, n, area, 1);
+	st = wait_exit(pid);
+	ok(mine == 0 && st == 0, "random moves in parent and child: every page as expected "
+	   "(failing steps %d, %d)", mine, st);
+	munmap(area, 256UL << 20);
+	munmap(p, n * PAGE);
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -255,6 +395,7 @@ int main(void)
 	test_child_mremap_cow(2, "4K pages");
 	test_child_mremap_cow(16, "64K mTHP");
 	test_child_mremap_cow(512, "2M THP");
+	test_random_moves();
 	thp_only(0);
 	return tap_done();
 }
