@@ -253,6 +253,9 @@ struct piece {
 
 #define MAX_PIECES      64
 #define GONE            (-1)
+#ifndef SEEDS
+#define SEEDS           4
+#endif
 
 struct walk {
 	struct piece pc[MAX_PIECES];
@@ -361,7 +364,7 @@ static int random_walk(char *p, unsigned long n, char *area, unsigned int seed)
  * folios end up mapped at different addresses in the two, split, copied
  * and reused, and every page keeps the content each process expects.
  */
-static void test_random_moves(void)
+static void test_random_moves(unsigned int seed)
 {
 	const unsigned long n = 1024;
 	char *p, *area;
@@ -376,11 +379,11 @@ static void test_random_moves(void)
 	area = mmap(NULL, 256UL << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	pid = fork();
 	if (pid == 0)
-		_exit(random_walk(p, n, area, 2));
-	mine = random_walk(p, n, area, 1);
+		_exit(random_walk(p, n, area, seed + 1000));
+	mine = random_walk(p, n, area, seed);
 	st = wait_exit(pid);
-	ok(mine == 0 && st == 0, "random moves in parent and child: every page as expected "
-	   "(failing steps %d, %d)", mine, st);
+	ok(mine == 0 && st == 0, "random moves %u in parent and child: every page as expected "
+	   "(failing steps %d, %d)", seed, mine, st);
 	munmap(area, 256UL << 20);
 	munmap(p, n * PAGE);
 }
@@ -395,7 +398,8 @@ int main(void)
 	test_child_mremap_cow(2, "4K pages");
 	test_child_mremap_cow(16, "64K mTHP");
 	test_child_mremap_cow(512, "2M THP");
-	test_random_moves();
+	for (unsigned int seed = 1; seed <= SEEDS; seed++)
+		test_random_moves(seed);
 	thp_only(0);
 	return tap_done();
 }
