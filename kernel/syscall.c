@@ -46,6 +46,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_access, sys_access),
 	__SYSCALL(__NR_pipe, sys_pipe),
 	__SYSCALL(__NR_sched_yield, sys_sched_yield),
+	__SYSCALL(__NR_mremap, sys_mremap),
 	__SYSCALL(__NR_madvise, sys_madvise),
 	__SYSCALL(__NR_dup, sys_dup),
 	__SYSCALL(__NR_dup2, sys_dup2),

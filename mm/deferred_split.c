@@ -13,9 +13,10 @@
  *   LM = 6, one slot (mm, 6)               6 mapped, each _mapcount 0
  *
  * Splitting needs each page's own mapcount.  With CONFIG_NO_PAGE_MAPCOUNT
- * nobody keeps it, so it is counted by an rmap walk over the page tables
- * of every mm (Linux walks the folio's anon_vma; see mm_list); with
+ * nobody keeps it, so it is counted by the anon rmap walk over the VMAs
+ * of the folio's anon_vma (rmap_walk_anon, mm/anon_vma.c); with
  * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
+ * order-0 folios keep the anon_vma and their pages' indexes.  The
  * PTEs stay as they are: they map the same pages, now of small folios.
  *
  * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
@@ -101,40 +102,63 @@ unsigned long deferred_split_count(void)
 static spinlock_t split_lock = SPINLOCK_INIT("split");
 static int split_counts[HPAGE_PMD_NR];
 
+/* What folio_count_mappings() gathers; the walk stops at a PMD mapping. */
+struct count_mappings {
+	int *counts;
+	long total;
+	bool pmd_mapped;
+};
+
 /*
- * Count into counts[i] the PTEs that map page i of folio, in every mm
- * (the rmap walk).  A folio is mapped at the naturally aligned address
- * folio->index << PAGE_SHIFT, so all of it sits under one PMD entry.
- * Returns the total, or -EBUSY if some PMD maps the folio.
+ * rmap_one of folio_count_mappings(): count the PTEs of vma that map
+ * pages of folio.  address is where the folio's first page (or vma's start)
+ * would be; an mremap may have left the folio's pages under two PMDs, so
+ * each page is looked up on its own.
  */
-static long folio_count_mappings(struct folio *folio, int *counts)
+static bool count_mappings_one(struct folio *folio, struct vm_area_struct *vma,
+			       unsigned long address, void *arg)
 {
 	unsigned long nr = folio_nr_pages(folio), pfn = folio_pfn(folio);
-	unsigned long addr = folio->index << PAGE_SHIFT;
-	struct mm_struct *mm;
-	long total = 0;
+	struct count_mappings *cm = arg;
 
-	memset(counts, 0, nr * sizeof(*counts));
-	list_for_each_entry(mm, &mm_list, mmlist) {
-		pmd_t *pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+	for (unsigned long i = 0; i < nr; i++) {
+		unsigned long addr = vma_address(vma, folio->index + i, 1);
+		pmd_t *pmd;
 		pte_t *pte;
 
-		if (!pmd || pgent_none(*pmd))
+		if (addr == (unsigned long)-EFAULT)
+			continue;
+		pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		if (!pmd || !pgent_present(*pmd))
 			continue;
 		if (pgent_huge(*pmd)) {
-			if (pgent_pfn(*pmd) == pfn)
-				return -EBUSY;
+			cm->pmd_mapped |= pgent_pfn(*pmd) == pfn;
+			if (cm->pmd_mapped)
+				return false;
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
-		for (unsigned long i = 0; i < nr; i++) {
-			if (pgent_present(pte[i]) && pgent_pfn(pte[i]) == pfn + i) {
-				counts[i]++;
-				total++;
-			}
+		if (pgent_present(*pte) && pgent_pfn(*pte) == pfn + i) {
+			cm->counts[i]++;
+			cm->total++;
 		}
 	}
-	return total;
+	return true;
+}
+
+/*
+ * Count into counts[i] the PTEs that map page i of folio, in every VMA
+ * the anon rmap walk finds (rmap_walk_anon).  Returns the total, or -EBUSY
+ * if some PMD maps the folio.
+ */
+static long folio_count_mappings(struct folio *folio, int *counts)
+{
+	struct count_mappings cm = { .counts = counts };
+	struct rmap_walk_control rwc = { .arg = &cm, .rmap_one = count_mappings_one };
+
+	memset(counts, 0, folio_nr_pages(folio) * sizeof(*counts));
+	rmap_walk_anon(folio, &rwc);
+	return cm.pmd_mapped ? -EBUSY : cm.total;
 }
 
 /*
@@ -147,6 +171,7 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 							 const int *counts)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
+	void *mapping = folio->mapping;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 
 	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
@@ -156,7 +181,7 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 
 		memset(page, 0, sizeof(*page));
 		page->flags = exclusive ? BIT(PG_anon_exclusive) : 0;
-		page->mapping = (void *)PAGE_MAPPING_ANON;
+		page->mapping = mapping;
 		page->index = index + i;
 		atomic_set(&page->_mapcount, counts[i] - 1);
 		set_page_count(page, counts[i]);
@@ -179,12 +204,12 @@ static void free_unmapped_pages(struct page *first, unsigned long nr, const int 
 
 /*
  * Make the 2^order pages at head, of a folio being split, a new anon
- * folio at index: page i mapped counts[i] times, all by the one mm
+ * folio of the anon_vma mapping, at index: page i mapped counts[i] times, all by the one mm
  * mm_id, a reference per mapping; AnonExclusive stays per page.  Returns
  * how many pages of it are mapped.
  */
-static unsigned long split_new_folio(struct page *head, unsigned int order, unsigned long index,
-				     const int *counts, mm_id_t mm_id)
+static unsigned long split_new_folio(struct page *head, unsigned int order, void *mapping,
+				     unsigned long index, const int *counts, mm_id_t mm_id)
 {
 	struct folio *folio = (struct folio *)head;
 	unsigned long nr = 1UL << order, mapped = 0;
@@ -204,7 +229,7 @@ static unsigned long split_new_folio(struct page *head, unsigned int order, unsi
 		atomic_set(&head[i]._mapcount, counts[i] - 1);
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		atomic_set(&folio->_nr_pages_mapped, mapped);
-	head->mapping = (void *)PAGE_MAPPING_ANON;
+	head->mapping = mapping;
 	head->index = index;
 	set_page_count(head, total);
 	if (total) {
@@ -226,6 +251,7 @@ static unsigned long split_new_folio(struct page *head, unsigned int order, unsi
 static void __split_folio_to_order(struct folio *folio, const int *counts, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
+	void *mapping = folio->mapping;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 	mm_id_t mm_id = folio_mm_id(folio, folio_mm_id(folio, 0) == MM_ID_DUMMY);
 	long now = 0;
@@ -233,7 +259,7 @@ static void __split_folio_to_order(struct folio *folio, const int *counts, unsig
 	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
 	for (unsigned long i = 0; i < nr; i += step) {
 		struct folio *new = (struct folio *)folio_page(folio, i);
-		unsigned long mapped = split_new_folio(&new->page, new_order, index + i,
+		unsigned long mapped = split_new_folio(&new->page, new_order, mapping, index + i,
 						       counts + i, mm_id);
 
 		now += IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !mapped ? mapped : step;
@@ -390,11 +416,38 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 	}
 }
 
-/* Split every anon THP of every mm (split_huge_pages with "1"). */
+/* rmap_one of split_huge_pages_all(): split the PMD leaf of vma that maps folio, if one does. */
+static bool split_pmd_one(struct folio *folio, struct vm_area_struct *vma,
+			  unsigned long address, void *arg)
+{
+	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
+
+	if (pmd && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
+		__split_huge_pmd(vma, pmd, ALIGN_DOWN(address, PMD_SIZE));
+	return true;
+}
+
+/*
+ * Split every mapped anon large folio to order 0 (split_huge_pages with
+ * "1": Linux's split_huge_pages_all walks the memmap the same way): its
+ * PMD mappings, found by the anon rmap walk, become PTEs first.
+ */
 void split_huge_pages_all(void)
 {
-	struct mm_struct *mm;
+	struct rmap_walk_control rwc = { .rmap_one = split_pmd_one };
 
-	list_for_each_entry(mm, &mm_list, mmlist)
-		split_huge_pages_in_range(mm, 0, TASK_SIZE_MAX, 0);
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		struct folio *folio = page_folio(pfn_to_page(pfn));
+		unsigned long last;
+		bool queued;
+
+		if (!folio_test_large(folio) || !folio_test_anon(folio) || !folio_mapped(folio))
+			continue;
+		last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
+		rmap_walk_anon(folio, &rwc);
+		queued = folio_unqueue_deferred_split(folio);
+		if (split_folio(folio) && queued)
+			deferred_split_queue(folio);
+		pfn = last;
+	}
 }

@@ -5,7 +5,9 @@
  * PTE or PMD is write-protected and the child's is mapped read-only — and
  * each run of PTEs of one folio is accounted with one
  * folio_try_dup_anon_rmap_ptes() (a PMD leaf with ..._pmd()), which also
- * ends the pages' AnonExclusive state.
+ * ends the pages' AnonExclusive state.  Each child VMA is linked to its
+ * parent VMA's anon_vmas and gets one of its own (anon_vma_fork), so the
+ * rmap walk of a shared folio finds the child's mapping.
  *
  * Lock order: see mm/rmap.c; the parent runs this on its own mm; the child is
  * not running.
@@ -162,7 +164,11 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 		dst = vma_create(mm, src->vm_start, src->vm_end, src->vm_flags);
 		if (!dst)
 			goto fail;
-		if (!(src->vm_flags & VM_WIPEONFORK) && copy_page_range(dst, src))
+		dst->vm_pgoff = src->vm_pgoff;
+		/* A wiped VMA starts without anon folios, so without an anon_vma (Linux's dup_mmap). */
+		if (src->vm_flags & VM_WIPEONFORK)
+			continue;
+		if (anon_vma_fork(dst, src) || copy_page_range(dst, src))
 			goto fail;
 	}
 	flush_tlb_mm(oldmm->pgd);

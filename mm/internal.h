@@ -137,9 +137,13 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 /* memory.c: a fault whose permissions the caller checked (gup.c). */
 int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 
-/* mmap.c: VMA boundaries for mprotect.c and madvise.c. */
+/* mmap.c: VMA boundaries for mprotect.c and madvise.c; placement and VMA copies for mremap.c. */
 int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);
+long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long flags);
+struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
+				unsigned long len, unsigned long pgoff);
 
 /* huge_memory.c: PMD-mapped THPs. */
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,

@@ -18,11 +18,24 @@ struct kt_mm {
 	struct vm_area_struct vma;
 };
 
-static bool kt_mm_init(struct kt_mm *k)
+/* An mm with one vma that has an anon_vma, shared with share's (NULL: its own). */
+static bool kt_mm_init(struct kt_mm *k, struct kt_mm *share)
 {
 	k->mm = mm_alloc();
 	k->vma = (struct vm_area_struct){ .vm_end = 1UL << 40, .vm_mm = k->mm };
-	return k->mm;
+	INIT_LIST_HEAD(&k->vma.anon_vma_chain);
+	if (!k->mm)
+		return false;
+	if (!share)
+		return !anon_vma_prepare(&k->vma);
+	k->vma.anon_vma = share->vma.anon_vma;
+	return !anon_vma_clone(&k->vma, &share->vma);
+}
+
+static void kt_mm_exit(struct kt_mm *k)
+{
+	unlink_anon_vmas(&k->vma);
+	mmdrop(k->mm);
 }
 
 /*
@@ -42,7 +55,7 @@ static void rmap_mthp_fork(struct ktest *t)
 	struct folio *f;
 	long anon = global_node_page_state(NR_ANON_MAPPED);
 
-	KTEST_ASSERT(t, kt_mm_init(&a) && kt_mm_init(&b));
+	KTEST_ASSERT(t, kt_mm_init(&a, NULL) && kt_mm_init(&b, &a));
 	KTEST_EXPECT(t, a.mm->mm_id != b.mm->mm_id && a.mm->mm_id >= MM_ID_MIN);
 	f = folio_alloc(0, 4);
 	KTEST_ASSERT(t, f);
@@ -65,8 +78,8 @@ static void rmap_mthp_fork(struct ktest *t)
 	KTEST_EXPECT(t, !folio_mapped(f) && f->_mm_ids == 0);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon);
 	folio_put(f);
-	mmdrop(b.mm);
-	mmdrop(a.mm);
+	kt_mm_exit(&b);
+	kt_mm_exit(&a);
 }
 
 /* A PMD THP split into PTEs; one page unmapped queues it; freeing unqueues. */
@@ -76,7 +89,7 @@ static void rmap_pmd_split(struct ktest *t)
 	struct folio *f;
 	unsigned long queued = deferred_split_count();
 
-	KTEST_ASSERT(t, kt_mm_init(&a));
+	KTEST_ASSERT(t, kt_mm_init(&a, NULL));
 	f = folio_alloc(0, HPAGE_PMD_ORDER);
 	KTEST_ASSERT(t, f);
 	folio_add_new_anon_rmap(f, &a.vma, 0, RMAP_EXCLUSIVE);
@@ -95,7 +108,7 @@ static void rmap_pmd_split(struct ktest *t)
 	set_page_count(&f->page, 1);
 	folio_put(f);
 	KTEST_EXPECT_EQ(t, deferred_split_count(), queued);
-	mmdrop(a.mm);
+	kt_mm_exit(&a);
 }
 
 /* The mapcount lock is bit 31 of _mm_ids and leaves the other bits alone. */

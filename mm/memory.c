@@ -78,7 +78,7 @@ int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct pag
 
 	addr &= PAGE_MASK;
 	pte = pgtable_entry(vma->vm_mm->pgd, addr, PT_PTE, true);
-	if (!pte)
+	if (!pte || anon_vma_prepare(vma))
 		return -ENOMEM;
 	if (!pgent_none(*pte))
 		return -EEXIST;
@@ -205,11 +205,20 @@ unlock:
 	return exclusive;
 }
 
+/*
+ * May this mm reuse the page for writing?  A small folio it holds the only
+ * reference to is ours alone from now on: it moves to vma's anon_vma
+ * (Linux's wp_can_reuse_anon_folio; a large one stays where it is, as in
+ * Linux: other pages of it may be mapped elsewhere).
+ */
 static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *vma)
 {
 	if (folio_test_large(folio))
 		return __wp_can_reuse_large_anon_folio(folio, vma);
-	return folio_ref_count(folio) == 1;
+	if (folio_ref_count(folio) != 1)
+		return false;
+	folio_move_anon_rmap(folio, vma);
+	return true;
 }
 
 /*
@@ -326,6 +335,9 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 	pmd_t *pmd;
 	pte_t *pte;
 
+	/* Linux prepares it where a fault allocates; every anon fault may. */
+	if (anon_vma_prepare(vma))
+		return -ENOMEM;
 	pmd = pgtable_entry(pgd, address, PT_PMD, true);
 	if (!pmd)
 		return -ENOMEM;

@@ -61,6 +61,8 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		  unsigned long vm_flags, unsigned long flags);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
+long do_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+	       unsigned long new_len, unsigned long flags, unsigned long new_addr);
 void exit_mmap(struct mm_struct *mm);
 unsigned long mm_vm_pages(struct mm_struct *mm, bool data_only);
 bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages);

@@ -14,8 +14,6 @@ int mm_alloc_id(struct mm_struct *mm);
 void mm_free_id(struct mm_struct *mm);
 unsigned long mm_ids_in_use(void);
 struct mm_struct *mm_alloc(void);
-extern struct list_head mm_list;
-void mm_list_init(void);
 void mmdrop(struct mm_struct *mm);
 void mmgrab(struct mm_struct *mm);
 

@@ -41,7 +41,6 @@ void mem_init(void)
 	memblock_free_ranges(free_to_buddy, NULL);
 	kmalloc_init();
 	mm_ids_init();
-	mm_list_init();
 	deferred_split_init();
 	thp_policy_init();
 	huge_zero_init();

@@ -2,26 +2,11 @@
  * The life of an mm_struct (Linux's mm_init()/__mmdrop() in kernel/fork.c):
  * a root page table sharing the kernel half, and an MM ID.
  *
- * Lock order: see mm/rmap.c; no lock guards mm_list: it changes only here,
- * on one CPU with a kernel that is not preempted.
+ * Lock order: see mm/rmap.c.
  */
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
-
-/*
- * Every mm, for the rmap walk of a folio split (mm/deferred_split.c).  foliOS moves
- * no anon memory (no mremap), so a page has the same virtual address in
- * every mm that maps it; walking all mms at that address finds every
- * mapping, which Linux does through the folio's anon_vma.
- */
-LIST_HEAD(mm_list);
-
-/* Boot-time setup: no mms yet. */
-void mm_list_init(void)
-{
-	INIT_LIST_HEAD(&mm_list);
-}
 
 /* A new, empty mm with one user; NULL when out of memory or MM IDs. */
 struct mm_struct *mm_alloc(void)
@@ -38,7 +23,6 @@ struct mm_struct *mm_alloc(void)
 	mm->mm_count = 1;
 	INIT_LIST_HEAD(&mm->mmap);
 	INIT_LIST_HEAD(&mm->pgtables_deposited);
-	list_add_tail(&mm->mmlist, &mm_list);
 	return mm;
 
 fail_noid:
@@ -63,7 +47,6 @@ void mmdrop(struct mm_struct *mm)
 {
 	if (--mm->mm_count)
 		return;
-	list_del(&mm->mmlist);
 	pgtable_free_range(mm->pgd, 0, TASK_SIZE_MAX);
 	pgd_free(mm->pgd);
 	mm_free_id(mm);

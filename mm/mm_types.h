@@ -104,11 +104,12 @@ struct mm_struct {
 	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */
 	long hiwater_rss;               /* rss_anon's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
-	struct list_head mmlist;        /* in the list of all mms (the rmap walk) */
 };
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
 #define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio (Linux's bit) */
+
+struct anon_vma;                /* mm/rmap.h */
 
 /* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
 struct vm_area_struct {
@@ -116,6 +117,14 @@ struct vm_area_struct {
 	struct mm_struct *vm_mm;
 	unsigned long vm_flags;         /* VM_* */
 	struct list_head vm_list;       /* in mm->mmap */
+	/*
+	 * The page offset of vm_start: an anon VMA gets vm_start >> PAGE_SHIFT
+	 * when created and keeps it through mremap, so an anon page's
+	 * folio->index (its linear_page_index) never changes.
+	 */
+	unsigned long vm_pgoff;
+	struct list_head anon_vma_chain;        /* the chains of this VMA */
+	struct anon_vma *anon_vma;      /* where its new anon folios point; NULL until a fault */
 };
 
 #define VM_READ         0x1UL

@@ -12,6 +12,7 @@
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
+#include "mm/rmap.h"
 #include "linux/printk.h"
 
 /* The first VMA that ends above addr (it may start above addr too), or NULL. */
@@ -42,6 +43,8 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 	vma->vm_end = end;
 	vma->vm_mm = mm;
 	vma->vm_flags = vm_flags;
+	vma->vm_pgoff = start >> PAGE_SHIFT;
+	INIT_LIST_HEAD(&vma->anon_vma_chain);
 	list_for_each_entry(pos, &mm->mmap, vm_list) {
 		if (pos->vm_start >= end) {
 			before = &pos->vm_list;
@@ -52,6 +55,52 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 	return vma;
 }
 
+/* Take vma out of its mm and free it, its anon_vma chains first (Linux's unlink_anon_vmas + remove_vma). */
+static void remove_vma(struct vm_area_struct *vma)
+{
+	unlink_anon_vmas(vma);
+	list_del(&vma->vm_list);
+	kfree(vma);
+}
+
+/*
+ * A new VMA of vma's mm for [start, end) with vma's flags, page offset
+ * pgoff and anon_vma, linked to every anon_vma vma is (Linux's
+ * vm_area_dup + anon_vma_clone).  NULL on ENOMEM.
+ */
+static struct vm_area_struct *vma_dup_range(struct vm_area_struct *vma, unsigned long start,
+					    unsigned long end, unsigned long pgoff)
+{
+	struct vm_area_struct *new = vma_create(vma->vm_mm, start, end, vma->vm_flags);
+
+	if (!new)
+		return NULL;
+	new->vm_pgoff = pgoff;
+	new->anon_vma = vma->anon_vma;
+	if (anon_vma_clone(new, vma)) {
+		remove_vma(new);
+		return NULL;
+	}
+	return new;
+}
+
+/*
+ * Split vma at addr (inside it): vma keeps [start, addr); returns the rest,
+ * which keeps its page offsets and may map the same anon folios (Linux's
+ * __split_vma).  NULL on ENOMEM.
+ */
+static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *tail = vma_dup_range(vma, addr, vma->vm_end,
+						    linear_page_index(vma, addr));
+
+	if (!tail)
+		return NULL;
+	split_huge_pmd_address(vma, addr);
+	vma->vm_end = addr;
+	return tail;
+}
+
 /*
  * Unmap [start, start + len): pages are zapped, VMAs trimmed, split or
  * removed.  0, -EINVAL (misaligned, empty, or reaching past user space:
@@ -59,7 +108,7 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
  */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	struct vm_area_struct *vma, *tmp;
+	struct vm_area_struct *vma;
 	unsigned long end;
 
 	if (!IS_ALIGNED(start, PAGE_SIZE) || start > TASK_SIZE_MAX || len > TASK_SIZE_MAX - start)
@@ -73,19 +122,20 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
 
 		if (s > vma->vm_start && e < vma->vm_end) {     /* a hole in the middle */
-			tmp = vma_create(mm, e, vma->vm_end, vma->vm_flags);
-			if (!tmp)
+			struct vm_area_struct *tail = split_vma(vma, e);
+
+			if (!tail)
 				return -ENOMEM;
-			next = &tmp->vm_list;
+			next = &tail->vm_list;
 		}
 		zap_page_range(vma, s, e);
 		if (s > vma->vm_start) {
 			vma->vm_end = s;
 		} else if (e < vma->vm_end) {
+			vma->vm_pgoff = linear_page_index(vma, e);
 			vma->vm_start = e;
 		} else {
-			list_del(&vma->vm_list);
-			kfree(vma);
+			remove_vma(vma);
 		}
 		vma = next == &mm->mmap ? NULL : list_entry(next, struct vm_area_struct, vm_list);
 	}
@@ -176,7 +226,7 @@ static unsigned long unmapped_area_topdown(struct mm_struct *mm, unsigned long l
  * (rounded to a page, and up to MMAP_MIN_ADDR), else the highest free
  * range below mmap_base.  The address, or -ENOMEM / -EINVAL.
  */
-static long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
+long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			      unsigned long flags)
 {
 	if (len > TASK_SIZE_MAX)
@@ -313,23 +363,10 @@ void exit_mmap(struct mm_struct *mm)
 		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
 
 		zap_page_range(vma, vma->vm_start, vma->vm_end);
-		list_del(&vma->vm_list);
-		kfree(vma);
+		remove_vma(vma);
 	}
 	mm_free_deposited_tables(mm);
 	mm_put_huge_zero_folio(mm);
-}
-
-/* Split vma at addr (inside it): vma keeps [start, addr); returns the rest, NULL on ENOMEM. */
-static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
-{
-	struct vm_area_struct *tail = vma_create(vma->vm_mm, addr, vma->vm_end, vma->vm_flags);
-
-	if (!tail)
-		return NULL;
-	split_huge_pmd_address(vma, addr);
-	vma->vm_end = addr;
-	return tail;
 }
 
 /*
@@ -349,8 +386,23 @@ int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
 }
 
 /*
- * Merge each VMA with the next one when they touch and have equal flags;
- * VM_SOFTDIRTY does not count, and the merged VMA is soft-dirty if either was.
+ * May prev and next, which touch, be one VMA (Linux's can_vma_merge_after
+ * and is_mergeable_anon_vma)?  Equal flags but VM_SOFTDIRTY, page offsets
+ * that run on, and the same anon_vma — or at most one of them has one (the
+ * other has no anon folios yet).
+ */
+static bool vma_can_merge(const struct vm_area_struct *prev, const struct vm_area_struct *next)
+{
+	return next->vm_start == prev->vm_end &&
+	       !((next->vm_flags ^ prev->vm_flags) & ~VM_SOFTDIRTY) &&
+	       prev->vm_pgoff + ((prev->vm_end - prev->vm_start) >> PAGE_SHIFT) == next->vm_pgoff &&
+	       (!prev->anon_vma || !next->anon_vma || prev->anon_vma == next->anon_vma);
+}
+
+/*
+ * Merge each VMA with the next one while vma_can_merge() allows.  The one
+ * with the anon_vma chains survives; the other is removed.  The merged VMA
+ * is soft-dirty if either was.
  */
 void vma_merge_all(struct mm_struct *mm)
 {
@@ -359,13 +411,36 @@ void vma_merge_all(struct mm_struct *mm)
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		while (vma->vm_list.next != &mm->mmap) {
 			next = list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
-			if (next->vm_start != vma->vm_end ||
-			    ((next->vm_flags ^ vma->vm_flags) & ~VM_SOFTDIRTY))
+			if (!vma_can_merge(vma, next))
 				break;
+			if (!vma->anon_vma && next->anon_vma) {
+				next->vm_flags |= vma->vm_flags & VM_SOFTDIRTY;
+				next->vm_start = vma->vm_start;
+				next->vm_pgoff = vma->vm_pgoff;
+				list_del(&next->vm_list);
+				list_add(&next->vm_list, vma->vm_list.prev);
+				remove_vma(vma);
+				vma = next;
+				continue;
+			}
 			vma->vm_end = next->vm_end;
 			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
-			list_del(&next->vm_list);
-			kfree(next);
+			remove_vma(next);
 		}
 	}
+}
+
+/*
+ * The VMA an mremap moves [addr, addr + len) of vma to: a copy at addr with
+ * page offset pgoff, so that linear_page_index() still gives each moved
+ * anon page its folio->index — or, if vma never faulted, addr's own page
+ * offset, as a new mapping there would have (Linux's copy_vma).  NULL on
+ * ENOMEM.
+ */
+struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
+				unsigned long len, unsigned long pgoff)
+{
+	if (!vma->anon_vma)
+		pgoff = addr >> PAGE_SHIFT;
+	return vma_dup_range(vma, addr, addr + len, pgoff);
 }

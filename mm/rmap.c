@@ -1,6 +1,7 @@
 /*
  * Anon rmap accounting (Linux's mm/rmap.c; the MM-ID large-mapcount helpers
- * are in mm/rmap.h, as in Linux's include/linux/rmap.h).
+ * are in mm/rmap.h, as in Linux's include/linux/rmap.h; the anon_vma half
+ * of Linux's rmap.c — chains, walk, folio_move_anon_rmap — is mm/anon_vma.c).
  *
  * Every function takes the folio, the pages concerned and the vma whose mm
  * maps or unmaps them; the caller owns that mm (see the lock order below)
@@ -19,6 +20,8 @@
  * it is held, never the other way round; locks on separate branches are
  * never held together.  Other files point here and add what is their own.
  *
+ *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's: the chains and the walk;
+ *                                                 not a lock yet, see there)
  *   split_lock               mm/deferred_split.c  one folio split at a time
  *     rmap_trace_lock        mm/rmap_trace.c      the trace ring
  *     zone.lock              mm/page_alloc.c      the buddy's free lists
@@ -130,16 +133,17 @@ static __always_inline int __folio_add_rmap(struct folio *folio, struct page *pa
 }
 
 /*
- * Mark a folio anon (Linux's __folio_set_anon).  foliOS has no anon_vma;
- * index is the virtual page number it is mapped at — Linux's
- * linear_page_index() of an anon VMA — the same in every mm that maps it,
- * as no call moves anon memory.  The split's rmap walk relies on it.
+ * Mark a folio anon (Linux's __folio_set_anon): its mapping is vma's
+ * anon_vma with PAGE_MAPPING_ANON set, its index the page offset of
+ * address in vma (linear_page_index), which mremap keeps as it moves the
+ * page: rmap_walk_anon() finds each mapping from the two.
  */
 static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address)
 {
-	folio->mapping = (void *)PAGE_MAPPING_ANON;
-	folio->index = address >> PAGE_SHIFT;
+	VM_WARN_ON_ONCE(!vma->anon_vma, "new anon folio in a vma without anon_vma");
+	folio->mapping = (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON);
+	folio->index = linear_page_index(vma, address);
 }
 
 /*
@@ -196,17 +200,18 @@ noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_str
 }
 
 /*
- * An existing anon folio mapped again must sit at the address its index
- * records (Linux's __page_check_anon_rmap, without anon_vma roots: foliOS
- * never moves anon memory, so index is the page's virtual page number).
+ * An existing anon folio mapped again must belong to vma's anon_vma tree
+ * and sit where its index says (Linux's __page_check_anon_rmap).
  */
 static __always_inline void __page_check_anon_rmap(const struct folio *folio,
 						   const struct page *page,
 						   const struct vm_area_struct *vma,
 						   unsigned long address)
 {
-	VM_WARN_ON_ONCE(folio->index + (unsigned long)(page - &folio->page) != address >> PAGE_SHIFT,
-			"anon page mapped away from its index");
+	VM_WARN_ON_ONCE(!vma->anon_vma || folio_anon_vma(folio)->root != vma->anon_vma->root,
+			"anon page mapped in a vma of another anon_vma tree");
+	VM_WARN_ON_ONCE(folio->index + (unsigned long)(page - &folio->page) !=
+			linear_page_index(vma, address), "anon page mapped away from its index");
 	VM_WARN_ON_ONCE(address < vma->vm_start || address >= vma->vm_end,
 			"anon page mapped outside its vma");
 }

@@ -28,6 +28,98 @@
 #include "mm/mm_types.h"
 #include "linux/bit_spinlock.h"
 #include "linux/printk.h"
+#include "linux/errno.h"
+
+/*
+ * The anon reverse map (Linux's struct anon_vma; mm/anon_vma.c): an anon
+ * folio's mapping points to the anon_vma of the VMA that first faulted it
+ * in (or that became its sole user: folio_move_anon_rmap).  Every VMA that
+ * may map the folio — that VMA, its splits and mremap copies, and every
+ * VMA forked from one of them — is linked to that anon_vma by an
+ * anon_vma_chain, so rmap_walk_anon() finds them all.
+ */
+struct anon_vma {
+	struct anon_vma *root;          /* the root of this anon_vma tree (Linux locks it) */
+	atomic_t refcount;              /* one while chains link it + children + walkers */
+	/*
+	 * Linux's rb_root is an interval tree of the chains, keyed by the
+	 * VMAs' page-offset ranges.  foliOS keeps a plain list: the walk skips
+	 * the VMAs whose range misses the folio (anon_vma_interval_tree_foreach).
+	 */
+	struct list_head rb_root;
+};
+
+/* One (vma, anon_vma) link: in vma->anon_vma_chain and in anon_vma->rb_root. */
+struct anon_vma_chain {
+	struct vm_area_struct *vma;
+	struct anon_vma *anon_vma;
+	struct list_head same_vma;      /* in vma->anon_vma_chain */
+	struct list_head rb;            /* in anon_vma->rb_root */
+};
+
+/* What rmap_walk_anon() does at each (vma, address) that may map the folio. */
+struct rmap_walk_control {
+	void *arg;
+	/* false stops the walk */
+	bool (*rmap_one)(struct folio *folio, struct vm_area_struct *vma,
+			 unsigned long addr, void *arg);
+};
+
+int __anon_vma_prepare(struct vm_area_struct *vma);
+void unlink_anon_vmas(struct vm_area_struct *vma);
+int anon_vma_clone(struct vm_area_struct *dst, struct vm_area_struct *src);
+int anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
+struct anon_vma *folio_get_anon_vma(const struct folio *folio);
+void put_anon_vma(struct anon_vma *anon_vma);
+void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc);
+void folio_move_anon_rmap(struct folio *folio, struct vm_area_struct *vma);
+
+/* Give vma an anon_vma before its first anon folio (Linux's anon_vma_prepare).  0 or -ENOMEM. */
+static inline int anon_vma_prepare(struct vm_area_struct *vma)
+{
+	if (likely(vma->anon_vma))
+		return 0;
+	return __anon_vma_prepare(vma);
+}
+
+/* The anon_vma an anon folio points to (Linux's folio_anon_vma); NULL for others. */
+static inline struct anon_vma *folio_anon_vma(const struct folio *folio)
+{
+	unsigned long mapping = (unsigned long)folio->mapping;
+
+	if (!(mapping & PAGE_MAPPING_ANON))
+		return NULL;
+	return (struct anon_vma *)(mapping - PAGE_MAPPING_ANON);
+}
+
+/* The page offset address has in vma (Linux's linear_page_index). */
+static inline unsigned long linear_page_index(const struct vm_area_struct *vma,
+					      unsigned long address)
+{
+	return ((address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+}
+
+/*
+ * Where in vma the first of nr_pages pages from page offset pgoff is, or
+ * the start of vma if the range begins before it; -EFAULT if vma does not
+ * hold it (Linux's vma_address).
+ */
+static inline unsigned long vma_address(const struct vm_area_struct *vma, unsigned long pgoff,
+					unsigned long nr_pages)
+{
+	unsigned long address;
+
+	if (pgoff >= vma->vm_pgoff) {
+		address = vma->vm_start + ((pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+		if (address < vma->vm_start || address >= vma->vm_end)
+			address = -EFAULT;
+	} else if (pgoff + nr_pages - 1 >= vma->vm_pgoff) {
+		address = vma->vm_start;
+	} else {
+		address = -EFAULT;
+	}
+	return address;
+}
 
 /* RMAP flags. */
 typedef int rmap_t;

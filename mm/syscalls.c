@@ -1,4 +1,4 @@
-/* Memory system calls: mmap (anonymous, private), munmap, brk. */
+/* Memory system calls: mmap (anonymous, private), munmap, mremap, brk. */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
@@ -59,6 +59,12 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, unsigned long len)
 {
 	return do_munmap(current->mm, addr, len);
+}
+
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		unsigned long flags, unsigned long new_addr)
+{
+	return do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
 }
 
 long sys_brk(unsigned long brk)

@@ -120,6 +120,9 @@ static int folio_show(struct seq_file *m, void *v)
 	if (large)
 		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
 	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
+	/* The anon_vma's address stays in the kernel; the page's linear index is the rmap's key. */
+	seq_printf(m, "mapping: %s\nindex: %lu\n", folio_test_anon(folio) ? "anon" : "none",
+		   folio->index + (unsigned long)(page - &folio->page));
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n",
 			   large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),

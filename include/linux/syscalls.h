@@ -40,6 +40,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_brk(unsigned long brk);
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		unsigned long flags, unsigned long new_addr);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
 

@@ -24,8 +24,8 @@ int main(void)
 	const char *mode = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? "page-mapcount" : "no-page-mapcount";
 
 	host_machine_boot(64UL << 20);
-	test_mm_init(&a);
-	test_mm_init(&b);
+	test_mm_init(&a, NULL);
+	test_mm_init(&b, &a);
 	f = folio_alloc(0, HPAGE_PMD_ORDER);
 	folio_add_new_anon_rmap(f, &a.vma, 0, RMAP_EXCLUSIVE);
 	folio_remap_pmd_as_ptes(f, &a.vma, 0);          /* 512 PTE mappings by a */

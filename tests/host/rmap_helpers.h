@@ -16,14 +16,29 @@ struct test_mm {
 	struct vm_area_struct vma;
 };
 
-static inline void test_mm_init(struct test_mm *t)
+/*
+ * A new mm whose vma has an anon_vma: a new one (share NULL), or share's
+ * own, linked as a split or mremap copy would be.  The rmap checks let a
+ * vma map only folios of its anon_vma tree, and the tests map any folio
+ * in any mm: one anon_vma for all keeps every folio's alive while some mm
+ * lives (test_anon_vma.c forks real chains).
+ */
+static inline void test_mm_init(struct test_mm *t, struct test_mm *share)
 {
 	t->mm = mm_alloc();
 	t->vma = (struct vm_area_struct){ .vm_start = 0, .vm_end = 1UL << 40, .vm_mm = t->mm };
+	INIT_LIST_HEAD(&t->vma.anon_vma_chain);
+	if (!share) {
+		anon_vma_prepare(&t->vma);
+		return;
+	}
+	t->vma.anon_vma = share->vma.anon_vma;
+	anon_vma_clone(&t->vma, &share->vma);
 }
 
 static inline void test_mm_exit(struct test_mm *t)
 {
+	unlink_anon_vmas(&t->vma);
 	mmdrop(t->mm);
 	t->mm = NULL;
 }

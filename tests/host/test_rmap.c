@@ -21,9 +21,9 @@ static int boot(void **state)
 {
 	(void)state;
 	host_machine_boot(64UL << 20);
-	test_mm_init(&A);
-	test_mm_init(&B);
-	test_mm_init(&C);
+	test_mm_init(&A, NULL);
+	test_mm_init(&B, &A);
+	test_mm_init(&C, &A);
 	anon0 = anon_pages();
 	thps0 = anon_thps();
 	return 0;
@@ -416,7 +416,7 @@ static void test_mm_ids(void **state)
 	assert_int_equal(B.mm->mm_id, 2);
 	assert_int_equal(C.mm->mm_id, 3);
 	test_mm_exit(&B);
-	test_mm_init(&B);
+	test_mm_init(&B, &A);
 	assert_int_equal(B.mm->mm_id, 2);                       /* reused */
 	for (int i = 1; i <= 10000; i++)
 		assert_int_equal(ida_alloc_range(&ida, 1, 10000), i);

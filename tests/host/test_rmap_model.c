@@ -445,7 +445,7 @@ static void op_fork(int live_max)
 	}
 	if (child < 0 || nlive >= live_max)
 		return;
-	test_mm_init(&mms[child]);
+	test_mm_init(&mms[child], &mms[parent]);
 	CHECK(mms[child].mm, "mm_alloc failed");
 	live[child] = true;
 	for (int k = 0; k < MAX_FOLIOS; k++) {
@@ -535,7 +535,7 @@ static void run_scenario(const struct scenario *sc, unsigned long nr_ops)
 	host_machine_boot(96UL << 20);
 	memset(folios, 0, sizeof(folios));
 	memset(live, 0, sizeof(live));
-	test_mm_init(&mms[0]);
+	test_mm_init(&mms[0], NULL);
 	live[0] = true;
 	expect_anon = expect_thps = 0;
 	fp_checks = fp_hits = checks_done = 0;

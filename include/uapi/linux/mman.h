@@ -20,6 +20,10 @@
 #define MAP_NONBLOCK            0x10000
 #define MAP_FIXED_NOREPLACE     0x100000
 
+#define MREMAP_MAYMOVE          1
+#define MREMAP_FIXED            2
+#define MREMAP_DONTUNMAP        4
+
 #define MADV_NORMAL             0
 #define MADV_RANDOM             1
 #define MADV_SEQUENTIAL         2

@@ -57,8 +57,11 @@ Usage: folio PFN        (any pfn of the folio)
         print("order: %d" % order)
         refcount = int(f["_refcount"]["counter"])
         print("refcount: %d" % refcount)
-        print("mapping: %#x (%s)" % (int(f["mapping"]),
-                                     "anon" if int(f["mapping"]) & 1 else "not anon"))
+        mapping = int(f["mapping"])
+        print("mapping: %#x (%s)" % (mapping,
+                                     "anon_vma %#x" % (mapping - 1) if mapping & 1 else "not anon"))
+        print("index: %d (linear page index of pfn %#x: %d)"
+              % (int(f["index"]), pfn, int(f["index"]) + pfn - head))
         ae = int(page["flags"]) & (1 << int(gdb.parse_and_eval("PG_anon_exclusive")))
         if not large:
             print("mapcount: %d" % (int(f["_mapcount"]["counter"]) + 1))

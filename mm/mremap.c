@@ -1,0 +1,292 @@
+/*
+ * mremap (Linux's mm/mremap.c, as of Linux 6.1): shrink a mapping, grow it
+ * in place, or move it — with MREMAP_MAYMOVE where there is room, with
+ * MREMAP_FIXED to new_addr, with MREMAP_DONTUNMAP leaving the old range
+ * mapped but empty.  A move carries the page tables over, not the pages:
+ *
+ *   old VMA [....AAAA....]          new VMA (copy_vma: same anon_vmas,
+ *   PTE  -> folio F (index i)  ==>  vm_pgoff so that linear_page_index
+ *   PMD leaf (2 MiB aligned         gives i again)  PTE -> folio F
+ *   both sides, whole) moved as is  no rmap or mapcount change: same mm
+ *
+ * A PMD leaf that cannot move whole is split (__split_huge_pmd) and its
+ * PTEs moved.  Checks come in Linux's order, so every error is Linux's.
+ *
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).  Linux
+ * takes the anon_vma and page-table locks around each move (need_rmap_locks).
+ */
+#include "linux/errno.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "linux/printk.h"
+
+/* The end of the PMD-sized block addr is in, or end if that comes first. */
+static unsigned long pmd_extent_end(unsigned long addr, unsigned long end)
+{
+	unsigned long next = (addr + PMD_SIZE) & PMD_MASK;
+
+	return next - 1 < end - 1 ? next : end;
+}
+
+/*
+ * Move a PMD leaf mapping old_addr to new_addr (both PMD-aligned; Linux's
+ * move_huge_pmd): the folio and its deposited table stay this mm's.  False
+ * if the destination PMD is not free: then the caller splits and moves PTEs.
+ */
+static bool move_huge_pmd(struct mm_struct *mm, unsigned long old_addr, pmd_t *old_pmd,
+			  unsigned long new_addr)
+{
+	pmd_t *new_pmd = pgtable_entry(mm->pgd, new_addr, PT_PMD, true);
+	pmd_t pmd;
+
+	if (!new_pmd || !pgent_none(*new_pmd))
+		return false;
+	pmd = pmdp_huge_get_and_clear(mm, old_addr, old_pmd);
+	flush_tlb_addr(mm->pgd, old_addr);
+	set_pmd_at(mm, new_addr, new_pmd, pmd);
+	free_empty_tables(mm, old_addr, PT_PMD);
+	return true;
+}
+
+/*
+ * Move the PTEs of [old_addr, old_end) — under one PMD, and whose
+ * destination is under one PMD — to new_addr (Linux's move_ptes).  The
+ * entries move as they are.  0 or -ENOMEM (no table at the destination).
+ */
+static int move_ptes(struct mm_struct *mm, pmd_t *old_pmd, unsigned long old_addr,
+		     unsigned long old_end, unsigned long new_addr)
+{
+	pte_t *old_pte = pte_offset(old_pmd, old_addr), *new_pte;
+	unsigned long start = old_addr;
+
+	new_pte = pgtable_entry(mm->pgd, new_addr, PT_PTE, true);
+	if (!new_pte)
+		return -ENOMEM;
+	for (; old_addr < old_end; old_addr += PAGE_SIZE, new_addr += PAGE_SIZE) {
+		if (pgent_none(*old_pte)) {
+			old_pte++, new_pte++;
+			continue;
+		}
+		set_pte_at(mm, new_addr, new_pte++, ptep_get_and_clear(mm, old_addr, old_pte++));
+	}
+	flush_tlb_range(mm->pgd, start, (old_end - start) >> PAGE_SHIFT);
+	free_empty_tables(mm, start, PT_PTE);
+	return 0;
+}
+
+/*
+ * Move the page tables of [old_addr, old_addr + len) of vma to new_addr
+ * (Linux's move_page_tables), a PMD-sized step at a time: a whole aligned
+ * PMD leaf as is, else PTEs.  Returns how many bytes moved (len unless a
+ * table could not be allocated).
+ */
+static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long old_addr,
+				      unsigned long new_addr, unsigned long len)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long old_end = old_addr + len, start = old_addr, extent;
+
+	for (; old_addr < old_end; old_addr += extent, new_addr += extent) {
+		pmd_t *old_pmd = pgtable_entry(mm->pgd, old_addr, PT_PMD, false);
+
+		extent = pmd_extent_end(old_addr, old_end) - old_addr;
+		extent = MIN(extent, pmd_extent_end(new_addr, new_addr + extent) - new_addr);
+		if (!old_pmd || pgent_none(*old_pmd))
+			continue;
+		if (pgent_huge(*old_pmd)) {
+			if (extent == PMD_SIZE && move_huge_pmd(mm, old_addr, old_pmd, new_addr))
+				continue;
+			__split_huge_pmd(vma, old_pmd, old_addr);
+		}
+		if (move_ptes(mm, old_pmd, old_addr, old_addr + extent, new_addr))
+			break;
+	}
+	return old_addr - start;
+}
+
+/*
+ * Move [old_addr, old_addr + old_len) of vma to a new VMA of new_len bytes
+ * at new_addr (Linux's move_vma): copy the VMA, move the page tables, then
+ * unmap the old range — or, with MREMAP_DONTUNMAP, leave it mapped and
+ * empty, unlinked from its anon_vmas if it is a whole VMA (its next fault
+ * starts afresh).  new_addr, or -ENOMEM with nothing changed.
+ */
+static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigned long old_len,
+		     unsigned long new_len, unsigned long new_addr, unsigned long flags)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct vm_area_struct *new_vma;
+	unsigned long moved;
+
+	if ((flags & MREMAP_DONTUNMAP) && (vma->vm_flags & VM_ACCOUNT) &&
+	    vm_enough_memory(new_len >> PAGE_SHIFT))
+		return -ENOMEM;
+	new_vma = copy_vma(vma, new_addr, new_len, linear_page_index(vma, old_addr));
+	if (!new_vma)
+		return -ENOMEM;
+	moved = move_page_tables(vma, old_addr, new_addr, old_len);
+	if (moved < old_len) {
+		/* Put back what moved (Linux does the same): those tables exist. */
+		move_page_tables(new_vma, new_addr, old_addr, moved);
+		do_munmap(mm, new_addr, new_len);
+		return -ENOMEM;
+	}
+	if (flags & MREMAP_DONTUNMAP) {
+		if (vma->vm_start == old_addr && vma->vm_end == old_addr + old_len)
+			unlink_anon_vmas(vma);
+	} else {
+		do_munmap(mm, old_addr, old_len);
+	}
+	vma_merge_all(mm);
+	return new_addr;
+}
+
+/*
+ * The VMA [addr, addr + old_len) lies in, if it may become new_len long
+ * (Linux's vma_to_resize).  -EFAULT: no VMA there or the range leaves it;
+ * -EINVAL: old_len 0 (duplicating a private mapping) or page offsets that
+ * would wrap; -ENOMEM: past RLIMIT_AS/RLIMIT_DATA.
+ */
+static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long addr,
+					    unsigned long old_len, unsigned long new_len,
+					    long *err)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	unsigned long pgoff;
+
+	*err = -EFAULT;
+	if (!vma || vma->vm_start > addr)
+		return NULL;
+	*err = -EINVAL;
+	if (!old_len)           /* all VMAs are private */
+		return NULL;
+	*err = -EFAULT;
+	if (old_len > vma->vm_end - addr)
+		return NULL;
+	if (new_len == old_len)
+		return vma;
+	*err = -EINVAL;
+	pgoff = linear_page_index(vma, addr);
+	if (pgoff + (new_len >> PAGE_SHIFT) < pgoff)
+		return NULL;
+	*err = -ENOMEM;
+	if (!may_expand_vm(mm, vma->vm_flags, (new_len - old_len) >> PAGE_SHIFT))
+		return NULL;
+	return vma;
+}
+
+/*
+ * mremap with MREMAP_FIXED or MREMAP_DONTUNMAP (Linux's mremap_to): the
+ * destination is new_addr exactly (FIXED: what was there is unmapped
+ * first) or, for DONTUNMAP alone, a hint.  The ranges may not overlap.
+ */
+static long mremap_to(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+		      unsigned long new_addr, unsigned long new_len, unsigned long flags)
+{
+	struct vm_area_struct *vma;
+	long ret;
+
+	if (!IS_ALIGNED(new_addr, PAGE_SIZE))
+		return -EINVAL;
+	if (new_len > TASK_SIZE_MAX || new_addr > TASK_SIZE_MAX - new_len)
+		return -EINVAL;
+	if (addr + old_len > new_addr && new_addr + new_len > addr)
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && (ret = do_munmap(mm, new_addr, new_len)))
+		return ret;
+	if (old_len > new_len) {
+		ret = do_munmap(mm, addr + new_len, old_len - new_len);
+		if (ret)
+			return ret;
+		old_len = new_len;
+	}
+	vma = vma_to_resize(mm, addr, old_len, new_len, &ret);
+	if (!vma)
+		return ret;
+	if ((flags & MREMAP_DONTUNMAP) && !may_expand_vm(mm, vma->vm_flags, old_len >> PAGE_SHIFT))
+		return -ENOMEM;
+	ret = get_unmapped_area(mm, new_addr, new_len, flags & MREMAP_FIXED ? MAP_FIXED : 0);
+	if (ret < 0)
+		return ret;
+	return move_vma(vma, addr, old_len, new_len, ret, flags);
+}
+
+/* May vma grow by delta bytes where it is (Linux's vma_expandable)? */
+static bool vma_expandable(struct vm_area_struct *vma, unsigned long delta)
+{
+	unsigned long end = vma->vm_end + delta;
+	struct vm_area_struct *next;
+
+	if (end < vma->vm_end || end > TASK_SIZE_MAX)
+		return false;
+	next = find_vma(vma->vm_mm, vma->vm_end);
+	return !next || next->vm_start >= end;
+}
+
+/*
+ * Grow [addr, addr + old_len) to new_len bytes (Linux's do_mremap after
+ * its shrink case): in place if the range ends its VMA and the room after
+ * it is free, else moved if MREMAP_MAYMOVE.  The address, or -errno.
+ */
+static long mremap_grow(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+			unsigned long new_len, unsigned long flags)
+{
+	struct vm_area_struct *vma;
+	long ret;
+
+	vma = vma_to_resize(mm, addr, old_len, new_len, &ret);
+	if (!vma)
+		return ret;
+	if (old_len == vma->vm_end - addr && vma_expandable(vma, new_len - old_len)) {
+		if ((vma->vm_flags & VM_ACCOUNT) && vm_enough_memory((new_len - old_len) >> PAGE_SHIFT))
+			return -ENOMEM;
+		vma->vm_end += new_len - old_len;
+		vma_merge_all(mm);
+		return addr;
+	}
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	ret = get_unmapped_area(mm, 0, new_len, 0);
+	if (ret < 0)
+		return ret;
+	return move_vma(vma, addr, old_len, new_len, ret, flags);
+}
+
+/*
+ * mremap(addr, old_len, new_len, flags, new_addr) (Linux's do_mremap):
+ * flags MREMAP_MAYMOVE, MREMAP_FIXED (needs MAYMOVE), MREMAP_DONTUNMAP
+ * (needs MAYMOVE and old_len == new_len).  addr must be in a VMA (-EFAULT,
+ * before anything else is looked at).  Shrinking unmaps the tail.
+ * Returns the mapping's address, or -EINVAL / -EFAULT / -ENOMEM.
+ */
+long do_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+	       unsigned long new_len, unsigned long flags, unsigned long new_addr)
+{
+	struct vm_area_struct *vma;
+	long ret;
+
+	if (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((flags & MREMAP_DONTUNMAP) && (!(flags & MREMAP_MAYMOVE) || old_len != new_len))
+		return -EINVAL;
+	if (!IS_ALIGNED(addr, PAGE_SIZE))
+		return -EINVAL;
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	if (!new_len)
+		return -EINVAL;
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr)
+		return -EFAULT;
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return mremap_to(mm, addr, old_len, new_addr, new_len, flags);
+	if (old_len >= new_len) {
+		ret = do_munmap(mm, addr + new_len, old_len - new_len);
+		if (ret < 0 && old_len != new_len)
+			return ret;
+		return addr;
+	}
+	return mremap_grow(mm, addr, old_len, new_len, flags);
+}
