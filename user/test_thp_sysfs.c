@@ -8,6 +8,7 @@
  * order 0 and to order 4.  On a Linux without per-size directories (6.1)
  * those cases skip (its split_huge_pages has no order either).
  */
+#define _GNU_SOURCE
 #include "thp_util.h"
 #include <dirent.h>
 #include <errno.h>
@@ -309,6 +310,33 @@ static void test_split_partial_to_order4(void)
 	munmap(p, PMD_SIZE);
 }
 
+/*
+ * Page 0 of one PMD THP and page 1 of another, moved side by side by
+ * mremap (as Linux's split_huge_page_test does): a split of those two
+ * pages splits both folios, each reached from its own page.
+ */
+static void test_split_moved_pages(void)
+{
+	char *a = pmd_thp(), *b = pmd_thp();
+	char *dst = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int moved;
+
+	ok(a && b && dst != MAP_FAILED, "two PMD THPs and a place for a page of each");
+	if (!a || !b || dst == MAP_FAILED)
+		return;
+	moved = mremap(a, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst) == dst &&
+		mremap(b + PAGE, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + PAGE) == dst + PAGE;
+	ok(moved && (kpageflags(pfn_of(dst)) & KPF_HEAD) && (kpageflags(pfn_of(dst + PAGE)) & KPF_TAIL),
+	   "mremap puts page 0 of one THP next to page 1 of another");
+	ok(moved && !split_range(dst, 2 * PAGE, -1) && folios_of_order(dst, 1, 0) &&
+	   folios_of_order(dst + PAGE, 1, 0) && *(int *)dst == 3 && *(int *)(dst + PAGE) == 4 &&
+	   check_pattern(a + PAGE, NPG - 1, 4, NPG) && check_pattern(b, NPG, 3, 1),
+	   "split_huge_pages of the two pages splits both folios, data intact");
+	munmap(a, PMD_SIZE);
+	munmap(b, PMD_SIZE);
+	munmap(dst, 2 * PAGE);
+}
+
 static void test_split_huge_pages(void)
 {
 	long split0 = stat_of(STATS(2048, "split"));
@@ -337,6 +365,7 @@ static void test_split_huge_pages(void)
 	   check_pattern(p, NPG, 3, NPG), "split_huge_pages 1: every THP is split");
 	if (p)
 		munmap(p, PMD_SIZE);
+	test_split_moved_pages();
 	if (!have(STATS(2048, "split"))) {
 		skip("split_huge_pages has no order on this kernel");
 		return;
