@@ -46,16 +46,35 @@ static int copy_present_page(struct vm_area_struct *dst_vma, pte_t *dst_pte, uns
 }
 
 /*
+ * The dup of a batch failed because the folio may be pinned: retry it one
+ * PTE at a time, copying each exclusive page for the child (Linux goes
+ * back to a single PTE the same way).  Returns the PTEs done (1) or
+ * -ENOMEM.  Out of line: fork's common path stays short.
+ */
+static noinline_fn int copy_maybe_pinned_pte(struct vm_area_struct *dst_vma,
+					  struct vm_area_struct *src_vma, pte_t *dst_pte,
+					  pte_t *src_pte, unsigned long addr, struct folio *folio,
+					  struct page *page)
+{
+	folio_ref_add(folio, 1);
+	if (folio_try_dup_anon_rmap_ptes(folio, page, 1, dst_vma, src_vma)) {
+		folio_put_refs(folio, 1);
+		return copy_present_page(dst_vma, dst_pte, addr, page);
+	}
+	__copy_ptes(dst_pte, src_pte, 1, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
+	return 1;
+}
+
+/*
  * Copy nr present PTEs of one folio, from src_pte (mapping page at addr)
  * on, into dst_pte (Linux's copy_present_ptes): the child maps the same
  * pages, write-protected in both if the mapping is copy-on-write.  One
  * rmap call and one reference update for the whole batch; the parent's
  * stale TLB entries go in one flush at the end of dup_mm().  When the dup
- * fails because the folio may be pinned (-EBUSY), the batch shrinks to
- * one PTE and an exclusive page is copied for the child.  Returns the
- * number of PTEs done, or -ENOMEM.  References before mappings, as Linux:
- * the COW reuse check relies on the refcount never being below the
- * mapcount.
+ * fails because the folio may be pinned (-EBUSY), the first PTE is done
+ * on its own (copy_maybe_pinned_pte).  Returns the number of PTEs done, or
+ * -ENOMEM.  References before mappings, as Linux: the COW reuse check
+ * relies on the refcount never being below the mapcount.
  */
 static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr,
@@ -64,10 +83,7 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 	folio_ref_add(folio, nr);
 	if (unlikely(folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))) {
 		folio_put_refs(folio, nr);
-		if (nr > 1)
-			return copy_present_ptes(dst_vma, src_vma, dst_pte, src_pte, addr,
-						 folio, page, 1);
-		return copy_present_page(dst_vma, dst_pte, addr, page);
+		return copy_maybe_pinned_pte(dst_vma, src_vma, dst_pte, src_pte, addr, folio, page);
 	}
 	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
 	return nr;
