@@ -83,7 +83,6 @@ static __noreturn void start_user_space(void)
 			initrd_init(__va(boot_info.modules[i].start),
 				    boot_info.modules[i].end - boot_info.modules[i].start);
 	sched_init();
-	arch_cpu_init();
 	ret = user_init_from_cmdline(boot_info.cmdline);
 	if (ret)
 		panic("start_user_space: cannot run /bin/init (%d)", ret);
@@ -95,6 +94,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	tsc_mark_boot();
 	uart_init();
 	trap_init();
+	arch_cpu_init();                        /* GS: current reads it from here on */
 	memblock_reserve(0, 1UL << 20);         /* BIOS data, EBDA, VGA hole */
 	memblock_reserve((phys_addr_t)_kernel_phys_start,
 			 __pa(_kernel_end) - (phys_addr_t)_kernel_phys_start);

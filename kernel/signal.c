@@ -50,12 +50,6 @@ bool sig_kernel_only(int sig)
 	return SIG_KERNEL_ONLY_MASK & sigmask(sig);
 }
 
-/* Is a signal pending that t does not block (Linux's TIF_SIGPENDING test)? */
-bool signal_pending(struct task_struct *t)
-{
-	return READ_ONCE(t->pending.signal) & ~t->blocked;
-}
-
 /*
  * Would sig be discarded on arrival at t (Linux's sig_task_ignored)?  Its
  * handler is SIG_IGN, or SIG_DFL with a default action of ignore; PID 1

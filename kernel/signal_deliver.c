@@ -16,6 +16,7 @@
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 #include <asm/irqflags.h>
+#include <asm/syscall.h>
 
 /* Faults the task caused itself: delivered before any other (Linux's SYNCHRONOUS_MASK). */
 #define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
@@ -129,15 +130,16 @@ void signal_delivered(struct ksignal *ksig)
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
+	struct task_struct *t = current;
+
 	local_irq_disable();
 	for (;;) {
-		if (!signal_pending(current) && !current->restore_sigmask &&
-		    !syscall_needs_restart(regs))
+		if (!signal_pending(t) && !t->restore_sigmask && !syscall_needs_restart(regs))
 			break;
 		local_irq_enable();
 		arch_do_signal_or_restart(regs);
 		local_irq_disable();
-		if (!signal_pending(current))
+		if (!signal_pending(t))
 			break;
 	}
 }

@@ -36,6 +36,7 @@ struct percpu {
 };
 
 static struct percpu cpu0;
+_Static_assert(offsetof(struct percpu, curr) == PERCPU_CURR, "asm/current.h reads curr there");
 extern char syscall_entry[], ret_from_fork[];
 
 void arch_cpu_init(void)
@@ -46,11 +47,6 @@ void arch_cpu_init(void)
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (u64)syscall_entry);
 	wrmsr(MSR_FMASK, RFLAGS_MASK_ON_SYSCALL);
-}
-
-struct task_struct *arch_get_current(void)
-{
-	return cpu0.curr;
 }
 
 void arch_set_current(struct task_struct *t)

@@ -54,21 +54,6 @@ unsigned long current_user_stack_pointer(void)
 	return task_pt_regs(current)->rsp;
 }
 
-/* Did regs enter by SYSCALL, with a call still to finish (Linux's orig_ax >= 0)? */
-static bool in_syscall(const struct pt_regs *regs)
-{
-	return regs->vector == (u64)-1 && (long)regs->error_code >= 0;
-}
-
-/* Did the call in regs return one of the restart codes (linux/errno.h)? */
-bool syscall_needs_restart(const struct pt_regs *regs)
-{
-	long ret = regs->rax;
-
-	return in_syscall(regs) && (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
-				    ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK);
-}
-
 /* The registers, fault details and old mask, as the frame keeps them. */
 static void setup_sigcontext(struct sigcontext *sc, const struct pt_regs *regs,
 			     unsigned long fpstate, sigset_t mask)

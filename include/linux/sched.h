@@ -16,6 +16,7 @@
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
 #include <asm/processor.h>
+#include <asm/current.h>
 
 struct mm_struct;
 
@@ -95,12 +96,17 @@ extern struct list_head all_tasks;
 /* Every task that has a PID: live ones and zombies not yet reaped. */
 #define for_each_process(p) list_for_each_entry(p, &all_tasks, task_list)
 
+/* Is a signal pending that t does not block (Linux's TIF_SIGPENDING test)? */
+static inline bool signal_pending(struct task_struct *t)
+{
+	return READ_ONCE(t->pending.signal) & ~t->blocked;
+}
+
 /* Architecture hooks (arch/x86_64/process.c). */
-#define current arch_get_current()
+#define current get_current()
 void arch_cpu_init(void);
 void arch_switch_mm_and_stack(struct task_struct *next);
 void arch_set_current(struct task_struct *t);
-struct task_struct *arch_get_current(void);
 void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
 void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp);
 void arch_prepare_new_stack(struct task_struct *t);

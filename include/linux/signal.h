@@ -85,7 +85,6 @@ void flush_sigqueue_mask(sigset_t mask, struct task_struct *t);
 bool sig_kernel_ignore(int sig);
 bool sig_kernel_stop(int sig);
 bool sig_kernel_only(int sig);
-bool signal_pending(struct task_struct *t);
 bool get_signal(struct ksignal *ksig);
 void signal_delivered(struct ksignal *ksig);
 void set_current_blocked(sigset_t newset);
@@ -103,7 +102,6 @@ int __save_altstack(stack_t *uss, unsigned long sp);
 long do_no_restart_syscall(struct restart_block *restart);
 void exit_to_user_mode(struct pt_regs *regs);
 void arch_do_signal_or_restart(struct pt_regs *regs);
-bool syscall_needs_restart(const struct pt_regs *regs);
 unsigned long current_user_stack_pointer(void);
 
 #endif

@@ -7,6 +7,7 @@
 #define ASM_SYSCALL_H
 
 #include <asm/ptrace.h>
+#include "linux/errno.h"
 
 struct task_struct;
 
@@ -37,6 +38,24 @@ static inline void syscall_set_return_value(struct task_struct *task, struct pt_
 					    int error, long val)
 {
 	regs->rax = error ? (long)error : val;
+}
+
+/* Did regs enter by SYSCALL, with a call still to finish (Linux's orig_ax >= 0)? */
+static inline bool in_syscall(const struct pt_regs *regs)
+{
+	return regs->vector == (u64)-1 && (long)regs->error_code >= 0;
+}
+
+/*
+ * Did the call in regs return one of the restart codes (linux/errno.h)?
+ * Inline: every return to user mode asks, every page fault's too.
+ */
+static inline bool syscall_needs_restart(const struct pt_regs *regs)
+{
+	long ret = regs->rax;
+
+	return in_syscall(regs) && (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+				    ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK);
 }
 
 #endif
