@@ -19,7 +19,7 @@ done
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "hbreak kmain" -ex "continue" -ex "info registers rip" \
   -ex "next" -ex "next" -ex "info line *\$pc" \
-  -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 4" \
+  -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 6" \
   -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
   -ex "pgwalk 0xffff888000200000" \
   -ex "virt2phys &jiffies" -ex "pfn 0x200" -ex "page mem_map + 0x101" -ex "buddyinfo" -ex "klog 200" \
