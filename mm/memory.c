@@ -48,6 +48,7 @@ void init_zero_pfn(void)
 		panic("init_zero_pfn: no page for the zero page");
 	memset(__va(pa), 0, PAGE_SIZE);
 	zero_pfn = pa >> PAGE_SHIFT;
+	set_page_count(pfn_to_page(zero_pfn), 1);       /* as Linux's reserved pages: gets and puts never free it */
 }
 
 /*
