@@ -9,6 +9,8 @@
 #include "tests/host/softmmu.h"
 #include "mm/mm_api.h"
 #include "mm/pgtable.h"
+#include "mm/deferred_split.h"
+#include "mm/vmstat.h"
 
 /* Is addr mapped in this mm, and to what byte value (via the soft MMU)? */
 static inline int read_byte(struct mm_struct *m, unsigned long addr, unsigned int access)
@@ -34,6 +36,44 @@ static inline void user_write(struct mm_struct *m, unsigned long addr, unsigned 
 				 SOFTMMU_OK);
 	}
 	*(unsigned char *)__va(pa) = v;
+}
+
+/*
+ * A test's setup (cmocka): a 64 MiB machine booted, its memory counts
+ * kept in *before, and a fresh mm with Linux's mmap base.
+ */
+static inline struct mm_struct *mm_test_boot(struct mem_counts *before)
+{
+	struct mm_struct *m;
+
+	host_machine_boot(64UL << 20);
+	mem_counts_snapshot(before);
+	m = mm_alloc();
+	m->mmap_base = MMAP_BASE;
+	return m;
+}
+
+/*
+ * A test's teardown: m (if any) exits; every page, table and byte is back
+ * to *before, no anon page or THP is counted, the deferred split queue is
+ * empty, no bad page and no warning; then the machine goes.
+ */
+static inline void mm_test_shutdown(struct mm_struct *m, const struct mem_counts *before)
+{
+	struct mem_counts after;
+
+	if (m) {
+		exit_mmap(m);
+		mmdrop(m);
+	}
+	mem_counts_snapshot(&after);
+	assert_true(mem_counts_equal(before, &after));
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
+	assert_int_equal(global_node_page_state(NR_ANON_THPS), 0);
+	assert_int_equal(deferred_split_count(), 0);
+	assert_int_equal(nr_bad_pages, 0);
+	assert_int_equal(nr_warnings, 0);
+	host_machine_shutdown();
 }
 
 #endif

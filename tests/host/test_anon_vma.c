@@ -24,10 +24,7 @@ static struct mem_counts before;
 static int boot(void **state)
 {
 	(void)state;
-	host_machine_boot(64UL << 20);
-	mem_counts_snapshot(&before);
-	mm = mm_alloc();
-	mm->mmap_base = MMAP_BASE;
+	mm = mm_test_boot(&before);
 	return 0;
 }
 
@@ -40,15 +37,8 @@ static void mm_exit(struct mm_struct *m)
 /* Every test ends with the mms gone and nothing leaked: no anon_vma, no chain. */
 static int shutdown(void **state)
 {
-	struct mem_counts after;
-
 	(void)state;
-	if (mm)
-		mm_exit(mm);
-	mem_counts_snapshot(&after);
-	assert_true(mem_counts_equal(&before, &after));
-	assert_int_equal(nr_warnings, 0);
-	host_machine_shutdown();
+	mm_test_shutdown(mm, &before);
 	return 0;
 }
 
