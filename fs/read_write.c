@@ -53,35 +53,39 @@ long sys_write(int fd, const char *buf, unsigned long count)
 	return f ? vfs_write(f, buf, count, &f->f_pos) : -EBADF;
 }
 
-/* Read (pwrite64: write) at an offset without moving the file position; streams cannot (ESPIPE). */
-long sys_pread64(int fd, char *buf, unsigned long count, long off)
+/*
+ * The file of fd for a read or write at off that leaves the file position
+ * alone (pread64, pwrite64): its errors in Linux's order, EINVAL for a
+ * negative offset before EBADF, ESPIPE for a stream.  NULL with *err set.
+ */
+static struct file *fget_positioned(int fd, long off, long *err)
 {
 	struct file *f;
-	loff_t pos = off;
 
-	if (off < 0)                            /* before the fd, as Linux */
-		return -EINVAL;
+	*err = -EINVAL;
+	if (off < 0)
+		return NULL;
 	f = fget(fd);
-	if (!f)
-		return -EBADF;
-	if (!(f->f_mode & FMODE_PREAD))
-		return -ESPIPE;
-	return vfs_read(f, buf, count, &pos);
+	*err = f ? -ESPIPE : -EBADF;
+	return f && (f->f_mode & FMODE_PREAD) ? f : NULL;
+}
+
+long sys_pread64(int fd, char *buf, unsigned long count, long off)
+{
+	loff_t pos = off;
+	long err;
+	struct file *f = fget_positioned(fd, off, &err);
+
+	return f ? vfs_read(f, buf, count, &pos) : err;
 }
 
 long sys_pwrite64(int fd, const char *buf, unsigned long count, long off)
 {
-	struct file *f;
 	loff_t pos = off;
+	long err;
+	struct file *f = fget_positioned(fd, off, &err);
 
-	if (off < 0)                            /* before the fd, as Linux */
-		return -EINVAL;
-	f = fget(fd);
-	if (!f)
-		return -EBADF;
-	if (!(f->f_mode & FMODE_PREAD))
-		return -ESPIPE;
-	return vfs_write(f, buf, count, &pos);
+	return f ? vfs_write(f, buf, count, &pos) : err;
 }
 
 /*

@@ -58,11 +58,12 @@ static void test_self(void)
 	munmap(p, PAGE);
 }
 
-/* A child's memory: read it, write it; the write breaks COW, this process's copy stays. */
-static void test_child(void)
+/*
+ * Fork a child that waits for a byte on sync[0], then exits 0 if its page
+ * p begins with first, then second, and is still at pfn (0: any), else 1.
+ */
+static pid_t fork_checker(int sync[2], const char *p, char first, char second, unsigned long pfn)
 {
-	char *p = map_page('a', PROT_READ | PROT_WRITE), buf[4] = "";
-	int sync[2], fd;
 	pid_t pid;
 	char c;
 
@@ -70,8 +71,18 @@ static void test_child(void)
 	pid = fork();
 	if (!pid) {
 		read(sync[0], &c, 1);
-		_exit(p[0] == 'Z' && p[1] == 'a' ? 0 : 1);
+		_exit(p[0] == first && p[1] == second && (!pfn || pfn_of(p) == pfn) ? 0 : 1);
 	}
+	return pid;
+}
+
+/* A child's memory: read it, write it; the write breaks COW, this process's copy stays. */
+static void test_child(void)
+{
+	char *p = map_page('a', PROT_READ | PROT_WRITE), buf[4] = "";
+	int sync[2], fd;
+	pid_t pid = fork_checker(sync, p, 'Z', 'a', 0);
+
 	fd = open_mem(pid);
 	ok(fd >= 0 && pread(fd, buf, 2, (off_t)p) == 2 && buf[0] == 'a', "/proc/<child>/mem reads the child");
 	ok(pwrite(fd, "Z", 1, (off_t)p) == 1 && p[0] == 'a', "a write into the child's page leaves ours");
@@ -94,15 +105,8 @@ static void test_force_cow(void)
 	char *p = map_page('r', PROT_READ);
 	unsigned long pfn = pfn_of(p);
 	int sync[2], fd = open("/proc/self/mem", O_RDWR);
-	pid_t pid;
-	char c;
+	pid_t pid = fork_checker(sync, p, 'r', 'r', pfn);
 
-	xpipe(sync, 0);
-	pid = fork();
-	if (!pid) {
-		read(sync[0], &c, 1);
-		_exit(p[0] == 'r' && pfn_of(p) == pfn ? 0 : 1);
-	}
 	ok(pwrite(fd, "F", 1, (off_t)p) == 1 && p[0] == 'F' && p[1] == 'r',
 	   "a write through /proc/self/mem into PROT_READ memory (FOLL_FORCE)");
 	ok(pfn_of(p) != pfn && pm_exclusive(p), "FOLL_FORCE breaks COW: our own exclusive copy");
