@@ -44,6 +44,11 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		unsigned long flags, unsigned long new_addr);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
+long sys_mbind(unsigned long start, unsigned long len, unsigned long mode,
+	       const unsigned long *nmask, unsigned long maxnode, unsigned int flags);
+long sys_set_mempolicy(int mode, const unsigned long *nmask, unsigned long maxnode);
+long sys_get_mempolicy(int *policy, unsigned long *nmask, unsigned long maxnode,
+		       unsigned long addr, unsigned long flags);
 
 /* kernel/exec.c */
 long sys_execve(const char *path, char *const *argv, char *const *envp);

@@ -1,0 +1,180 @@
+/*
+ * Page migration of anon folios (Linux's mm/migrate.c, with the rmap half
+ * of mm/rmap.c's try_to_migrate_one/remove_migration_pte and
+ * mm/huge_memory.c's set_pmd_migration_entry/remove_migration_pmd): a
+ * folio's contents move to a new folio of the same order, and every PTE
+ * or PMD that mapped the old one maps the new one instead.  mbind's
+ * MPOL_MF_MOVE (mm/mempolicy.c) is the user.
+ *
+ * Linux does it in two passes.  try_to_migrate() replaces every mapping
+ * by a migration entry (a swap-format PTE/PMD naming the old page and
+ * remembering write, dirty, young, soft-dirty and AnonExclusive), so that
+ * a fault or GUP on another CPU waits instead of touching the page while
+ * it is copied; then folio_migrate_mapping() checks, with the refcount
+ * frozen, that nobody else (a pin, a GUP in flight) holds the folio
+ * (folio_expected_refs), the data and flags are copied, and
+ * remove_migration_ptes() turns each migration entry into a PTE of the new
+ * page with the remembered bits.
+ *
+ * foliOS has one CPU and a kernel that is not preempted: between the
+ * reference check and the last new entry nothing else can run, fault or
+ * pin.  So each mapping is replaced in one step — the new page's entry
+ * with the old entry's bits (write only if it was writable, dirty only if
+ * it was dirty: a read-only page never comes back writable-and-clean, what
+ * mkdirty checks), the new folio's rmap added as remove_migration_pte
+ * adds it and the old one's removed as try_to_migrate_one removes it, so
+ * the mapcount trace records both.  With SMP (issue 19) the migration
+ * entries come back: another CPU may fault on or GUP the page between the
+ * check and the copy, and a write through a stale TLB entry could land in
+ * the old page after the copy.
+ *
+ * Lock order: see mm/rmap.c (Linux holds the folio locks and the anon_vma
+ * root's lock for read across the walk).
+ */
+#include "linux/errno.h"
+#include "linux/string.h"
+#include "mm/migrate.h"
+#include "mm/rmap.h"
+#include "mm/pgtable.h"
+#include "mm/internal.h"
+#include "mm/deferred_split.h"
+#include "mm/vmstat.h"
+
+/* entry with its frame replaced by pfn; every other bit kept. */
+static pgent_t entry_set_pfn(pgent_t entry, unsigned long pfn)
+{
+	return (entry & ~PTE_PFN_MASK) | ((pgent_t)pfn << PAGE_SHIFT);
+}
+
+/* Move the PMD mapping of src at addr to dst (a PMD-sized folio). */
+static void migrate_pmd(struct folio *src, struct folio *dst, struct vm_area_struct *vma,
+			unsigned long addr, pmd_t *pmd)
+{
+	rmap_t flags = PageAnonExclusive(&src->page) ? RMAP_EXCLUSIVE : RMAP_NONE;
+
+	folio_get(dst);
+	folio_add_anon_rmap_pmd(dst, &dst->page, vma, addr, flags);
+	set_pmd_at(vma->vm_mm, addr, pmd, entry_set_pfn(*pmd, folio_pfn(dst)));
+	flush_tlb_addr(vma->vm_mm->pgd, addr);
+	ClearPageAnonExclusive(&src->page);
+	folio_remove_rmap_pmd(src, &src->page, vma);
+	folio_put(src);
+}
+
+/*
+ * Move nr PTE mappings, pages i.. of src at addr (one page table, the same
+ * AnonExclusive state), to the same pages of dst: one batch for the rmap,
+ * so a folio mapped whole never looks partially mapped on the way.
+ */
+static void migrate_ptes(struct folio *src, struct folio *dst, struct vm_area_struct *vma,
+			 unsigned long addr, pte_t *pte, unsigned long i, int nr)
+{
+	struct page *old = folio_page(src, i), *new = folio_page(dst, i);
+	rmap_t flags = PageAnonExclusive(old) ? RMAP_EXCLUSIVE : RMAP_NONE;
+
+	folio_ref_add(dst, nr);
+	folio_add_anon_rmap_ptes(dst, new, nr, vma, addr, flags);
+	for (int k = 0; k < nr; k++) {
+		set_pte_at(vma->vm_mm, addr, pte + k, entry_set_pfn(pte[k], page_to_pfn(new + k)));
+		ClearPageAnonExclusive(old + k);
+	}
+	flush_tlb_range(vma->vm_mm->pgd, addr, nr);
+	folio_remove_rmap_ptes(src, old, nr, vma);
+	folio_put_refs(src, nr);
+}
+
+/* Does pte map page i of src, exclusive as excl says? */
+static bool pte_maps(const pte_t *pte, struct folio *src, unsigned long i, bool excl)
+{
+	return pgent_present(*pte) && !pgent_special(*pte) && !pgent_huge(*pte) &&
+	       pgent_pfn(*pte) == folio_pfn(src) + i &&
+	       PageAnonExclusive(folio_page(src, i)) == excl;
+}
+
+/*
+ * rmap_one of migrate_anon_folio(): move every mapping of src in vma to
+ * dst (the arg).  Each page is looked up on its own (mremap may have put
+ * the pages under several PMDs); runs of PTEs in one table go as a batch.
+ */
+static bool migrate_one(struct folio *src, struct vm_area_struct *vma, unsigned long address,
+			void *arg)
+{
+	unsigned long nr_pages = folio_nr_pages(src), i = 0;
+	struct folio *dst = arg;
+
+	while (i < nr_pages) {
+		unsigned long addr = vma_address(vma, src->index + i, 1);
+		pmd_t *pmd = addr == (unsigned long)-EFAULT ? NULL :
+			     pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		pte_t *pte;
+		bool excl;
+		int nr = 0;
+
+		if (!pmd || !pgent_present(*pmd)) {
+			i++;
+			continue;
+		}
+		if (pgent_huge(*pmd)) {
+			if (pgent_pfn(*pmd) == folio_pfn(src))
+				migrate_pmd(src, dst, vma, addr, pmd);
+			i += HPAGE_PMD_NR - pt_index(addr, PT_PTE);     /* the rest of this PMD */
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		excl = PageAnonExclusive(folio_page(src, i));
+		while (i + nr < nr_pages && pte_maps(pte + nr, src, i + nr, excl) &&
+		       (nr == 0 || ((addr + nr * PAGE_SIZE) & ~PMD_MASK)))
+			nr++;
+		if (nr)
+			migrate_ptes(src, dst, vma, addr, pte, i, nr);
+		i += nr ? nr : 1;
+	}
+	return true;
+}
+
+/*
+ * May src be migrated: an anon folio (not a zero page) that only its
+ * mappings and the caller's reference hold (Linux's folio_expected_refs
+ * for an anon folio outside the swap cache), so not pinned either.
+ */
+static bool folio_migratable(struct folio *src)
+{
+	if (!folio_test_anon(src) || is_zero_folio(src) || !folio_mapped(src))
+		return false;
+	if (folio_maybe_dma_pinned(src))
+		return false;
+	return folio_ref_count(src) == folio_mapcount(src) + 1;
+}
+
+/*
+ * Migrate the mapped anon folio src (the caller holds a reference) to a
+ * new folio of the same order: data, anon mapping and index, every
+ * mapping the anon rmap walk finds, the deferred-split state.  The old
+ * folio is freed when the caller drops its reference.  0, -EAGAIN (not
+ * anon, a zero page, pinned or otherwise referenced) or -ENOMEM.
+ */
+int migrate_anon_folio(struct folio *src)
+{
+	struct rmap_walk_control rwc = { .rmap_one = migrate_one };
+	unsigned int order = folio_order(src);
+	struct folio *dst;
+
+	if (!folio_migratable(src))
+		return -EAGAIN;
+	dst = folio_alloc(0, order);
+	if (!dst)
+		return -ENOMEM;
+	memcpy(page_address(&dst->page), page_address(&src->page), PAGE_SIZE << order);
+	dst->mapping = src->mapping;
+	dst->index = src->index;
+	mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
+	rwc.arg = dst;
+	rmap_walk_anon(src, &rwc);
+	VM_WARN_ON_ONCE(folio_mapped(src), "migrate_anon_folio: old folio still mapped");
+	if (folio_test_partially_mapped(src)) {
+		folio_unqueue_deferred_split(src);
+		deferred_split_folio(dst, true);
+	}
+	folio_put(dst);
+	return 0;
+}

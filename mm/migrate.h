@@ -1,0 +1,9 @@
+/* Page migration of anon folios (mm/migrate.c). */
+#ifndef MM_MIGRATE_H
+#define MM_MIGRATE_H
+
+#include "mm/folio.h"
+
+int migrate_anon_folio(struct folio *src);
+
+#endif
