@@ -21,7 +21,7 @@
  * pin.  So each mapping is replaced in one step — the new page's entry
  * with the old entry's bits (write only if it was writable, dirty only if
  * it was dirty: a read-only page never comes back writable-and-clean, what
- * mkdirty checks), the new folio's rmap added as remove_migration_pte
+ * mkdirty checks; see migrated_entry), the new folio's rmap added as remove_migration_pte
  * adds it and the old one's removed as try_to_migrate_one removes it, so
  * the mapcount trace records both.  With SMP (issue 19) the migration
  * entries come back: another CPU may fault on or GUP the page between the
@@ -40,10 +40,17 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 
-/* entry with its frame replaced by pfn; every other bit kept. */
-static pgent_t entry_set_pfn(pgent_t entry, unsigned long pfn)
+/*
+ * The entry of the new page for old: its frame is pfn, its bits are old's
+ * (what Linux's migration entry remembers and remove_migration_pte puts
+ * back), and a dirty one is soft-dirty too: Linux marks it dirty again
+ * with pte_mkdirty(), which on x86 sets _PAGE_SOFT_DIRTY as well.
+ */
+static pgent_t migrated_entry(pgent_t old, unsigned long pfn)
 {
-	return (entry & ~PTE_PFN_MASK) | ((pgent_t)pfn << PAGE_SHIFT);
+	pgent_t entry = (old & ~PTE_PFN_MASK) | ((pgent_t)pfn << PAGE_SHIFT);
+
+	return pgent_dirty(entry) ? pgent_mksoft_dirty(entry) : entry;
 }
 
 /* Move the PMD mapping of src at addr to dst (a PMD-sized folio). */
@@ -54,7 +61,7 @@ static void migrate_pmd(struct folio *src, struct folio *dst, struct vm_area_str
 
 	folio_get(dst);
 	folio_add_anon_rmap_pmd(dst, &dst->page, vma, addr, flags);
-	set_pmd_at(vma->vm_mm, addr, pmd, entry_set_pfn(*pmd, folio_pfn(dst)));
+	set_pmd_at(vma->vm_mm, addr, pmd, migrated_entry(*pmd, folio_pfn(dst)));
 	flush_tlb_addr(vma->vm_mm->pgd, addr);
 	ClearPageAnonExclusive(&src->page);
 	folio_remove_rmap_pmd(src, &src->page, vma);
@@ -75,7 +82,7 @@ static void migrate_ptes(struct folio *src, struct folio *dst, struct vm_area_st
 	folio_ref_add(dst, nr);
 	folio_add_anon_rmap_ptes(dst, new, nr, vma, addr, flags);
 	for (int k = 0; k < nr; k++) {
-		set_pte_at(vma->vm_mm, addr, pte + k, entry_set_pfn(pte[k], page_to_pfn(new + k)));
+		set_pte_at(vma->vm_mm, addr, pte + k, migrated_entry(pte[k], page_to_pfn(new + k)));
 		ClearPageAnonExclusive(old + k);
 	}
 	flush_tlb_range(vma->vm_mm->pgd, addr, nr);
