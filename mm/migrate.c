@@ -164,6 +164,7 @@ int migrate_anon_folio(struct folio *src)
 {
 	struct rmap_walk_control rwc = { .rmap_one = migrate_one };
 	unsigned int order = folio_order(src);
+	bool partially_mapped;
 	struct folio *dst;
 
 	if (!folio_migratable(src))
@@ -175,13 +176,14 @@ int migrate_anon_folio(struct folio *src)
 	dst->mapping = src->mapping;
 	dst->index = src->index;
 	mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
+	/* Before the walk: moving mapping by mapping may queue src on the way. */
+	partially_mapped = folio_test_partially_mapped(src);
 	rwc.arg = dst;
 	rmap_walk_anon(src, &rwc);
 	VM_WARN_ON_ONCE(folio_mapped(src), "migrate_anon_folio: old folio still mapped");
-	if (folio_test_partially_mapped(src)) {
-		folio_unqueue_deferred_split(src);
+	folio_unqueue_deferred_split(src);
+	if (partially_mapped)
 		deferred_split_folio(dst, true);
-	}
 	folio_put(dst);
 	return 0;
 }

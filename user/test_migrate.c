@@ -153,6 +153,35 @@ static void test_small(void)
 	munmap(p, 4 * PAGE);
 }
 
+static long mthp_stat(const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), THP_DIR "hugepages-64kB/stats/%s", name);
+	return read_text(path, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
+}
+
+/*
+ * The 64 KiB folio at p, half unmapped (queued for deferred split), moves
+ * as a whole: still one folio counted in nr_anon, still queued as
+ * partially mapped.
+ */
+static void test_mthp_partial(char *p)
+{
+	long nr_anon, partial;
+	unsigned long old[8];
+
+	munmap(p + 8 * PAGE, 8 * PAGE);
+	nr_anon = mthp_stat("nr_anon");
+	partial = mthp_stat("nr_anon_partially_mapped");
+	pfns(p, 8, old);
+	ok(mbind_local(p, 8 * PAGE, MPOL_MF_MOVE | MPOL_MF_STRICT) == 0 && all_moved(p, 8, old) &&
+	   pfns_contiguous(p, 8) && check_pattern(p, 8, 30, 1),
+	   "mTHP: a partially mapped folio moves");
+	ok(mthp_stat("nr_anon") == nr_anon && mthp_stat("nr_anon_partially_mapped") == partial &&
+	   partial >= 1, "mTHP: nr_anon %ld, nr_anon_partially_mapped %ld stay", nr_anon, partial);
+}
+
 /* A 64 KiB mTHP, where the kernel has them. */
 static void test_mthp(void)
 {
@@ -176,6 +205,7 @@ static void test_mthp(void)
 		ok(all_moved(p, 16, old) && pfns_contiguous(p, 16) && pfn_of(p) % 16 == 0,
 		   "mTHP: a new 64 KiB folio");
 		ok(check_pattern(p, 16, 30, ~0UL) && !write_faults(p + PAGE), "mTHP: data and write bit kept");
+		test_mthp_partial(p);
 	}
 	munmap(p, 16 * PAGE);
 	if (mode)
