@@ -48,7 +48,8 @@
  */
 static pgent_t migrated_entry(pgent_t old, unsigned long pfn)
 {
-	pgent_t entry = (old & ~PTE_PFN_MASK) | ((pgent_t)pfn << PAGE_SHIFT);
+	/* Only the frame field changes (as pgent_next_pfn moves it). */
+	pgent_t entry = old + ((pgent_t)(pfn - pgent_pfn(old)) << PAGE_SHIFT);
 
 	return pgent_dirty(entry) ? pgent_mksoft_dirty(entry) : entry;
 }
