@@ -1,0 +1,143 @@
+/*
+ * Host tests of page migration (mm/migrate.c): a PMD THP mapped by a PMD
+ * in the parent and by 512 PTEs in a forked child moves as one folio —
+ * both mms map the new one, with the same counts, data and exclusive
+ * state — a small page moves, and a folio someone else holds a reference
+ * to (a pin, a GUP in flight) does not.  Nothing leaks, no warning fires.
+ */
+#include "linux/errno.h"
+#include "tests/host/hostenv.h"
+#include "tests/host/softmmu.h"
+#include "tests/host/rmap_helpers.h"
+#include "mm/mm_api.h"
+#include "mm/pgtable.h"
+#include "mm/internal.h"
+#include "mm/migrate.h"
+#include "mm/vmstat.h"
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tests/host/mm_helpers.h"
+
+#define BASE    0x40000000UL            /* PMD-aligned */
+#define RW      (VM_READ | VM_WRITE)
+
+static struct mm_struct *mm;
+static struct mem_counts before;
+
+static int boot(void **state)
+{
+	(void)state;
+	host_machine_boot(64UL << 20);
+	mem_counts_snapshot(&before);
+	mm = mm_alloc();
+	mm->mmap_base = MMAP_BASE;
+	return 0;
+}
+
+static void mm_exit(struct mm_struct *m)
+{
+	exit_mmap(m);
+	mmdrop(m);
+}
+
+static int shutdown(void **state)
+{
+	struct mem_counts after;
+
+	(void)state;
+	mm_exit(mm);
+	mem_counts_snapshot(&after);
+	assert_true(mem_counts_equal(&before, &after));
+	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
+	assert_int_equal(global_node_page_state(NR_ANON_THPS), 0);
+	assert_int_equal(nr_bad_pages, 0);
+	assert_int_equal(nr_warnings, 0);
+	host_machine_shutdown();
+	return 0;
+}
+
+static struct folio *folio_of(struct mm_struct *m, unsigned long addr)
+{
+	phys_addr_t pa;
+
+	assert_int_equal(softmmu_translate((pgd_t *)m->pgd, addr, ACC_USER, &pa), SOFTMMU_OK);
+	return page_folio(pfn_to_page(pa >> PAGE_SHIFT));
+}
+
+/* The caller's reference around migrate_anon_folio(), as mbind takes it. */
+static int migrate(struct folio *folio)
+{
+	int ret;
+
+	folio_get(folio);
+	ret = migrate_anon_folio(folio);
+	folio_put(folio);
+	return ret;
+}
+
+/* PMD in the parent, PTEs in the child: one migration moves every mapping. */
+static void test_thp_pmd_and_ptes(void **state)
+{
+	struct mm_struct *child;
+	struct folio *f, *nf;
+	long thps;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	user_write(mm, BASE, 'a');
+	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
+	f = folio_of(mm, BASE);
+	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	child = dup_mm(mm);
+	split_huge_pmd_address(find_vma(child, BASE), BASE + PAGE_SIZE);
+	assert_int_equal(folio_mapcount(f), 1 + HPAGE_PMD_NR);
+	thps = global_node_page_state(NR_ANON_THPS);
+	assert_int_equal(migrate(f), 0);
+	nf = folio_of(mm, BASE);
+	assert_ptr_not_equal(nf, f);
+	assert_ptr_equal(folio_of(child, BASE + PAGE_SIZE), nf);
+	assert_int_equal(folio_order(nf), HPAGE_PMD_ORDER);
+	assert_int_equal(folio_mapcount(nf), 1 + HPAGE_PMD_NR);
+	assert_int_equal(folio_entire_mapcount(nf), 1);
+	assert_int_equal(folio_ref_count(nf), 1 + HPAGE_PMD_NR);
+	assert_true(folio_maybe_mapped_shared(nf));
+	assert_int_equal(global_node_page_state(NR_ANON_THPS), thps);
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'a');
+	assert_int_equal(read_byte(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, ACC_USER), 'z');
+	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), -1);   /* still COW */
+	user_write(child, BASE, 'c');
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'a');
+	mm_exit(child);
+}
+
+/* A small exclusive page moves and stays exclusive and writable; an extra reference stops it. */
+static void test_small_and_referenced(void **state)
+{
+	struct folio *f, *nf;
+
+	(void)state;
+	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	user_write(mm, BASE, 's');
+	f = folio_of(mm, BASE);
+	folio_get(f);                                   /* a GUP reference */
+	assert_int_equal(migrate(f), -EAGAIN);
+	assert_ptr_equal(folio_of(mm, BASE), f);
+	folio_put(f);
+	assert_int_equal(migrate(f), 0);
+	nf = folio_of(mm, BASE);
+	assert_ptr_not_equal(nf, f);
+	assert_true(PageAnonExclusive(&nf->page));
+	assert_int_equal(folio_mapcount(nf), 1);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), 's');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_thp_pmd_and_ptes, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_small_and_referenced, boot, shutdown),
+	};
+
+	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);
+}
