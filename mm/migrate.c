@@ -18,15 +18,17 @@
  *
  * foliOS has one CPU and a kernel that is not preempted: between the
  * reference check and the last new entry nothing else can run, fault or
- * pin.  So each mapping is replaced in one step — the new page's entry
- * with the old entry's bits (write only if it was writable, dirty only if
- * it was dirty: a read-only page never comes back writable-and-clean, what
- * mkdirty checks; see migrated_entry), the new folio's rmap added as remove_migration_pte
- * adds it and the old one's removed as try_to_migrate_one removes it, so
- * the mapcount trace records both.  With SMP (issue 19) the migration
- * entries come back: another CPU may fault on or GUP the page between the
- * check and the copy, and a write through a stale TLB entry could land in
- * the old page after the copy.
+ * pin.  So each mapping is replaced in one step: the new page's entry
+ * gets the old entry's bits (write only if it was writable, dirty only if
+ * it was dirty, so a read-only page never comes back writable-and-clean,
+ * what mkdirty checks; see migrated_entry), the new folio's rmap is added
+ * as remove_migration_pte adds it and the old one's removed as
+ * try_to_migrate_one removes it (the mapcount trace records both).
+ * With SMP (issue 19) this needs Linux's two passes back: migration
+ * entries that make a fault or GUP on another CPU wait
+ * (migration_entry_wait), the TLB flushed on every CPU before the copy
+ * (a write through a stale entry would land in the old page), the
+ * expected-refs check under folio_ref_freeze(), and the folio lock.
  *
  * Lock order: see mm/rmap.c (Linux holds the folio locks and the anon_vma
  * root's lock for read across the walk).
