@@ -136,29 +136,42 @@ static int queue_folio(struct folio *folio, struct queue_pages *qp)
 }
 
 /*
- * The PTEs of [addr, end) under pmd: each folio once where its pages are
- * mapped in a row.  Returns 0 or -EIO.
+ * The end of the run of PTEs from addr (below end) that map consecutive
+ * pages of one folio, the one the PTE at addr maps now: a migrated
+ * folio's run maps the new folio, and is not queued again.
  */
+static unsigned long folio_run_end(pmd_t *pmd, unsigned long addr, unsigned long end)
+{
+	unsigned long pfn = pgent_pfn(*pte_offset(pmd, addr));
+	struct folio *folio = page_folio(pfn_to_page(pfn));
+	unsigned long last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
+
+	for (addr += PAGE_SIZE; addr < end && pfn < last; addr += PAGE_SIZE) {
+		pte_t pte = *pte_offset(pmd, addr);
+
+		if (!pgent_present(pte) || pgent_special(pte) || pgent_pfn(pte) != ++pfn)
+			break;
+	}
+	return addr;
+}
+
+/* The PTEs of [addr, end) under pmd: each run of a folio's pages once.  0 or -EIO. */
 static int queue_pages_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 				 unsigned long end, struct queue_pages *qp)
 {
 	while (addr < end) {
 		pte_t pte = *pte_offset(pmd, addr);
 		struct page *page = pgent_present(pte) ? vm_normal_page(vma, addr, pte) : NULL;
-		struct folio *folio;
-		unsigned long left;
 		int ret;
 
 		if (!page) {
 			addr += PAGE_SIZE;
 			continue;
 		}
-		folio = page_folio(page);
-		left = folio_nr_pages(folio) - (pgent_pfn(pte) - folio_pfn(folio));
-		ret = queue_folio(folio, qp);
+		ret = queue_folio(page_folio(page), qp);
 		if (ret)
 			return ret;
-		addr += left * PAGE_SIZE;
+		addr = folio_run_end(pmd, addr, end);
 	}
 	return 0;
 }

@@ -164,20 +164,22 @@ static long mthp_stat(const char *name)
 /*
  * The 64 KiB folio at p, half unmapped (queued for deferred split), moves
  * as a whole: still one folio counted in nr_anon, still queued as
- * partially mapped.
+ * partially mapped; the 4 KiB page mapped right after its half moves too.
  */
 static void test_mthp_partial(char *p)
 {
 	long nr_anon, partial;
-	unsigned long old[8];
+	unsigned long old[9];
 
 	munmap(p + 8 * PAGE, 8 * PAGE);
+	mmap(p + 8 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	*(int *)(p + 8 * PAGE) = 38;
 	nr_anon = mthp_stat("nr_anon");
 	partial = mthp_stat("nr_anon_partially_mapped");
-	pfns(p, 8, old);
-	ok(mbind_local(p, 8 * PAGE, MPOL_MF_MOVE | MPOL_MF_STRICT) == 0 && all_moved(p, 8, old) &&
-	   pfns_contiguous(p, 8) && check_pattern(p, 8, 30, 1),
-	   "mTHP: a partially mapped folio moves");
+	pfns(p, 9, old);
+	ok(mbind_local(p, 9 * PAGE, MPOL_MF_MOVE | MPOL_MF_STRICT) == 0 && all_moved(p, 9, old) &&
+	   pfns_contiguous(p, 8) && check_pattern(p, 9, 30, 1),
+	   "mTHP: a partially mapped folio moves, and the page after it");
 	ok(mthp_stat("nr_anon") == nr_anon && mthp_stat("nr_anon_partially_mapped") == partial &&
 	   partial >= 1, "mTHP: nr_anon %ld, nr_anon_partially_mapped %ld stay", nr_anon, partial);
 }
