@@ -38,6 +38,13 @@ static inline void user_write(struct mm_struct *m, unsigned long addr, unsigned 
 	*(unsigned char *)__va(pa) = v;
 }
 
+/* An mm's process exits: its mappings go, then the mm. */
+static inline void mm_exit(struct mm_struct *m)
+{
+	exit_mmap(m);
+	mmdrop(m);
+}
+
 /*
  * A test's setup (cmocka): a 64 MiB machine booted, its memory counts
  * kept in *before, and a fresh mm with Linux's mmap base.
@@ -62,10 +69,8 @@ static inline void mm_test_shutdown(struct mm_struct *m, const struct mem_counts
 {
 	struct mem_counts after;
 
-	if (m) {
-		exit_mmap(m);
-		mmdrop(m);
-	}
+	if (m)
+		mm_exit(m);
 	mem_counts_snapshot(&after);
 	assert_true(mem_counts_equal(before, &after));
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);

@@ -28,12 +28,6 @@ static int boot(void **state)
 	return 0;
 }
 
-static void mm_exit(struct mm_struct *m)
-{
-	exit_mmap(m);
-	mmdrop(m);
-}
-
 /* Every test ends with the mms gone and nothing leaked: no anon_vma, no chain. */
 static int shutdown(void **state)
 {

@@ -28,32 +28,14 @@ static struct mem_counts before;
 static int boot(void **state)
 {
 	(void)state;
-	host_machine_boot(64UL << 20);
-	mem_counts_snapshot(&before);
-	mm = mm_alloc();
-	mm->mmap_base = MMAP_BASE;
+	mm = mm_test_boot(&before);
 	return 0;
-}
-
-static void mm_exit(struct mm_struct *m)
-{
-	exit_mmap(m);
-	mmdrop(m);
 }
 
 static int shutdown(void **state)
 {
-	struct mem_counts after;
-
 	(void)state;
-	mm_exit(mm);
-	mem_counts_snapshot(&after);
-	assert_true(mem_counts_equal(&before, &after));
-	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
-	assert_int_equal(global_node_page_state(NR_ANON_THPS), 0);
-	assert_int_equal(nr_bad_pages, 0);
-	assert_int_equal(nr_warnings, 0);
-	host_machine_shutdown();
+	mm_test_shutdown(mm, &before);
 	return 0;
 }
 

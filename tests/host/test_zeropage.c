@@ -34,8 +34,7 @@ static int boot(void **state)
 static int shutdown(void **state)
 {
 	(void)state;
-	exit_mmap(mm);
-	mmdrop(mm);
+	mm_exit(mm);
 	assert_int_equal(huge_zero_pfn, ~0UL);  /* the last mm let the huge zero folio go */
 	thp_policy_init();
 	mm_test_shutdown(NULL, &before);
