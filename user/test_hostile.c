@@ -122,7 +122,7 @@ static void setup(void)
 	dir_fd = open("/proc", O_RDONLY | O_DIRECTORY);
 	int p[2];
 
-	pipe(p);
+	pipe2(p, O_NONBLOCK);   /* a write lost to fault injection must not leave a read asleep */
 	pipe_r = p[0];
 	pipe_w = p[1];
 	tty_fd = open("/dev/console", O_RDWR);  /* stdout may be a pipe (runtests) */
