@@ -125,7 +125,7 @@ for v in 0 1; do
     out="$log/fail-$seed-$name.log"
     rate=$([ $seed -le 2 ] && echo 1,1 || echo 10,1)
     ./run-qemu.sh $flag --append "fail_page_alloc=$rate,0,-1 failslab=$rate,0,-1 fail_seed=$seed" \
-      --run "/bin/runtests -t 120" --timeout 900 </dev/null >"$out" 2>&1
+      --run "/bin/runtests -t 60" --timeout 900 </dev/null >"$out" 2>&1
     rc=$?
     grep -a 'fault injection:' "$out" | sed 's/^\[[ 0-9.]*\] /# seed '"$seed"': /'
     ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG|did not die' "$out" ||
