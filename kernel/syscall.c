@@ -3,6 +3,7 @@
  * rdi rsi rdx r10 r8 r9 = arguments, rax = result or -errno).  Calls not
  * in the table return -ENOSYS and are logged once per number.
  */
+#include "linux/entry-common.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
@@ -130,5 +131,5 @@ void do_syscall(struct pt_regs *regs)
 		pr_notice("%s[%d]: unimplemented system call %lu\n", current->comm, current->pid, nr);
 	}
 	syscall_set_return_value(tsk, regs, 0, ret);
-	exit_to_user_mode(regs);
+	exit_to_user_mode_prepare(regs);
 }

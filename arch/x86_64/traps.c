@@ -3,6 +3,7 @@
  * PIC's IRQs.  A CPU exception in kernel mode is a kernel bug unless the
  * faulting instruction has an exception-table fixup (asm/uaccess.h).
  */
+#include "linux/entry-common.h"
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
@@ -266,5 +267,5 @@ void trap_dispatch(struct pt_regs *regs)
 	else
 		do_exception(regs, v);
 	if (user_mode(regs))
-		exit_to_user_mode(regs);
+		exit_to_user_mode_prepare(regs);
 }

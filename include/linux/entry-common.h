@@ -1,0 +1,27 @@
+/*
+ * The return to user mode (Linux's include/linux/entry-common.h), after
+ * every system call, interrupt and exception from user mode.  The common
+ * case — no signal pending, no saved mask to restore, no system call to
+ * restart — is decided here, inline, on the way out of every page fault;
+ * exit_to_user_mode() (kernel/signal_deliver.c) does the work otherwise.
+ * Interrupts go off first and stay off: no signal can arrive between the
+ * test and the return.
+ */
+#ifndef _LINUX_ENTRY_COMMON_H
+#define _LINUX_ENTRY_COMMON_H
+
+#include "linux/sched.h"
+#include "linux/signal.h"
+#include <asm/syscall.h>
+#include <asm/irqflags.h>
+
+static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+
+	local_irq_disable();
+	if (unlikely(signal_pending(t) || t->restore_sigmask || syscall_needs_restart(regs)))
+		exit_to_user_mode(regs);
+}
+
+#endif
