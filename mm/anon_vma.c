@@ -204,14 +204,3 @@ void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc)
 	}
 	put_anon_vma(anon_vma);
 }
-
-/*
- * A folio this vma's mm alone maps became exclusive (COW reuse): point it
- * at vma's own anon_vma, so later walks skip the VMAs of the processes it
- * was shared with (Linux's folio_move_anon_rmap; Linux holds the folio lock).
- */
-void folio_move_anon_rmap(struct folio *folio, struct vm_area_struct *vma)
-{
-	VM_WARN_ON_ONCE(!vma->anon_vma, "folio_move_anon_rmap: vma without anon_vma");
-	WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
-}

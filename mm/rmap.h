@@ -72,7 +72,18 @@ int anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
 struct anon_vma *folio_get_anon_vma(const struct folio *folio);
 void put_anon_vma(struct anon_vma *anon_vma);
 void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc);
-void folio_move_anon_rmap(struct folio *folio, struct vm_area_struct *vma);
+
+/*
+ * A folio this vma's mm alone maps became exclusive (COW reuse): point it
+ * at vma's own anon_vma, so later walks skip the VMAs of the processes it
+ * was shared with (Linux's folio_move_anon_rmap; Linux holds the folio
+ * lock).  Inline: every reuse of a small folio does it.
+ */
+static inline void folio_move_anon_rmap(struct folio *folio, struct vm_area_struct *vma)
+{
+	VM_WARN_ON_ONCE(!vma->anon_vma, "folio_move_anon_rmap: vma without anon_vma");
+	WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
+}
 
 /* Give vma an anon_vma before its first anon folio (Linux's anon_vma_prepare).  0 or -ENOMEM. */
 static inline int anon_vma_prepare(struct vm_area_struct *vma)
