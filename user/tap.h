@@ -59,7 +59,7 @@ static inline void xpipe(int fds[2], int flags)
 
 /*
  * Run as Linux's init (../shared/peer/linux-peer.sh without --mounts),
- * a test mounts /proc and /sys itself; on foliOS they are always there.
+ * a test mounts /proc, /sys and /dev itself; on foliOS they are always there.
  */
 static inline void mount_proc_sys(void)
 {
@@ -67,6 +67,8 @@ static inline void mount_proc_sys(void)
 		mount("proc", "/proc", "proc", 0, NULL);
 		mount("sysfs", "/sys", "sysfs", 0, NULL);
 	}
+	if (access("/dev/null", R_OK))
+		mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 }
 
 #endif
