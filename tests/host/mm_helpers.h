@@ -81,4 +81,28 @@ static inline void mm_test_shutdown(struct mm_struct *m, const struct mem_counts
 	host_machine_shutdown();
 }
 
+/*
+ * The cmocka fixture of a test program with one mm, "mm": boot() makes the
+ * machine and the mm (MM_TEST_BOOT), shutdown() lets it exit and checks
+ * that everything came back (MM_TEST_FIXTURE: both).
+ */
+#define MM_TEST_BOOT()							\
+	static struct mm_struct *mm;					\
+	static struct mem_counts before;				\
+	static int boot(void **state)					\
+	{								\
+		(void)state;						\
+		mm = mm_test_boot(&before);				\
+		return 0;						\
+	}
+
+#define MM_TEST_FIXTURE()						\
+	MM_TEST_BOOT()							\
+	static int shutdown(void **state)				\
+	{								\
+		(void)state;						\
+		mm_test_shutdown(mm, &before);				\
+		return 0;						\
+	}
+
 #endif

@@ -18,23 +18,7 @@
 
 #define BASE 0x10000000UL
 
-static struct mm_struct *mm;
-static struct mem_counts before;
-
-static int boot(void **state)
-{
-	(void)state;
-	mm = mm_test_boot(&before);
-	return 0;
-}
-
-/* Every test ends with the mms gone and nothing leaked: no anon_vma, no chain. */
-static int shutdown(void **state)
-{
-	(void)state;
-	mm_test_shutdown(mm, &before);
-	return 0;
-}
+MM_TEST_FIXTURE()
 
 static int list_len(const struct list_head *head)
 {

@@ -22,22 +22,7 @@
 #define BASE    0x40000000UL            /* PMD-aligned */
 #define RW      (VM_READ | VM_WRITE)
 
-static struct mm_struct *mm;
-static struct mem_counts before;
-
-static int boot(void **state)
-{
-	(void)state;
-	mm = mm_test_boot(&before);
-	return 0;
-}
-
-static int shutdown(void **state)
-{
-	(void)state;
-	mm_test_shutdown(mm, &before);
-	return 0;
-}
+MM_TEST_FIXTURE()
 
 static struct folio *folio_of(struct mm_struct *m, unsigned long addr)
 {

@@ -16,23 +16,7 @@
 
 #define BASE 0x10000000UL
 
-static struct mm_struct *mm;
-static struct mem_counts before;
-
-static int boot(void **state)
-{
-	(void)state;
-	mm = mm_test_boot(&before);
-	return 0;
-}
-
-/* Every test ends with the mm gone and nothing leaked. */
-static int shutdown(void **state)
-{
-	(void)state;
-	mm_test_shutdown(mm, &before);
-	return 0;
-}
+MM_TEST_FIXTURE()
 
 static int nr_vmas(struct mm_struct *m)
 {

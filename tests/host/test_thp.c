@@ -19,22 +19,7 @@
 #define BASE    0x40000000UL            /* 1 GiB: PMD-aligned */
 #define RW      (VM_READ | VM_WRITE)
 
-static struct mm_struct *mm;
-static struct mem_counts before;
-
-static int boot(void **state)
-{
-	(void)state;
-	mm = mm_test_boot(&before);
-	return 0;
-}
-
-static int shutdown(void **state)
-{
-	(void)state;
-	mm_test_shutdown(mm, &before);
-	return 0;
-}
+MM_TEST_FIXTURE()
 
 static const char *show(int order)
 {
