@@ -29,13 +29,7 @@
 #define MPOL_MF_MOVE    (1 << 1)
 #define MPOL_MF_MOVE_ALL (1 << 2)
 
-struct pin_longterm_test {
-	uint64_t addr;
-	uint64_t size;
-	uint32_t flags;
-};
-#define PIN_LONGTERM_TEST_START _IOW('g', 7, struct pin_longterm_test)
-#define PIN_LONGTERM_TEST_STOP  _IO('g', 8)
+#include "gup_test_abi.h"
 
 /* mbind as mkdirty calls it: 0 or -errno. */
 static long mbind_mask(void *p, size_t len, int mode, const unsigned long *mask,
