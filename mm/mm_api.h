@@ -50,6 +50,29 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 #define FOLL_REMOTE     BIT(18) /* the pages are not current's (get_user_pages_remote) */
 #define FOLL_PIN        BIT(19)
 
+/*
+ * One fault on a VMA with vm_ops (Linux's struct vm_fault): the fault
+ * handler gets the VMA, the page-aligned address, its page offset in the
+ * file and the FAULT_FLAG_*s; ->fault returns 0 with vmf->page set to the
+ * page to map (a folio reference the caller owns), -ENOMEM (out of memory:
+ * the task is OOM-killed) or -ENXIO (no page there, e.g. beyond EOF: the
+ * access gets SIGBUS, Linux's VM_FAULT_SIGBUS).
+ */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address;
+	pgoff_t pgoff;
+	unsigned int flags;
+	struct page *page;
+};
+
+/* What a file's VMAs do (Linux's vm_operations_struct); set by f_op->mmap. */
+struct vm_operations_struct {
+	void (*open)(struct vm_area_struct *vma);       /* a copy was made (fork, split) */
+	void (*close)(struct vm_area_struct *vma);      /* the VMA goes */
+	int (*fault)(struct vm_fault *vmf);
+};
+
 /* The running task's soft and hard limits (kernel/sys.c; the host tests set their own). */
 unsigned long rlimit(unsigned int resource);
 unsigned long rlimit_max(unsigned int resource);

@@ -67,6 +67,9 @@ enum pageflags {
 	PG_head,         /* first page of a compound page */
 	PG_anon_exclusive,
 	PG_slab,         /* backs kmalloc objects */
+	PG_uptodate,     /* a page-cache folio holds the file's data */
+	PG_dirty,        /* a page-cache folio was written since it was last clean */
+	PG_swapbacked,   /* shmem/tmpfs: memory is its only home (no file behind it) */
 	NR_PAGEFLAGS,
 };
 
@@ -110,6 +113,8 @@ struct mm_struct {
 #define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio (Linux's bit) */
 
 struct anon_vma;                /* mm/rmap.h */
+struct file;                    /* include/linux/fs.h */
+struct vm_operations_struct;    /* mm/mm.h */
 
 /* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
 struct vm_area_struct {
@@ -125,11 +130,19 @@ struct vm_area_struct {
 	unsigned long vm_pgoff;
 	struct list_head anon_vma_chain;        /* the chains of this VMA */
 	struct anon_vma *anon_vma;      /* where its new anon folios point; NULL until a fault */
+	struct file *vm_file;           /* the file mapped (a reference), or NULL: anonymous */
+	const struct vm_operations_struct *vm_ops;      /* its faults; NULL: anonymous */
+	struct list_head shared;        /* in vm_file's mapping->i_mmap */
 };
 
 #define VM_READ         0x1UL
 #define VM_WRITE        0x2UL
 #define VM_EXEC         0x4UL
+#define VM_SHARED       0x8UL           /* MAP_SHARED: writes go to the object, fork shares */
+#define VM_MAYREAD      0x10UL          /* mprotect may add PROT_READ */
+#define VM_MAYWRITE     0x20UL          /* ... PROT_WRITE (not on a read-only shared file) */
+#define VM_MAYEXEC      0x40UL
+#define VM_MAYSHARE     0x80UL          /* MAP_SHARED, even if read-only */
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 #define VM_GROWSDOWN    0x100UL
 #define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */

@@ -10,8 +10,9 @@
  *
  * foliOS has no dentries yet: lookups resolve a whole normalized path
  * (fs/namei.c), and a directory inode's i_private is that path, which
- * relative lookups start from.  The page cache will add i_mapping; mmap of
- * a file calls f_op->mmap (mm/syscalls.c).
+ * relative lookups start from.  A file with data in the page cache has
+ * i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
+ * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
  * Locking: one CPU, non-preemptive kernel: none yet.
  */
@@ -22,6 +23,8 @@
 #include "uapi/linux/fcntl.h"
 #include "uapi/linux/eventpoll.h"
 #include "uapi/linux/stat.h"
+#include "linux/list.h"
+#include "linux/xarray.h"
 
 #define NR_OPEN         32
 #define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
@@ -55,6 +58,19 @@ struct super_block {
 	const struct super_operations *s_op;
 };
 
+/*
+ * The page cache of one inode (include/linux/pagemap.h): its folios by
+ * page offset, and the VMAs that map it.
+ */
+struct address_space {
+	struct inode *host;
+	struct xarray i_pages;          /* pgoff -> folio */
+	unsigned long nrpages;          /* pages cached; a 2 MiB folio counts 512 */
+	struct list_head i_mmap;        /* VMAs mapping it, by vma->shared (Linux: an interval tree) */
+	int i_mmap_writable;            /* VM_SHARED writable mappings (F_SEAL_WRITE waits for 0) */
+	unsigned long flags;            /* AS_* */
+};
+
 struct inode {
 	umode_t i_mode;                 /* S_IF* | permissions */
 	unsigned int i_nlink;
@@ -66,6 +82,8 @@ struct inode {
 	struct super_block *i_sb;
 	const struct file_operations *i_fop;    /* what an open of it gets */
 	void *i_private;                /* the file system's; a directory's path */
+	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
+	struct address_space i_data;
 };
 
 /*
@@ -109,6 +127,7 @@ struct file {
 	unsigned int f_flags;           /* O_ACCMODE and O_NONBLOCK, as opened or F_SETFL'ed */
 	loff_t f_pos;
 	struct inode *f_inode;
+	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
 	const struct file_operations *f_op;
 	void *private_data;             /* the file type's */
 };

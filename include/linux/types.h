@@ -17,6 +17,7 @@ typedef int16_t  s16;
 typedef int32_t  s32;
 typedef int64_t  s64;
 typedef u64 phys_addr_t;
+typedef unsigned long pgoff_t;  /* a page offset in a file */
 
 /* Build-time configuration as C constants: both sides always compile. */
 #define IS_ENABLED(option) (option)

@@ -1,0 +1,52 @@
+/*
+ * The page cache (Linux's include/linux/pagemap.h and mm/filemap.c,
+ * mm/truncate.c): each inode's struct address_space holds the folios of
+ * its data, indexed by page offset in the file.
+ *
+ *   inode->i_mapping --> address_space
+ *                          i_pages: xarray  pgoff -> folio (a large folio
+ *                                   in each of its slots; folio->index is
+ *                                   its first pgoff, naturally aligned)
+ *                          i_mmap:  the VMAs mapping the file
+ *                                   (vma->shared links them)
+ *
+ * A folio in the page cache has folio->mapping = the address_space (bit 0
+ * clear: not anon), folio->index its first page offset, and holds one
+ * reference per page for the cache (Linux's rule: a 2 MiB folio in the
+ * cache has refcount >= 512).  Each PTE or PMD mapping it holds one more
+ * reference, as for anon folios.  Lookups return a new reference.
+ *
+ * Locking: the folio lock (PG_locked) is held to insert, remove, truncate
+ * or split a page-cache folio; on one CPU it is only checked, never waited
+ * for.  Lock order: see mm/rmap.c.
+ */
+#ifndef _LINUX_PAGEMAP_H
+#define _LINUX_PAGEMAP_H
+
+#include "linux/fs.h"
+
+struct folio;
+struct vm_area_struct;
+
+/* address_space->flags */
+#define AS_LARGE_FOLIO_SUPPORT  0       /* large folios may be added */
+#define AS_UNEVICTABLE          1       /* shmem without swap: never reclaimed */
+
+void address_space_init_once(struct address_space *mapping, struct inode *host);
+
+/* mm/filemap.c */
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
+void filemap_remove_folio(struct folio *folio);
+void folio_mark_dirty(struct folio *folio);
+void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping);
+void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping);
+
+/* mm/truncate.c */
+void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t holelen,
+			 int even_cows);
+void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
+void truncate_inode_pages_final(struct address_space *mapping);
+void truncate_pagecache(struct inode *inode, loff_t newsize);
+
+#endif
