@@ -128,9 +128,10 @@ void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *
 
 /*
  * A new order-0 folio for index, cached and filled by a_ops->read_folio
- * or, without one, zeroed (Linux's filemap_create_folio and
- * filemap_read_folio).  Returns it with a reference, or an ERR_PTR:
- * -ENOMEM, -EEXIST or read_folio's error (the folio is dropped again).
+ * (Linux's filemap_create_folio and filemap_read_folio; it comes zeroed,
+ * so read_folio only copies the file's bytes in).  Returns it with a
+ * reference, or an ERR_PTR: -ENOMEM, -EEXIST or read_folio's error (the
+ * folio is dropped again).
  */
 static struct folio *filemap_create_folio(struct file *file, struct address_space *mapping,
 					  pgoff_t index)
@@ -142,7 +143,7 @@ static struct folio *filemap_create_folio(struct file *file, struct address_spac
 		return ERR_PTR(-ENOMEM);
 	folio_lock(folio);
 	err = filemap_add_folio(mapping, folio, index);
-	if (!err && mapping->a_ops && mapping->a_ops->read_folio) {
+	if (!err) {
 		err = mapping->a_ops->read_folio(file, folio);
 		if (err)
 			filemap_remove_folio(folio);
@@ -155,6 +156,11 @@ static struct folio *filemap_create_folio(struct file *file, struct address_spac
 		return ERR_PTR(err);
 	}
 	return folio;
+}
+
+static bool mapping_can_read_folio(const struct address_space *mapping)
+{
+	return mapping->a_ops && mapping->a_ops->read_folio;
 }
 
 /*
@@ -170,7 +176,7 @@ static int filemap_copy_page(struct file *file, pgoff_t index, size_t offset, si
 	const char *src = __va((phys_addr_t)zero_pfn << PAGE_SHIFT);
 	unsigned long left;
 
-	if (!folio && mapping->a_ops && mapping->a_ops->read_folio)
+	if (!folio && mapping_can_read_folio(mapping))
 		folio = filemap_create_folio(file, mapping, index);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
@@ -206,8 +212,9 @@ long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 }
 
 /*
- * ->fault of a file's VMAs (Linux's filemap_fault): the page at
- * vmf->pgoff, from the cache or read in, in vmf->page with a reference.
+ * ->fault of a file's VMAs (generic_file_mmap's; Linux's filemap_fault):
+ * the page at vmf->pgoff, from the cache or read in through read_folio,
+ * in vmf->page with a reference.
  * -ENXIO beyond EOF (SIGBUS), -ENOMEM, or -ENXIO if it cannot be read.
  */
 int filemap_fault(struct vm_fault *vmf)
@@ -231,9 +238,15 @@ const struct vm_operations_struct generic_file_vm_ops = {
 	.fault = filemap_fault,
 };
 
-/* f_op->mmap of a file read through the page cache (Linux's generic_file_mmap). */
+/*
+ * f_op->mmap of a file read through the page cache (Linux's
+ * generic_file_mmap): its faults read folios in, so it needs read_folio
+ * (-ENOEXEC otherwise).
+ */
 int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	if (!file->f_mapping || !mapping_can_read_folio(file->f_mapping))
+		return -ENOEXEC;
 	vma->vm_ops = &generic_file_vm_ops;
 	return 0;
 }

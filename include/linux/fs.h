@@ -62,9 +62,10 @@ struct folio;
 
 /*
  * How a file system fills its page cache (Linux's address_space_operations).
- * read_folio fills a new folio from the file (zeros past EOF) and returns 0
- * or an errno; the caller holds the folio lock, marks the folio uptodate on
- * success and unlocks it (Linux's read_folio unlocks when its I/O ends).
+ * read_folio copies the file's bytes at folio->index into a new, zeroed
+ * folio and returns 0 or an errno; the caller holds the folio lock, marks
+ * the folio uptodate on success and unlocks it (Linux's read_folio
+ * unlocks when its I/O ends).
  */
 struct address_space_operations {
 	int (*read_folio)(struct file *file, struct folio *folio);

@@ -153,6 +153,30 @@ static void test_read_folio(void **state)
 	truncate_inode_pages_final(mapping);
 }
 
+/* generic_file_mmap needs read_folio; its fault reads the page in, SIGBUS (-ENXIO) past EOF. */
+static void test_fault(void **state)
+{
+	struct file file = { .f_inode = &inode };
+	struct vm_area_struct vma = { .vm_file = &file };
+	struct vm_fault vmf = { .vma = &vma, .pgoff = 1 };
+
+	(void)state;
+	mapping = cache_init(PAGE_SIZE + 1);
+	file.f_mapping = mapping;
+	assert_int_equal(generic_file_mmap(&file, &vma), -ENOEXEC);
+	mapping->a_ops = &fake_aops;
+	assert_int_equal(generic_file_mmap(&file, &vma), 0);
+	assert_ptr_equal(vma.vm_ops, &generic_file_vm_ops);
+	assert_int_equal(vma.vm_ops->fault(&vmf), 0);
+	assert_int_equal(*(char *)page_address(vmf.page), 'b');
+	assert_int_equal(page_ref_count(vmf.page), 2);          /* the cache's and the fault's */
+	folio_put(page_folio(vmf.page));
+	vmf.pgoff = 2;
+	assert_int_equal(filemap_fault(&vmf), -ENXIO);
+	assert_int_equal(mapping->nrpages, 1);
+	truncate_inode_pages_final(mapping);
+}
+
 /* Without read_folio (shmem), a hole reads as zeros and stays a hole. */
 static void test_read_hole(void **state)
 {
@@ -242,6 +266,33 @@ static void test_truncate_split_fails(void **state)
 	truncate_inode_pages_final(mapping);
 }
 
+/* A split to order 2: four order-2 folios, each in its four slots, the caller's on the first. */
+static void test_split_to_order(void **state)
+{
+	struct folio *large, *f;
+
+	(void)state;
+	mapping = cache_init(16 * PAGE_SIZE);
+	large = add_filled(4, 16, 'S', false);
+	f = filemap_get_folio(mapping, 16);
+	folio_lock(f);
+	assert_int_equal(split_file_folio_to_order(f, 4), -EINVAL);
+	assert_int_equal(split_file_folio_to_order(f, 2), 0);
+	assert_true(folio_test_locked(f));
+	for (int i = 0; i < 16; i++) {
+		struct folio *piece = (struct folio *)folio_page(large, i & ~3);
+
+		assert_ptr_equal(xa_load(&mapping->i_pages, 16 + i), piece);
+		assert_int_equal(folio_order(piece), 2);
+		assert_int_equal(piece->index, 16 + (i & ~3));
+		assert_int_equal(folio_ref_count(piece), piece == f ? 5 : 4);
+	}
+	assert_int_equal(mapping->nrpages, 16);
+	folio_unlock(f);
+	folio_put(f);
+	truncate_inode_pages_final(mapping);
+}
+
 /* i_mmap: VMAs are linked in and out by vma->shared. */
 static void test_i_mmap(void **state)
 {
@@ -266,8 +317,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pmd_folio_counters, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_read_folio, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_read_hole, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_fault, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_truncate_splits, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_truncate_split_fails, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_split_to_order, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_i_mmap, boot, shutdown),
 	};
 
