@@ -81,6 +81,10 @@ static void bench_fault(const char *kind, unsigned long kb)
 		char *a = (char *)(((unsigned long)p + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
 		unsigned long long t0 = __rdtsc();
 
+		if (p == MAP_FAILED) {
+			printf("bench_shmem fault %s unsupported\n", kind);
+			return;
+		}
 		for (size_t off = 0; off < len; off += PAGE)
 			a[off] = 1;
 		t[r] = __rdtsc() - t0;
@@ -110,6 +114,10 @@ static void bench_fork(const char *kind, int flags)
 		unsigned long long t0;
 		pid_t pid;
 
+		if (p == MAP_FAILED) {
+			printf("bench_shmem fork %s unsupported\n", kind);
+			return;
+		}
 		for (size_t off = 0; off < len; off += PAGE)
 			p[off] = 1;
 		if (pipe(fds))
