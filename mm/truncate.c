@@ -240,3 +240,19 @@ void truncate_pagecache(struct inode *inode, loff_t newsize)
 	unmap_mapping_range(mapping, ALIGN_UP(newsize, (loff_t)PAGE_SIZE), 0, 1);
 	truncate_inode_pages_range(mapping, newsize, -1);
 }
+
+/*
+ * A hole was punched in the file at bytes [lstart, lend]: unmap the whole
+ * pages inside it (not the private copies), then drop them from the cache
+ * and zero the partial pages at its ends (Linux's truncate_pagecache_range).
+ */
+void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend)
+{
+	struct address_space *mapping = inode->i_mapping;
+	loff_t unmap_start = ALIGN_UP(lstart, (loff_t)PAGE_SIZE);
+	loff_t unmap_end = ALIGN_DOWN(lend + 1, (loff_t)PAGE_SIZE) - 1;
+
+	if (unmap_end > unmap_start)
+		unmap_mapping_range(mapping, unmap_start, 1 + unmap_end - unmap_start, 0);
+	truncate_inode_pages_range(mapping, lstart, lend);
+}

@@ -54,6 +54,7 @@ void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
 void truncate_inode_pages_final(struct address_space *mapping);
 void truncate_pagecache(struct inode *inode, loff_t newsize);
+void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend);
 int split_file_folio_to_order(struct folio *folio, unsigned int new_order);
 
 #endif

@@ -257,8 +257,8 @@ static void test_truncate_split_fails(void **state)
 	assert_int_equal(p[9 * PAGE_SIZE - 1], 0);
 	assert_int_equal(p[9 * PAGE_SIZE], 'P');
 	folio_put(pin);
-	/* a hole in the middle, now splittable: pages 4-8 go, 3's tail and the rest stay */
-	truncate_inode_pages_range(mapping, 3 * PAGE_SIZE + 5, 9 * PAGE_SIZE - 1);
+	/* a hole punched in the middle, now splittable: pages 4-8 go, 3's tail and the rest stay */
+	truncate_pagecache_range(&inode, 3 * PAGE_SIZE + 5, 9 * PAGE_SIZE - 1);
 	assert_int_equal(mapping->nrpages, 16 - 5);
 	assert_null(xa_load(&mapping->i_pages, 4));
 	assert_null(xa_load(&mapping->i_pages, 8));
