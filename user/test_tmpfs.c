@@ -5,7 +5,8 @@
  * SEEK_HOLE, truncate, fallocate (reserve, KEEP_SIZE, punch hole), unlink
  * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, stat's
  * sizes and blocks, statfs; a mount with size= (ENOSPC) and huge= (a 2 MiB
- * file in one 2 MiB folio: st_blocks; a hole punched into it).  Every file
+ * file in one 2 MiB folio: st_blocks; a hole punched into it); the shell's
+ * redirections and ls -l, cp, mkdir, rm, cat on /tmp.  Every file
  * is removed again: the runner's leak check covers the page cache.
  */
 #define _GNU_SOURCE
@@ -344,6 +345,56 @@ static void test_knobs(void)
 	   "hugepages-2048kB/shmem_enabled: %s", strtok(buf, "\n"));
 }
 
+/* Run argv with stdout and stderr into out (NUL-terminated); its exit status, or -1. */
+static int run(char *out, size_t size, char *const argv[])
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	xpipe(fds, 0);
+	if (!(pid = fork())) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The shell and the file tools on tmpfs (foliOS's /bin; Linux's peer has none). */
+static void test_shell(void)
+{
+	char out[512];
+
+	if (access("/bin/sh", X_OK) || access("/bin/cp", X_OK)) {
+		skip("no /bin/sh and file tools");
+		return;
+	}
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo hi > " D "/x", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo ho >> " D "/x", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	   "sh: echo > and >> on /tmp, cat reads it back");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/y", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/mkdir", D "/dd", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/dd", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/dd/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	   "cp to a file and into a directory, mkdir");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/ls", "-l", D, NULL }) &&
+	   strstr(out, "-rw-r--r--  1        6 x\n") && strstr(out, "drwxr-xr-x  2        0 dd\n"),
+	   "ls -l: mode, links, size, name");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", D "/y", D "/dd/x", NULL }) &&
+	   fails(access(D "/x", F_OK), ENOENT) && !rmdir(D "/dd") &&
+	   run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", NULL }) == 1, "rm; rm of a missing file fails");
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -360,6 +411,7 @@ int main(void)
 	test_size_mount();
 	test_huge_mount();
 	test_knobs();
+	test_shell();
 	unlink(D "/a");
 	ok(!rmdir(D), "the test's directory removed");
 	return tap_done();
