@@ -207,9 +207,11 @@ static void list_dir(const char *dir, char *buf, size_t size)
 static void test_dirs(void)
 {
 	char names[256];
+	struct stat st;
 
-	ok(!mkdir(D "/d", 0755) && fails(mkdir(D "/d", 0755), EEXIST) && nlink(D "/d") == 2,
-	   "mkdir; again EEXIST; 2 links");
+	ok(!mkdir(D "/d", 0755) && fails(mkdir(D "/d", 0755), EEXIST) && nlink(D "/d") == 2 &&
+	   !stat(D "/d", &st) && st.st_size == 40 && st.st_mode == (S_IFDIR | 0755),
+	   "mkdir; again EEXIST; 2 links, size 40 (tmpfs: 20 an entry)");
 	ok(!mkdir(D "/d/s", 0700) && nlink(D "/d") == 3 && !touch(D "/d/f"),
 	   "a subdirectory adds a link to its parent");
 	list_dir(D "/d", names, sizeof(names));
@@ -388,8 +390,8 @@ static void test_shell(void)
 	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/dd/x", NULL }) && !strcmp(out, "hi\nho\n"),
 	   "cp to a file and into a directory, mkdir");
 	ok(!run(out, sizeof(out), (char *[]){ "/bin/ls", "-l", D, NULL }) &&
-	   strstr(out, "-rw-r--r--  1        6 x\n") && strstr(out, "drwxr-xr-x  2        0 dd\n"),
-	   "ls -l: mode, links, size, name");
+	   strstr(out, "-rw-r--r--  1        6 x\n") && strstr(out, "drwxr-xr-x  2       60 dd\n"),
+	   "ls -l: mode, links, size, name (a tmpfs directory: 20 bytes an entry)");
 	ok(!run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", D "/y", D "/dd/x", NULL }) &&
 	   fails(access(D "/x", F_OK), ENOENT) && !rmdir(D "/dd") &&
 	   run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", NULL }) == 1, "rm; rm of a missing file fails");

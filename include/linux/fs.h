@@ -247,6 +247,7 @@ extern const struct file_operations simple_dir_operations;
 /* fs/namespace.c: the mount table */
 struct inode *lookup_mnt(const char *path, const char **rest);
 bool path_is_mountpoint(const char *path);
+bool has_submounts(const char *path);
 int kern_mount(const char *path, const char *fstype, const char *options);
 void mnt_init(void);
 
