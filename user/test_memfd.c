@@ -194,6 +194,68 @@ static void test_huge(void)
 	write_text(THP_DIR "shmem_enabled", l + 1);
 }
 
+/* The 2 MiB at p (2 MiB-aligned) after touching it: one 2 MiB folio (PFNs, kpageflags THP)? */
+static int one_pmd_folio(volatile char *p)
+{
+	unsigned long pfn;
+
+	for (size_t i = 0; i < PMD_SIZE; i += PAGE)
+		p[i] = 1;
+	pfn = pfn_of((char *)p);
+	return pfn && !(pfn % 512) && pfns_contiguous((char *)p, PMD_SIZE / PAGE) &&
+	       (kpageflags(pfn) & (1ULL << KPF_THP));
+}
+
+/* 2 MiB of MAP_SHARED|MAP_ANONYMOUS memory at a 2 MiB boundary, advised (or not) MADV_HUGEPAGE. */
+static char *map_shared_anon(int advise)
+{
+	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
+
+	if (!p || mmap(p, PMD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+		       -1, 0) != p)
+		return NULL;
+	if (advise)
+		madvise(p, PMD_SIZE, MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * MAP_SHARED|MAP_ANONYMOUS: shared with a child; its folio size follows
+ * shmem_enabled (always: 2 MiB; advise: with MADV_HUGEPAGE; never: 4 KiB),
+ * and from Linux 6.11 hugepages-2048kB/shmem_enabled.
+ */
+static void test_shared_anon(void)
+{
+	char *p = map_shared_anon(0), saved[128] = "never";
+	pid_t pid;
+
+	if (!(pid = fork())) {
+		p[4096] = 'a';
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	ok(p[4096] == 'a', "MAP_SHARED|MAP_ANONYMOUS: a child's store is seen");
+	ok(!one_pmd_folio(p), "shmem_enabled=never: small folios");
+	munmap(p, PMD_SIZE);
+	write_text(THP_DIR "shmem_enabled", "always");
+	p = map_shared_anon(0);
+	ok(one_pmd_folio(p), "shmem_enabled=always: one 2 MiB folio");
+	munmap(p, PMD_SIZE);
+	write_text(THP_DIR "shmem_enabled", "advise");
+	p = map_shared_anon(1);
+	ok(one_pmd_folio(p), "shmem_enabled=advise and MADV_HUGEPAGE: one 2 MiB folio");
+	munmap(p, PMD_SIZE);
+	write_text(THP_DIR "shmem_enabled", "always");
+	if (!read_text(THP_DIR "hugepages-2048kB/shmem_enabled", saved, sizeof(saved)) &&
+	    !write_text(THP_DIR "hugepages-2048kB/shmem_enabled", "never")) {
+		p = map_shared_anon(0);
+		ok(!one_pmd_folio(p), "hugepages-2048kB/shmem_enabled=never overrides always for anon shmem");
+		munmap(p, PMD_SIZE);
+		write_text(THP_DIR "hugepages-2048kB/shmem_enabled", "inherit");
+	}
+	write_text(THP_DIR "shmem_enabled", "never");
+}
+
 int main(void)
 {
 	int fd;
@@ -213,6 +275,7 @@ int main(void)
 		munmap(p, 4096);
 		test_mmap(fd);
 		test_future_write();
+		test_shared_anon();
 	}
 	close(fd);
 	return tap_done();

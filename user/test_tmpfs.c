@@ -297,6 +297,50 @@ static void test_size_mount(void)
 	ok(!umount(D "/m") && !rmdir(D "/m"), "umount, rmdir");
 }
 
+/*
+ * Is the 2 MiB at p (2 MiB-aligned, mapped from a file) one 2 MiB folio:
+ * every page faulted in, PFNs contiguous from a 2 MiB-aligned one,
+ * kpageflags THP?
+ */
+static int one_pmd_folio(const volatile char *p)
+{
+	unsigned long pfn;
+
+	for (size_t i = 0; i < PMD_SIZE; i += PAGE)
+		(void)p[i];
+	pfn = pfn_of((const char *)p);
+	return pfn && !(pfn % 512) && pfns_contiguous((const char *)p, PMD_SIZE / PAGE) &&
+	       (kpageflags(pfn) & (1ULL << KPF_THP));
+}
+
+/* Map fd's first 2 MiB MAP_SHARED at a 2 MiB boundary; NULL if files cannot be mapped shared. */
+static char *map_pmd(int fd, int prot)
+{
+	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
+
+	if (p && mmap(p, PMD_SIZE, prot, MAP_SHARED | MAP_FIXED, fd, 0) == p)
+		return p;
+	if (p)
+		munmap(p, PMD_SIZE);
+	return NULL;
+}
+
+/* The file's 2 MiB folio seen through a mapping: one folio; a punched hole reads zeros there too. */
+static void test_huge_mapped(int fd)
+{
+	char *p = map_pmd(fd, PROT_READ);
+
+	if (!p) {
+		skip("no MAP_SHARED of files yet");
+		return;
+	}
+	ok(one_pmd_folio(p), "mapped: one 2 MiB folio (contiguous PFNs, kpageflags THP)");
+	ok(!fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 256 << 10, 64 << 10) &&
+	   p[256 << 10] == 0 && p[(320 << 10) - 1] == 0 && p[(320 << 10) + 1] == (char)(((320 << 10) + 1) % 251),
+	   "punch 64 KiB out of the mapped folio: the mapping reads zeros there, data around");
+	munmap(p, PMD_SIZE);
+}
+
 /* 2 MiB written to a huge=always tmpfs is one 2 MiB folio: 4096 blocks even for one byte. */
 static void test_huge_mount(void)
 {
@@ -314,6 +358,7 @@ static void test_huge_mount(void)
 		buf[i] = i % 251;
 	ok(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && blocks(fd) == 4096,
 	   "2 MiB: one 2 MiB folio");
+	test_huge_mapped(fd);
 	ok(!fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 256 << 10, 64 << 10),
 	   "punch 64 KiB out of the middle of the folio");
 	b = blocks(fd);
