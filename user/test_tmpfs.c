@@ -223,6 +223,8 @@ static void test_dirs(void)
 	   fails(open(D "/nodir/x", O_CREAT | O_WRONLY, 0644), ENOENT) &&
 	   fails(open(D "/d", O_WRONLY), EISDIR) && fails(open(D "/d", O_CREAT | O_WRONLY, 0644), EISDIR),
 	   "open: ENOTDIR, ENOENT, EISDIR");
+	ok(fails(open(D "/d/f/", O_CREAT | O_WRONLY, 0644), EISDIR) &&
+	   fails(open("/", O_CREAT | O_RDONLY, 0644), EISDIR), "O_CREAT of \"f/\" or \"/\": EISDIR");
 	ok(fails(unlink(D "/d/f/"), ENOTDIR) && fails(unlink(D "/d/none"), ENOENT),
 	   "unlink: ENOTDIR (trailing slash), ENOENT");
 	ok(!unlink(D "/d/f") && !rmdir(D "/d/s") && nlink(D "/d") == 2 && !rmdir(D "/d"),
