@@ -47,8 +47,9 @@ static void test_mounts(void)
 	struct statfs sf = { 0 };
 	int r = statfs("/tmp", &sf);
 
-	ok(!r && sf.f_type == TMPFS_MAGIC && sf.f_bsize == 4096 && sf.f_blocks > 0,
-	   "statfs /tmp: tmpfs, 4 KiB blocks, %ld of them (half of RAM)", (long)sf.f_blocks);
+	ok(!r && sf.f_type == TMPFS_MAGIC && sf.f_bsize == 4096 &&
+	   (long)sf.f_blocks == meminfo_kb("MemTotal") / 8,
+	   "statfs /tmp: tmpfs, 4 KiB blocks, half of MemTotal (%ld)", (long)sf.f_blocks);
 	ok(!statfs("/dev/shm", &sf) && sf.f_type == TMPFS_MAGIC, "/dev/shm is a tmpfs");
 }
 
@@ -229,6 +230,25 @@ static void test_dirs(void)
 	   "unlink: ENOTDIR (trailing slash), ENOENT");
 	ok(!unlink(D "/d/f") && !rmdir(D "/d/s") && nlink(D "/d") == 2 && !rmdir(D "/d"),
 	   "emptied directory removed");
+}
+
+/* Calls relative to an open directory keep working after the directory is renamed. */
+static void test_relative(void)
+{
+	int dfd, fd;
+
+	mkdir(D "/rel", 0755);
+	dfd = open(D "/rel", O_RDONLY | O_DIRECTORY);
+	fd = openat(dfd, "f", O_CREAT | O_RDWR, 0600);
+	ok(fd >= 0 && !mkdirat(dfd, "sub", 0755) && !access(D "/rel/f", F_OK) &&
+	   !access(D "/rel/sub", F_OK), "openat O_CREAT and mkdirat relative to a directory fd");
+	close(fd);
+	ok(!rename(D "/rel", D "/moved") && !unlinkat(dfd, "f", 0) &&
+	   !unlinkat(dfd, "sub", AT_REMOVEDIR) && fails(access(D "/moved/f", F_OK), ENOENT),
+	   "after the directory's rename, unlinkat through its fd reaches the moved entries");
+	ok(fails(unlinkat(dfd, "x", 0x1), EINVAL), "unlinkat: a bad flag EINVAL");
+	close(dfd);
+	ok(!rmdir(D "/moved"), "rmdir the moved directory");
 }
 
 static void test_tmpfile(void)
@@ -456,6 +476,7 @@ int main(void)
 	test_fallocate();
 	test_names();
 	test_dirs();
+	test_relative();
 	test_unlinked();
 	test_size_mount();
 	test_huge_mount();
