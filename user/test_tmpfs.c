@@ -363,6 +363,24 @@ static void test_huge_mapped(int fd)
 	munmap(p, PMD_SIZE);
 }
 
+/* debugfs split_huge_pages "<path>,0x<first>,0x<last>,<order>": the file's 2 MiB folio split (ShmemHugePages drops). */
+static void test_split_file(const char *path)
+{
+	char cmd[128];
+	long before = meminfo_kb("ShmemHugePages"), after;
+	int r;
+
+	if (before < 0) {
+		skip("no ShmemHugePages in /proc/meminfo");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s,0x0,0x200,0", path);
+	r = write_text("/sys/kernel/debug/split_huge_pages", cmd);
+	after = meminfo_kb("ShmemHugePages");
+	ok(!r && after == before - 2048, "debugfs split_huge_pages of the file: ShmemHugePages %ld -> %ld kB",
+	   before, after);
+}
+
 /* 2 MiB written to a huge=always tmpfs is one 2 MiB folio: 4096 blocks even for one byte. */
 static void test_huge_mount(void)
 {
@@ -385,6 +403,7 @@ static void test_huge_mount(void)
 	   "punch 64 KiB out of the middle of the folio");
 	b = blocks(fd);
 	ok(pread(fd, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf), "read it back");
+	test_split_file(D "/h/one");
 	for (size_t i = 0; i < sizeof(buf); i++)
 		bad += buf[i] != (i >= (256 << 10) && i < (320 << 10) ? 0 : (char)(i % 251));
 	ok(!bad && (b == 4096 - 128 || b == 4096),
