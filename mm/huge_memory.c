@@ -218,6 +218,26 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 }
 
 /*
+ * The rmap half of splitting a PMD into 512 PTEs (Linux's
+ * __split_huge_pmd_locked for anon folios): each PTE will hold a folio
+ * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
+ * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
+ * the large mapcount +511, entire mapcount -1.  The caller replaces the
+ * PMD entry by a table of PTEs.
+ */
+void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long haddr)
+{
+	const bool anon_exclusive = PageAnonExclusive(&folio->page);
+
+	VM_WARN_ON_ONCE(!folio_test_pmd_mappable(folio), "PMD split of a small folio");
+	folio_ref_add(folio, HPAGE_PMD_NR - 1);
+	folio_add_anon_rmap_ptes(folio, &folio->page, HPAGE_PMD_NR, vma, haddr,
+				 anon_exclusive ? RMAP_EXCLUSIVE : RMAP_NONE);
+	folio_remove_rmap_pmd(folio, &folio->page, vma);
+}
+
+/*
  * Replace the PMD leaf *pmd (mapping address) by the deposited PTE table
  * with 512 PTEs to the same pages, same permissions; the folio's rmap moves
  * from one PMD mapping to 512 PTE mappings (folio_remap_pmd_as_ptes).  The

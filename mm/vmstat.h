@@ -1,7 +1,8 @@
 /*
  * Global memory counters (Linux's node_stat_item subset), in pages.
  * NR_ANON_MAPPED backs /proc/meminfo's AnonPages, NR_ANON_THPS its
- * AnonHugePages.  Updated with atomics; no lock.
+ * AnonHugePages, NR_FILE_MAPPED its Mapped; with CONFIG_NO_PAGE_MAPCOUNT
+ * a large folio counts whole while any page of it is mapped.  Updated with atomics; no lock.
  */
 #ifndef MM_VMSTAT_H
 #define MM_VMSTAT_H
@@ -11,6 +12,10 @@
 enum node_stat_item {
 	NR_ANON_MAPPED,         /* pages of anon folios counted as mapped */
 	NR_ANON_THPS,           /* pages of PMD-mapped anon THPs */
+	/* Mapped page-cache folios (mm/rmap.c's __folio_mod_stat) */
+	NR_FILE_MAPPED,         /* pages of file/shmem folios counted as mapped (Mapped) */
+	NR_SHMEM_PMDMAPPED,     /* pages of shmem THPs mapped by a PMD (ShmemPmdMapped) */
+	NR_FILE_PMDMAPPED,      /* pages of other file THPs mapped by a PMD (FilePmdMapped) */
 	NR_VM_NODE_STAT_ITEMS,
 };
 
