@@ -55,11 +55,6 @@
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 
-/* A shmem/tmpfs folio: memory is its only home. */
-static inline bool folio_test_swapbacked(const struct folio *folio)
-{
-	return test_bit(PG_swapbacked, &folio->flags);
-}
 
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
