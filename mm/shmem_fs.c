@@ -74,8 +74,8 @@ static int shmem_init_dir(struct inode *inode, struct inode *dir, const char *na
  * whole path of a mount's root).  The inode or an ERR_PTR: -ENOSPC past
  * nr_inodes=, -ENOMEM, -ENAMETOOLONG.
  */
-struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir, const char *name,
-			      umode_t mode)
+static struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir,
+				     const char *name, umode_t mode)
 {
 	struct shmem_sb_info *sbinfo = SHMEM_SB(sb);
 	struct shmem_inode_info *info;
