@@ -206,6 +206,13 @@ void ihold(struct inode *inode);
 void iput(struct inode *inode);
 unsigned long get_next_ino(void);
 
+/* Another reference to f (Linux's get_file): a VMA mapping it holds one. */
+static inline struct file *get_file(struct file *f)
+{
+	f->f_count++;
+	return f;
+}
+
 /* fs/file.c */
 struct file *fget(int fd);
 struct iovec;
