@@ -152,6 +152,23 @@ static void test_mmap(int fd)
 	munmap(p, 4096);
 }
 
+/* ftruncate of a mapped memfd: the cut pages leave the mapping (SIGBUS), the rest stays. */
+static void test_truncate_mapped(void)
+{
+	int fd = memfd("trunc", 0);
+	char *p;
+
+	ftruncate(fd, 3 * PAGE);
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	memset(p, 't', 3 * PAGE);
+	ok(!ftruncate(fd, PAGE) && p[PAGE - 1] == 't' && sigbus_at(p + PAGE) && sigbus_at(p + 2 * PAGE),
+	   "truncated under a mapping: the cut pages give SIGBUS, the first stays");
+	ok(blocks(fd) == 8 && !ftruncate(fd, 2 * PAGE) && p[PAGE] == 0,
+	   "the cut pages freed (8 blocks left); grown again, the page reads zeros");
+	munmap(p, 3 * PAGE);
+	close(fd);
+}
+
 static void test_future_write(void)
 {
 	int fd = memfd("future", MFD_ALLOW_SEALING);
@@ -310,6 +327,7 @@ int main(void)
 		munmap(p, 4096);
 		test_mmap(fd);
 		test_future_write();
+		test_truncate_mapped();
 		test_shared_anon();
 	}
 	close(fd);
