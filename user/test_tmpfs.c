@@ -51,6 +51,9 @@ static void test_mounts(void)
 	   (long)sf.f_blocks == meminfo_kb("MemTotal") / 8,
 	   "statfs /tmp: tmpfs, 4 KiB blocks, half of MemTotal (%ld)", (long)sf.f_blocks);
 	ok(!statfs("/dev/shm", &sf) && sf.f_type == TMPFS_MAGIC, "/dev/shm is a tmpfs");
+	r = open("/tmp", O_RDONLY | O_DIRECTORY);
+	ok(!fstatfs(r, &sf) && sf.f_type == TMPFS_MAGIC && sf.f_namelen == 255, "fstatfs of /tmp");
+	close(r);
 }
 
 static void test_create(void)
@@ -423,6 +426,48 @@ static void test_huge_mount(void)
 	ok(!umount(D "/h") && !rmdir(D "/h"), "umount, rmdir");
 }
 
+/*
+ * A fault in a file of a huge=advise mount: a 2 MiB folio only with
+ * MADV_HUGEPAGE; huge=within_size: only where i_size covers the 2 MiB.
+ */
+static int fault_is_pmd(const char *opts, loff_t size, int advise)
+{
+	int fd, ret = -1;
+	char *p;
+
+	if (mount("tmpfs", D "/h", "tmpfs", 0, opts))
+		return -1;
+	fd = open(D "/h/f", O_CREAT | O_RDWR, 0600);
+	if (!ftruncate(fd, size) && (p = map_pmd(fd, PROT_READ | PROT_WRITE))) {
+		if (advise)
+			madvise(p, PMD_SIZE, MADV_HUGEPAGE);
+		p[0] = 1;
+		ret = is_pmd_folio(pfn_of(p));
+		munmap(p, PMD_SIZE);
+	}
+	close(fd);
+	unlink(D "/h/f");
+	umount(D "/h");
+	return ret;
+}
+
+static void test_huge_fault_policy(void)
+{
+	mkdir(D "/h", 0755);
+	if (fault_is_pmd("huge=advise", PMD_SIZE, 1) < 0) {
+		skip("no MAP_SHARED of files yet");
+		rmdir(D "/h");
+		return;
+	}
+	ok(fault_is_pmd("huge=advise", PMD_SIZE, 0) == 0 && fault_is_pmd("huge=advise", PMD_SIZE, 1) == 1,
+	   "huge=advise: a 2 MiB folio only with MADV_HUGEPAGE");
+	ok(fault_is_pmd("huge=within_size", PMD_SIZE, 0) == 1 &&
+	   fault_is_pmd("huge=within_size", PMD_SIZE - PAGE, 0) == 0,
+	   "huge=within_size: a 2 MiB folio only where the file covers it");
+	ok(fault_is_pmd("huge=never", PMD_SIZE, 1) == 0, "huge=never: none even with MADV_HUGEPAGE");
+	ok(!rmdir(D "/h"), "rmdir");
+}
+
 /* shmem_enabled: Linux's words, the current one in brackets; the per-size knob where it exists (6.11+). */
 static void test_knobs(void)
 {
@@ -508,6 +553,7 @@ int main(void)
 	test_unlinked();
 	test_size_mount();
 	test_huge_mount();
+	test_huge_fault_policy();
 	test_knobs();
 	test_shell();
 	unlink(D "/a");
