@@ -6,9 +6,9 @@
  * stays once the other two are gone (the series' false positive); the
  * same folio PTE-mapped in one process and PMD-mapped in another; fork of
  * a shared mapping copies no page table (PageTables); MAP_SHARED|
- * MAP_ANONYMOUS is shared across fork both ways; truncating a mapped file
- * unmaps it everywhere, an access past the end is SIGBUS (BUS_ADRERR) and
- * the memory returns.  The folio-view checks are foliOS's own (skipped on
+ * MAP_ANONYMOUS is shared across fork both ways (and MADV_REMOVE punches a
+ * hole in it); truncating a mapped file unmaps it everywhere, an access
+ * past the end is SIGBUS (BUS_ADRERR) and the memory returns.  The folio-view checks are foliOS's own (skipped on
  * Linux); the rest passes unchanged on Linux 6.1.
  */
 #define _GNU_SOURCE
@@ -352,6 +352,8 @@ static void test_shared_anon_fork(void)
 	ok(child_report(&c) == 0 && p[2 * PAGE] == 'c',
 	   "a child sees the parent's write, the parent sees the child's");
 	child_end(&c);
+	ok(madvise(p + 2 * PAGE, PAGE, MADV_REMOVE) == 0 && p[2 * PAGE] == 0 && p[PAGE] == 'p',
+	   "MADV_REMOVE punches a hole: the page reads zeros, the one before keeps its data");
 	xpipe(go, 0);
 	pid = fork();
 	if (pid == 0) {
