@@ -13,8 +13,6 @@
  * A file reads as generated text at offset 0 (foliOS's sysfs rides on
  * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
  * which directory, attribute and size.  /sys itself is the initrd's.
- * At the end: the write of debugfs's split_huge_pages (listed in
- * fs/debugfs.c; its mm side is split_huge_pages_in_range()).
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -23,10 +21,6 @@
 #include "linux/printk.h"
 #include "mm/thp_policy.h"
 #include "mm/huge_memory_sysfs.h"
-#include "mm/deferred_split.h"
-#include "linux/sched.h"
-#include "linux/uaccess.h"
-#include "linux/debugfs.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
 #define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */
@@ -211,52 +205,3 @@ struct inode *sysfs_lookup(const char *path)
 	}
 	return NULL;
 }
-
-/*
- * /sys/kernel/debug/split_huge_pages (Linux's split_huge_pages_write, a
- * debugfs file listed in fs/debugfs.c): "<pid>,0x<start>,0x<end>[,<order>]"
- * splits the anon THPs that process maps in the range to order (default
- * 0); "1" alone splits every THP.  The count written, -EINVAL for bad
- * text, -ESRCH for no such process.
- */
-static long split_huge_pages_write(struct file *file, const char *ubuf, size_t count,
-				   loff_t *pos)
-{
-	unsigned long start, end, order = 0;
-	struct task_struct *t;
-	const char *p;
-	char buf[80];
-	int pid;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (count && buf[count - 1] == '\n')
-		buf[count - 1] = '\0';
-	pid = simple_strtoul(buf, &p, 10);
-	if (pid == 1 && !*p) {
-		split_huge_pages_all();
-		return count;
-	}
-	if (p == buf || strncmp(p, ",0x", 3))
-		return -EINVAL;
-	start = simple_strtoul(p + 3, &p, 16);
-	if (strncmp(p, ",0x", 3))
-		return -EINVAL;
-	end = simple_strtoul(p + 3, &p, 16);
-	if (*p == ',')
-		order = simple_strtoul(p + 1, &p, 10);
-	if (*p)
-		return -EINVAL;
-	t = find_task_by_vpid(pid);
-	if (!t || !t->mm)
-		return t ? -EINVAL : -ESRCH;
-	split_huge_pages_in_range(t->mm, start & PAGE_MASK, end & PAGE_MASK, order);
-	return count;
-}
-
-const struct file_operations split_huge_pages_fops = {
-	.write = split_huge_pages_write,
-};

@@ -70,6 +70,7 @@ struct super_block {
 	unsigned long s_flags;          /* SB_* */
 	loff_t s_maxbytes;              /* the largest file */
 	void *s_fs_info;                /* the file system's */
+	int s_nr_files;                 /* files open on it: umount is EBUSY while any is */
 };
 
 /* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */
