@@ -9,7 +9,9 @@
  *                      relative lookups from an open directory start there
  *
  * Each entry holds one reference to its inode; i_nlink counts the names
- * of a file, and 2 + subdirectories for a directory, as Linux's.  An
+ * of a file, and 2 + subdirectories for a directory, as Linux's; a
+ * directory's i_size is BOGO_DIRENT_SIZE per entry, "." and ".." included
+ * (Linux's tmpfs).  An
  * unlinked file lives on while open (its i_count), with i_nlink 0.
  *
  * Locking: one CPU, non-preemptive kernel: none yet (Linux: i_rwsem).
@@ -21,6 +23,8 @@
 #include "linux/string.h"
 #include "linux/seq_file.h"
 #include "mm/mm.h"
+
+#define BOGO_DIRENT_SIZE 20             /* what stat calls an entry's size */
 
 struct simple_dentry {
 	struct list_head d_child;       /* in the directory's i_children */
@@ -52,6 +56,7 @@ int simple_dir_init(struct inode *dir, const char *path)
 	strlcpy(p, path, DIR_PATH_MAX);
 	dir->i_private = p;
 	dir->i_nlink = 2;
+	dir->i_size = 2 * BOGO_DIRENT_SIZE;
 	INIT_LIST_HEAD(&dir->i_children);
 	return 0;
 }
@@ -101,6 +106,7 @@ static struct simple_dentry *new_entry(const char *name, struct inode *inode)
 static void insert_entry(struct inode *dir, struct simple_dentry *d)
 {
 	list_add(&d->d_child, &dir->i_children);
+	dir->i_size += BOGO_DIRENT_SIZE;
 	if (S_ISDIR(d->d_inode->i_mode))
 		dir->i_nlink++;
 }
@@ -132,6 +138,7 @@ static void remove_entry(struct inode *dir, struct simple_dentry *d)
 		inode->i_nlink--;
 	}
 	list_del(&d->d_child);
+	dir->i_size -= BOGO_DIRENT_SIZE;
 	kfree(d);
 	iput(inode);
 }
@@ -298,6 +305,7 @@ int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new
 	if (S_ISDIR(inode->i_mode))
 		old_dir->i_nlink--;
 	list_del(&old->d_child);
+	old_dir->i_size -= BOGO_DIRENT_SIZE;
 	kfree(old);
 	insert_entry(new_dir, moved);           /* the old entry's reference */
 	return 0;

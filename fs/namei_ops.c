@@ -144,8 +144,9 @@ static bool path_below(const char *path, const char *dir)
 /*
  * rename's checks between the two resolved parents, in Linux's order
  * (do_renameat2): EXDEV across file systems, EBUSY for "."/".."/"/" or a
- * mount point, EROFS, ENOENT, ENOTDIR for a file named with '/',
- * ENOTEMPTY when the target is an ancestor of the source.
+ * mount point (and, foliOS's limit, a directory with mounts below it),
+ * EROFS, ENOENT, ENOTDIR for a file named with '/', ENOTEMPTY when the
+ * target is an ancestor of the source.
  */
 static long may_rename(struct path_parent *old, struct path_parent *new, unsigned int flags)
 {
@@ -169,8 +170,9 @@ static long may_rename(struct path_parent *old, struct path_parent *new, unsigne
 		return -ENOTDIR;
 	if (path_below(old->path, new->path))
 		return -ENOTEMPTY;
-	if (path_is_mountpoint(old->path) || path_is_mountpoint(new->path))
-		return -EBUSY;
+	if (path_is_mountpoint(old->path) || path_is_mountpoint(new->path) ||
+	    has_submounts(old->path))
+		return -EBUSY;          /* mounts are kept by path: they would not follow */
 	return 0;
 }
 

@@ -186,7 +186,7 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 }
 
 /* Does a mount sit below path (not on it)? */
-static bool has_submounts(const char *path)
+bool has_submounts(const char *path)
 {
 	size_t n = strlen(path);
 

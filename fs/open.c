@@ -60,20 +60,40 @@ struct file *vfs_open(struct inode *inode, int flags, long *err)
 }
 
 /*
- * Create name (O_CREAT without an existing file): through the parent
- * directory's create op, with mode less the umask.  *inode a reference.
- * 0, -EISDIR (a name ending in '/', "." or "/"), -EROFS, or the parent's
- * lookup errors.
+ * The existing file an O_CREAT open names (Linux's do_open checks):
+ * -EEXIST with O_EXCL, -EISDIR for a directory; else 0 with *inode.
  */
-static long open_create(int dirfd, const char *name, int mode, struct inode **inode)
+static long open_existing(struct inode *found, int flags, struct inode **inode)
+{
+	if (!(flags & O_EXCL) && !S_ISDIR(found->i_mode)) {
+		*inode = found;
+		return 0;
+	}
+	iput(found);
+	return flags & O_EXCL ? -EEXIST : -EISDIR;
+}
+
+/*
+ * O_CREAT (Linux's open_last_lookups): the parent resolved, a name ending
+ * in '/' (or ".", "/") is -EISDIR, an existing file is opened (see
+ * open_existing), a new one made through the parent's create op with mode
+ * less the umask (-EROFS without one).  *inode a reference; 0 or -errno.
+ */
+static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode)
 {
 	struct path_parent pp;
+	struct inode *found;
 	long err = path_parentat(dirfd, name, &pp);
 
 	if (err)
 		return err;
+	found = pp.type == LAST_NORM && !pp.trailing ? lookup_path(pp.path) : NULL;
 	if (pp.type != LAST_NORM || pp.trailing)
 		err = -EISDIR;
+	else if (IS_ERR(found))
+		err = PTR_ERR(found);
+	else if (found)
+		err = open_existing(found, flags, inode);
 	else if (!pp.dir->i_op || !pp.dir->i_op->create)
 		err = -EROFS;
 	else
@@ -82,11 +102,7 @@ static long open_create(int dirfd, const char *name, int mode, struct inode **in
 	return err;
 }
 
-/*
- * Find (or with O_CREAT make) what an open names (Linux's path_openat):
- * O_CREAT|O_EXCL of an existing name is -EEXIST, O_CREAT of a directory
- * -EISDIR.  *inode a reference; 0 or -errno.
- */
+/* Find (or with O_CREAT make) what an open names (Linux's path_openat).  *inode a reference. */
 static long open_lookup(int dirfd, const char *upath, int flags, int mode, struct inode **inode)
 {
 	long err = 0;
@@ -94,13 +110,8 @@ static long open_lookup(int dirfd, const char *upath, int flags, int mode, struc
 
 	if (!name)
 		return err;
-	err = path_lookupat(dirfd, name, inode);
-	if (!err && (flags & O_CREAT) && ((flags & O_EXCL) || S_ISDIR((*inode)->i_mode))) {
-		err = flags & O_EXCL ? -EEXIST : -EISDIR;
-		iput(*inode);
-	} else if (err == -ENOENT && (flags & O_CREAT)) {
-		err = open_create(dirfd, name, mode, inode);
-	}
+	err = flags & O_CREAT ? open_create(dirfd, name, flags, mode, inode) :
+				path_lookupat(dirfd, name, inode);
 	kfree(name);
 	return err;
 }

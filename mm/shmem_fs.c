@@ -355,6 +355,7 @@ struct file *shmem_file_setup(const char *name, loff_t size, unsigned long flags
 	if (IS_ERR(inode))
 		return ERR_PTR(PTR_ERR(inode));
 	inode->i_size = size;
+	inode->i_nlink = 0;                     /* unlinked from the start, as Linux's */
 	copy = kmalloc(strlen(name) + 1);
 	file = copy ? alloc_file(inode, O_RDWR) : NULL;
 	if (!file) {

@@ -5,7 +5,8 @@
  * SEEK_HOLE, truncate, fallocate (reserve, KEEP_SIZE, punch hole), unlink
  * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, stat's
  * sizes and blocks, statfs; a mount with size= (ENOSPC) and huge= (a 2 MiB
- * file in one 2 MiB folio: st_blocks; a hole punched into it).  Every file
+ * file in one 2 MiB folio: st_blocks; a hole punched into it); the shell's
+ * redirections and ls -l, cp, mkdir, rm, cat on /tmp.  Every file
  * is removed again: the runner's leak check covers the page cache.
  */
 #define _GNU_SOURCE
@@ -46,8 +47,9 @@ static void test_mounts(void)
 	struct statfs sf = { 0 };
 	int r = statfs("/tmp", &sf);
 
-	ok(!r && sf.f_type == TMPFS_MAGIC && sf.f_bsize == 4096 && sf.f_blocks > 0,
-	   "statfs /tmp: tmpfs, 4 KiB blocks, %ld of them (half of RAM)", (long)sf.f_blocks);
+	ok(!r && sf.f_type == TMPFS_MAGIC && sf.f_bsize == 4096 &&
+	   (long)sf.f_blocks == meminfo_kb("MemTotal") / 8,
+	   "statfs /tmp: tmpfs, 4 KiB blocks, half of MemTotal (%ld)", (long)sf.f_blocks);
 	ok(!statfs("/dev/shm", &sf) && sf.f_type == TMPFS_MAGIC, "/dev/shm is a tmpfs");
 }
 
@@ -206,9 +208,11 @@ static void list_dir(const char *dir, char *buf, size_t size)
 static void test_dirs(void)
 {
 	char names[256];
+	struct stat st;
 
-	ok(!mkdir(D "/d", 0755) && fails(mkdir(D "/d", 0755), EEXIST) && nlink(D "/d") == 2,
-	   "mkdir; again EEXIST; 2 links");
+	ok(!mkdir(D "/d", 0755) && fails(mkdir(D "/d", 0755), EEXIST) && nlink(D "/d") == 2 &&
+	   !stat(D "/d", &st) && st.st_size == 40 && st.st_mode == (S_IFDIR | 0755),
+	   "mkdir; again EEXIST; 2 links, size 40 (tmpfs: 20 an entry)");
 	ok(!mkdir(D "/d/s", 0700) && nlink(D "/d") == 3 && !touch(D "/d/f"),
 	   "a subdirectory adds a link to its parent");
 	list_dir(D "/d", names, sizeof(names));
@@ -220,10 +224,31 @@ static void test_dirs(void)
 	   fails(open(D "/nodir/x", O_CREAT | O_WRONLY, 0644), ENOENT) &&
 	   fails(open(D "/d", O_WRONLY), EISDIR) && fails(open(D "/d", O_CREAT | O_WRONLY, 0644), EISDIR),
 	   "open: ENOTDIR, ENOENT, EISDIR");
+	ok(fails(open(D "/d/f/", O_CREAT | O_WRONLY, 0644), EISDIR) &&
+	   fails(open("/", O_CREAT | O_RDONLY, 0644), EISDIR), "O_CREAT of \"f/\" or \"/\": EISDIR");
 	ok(fails(unlink(D "/d/f/"), ENOTDIR) && fails(unlink(D "/d/none"), ENOENT),
 	   "unlink: ENOTDIR (trailing slash), ENOENT");
 	ok(!unlink(D "/d/f") && !rmdir(D "/d/s") && nlink(D "/d") == 2 && !rmdir(D "/d"),
 	   "emptied directory removed");
+}
+
+/* Calls relative to an open directory keep working after the directory is renamed. */
+static void test_relative(void)
+{
+	int dfd, fd;
+
+	mkdir(D "/rel", 0755);
+	dfd = open(D "/rel", O_RDONLY | O_DIRECTORY);
+	fd = openat(dfd, "f", O_CREAT | O_RDWR, 0600);
+	ok(fd >= 0 && !mkdirat(dfd, "sub", 0755) && !access(D "/rel/f", F_OK) &&
+	   !access(D "/rel/sub", F_OK), "openat O_CREAT and mkdirat relative to a directory fd");
+	close(fd);
+	ok(!rename(D "/rel", D "/moved") && !unlinkat(dfd, "f", 0) &&
+	   !unlinkat(dfd, "sub", AT_REMOVEDIR) && fails(access(D "/moved/f", F_OK), ENOENT),
+	   "after the directory's rename, unlinkat through its fd reaches the moved entries");
+	ok(fails(unlinkat(dfd, "x", 0x1), EINVAL), "unlinkat: a bad flag EINVAL");
+	close(dfd);
+	ok(!rmdir(D "/moved"), "rmdir the moved directory");
 }
 
 static void test_tmpfile(void)
@@ -294,6 +319,68 @@ static void test_size_mount(void)
 	ok(!umount(D "/m") && !rmdir(D "/m"), "umount, rmdir");
 }
 
+/*
+ * Is the 2 MiB at p (2 MiB-aligned, mapped from a file) one 2 MiB folio:
+ * every page faulted in, PFNs contiguous from a 2 MiB-aligned one,
+ * kpageflags THP?
+ */
+static int one_pmd_folio(const volatile char *p)
+{
+	unsigned long pfn;
+
+	for (size_t i = 0; i < PMD_SIZE; i += PAGE)
+		(void)p[i];
+	pfn = pfn_of((const char *)p);
+	return pfn && !(pfn % 512) && pfns_contiguous((const char *)p, PMD_SIZE / PAGE) &&
+	       (kpageflags(pfn) & (1ULL << KPF_THP));
+}
+
+/* Map fd's first 2 MiB MAP_SHARED at a 2 MiB boundary; NULL if files cannot be mapped shared. */
+static char *map_pmd(int fd, int prot)
+{
+	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
+
+	if (p && mmap(p, PMD_SIZE, prot, MAP_SHARED | MAP_FIXED, fd, 0) == p)
+		return p;
+	if (p)
+		munmap(p, PMD_SIZE);
+	return NULL;
+}
+
+/* The file's 2 MiB folio seen through a mapping: one folio; a punched hole reads zeros there too. */
+static void test_huge_mapped(int fd)
+{
+	char *p = map_pmd(fd, PROT_READ);
+
+	if (!p) {
+		skip("no MAP_SHARED of files yet");
+		return;
+	}
+	ok(one_pmd_folio(p), "mapped: one 2 MiB folio (contiguous PFNs, kpageflags THP)");
+	ok(!fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 256 << 10, 64 << 10) &&
+	   p[256 << 10] == 0 && p[(320 << 10) - 1] == 0 && p[(320 << 10) + 1] == (char)(((320 << 10) + 1) % 251),
+	   "punch 64 KiB out of the mapped folio: the mapping reads zeros there, data around");
+	munmap(p, PMD_SIZE);
+}
+
+/* debugfs split_huge_pages "<path>,0x<first>,0x<last>,<order>": the file's 2 MiB folio split (ShmemHugePages drops). */
+static void test_split_file(const char *path)
+{
+	char cmd[128];
+	long before = meminfo_kb("ShmemHugePages"), after;
+	int r;
+
+	if (before < 0) {
+		skip("no ShmemHugePages in /proc/meminfo");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s,0x0,0x200,0", path);
+	r = write_text("/sys/kernel/debug/split_huge_pages", cmd);
+	after = meminfo_kb("ShmemHugePages");
+	ok(!r && after == before - 2048, "debugfs split_huge_pages of the file: ShmemHugePages %ld -> %ld kB",
+	   before, after);
+}
+
 /* 2 MiB written to a huge=always tmpfs is one 2 MiB folio: 4096 blocks even for one byte. */
 static void test_huge_mount(void)
 {
@@ -311,10 +398,12 @@ static void test_huge_mount(void)
 		buf[i] = i % 251;
 	ok(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && blocks(fd) == 4096,
 	   "2 MiB: one 2 MiB folio");
+	test_huge_mapped(fd);
 	ok(!fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 256 << 10, 64 << 10),
 	   "punch 64 KiB out of the middle of the folio");
 	b = blocks(fd);
 	ok(pread(fd, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf), "read it back");
+	test_split_file(D "/h/one");
 	for (size_t i = 0; i < sizeof(buf); i++)
 		bad += buf[i] != (i >= (256 << 10) && i < (320 << 10) ? 0 : (char)(i % 251));
 	ok(!bad && (b == 4096 - 128 || b == 4096),
@@ -344,6 +433,56 @@ static void test_knobs(void)
 	   "hugepages-2048kB/shmem_enabled: %s", strtok(buf, "\n"));
 }
 
+/* Run argv with stdout and stderr into out (NUL-terminated); its exit status, or -1. */
+static int run(char *out, size_t size, char *const argv[])
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	xpipe(fds, 0);
+	if (!(pid = fork())) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The shell and the file tools on tmpfs (foliOS's /bin; Linux's peer has none). */
+static void test_shell(void)
+{
+	char out[512];
+
+	if (access("/bin/sh", X_OK) || access("/bin/cp", X_OK)) {
+		skip("no /bin/sh and file tools");
+		return;
+	}
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo hi > " D "/x", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo ho >> " D "/x", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	   "sh: echo > and >> on /tmp, cat reads it back");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/y", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/mkdir", D "/dd", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/dd", NULL }) &&
+	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/dd/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	   "cp to a file and into a directory, mkdir");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/ls", "-l", D, NULL }) &&
+	   strstr(out, "-rw-r--r--  1        6 x\n") && strstr(out, "drwxr-xr-x  2       60 dd\n"),
+	   "ls -l: mode, links, size, name (a tmpfs directory: 20 bytes an entry)");
+	ok(!run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", D "/y", D "/dd/x", NULL }) &&
+	   fails(access(D "/x", F_OK), ENOENT) && !rmdir(D "/dd") &&
+	   run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", NULL }) == 1, "rm; rm of a missing file fails");
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -356,10 +495,12 @@ int main(void)
 	test_fallocate();
 	test_names();
 	test_dirs();
+	test_relative();
 	test_unlinked();
 	test_size_mount();
 	test_huge_mount();
 	test_knobs();
+	test_shell();
 	unlink(D "/a");
 	ok(!rmdir(D), "the test's directory removed");
 	return tap_done();

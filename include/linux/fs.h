@@ -214,6 +214,13 @@ void ihold(struct inode *inode);
 void iput(struct inode *inode);
 unsigned long get_next_ino(void);
 
+/* Another reference to f (Linux's get_file): a VMA mapping it holds one. */
+static inline struct file *get_file(struct file *f)
+{
+	f->f_count++;
+	return f;
+}
+
 /* fs/file.c */
 struct file *fget(int fd);
 struct iovec;
@@ -252,6 +259,7 @@ extern const struct file_operations simple_dir_operations;
 /* fs/namespace.c: the mount table */
 struct inode *lookup_mnt(const char *path, const char **rest);
 bool path_is_mountpoint(const char *path);
+bool has_submounts(const char *path);
 int kern_mount(const char *path, const char *fstype, const char *options);
 void mnt_init(void);
 
