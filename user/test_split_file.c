@@ -4,7 +4,8 @@
  * path form ("<path>,0x<first>,0x<end>[,<order>]", page offsets) splits
  * the 2 MiB folio of a file on a huge=always tmpfs: ShmemHugePages drops
  * by 2 MiB, and where the file can be mapped MAP_SHARED, kpageflags shows
- * the new folios (compound heads every 2^order pages; none at order 0).
+ * the new folios (compound heads every 2^order pages; none at order 0);
+ * the pid form splits the file's folio through a MAP_SHARED mapping.
  * Also: /proc/sys/vm/drop_caches (1..4, EINVAL otherwise, write-only,
  * tmpfs data stays), sync/syncfs/fsync/fdatasync (EBADF, EINVAL for a
  * pipe), and umount of the tmpfs with a file open (EBUSY), MNT_EXPIRE
@@ -159,6 +160,34 @@ static void test_split_path(void)
 	ok(split_path(dir, 0, 1, 0) > 0, "a directory: nothing to split");
 }
 
+/*
+ * The pid form on a MAP_SHARED mapping of the file at a 2 MiB boundary:
+ * the page-cache folio is split too (Linux's split_huge_pages_pid takes
+ * file THPs as well as anon ones).
+ */
+static void test_split_pid(void)
+{
+	long shmem_thp = meminfo_kb("ShmemHugePages");
+	int fd = open(path, O_RDWR | O_TRUNC);
+	char *addr = map_aligned(PMD_SIZE, PMD_SIZE), line[128];
+
+	ok(write(fd, buf, PMD_SIZE) == (ssize_t)PMD_SIZE, "the file rewritten: a new 2 MiB folio");
+	if (!addr || mmap(addr, PMD_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) != addr) {
+		skip("MAP_SHARED of a tmpfs file: not supported");
+		skip("MAP_SHARED of a tmpfs file: not supported");
+		close(fd);
+		return;
+	}
+	close(fd);
+	snprintf(line, sizeof(line), "%d,0x%lx,0x%lx,0", getpid(), (unsigned long)addr,
+		 (unsigned long)addr + PMD_SIZE);
+	ok(mapping_intact(addr) && mapped_as_order(addr, 9) &&
+	   write_to(SPLIT_DEBUGFS, line) == (long)strlen(line) && mapping_intact(addr) &&
+	   mapped_as_order(addr, 0), "pid form over the mapping: the file's folio split to order 0");
+	shmem_thp_is(shmem_thp, "split through the mapping");
+	munmap(addr, PMD_SIZE);
+}
+
 static void test_drop_caches(void)
 {
 	static const char *const good[] = { "3", "1", "2", "4\n", " 1" };
@@ -223,6 +252,7 @@ int main(void)
 	}
 	snprintf(path, sizeof(path), "%s/file", dir);
 	test_split_path();
+	test_split_pid();
 	test_drop_caches();
 	test_sync();
 	test_umount();
