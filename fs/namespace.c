@@ -12,7 +12,8 @@
  * A later mount on the same path hides an earlier one, as Linux stacks
  * them.  umount2() refuses a mount with open files (EBUSY, as Linux's
  * mount reference count does) unless told to detach it (MNT_DETACH):
- * then files still open live on until closed.  Locking: one CPU, non-preemptive: none yet.
+ * then files still open live on until closed.  Locking: one CPU,
+ * non-preemptive: none yet.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
