@@ -96,6 +96,7 @@ static long initrd_file_read(struct file *file, char *ubuf, size_t count, loff_t
 static const struct file_operations initrd_file_operations = {
 	.llseek = generic_file_llseek,
 	.read = initrd_file_read,
+	.fsync = noop_fsync,
 };
 
 /* Is name a direct child of dir ("" is the root)?  Returns its base name. */
@@ -135,6 +136,7 @@ static const struct file_operations initrd_dir_operations = {
 	.llseek = seq_lseek,
 	.read = generic_read_dir,
 	.iterate_shared = initrd_readdir,
+	.fsync = noop_fsync,
 };
 
 static struct inode initrd_root = {

@@ -399,6 +399,7 @@ const struct file_operations shmem_file_operations = {
 	.write = shmem_file_write,
 	.mmap = shmem_mmap,
 	.fallocate = shmem_fallocate,
+	.fsync = noop_fsync,
 };
 
 bool shmem_mapping(const struct address_space *mapping)
