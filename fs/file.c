@@ -47,6 +47,7 @@ void fput(struct file *f)
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	iput(f->f_inode);
+	kfree(f->f_pathname);
 	kfree(f);
 }
 

@@ -54,15 +54,12 @@ static struct file *vfs_open(struct inode *inode, int flags, long *err)
 	return f;
 }
 
-long sys_openat(int dirfd, const char *upath, int flags, int mode)
+/* open the inode at path, named path (fs/d_path.c): an fd or -errno. */
+static long do_open(struct inode *inode, const char *path, int flags)
 {
-	struct inode *inode;
+	long ret = may_open(inode, flags);
 	struct file *f;
-	long ret = user_path_at(dirfd, upath, 0, &inode);
 
-	if (ret)
-		return ret;
-	ret = may_open(inode, flags);
 	if (ret) {
 		iput(inode);
 		return ret;
@@ -70,9 +67,23 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 	f = vfs_open(inode, flags, &ret);
 	if (!f)
 		return ret;
-	ret = fd_install(f, flags & O_CLOEXEC);
+	ret = file_set_name(f, path);
+	if (!ret)
+		ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0)
 		fput(f);
+	return ret;
+}
+
+long sys_openat(int dirfd, const char *upath, int flags, int mode)
+{
+	char *path = kmalloc(PATH_MAX);
+	struct inode *inode;
+	long ret = path ? user_path_name_at(dirfd, upath, &inode, path) : -ENOMEM;
+
+	if (!ret)
+		ret = do_open(inode, path, flags);
+	kfree(path);
 	return ret;
 }
 

@@ -240,6 +240,25 @@ FOLIO_FLAG_1(partially_mapped, FOLIO_PF_partially_mapped)
 FOLIO_FLAG_1(large_rmappable, FOLIO_PF_large_rmappable)
 #undef FOLIO_FLAG_1
 
+/*
+ * The page-cache flags of a folio, in its head page (Linux's page-flags.h):
+ * folio_test_X, folio_set_X (atomic), __folio_set_X (nobody else sees the
+ * folio yet), folio_clear_X.
+ */
+#define FOLIO_FLAG(name, bit)                                                 \
+static inline bool folio_test_##name(const struct folio *f)                  \
+{                                                                             \
+	return test_bit(bit, &f->flags);                                      \
+}                                                                             \
+static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->flags); } \
+static inline void __folio_set_##name(struct folio *f) { __set_bit(bit, &f->flags); } \
+static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->flags); }
+FOLIO_FLAG(locked, PG_locked)
+FOLIO_FLAG(uptodate, PG_uptodate)
+FOLIO_FLAG(dirty, PG_dirty)
+FOLIO_FLAG(swapbacked, PG_swapbacked)
+#undef FOLIO_FLAG
+
 static inline bool PageAnonExclusive(const struct page *page)
 {
 	return page->flags & BIT(PG_anon_exclusive);

@@ -54,9 +54,18 @@ struct super_operations {
 	void (*destroy_inode)(struct inode *inode);     /* the last iput(); kfree if absent */
 };
 
+/*
+ * A mounted file system.  s_dev is its device number as stat's st_dev and
+ * /proc/<pid>/maps show it, (major << 8) | minor: a file system without a
+ * disk (tmpfs, the initrd's rootfs) gets an anonymous device 0:N, as
+ * Linux's get_anon_bdev() gives; 0 means the root's, 0:1.
+ */
 struct super_block {
 	const struct super_operations *s_op;
+	unsigned long s_dev;
 };
+
+#define ROOT_ANON_DEV   1               /* 00:01, the initrd's rootfs and files without an sb */
 
 /*
  * The page cache of one inode (include/linux/pagemap.h): its folios by
@@ -130,6 +139,7 @@ struct file {
 	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
 	const struct file_operations *f_op;
 	void *private_data;             /* the file type's */
+	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
 
 struct files_struct {
@@ -143,6 +153,16 @@ static inline struct inode *file_inode(const struct file *f)
 }
 
 extern struct file console_file;
+
+/* The device of the file system inode lives on (stat's st_dev, maps' dev). */
+static inline unsigned long inode_dev(const struct inode *inode)
+{
+	return inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : ROOT_ANON_DEV;
+}
+
+/* fs/d_path.c */
+int file_set_name(struct file *file, const char *name);
+char *file_path(struct file *file, char *buf, int buflen);
 
 /* fs/inode.c */
 struct inode *new_inode(struct super_block *sb);

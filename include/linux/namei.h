@@ -12,5 +12,6 @@
 char *getname(const char *upath, int flags, long *err);
 long path_lookupat(int dirfd, const char *name, struct inode **inode);
 long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
+long user_path_name_at(int dirfd, const char *upath, struct inode **inode, char *path);
 
 #endif
