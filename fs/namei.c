@@ -176,11 +176,11 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 
 /*
  * Resolve a kernel copy of a path name, relative to dirfd, into *inode (a
- * reference the caller iput()s); if name is not NULL, also the absolute
+ * reference the caller iput()s); if path is not NULL, also the absolute
  * normalized path ("/tmp/x") into it (PATH_MAX bytes): an open file's
  * name (fs/d_path.c).  Returns 0 or -errno.
  */
-static long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path)
+long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path)
 {
 	char *buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX)), *p;
 	bool trailing;

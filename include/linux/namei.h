@@ -10,6 +10,7 @@
 #define LOOKUP_EMPTY    1               /* "" is allowed (AT_EMPTY_PATH) */
 
 char *getname(const char *upath, int flags, long *err);
+long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path);
 long path_lookupat(int dirfd, const char *name, struct inode **inode);
 long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
 long user_path_name_at(int dirfd, const char *upath, struct inode **inode, char *path);
