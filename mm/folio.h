@@ -25,6 +25,7 @@
 #define MM_FOLIO_H
 
 #include "mm/mm.h"
+#include "linux/printk.h"
 #include <asm/bitops.h>
 
 typedef int mm_id_mapcount_t;
@@ -258,6 +259,23 @@ FOLIO_FLAG(uptodate, PG_uptodate)
 FOLIO_FLAG(dirty, PG_dirty)
 FOLIO_FLAG(swapbacked, PG_swapbacked)
 #undef FOLIO_FLAG
+
+/*
+ * The folio lock (PG_locked): held to add, remove, truncate or split a
+ * page-cache folio.  foliOS runs its kernel on one CPU without preemption,
+ * so nobody can hold it across a sleep: taking a held lock is a bug.
+ */
+static inline void folio_lock(struct folio *folio)
+{
+	VM_WARN_ON_ONCE(test_and_set_bit_lock(PG_locked, &folio->flags),
+			"folio_lock: already locked");
+}
+
+static inline void folio_unlock(struct folio *folio)
+{
+	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_unlock: not locked");
+	clear_bit_unlock(PG_locked, &folio->flags);
+}
 
 static inline bool PageAnonExclusive(const struct page *page)
 {
