@@ -58,7 +58,7 @@ bool page_mapped_exclusively(struct folio *folio, struct page *page)
 	return !folio_maybe_mapped_shared(folio);
 }
 
-/* Pss by kind and the shared/private, clean/dirty split of size bytes (Linux's smaps_page_accumulate). */
+/* Pss by kind, and the shared/private, clean/dirty split (Linux's smaps_page_accumulate). */
 static void smaps_page_accumulate(struct mem_size_stats *mss, struct folio *folio,
 				  unsigned long size, u64 pss, bool dirty, bool private)
 {
