@@ -12,7 +12,6 @@
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
-#include "linux/pagemap.h"
 
 /* Does the page of this PFN belong to a folio (not free, a table, slab or reserved)? */
 static bool pfn_is_folio(struct page *page)
@@ -48,8 +47,8 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_RESERVED            32
 
 /*
- * The folio flags of a page (Linux's stable_page_flags() reads them from
- * the folio since 6.11, so a tail page shows its folio's): anon memory is
+ * The folio flags of a page (today's Linux stable_page_flags() reads them
+ * from the folio, so a tail page shows its folio's): anon memory is
  * always uptodate, swap-backed and dirty (nothing to be clean against); a
  * page-cache folio shows its own flags, shmem's swapbacked too.
  */
