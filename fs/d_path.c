@@ -18,18 +18,26 @@
 #include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include <stdarg.h>
 
-/* Give file the name name (an absolute path, copied): 0 or -ENOMEM. */
-int file_set_name(struct file *file, const char *name)
+/* Name file (printf-style: an absolute path, copied): 0 or -ENOMEM. */
+int file_set_name(struct file *file, const char *fmt, ...)
 {
-	size_t len = strlen(name) + 1;
-	char *copy = kmalloc(len);
+	va_list ap;
+	int len;
+	char *name;
 
-	if (!copy)
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap) + 1;
+	va_end(ap);
+	name = kmalloc(len);
+	if (!name)
 		return -ENOMEM;
-	memcpy(copy, name, len);
+	va_start(ap, fmt);
+	vsnprintf(name, len, fmt, ap);
+	va_end(ap);
 	kfree(file->f_pathname);
-	file->f_pathname = copy;
+	file->f_pathname = name;
 	return 0;
 }
 

@@ -67,7 +67,7 @@ static long do_open(struct inode *inode, const char *path, int flags)
 	f = vfs_open(inode, flags, &ret);
 	if (!f)
 		return ret;
-	ret = file_set_name(f, path);
+	ret = file_set_name(f, "%s", path);
 	if (!ret)
 		ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0)

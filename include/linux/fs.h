@@ -54,18 +54,10 @@ struct super_operations {
 	void (*destroy_inode)(struct inode *inode);     /* the last iput(); kfree if absent */
 };
 
-/*
- * A mounted file system.  s_dev is its device number as stat's st_dev and
- * /proc/<pid>/maps show it, (major << 8) | minor: a file system without a
- * disk (tmpfs, the initrd's rootfs) gets an anonymous device 0:N, as
- * Linux's get_anon_bdev() gives; 0 means the root's, 0:1.
- */
 struct super_block {
 	const struct super_operations *s_op;
-	unsigned long s_dev;
+	unsigned long s_dev;            /* st_dev of its files; 0 is shown as 1 */
 };
-
-#define ROOT_ANON_DEV   1               /* 00:01, the initrd's rootfs and files without an sb */
 
 struct folio;
 
@@ -168,14 +160,14 @@ static inline struct inode *file_inode(const struct file *f)
 
 extern struct file console_file;
 
-/* The device of the file system inode lives on (stat's st_dev, maps' dev). */
+/* The device of the file system inode lives on (stat's st_dev, maps' dev): s_dev, 0 as 1. */
 static inline unsigned long inode_dev(const struct inode *inode)
 {
-	return inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : ROOT_ANON_DEV;
+	return inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : 1;
 }
 
 /* fs/d_path.c */
-int file_set_name(struct file *file, const char *name);
+__printf(2, 3) int file_set_name(struct file *file, const char *fmt, ...);
 char *file_path(struct file *file, char *buf, int buflen);
 
 /* fs/inode.c */
