@@ -343,7 +343,7 @@ static void test_shmem_thp(void)
 {
 	long pmd = meminfo_kb("ShmemPmdMapped"), fpmd = meminfo_kb("FilePmdMapped");
 	long huge = meminfo_kb("ShmemHugePages");
-	char saved[32] = "", *t, *u;
+	char saved[128] = "", *t, *u;
 	int fd = memfd_create("fmp_thp", 0);
 	unsigned long pfn;
 
