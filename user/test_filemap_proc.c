@@ -164,6 +164,7 @@ static void test_smaps_one(char *p, long mapped)
 	   "smaps: Rss 1024 kB, Anonymous 0, Pss 1024, all private (clean %ld, dirty %ld)", clean,
 	   dirty);
 	ok(dirty == KB(SIZE), "smaps: write() left the page-cache folios dirty: Private_Dirty 1024 kB");
+	ok(smaps_kb(p, "THPeligible") == 0, "smaps: THPeligible 0 (tmpfs mounted without huge=)");
 	/* Linux 6.1 batches a task's RSS counts per thread: its own status may lag */
 	if (folio_at(p, &v))
 		ok(status_kb("RssShmem") >= 0, "status: RssShmem (Linux's lags: %ld kB)",
@@ -359,7 +360,8 @@ static void test_shmem_thp(void)
 	   (kpageflags(pfn) & (1ULL << KPF_THP)) && (kpageflags(pfn) & (1ULL << KPF_COMPOUND_HEAD)),
 	   "shmem THP: 512 contiguous PFNs from a 2 MiB boundary, kpageflags THP COMPOUND_HEAD");
 	ok(smaps_kb(t, "ShmemPmdMapped") == 2048 && smaps_kb(t, "FilePmdMapped") == 0 &&
-	   smaps_kb(t, "AnonHugePages") == 0, "smaps: ShmemPmdMapped 2048 kB, FilePmdMapped 0");
+	   smaps_kb(t, "AnonHugePages") == 0 && smaps_kb(t, "THPeligible") == 1,
+	   "smaps: ShmemPmdMapped 2048 kB, FilePmdMapped 0, THPeligible 1");
 	ok(near(meminfo_kb("ShmemPmdMapped") - pmd, 2048) && meminfo_kb("FilePmdMapped") == fpmd &&
 	   near(meminfo_kb("ShmemHugePages") - huge, 2048),
 	   "meminfo: ShmemPmdMapped and ShmemHugePages +2048 kB, FilePmdMapped unchanged");

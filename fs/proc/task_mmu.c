@@ -29,6 +29,7 @@
 #include "linux/err.h"
 #include "linux/namei.h"
 #include "linux/slab.h"
+#include "linux/shmem_fs.h"
 
 #define PSS_SHIFT       12
 
@@ -281,6 +282,22 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 		   f & VM_NOHUGEPAGE ? "nh " : "");
 }
 
+/*
+ * smaps' THPeligible (Linux's thp_vma_allowable_orders for smaps): anon
+ * memory by the THP knobs, shmem (tmpfs, memfd, shared anon) by shmem's
+ * huge policy, other files never (foliOS has no READ_ONLY_THP_FOR_FS).
+ */
+static bool thp_eligible(struct vm_area_struct *vma)
+{
+	struct file *file = vma->vm_file;
+
+	if (!file)
+		return thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0;
+	if (!shmem_mapping(file->f_mapping))
+		return false;
+	return shmem_allowable_huge_orders(file_inode(file), vma, vma->vm_pgoff, 0, false) != 0;
+}
+
 int smaps_show(struct seq_file *m, void *v)
 {
 	struct mm_struct *mm = PROC_I(m->private)->mm;
@@ -295,8 +312,7 @@ int smaps_show(struct seq_file *m, void *v)
 			   "MMUPageSize:    %8lu kB\n", (vma->vm_end - vma->vm_start) >> 10,
 			   PAGE_SIZE >> 10, PAGE_SIZE >> 10);
 		__show_smap(m, &mss, false);
-		seq_printf(m, "THPeligible:    %8d\n",
-			   thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0);
+		seq_printf(m, "THPeligible:    %8d\n", thp_eligible(vma));
 		show_smap_vma_flags(m, vma);
 	}
 	return 0;
