@@ -36,7 +36,6 @@
 struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	unsigned long referenced, anonymous, anonymous_thp, shmem_thp, file_thp;
-	unsigned long rss_file, rss_shmem;      /* status */
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_dirty;
 	unsigned long pages, anon_pages, dirty_pages, mapcount_max;     /* numa_maps */
 };
@@ -84,7 +83,7 @@ static void smaps_page_accumulate(struct mem_size_stats *mss, struct folio *foli
 	}
 }
 
-/* Rss of size bytes of folio by kind, and its PMD-mapped and referenced shares. */
+/* Rss of size bytes of folio, its anon, PMD-mapped (by kind) and referenced shares. */
 static void smaps_account_rss(struct mem_size_stats *mss, struct folio *folio, unsigned long size,
 			      bool pmd, bool young)
 {
@@ -97,10 +96,8 @@ static void smaps_account_rss(struct mem_size_stats *mss, struct folio *folio, u
 		mss->anon_pages += size >> PAGE_SHIFT;
 		mss->anonymous_thp += pmd ? size : 0;
 	} else if (folio_test_swapbacked(folio)) {
-		mss->rss_shmem += size;
 		mss->shmem_thp += pmd ? size : 0;
 	} else {
-		mss->rss_file += size;
 		mss->file_thp += pmd ? size : 0;
 	}
 }
@@ -371,27 +368,22 @@ int numa_maps_show(struct seq_file *m, void *v)
 }
 
 /*
- * status's memory lines (Linux's task_mem), for a process that has an mm.
- * RssFile and RssShmem come from a walk of the file VMAs (only they map
- * page-cache folios); mm->hiwater_rss is the anon RSS's peak.
+ * status's memory lines (Linux's task_mem), for a process that has an mm:
+ * VmRSS is anon + file + shmem pages mapped (Linux's get_mm_rss), VmHWM
+ * its peak.
  */
 void task_mem(struct seq_file *m, struct mm_struct *mm)
 {
 	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
 	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
-	struct mem_size_stats mss = { 0 };
+	long rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 	struct vm_area_struct *vma;
-	unsigned long rss;
 
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
-		if (vma->vm_file)
-			smap_gather_stats(vma, &mss);
-	}
-	rss = mm->rss_anon * kb + ((mss.rss_file + mss.rss_shmem) >> 10);
 	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
-		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss * kb, rss), rss,
-		   mm->rss_anon * kb, mss.rss_file >> 10, mss.rss_shmem >> 10, data, stack, 0UL);
+		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, rss) * kb, rss * kb,
+		   mm->rss_anon * kb, mm->rss_file * kb, mm->rss_shmem * kb, data, stack, 0UL);
 }

@@ -143,10 +143,10 @@ int clear_refs_write(struct file *file, char *buf, size_t len)
 		return -EINVAL;
 	if (!mm || !mm_has_users(mm))
 		return 0;                               /* exited: nothing to clear, as Linux */
-	if (type == CLEAR_REFS_MM_HIWATER_RSS)
-		mm->hiwater_rss = mm->rss_anon;         /* Linux's reset_mm_hiwater_rss */
-	if (type == CLEAR_REFS_MM_HIWATER_RSS)
+	if (type == CLEAR_REFS_MM_HIWATER_RSS) {        /* Linux's reset_mm_hiwater_rss */
+		mm->hiwater_rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 		return 0;
+	}
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if ((type == CLEAR_REFS_ANON && vma->vm_file) ||
 		    (type == CLEAR_REFS_MAPPED && !vma->vm_file))
