@@ -52,6 +52,7 @@ void fput(struct file *f)
 	if (f->f_inode->i_sb)
 		f->f_inode->i_sb->s_nr_files--;         /* before iput: it may free the super block */
 	iput(f->f_inode);
+	kfree(f->f_pathname);
 	kfree(f);
 }
 

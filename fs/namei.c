@@ -214,9 +214,11 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 
 /*
  * Resolve a kernel copy of a path name, relative to dirfd, into *inode (a
- * reference the caller iput()s).  Returns 0 or -errno.
+ * reference the caller iput()s); if path is not NULL, also the absolute
+ * normalized path ("/tmp/x") into it (PATH_MAX bytes): an open file's
+ * name (fs/d_path.c).  Returns 0 or -errno.
  */
-long path_lookupat(int dirfd, const char *name, struct inode **inode)
+long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path)
 {
 	char *buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX)), *p;
 	bool trailing;
@@ -233,9 +235,17 @@ long path_lookupat(int dirfd, const char *name, struct inode **inode)
 		iput(*inode);
 		err = -ENOTDIR;
 	}
+	if (!err && path)
+		snprintf(path, PATH_MAX, "/%s", p);
 out:
 	kfree(buf);
 	return err;
+}
+
+/* filename_lookup() without the name. */
+long path_lookupat(int dirfd, const char *name, struct inode **inode)
+{
+	return filename_lookup(dirfd, name, inode, NULL);
 }
 
 /* getname() then path_lookupat(): flags LOOKUP_EMPTY lets "" through. */

@@ -10,6 +10,8 @@
 #include "linux/err.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
+#include "linux/printk.h"
+#include "linux/string.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/falloc.h"
@@ -77,9 +79,11 @@ static long open_existing(struct inode *found, int flags, struct inode **inode)
  * O_CREAT (Linux's open_last_lookups): the parent resolved, a name ending
  * in '/' (or ".", "/") is -EISDIR, an existing file is opened (see
  * open_existing), a new one made through the parent's create op with mode
- * less the umask (-EROFS without one).  *inode a reference; 0 or -errno.
+ * less the umask (-EROFS without one).  *inode a reference, path
+ * (PATH_MAX bytes) its absolute name; 0 or -errno.
  */
-static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode)
+static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode,
+			char *path)
 {
 	struct path_parent pp;
 	struct inode *found;
@@ -98,20 +102,27 @@ static long open_create(int dirfd, const char *name, int flags, int mode, struct
 		err = -EROFS;
 	else
 		err = pp.dir->i_op->create(pp.dir, pp.last, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+	if (!err)
+		snprintf(path, PATH_MAX, "/%s", pp.path);
 	path_parent_put(&pp);
 	return err;
 }
 
-/* Find (or with O_CREAT make) what an open names (Linux's path_openat).  *inode a reference. */
-static long open_lookup(int dirfd, const char *upath, int flags, int mode, struct inode **inode)
+/*
+ * Find (or with O_CREAT make) what an open names (Linux's path_openat).
+ * *inode a reference, path (PATH_MAX bytes) the absolute name the open
+ * file keeps (fs/d_path.c).
+ */
+static long open_lookup(int dirfd, const char *upath, int flags, int mode, struct inode **inode,
+			char *path)
 {
 	long err = 0;
 	char *name = getname(upath, 0, &err);
 
 	if (!name)
 		return err;
-	err = flags & O_CREAT ? open_create(dirfd, name, flags, mode, inode) :
-				path_lookupat(dirfd, name, inode);
+	err = flags & O_CREAT ? open_create(dirfd, name, flags, mode, inode, path) :
+				filename_lookup(dirfd, name, inode, path);
 	kfree(name);
 	return err;
 }
@@ -120,16 +131,22 @@ static long open_lookup(int dirfd, const char *upath, int flags, int mode, struc
  * O_TMPFILE: a nameless regular file in the directory upath names, which
  * goes with its last close.  Linux's rules: O_DIRECTORY with it, no
  * O_CREAT, and opened for writing (else -EINVAL); -EOPNOTSUPP where the
- * file system cannot.
+ * file system cannot.  Its name is Linux's "DIR/#INO".
  */
-static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, struct inode **inode)
+static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, struct inode **inode,
+			 char *path)
 {
 	struct inode *dir;
-	long err;
+	char *name;
+	long err = 0;
 
 	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
 		return -EINVAL;
-	err = user_path_at(dirfd, upath, 0, &dir);
+	name = getname(upath, 0, &err);
+	if (!name)
+		return err;
+	err = filename_lookup(dirfd, name, &dir, path);
+	kfree(name);
 	if (err)
 		return err;
 	if (!S_ISDIR(dir->i_mode))
@@ -138,20 +155,19 @@ static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, stru
 		err = -EOPNOTSUPP;
 	else
 		err = dir->i_op->tmpfile(dir, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+	if (!err)
+		snprintf(path + strlen(path), PATH_MAX - strlen(path), "%s#%lu",
+			 path[1] ? "/" : "", (*inode)->i_ino);
 	iput(dir);
 	return err;
 }
 
-long sys_openat(int dirfd, const char *upath, int flags, int mode)
+/* Open the inode (a reference, taken over) named path: an fd or -errno. */
+static long do_open(struct inode *inode, const char *path, int flags)
 {
-	struct inode *inode;
+	long ret = may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
 	struct file *f;
-	long ret = flags & __O_TMPFILE ? open_tmpfile(dirfd, upath, flags, mode, &inode) :
-		   open_lookup(dirfd, upath, flags, mode, &inode);
 
-	if (ret)
-		return ret;
-	ret = may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
 	if (!ret && (flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op &&
 	    inode->i_op->setattr)
 		ret = do_truncate(inode, 0);
@@ -162,9 +178,25 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 	f = vfs_open(inode, flags, &ret);
 	if (!f)
 		return ret;
-	ret = fd_install(f, flags & O_CLOEXEC);
+	ret = file_set_name(f, "%s", path);
+	if (!ret)
+		ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0)
 		fput(f);
+	return ret;
+}
+
+long sys_openat(int dirfd, const char *upath, int flags, int mode)
+{
+	char *path = kmalloc(PATH_MAX);
+	struct inode *inode;
+	long ret = !path ? -ENOMEM :
+		   flags & __O_TMPFILE ? open_tmpfile(dirfd, upath, flags, mode, &inode, path) :
+		   open_lookup(dirfd, upath, flags, mode, &inode, path);
+
+	if (!ret)
+		ret = do_open(inode, path, flags);
+	kfree(path);
 	return ret;
 }
 

@@ -11,9 +11,8 @@
  */
 static long cp_new_stat(const struct inode *inode, void *ubuf)
 {
-	unsigned long dev = inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : 1;
 	struct stat st = {
-		.st_dev = dev, .st_ino = inode->i_ino, .st_nlink = inode->i_nlink,
+		.st_dev = inode_dev(inode), .st_ino = inode->i_ino, .st_nlink = inode->i_nlink,
 		.st_mode = inode->i_mode, .st_rdev = inode->i_rdev, .st_size = inode->i_size,
 		.st_blksize = 4096, .st_blocks = inode->i_blocks,
 	};

@@ -35,6 +35,16 @@ const char *rmap_trace_op_name(enum rmap_trace_op op)
 	return op < NR_RMAP_TRACE_OPS ? op_names[op] : "?";
 }
 
+const char *folio_kind_name(enum folio_kind kind)
+{
+	static const char *const names[] = {
+		[FOLIO_KIND_NONE] = "none", [FOLIO_KIND_ANON] = "anon",
+		[FOLIO_KIND_FILE] = "file", [FOLIO_KIND_SHMEM] = "shmem",
+	};
+
+	return kind <= FOLIO_KIND_SHMEM ? names[kind] : "?";
+}
+
 /* Boot-time setup (and between host tests): off and empty. */
 void rmap_trace_init(void)
 {
@@ -132,6 +142,7 @@ static void rmap_trace_commit(const struct folio *folio)
 	r->seq = ring_next++;
 	r->pfn = folio_pfn(folio);
 	r->order = folio_order(folio);          /* a split's record shows order 0 */
+	r->kind = folio_kind(folio);            /* after: a new anon folio is anon by now */
 	rmap_trace_snapshot(folio, &r->after);
 	spin_unlock_irqrestore(&rmap_trace_lock, flags);
 }

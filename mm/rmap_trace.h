@@ -3,6 +3,9 @@
  * folios is recorded with the folio's state before and after it — large,
  * entire and (PAGE_MAPCOUNT) nr_pages_mapped counts, both MM ID slots, the
  * shared bit — with the acting mm and PID and the calling function.
+ * A record names the folio's kind (anon, file, shmem): the same
+ * operations trace Linux's anon functions (folio_add_anon_rmap_ptes...)
+ * and file ones (folio_add_file_rmap_ptes, folio_dup_file_rmap_ptes...).
  * Chosen by `mapcount_trace=` on the command line or by writing to
  * /proc/mapcount_trace: "off", "all" (every large folio), "order N"
  * (order >= N), "pfn P" (the folio holding PFN P), "clear".
@@ -32,6 +35,24 @@ enum rmap_trace_op {
 	NR_RMAP_TRACE_OPS,
 };
 
+/*
+ * What a folio holds, as the trace and /proc/folio name it: anon memory,
+ * a page-cache folio of shmem (tmpfs, memfd, shared anon: PG_swapbacked)
+ * or of another file, or none of these (free, or cut from its file).
+ */
+enum folio_kind { FOLIO_KIND_NONE, FOLIO_KIND_ANON, FOLIO_KIND_FILE, FOLIO_KIND_SHMEM };
+
+static inline enum folio_kind folio_kind(const struct folio *folio)
+{
+	if (folio_test_anon(folio))
+		return FOLIO_KIND_ANON;
+	if (!folio->mapping)
+		return FOLIO_KIND_NONE;
+	return folio_test_swapbacked(folio) ? FOLIO_KIND_SHMEM : FOLIO_KIND_FILE;
+}
+
+const char *folio_kind_name(enum folio_kind kind);
+
 /* A folio's mapcount state, logical values (-1: not kept in this mode). */
 struct rmap_trace_state {
 	int lm, em, npm, mc[2];
@@ -44,6 +65,7 @@ struct rmap_trace_rec {
 	int pid, nr;
 	unsigned int mm_id, order;
 	enum rmap_trace_op op;
+	enum folio_kind kind;
 	struct rmap_trace_state before, after;
 };
 

@@ -367,6 +367,10 @@ struct file *shmem_file_setup(const char *name, loff_t size, unsigned long flags
 	}
 	strlcpy(copy, name, strlen(name) + 1);
 	SHMEM_I(inode)->name = copy;
+	if (file_set_name(file, "/%s", name)) {         /* maps' "/memfd:NAME (deleted)" */
+		fput(file);
+		return ERR_PTR(-ENOMEM);
+	}
 	return file;
 }
 

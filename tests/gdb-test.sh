@@ -3,19 +3,23 @@
 # through the repo's .gdbinit, stop at kmain in long mode, stop in the
 # page-fault handler on the deliberate fault of ktest paging_map_pte and run
 # the helpers there, then stop at ktest rmap's checkpoint and show the
-# folio that two mms map.  Prints "ok N - ..." / "not ok N - ..." lines.
+# folio that two mms map; last, a tmpfs file's VMA and page-cache folio.
+# Prints "ok N - ..." / "not ok N - ..." lines.
 set -u
 cd "$(dirname "$0")/.."
 export FOLIOS_GDB_PORT=$((24000 + $$ % 8000))
 export FOLIOS_VARIANT=page-mapcount
 out=$(mktemp); qlog=$(mktemp)
 trap 'kill $qpid 2>/dev/null; rm -f "$out" "$qlog"' EXIT
-./run-qemu.sh --gdb --append "ktest" --timeout 120 </dev/null >"$qlog" 2>&1 &
-qpid=$!
-for _ in $(seq 50); do   # wait for the stub
-  (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
-  sleep 0.2
-done
+start_qemu() {  # start_qemu RUN-QEMU-OPTIONS...: a guest waiting for GDB, $qpid
+  ./run-qemu.sh --gdb "$@" --timeout 120 </dev/null >"$qlog" 2>&1 &
+  qpid=$!
+  for _ in $(seq 50); do   # wait for the stub
+    (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
+    sleep 0.2
+  done
+}
+start_qemu --append "ktest"
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "hbreak kmain" -ex "continue" -ex "info registers rip" \
   -ex "next" -ex "next" -ex "info line *\$pc" \
@@ -30,17 +34,18 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
 # tasks, a VMA list with its folios, a task's page tables, user symbols,
 # the linker symbols; then stop on a user page fault.
 kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
-./run-qemu.sh --gdb --run "/bin/test_thp_cow" --timeout 120 </dev/null >"$qlog" 2>&1 &
-qpid=$!
-for _ in $(seq 50); do
-  (exec 3<>/dev/tcp/127.0.0.1/$FOLIOS_GDB_PORT) 2>/dev/null && break
-  sleep 0.2
-done
+start_qemu --run "/bin/test_thp_cow"
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "break folio_try_dup_anon_rmap_ptes" -ex "continue" -ex "tasks" -ex "vmas 1" \
   -ex "pgwalk -p 1 0x400000" -ex "usersyms init" -ex "info symbol main" -ex "linkersyms" \
   -ex "delete" -ex "break copy_huge_pmd" -ex "continue" -ex "vmas" \
   -ex "delete" -ex "pfbreak" -ex "continue" -ex "help vmas" -ex "kill" >>"$out" 2>&1
+# A third with a tmpfs file mapped shared: the VMA's file, a page-cache folio.
+kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+start_qemu --run "/bin/test_filemap_proc"
+timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
+  -ex "break folio_add_file_rmap_ptes" -ex "continue" -ex "vmas" -ex "folio -p &folio->page" \
+  -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0
 check() {  # check DESCRIPTION REGEX
@@ -81,6 +86,8 @@ check "linkersyms gives typed linker/NASM symbols" '^\$boot_stack_top +='
 check "vmas shows a PMD-mapped THP" 'order 9  \(PMD leaf\)|512 pages  pfn'
 check "a user page fault names the task and its VMA" 'task [0-9]+ \(test_thp_cow\), VMA 0x'
 check "vmas has help text" 'folios mapped there'
+check "vmas names a file VMA's file, inode and offset" 'file /tmp/test_filemap_proc  inode [0-9]+  offset 0x0$'
+check "folio shows a shmem folio's file" 'mapping: 0x[0-9a-f]+ \(shmem: address_space of inode [0-9]+\)'
 n=$((n + 1))
 head=$(grep -m1 '^head_pfn:' "$out" | awk '{print $2}')
 if [ -n "$head" ] && [ "$(grep -c "^head_pfn: $head\$" "$out")" = 2 ] &&

@@ -43,6 +43,8 @@ struct folio_view {
 	long nr_pages_mapped, page_mapcount;    /* -1 without CONFIG_PAGE_MAPCOUNT */
 	long mm_id[2], mm_id_pid[2], mm_id_mapcount[2];
 	long shared, anon_exclusive, partially_mapped;
+	char mapping[8];                        /* "anon", "file", "shmem", "none"; "" if absent */
+	long inode, index;                      /* a page-cache folio's file, this page's offset */
 };
 
 static inline long fv_field(const char *buf, const char *key)
@@ -88,6 +90,12 @@ static inline int folio_view_pfn(unsigned long pfn, struct folio_view *v)
 	v->shared = fv_field(buf, "maybe_mapped_shared");
 	v->anon_exclusive = fv_field(buf, "anon_exclusive");
 	v->partially_mapped = fv_field(buf, "partially_mapped");
+	v->inode = fv_field(buf, "inode");
+	v->index = fv_field(buf, "index");
+	p = strstr(buf, "\nmapping: ");
+	v->mapping[0] = '\0';
+	if (p)
+		sscanf(p + 10, "%7s", v->mapping);
 	return 0;
 }
 

@@ -2,7 +2,8 @@
  * foliostat: the folio behind a PFN or behind a process's virtual address,
  * from foliOS's /proc/folio/<pfn>: order, refcount, every mapcount, both MM
  * ID slots with the PIDs owning them, the "maybe mapped shared" bit, and
- * which of its pages are PageAnonExclusive.
+ * which of its pages are PageAnonExclusive; for a page-cache folio (a
+ * file's or shmem's) its inode and the pages of the file it holds.
  *   foliostat PFN            (decimal or 0x…)
  *   foliostat PID ADDR       (PID "self" works too)
  */
@@ -47,6 +48,20 @@ static void print_exclusive(const struct folio_view *v)
 	printf("%s (%ld of %ld pages)\n", count ? "" : "none", count, n);
 }
 
+/* A page-cache folio (or none): its file and place in it; shared-ness is only counted. */
+static void print_cached(const struct folio_view *v, unsigned long pfn)
+{
+	long first = v->index - (long)(pfn - v->head_pfn);
+
+	if (!strcmp(v->mapping, "file") || !strcmp(v->mapping, "shmem"))
+		printf("page cache:       %s inode %ld, file pages %ld-%ld (this one %ld)\n",
+		       v->mapping, v->inode, first, first + (1L << v->order) - 1, v->index);
+	else
+		printf("mapping:          %s\n", v->mapping[0] ? v->mapping : "?");
+	printf("maybe shared:     %s\n", v->shared ? "yes (more than one mm may map it)" :
+	       "no (at most one mm maps it)");
+}
+
 int main(int argc, char **argv)
 {
 	struct folio_view v;
@@ -72,6 +87,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		printf("slot %d:           %s mm %ld (pid %ld) with %ld mappings\n", i,
 		       v.mm_id[i] ? "" : "free,", v.mm_id[i], v.mm_id_pid[i], v.mm_id_mapcount[i]);
+	if (strcmp(v.mapping, "anon")) {
+		print_cached(&v, pfn);
+		return 0;
+	}
 	printf("maybe shared:     %s\n", v.shared ? "yes (a write must copy)" :
 	       "no (one mm maps it: a write may reuse)");
 	printf("partially mapped: %s\n", v.partially_mapped == 1 ? "yes (queued for deferred split)" : "no");

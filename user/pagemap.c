@@ -1,7 +1,9 @@
 /*
  * pagemap: walk a process's memory and print one line per run of pages
- * that sit in one folio: virtual range, PFN range, folio order, and
- * pagemap's "mapped exclusively" bit.  Ranges come from /proc/PID/maps.
+ * that sit in one folio: virtual range, PFN range, folio order,
+ * pagemap's "mapped exclusively" bit, and what the folio holds (anon,
+ * file, shmem: foliOS's /proc/folio; pagemap's PM_FILE bit says "file"
+ * elsewhere).  Ranges come from /proc/PID/maps.
  *   pagemap [PID [START END]]     (PID defaults to self; hex addresses)
  */
 #include "folio_view.h"
@@ -20,6 +22,7 @@ static unsigned long long entry(unsigned long addr)
 #define PRESENT(e)      ((e) >> 63)
 #define PFN(e)          ((e) & ((1ULL << 55) - 1))
 #define EXCL(e)         (((e) >> 56) & 1)
+#define FILE_PAGE(e)    (((e) >> 61) & 1)
 
 /* Print [start, end) as runs of one folio with one exclusive bit. */
 static void walk(unsigned long start, unsigned long end)
@@ -29,7 +32,7 @@ static void walk(unsigned long start, unsigned long end)
 	while (addr < end) {
 		unsigned long long e = entry(addr);
 		unsigned long run = addr + 4096;
-		struct folio_view v = { .order = -1, .head_pfn = -1 };
+		struct folio_view v = { .order = -1, .head_pfn = -1, .mapping = "" };
 
 		if (!PRESENT(e)) {
 			addr = run;
@@ -44,9 +47,10 @@ static void walk(unsigned long start, unsigned long end)
 				break;
 			run += 4096;
 		}
-		printf("%012lx-%012lx  pfn %#9llx-%#9llx  order %ld  %s  %lu pages\n", addr, run,
+		printf("%012lx-%012lx  pfn %#9llx-%#9llx  order %ld  %s  %lu pages  %s\n", addr, run,
 		       PFN(e), PFN(e) + (run - addr) / 4096 - 1, v.order,
-		       EXCL(e) ? "exclusive" : "shared   ", (run - addr) / 4096);
+		       EXCL(e) ? "exclusive" : "shared   ", (run - addr) / 4096,
+		       v.mapping[0] ? v.mapping : FILE_PAGE(e) ? "file" : "anon");
 		addr = run;
 	}
 }

@@ -29,11 +29,14 @@ struct inode *proc_folio_lookup(const char *path);
 
 /* task_mmu.c */
 int proc_page_mapcount(struct folio *folio, struct page *page);
+bool page_mapped_exclusively(struct folio *folio, struct page *page);
 void task_mem(struct seq_file *m, struct mm_struct *mm);
 int maps_show(struct seq_file *m, void *v);
 int smaps_show(struct seq_file *m, void *v);
 int smaps_rollup_show(struct seq_file *m, void *v);
 int numa_maps_show(struct seq_file *m, void *v);
+
+/* task_pagemap.c */
 extern const struct file_operations proc_pagemap_operations;
 int clear_refs_show(struct seq_file *m, void *v);
 int clear_refs_write(struct file *file, char *buf, size_t len);

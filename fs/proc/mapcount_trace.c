@@ -20,7 +20,9 @@
  * The mapcount trace: the selection, then the records, oldest first, one
  * line each: sequence number,
  * PID and MM ID of the acting process, operation, pages, folio (head PFN /
- * order), calling function, then each count before->after.
+ * order), calling function, then each count before->after, and last the
+ * folio's kind if it is not anon ("file", "shmem"): the lines of anon
+ * folios read as they always did.
  */
 static int mapcount_trace_show(struct seq_file *m, void *v)
 {
@@ -35,11 +37,12 @@ static int mapcount_trace_show(struct seq_file *m, void *v)
 
 		ksym_format(r.caller, caller, sizeof(caller));
 		seq_printf(m, "#%lu pid=%d mm=%u %s nr=%d folio=%#lx/%u by %s: lm %d->%d em %d->%d "
-			   "npm %d->%d slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d\n",
+			   "npm %d->%d slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d%s%s\n",
 			   r.seq, r.pid, r.mm_id, rmap_trace_op_name(r.op), r.nr, r.pfn, r.order,
 			   caller, a->lm, b->lm, a->em, b->em, a->npm, b->npm, a->id[0], a->mc[0],
 			   b->id[0], b->mc[0], a->id[1], a->mc[1], b->id[1], b->mc[1], a->shared,
-			   b->shared);
+			   b->shared, r.kind == FOLIO_KIND_ANON ? "" : " ",
+			   r.kind == FOLIO_KIND_ANON ? "" : folio_kind_name(r.kind));
 	}
 	return 0;
 }

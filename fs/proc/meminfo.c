@@ -1,19 +1,41 @@
-/* /proc/meminfo in Linux's format: the lines foliOS has counters for. */
+/*
+ * /proc/meminfo in Linux's format and order (Linux's fs/proc/meminfo.c):
+ * the lines foliOS has counters for (mm/vmstat.h).
+ *
+ * Cached is the whole page cache, shmem included, as Linux's (it leaves
+ * out only the swap cache and block buffers, which foliOS has not).
+ * Dirty counts dirty page-cache folios that a file system must write back
+ * (NR_FILE_DIRTY): tmpfs has no such, its dirty folios are not counted
+ * (Linux's noop_dirty_folio for shmem).
+ */
 #include "fs/proc/internal.h"
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include "mm/vmstat.h"
 
+/* One "Name:   N kB" line of pages, Linux's show_val_kb(). */
+static void show_val_kb(struct seq_file *m, const char *name, unsigned long pages)
+{
+	seq_printf(m, "%s%8lu kB\n", name, pages * (PAGE_SIZE / 1024));
+}
+
 static int meminfo_proc_show(struct seq_file *m, void *v)
 {
-	unsigned long kb = PAGE_SIZE / 1024;
-
-	seq_printf(m, "MemTotal:       %8lu kB\nMemFree:        %8lu kB\n"
-		   "MemAvailable:   %8lu kB\nAnonPages:      %8lu kB\nSlab:           %8lu kB\n"
-		   "PageTables:     %8lu kB\nAnonHugePages:  %8lu kB\n",
-		   zone.managed_pages * kb, zone.free_pages * kb, zone.free_pages * kb,
-		   global_node_page_state(NR_ANON_MAPPED) * kb, ALIGN_UP(kmalloc_bytes, 1024) / 1024,
-		   nr_pagetable_pages * kb, global_node_page_state(NR_ANON_THPS) * kb);
+	show_val_kb(m, "MemTotal:       ", zone.managed_pages);
+	show_val_kb(m, "MemFree:        ", zone.free_pages);
+	show_val_kb(m, "MemAvailable:   ", zone.free_pages);
+	show_val_kb(m, "Cached:         ", global_node_page_state(NR_FILE_PAGES));
+	show_val_kb(m, "Dirty:          ", global_node_page_state(NR_FILE_DIRTY));
+	show_val_kb(m, "AnonPages:      ", global_node_page_state(NR_ANON_MAPPED));
+	show_val_kb(m, "Mapped:         ", global_node_page_state(NR_FILE_MAPPED));
+	show_val_kb(m, "Shmem:          ", global_node_page_state(NR_SHMEM));
+	seq_printf(m, "Slab:           %8lu kB\n", ALIGN_UP(kmalloc_bytes, 1024) / 1024);
+	show_val_kb(m, "PageTables:     ", nr_pagetable_pages);
+	show_val_kb(m, "AnonHugePages:  ", global_node_page_state(NR_ANON_THPS));
+	show_val_kb(m, "ShmemHugePages: ", global_node_page_state(NR_SHMEM_THPS));
+	show_val_kb(m, "ShmemPmdMapped: ", global_node_page_state(NR_SHMEM_PMDMAPPED));
+	show_val_kb(m, "FileHugePages:  ", global_node_page_state(NR_FILE_THPS));
+	show_val_kb(m, "FilePmdMapped:  ", global_node_page_state(NR_FILE_PMDMAPPED));
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
+#include "mm/rmap_trace.h"
 
 /* Does the page of this PFN belong to a folio (not free, a table, slab or reserved)? */
 static bool pfn_is_folio(struct page *page)
@@ -29,6 +30,8 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 }
 
 /* Linux's KPF_ bits (include/uapi/linux/kernel-page-flags.h) that foliOS has. */
+#define KPF_LOCKED              0
+#define KPF_UPTODATE            3
 #define KPF_DIRTY               4
 #define KPF_SLAB                7
 #define KPF_BUDDY               10
@@ -42,6 +45,29 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_ZERO_PAGE           24
 #define KPF_PGTABLE             26
 #define KPF_RESERVED            32
+
+/*
+ * The folio flags of a page (today's Linux stable_page_flags() reads them
+ * from the folio, so a tail page shows its folio's): anon memory is
+ * always uptodate, swap-backed and dirty (nothing to be clean against); a
+ * page-cache folio shows its own flags, shmem's swapbacked too.
+ */
+static u64 kpageflags_folio(const struct folio *folio)
+{
+	u64 k = 0;
+
+	if (folio_test_anon(folio))
+		return BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
+	if (folio_test_locked(folio))
+		k |= BIT(KPF_LOCKED);
+	if (folio_test_uptodate(folio))
+		k |= BIT(KPF_UPTODATE);
+	if (folio_test_dirty(folio))
+		k |= BIT(KPF_DIRTY);
+	if (folio_test_swapbacked(folio))
+		k |= BIT(KPF_SWAPBACKED);
+	return k;
+}
 
 /* Linux's stable_page_flags() for one PFN. */
 static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
@@ -65,12 +91,11 @@ static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
 	if (folio_test_large(folio))
 		k |= BIT(PageHead(page) ? KPF_COMPOUND_HEAD : KPF_COMPOUND_TAIL);
 	if (is_huge_zero_pfn(pfn))
-		k |= BIT(KPF_THP) | BIT(KPF_ZERO_PAGE);
-	if (folio_test_anon(folio)) {
-		k |= BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY);
-		if (folio_test_large(folio))
-			k |= BIT(KPF_THP);
-	}
+		return k | BIT(KPF_THP) | BIT(KPF_ZERO_PAGE);
+	/* a large anon or page-cache folio is a THP of any size, as Linux's */
+	if (folio_test_large(folio) && (folio_test_anon(folio) || folio->mapping))
+		k |= BIT(KPF_THP);
+	k |= kpageflags_folio(folio);
 	if (folio_mapped(folio))
 		k |= BIT(KPF_MMAP);
 	return k;
@@ -100,6 +125,25 @@ const struct proc_dir_entry proc_kpagecount = { "kpagecount", .proc_fops = &proc
 const struct proc_dir_entry proc_kpageflags = { "kpageflags", .proc_fops = &proc_kpageflags_operations };
 
 /*
+ * What the folio holds: "mapping: anon", "file", "shmem" or "none"; for a
+ * page-cache folio the inode number of its file ("inode", 0 if none), and
+ * the page's index: its page offset in the file, or for anon memory its
+ * linear page index, the rmap's key.  The anon_vma's and address_space's
+ * addresses stay in the kernel.
+ */
+static void folio_show_mapping(struct seq_file *m, const struct folio *folio,
+			       const struct page *page)
+{
+	enum folio_kind kind = folio_kind(folio);
+	const struct address_space *mapping = folio->mapping;
+	bool cached = kind == FOLIO_KIND_FILE || kind == FOLIO_KIND_SHMEM;
+
+	seq_printf(m, "mapping: %s\ninode: %lu\nindex: %lu\n", folio_kind_name(kind),
+		   cached && mapping->host ? mapping->host->i_ino : 0UL,
+		   folio->index + (unsigned long)(page - &folio->page));
+}
+
+/*
  * The counts are logical values; "[pid N]" names the task of an MM ID.  A
  * zero page (never in any rmap: all counts 0) gets a last line
  * "zero_page: 4K" or "zero_page: huge".
@@ -120,9 +164,7 @@ static int folio_show(struct seq_file *m, void *v)
 	if (large)
 		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
 	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
-	/* The anon_vma's address stays in the kernel; the page's linear index is the rmap's key. */
-	seq_printf(m, "mapping: %s\nindex: %lu\n", folio_test_anon(folio) ? "anon" : "none",
-		   folio->index + (unsigned long)(page - &folio->page));
+	folio_show_mapping(m, folio, page);
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n",
 			   large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),

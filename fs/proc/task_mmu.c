@@ -1,15 +1,18 @@
 /*
  * In Linux's formats (Linux's fs/proc/task_mmu.c),
  * the memory views of /proc/self/ and /proc/<pid>/: maps, smaps,
- * smaps_rollup, numa_maps and pagemap (soft-dirty bit too), clear_refs, and
- * status's memory lines.  The
+ * smaps_rollup, numa_maps and status's memory lines (pagemap and
+ * clear_refs, also Linux's task_mmu.c, are in task_pagemap.c).  The
  * file's inode holds the process's mm (fs/proc/base.c).
  *
  * What the mapcount modes change (MISSING.md §17-19): with
  * CONFIG_PAGE_MAPCOUNT a page's mapcount is its precise one; without, the
  * folio's average, and "private" / PM_MMAP_EXCLUSIVE come from
  * !folio_maybe_mapped_shared().  Anon folios count as dirty: they have no
- * backing store to be clean against.
+ * backing store to be clean against; a page-cache folio is dirty if its
+ * entry or the folio is (written through a mapping, or by write()).
+ * Three kinds of memory: anon, shmem (a page-cache folio of tmpfs, memfd or
+ * shared anon memory: PG_swapbacked) and file (any other page-cache folio).
  *
  * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
  */
@@ -23,14 +26,18 @@
 #include "mm/mm_id.h"
 #include "mm/thp_policy.h"
 #include "mm/mm_api.h"
+#include "linux/err.h"
+#include "linux/namei.h"
+#include "linux/slab.h"
+#include "linux/shmem_fs.h"
 
 #define PSS_SHIFT       12
 
 struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
-	unsigned long referenced, anonymous, anonymous_thp;
-	u64 pss, pss_anon, pss_dirty;
-	unsigned long pages, mapcount_max;      /* numa_maps */
+	unsigned long referenced, anonymous, anonymous_thp, shmem_thp, file_thp;
+	u64 pss, pss_anon, pss_file, pss_shmem, pss_dirty;
+	unsigned long pages, anon_pages, dirty_pages, mapcount_max;     /* numa_maps */
 };
 
 /* A page's mapcount as /proc shows it: precise, or the folio's average. */
@@ -44,44 +51,74 @@ int proc_page_mapcount(struct folio *folio, struct page *page)
 }
 
 /* Is this mapping of page the only one (pagemap's PM_MMAP_EXCLUSIVE, smaps' "private")? */
-static bool page_mapped_exclusively(struct folio *folio, struct page *page)
+bool page_mapped_exclusively(struct folio *folio, struct page *page)
 {
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !folio_test_large(folio))
 		return proc_page_mapcount(folio, page) < 2;
 	return !folio_maybe_mapped_shared(folio);
 }
 
-static void smaps_page_accumulate(struct mem_size_stats *mss, unsigned long size, u64 pss,
-				  bool private)
+/* Pss by kind, and the shared/private, clean/dirty split (Linux's smaps_page_accumulate). */
+static void smaps_page_accumulate(struct mem_size_stats *mss, struct folio *folio,
+				  unsigned long size, u64 pss, bool dirty, bool private)
 {
 	mss->pss += pss;
-	mss->pss_anon += pss;
-	mss->pss_dirty += pss;
-	if (private)
-		mss->private_dirty += size;
+	if (folio_test_anon(folio))
+		mss->pss_anon += pss;
+	else if (folio_test_swapbacked(folio))
+		mss->pss_shmem += pss;
 	else
-		mss->shared_dirty += size;
+		mss->pss_file += pss;
+	if (dirty) {
+		mss->pss_dirty += pss;
+		if (private)
+			mss->private_dirty += size;
+		else
+			mss->shared_dirty += size;
+	} else {
+		if (private)
+			mss->private_clean += size;
+		else
+			mss->shared_clean += size;
+	}
+}
+
+/* Rss of size bytes of folio, its anon, PMD-mapped (by kind) and referenced shares. */
+static void smaps_account_rss(struct mem_size_stats *mss, struct folio *folio, unsigned long size,
+			      bool pmd, bool young)
+{
+	mss->resident += size;
+	mss->pages += size >> PAGE_SHIFT;
+	if (young)
+		mss->referenced += size;
+	if (folio_test_anon(folio)) {
+		mss->anonymous += size;
+		mss->anon_pages += size >> PAGE_SHIFT;
+		mss->anonymous_thp += pmd ? size : 0;
+	} else if (folio_test_swapbacked(folio)) {
+		mss->shmem_thp += pmd ? size : 0;
+	} else {
+		mss->file_thp += pmd ? size : 0;
+	}
 }
 
 /*
  * Account one mapping (Linux's smaps_account): a PTE maps one page, a PMD
- * leaf all of its folio.  A folio with one reference is this mapping's
- * alone; else each page counts 1/mapcount of itself to Pss.
+ * leaf all of its folio; dirty is the entry's bit.  A folio with one
+ * reference is this mapping's alone (never a page-cache folio: the cache
+ * holds its own); else each page counts 1/mapcount of itself to Pss.
  */
-static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pmd, bool young)
+static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pmd, bool young,
+			  bool dirty)
 {
 	struct folio *folio = page_folio(page);
 	unsigned long nr = pmd ? folio_nr_pages(folio) : 1, size = nr * PAGE_SIZE;
 
-	mss->resident += size;
-	mss->anonymous += size;
-	mss->pages += nr;
-	if (young)
-		mss->referenced += size;
-	if (pmd)
-		mss->anonymous_thp += size;
+	smaps_account_rss(mss, folio, size, pmd, young);
+	dirty = dirty || folio_test_anon(folio) || folio_test_dirty(folio);
+	mss->dirty_pages += dirty ? nr : 0;
 	if (folio_ref_count(folio) == 1) {
-		smaps_page_accumulate(mss, size, (u64)size << PSS_SHIFT, true);
+		smaps_page_accumulate(mss, folio, size, (u64)size << PSS_SHIFT, dirty, true);
 		mss->mapcount_max = MAX(mss->mapcount_max, 1UL);
 		return;
 	}
@@ -91,7 +128,8 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 
 		if (mapcount >= 2)
 			pss /= mapcount;
-		smaps_page_accumulate(mss, PAGE_SIZE, pss, page_mapped_exclusively(folio, page));
+		smaps_page_accumulate(mss, folio, PAGE_SIZE, pss, dirty,
+				      page_mapped_exclusively(folio, page));
 		mss->mapcount_max = MAX(mss->mapcount_max, (unsigned long)mapcount);
 	}
 }
@@ -112,7 +150,8 @@ static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats 
 
 		if (pgent_huge(*pmd)) {
 			if (!is_huge_zero_pmd(*pmd))
-				smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd));
+				smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd),
+					      pgent_dirty(*pmd));
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
@@ -120,7 +159,7 @@ static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats 
 			struct page *page = pgent_present(*pte) ? vm_normal_page(vma, a, *pte) : NULL;
 
 			if (page)
-				smaps_account(mss, page, false, pgent_young(*pte));
+				smaps_account(mss, page, false, pgent_young(*pte), pgent_dirty(*pte));
 		}
 	}
 }
@@ -135,19 +174,59 @@ static bool vma_is_stack(const struct vm_area_struct *vma)
 	return vma->vm_flags & VM_GROWSDOWN;
 }
 
-/* The maps line (Linux's show_map_vma): no file, so offset, device and inode are 0. */
+/* numa_maps' " file=PATH", " heap" or " stack". */
+static void show_numa_map_name(struct seq_file *m, struct vm_area_struct *vma)
+{
+	char *buf = vma->vm_file ? kmalloc(PATH_MAX) : NULL;
+	const char *name = buf ? file_path(vma->vm_file, buf, PATH_MAX) : "";
+
+	if (vma->vm_file)
+		seq_printf(m, " file=%s", IS_ERR(name) ? "" : name);
+	else if (vma_is_heap(vma) || vma_is_stack(vma))
+		seq_printf(m, " %s", vma_is_heap(vma) ? "heap" : "stack");
+	kfree(buf);
+}
+
+/*
+ * The name maps shows for vma: its file's (into buf, PATH_MAX bytes:
+ * " (deleted)" once unlinked; shared anon memory is shmem's "/dev/zero
+ * (deleted)", as Linux), [heap], [stack] or none ("").
+ */
+static const char *map_vma_name(struct vm_area_struct *vma, char *buf)
+{
+	const char *name;
+
+	if (vma->vm_file) {
+		name = buf ? file_path(vma->vm_file, buf, PATH_MAX) : "";
+		return IS_ERR(name) ? "" : name;
+	}
+	if (vma_is_heap(vma))
+		return "[heap]";
+	return vma_is_stack(vma) ? "[stack]" : "";
+}
+
+/*
+ * The maps line (Linux's show_map_vma): range, permissions, 's'hared or
+ * 'p'rivate (VM_MAYSHARE), then for a file its offset, device and inode,
+ * and the name in column 74.
+ */
 static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 {
-	unsigned long f = vma->vm_flags;
+	struct file *file = vma->vm_file;
+	unsigned long f = vma->vm_flags, dev = file ? inode_dev(file_inode(file)) : 0;
+	char *buf = file ? kmalloc(PATH_MAX) : NULL;
+	const char *name = map_vma_name(vma, buf);
 
-	seq_printf(m, "%08lx-%08lx %c%c%cp %08x %02x:%02x %lu ", vma->vm_start, vma->vm_end,
-		   f & VM_READ ? 'r' : '-', f & VM_WRITE ? 'w' : '-', f & VM_EXEC ? 'x' : '-', 0, 0, 0,
-		   0UL);
-	if (vma_is_heap(vma) || vma_is_stack(vma)) {
+	seq_printf(m, "%08lx-%08lx %c%c%c%c %08lx %02lx:%02lx %lu ", vma->vm_start, vma->vm_end,
+		   f & VM_READ ? 'r' : '-', f & VM_WRITE ? 'w' : '-', f & VM_EXEC ? 'x' : '-',
+		   f & VM_MAYSHARE ? 's' : 'p', file ? vma->vm_pgoff << PAGE_SHIFT : 0, dev >> 8,
+		   dev & 0xff, file ? file_inode(file)->i_ino : 0UL);
+	if (*name) {
 		seq_pad(m, 25 + sizeof(void *) * 6 - 1, ' ');
-		seq_printf(m, "%s", vma_is_heap(vma) ? "[heap]" : "[stack]");
+		seq_printf(m, "%s", name);
 	}
 	seq_printf(m, "\n");
+	kfree(buf);
 }
 
 int maps_show(struct seq_file *m, void *v)
@@ -170,7 +249,9 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bo
 	if (rollup)
 		seq_printf(m, "Pss_Anon:       %8llu kB\nPss_File:       %8lu kB\n"
 			   "Pss_Shmem:      %8lu kB\n",
-			   (unsigned long long)(mss->pss_anon >> (10 + PSS_SHIFT)), 0UL, 0UL);
+			   (unsigned long long)(mss->pss_anon >> (10 + PSS_SHIFT)),
+			   (unsigned long)(mss->pss_file >> (10 + PSS_SHIFT)),
+			   (unsigned long)(mss->pss_shmem >> (10 + PSS_SHIFT)));
 	seq_printf(m, "Shared_Clean:   %8lu kB\nShared_Dirty:   %8lu kB\n"
 		   "Private_Clean:  %8lu kB\nPrivate_Dirty:  %8lu kB\nReferenced:     %8lu kB\n"
 		   "Anonymous:      %8lu kB\nKSM:            %8lu kB\nLazyFree:       %8lu kB\n"
@@ -179,7 +260,8 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bo
 		   "SwapPss:        %8lu kB\nLocked:         %8lu kB\n",
 		   mss->shared_clean >> 10, mss->shared_dirty >> 10, mss->private_clean >> 10,
 		   mss->private_dirty >> 10, mss->referenced >> 10, mss->anonymous >> 10, 0UL, 0UL,
-		   mss->anonymous_thp >> 10, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);
+		   mss->anonymous_thp >> 10, mss->shmem_thp >> 10, mss->file_thp >> 10, 0UL, 0UL, 0UL,
+		   0UL, 0UL);
 }
 
 /* Linux's VmFlags mnemonics for the flags foliOS has (anon VMAs may read/write/exec). */
@@ -187,13 +269,30 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%smr mw me %s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
-		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_GROWSDOWN ? "gd " : "",
+	seq_printf(m, "VmFlags: %s%s%s%smr mw me %s%s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_SHARED ? "sh " : "",
+		   f & VM_MAYSHARE ? "ms " : "", f & VM_GROWSDOWN ? "gd " : "",
 		   f & VM_DONTCOPY ? "dc " : "", f & VM_ACCOUNT ? "ac " : "",
 		   f & VM_NORESERVE ? "nr " : "",
 		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
 		   f & VM_SOFTDIRTY ? "sd " : "", f & VM_HUGEPAGE ? "hg " : "",
 		   f & VM_NOHUGEPAGE ? "nh " : "");
+}
+
+/*
+ * smaps' THPeligible (Linux's thp_vma_allowable_orders for smaps): anon
+ * memory by the THP knobs, shmem (tmpfs, memfd, shared anon) by shmem's
+ * huge policy, other files never (foliOS has no READ_ONLY_THP_FOR_FS).
+ */
+static bool thp_eligible(struct vm_area_struct *vma)
+{
+	struct file *file = vma->vm_file;
+
+	if (!file)
+		return thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0;
+	if (!shmem_mapping(file->f_mapping))
+		return false;
+	return shmem_allowable_huge_orders(file_inode(file), vma, vma->vm_pgoff, 0, false) != 0;
 }
 
 int smaps_show(struct seq_file *m, void *v)
@@ -210,8 +309,7 @@ int smaps_show(struct seq_file *m, void *v)
 			   "MMUPageSize:    %8lu kB\n", (vma->vm_end - vma->vm_start) >> 10,
 			   PAGE_SIZE >> 10, PAGE_SIZE >> 10);
 		__show_smap(m, &mss, false);
-		seq_printf(m, "THPeligible:    %8d\n",
-			   thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0);
+		seq_printf(m, "THPeligible:    %8d\n", thp_eligible(vma));
 		show_smap_vma_flags(m, vma);
 	}
 	return 0;
@@ -236,7 +334,11 @@ int smaps_rollup_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* numa_maps, one node: page counts and the highest page mapcount ("mapmax"). */
+/*
+ * numa_maps (Linux's show_numa_map), one node: the file or heap/stack,
+ * page counts (anon, dirty, and "mapped" when that says more) and the
+ * highest page mapcount ("mapmax").
+ */
 int numa_maps_show(struct seq_file *m, void *v)
 {
 	struct mm_struct *mm = PROC_I(m->private)->mm;
@@ -246,10 +348,15 @@ int numa_maps_show(struct seq_file *m, void *v)
 		struct mem_size_stats mss = { 0 };
 
 		smap_gather_stats(vma, &mss);
-		seq_printf(m, "%08lx default%s", vma->vm_start,
-			   vma_is_heap(vma) ? " heap" : vma_is_stack(vma) ? " stack" : "");
+		seq_printf(m, "%08lx default", vma->vm_start);
+		show_numa_map_name(m, vma);
 		if (mss.pages) {
-			seq_printf(m, " anon=%lu dirty=%lu", mss.pages, mss.pages);
+			if (mss.anon_pages)
+				seq_printf(m, " anon=%lu", mss.anon_pages);
+			if (mss.dirty_pages)
+				seq_printf(m, " dirty=%lu", mss.dirty_pages);
+			if (mss.pages != mss.anon_pages && mss.pages != mss.dirty_pages)
+				seq_printf(m, " mapped=%lu", mss.pages);
 			if (mss.mapcount_max > 1)
 				seq_printf(m, " mapmax=%lu", mss.mapcount_max);
 			seq_printf(m, " active=0 N0=%lu kernelpagesize_kB=%lu", mss.pages,
@@ -260,11 +367,16 @@ int numa_maps_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* status's memory lines (Linux's task_mem), for a process that has an mm. */
+/*
+ * status's memory lines (Linux's task_mem), for a process that has an mm:
+ * VmRSS is anon + file + shmem pages mapped (Linux's get_mm_rss), VmHWM
+ * its peak.
+ */
 void task_mem(struct seq_file *m, struct mm_struct *mm)
 {
 	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
 	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
+	long rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 	struct vm_area_struct *vma;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list)
@@ -272,148 +384,6 @@ void task_mem(struct seq_file *m, struct mm_struct *mm)
 			stack += (vma->vm_end - vma->vm_start) >> 10;
 	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
-		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, mm->rss_anon) * kb,
-		   mm->rss_anon * kb, mm->rss_anon * kb, 0UL, 0UL, data, stack, 0UL);
-}
-
-#define PM_PFRAME_MASK          ((1UL << 55) - 1)
-#define PM_SOFT_DIRTY           (1UL << 55)
-#define PM_MMAP_EXCLUSIVE       (1UL << 56)
-#define PM_FILE                 (1UL << 61)
-#define PM_PRESENT              (1UL << 63)
-
-/*
- * The pagemap entry of one virtual page of the bound mm.  Soft-dirty:
- * its entry's bit, or all of a VMA mapped or made soft-dirty since the
- * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.  A zero page
- * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's; the huge
- * zero folio, no anon folio, shows PM_FILE as in Linux.
- */
-static u64 pagemap_record(struct inode *inode, unsigned long vpn)
-{
-	struct mm_struct *mm = PROC_I(inode)->mm;
-	unsigned long addr = vpn << PAGE_SHIFT, pfn;
-	struct vm_area_struct *vma = find_vma(mm, addr);
-	u64 sd = vma && vma->vm_start <= addr && (vma->vm_flags & VM_SOFTDIRTY) ? PM_SOFT_DIRTY : 0;
-	struct pgwalk w;
-	struct page *page;
-	bool zero;
-
-	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, addr, &w))
-		return sd;
-	pfn = w.phys >> PAGE_SHIFT;
-	page = pfn_to_page(pfn);
-	zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
-	return (pfn & PM_PFRAME_MASK) | PM_PRESENT | (is_huge_zero_pfn(pfn) ? PM_FILE : 0) |
-	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : sd) |
-	       (!zero && page_mapped_exclusively(page_folio(page), page) ? PM_MMAP_EXCLUSIVE : 0);
-}
-
-/* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
-bool mm_has_users(struct mm_struct *mm)
-{
-	struct task_struct *t;
-
-	for_each_process(t)
-		if (t->mm == mm)
-			return true;
-	return false;
-}
-
-/* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */
-static long pagemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
-{
-	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
-
-	if (!mm || !mm_has_users(mm))
-		return 0;
-	return proc_read_records(file, ubuf, count, pos, TASK_SIZE_MAX >> PAGE_SHIFT,
-				 pagemap_record);
-}
-
-const struct file_operations proc_pagemap_operations = {
-	.llseek = seq_lseek,
-	.read = pagemap_read,
-};
-
-
-enum clear_refs_types {
-	CLEAR_REFS_ALL = 1,
-	CLEAR_REFS_ANON,
-	CLEAR_REFS_MAPPED,
-	CLEAR_REFS_SOFT_DIRTY,
-	CLEAR_REFS_MM_HIWATER_RSS,
-	CLEAR_REFS_LAST,
-};
-
-/* A present entry after clear_refs: old, or (soft-dirty) write-protected and soft-clean. */
-static pgent_t clear_refs_entry(pgent_t e, int type)
-{
-	if (type == CLEAR_REFS_SOFT_DIRTY)
-		return pgent_clear_soft_dirty(pgent_wrprotect(e));
-	return pgent_mkold(e);
-}
-
-/*
- * Clear the referenced or soft-dirty state of every present entry of vma
- * (Linux's clear_refs_pte_range).  Write-protecting makes the next write
- * fault, and the fault marks the entry soft-dirty again; an exclusive
- * page is reused then, not copied.
- */
-static void clear_refs_vma(struct vm_area_struct *vma, int type)
-{
-	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = vma->vm_start, next;
-	pmd_t *pmd;
-
-	for (; (pmd = pmd_entry_next(pgd, &addr, vma->vm_end, &next)); addr = next) {
-		pte_t *pte;
-
-		if (pgent_huge(*pmd)) {
-			*pmd = clear_refs_entry(*pmd, type);
-			continue;
-		}
-		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
-			if (pgent_present(*pte))
-				*pte = clear_refs_entry(*pte, type);
-	}
-}
-
-/*
- * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 or 2 clear the
- * referenced (accessed) bits of the anon memory, 3 those of file pages
- * (foliOS maps none), 4 the soft-dirty bits; 5 resets the peak RSS
- * (VmHWM) to the current one.  0 (also once the process has exited), or
- * -EINVAL for another value.
- */
-int clear_refs_write(struct file *file, char *buf, size_t len)
-{
-	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
-	struct vm_area_struct *vma;
-	const char *end;
-	long type = simple_strtoul(buf, &end, 10);
-
-	if (end == buf || (*end && strcmp(end, "\n")) || type < CLEAR_REFS_ALL ||
-	    type >= CLEAR_REFS_LAST)
-		return -EINVAL;
-	if (!mm || !mm_has_users(mm))
-		return 0;                               /* exited: nothing to clear, as Linux */
-	if (type == CLEAR_REFS_MM_HIWATER_RSS)
-		mm->hiwater_rss = mm->rss_anon;         /* Linux's reset_mm_hiwater_rss */
-	if (type == CLEAR_REFS_MAPPED || type == CLEAR_REFS_MM_HIWATER_RSS)
-		return 0;
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		if (type == CLEAR_REFS_SOFT_DIRTY)
-			vma->vm_flags &= ~VM_SOFTDIRTY;
-		clear_refs_vma(vma, type);
-	}
-	flush_tlb_mm(mm->pgd);
-	return 0;
-}
-
-/* Reading clear_refs gives nothing (Linux's file is write-only). */
-int clear_refs_show(struct seq_file *m, void *v)
-{
-	return 0;
+		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, rss) * kb, rss * kb,
+		   mm->rss_anon * kb, mm->rss_file * kb, mm->rss_shmem * kb, data, stack, 0UL);
 }

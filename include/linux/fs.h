@@ -188,6 +188,7 @@ struct file {
 	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
 	const struct file_operations *f_op;
 	void *private_data;             /* the file type's */
+	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
 
 struct files_struct {
@@ -201,6 +202,16 @@ static inline struct inode *file_inode(const struct file *f)
 }
 
 extern struct file console_file;
+
+/* The device of the file system inode lives on (stat's st_dev, maps' dev): s_dev, 0 as 1. */
+static inline unsigned long inode_dev(const struct inode *inode)
+{
+	return inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : 1;
+}
+
+/* fs/d_path.c */
+__printf(2, 3) int file_set_name(struct file *file, const char *fmt, ...);
+char *file_path(struct file *file, char *buf, int buflen);
 
 /* fs/inode.c */
 extern struct list_head inode_sb_list;

@@ -32,6 +32,7 @@ struct path_parent {
 };
 
 char *getname(const char *upath, int flags, long *err);
+long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path);
 long path_lookupat(int dirfd, const char *name, struct inode **inode);
 long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
 long path_parentat(int dirfd, const char *name, struct path_parent *pp);

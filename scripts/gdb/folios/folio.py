@@ -25,7 +25,9 @@ def page_mapcount_mode():
 
 
 class Folio(gdb.Command):
-    """Show the folio holding a page frame: order, refcount, mapcounts, the
+    """Show the folio holding a page frame: order, refcount, what it holds
+(anon memory: its anon_vma; a page-cache folio: shmem or file, the inode
+and the page's offset in the file), mapcounts, the
 pins (a large folio's _pincount; a small one's refcount bias), the
 two MM ID slots (ID and per-MM mapcount), the "maybe mapped shared" bit, the
 mapcount lock bit, partially_mapped, and this page's AnonExclusive and
@@ -58,10 +60,17 @@ Usage: folio PFN        (any pfn of the folio)
         refcount = int(f["_refcount"]["counter"])
         print("refcount: %d" % refcount)
         mapping = int(f["mapping"])
-        print("mapping: %#x (%s)" % (mapping,
-                                     "anon_vma %#x" % (mapping - 1) if mapping & 1 else "not anon"))
-        print("index: %d (linear page index of pfn %#x: %d)"
-              % (int(f["index"]), pfn, int(f["index"]) + pfn - head))
+        kind, ino = utils.folio_mapping(f)
+        if kind == "anon":
+            print("mapping: %#x (anon_vma %#x)" % (mapping, mapping - 1))
+            print("index: %d (linear page index of pfn %#x: %d)"
+                  % (int(f["index"]), pfn, int(f["index"]) + pfn - head))
+        elif kind == "none":
+            print("mapping: 0x0 (none)")
+        else:
+            print("mapping: %#x (%s: address_space of inode %d)" % (mapping, kind, ino))
+            print("index: %d (page offset in the file of pfn %#x: %d)"
+                  % (int(f["index"]), pfn, int(f["index"]) + pfn - head))
         ae = int(page["flags"]) & (1 << int(gdb.parse_and_eval("PG_anon_exclusive")))
         if not large:
             print("mapcount: %d" % (int(f["_mapcount"]["counter"]) + 1))

@@ -7,7 +7,7 @@ import gdb
 from folios import utils, mm
 
 STATES = {0: "R", 1: "S", 2: "Z"}
-VM_FLAGS = [(0x1, "r"), (0x2, "w"), (0x4, "x"), (0x100, "growsdown"),
+VM_FLAGS = [(0x1, "r"), (0x2, "w"), (0x4, "x"), (0x8, "shared"), (0x100, "growsdown"),
             (0x20000000, "hugepage"), (0x40000000, "nohugepage")]
 
 
@@ -108,9 +108,10 @@ def folio_of(pfn):
 
 
 class Vmas(gdb.Command):
-    """A task's VMAs (range, flags) and, under each, the folios mapped there:
-one line per run of pages of one folio with its head pfn, order and
-whether a PMD leaf maps it.  `folio PFN` then shows a folio's rmap state.
+    """A task's VMAs (range, flags; a file VMA's file, inode and offset)
+and, under each, the folios mapped there: one line per run of pages of
+one folio with its head pfn, order, whether a PMD leaf maps it, and
+"shmem" or "file" for a page-cache folio.  `folio PFN` then shows a folio's rmap state.
 Usage: vmas PID"""
 
     def __init__(self):
@@ -125,11 +126,17 @@ Usage: vmas PID"""
             start, end, flags = int(vma["vm_start"]), int(vma["vm_end"]), int(vma["vm_flags"])
             names = " ".join(n for bit, n in VM_FLAGS if flags & bit)
             print("%#014x-%#014x %-24s %6d KiB" % (start, end, names, (end - start) >> 10))
+            if int(vma["vm_file"]):
+                inode = vma["vm_file"]["f_inode"]
+                print("    file %s  inode %d  offset %#x" % (
+                    utils.file_name(int(vma["vm_file"])) or "?", int(inode["i_ino"]),
+                    int(vma["vm_pgoff"]) << utils.PAGE_SHIFT))
             for addr, n, pfn, hpfn, order, pmd in folio_runs(root, start, end):
                 zero = utils.zero_page_kind(pfn)
+                kind = utils.folio_mapping(utils.page_struct(utils.pfn_to_page(hpfn)))[0]
                 print("    %#014x  %4d pages  pfn %#x in folio %#x order %d%s%s" % (
                     addr, n, pfn, hpfn, order, "  (PMD leaf)" if pmd else "",
-                    "  (%s)" % zero if zero else ""))
+                    "  (%s)" % zero if zero else "  %s" % kind if kind != "anon" else ""))
 
 
 class UserSymbols(gdb.Command):

@@ -77,3 +77,29 @@ def flag_names(flags):
         if flags & (1 << bit) and int(gdb.parse_and_eval("(long)pageflag_names[%d]" % bit)):
             names.append(gdb.parse_and_eval("pageflag_names[%d]" % bit).string())
     return "|".join(names)
+
+
+def folio_mapping(head_page):
+    """What the folio whose head is the struct page head_page holds, as
+    /proc/folio names it: (kind, inode number or None).  kind is "anon",
+    "shmem" (a page-cache folio with PG_swapbacked), "file" or "none"."""
+    mapping = int(head_page["mapping"])
+    if mapping & 1:
+        return "anon", None
+    if not mapping:
+        return "none", None
+    swapbacked = int(head_page["flags"]) & (1 << int(gdb.parse_and_eval("(int)PG_swapbacked")))
+    space = gdb.Value(mapping).cast(gdb.lookup_type("struct address_space").pointer())
+    host = int(space["host"])
+    ino = int(space["host"]["i_ino"]) if host else 0
+    return ("shmem" if swapbacked else "file"), ino
+
+
+def file_name(file_ptr):
+    """The name an open file keeps (fs/d_path.c), with " (deleted)" once
+    unlinked, as /proc/<pid>/maps shows it."""
+    f = gdb.Value(file_ptr).cast(gdb.lookup_type("struct file").pointer()).dereference()
+    name = f["f_pathname"].string() if int(f["f_pathname"]) else ""
+    if name and not int(f["f_inode"]["i_nlink"]):
+        name += " (deleted)"
+    return name

@@ -1,0 +1,56 @@
+/*
+ * The name of an open file, as Linux's d_path() gives it (fs/d_path.c).
+ * foliOS has no dentries, so a file keeps its name itself (file->f_pathname):
+ *
+ *   open("/tmp/../tmp/x")            "/tmp/x"     (the normalized path opened)
+ *   memfd_create("NAME")             "/memfd:NAME" (shmem_file_setup's name)
+ *   mmap(MAP_SHARED|MAP_ANONYMOUS)   "/dev/zero"   (shmem_zero_setup's)
+ *
+ * and file_path() adds Linux's " (deleted)" once the inode has no link
+ * left: an unlinked file, and always the last two, which never had one.
+ * A rename after the open is not seen (Linux's dentry would follow it).
+ *
+ * Lock order: see mm/rmap.c; none taken.
+ */
+#include "linux/errno.h"
+#include "linux/fs.h"
+#include "linux/err.h"
+#include "linux/slab.h"
+#include "linux/string.h"
+#include "linux/printk.h"
+#include <stdarg.h>
+
+/* Name file (printf-style: an absolute path, copied): 0 or -ENOMEM. */
+int file_set_name(struct file *file, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+	char *name;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap) + 1;
+	va_end(ap);
+	name = kmalloc(len);
+	if (!name)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(name, len, fmt, ap);
+	va_end(ap);
+	kfree(file->f_pathname);
+	file->f_pathname = name;
+	return 0;
+}
+
+/*
+ * Linux's file_path(): file's name into buf (buflen bytes) with
+ * " (deleted)" if its inode is unlinked; "" for a file without a name.
+ * Returns the name, or ERR_PTR(-ENAMETOOLONG) if it does not fit.
+ */
+char *file_path(struct file *file, char *buf, int buflen)
+{
+	const char *name = file->f_pathname ? file->f_pathname : "";
+	bool deleted = *name && !file_inode(file)->i_nlink;
+	int n = snprintf(buf, buflen, "%s%s", name, deleted ? " (deleted)" : "");
+
+	return n < buflen ? buf : ERR_PTR(-ENAMETOOLONG);
+}
