@@ -90,6 +90,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_clock_gettime, sys_clock_gettime),
 	__SYSCALL(__NR_exit_group, sys_exit_group),
 	__SYSCALL(__NR_tgkill, sys_tgkill),
+	__SYSCALL(__NR_waitid, sys_waitid),
 	__SYSCALL(__NR_openat, sys_openat),
 	__SYSCALL(__NR_newfstatat, sys_newfstatat),
 	__SYSCALL(__NR_faccessat, sys_faccessat),
@@ -99,6 +100,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_vmsplice, sys_vmsplice),
 	__SYSCALL(__NR_prlimit64, sys_prlimit64),
 	__SYSCALL(__NR_getrandom, sys_getrandom),
+	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
 };
 
 /* stat(path, buf): newfstatat relative to the (root) working directory. */

@@ -57,6 +57,10 @@ long sys_execve(const char *path, char *const *argv, char *const *envp);
 long sys_exit(int code);
 long sys_exit_group(int code);
 long sys_wait4(int pid, int *wstatus, int options, void *rusage);
+long sys_waitid(int which, int upid, siginfo_t *infop, int options, void *rusage);
+
+/* kernel/pid.c */
+long sys_pidfd_open(int pid, unsigned int flags);
 
 /* kernel/fork.c */
 long sys_set_tid_address(int *tidptr);
