@@ -56,6 +56,9 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_dup2, sys_dup2),
 	__SYSCALL(__NR_pause, sys_pause),
 	__SYSCALL(__NR_nanosleep, sys_nanosleep),
+	__SYSCALL(__NR_getitimer, sys_getitimer),
+	__SYSCALL(__NR_alarm, sys_alarm),
+	__SYSCALL(__NR_setitimer, sys_setitimer),
 	__SYSCALL(__NR_getpid, sys_getpid),
 	__SYSCALL(__NR_fork, sys_fork),
 	__SYSCALL(__NR_vfork, sys_fork),         /* a fork is a correct vfork */
