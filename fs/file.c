@@ -35,6 +35,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
 		    (acc != O_RDONLY ? FMODE_WRITE : 0);
 	f->f_inode = inode;
+	f->f_mapping = inode->i_mapping;
 	f->f_op = inode->i_fop;
 	return f;
 }

@@ -5,9 +5,14 @@
  * for ever; pipes and /proc files go with their last user.
  */
 #include "linux/fs.h"
+#include "linux/pagemap.h"
 #include "mm/mm.h"
 
-/* A new inode of sb with one reference (sb's destroy_inode frees it); NULL if out of memory. */
+/*
+ * A new inode of sb with one reference (sb's destroy_inode frees it); NULL
+ * if out of memory.  Its i_data is an empty page cache; i_mapping stays
+ * NULL unless the file system gives the inode a page cache.
+ */
 struct inode *new_inode(struct super_block *sb)
 {
 	struct inode *inode = kzalloc(sizeof(*inode));
@@ -16,6 +21,7 @@ struct inode *new_inode(struct super_block *sb)
 		inode->i_count = 1;
 		inode->i_nlink = 1;
 		inode->i_sb = sb;
+		address_space_init_once(&inode->i_data, inode);
 	}
 	return inode;
 }
@@ -25,11 +31,13 @@ void ihold(struct inode *inode)
 	inode->i_count++;
 }
 
-/* Drop a reference; the last one destroys the inode. */
+/* Drop a reference; the last one frees the inode's page cache and destroys it. */
 void iput(struct inode *inode)
 {
 	if (--inode->i_count)
 		return;
+	if (inode->i_mapping)
+		truncate_inode_pages_final(inode->i_mapping);
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)
 		inode->i_sb->s_op->destroy_inode(inode);
 	else

@@ -25,6 +25,7 @@
 #define MM_FOLIO_H
 
 #include "mm/mm.h"
+#include "linux/printk.h"
 #include <asm/bitops.h>
 
 typedef int mm_id_mapcount_t;
@@ -239,6 +240,42 @@ static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->_fla
 FOLIO_FLAG_1(partially_mapped, FOLIO_PF_partially_mapped)
 FOLIO_FLAG_1(large_rmappable, FOLIO_PF_large_rmappable)
 #undef FOLIO_FLAG_1
+
+/*
+ * The page-cache flags of a folio, in its head page (Linux's page-flags.h):
+ * folio_test_X, folio_set_X (atomic), __folio_set_X (nobody else sees the
+ * folio yet), folio_clear_X.
+ */
+#define FOLIO_FLAG(name, bit)                                                 \
+static inline bool folio_test_##name(const struct folio *f)                  \
+{                                                                             \
+	return test_bit(bit, &f->flags);                                      \
+}                                                                             \
+static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->flags); } \
+static inline void __folio_set_##name(struct folio *f) { __set_bit(bit, &f->flags); } \
+static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->flags); }
+FOLIO_FLAG(locked, PG_locked)
+FOLIO_FLAG(uptodate, PG_uptodate)
+FOLIO_FLAG(dirty, PG_dirty)
+FOLIO_FLAG(swapbacked, PG_swapbacked)
+#undef FOLIO_FLAG
+
+/*
+ * The folio lock (PG_locked): held to add, remove, truncate or split a
+ * page-cache folio.  foliOS runs its kernel on one CPU without preemption,
+ * so nobody can hold it across a sleep: taking a held lock is a bug.
+ */
+static inline void folio_lock(struct folio *folio)
+{
+	VM_WARN_ON_ONCE(test_and_set_bit_lock(PG_locked, &folio->flags),
+			"folio_lock: already locked");
+}
+
+static inline void folio_unlock(struct folio *folio)
+{
+	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_unlock: not locked");
+	clear_bit_unlock(PG_locked, &folio->flags);
+}
 
 static inline bool PageAnonExclusive(const struct page *page)
 {

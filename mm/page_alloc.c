@@ -231,6 +231,9 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 	return page ? (unsigned long)page_address(page) : 0;
 }
 
+/* The page-cache state a freed folio may keep (Linux does not check it either). */
+#define PAGE_FLAGS_CLEARED_AT_FREE (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked))
+
 /* Name what is wrong with a head or single page about to be freed, or NULL. */
 static const char *page_bad_reason(const struct page *page)
 {
@@ -240,7 +243,7 @@ static const char *page_bad_reason(const struct page *page)
 		return "non-NULL mapping";
 	if (page_ref_count(page))
 		return "nonzero _refcount";
-	if (page->flags & ~(BIT(PG_head) | BIT(PG_anon_exclusive)))
+	if (page->flags & ~(BIT(PG_head) | BIT(PG_anon_exclusive) | PAGE_FLAGS_CLEARED_AT_FREE))
 		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
 	return NULL;
 }

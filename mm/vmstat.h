@@ -1,7 +1,10 @@
 /*
  * Global memory counters (Linux's node_stat_item subset), in pages.
  * NR_ANON_MAPPED backs /proc/meminfo's AnonPages, NR_ANON_THPS its
- * AnonHugePages.  Updated with atomics; no lock.
+ * AnonHugePages; the page cache's: NR_FILE_PAGES Cached (with Shmem),
+ * NR_SHMEM Shmem, NR_SHMEM_THPS ShmemHugePages, NR_FILE_MAPPED Mapped,
+ * NR_FILE_DIRTY Dirty, NR_SHMEM_PMDMAPPED ShmemPmdMapped,
+ * NR_FILE_PMDMAPPED FilePmdMapped.  Updated with atomics; no lock.
  */
 #ifndef MM_VMSTAT_H
 #define MM_VMSTAT_H
@@ -11,6 +14,14 @@
 enum node_stat_item {
 	NR_ANON_MAPPED,         /* pages of anon folios counted as mapped */
 	NR_ANON_THPS,           /* pages of PMD-mapped anon THPs */
+	NR_FILE_PAGES,          /* pages in the page cache, shmem's included */
+	NR_FILE_MAPPED,         /* pages of page-cache folios counted as mapped */
+	NR_FILE_DIRTY,          /* dirty page-cache pages a file system must write */
+	NR_SHMEM,               /* shmem/tmpfs pages in the page cache */
+	NR_SHMEM_THPS,          /* ... of PMD-sized shmem folios */
+	NR_SHMEM_PMDMAPPED,     /* pages of shmem THPs mapped by a PMD */
+	NR_FILE_THPS,           /* pages of PMD-sized page-cache folios not shmem's */
+	NR_FILE_PMDMAPPED,      /* ... mapped by a PMD */
 	NR_VM_NODE_STAT_ITEMS,
 };
 

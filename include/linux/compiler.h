@@ -7,6 +7,7 @@
 #define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a)  (((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
 #define ALIGN_DOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define IS_ALIGNED(x, a) (((x) & ((typeof(x))(a) - 1)) == 0)
 #define MIN(a, b)       ((a) < (b) ? (a) : (b))
 #define MAX(a, b)       ((a) > (b) ? (a) : (b))

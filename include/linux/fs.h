@@ -58,12 +58,26 @@ struct super_block {
 	const struct super_operations *s_op;
 };
 
+struct folio;
+
+/*
+ * How a file system fills its page cache (Linux's address_space_operations).
+ * read_folio copies the file's bytes at folio->index into a new, zeroed
+ * folio and returns 0 or an errno; the caller holds the folio lock, marks
+ * the folio uptodate on success and unlocks it (Linux's read_folio
+ * unlocks when its I/O ends).
+ */
+struct address_space_operations {
+	int (*read_folio)(struct file *file, struct folio *folio);
+};
+
 /*
  * The page cache of one inode (include/linux/pagemap.h): its folios by
  * page offset, and the VMAs that map it.
  */
 struct address_space {
 	struct inode *host;
+	const struct address_space_operations *a_ops;   /* NULL: no backing store (shmem) */
 	struct xarray i_pages;          /* pgoff -> folio */
 	unsigned long nrpages;          /* pages cached; a 2 MiB folio counts 512 */
 	struct list_head i_mmap;        /* VMAs mapping it, by vma->shared (Linux: an interval tree) */

@@ -27,6 +27,7 @@
 
 struct folio;
 struct vm_area_struct;
+struct vm_fault;
 
 /* address_space->flags */
 #define AS_LARGE_FOLIO_SUPPORT  0       /* large folios may be added */
@@ -39,8 +40,13 @@ struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
 void filemap_remove_folio(struct folio *folio);
 void folio_mark_dirty(struct folio *folio);
+long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos);
+int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
 void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping);
 void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping);
+
+int filemap_fault(struct vm_fault *vmf);
+extern const struct vm_operations_struct generic_file_vm_ops;
 
 /* mm/truncate.c */
 void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t holelen,
@@ -48,5 +54,7 @@ void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
 void truncate_inode_pages_final(struct address_space *mapping);
 void truncate_pagecache(struct inode *inode, loff_t newsize);
+void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend);
+int split_file_folio_to_order(struct folio *folio, unsigned int new_order);
 
 #endif

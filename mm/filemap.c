@@ -1,0 +1,252 @@
+/*
+ * The page cache (Linux's mm/filemap.c): see include/linux/pagemap.h.
+ *
+ *   mapping->i_pages   pgoff:  0   1   2   3   4 ... 511  512
+ *                              [A] [B] [C] [C] [ ]     [ ]  [D]
+ *
+ *   A, B: order-0 folios; C: an order-1 folio in both of its slots;
+ *   D: a 2 MiB folio at index 512 (in slots 512..1023).  A lookup of any
+ *   index finds the folio; folio->index is its first.
+ *
+ * The cache holds folio_nr_pages() references on each folio it caches;
+ * lookups take one more for their caller.  Reading a page nobody cached
+ * fills a new folio through mapping->a_ops->read_folio (the initrd), or
+ * reads zeros where there is none (a shmem hole stays a hole).
+ *
+ * Locking: one CPU, non-preemptive kernel: the i_pages "lock" is implicit;
+ * the folio lock is taken where Linux takes it (mm/truncate.c).
+ */
+#include "linux/pagemap.h"
+#include "linux/errno.h"
+#include "linux/err.h"
+#include "linux/string.h"
+#include "linux/uaccess.h"
+#include "mm/mm_api.h"
+#include "mm/rmap.h"
+#include "mm/vmstat.h"
+#include "mm/pgtable.h"
+
+/* An empty page cache for host (Linux's address_space_init_once, and inode_init_once's part). */
+void address_space_init_once(struct address_space *mapping, struct inode *host)
+{
+	memset(mapping, 0, sizeof(*mapping));
+	mapping->host = host;
+	xa_init(&mapping->i_pages);
+	INIT_LIST_HEAD(&mapping->i_mmap);
+}
+
+/* The folio caching index, with a new reference; NULL if none. */
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
+{
+	struct folio *folio = xa_load(&mapping->i_pages, index);
+
+	if (folio)
+		folio_get(folio);
+	return folio;
+}
+
+/*
+ * Count nr pages of folio in or (nr < 0) out of the page cache's
+ * counters: Cached, and Shmem / ShmemHugePages for shmem's folios
+ * (Linux's __filemap_add_folio and shmem_update_stats).
+ */
+static void filemap_account_folio(struct folio *folio, long nr)
+{
+	bool shmem = folio_test_swapbacked(folio);
+
+	mod_node_page_state(NR_FILE_PAGES, nr);
+	if (shmem)
+		mod_node_page_state(NR_SHMEM, nr);
+	if (folio_test_pmd_mappable(folio))
+		mod_node_page_state(shmem ? NR_SHMEM_THPS : NR_FILE_THPS, nr);
+}
+
+/*
+ * Cache folio (not in any cache, index aligned to its size) at index of
+ * mapping, in every slot it covers: folio->mapping and ->index are set,
+ * the cache takes folio_nr_pages() references.  0, -EEXIST (some index of
+ * the range is cached already) or -ENOMEM (nothing changed).
+ */
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index)
+{
+	long nr = folio_nr_pages(folio);
+	pgoff_t found = index;
+
+	VM_WARN_ON_ONCE(folio->mapping || !IS_ALIGNED(index, nr),
+			"filemap_add_folio: folio cached, or index not aligned");
+	if (xa_find(&mapping->i_pages, &found, index + nr - 1))
+		return -EEXIST;
+	if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio))
+		return -ENOMEM;
+	folio_ref_add(folio, nr);
+	folio->mapping = mapping;
+	folio->index = index;
+	mapping->nrpages += nr;
+	filemap_account_folio(folio, nr);
+	return 0;
+}
+
+/*
+ * Take folio out of its page cache and drop the cache's references
+ * (Linux's filemap_remove_folio).  No page table may map it; the caller
+ * holds a reference of its own (and, as in Linux, the folio lock).
+ */
+void filemap_remove_folio(struct folio *folio)
+{
+	struct address_space *mapping = folio->mapping;
+	long nr = folio_nr_pages(folio);
+
+	VM_WARN_ON_ONCE(folio_mapped(folio), "filemap_remove_folio: still mapped");
+	xa_store_range(&mapping->i_pages, folio->index, folio->index + nr - 1, NULL);
+	mapping->nrpages -= nr;
+	filemap_account_folio(folio, -nr);
+	folio->mapping = NULL;
+	folio_put_refs(folio, nr);
+}
+
+/*
+ * A page-cache folio was written.  Only shmem's folios are writable, and
+ * like Linux's (noop_dirty_folio) they do not count in Dirty: memory is
+ * their only home, there is nothing to write back.
+ */
+void folio_mark_dirty(struct folio *folio)
+{
+	folio_set_dirty(folio);
+}
+
+/* vma maps (part of) mapping's file: link it on i_mmap, which Linux keeps as an interval tree. */
+void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping)
+{
+	list_add_tail(&vma->shared, &mapping->i_mmap);
+}
+
+void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping)
+{
+	list_del(&vma->shared);
+	INIT_LIST_HEAD(&vma->shared);
+}
+
+/*
+ * A new order-0 folio for index, cached and filled by a_ops->read_folio
+ * (Linux's filemap_create_folio and filemap_read_folio; it comes zeroed,
+ * so read_folio only copies the file's bytes in).  Returns it with a
+ * reference, or an ERR_PTR: -ENOMEM, -EEXIST or read_folio's error (the
+ * folio is dropped again).
+ */
+static struct folio *filemap_create_folio(struct file *file, struct address_space *mapping,
+					  pgoff_t index)
+{
+	struct folio *folio = folio_alloc(__GFP_ZERO, 0);
+	int err;
+
+	if (!folio)
+		return ERR_PTR(-ENOMEM);
+	folio_lock(folio);
+	err = filemap_add_folio(mapping, folio, index);
+	if (!err) {
+		err = mapping->a_ops->read_folio(file, folio);
+		if (err)
+			filemap_remove_folio(folio);
+	}
+	if (!err)
+		folio_set_uptodate(folio);
+	folio_unlock(folio);
+	if (err) {
+		folio_put(folio);
+		return ERR_PTR(err);
+	}
+	return folio;
+}
+
+static bool mapping_can_read_folio(const struct address_space *mapping)
+{
+	return mapping->a_ops && mapping->a_ops->read_folio;
+}
+
+/*
+ * Copy n bytes at offset of the page at index to ubuf: from the cache,
+ * read in if a_ops can, else zeros (a hole).  0, -EFAULT or an errno of
+ * filemap_create_folio().
+ */
+static int filemap_copy_page(struct file *file, pgoff_t index, size_t offset, size_t n,
+			     char *ubuf)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct folio *folio = filemap_get_folio(mapping, index);
+	const char *src = __va((phys_addr_t)zero_pfn << PAGE_SHIFT);
+	unsigned long left;
+
+	if (!folio && mapping_can_read_folio(mapping))
+		folio = filemap_create_folio(file, mapping, index);
+	if (IS_ERR(folio))
+		return PTR_ERR(folio);
+	if (folio)
+		src = page_address(folio_page(folio, index - folio->index));
+	left = copy_to_user(ubuf, src + offset, n);
+	if (folio)
+		folio_put(folio);
+	return left ? -EFAULT : 0;
+}
+
+/*
+ * read() through the page cache (Linux's filemap_read, for f_op->read):
+ * up to count bytes from *pos, not past i_size; *pos advances.  Returns
+ * the bytes read, or an errno if none were (-EFAULT, -ENOMEM, -EIO..).
+ */
+long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	loff_t size = file->f_mapping->host->i_size;
+	size_t done = 0;
+
+	while (done < count && *pos < size) {
+		size_t offset = *pos & ~PAGE_MASK;
+		size_t n = MIN(MIN(PAGE_SIZE - offset, count - done), (size_t)(size - *pos));
+		int err = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
+
+		if (err)
+			return done ? (long)done : err;
+		done += n;
+		*pos += n;
+	}
+	return done;
+}
+
+/*
+ * ->fault of a file's VMAs (generic_file_mmap's; Linux's filemap_fault):
+ * the page at vmf->pgoff, from the cache or read in through read_folio,
+ * in vmf->page with a reference.
+ * -ENXIO beyond EOF (SIGBUS), -ENOMEM, or -ENXIO if it cannot be read.
+ */
+int filemap_fault(struct vm_fault *vmf)
+{
+	struct file *file = vmf->vma->vm_file;
+	struct address_space *mapping = file->f_mapping;
+	struct folio *folio;
+
+	if (vmf->pgoff >= DIV_ROUND_UP(mapping->host->i_size, PAGE_SIZE))
+		return -ENXIO;
+	folio = filemap_get_folio(mapping, vmf->pgoff);
+	if (!folio)
+		folio = filemap_create_folio(file, mapping, vmf->pgoff);
+	if (IS_ERR(folio))
+		return PTR_ERR(folio) == -ENOMEM ? -ENOMEM : -ENXIO;
+	vmf->page = folio_page(folio, vmf->pgoff - folio->index);
+	return 0;
+}
+
+const struct vm_operations_struct generic_file_vm_ops = {
+	.fault = filemap_fault,
+};
+
+/*
+ * f_op->mmap of a file read through the page cache (Linux's
+ * generic_file_mmap): its faults read folios in, so it needs read_folio
+ * (-ENOEXEC otherwise).
+ */
+int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (!file->f_mapping || !mapping_can_read_folio(file->f_mapping))
+		return -ENOEXEC;
+	vma->vm_ops = &generic_file_vm_ops;
+	return 0;
+}

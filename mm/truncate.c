@@ -1,0 +1,258 @@
+/*
+ * Truncation of the page cache (Linux's mm/truncate.c), the unmapping of
+ * a file range from every mm that maps it (unmap_mapping_range, in
+ * Linux's mm/memory.c), and the split of a page-cache folio that a
+ * truncation cuts in two.
+ *
+ *   truncate to 5000 bytes, pages 0-3 one order-2 folio, mapped:
+ *
+ *   1. unmap_mapping_range(8192, to EOF): pages 2-3 leave every mm
+ *   2. the folio straddles the cut at page 1, byte 904:
+ *      bytes 5000.. of the folio are zeroed, the folio is split
+ *        [0 1 2 3]  ->  [0] [1] [2] [3]
+ *   3. pages 2 and 3, wholly past the cut, leave the cache and are freed
+ *
+ * Locking: the folio lock is held over each folio's truncation and split.
+ */
+#include "linux/pagemap.h"
+#include "linux/string.h"
+#include "linux/errno.h"
+#include "mm/mm_api.h"
+#include "mm/rmap.h"
+#include "mm/pgtable.h"
+#include "mm/vmstat.h"
+#include "mm/deferred_split.h"
+#include "mm/internal.h"
+
+/*
+ * Zap the pages of [start, end) in the private vma that belong to a file
+ * (Linux's zap_details with even_cows false): anon folios, the private
+ * copies a write made, are kept.  foliOS's zap_page_range has no such
+ * filter, so this asks it page by page (a PMD at a time for a file PMD).
+ */
+static void zap_file_pages(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	for (unsigned long addr = start, next; addr < end; addr = next) {
+		pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		struct page *page = NULL;
+		pte_t *pte;
+
+		next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
+		if (!pmd || !pgent_present(*pmd))
+			continue;
+		if (pgent_huge(*pmd)) {
+			if (!is_huge_zero_pmd(*pmd) &&
+			    !folio_test_anon(page_folio(pfn_to_page(pgent_pfn(*pmd)))))
+				zap_page_range(vma, addr, next);
+			continue;
+		}
+		next = addr + PAGE_SIZE;
+		pte = pte_offset(pmd, addr);
+		if (pgent_present(*pte))
+			page = vm_normal_page(vma, addr, *pte);
+		if (page && !folio_test_anon(page_folio(page)))
+			zap_page_range(vma, addr, next);
+	}
+}
+
+/*
+ * Unmap the pages [first, first + nr) of mapping (nr 0: to the end) from
+ * every VMA on i_mmap (Linux's unmap_mapping_pages).  even_cows: also the
+ * private copies a MAP_PRIVATE mapping made of them (truncation), else
+ * only the page-cache pages (hole punching, splitting a folio).
+ */
+static void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pgoff_t nr,
+				bool even_cows)
+{
+	pgoff_t last = nr && first + nr - 1 >= first ? first + nr - 1 : ~0UL;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mapping->i_mmap, shared) {
+		pgoff_t vba = vma->vm_pgoff, vea = vba + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT) - 1;
+		pgoff_t zba = MAX(first, vba), zea = MIN(last, vea);
+		unsigned long start = vma->vm_start + ((zba - vba) << PAGE_SHIFT);
+		unsigned long end = vma->vm_start + ((zea - vba + 1) << PAGE_SHIFT);
+
+		if (zba > zea)
+			continue;
+		if (even_cows || (vma->vm_flags & VM_SHARED) || !vma->anon_vma)
+			zap_page_range(vma, start, end);
+		else
+			zap_file_pages(vma, start, end);
+	}
+}
+
+/*
+ * Unmap the bytes [holebegin, holebegin + holelen) of mapping's file,
+ * whole pages (holelen 0: to the end of the file), from every mm.
+ */
+void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t holelen,
+			 int even_cows)
+{
+	pgoff_t first = (pgoff_t)holebegin >> PAGE_SHIFT;
+	pgoff_t nr = ((pgoff_t)holelen + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	unmap_mapping_pages(mapping, first, nr, even_cows);
+}
+
+/*
+ * Make the 2^order pages at head, of a page-cache folio being split, one
+ * folio of mapping at index holding the cache's references and the
+ * page-cache flags (page_flags).
+ */
+static void split_new_file_folio(struct page *head, unsigned int order, unsigned long page_flags,
+				 struct address_space *mapping, pgoff_t index)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		memset(head + i, 0, sizeof(*head));
+		atomic_set(&head[i]._mapcount, -1);
+	}
+	if (order)
+		prep_compound_page(head, order);
+	head->flags |= page_flags;
+	head->mapping = mapping;
+	head->index = index;
+	set_page_count(head, 1 << order);
+	if (order > 1)
+		folio_set_large_rmappable((struct folio *)head);
+}
+
+/*
+ * Split a locked page-cache folio into folios of new_order (Linux's
+ * split_huge_page_to_list_to_order on a file folio).  Linux unmaps it
+ * into migration entries and maps the pieces back; foliOS unmaps it: the
+ * cache keeps the data, the next access faults the pieces in.  The
+ * caller's reference and the lock stay on the first piece; the xarray
+ * slots point to the new folios.  0, -EINVAL (new_order not below the
+ * folio's) or -EAGAIN (a reference other than the cache's and the caller's).
+ */
+int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
+{
+	struct address_space *mapping = folio->mapping;
+	unsigned long nr = folio_nr_pages(folio), step = 1UL << new_order;
+	unsigned long keep = folio->flags & (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked));
+	unsigned int order = folio_order(folio);
+	pgoff_t index = folio->index;
+
+	VM_WARN_ON_ONCE(!folio_test_locked(folio) || !mapping || folio_test_anon(folio),
+			"split_file_folio: not a locked page-cache folio");
+	if (new_order >= order)
+		return -EINVAL;
+	if (folio_mapped(folio))
+		unmap_mapping_pages(mapping, index, nr, false);
+	if (folio_mapped(folio) || folio_ref_count(folio) != (int)nr + 1) {
+		count_mthp_stat(order, MTHP_STAT_SPLIT_FAILED);
+		return -EAGAIN;
+	}
+	folio_unqueue_deferred_split(folio);
+	if (folio_test_pmd_mappable(folio) && new_order < HPAGE_PMD_ORDER)
+		mod_node_page_state(keep & BIT(PG_swapbacked) ? NR_SHMEM_THPS : NR_FILE_THPS, -(long)nr);
+	for (unsigned long i = 0; i < nr; i += step) {
+		split_new_file_folio(folio_page(folio, i), new_order, keep, mapping, index + i);
+		/* the slots exist: storing into them allocates nothing, cannot fail */
+		xa_store_range(&mapping->i_pages, index + i, index + i + step - 1, folio_page(folio, i));
+	}
+	folio_ref_add(folio, 1);
+	__folio_set_locked(folio);
+	count_mthp_stat(order, MTHP_STAT_SPLIT);
+	return 0;
+}
+
+/*
+ * Take a locked folio out of the cache, unmapping it first if it is
+ * mapped (Linux's truncate_inode_folio and truncate_cleanup_folio).
+ */
+static void truncate_inode_folio(struct folio *folio)
+{
+	if (folio_mapped(folio))
+		unmap_mapping_pages(folio->mapping, folio->index, folio_nr_pages(folio), false);
+	folio_clear_dirty(folio);
+	filemap_remove_folio(folio);
+}
+
+/*
+ * Truncate the bytes [lstart, lend] from a locked folio: remove it if
+ * they cover it, else zero them and, for a large folio, split it so that
+ * a next look removes the pieces they cover (Linux's
+ * truncate_inode_partial_folio; if the split fails the folio stays,
+ * zeroed).  True if it was split.
+ */
+static bool truncate_folio(struct folio *folio, loff_t lstart, loff_t lend)
+{
+	loff_t pos = (loff_t)folio->index << PAGE_SHIFT;
+	loff_t last = pos + ((loff_t)folio_nr_pages(folio) << PAGE_SHIFT) - 1;
+	loff_t from = MAX(lstart, pos), to = MIN(lend, last);
+
+	if (from == pos && to == last) {
+		truncate_inode_folio(folio);
+		return false;
+	}
+	memset((char *)page_address(&folio->page) + (from - pos), 0, to - from + 1);
+	return folio_test_large(folio) && !split_file_folio_to_order(folio, 0);
+}
+
+/*
+ * Remove the bytes [lstart, lend] (lend -1: to the end) from mapping's
+ * cache (Linux's truncate_inode_pages_range): folios wholly inside go,
+ * partly covered ones are zeroed there and split (see truncate_folio).
+ * Mapped folios are unmapped first; callers that truncate a file unmap
+ * the range beforehand (truncate_pagecache), as Linux's do.
+ */
+void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend)
+{
+	pgoff_t index = (pgoff_t)lstart >> PAGE_SHIFT;
+	pgoff_t last = lend < 0 ? ~0UL : (pgoff_t)lend >> PAGE_SHIFT;
+	struct folio *folio;
+
+	while (mapping->nrpages && (folio = xa_find(&mapping->i_pages, &index, last))) {
+		pgoff_t next = folio->index + folio_nr_pages(folio);
+		bool split;
+
+		folio_get(folio);
+		folio_lock(folio);
+		split = truncate_folio(folio, lstart, lend < 0 ? MAX_LFS_FILESIZE : lend);
+		folio_unlock(folio);
+		folio_put(folio);
+		if (split)
+			continue;       /* look at the pieces, from index on */
+		if (!next || next > last)
+			break;
+		index = next;
+	}
+}
+
+/* The inode goes: drop its whole page cache (Linux's truncate_inode_pages_final). */
+void truncate_inode_pages_final(struct address_space *mapping)
+{
+	truncate_inode_pages_range(mapping, 0, -1);
+}
+
+/*
+ * The file shrank (or grew) to newsize: unmap the pages past it, private
+ * copies too, then drop them from the cache and zero the tail of the page
+ * newsize ends in (Linux's truncate_pagecache; Linux unmaps a second
+ * time after truncating, for a racing fault foliOS cannot have).
+ */
+void truncate_pagecache(struct inode *inode, loff_t newsize)
+{
+	struct address_space *mapping = inode->i_mapping;
+
+	unmap_mapping_range(mapping, ALIGN_UP(newsize, (loff_t)PAGE_SIZE), 0, 1);
+	truncate_inode_pages_range(mapping, newsize, -1);
+}
+
+/*
+ * A hole was punched in the file at bytes [lstart, lend]: unmap the whole
+ * pages inside it (not the private copies), then drop them from the cache
+ * and zero the partial pages at its ends (Linux's truncate_pagecache_range).
+ */
+void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend)
+{
+	struct address_space *mapping = inode->i_mapping;
+	loff_t unmap_start = ALIGN_UP(lstart, (loff_t)PAGE_SIZE);
+	loff_t unmap_end = ALIGN_DOWN(lend + 1, (loff_t)PAGE_SIZE) - 1;
+
+	if (unmap_end > unmap_start)
+		unmap_mapping_range(mapping, unmap_start, 1 + unmap_end - unmap_start, 0);
+	truncate_inode_pages_range(mapping, lstart, lend);
+}

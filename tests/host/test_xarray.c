@@ -1,0 +1,259 @@
+/*
+ * Host tests of the page-cache index (lib/xarray.c): random stores,
+ * loads, erases, range stores and finds against a model (a plain array),
+ * sparse and dense, and running out of memory halfway through a store.
+ * Every node must be freed when the tree empties (kmalloc_bytes).
+ */
+#include "linux/errno.h"
+#include "linux/xarray.h"
+#include "tests/host/hostenv.h"
+#include "mm/mm.h"
+#include "mm/fail_alloc.h"
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define MODEL_SIZE      4096
+
+/* The model: what each index of [base, base + MODEL_SIZE) holds. */
+struct model {
+	unsigned long base;
+	void *slot[MODEL_SIZE];
+};
+
+static struct mem_counts before;
+
+static int boot(void **state)
+{
+	(void)state;
+	host_machine_boot(16UL << 20);
+	mem_counts_snapshot(&before);
+	return 0;
+}
+
+static int shutdown(void **state)
+{
+	struct mem_counts after;
+
+	(void)state;
+	mem_counts_snapshot(&after);
+	assert_true(mem_counts_equal(&before, &after));
+	host_machine_shutdown();
+	return 0;
+}
+
+/* A fake entry: any kernel pointer with bit 0 clear will do. */
+static void *entry_of(unsigned long v)
+{
+	return (void *)((v << 3) | 0x1000);
+}
+
+/* Every index of the model (and just around it) loads what the model says. */
+static void check_loads(const struct xarray *xa, const struct model *m)
+{
+	for (unsigned long i = 0; i < MODEL_SIZE; i++)
+		assert_ptr_equal(xa_load(xa, m->base + i), m->slot[i]);
+	if (m->base)
+		assert_null(xa_load(xa, m->base - 1));
+	assert_null(xa_load(xa, m->base + MODEL_SIZE));
+	assert_null(xa_load(xa, ~0UL));
+}
+
+/* xa_find from each of some starting points agrees with a scan of the model. */
+static void check_find(const struct xarray *xa, const struct model *m, unsigned long from,
+		       unsigned long max)
+{
+	unsigned long index = m->base + from, expect = from;
+	void *entry = xa_find(xa, &index, m->base + max);
+
+	while (expect <= max && !m->slot[expect])
+		expect++;
+	if (expect > max) {
+		assert_null(entry);
+		return;
+	}
+	assert_ptr_equal(entry, m->slot[expect]);
+	assert_int_equal(index, m->base + expect);
+}
+
+/* Count the entries xa_for_each_range visits; each must be where the model has it. */
+static unsigned long check_for_each(const struct xarray *xa, const struct model *m)
+{
+	unsigned long index, n = 0;
+	void *entry;
+
+	xa_for_each_range(xa, index, entry, m->base, m->base + MODEL_SIZE - 1) {
+		assert_ptr_equal(entry, m->slot[index - m->base]);
+		n++;
+	}
+	return n;
+}
+
+/* ops random operations within [0, span) of the model, span <= MODEL_SIZE. */
+static void random_ops(struct xarray *xa, struct model *m, unsigned long span, int ops)
+{
+	for (int op = 0; op < ops; op++) {
+		unsigned long i = rand() % span, n = 1 + rand() % 16, last = i + rand() % 200;
+		void *e = entry_of(rand());
+
+		switch (rand() % 5) {
+		case 0:
+		case 1:
+			assert_int_equal(xa_store(xa, m->base + i, e), 0);
+			m->slot[i] = e;
+			break;
+		case 2:
+			assert_ptr_equal(xa_erase(xa, m->base + i), m->slot[i]);
+			m->slot[i] = NULL;
+			break;
+		case 3:
+			n = MIN(n, span - i);
+			assert_int_equal(xa_store_range(xa, m->base + i, m->base + i + n - 1, e), 0);
+			for (unsigned long k = i; k < i + n; k++)
+				m->slot[k] = e;
+			break;
+		default:
+			check_find(xa, m, i, MIN(span - 1, last));
+		}
+	}
+}
+
+static void run_model(unsigned long base, unsigned long span, int ops)
+{
+	static struct model m;
+	struct xarray xa = XARRAY_INIT;
+	unsigned long present = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.base = base;
+	random_ops(&xa, &m, span, ops);
+	check_loads(&xa, &m);
+	for (unsigned long i = 0; i < MODEL_SIZE; i++)
+		present += m.slot[i] != NULL;
+	assert_int_equal(check_for_each(&xa, &m), present);
+	for (unsigned long i = 0; i < MODEL_SIZE; i++) {
+		assert_ptr_equal(xa_erase(&xa, base + i), m.slot[i]);
+		m.slot[i] = NULL;
+	}
+	assert_true(xa_empty(&xa));
+	assert_int_equal(xa.xa_height, 0);
+	assert_int_equal(kmalloc_bytes, before.kmalloc_bytes);
+}
+
+/* Dense: every index near 0 in use, ops crowd 300 slots (several leaf nodes). */
+static void test_dense(void **state)
+{
+	(void)state;
+	srand(1);
+	run_model(0, 300, 20000);
+}
+
+/* Sparse: a wide span, and a base so high the tree needs every level. */
+static void test_sparse(void **state)
+{
+	(void)state;
+	srand(2);
+	run_model(0, MODEL_SIZE, 20000);
+	run_model(0x123456789000UL, MODEL_SIZE, 20000);
+	run_model(~0UL - MODEL_SIZE + 1, MODEL_SIZE, 10000);
+}
+
+/* Height: grows for a far index, shrinks back when only index 0 is left. */
+static void test_grow_shrink(void **state)
+{
+	struct xarray xa = XARRAY_INIT;
+	unsigned long index = 1;
+
+	(void)state;
+	assert_int_equal(xa_store(&xa, 0, entry_of(1)), 0);
+	assert_int_equal(xa.xa_height, 0);                      /* in xa_head itself */
+	assert_int_equal(xa_store(&xa, 64 * 64, entry_of(2)), 0);
+	assert_int_equal(xa.xa_height, 3);
+	assert_int_equal(xa_store(&xa, ~0UL, entry_of(3)), 0);
+	assert_int_equal(xa.xa_height, 11);
+	assert_ptr_equal(xa_find(&xa, &index, ~0UL), entry_of(2));
+	assert_int_equal(index, 64 * 64);
+	index++;
+	assert_ptr_equal(xa_find(&xa, &index, ~0UL), entry_of(3));
+	assert_int_equal(index, ~0UL);
+	assert_ptr_equal(xa_erase(&xa, ~0UL), entry_of(3));
+	assert_int_equal(xa.xa_height, 3);
+	assert_ptr_equal(xa_erase(&xa, 64 * 64), entry_of(2));
+	assert_int_equal(xa.xa_height, 0);
+	assert_ptr_equal(xa_load(&xa, 0), entry_of(1));
+	assert_int_equal(kmalloc_bytes, before.kmalloc_bytes);
+	assert_ptr_equal(xa_erase(&xa, 0), entry_of(1));
+	assert_true(xa_empty(&xa));
+}
+
+/*
+ * A 512-slot range (a 2 MiB folio) stored while kmalloc fails at each
+ * allocation in turn: -ENOMEM leaves the tree as it was, then it works.
+ */
+static void test_store_range_nomem(void **state)
+{
+	struct xarray xa = XARRAY_INIT;
+	unsigned long index;
+	int failures = 0;
+
+	(void)state;
+	assert_int_equal(xa_store(&xa, 5, entry_of(5)), 0);
+	for (int n = 0;; n++) {
+		char spec[32];
+		int ret;
+
+		snprintf(spec, sizeof(spec), "1,100,%d,1", n);
+		assert_int_equal(setup_fault_attr(&failslab, spec), 0);
+		fault_inject_arm(true);
+		ret = xa_store_range(&xa, 4096 + 512, 4096 + 1023, entry_of(7));
+		fault_inject_arm(false);
+		fault_inject_init();
+		if (!ret)
+			break;
+		assert_int_equal(ret, -ENOMEM);
+		failures++;
+		assert_int_equal(xa.xa_height, 1);
+		index = 6;
+		assert_null(xa_find(&xa, &index, ~0UL));
+		assert_ptr_equal(xa_load(&xa, 5), entry_of(5));
+	}
+	assert_true(failures >= 3);     /* the new root, a level-2 node, a leaf */
+	index = 6;
+	assert_ptr_equal(xa_find(&xa, &index, ~0UL), entry_of(7));
+	assert_int_equal(index, 4096 + 512);
+	index = 4096 + 1024;
+	assert_null(xa_find(&xa, &index, ~0UL));
+	assert_ptr_equal(xa_load(&xa, 4096 + 1023), entry_of(7));
+	assert_int_equal(xa_store_range(&xa, 4096 + 512, 4096 + 1023, NULL), 0);
+	assert_int_equal(xa.xa_height, 1);
+	xa_destroy(&xa);
+	assert_int_equal(kmalloc_bytes, before.kmalloc_bytes);
+}
+
+/* xa_destroy frees every node of a full tree. */
+static void test_destroy(void **state)
+{
+	struct xarray xa = XARRAY_INIT;
+
+	(void)state;
+	for (unsigned long i = 0; i < 5000; i += 3)
+		assert_int_equal(xa_store(&xa, i * 97, entry_of(i)), 0);
+	xa_destroy(&xa);
+	assert_true(xa_empty(&xa));
+	assert_int_equal(kmalloc_bytes, before.kmalloc_bytes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_dense, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_sparse, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_grow_shrink, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_store_range_nomem, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_destroy, boot, shutdown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
