@@ -5,7 +5,8 @@
  * readable once its process has exited (zombie or reaped), is
  * close-on-exec, cannot be read or seeked; waitid's P_ALL, P_PID, P_PGID
  * and P_PIDFD, WEXITED, WNOHANG, WNOWAIT and a PIDFD_NONBLOCK pidfd, the
- * siginfo it fills (zeros when nothing was reported) and its errnos.
+ * siginfo it fills (zeros when nothing was reported) and its errnos; a
+ * hundred pidfds open at once (the harness keeps one per test).
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #define _GNU_SOURCE
@@ -179,6 +180,18 @@ static void test_harness_timeout(void)
 	close(fd);
 }
 
+/* The harness never closes its pidfds: a 100-test program holds 100 of them at the end. */
+static void test_many_pidfds(void)
+{
+	int fds[100], n = 0;
+
+	while (n < 100 && (fds[n] = pidfd_open(getpid(), 0)) >= 0)
+		n++;
+	ok(n == 100, "100 pidfds open at once (%d)", n);
+	while (n)
+		close(fds[--n]);
+}
+
 static void test_waitid_errors(void)
 {
 	siginfo_t si;
@@ -218,6 +231,7 @@ int main(void)
 	test_killed_nonblock();
 	test_pgid();
 	test_harness_timeout();
+	test_many_pidfds();
 	test_waitid_errors();
 	return tap_done();
 }
