@@ -42,7 +42,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The initrd: the bundled programs in /bin, plus --add files.
-mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev"
+mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp"
 cp "$root"/build/user/bin/* "$tmp/root/bin/"
 for a in "${adds[@]}"; do
   host=${a%%:*} guest=/bin/$(basename "${a%%:*}")

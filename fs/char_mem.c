@@ -44,7 +44,7 @@ static long read_zero(struct file *f, char *ubuf, size_t count, loff_t *pos)
 	return done;
 }
 
-/* The VMA do_mmap_anon() made is already what a private /dev/zero mapping is. */
+/* A private /dev/zero mapping is anonymous memory: the VMA do_mmap() made, without vm_ops. */
 static int mmap_zero(struct file *file, struct vm_area_struct *vma)
 {
 	return 0;

@@ -2,12 +2,16 @@
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/syscalls.h"
+#include "linux/shmem_fs.h"
 #include "uapi/linux/fcntl.h"
 
+#define SETFL_MASK      (O_APPEND | O_NONBLOCK)    /* the status flags F_SETFL changes */
+
 /*
- * fcntl: descriptor flags (close-on-exec), status flags (O_NONBLOCK is the
- * one that can change), duplication at or above arg (EINVAL past the fd
- * limit, EMFILE when none is free below it, as Linux's f_dupfd).
+ * fcntl: descriptor flags (close-on-exec), status flags (O_APPEND and
+ * O_NONBLOCK can change), a shmem file's seals (mm/memfd.c), duplication
+ * at or above arg (EINVAL past the fd limit, EMFILE when none is free
+ * below it, as Linux's f_dupfd).
  */
 long sys_fcntl(int fd, int cmd, unsigned long arg)
 {
@@ -25,8 +29,11 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_GETFL:
 		return f->f_flags;
 	case F_SETFL:
-		f->f_flags = (f->f_flags & ~O_NONBLOCK) | (arg & O_NONBLOCK);
+		f->f_flags = (f->f_flags & ~SETFL_MASK) | (arg & SETFL_MASK);
 		return 0;
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl(f, cmd, arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg > 0x7fffffffUL)

@@ -32,7 +32,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	if (!f)
 		return NULL;
 	f->f_count = 1;
-	f->f_flags = flags & (O_ACCMODE | O_NONBLOCK);
+	f->f_flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
 		    (acc != O_RDONLY ? FMODE_WRITE : 0);
 	f->f_inode = inode;

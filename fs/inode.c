@@ -9,20 +9,25 @@
 #include "mm/mm.h"
 
 /*
- * A new inode of sb with one reference (sb's destroy_inode frees it); NULL
- * if out of memory.  Its i_data is an empty page cache; i_mapping stays
+ * Set up a zeroed inode of sb with one reference and one link (Linux's
+ * inode_init_always).  Its i_data is an empty page cache; i_mapping stays
  * NULL unless the file system gives the inode a page cache.
  */
+void inode_init_always(struct super_block *sb, struct inode *inode)
+{
+	inode->i_count = 1;
+	inode->i_nlink = 1;
+	inode->i_sb = sb;
+	address_space_init_once(&inode->i_data, inode);
+}
+
+/* A new inode of sb with one reference (sb's destroy_inode frees it); NULL if out of memory. */
 struct inode *new_inode(struct super_block *sb)
 {
 	struct inode *inode = kzalloc(sizeof(*inode));
 
-	if (inode) {
-		inode->i_count = 1;
-		inode->i_nlink = 1;
-		inode->i_sb = sb;
-		address_space_init_once(&inode->i_data, inode);
-	}
+	if (inode)
+		inode_init_always(sb, inode);
 	return inode;
 }
 

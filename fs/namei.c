@@ -1,7 +1,7 @@
 /*
- * Path-name lookup, after Linux's fs/namei.c, for foliOS's one flat tree:
- * the read-only initrd with /proc, /sys and /dev/console (the serial
- * console) on top.  A user path is copied in with getname(), made absolute
+ * Path-name lookup, after Linux's fs/namei.c, for foliOS's tree: the
+ * read-only initrd with /proc, /sys and /dev/console (the serial console)
+ * on top, and tmpfs mounts (fs/namespace.c) over all of them.  A user path is copied in with getname(), made absolute
  * (relative paths start at "/" or at a directory fd), its "//", "." and
  * ".." resolved as Linux's component walk resolves them, then looked up
  * whole; the errors are Linux's:
@@ -13,7 +13,9 @@
  *   EBADF         a relative path against a dirfd that is not open
  *
  * Each file system answers for its part of the tree with a referenced
- * inode (fs/proc, fs/sysfs.c, fs/initrd.c).
+ * inode (fs/proc, fs/sysfs.c, fs/initrd.c); below a mount point the
+ * mounted tmpfs's directories are walked one component at a time.
+ * fs/namei_ops.c has the calls that create and remove names.
  *
  * Lock order: see mm/rmap.c; none taken: lookups only read the initrd and
  * make /proc inodes.
@@ -52,15 +54,51 @@ char *getname(const char *upath, int flags, long *err)
 }
 
 /*
+ * Walk rest ("a/b/c", "" for the root itself) down from a mount's root
+ * through each directory's i_op->lookup.  A referenced inode, NULL if a
+ * component is missing or not a directory, ERR_PTR(-ENAMETOOLONG).
+ */
+static struct inode *walk_mnt(struct inode *root, const char *rest)
+{
+	struct inode *inode = root;
+	char name[NAME_MAX + 1];
+
+	ihold(inode);
+	while (*rest) {
+		size_t len = strcspn(rest, "/");
+		struct inode *next = NULL;
+
+		if (len > NAME_MAX) {
+			iput(inode);
+			return ERR_PTR(-ENAMETOOLONG);
+		}
+		memcpy(name, rest, len);
+		name[len] = '\0';
+		if (S_ISDIR(inode->i_mode) && inode->i_op && inode->i_op->lookup)
+			next = inode->i_op->lookup(inode, name);
+		iput(inode);
+		if (!next)
+			return NULL;
+		inode = next;
+		rest += len + (rest[len] == '/');
+	}
+	return inode;
+}
+
+/*
  * Look up one normalized path (no leading or trailing '/'; "" is the
- * root): /dev/console, /dev/null and /dev/zero, then /proc, /sys and
- * /sys/kernel/debug, then the initrd.  A referenced inode, NULL if there
- * is none, or ERR_PTR(-ENOMEM).
+ * root): a tmpfs mount covering it, then /dev/console, /dev/null and
+ * /dev/zero, /proc, /sys and /sys/kernel/debug, then the initrd.  A
+ * referenced inode, NULL if there is none, or an ERR_PTR.
  */
 static struct inode *lookup_one(const char *p)
 {
 	struct inode *inode;
+	const char *rest;
 
+	inode = lookup_mnt(p, &rest);
+	if (inode)
+		return walk_mnt(inode, rest);
 	if (!strcmp(p, "dev/console")) {
 		ihold(&console_inode);
 		return &console_inode;
@@ -211,4 +249,79 @@ long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode)
 	err = path_lookupat(dirfd, name, inode);
 	kfree(name);
 	return err;
+}
+
+/* lookup_one() for the rest of fs/: a normalized path's inode (referenced), NULL or an ERR_PTR. */
+struct inode *lookup_path(const char *path)
+{
+	return lookup_one(path);
+}
+
+/* The kind of name's last component: "." or "..", the root ("/"), or a name. */
+static int last_type(const char *name, const char *normalized)
+{
+	size_t n = strlen(name), len;
+
+	while (n && name[n - 1] == '/')
+		n--;
+	len = 0;
+	while (len < n && name[n - len - 1] != '/')
+		len++;
+	if (len == 1 && name[n - 1] == '.')
+		return LAST_DOT;
+	if (len == 2 && !strncmp(name + n - 2, "..", 2))
+		return LAST_DOTDOT;
+	return *normalized ? LAST_NORM : LAST_ROOT;
+}
+
+/*
+ * Resolve the parent directory of a kernel copy of a path name, relative
+ * to dirfd (Linux's filename_parentat): pp->dir referenced if the last
+ * component is a plain name (pp->type LAST_NORM), pp->last that name.
+ * 0 or -errno (ENOENT, ENOTDIR, ENAMETOOLONG, EBADF, ENOMEM); after 0 the
+ * caller calls path_parent_put().
+ */
+long path_parentat(int dirfd, const char *name, struct path_parent *pp)
+{
+	const char *p, *slash;
+	long err = -ENOMEM;
+
+	pp->dir = NULL;
+	pp->buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX));
+	if (!pp->buf)
+		return err;
+	p = absolute(dirfd, name, pp->buf, &pp->trailing, &err);
+	if (!p)
+		goto fail;
+	pp->path = p;
+	pp->type = last_type(name, p);
+	if (pp->type != LAST_NORM)
+		return 0;
+	slash = strrchr(p, '/');
+	err = -ENAMETOOLONG;
+	if (strlen(slash ? slash + 1 : p) > NAME_MAX)
+		goto fail;
+	strlcpy(pp->last, slash ? slash + 1 : p, sizeof(pp->last));
+	pp->buf[0] = '\0';                      /* the parent's path, in the first half */
+	if (slash)
+		snprintf(pp->buf, slash - p + 1, "%s", p);
+	pp->dir = lookup_one(pp->buf);
+	err = IS_ERR(pp->dir) ? PTR_ERR(pp->dir) : !pp->dir ? missing(pp->buf) : 0;
+	if (!err && !S_ISDIR(pp->dir->i_mode)) {
+		iput(pp->dir);
+		err = -ENOTDIR;
+	}
+	if (!err)
+		return 0;
+fail:
+	pp->dir = NULL;
+	kfree(pp->buf);
+	return err;
+}
+
+void path_parent_put(struct path_parent *pp)
+{
+	if (pp->dir)
+		iput(pp->dir);
+	kfree(pp->buf);
 }

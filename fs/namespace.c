@@ -1,21 +1,168 @@
-/* mount (Linux's fs/namespace.c). */
+/*
+ * Mounts (Linux's fs/namespace.c).  /proc, /sys and /dev always exist
+ * here, so that programs written as Linux's init run unchanged, mounting
+ * proc or sysfs succeeds without effect.  tmpfs mounts are real: a table
+ * of (path, root inode) entries, which lookups consult before anything
+ * else (fs/namei.c): the longest mount path that is a path or a leading
+ * part of it gives the tmpfs root the rest of the path is walked from.
+ *
+ *   mounts[]:  "tmp" -> root inode of a tmpfs   (mounted at boot)
+ *              "dev/shm" -> another tmpfs
+ *
+ * A later mount on the same path hides an earlier one, as Linux stacks
+ * them.  umount2() always detaches (Linux's MNT_DETACH): files still open
+ * live on until closed.  Locking: one CPU, non-preemptive: none yet.
+ */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
+#include "linux/printk.h"
+#include "linux/shmem_fs.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
+#include "linux/uaccess.h"
 #include "mm/mm.h"
 
+#define NR_MOUNTS       16
+#define MS_REMOUNT      32              /* mount(2) flag: change a mount's options */
+#define MNT_FORCE       1               /* umount2 flags */
+#define MNT_DETACH      2
+#define MNT_EXPIRE      4
+#define UMOUNT_NOFOLLOW 8
+
+struct vfsmount {
+	char mnt_path[DIR_PATH_MAX];    /* normalized: no leading or trailing '/' */
+	struct inode *mnt_root;         /* a reference; NULL: a free slot */
+};
+
+static struct vfsmount mounts[NR_MOUNTS];
+
+/* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
+static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char **rest)
+{
+	size_t n = strlen(mnt->mnt_path);
+
+	if (!mnt->mnt_root || strncmp(path, mnt->mnt_path, n) || (path[n] && path[n] != '/'))
+		return false;
+	*rest = path + n + (path[n] == '/');
+	return true;
+}
+
 /*
- * mount: /proc and /sys always exist here, so that programs written as
- * Linux's init run unchanged, mounting them succeeds without effect.  The
- * arguments are checked in Linux's order: the type and source strings are
- * copied, the target looked up, then the type must be a known one.
+ * The root inode of the mount that covers a normalized path (not
+ * referenced), *rest set to the part of the path below it; NULL if no
+ * mount covers it.
+ */
+struct inode *lookup_mnt(const char *path, const char **rest)
+{
+	struct vfsmount *best = NULL;
+	const char *r;
+
+	for (int i = 0; i < NR_MOUNTS; i++)
+		if (mnt_covers(&mounts[i], path, &r) &&
+		    (!best || strlen(mounts[i].mnt_path) >= strlen(best->mnt_path))) {
+			best = &mounts[i];
+			*rest = r;
+		}
+	return best ? best->mnt_root : NULL;
+}
+
+/* The topmost mount on exactly this path, or NULL. */
+static struct vfsmount *find_mount(const char *path)
+{
+	struct vfsmount *found = NULL;
+
+	for (int i = 0; i < NR_MOUNTS; i++)
+		if (mounts[i].mnt_root && !strcmp(mounts[i].mnt_path, path))
+			found = &mounts[i];
+	return found;
+}
+
+bool path_is_mountpoint(const char *path)
+{
+	return find_mount(path) != NULL;
+}
+
+/*
+ * Mount a new file system of type fstype ("tmpfs") on the directory at
+ * normalized path, with its option string.  0, -ENODEV (unknown type),
+ * -EINVAL (a bad option, or the root), -EBUSY (the table is full), -ENOMEM.
+ */
+int kern_mount(const char *path, const char *fstype, const char *options)
+{
+	struct vfsmount *slot = NULL;
+	struct inode *root;
+	int err;
+
+	if (strcmp(fstype, "tmpfs"))
+		return -ENODEV;
+	if (!*path)
+		return -EINVAL;
+	for (int i = 0; i < NR_MOUNTS && !slot; i++)
+		if (!mounts[i].mnt_root)
+			slot = &mounts[i];
+	if (!slot)
+		return -EBUSY;
+	err = shmem_fill_super(path, options, &root);
+	if (err)
+		return err;
+	strlcpy(slot->mnt_path, path, DIR_PATH_MAX);
+	slot->mnt_root = root;
+	return 0;
+}
+
+/* Copy mount(2)'s option page in (Linux's copy_mount_options); NULL for none. */
+static char *copy_mount_options(const void *data, long *err)
+{
+	char *opts;
+	long n;
+
+	if (!data)
+		return NULL;
+	opts = kzalloc(PAGE_SIZE);
+	*err = opts ? 0 : -ENOMEM;
+	if (!opts)
+		return NULL;
+	n = strncpy_from_user(opts, data, PAGE_SIZE - 1);
+	if (n < 0) {
+		*err = n;
+		kfree(opts);
+		return NULL;
+	}
+	return opts;
+}
+
+/*
+ * Mount what fstype names on the directory target: proc and sysfs are
+ * always there (no effect); tmpfs is mounted, or with MS_REMOUNT its
+ * options changed.  0 or -errno.
+ */
+static long do_mount(struct inode *target, const char *fstype, unsigned long flags,
+		     const char *opts)
+{
+	const char *path = target->i_private;           /* a directory's path */
+	struct vfsmount *mnt;
+
+	if (!strcmp(fstype, "proc") || !strcmp(fstype, "sysfs"))
+		return 0;
+	if (!S_ISDIR(target->i_mode))
+		return -ENOTDIR;
+	if (!(flags & MS_REMOUNT))
+		return kern_mount(path, fstype, opts ? opts : "");
+	mnt = find_mount(path);
+	if (!mnt)
+		return -EINVAL;
+	return shmem_reconfigure(mnt->mnt_root->i_sb, opts ? opts : "");
+}
+
+/*
+ * mount: arguments checked in Linux's order: the type, source and option
+ * strings are copied, the target looked up, then the type must be known.
  */
 long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	       unsigned long flags, const void *data)
 {
-	char *fstype, *source = NULL;
+	char *fstype, *source = NULL, *opts = NULL;
 	struct inode *target;
 	long ret = 0;
 
@@ -23,13 +170,62 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	if (fstype && usource)
 		source = getname(usource, LOOKUP_EMPTY, &ret);
 	if (!ret)
+		opts = copy_mount_options(data, &ret);
+	if (!ret)
 		ret = user_path_at(AT_FDCWD, utarget, 0, &target);
 	if (!ret) {
+		ret = do_mount(target, fstype, flags, opts);
 		iput(target);
-		if (strcmp(fstype, "proc") && strcmp(fstype, "sysfs"))
-			ret = -ENODEV;
 	}
+	kfree(opts);
 	kfree(source);
 	kfree(fstype);
 	return ret;
+}
+
+/* Does a mount sit below path (not on it)? */
+bool has_submounts(const char *path)
+{
+	size_t n = strlen(path);
+
+	for (int i = 0; i < NR_MOUNTS; i++)
+		if (mounts[i].mnt_root && !strncmp(mounts[i].mnt_path, path, n) &&
+		    mounts[i].mnt_path[n] == '/')
+			return true;
+	return false;
+}
+
+/*
+ * umount2: detach the tmpfs mounted at target and drop its tree; open
+ * files keep their inodes (and the super block) until closed.  0,
+ * -EINVAL (not a mount point, a bad flag), -EBUSY (mounts below it).
+ */
+long sys_umount2(const char *utarget, int flags)
+{
+	struct inode *target;
+	struct vfsmount *mnt;
+	long ret;
+
+	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	ret = user_path_at(AT_FDCWD, utarget, 0, &target);
+	if (ret)
+		return ret;
+	mnt = S_ISDIR(target->i_mode) ? find_mount(target->i_private) : NULL;
+	iput(target);
+	if (!mnt || mnt->mnt_root != target)
+		return -EINVAL;
+	if (has_submounts(mnt->mnt_path))
+		return -EBUSY;
+	simple_remove_all(mnt->mnt_root);
+	iput(mnt->mnt_root);
+	mnt->mnt_root = NULL;
+	return 0;
+}
+
+/* The boot mounts: tmpfs on /tmp and /dev/shm, as a Linux distribution's. */
+void mnt_init(void)
+{
+	if (kern_mount("tmp", "tmpfs", "") || kern_mount("dev/shm", "tmpfs", ""))
+		panic("mnt_init: cannot mount tmpfs");
 }

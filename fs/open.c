@@ -1,13 +1,18 @@
 /*
- * open, close and access (Linux's fs/open.c).  foliOS's files are
- * read-only except the console and the writable /proc and /sys knobs: a
- * write open of any other file is -EROFS (a directory: -EISDIR).
+ * open, close, access, truncate and fallocate (Linux's fs/open.c).  The
+ * initrd is read-only: a write open of one of its files is -EROFS (a
+ * directory: -EISDIR); tmpfs files (mm/shmem.c), the console and the
+ * writable /proc and /sys knobs can be written.  O_CREAT creates through
+ * the parent directory's inode_operations, O_TMPFILE makes a nameless
+ * file in a directory, O_TRUNC empties a regular file.
  */
 #include "linux/errno.h"
+#include "linux/err.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
+#include "uapi/linux/falloc.h"
 #include "mm/mm.h"
 
 /* A stream: no lseek, no pread (consoles and pipes). */
@@ -35,7 +40,7 @@ static long may_open(const struct inode *inode, int flags)
  * do_dentry_open: a new file, then its f_op->open.  The file, or NULL
  * with *err set (the reference dropped).
  */
-static struct file *vfs_open(struct inode *inode, int flags, long *err)
+struct file *vfs_open(struct inode *inode, int flags, long *err)
 {
 	struct file *f = alloc_file(inode, flags);
 
@@ -54,15 +59,102 @@ static struct file *vfs_open(struct inode *inode, int flags, long *err)
 	return f;
 }
 
+/*
+ * The existing file an O_CREAT open names (Linux's do_open checks):
+ * -EEXIST with O_EXCL, -EISDIR for a directory; else 0 with *inode.
+ */
+static long open_existing(struct inode *found, int flags, struct inode **inode)
+{
+	if (!(flags & O_EXCL) && !S_ISDIR(found->i_mode)) {
+		*inode = found;
+		return 0;
+	}
+	iput(found);
+	return flags & O_EXCL ? -EEXIST : -EISDIR;
+}
+
+/*
+ * O_CREAT (Linux's open_last_lookups): the parent resolved, a name ending
+ * in '/' (or ".", "/") is -EISDIR, an existing file is opened (see
+ * open_existing), a new one made through the parent's create op with mode
+ * less the umask (-EROFS without one).  *inode a reference; 0 or -errno.
+ */
+static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode)
+{
+	struct path_parent pp;
+	struct inode *found;
+	long err = path_parentat(dirfd, name, &pp);
+
+	if (err)
+		return err;
+	found = pp.type == LAST_NORM && !pp.trailing ? lookup_path(pp.path) : NULL;
+	if (pp.type != LAST_NORM || pp.trailing)
+		err = -EISDIR;
+	else if (IS_ERR(found))
+		err = PTR_ERR(found);
+	else if (found)
+		err = open_existing(found, flags, inode);
+	else if (!pp.dir->i_op || !pp.dir->i_op->create)
+		err = -EROFS;
+	else
+		err = pp.dir->i_op->create(pp.dir, pp.last, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+	path_parent_put(&pp);
+	return err;
+}
+
+/* Find (or with O_CREAT make) what an open names (Linux's path_openat).  *inode a reference. */
+static long open_lookup(int dirfd, const char *upath, int flags, int mode, struct inode **inode)
+{
+	long err = 0;
+	char *name = getname(upath, 0, &err);
+
+	if (!name)
+		return err;
+	err = flags & O_CREAT ? open_create(dirfd, name, flags, mode, inode) :
+				path_lookupat(dirfd, name, inode);
+	kfree(name);
+	return err;
+}
+
+/*
+ * O_TMPFILE: a nameless regular file in the directory upath names, which
+ * goes with its last close.  Linux's rules: O_DIRECTORY with it, no
+ * O_CREAT, and opened for writing (else -EINVAL); -EOPNOTSUPP where the
+ * file system cannot.
+ */
+static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, struct inode **inode)
+{
+	struct inode *dir;
+	long err;
+
+	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
+		return -EINVAL;
+	err = user_path_at(dirfd, upath, 0, &dir);
+	if (err)
+		return err;
+	if (!S_ISDIR(dir->i_mode))
+		err = -ENOTDIR;
+	else if (!dir->i_op || !dir->i_op->tmpfile)
+		err = -EOPNOTSUPP;
+	else
+		err = dir->i_op->tmpfile(dir, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+	iput(dir);
+	return err;
+}
+
 long sys_openat(int dirfd, const char *upath, int flags, int mode)
 {
 	struct inode *inode;
 	struct file *f;
-	long ret = user_path_at(dirfd, upath, 0, &inode);
+	long ret = flags & __O_TMPFILE ? open_tmpfile(dirfd, upath, flags, mode, &inode) :
+		   open_lookup(dirfd, upath, flags, mode, &inode);
 
 	if (ret)
 		return ret;
-	ret = may_open(inode, flags);
+	ret = may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
+	if (!ret && (flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op &&
+	    inode->i_op->setattr)
+		ret = do_truncate(inode, 0);
 	if (ret) {
 		iput(inode);
 		return ret;
@@ -81,6 +173,11 @@ long sys_open(const char *upath, int flags, int mode)
 	return sys_openat(AT_FDCWD, upath, flags, mode);
 }
 
+long sys_creat(const char *upath, int mode)
+{
+	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
 /* close(fd): 0 or -EBADF. */
 long sys_close(int fd)
 {
@@ -95,9 +192,9 @@ long sys_close(int fd)
 
 /*
  * access: every file exists for everyone (foliOS has one user, root);
- * W_OK is -EROFS but on the console, a character device: foliOS mounts
- * the rest read-only (Linux's inode_permission gives EROFS to files,
- * directories and links of a read-only mount, not to devices).
+ * W_OK is -EROFS but on the console, a character device, and on tmpfs:
+ * foliOS mounts the rest read-only (Linux's inode_permission gives EROFS
+ * to files, directories and links of a read-only mount, not to devices).
  */
 long sys_faccessat(int dirfd, const char *upath, int mode)
 {
@@ -109,7 +206,7 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 	ret = user_path_at(dirfd, upath, 0, &inode);
 	if (ret)
 		return ret;
-	ret = (mode & 2) && !S_ISCHR(inode->i_mode) ? -EROFS : 0;
+	ret = (mode & 2) && !S_ISCHR(inode->i_mode) && !inode->i_op ? -EROFS : 0;
 	iput(inode);
 	return ret;
 }
@@ -117,4 +214,97 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 long sys_access(const char *upath, int mode)
 {
 	return sys_faccessat(AT_FDCWD, upath, mode);
+}
+
+/* Set a regular file's size through its setattr (Linux's do_truncate): 0 or -errno. */
+long do_truncate(struct inode *inode, loff_t length)
+{
+	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = length };
+
+	if (length < 0)
+		return -EINVAL;
+	return inode->i_op->setattr(inode, &attr);
+}
+
+/* ftruncate's checks in Linux's order: EINVAL, EBADF, EINVAL (not a regular file open for writing). */
+long sys_ftruncate(int fd, long length)
+{
+	struct file *f;
+
+	if (length < 0)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (!S_ISREG(file_inode(f)->i_mode) || !(f->f_mode & FMODE_WRITE))
+		return -EINVAL;
+	if (!file_inode(f)->i_op || !file_inode(f)->i_op->setattr)
+		return -EROFS;
+	return do_truncate(file_inode(f), length);
+}
+
+/* truncate(path): EISDIR, EINVAL (not a regular file), EROFS (not writable), as Linux's vfs_truncate. */
+long sys_truncate(const char *upath, long length)
+{
+	struct inode *inode;
+	long err;
+
+	if (length < 0)
+		return -EINVAL;
+	err = user_path_at(AT_FDCWD, upath, 0, &inode);
+	if (err)
+		return err;
+	if (S_ISDIR(inode->i_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(inode->i_mode))
+		err = -EINVAL;
+	else if (!inode->i_op || !inode->i_op->setattr)
+		err = -EROFS;
+	else
+		err = do_truncate(inode, length);
+	iput(inode);
+	return err;
+}
+
+/*
+ * fallocate's checks in Linux's order (vfs_fallocate), then the file's
+ * op: EINVAL, EOPNOTSUPP (mode), EBADF (not open for writing), ESPIPE,
+ * EISDIR, ENODEV, EFBIG, EOPNOTSUPP (no op).
+ */
+long vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	loff_t end;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE | FALLOC_FL_NO_HIDE_STALE |
+		     FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE |
+		     FALLOC_FL_UNSHARE_RANGE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && (mode & FALLOC_FL_ZERO_RANGE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;
+	if (__builtin_add_overflow(offset, len, &end) || !inode->i_sb ||
+	    end > inode->i_sb->s_maxbytes)
+		return -EFBIG;
+	if (!file->f_op->fallocate)
+		return -EOPNOTSUPP;
+	return file->f_op->fallocate(file, mode, offset, len);
+}
+
+long sys_fallocate(int fd, int mode, long offset, long len)
+{
+	struct file *f = fget(fd);
+
+	return f ? vfs_fallocate(f, mode, offset, len) : -EBADF;
 }

@@ -5,11 +5,15 @@
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 
-/* Linux's generic_fillattr + cp_new_stat: one device, 4 KiB blocks, root owns all. */
+/*
+ * Linux's generic_fillattr + cp_new_stat: 4 KiB blocks, root owns all;
+ * each tmpfs is a device of its own, the rest device 1.
+ */
 static long cp_new_stat(const struct inode *inode, void *ubuf)
 {
+	unsigned long dev = inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : 1;
 	struct stat st = {
-		.st_dev = 1, .st_ino = inode->i_ino, .st_nlink = inode->i_nlink,
+		.st_dev = dev, .st_ino = inode->i_ino, .st_nlink = inode->i_nlink,
 		.st_mode = inode->i_mode, .st_rdev = inode->i_rdev, .st_size = inode->i_size,
 		.st_blksize = 4096, .st_blocks = inode->i_blocks,
 	};

@@ -15,6 +15,7 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "linux/initrd.h"
+#include "linux/shmem_fs.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include <asm/arch.h>
@@ -82,6 +83,8 @@ static __noreturn void start_user_space(void)
 		if (!strcmp(boot_info.modules[i].name, "initrd"))
 			initrd_init(__va(boot_info.modules[i].start),
 				    boot_info.modules[i].end - boot_info.modules[i].start);
+	shmem_init();
+	mnt_init();
 	sched_init();
 	ret = user_init_from_cmdline(boot_info.cmdline);
 	if (ret)

@@ -20,9 +20,41 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 
+/*
+ * Are writes to this mapping copied on write (Linux's is_cow_mapping)?  A
+ * private writable one: its writable PTEs become read-only in both mms.
+ */
 static bool is_cow_mapping(unsigned long vm_flags)
 {
-	return vm_flags & VM_WRITE;     /* all mappings are private for now */
+	return (vm_flags & (VM_SHARED | VM_WRITE)) == VM_WRITE;
+}
+
+/*
+ * Must fork copy src_vma's page tables (Linux's vma_needs_copy)?  Only if
+ * it may hold anon pages (an anon_vma): everything else — a shared mapping,
+ * a private file mapping never written — the child's faults fill in from
+ * the file as well as a copy would.
+ */
+static bool vma_needs_copy(const struct vm_area_struct *src_vma)
+{
+	return src_vma->anon_vma;
+}
+
+/*
+ * The child maps nr PTEs of a page-cache folio its parent maps in a
+ * private mapping that has anon pages too: one more reference and mapping
+ * each (folio_dup_file_rmap_ptes), write-protected in both if writable.
+ * Returns nr.
+ */
+static int copy_file_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+			  pte_t *dst_pte, pte_t *src_pte, struct folio *folio, struct page *page,
+			  int nr)
+{
+	folio_ref_add(folio, nr);
+	folio_dup_file_rmap_ptes(folio, page, nr, dst_vma);
+	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
+	add_mm_counter_file(dst_vma->vm_mm, folio, nr);
+	return nr;
 }
 
 /*
@@ -72,7 +104,8 @@ static noinline_fn int copy_maybe_pinned_pte(struct vm_area_struct *dst_vma,
  * rmap call and one reference update for the whole batch; the parent's
  * stale TLB entries go in one flush at the end of dup_mm().  When the dup
  * fails because the folio may be pinned (-EBUSY), the first PTE is done
- * on its own (copy_maybe_pinned_pte).  Returns the number of PTEs done, or
+ * on its own (copy_maybe_pinned_pte).  A page-cache folio's PTEs are dups
+ * of the file rmap (copy_file_ptes).  Returns the number of PTEs done, or
  * -ENOMEM.  References before mappings, as Linux: the COW reuse check
  * relies on the refcount never being below the mapcount.
  */
@@ -80,6 +113,8 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 			     pte_t *dst_pte, pte_t *src_pte, unsigned long addr,
 			     struct folio *folio, struct page *page, int nr)
 {
+	if (unlikely(!folio_test_anon(folio)))
+		return copy_file_ptes(dst_vma, src_vma, dst_pte, src_pte, folio, page, nr);
 	folio_ref_add(folio, nr);
 	if (unlikely(folio_try_dup_anon_rmap_ptes(folio, page, nr, dst_vma, src_vma))) {
 		folio_put_refs(folio, nr);
@@ -100,7 +135,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 {
 	pte_t *src = pte_offset(src_pmd, addr);
 	pte_t *dst = pgtable_entry(dst_vma->vm_mm->pgd, addr, PT_PTE, true), *dst_start = dst;
-	int copied = 0, ret = 0, nr;
+	int copied = 0, anon = 0, ret = 0, nr;
 
 	if (!dst)
 		return -ENOMEM;
@@ -125,10 +160,12 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 			break;
 		}
 		copied += nr;
+		if (likely(folio_test_anon(folio)))
+			anon += nr;
 	}
 	if (copied) {
 		pte_table_add_used(dst_start, copied);
-		add_mm_counter(dst_vma->vm_mm, copied);
+		add_mm_counter(dst_vma->vm_mm, anon);
 	}
 	return ret;
 }
@@ -159,7 +196,9 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 
 /*
  * A copy of oldmm for a child process (copy-on-write); NULL on failure.
- * MADV_DONTFORK VMAs are left out; MADV_WIPEONFORK ones start empty.
+ * MADV_DONTFORK VMAs are left out; MADV_WIPEONFORK ones start empty; a
+ * VMA of a file maps the same file (vma_dup_file), its page tables copied
+ * only where vma_needs_copy() says.
  */
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
 {
@@ -181,10 +220,13 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 		if (!dst)
 			goto fail;
 		dst->vm_pgoff = src->vm_pgoff;
+		vma_dup_file(dst, src);
 		/* A wiped VMA starts without anon folios, so without an anon_vma (Linux's dup_mmap). */
 		if (src->vm_flags & VM_WIPEONFORK)
 			continue;
-		if (anon_vma_fork(dst, src) || copy_page_range(dst, src))
+		if (anon_vma_fork(dst, src))
+			goto fail;
+		if (vma_needs_copy(src) && copy_page_range(dst, src))
 			goto fail;
 	}
 	flush_tlb_mm(oldmm->pgd);

@@ -86,17 +86,17 @@ void unpin_user_pages(struct page **pages, unsigned long npages)
  * Must a R/O pin of this page, mapped read-only, unshare it first (Linux's
  * gup_must_unshare)?  An anon page that is not exclusive to this mm:
  * pinned as it is, a later write fault of either mm would copy it away
- * from the pin.  A page that is no anon page (the zero pages) in a private
- * mapping, for a long-term pin: the first write would replace it, and the
- * pin would not see what the process writes (Linux 6.5's rule; every
- * foliOS mapping is a private, copy-on-write one).
+ * from the pin.  A page that is no anon page (the zero pages, a file's
+ * page) in a private mapping, for a long-term pin: the first write would
+ * replace it, and the pin would not see what the process writes (Linux
+ * 6.5's rule).  A shared mapping's pages are the ones every write reaches.
  */
-static bool gup_must_unshare(unsigned int flags, struct page *page)
+static bool gup_must_unshare(struct vm_area_struct *vma, unsigned int flags, struct page *page)
 {
 	if ((flags & (FOLL_WRITE | FOLL_PIN)) != FOLL_PIN)
 		return false;
 	if (!folio_test_anon(page_folio(page)))
-		return flags & FOLL_LONGTERM;
+		return (flags & FOLL_LONGTERM) && !(vma->vm_flags & (VM_SHARED | VM_MAYSHARE));
 	return !PageAnonExclusive(page);
 }
 
@@ -136,7 +136,7 @@ static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long a
 	head = w.leaf_level == PT_PMD ? pfn_to_page(pgent_pfn(entry)) : page;
 	if ((flags & FOLL_WRITE) && !can_follow_write(entry, head, vma, flags))
 		return NULL;
-	if (!pgent_write(entry) && gup_must_unshare(flags, head))
+	if (!pgent_write(entry) && gup_must_unshare(vma, flags, head))
 		return ERR_PTR(-EMLINK);
 	ret = try_grab_folio(page_folio(page), 1, flags);
 	return ret ? ERR_PTR(ret) : page;
@@ -160,11 +160,15 @@ static int faultin_page(struct vm_area_struct *vma, unsigned long address, unsig
 
 /*
  * May gup_flags take pages of vma (Linux's check_vma_flags)?  FOLL_FORCE
- * overrides the VMA's read and write permissions: every VMA is a private
- * mapping, where a forced write gets its own copy.  0 or -EFAULT.
+ * overrides the VMA's read and write permissions, but for a write to a
+ * shared mapping: only a private one gives a forced write its own copy.
+ * 0 or -EFAULT.
  */
 static int check_vma_flags(struct vm_area_struct *vma, unsigned int gup_flags)
 {
+	if ((gup_flags & (FOLL_FORCE | FOLL_WRITE)) == (FOLL_FORCE | FOLL_WRITE) &&
+	    !(vma->vm_flags & VM_WRITE) && (vma->vm_flags & VM_MAYSHARE))
+		return -EFAULT;
 	if (gup_flags & FOLL_FORCE)
 		return 0;
 	if ((gup_flags & FOLL_WRITE) && !(vma->vm_flags & VM_WRITE))

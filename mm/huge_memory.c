@@ -29,6 +29,7 @@
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
+#include "linux/pagemap.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
@@ -218,21 +219,69 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 }
 
 /*
+ * The rmap half of splitting a PMD into 512 PTEs (Linux's
+ * __split_huge_pmd_locked for anon folios): each PTE will hold a folio
+ * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
+ * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
+ * the large mapcount +511, entire mapcount -1.  The caller replaces the
+ * PMD entry by a table of PTEs.
+ */
+void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long haddr)
+{
+	const bool anon_exclusive = PageAnonExclusive(&folio->page);
+
+	VM_WARN_ON_ONCE(!folio_test_pmd_mappable(folio), "PMD split of a small folio");
+	folio_ref_add(folio, HPAGE_PMD_NR - 1);
+	folio_add_anon_rmap_ptes(folio, &folio->page, HPAGE_PMD_NR, vma, haddr,
+				 anon_exclusive ? RMAP_EXCLUSIVE : RMAP_NONE);
+	folio_remove_rmap_pmd(folio, &folio->page, vma);
+}
+
+/*
+ * Unmap a PMD leaf of a page-cache folio (Linux's zap_huge_pmd and
+ * __split_huge_pmd_locked for a file VMA): a write through it dirtied the
+ * folio; RssFile or RssShmem falls.  A file PMD has no deposited table.
+ * The page-table pages stay (the caller may be walking them).
+ */
+static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long haddr)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	pmd_t old = pmdp_huge_get_and_clear(mm, haddr, pmd);
+	struct page *page = pfn_to_page(pgent_pfn(old));
+	struct folio *folio = page_folio(page);
+
+	flush_tlb_addr(mm->pgd, haddr);
+	if (pgent_dirty(old))
+		folio_mark_dirty(folio);
+	add_mm_counter_file(mm, folio, -(long)HPAGE_PMD_NR);
+	folio_remove_rmap_pmd(folio, page, vma);
+	folio_put(folio);
+}
+
+/*
  * Replace the PMD leaf *pmd (mapping address) by the deposited PTE table
  * with 512 PTEs to the same pages, same permissions; the folio's rmap moves
  * from one PMD mapping to 512 PTE mappings (folio_remap_pmd_as_ptes).  The
  * folio itself stays whole: only deferred split may split it later.  The
  * huge zero folio's PMD becomes 512 PTEs of the 4 KiB zero page, no rmap
- * (Linux's __split_huge_zero_page_pmd).
+ * (Linux's __split_huge_zero_page_pmd).  A file VMA's PMD is zapped
+ * instead, leaving *pmd none: its pages refault, by PTEs where the fault
+ * cannot map the PMD again (Linux's rule for !vma_is_anonymous).
  */
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long haddr = address & PMD_MASK;
 	pmd_t old = *pmd;
-	pte_t *table = pgtable_trans_huge_withdraw(mm);
+	pte_t *table;
 
 	VM_WARN_ON_ONCE(!pgent_huge(old), "__split_huge_pmd: not a PMD leaf");
+	if (!vma_is_anonymous(vma)) {
+		zap_file_pmd(vma, pmd, haddr);
+		return;
+	}
+	table = pgtable_trans_huge_withdraw(mm);
 	if (is_huge_zero_pmd(old)) {
 		pte_t zero = pgent_mkspecial(mk_pte_entry(my_zero_pfn(haddr), vma_pgprot(vma, false)));
 
@@ -264,7 +313,8 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 
 /*
  * Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it);
- * the huge zero folio's only loses the deposited table.
+ * the huge zero folio's only loses the deposited table, a page-cache
+ * folio's has none (zap_file_pmd).
  */
 void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
@@ -274,6 +324,11 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	struct folio *folio = page_folio(page);
 
 	addr &= PMD_MASK;
+	if (!is_huge_zero_pmd(old) && !folio_test_anon(folio)) {
+		zap_file_pmd(vma, pmd, addr);
+		free_empty_tables(mm, addr, PT_PMD);
+		return;
+	}
 	pmdp_huge_get_and_clear(mm, addr, pmd);
 	flush_tlb_addr(mm->pgd, addr);
 	free_empty_tables(mm, addr, PT_PMD);
@@ -287,7 +342,8 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 
 /*
  * fork: the child maps the parent's PMD leaf at addr too, write-protected
- * in both (Linux's copy_huge_pmd), with a table deposited for the child;
+ * in both (Linux's copy_huge_pmd), with a table deposited for the child —
+ * but a file VMA's PMD is not copied: the child refaults it;
  * the huge zero folio's leaf is copied as it is, the child taking its own
  * reference to the folio (it exists, so that cannot fail).
  * 0, -ENOMEM, or -EAGAIN: the THP may be pinned, so the parent's PMD was
@@ -305,9 +361,12 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	struct page *page = pfn_to_page(pgent_pfn(*src_pmd));
 	struct folio *folio = page_folio(page);
 	pmd_t pmd = pgent_wrprotect(*src_pmd);
-	pte_t *table = pte_alloc_one();
 	pmd_t *dst_pmd;
+	pte_t *table;
 
+	if (!vma_is_anonymous(dst_vma))
+		return 0;
+	table = pte_alloc_one();
 	if (!table)
 		return -ENOMEM;
 	dst_pmd = pgtable_entry(dst_mm->pgd, addr, PT_PMD, true);

@@ -11,8 +11,9 @@
  *               pages_collapsed, full_scans}
  *   hugepages-<N>kB/{enabled, shmem_enabled}, hugepages-<N>kB/stats/<counter>
  *
- * foliOS has no khugepaged and no shmem yet: their values are kept and
- * validated as Linux's store functions do, and used by nothing.
+ * foliOS has no khugepaged yet: its values are kept and validated as
+ * Linux's store functions do, and used by nothing.  The shmem_enabled
+ * knobs are mm/shmem_policy.c's.
  *
  * Lock order: see mm/rmap.c; no lock: each value is a word written whole.
  */
@@ -30,18 +31,8 @@
 static const char *const defrag_names[] = {
 	"always", "defer", "defer+madvise", "madvise", "never",
 };
-static const char *const shmem_names[] = {
-	"always", "within_size", "advise", "never", "deny", "force",
-};
-static const char *const thpsize_shmem_names[] = {
-	"always", "inherit", "within_size", "advise", "never",
-};
 
 static unsigned int thp_defrag = 3;                     /* madvise */
-static unsigned int shmem_huge = 3;                     /* never */
-static unsigned int thpsize_shmem[MTHP_STAT_ORDERS] = {
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 1,                   /* never; 2 MiB inherit */
-};
 static unsigned int khugepaged_defrag = 1;
 static unsigned int khugepaged_max_ptes_none = HPAGE_PMD_NR - 1;
 static unsigned int khugepaged_max_ptes_swap = HPAGE_PMD_NR / 8;
@@ -134,6 +125,16 @@ static int enabled_store(const struct thp_attr *attr, int order, const char *buf
 	return thp_enabled_store(order, buf, len);
 }
 
+static int shmem_show(const struct thp_attr *attr, int order, char *buf, size_t size)
+{
+	return shmem_enabled_show(order, buf, size);
+}
+
+static int shmem_store(const struct thp_attr *attr, int order, const char *buf, size_t len)
+{
+	return shmem_enabled_store(order, buf, len);
+}
+
 static int use_zero_page_show(const struct thp_attr *attr, int order, char *buf, size_t size)
 {
 	return snprintf(buf, size, "%d\n", thp_use_zero_page);
@@ -187,7 +188,7 @@ const struct thp_attr hugepage_attr[] = {
 	CHOICE("defrag", &thp_defrag, defrag_names),
 	{ "use_zero_page", use_zero_page_show, use_zero_page_store },
 	{ "hpage_pmd_size", hpage_pmd_size_show },
-	CHOICE("shmem_enabled", &shmem_huge, shmem_names),
+	{ "shmem_enabled", shmem_show, shmem_store },
 	{ "split_deferred", split_deferred_show, split_deferred_store },
 	{ NULL },
 };
@@ -207,7 +208,7 @@ const struct thp_attr khugepaged_attr[] = {
 
 const struct thp_attr thpsize_attr[] = {
 	{ "enabled", enabled_show, enabled_store },
-	CHOICE("shmem_enabled", thpsize_shmem, thpsize_shmem_names),
+	{ "shmem_enabled", shmem_show, shmem_store },
 	{ NULL },
 };
 

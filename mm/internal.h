@@ -72,6 +72,15 @@ static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned lo
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 
+/* Are the nr PTEs from pte on all none (Linux's pte_range_none)? */
+static inline bool pte_range_none(const pte_t *pte, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++)
+		if (!pgent_none(pte[i]))
+			return false;
+	return true;
+}
+
 /* Is folio the shared 4 KiB zero page? */
 static inline bool is_zero_folio(struct folio *folio)
 {
@@ -80,25 +89,68 @@ static inline bool is_zero_folio(struct folio *folio)
 
 /*
  * May mprotect make this present entry writable at once (Linux's
- * can_change_pte_writable)?  Only for a normal page exclusive to this mm
- * and, where soft-dirty tracking is on for the VMA (clear_refs 4 cleared
- * VM_SOFTDIRTY), only if the entry is soft-dirty already: else the first
- * write must fault so that it is recorded.
+ * can_change_pte_writable)?  In a private mapping only for a normal page
+ * exclusive to this mm (a shared mapping's pages are the object's, written
+ * in place) and, where soft-dirty tracking is on for the VMA (clear_refs 4
+ * cleared VM_SOFTDIRTY), only if the entry is soft-dirty already: else the
+ * first write must fault so that it is recorded.
  */
 static inline bool can_change_pte_writable(const struct vm_area_struct *vma, pgent_t entry,
 					   struct page *page)
 {
-	if (!page || !PageAnonExclusive(page))
+	if (!(vma->vm_flags & VM_SHARED) && (!page || !PageAnonExclusive(page)))
 		return false;
 	return (vma->vm_flags & VM_SOFTDIRTY) || pgent_soft_dirty(entry);
 }
 
-/* RSS moves; before it falls, its peak is kept (Linux's update_hiwater_rss). */
+/* Pages mapped by mm: anon, file and shmem (Linux's get_mm_rss). */
+static inline long get_mm_rss(const struct mm_struct *mm)
+{
+	return mm->rss_anon + mm->rss_file + mm->rss_shmem;
+}
+
+/* Before RSS falls, its peak is kept (Linux's update_hiwater_rss). */
+static inline void update_hiwater_rss(struct mm_struct *mm)
+{
+	if (get_mm_rss(mm) > mm->hiwater_rss)
+		mm->hiwater_rss = get_mm_rss(mm);
+}
+
+/* Anon pages mapped (nr < 0: unmapped) by mm (Linux's MM_ANONPAGES). */
 static inline void add_mm_counter(struct mm_struct *mm, long nr)
 {
-	if (nr < 0 && mm->rss_anon > mm->hiwater_rss)
-		mm->hiwater_rss = mm->rss_anon;
+	if (nr < 0)
+		update_hiwater_rss(mm);
 	mm->rss_anon += nr;
+}
+
+/*
+ * Pages of a page-cache folio mapped by mm: RssShmem for shmem's, RssFile
+ * for other files' (Linux's add_mm_counter(mm, mm_counter_file(folio), nr)).
+ */
+static inline void add_mm_counter_file(struct mm_struct *mm, const struct folio *folio, long nr)
+{
+	if (nr < 0)
+		update_hiwater_rss(mm);
+	if (folio_test_swapbacked(folio))
+		mm->rss_shmem += nr;
+	else
+		mm->rss_file += nr;
+}
+
+/*
+ * A VMA without vm_ops is anonymous memory (Linux's vma_is_anonymous): a
+ * private /dev/zero mapping is too, though it has a vm_file.
+ */
+static inline bool vma_is_anonymous(const struct vm_area_struct *vma)
+{
+	return !vma->vm_ops;
+}
+
+/* A MAP_SHARED mapping that may be made writable (Linux's vma_is_shared_maywrite). */
+static inline bool vma_is_shared_maywrite(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE);
 }
 
 /*
@@ -137,13 +189,24 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 /* memory.c: a fault whose permissions the caller checked (gup.c). */
 int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 
-/* mmap.c: VMA boundaries for mprotect.c and madvise.c; placement and VMA copies for mremap.c. */
+/* memory_file.c: faults of VMAs with vm_ops. */
+int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsigned int flags);
+int wp_page_shared(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+		   unsigned int flags);
+
+/* vma.c: VMA boundaries for mmap.c, mprotect.c and madvise.c; VMA copies for mremap.c, fork.c. */
+struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr);
 int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);
-long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		       unsigned long flags);
+void remove_vma(struct vm_area_struct *vma);
+void vma_link_file(struct vm_area_struct *vma);
+void vma_dup_file(struct vm_area_struct *new, struct vm_area_struct *old);
 struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
 				unsigned long len, unsigned long pgoff);
+
+/* mmap.c: placement for mremap.c. */
+long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long flags);
 
 /* huge_memory.c: PMD-mapped THPs. */
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,

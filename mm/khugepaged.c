@@ -40,14 +40,15 @@ enum scan_result {
 
 /*
  * May MADV_COLLAPSE make THPs in vma (Linux's hugepage_vma_check with
- * enforce_sysfs off)?  Not with MADV_NOHUGEPAGE, and only if some
- * 2 MiB-aligned range fits inside it.
+ * enforce_sysfs off)?  Not with MADV_NOHUGEPAGE, not in a file's VMA
+ * (Linux's collapse_file is not here), and only if some 2 MiB-aligned
+ * range fits inside it.
  */
 static bool hugepage_vma_check(const struct vm_area_struct *vma)
 {
 	unsigned long haddr = (vma->vm_end - HPAGE_PMD_SIZE) & PMD_MASK;
 
-	if (vma->vm_flags & VM_NOHUGEPAGE)
+	if ((vma->vm_flags & VM_NOHUGEPAGE) || !vma_is_anonymous(vma))
 		return false;
 	return vma->vm_end - vma->vm_start >= HPAGE_PMD_SIZE && haddr >= vma->vm_start;
 }

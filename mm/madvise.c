@@ -49,22 +49,26 @@ static int madvise_update_vma(struct vm_area_struct *vma, unsigned long start,
  * madvise_populate and faultin_vma_page_range): copy-on-write is broken
  * for writing, nothing is skipped that a user access would fault on.
  * 0, -EINVAL if vma's protection forbids the access, -ENOMEM if memory
- * runs out.
+ * runs out, -EFAULT past the end of a mapped file.
  */
 static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 			    unsigned long end, bool write)
 {
 	if (!(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
 		return -EINVAL;
-	for (; start < end; start += PAGE_SIZE)
-		if (handle_mm_fault(vma, start, write ? FAULT_FLAG_WRITE : 0))
-			return -ENOMEM;
+	for (; start < end; start += PAGE_SIZE) {
+		int ret = handle_mm_fault(vma, start, write ? FAULT_FLAG_WRITE : 0);
+
+		if (ret)        /* SIGBUS (beyond a file's end) is -EFAULT, as Linux's */
+			return ret == -ENXIO ? -EFAULT : -ENOMEM;
+	}
 	return 0;
 }
 
 /*
  * Fault in [start, start + len) for MAP_POPULATE (Linux's mm_populate):
- * writable private memory for writing, the rest for reading (zero pages).
+ * writable private memory for writing, the rest — shared memory too — for
+ * reading (zero pages, the file's pages).
  * As Linux's, PROT_NONE and holes are skipped, and a VMA whose fault
  * fails is left as it is (the mmap has succeeded).
  */
@@ -74,7 +78,8 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 	struct vm_area_struct *vma;
 
 	while (addr < end && (vma = find_vma(mm, addr)) && vma->vm_start < end) {
-		unsigned int flags = vma->vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0;
+		unsigned int flags = (vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE ?
+				     FAULT_FLAG_WRITE : 0;
 
 		addr = MAX(addr, vma->vm_start);
 		while (addr < MIN(end, vma->vm_end) && (vma->vm_flags & VM_ACCESS_FLAGS) &&
@@ -104,6 +109,10 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 				unsigned long end, int behavior)
 {
 	switch (behavior) {
+	case MADV_WIPEONFORK:   /* private anonymous memory only */
+		if (vma->vm_file || (vma->vm_flags & VM_SHARED))
+			return -EINVAL;
+		break;
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
 		zap_page_range(vma, start, end);

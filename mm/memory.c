@@ -22,6 +22,7 @@
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
+#include "linux/pagemap.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
@@ -92,14 +93,6 @@ int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct pag
 	if (pagep)
 		*pagep = &folio->page;
 	return 0;
-}
-
-static bool pte_range_none(const pte_t *pte, unsigned long nr)
-{
-	for (unsigned long i = 0; i < nr; i++)
-		if (!pgent_none(pte[i]))
-			return false;
-	return true;
 }
 
 /*
@@ -224,8 +217,9 @@ static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *
 
 /*
  * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
- * order-0 folio replaces the page in this PTE; the old folio loses one
- * mapping (which may free this mm's slot and clear the shared bit).
+ * order-0 anon folio replaces the page in this PTE; the old folio — anon,
+ * or a page-cache folio of a private file mapping — loses one mapping
+ * (which may free this mm's slot and clear the shared bit).
  * page NULL: the PTE maps the zero page, the new page is zeroed and there
  * is no old folio to let go.  The old folio is pinned across the
  * allocation, as Linux's do_wp_page does: an allocation that fails drains
@@ -237,6 +231,8 @@ static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned lon
 {
 	struct folio *folio = page ? page_folio(page) : NULL, *new;
 
+	if (anon_vma_prepare(vma))
+		return -ENOMEM;
 	if (page)
 		folio_get(folio);
 	new = folio_alloc_reclaim(page ? 0 : __GFP_ZERO);
@@ -251,22 +247,25 @@ static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned lon
 	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
 	set_pte_at(vma->vm_mm, address, pte,
 		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
-	if (!page) {
+	if (!page || !folio_test_anon(folio))
 		add_mm_counter(vma->vm_mm, 1);
+	if (!page)
 		return 0;
-	}
+	if (!folio_test_anon(folio))
+		add_mm_counter_file(vma->vm_mm, folio, -1);
 	folio_remove_rmap_pte(folio, page, vma);
 	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
 	return 0;
 }
 
 /*
- * A write to a present, write-protected PTE of a private mapping (Linux's
- * do_wp_page), or an unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants
- * the page exclusive): reuse the page if it is already PageAnonExclusive or
- * wp_can_reuse_anon_folio() says this mm is its only user — then only this
- * page becomes exclusive — else copy it.  The zero page is always
- * replaced.  Only a write to a VM_WRITE mapping makes the PTE writable
+ * A write to a present, write-protected PTE (Linux's do_wp_page), or an
+ * unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants the page
+ * exclusive).  A shared mapping makes the page writable in place
+ * (wp_page_shared).  A private one reuses an anon page if it is already
+ * PageAnonExclusive or wp_can_reuse_anon_folio() says this mm is its only
+ * user — then only this page becomes exclusive — else copies it; the zero
+ * page and a page-cache page are always replaced.  Only a write to a VM_WRITE mapping makes the PTE writable
  * (Linux's maybe_mkwrite): an unshare leaves it read-only, and so does a
  * FOLL_FORCE write to a R/O mapping.
  */
@@ -277,9 +276,13 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 	struct folio *folio;
 
 	address &= PAGE_MASK;
+	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE)))
+		return wp_page_shared(vma, address, pte, flags);
 	if (unlikely(!page))
 		return wp_page_copy(vma, address, pte, NULL);  /* the zero page */
 	folio = page_folio(page);
+	if (unlikely(!folio_test_anon(folio)))
+		return wp_page_copy(vma, address, pte, page);  /* a private file page */
 	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vma, address, pte, page);
@@ -309,12 +312,21 @@ static bool huge_pmd_unshare_or_force(struct vm_area_struct *vma, unsigned long 
 
 /*
  * The PMD level of a fault on a present PMD leaf: 0 when it is resolved,
- * VM_FAULT_FALLBACK when the PTE path must go on.
+ * VM_FAULT_FALLBACK when the PTE path must go on.  A write or unshare on
+ * a file PMD is done at the PTE level: the PMD is split — zapped — and
+ * the pages refault by PTEs (Linux's wp_huge_pmd).
  */
 static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			  unsigned int flags)
 {
 	bool write = flags & FAULT_FLAG_WRITE;
+
+	if (!vma_is_anonymous(vma)) {
+		if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pgent_write(*pmd))
+			return 0;
+		__split_huge_pmd(vma, pmd, address);
+		return VM_FAULT_FALLBACK;
+	}
 
 	if (flags & FAULT_FLAG_UNSHARE || (write && !(vma->vm_flags & VM_WRITE)))
 		return huge_pmd_unshare_or_force(vma, address, pmd) ? VM_FAULT_FALLBACK : 0;
@@ -327,35 +339,40 @@ static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd
  * Resolve a fault at address in vma, whose permissions the caller checked
  * (Linux's __handle_mm_fault; GUP checks them its own way, FOLL_FORCE):
  * the PMD level first (a new THP, or a write to a PMD-mapped one), then
- * the PTE level.  Returns 0 (retry the access) or -ENOMEM (OOM).
+ * the PTE level; a none entry of a VMA with vm_ops faults through it
+ * (do_fault, mm/memory_file.c), which may map a PMD.  Returns 0 (retry the
+ * access), -ENOMEM (OOM) or -ENXIO (SIGBUS: no page of the file there).
  */
 int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
-	bool wp = flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE);
+	bool wp = flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE), anon = vma_is_anonymous(vma);
 	pmd_t *pmd;
 	pte_t *pte;
 
 	/* Linux prepares it where a fault allocates; every anon fault may. */
-	if (anon_vma_prepare(vma))
+	if (anon && anon_vma_prepare(vma))
 		return -ENOMEM;
 	pmd = pgtable_entry(pgd, address, PT_PMD, true);
 	if (!pmd)
 		return -ENOMEM;
-	if (pgent_none(*pmd) && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
+	if (pgent_none(*pmd) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
 		if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
 			return 0;
 	} else if (pgent_huge(*pmd)) {
 		if (!huge_pmd_fault(vma, address, pmd, flags))
 			return 0;
 	}
+	if (pgent_none(*pmd) && !anon)
+		return do_fault(vma, address, pmd, flags);
 	/* Go on from the PMD found above unless a PTE table must be allocated first. */
 	pte = pgent_present(*pmd) && !pgent_huge(*pmd) ? pte_offset(pmd, address) :
 							 pgtable_entry(pgd, address, PT_PTE, true);
 	if (!pte)
 		return -ENOMEM;
 	if (pgent_none(*pte))
-		return do_anonymous_page(vma, address, pte, flags);
+		return anon ? do_anonymous_page(vma, address, pte, flags) :
+			      do_fault(vma, address, pmd, flags);
 	if (wp && !pgent_write(*pte))
 		return do_wp_page(vma, address, pte, flags);
 	return 0;
@@ -363,7 +380,8 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 
 /*
  * A fault of the running task at address in vma: -EFAULT (SIGSEGV) if the
- * VMA does not allow the access, else as __handle_mm_fault().
+ * VMA does not allow the access, else as __handle_mm_fault() (-ENXIO:
+ * SIGBUS).
  */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
@@ -372,6 +390,21 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 	    !(vma->vm_flags & VM_ACCESS_FLAGS))
 		return -EFAULT;
 	return __handle_mm_fault(vma, address, flags);
+}
+
+/*
+ * Unmap a batch of nr PTEs of one page-cache folio (Linux's
+ * zap_present_folio_ptes for !anon): a write through any of them makes
+ * the folio dirty, RssFile or RssShmem falls.
+ */
+static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t *pte, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (pgent_dirty(pte[i])) {
+			folio_mark_dirty(folio);
+			break;
+		}
+	add_mm_counter_file(vma->vm_mm, folio, -nr);
 }
 
 /*
@@ -386,7 +419,7 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long table_addr = addr;
 	pte_t *pte = pte_offset(pmd, addr);
-	int cleared = 0, nr;
+	int cleared = 0, anon = 0, nr;
 
 	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
 		struct page *page;
@@ -402,6 +435,10 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		}
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
+		if (likely(folio_test_anon(folio)))
+			anon += nr;
+		else
+			zap_file_ptes(vma, folio, pte, nr);
 		__clear_ptes(pte, nr);
 		flush_tlb_range(pgd, addr, nr);
 		folio_remove_rmap_ptes(folio, page, nr, vma);
@@ -409,7 +446,7 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		cleared += nr;
 	}
 	if (cleared) {
-		add_mm_counter(vma->vm_mm, -cleared);
+		add_mm_counter(vma->vm_mm, -anon);
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
 	}
 	free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
@@ -418,7 +455,8 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 /*
  * Unmap every present page of [start, end) in vma and drop its folio.  A
  * PMD leaf wholly inside the range goes at once; one only partly inside is
- * split into PTEs first (the folio stays whole until deferred split).
+ * split into PTEs first (the folio stays whole until deferred split) — a
+ * file PMD's split zaps it all, its other pages refault.
  */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
@@ -433,44 +471,9 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 				continue;
 			}
 			__split_huge_pmd(vma, pmd, addr);
+			if (pgent_none(*pmd))
+				continue;
 		}
 		zap_pte_range(vma, pmd, addr, next);
-	}
-}
-
-/*
- * Rewrite the present entries of [start, end) for vma's (new) permissions.
- * Write permission goes only where can_change_pte_writable() allows; the
- * others (and the zero pages) stay read-only so that a write still takes
- * the copy-on-write (or soft-dirty) fault.  A
- * PMD leaf partly inside the range is split first.
- */
-void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
-{
-	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = start, next;
-	pmd_t *pmd;
-
-	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
-		pte_t *pte;
-
-		if (pgent_huge(*pmd)) {
-			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
-				change_huge_pmd(vma, pmd, addr);
-				continue;
-			}
-			__split_huge_pmd(vma, pmd, addr);
-		}
-		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
-			struct page *page;
-
-			if (!pgent_present(*pte))
-				continue;
-			page = vm_normal_page(vma, a, *pte);     /* the zero page stays read-only */
-			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
-					can_change_pte_writable(vma, *pte, page))));
-		}
-		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}
 }

@@ -56,7 +56,7 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
  * file and the FAULT_FLAG_*s; ->fault returns 0 with vmf->page set to the
  * page to map (a folio reference the caller owns), -ENOMEM (out of memory:
  * the task is OOM-killed) or -ENXIO (no page there, e.g. beyond EOF: the
- * access gets SIGBUS, Linux's VM_FAULT_SIGBUS).
+ * access gets SIGBUS, Linux's VM_FAULT_SIGBUS).  mm/memory_file.c maps it.
  */
 struct vm_fault {
 	struct vm_area_struct *vma;
@@ -81,8 +81,8 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long vm_flags);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
-long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		  unsigned long vm_flags, unsigned long flags);
+long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, unsigned long pgoff);
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 long do_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 	       unsigned long new_len, unsigned long flags, unsigned long new_addr);

@@ -104,8 +104,10 @@ struct mm_struct {
 	unsigned long start_data, end_data;     /* the ELF's data, for RLIMIT_DATA */
 	unsigned long start_stack;
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
-	long rss_anon;                  /* pages mapped by this mm (RssAnon), a PMD counts 512 */
-	long hiwater_rss;               /* rss_anon's peak before its last fall (VmHWM) */
+	long rss_anon;                  /* anon pages mapped by this mm (RssAnon), a PMD counts 512 */
+	long rss_file;                  /* page-cache pages of files but shmem mapped (RssFile) */
+	long rss_shmem;                 /* shmem pages mapped (RssShmem) */
+	long hiwater_rss;               /* the RSS's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
 };
 

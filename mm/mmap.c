@@ -1,13 +1,15 @@
 /*
- * VMAs and the anonymous-memory system calls' work (Linux's mm/mmap.c):
- * mmap of anonymous memory, munmap (splitting VMAs), brk, and tearing an
- * address space down; VMA split and merge for mprotect.c and madvise.c.
- * Each mm keeps its VMAs in a list sorted by address.  Argument checks
- * come in Linux's order, so every error is the errno Linux gives.
+ * The address-space system calls' work (Linux's mm/mmap.c): mmap of
+ * anonymous memory and of files (private or shared), munmap (splitting
+ * VMAs), brk, and tearing an address space down.  The VMAs themselves —
+ * create, split, merge, copy, free, and a file VMA's references — are
+ * mm/vma.c's.  Argument checks come in Linux's order, so every error is
+ * the errno Linux gives.
  *
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
+#include "linux/fs.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
@@ -24,81 +26,6 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 		if (addr < vma->vm_end)
 			return vma;
 	return NULL;
-}
-
-/*
- * Insert a VMA for [start, end), before the first VMA that starts at or
- * after end (so a VMA being split may still overlap it for a moment).
- * NULL if out of memory.
- */
-struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
-				  unsigned long end, unsigned long vm_flags)
-{
-	struct vm_area_struct *vma = kzalloc(sizeof(*vma)), *pos;
-	struct list_head *before = &mm->mmap;
-
-	if (!vma)
-		return NULL;
-	vma->vm_start = start;
-	vma->vm_end = end;
-	vma->vm_mm = mm;
-	vma->vm_flags = vm_flags;
-	vma->vm_pgoff = start >> PAGE_SHIFT;
-	INIT_LIST_HEAD(&vma->anon_vma_chain);
-	list_for_each_entry(pos, &mm->mmap, vm_list) {
-		if (pos->vm_start >= end) {
-			before = &pos->vm_list;
-			break;
-		}
-	}
-	list_add_tail(&vma->vm_list, before);
-	return vma;
-}
-
-/* Take vma out of its mm and free it, its anon_vma chains first (Linux's unlink_anon_vmas + remove_vma). */
-static void remove_vma(struct vm_area_struct *vma)
-{
-	unlink_anon_vmas(vma);
-	list_del(&vma->vm_list);
-	kfree(vma);
-}
-
-/*
- * A new VMA of vma's mm for [start, end) with vma's flags, page offset
- * pgoff and anon_vma, linked to every anon_vma vma is (Linux's
- * vm_area_dup + anon_vma_clone).  NULL on ENOMEM.
- */
-static struct vm_area_struct *vma_dup_range(struct vm_area_struct *vma, unsigned long start,
-					    unsigned long end, unsigned long pgoff)
-{
-	struct vm_area_struct *new = vma_create(vma->vm_mm, start, end, vma->vm_flags);
-
-	if (!new)
-		return NULL;
-	new->vm_pgoff = pgoff;
-	new->anon_vma = vma->anon_vma;
-	if (anon_vma_clone(new, vma)) {
-		remove_vma(new);
-		return NULL;
-	}
-	return new;
-}
-
-/*
- * Split vma at addr (inside it): vma keeps [start, addr); returns the rest,
- * which keeps its page offsets and may map the same anon folios (Linux's
- * __split_vma).  NULL on ENOMEM.
- */
-static struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
-{
-	struct vm_area_struct *tail = vma_dup_range(vma, addr, vma->vm_end,
-						    linear_page_index(vma, addr));
-
-	if (!tail)
-		return NULL;
-	split_huge_pmd_address(vma, addr);
-	vma->vm_end = addr;
-	return tail;
 }
 
 /*
@@ -145,7 +72,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 /* Private writable memory other than a stack: what RLIMIT_DATA limits (Linux's is_data_mapping). */
 static bool is_data_mapping(unsigned long flags)
 {
-	return (flags & (VM_WRITE | VM_GROWSDOWN)) == VM_WRITE;
+	return (flags & (VM_WRITE | VM_SHARED | VM_GROWSDOWN)) == VM_WRITE;
 }
 
 /* Pages of mm's VMAs in [start, end), of data mappings only if data_only. */
@@ -258,10 +185,14 @@ static bool range_mapped(struct mm_struct *mm, unsigned long start, unsigned lon
 	return vma && vma->vm_start < end;
 }
 
-/* Is a mapping with these flags charged to the memory commit (Linux's accountable_mapping)? */
+/*
+ * Is a mapping with these flags charged to the memory commit (Linux's
+ * accountable_mapping)?  Private writable memory: a shared mapping's
+ * pages are the object's, charged when the object grows.
+ */
 static bool accountable_mapping(unsigned long vm_flags)
 {
-	return (vm_flags & (VM_NORESERVE | VM_WRITE)) == VM_WRITE;
+	return (vm_flags & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE;
 }
 
 /*
@@ -274,39 +205,79 @@ int vm_enough_memory(unsigned long pages)
 	return pages > zone.managed_pages ? -ENOMEM : 0;
 }
 
-/*
- * Map len bytes of anonymous memory (Linux's do_mmap + mmap_region for
- * MAP_ANONYMOUS): at addr exactly with MAP_FIXED (replacing what was there)
- * or MAP_FIXED_NOREPLACE (-EEXIST if something is there), else at addr if
- * it is free, else where there is room.  flags: MAP_* (MAP_PRIVATE only:
- * shared memory comes with the page cache).  Linux's order of checks,
- * down to the commit check coming after a MAP_FIXED range was unmapped.
- * The address, or -errno.
- */
-long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		  unsigned long vm_flags, unsigned long flags)
-{
-	bool mapped;
-	long ret;
+/* The mmap flags MAP_SHARED takes and ignores the unknown of (Linux's LEGACY_MAP_MASK). */
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | \
+			 MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | \
+			 MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
 
-	if (!len)
+/*
+ * The VMA flags of a mapping of file (Linux's do_mmap checks, in its
+ * order): MAP_SHARED of a file not opened for writing gives a mapping that
+ * can never be writable (no VM_MAYWRITE, and not VM_SHARED: nothing can
+ * write through it) and refuses PROT_WRITE; any mapping needs a file
+ * opened for reading and an f_op->mmap.  0 or -EOPNOTSUPP / -EACCES /
+ * -ENODEV / -EINVAL.
+ */
+static int mmap_file_vm_flags(struct file *file, unsigned long prot, unsigned long flags,
+			      unsigned long *vm_flags)
+{
+	*vm_flags |= VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED_VALIDATE:
+		if (flags & ~LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		/* fall through */
+	case MAP_SHARED:
+		if ((prot & PROT_WRITE) && !(file->f_mode & FMODE_WRITE))
+			return -EACCES;
+		*vm_flags |= VM_SHARED | VM_MAYSHARE;
+		if (!(file->f_mode & FMODE_WRITE))
+			*vm_flags &= ~(VM_MAYWRITE | VM_SHARED);
+		/* fall through */
+	case MAP_PRIVATE:
+		if (!(file->f_mode & FMODE_READ))
+			return -EACCES;
+		return file->f_op->mmap ? 0 : -ENODEV;
+	default:
 		return -EINVAL;
-	if (flags & MAP_FIXED_NOREPLACE)
-		flags |= MAP_FIXED;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (!len)
-		return -ENOMEM;
-	ret = get_unmapped_area(mm, addr, len, flags);
-	if (ret < 0)
-		return ret;
-	addr = ret;
-	mapped = range_mapped(mm, addr, addr + len);
-	if (mapped && (flags & MAP_FIXED_NOREPLACE))
-		return -EEXIST;
-	if ((flags & MAP_TYPE) != MAP_PRIVATE)
-		return -EINVAL;
-	if (flags & MAP_NORESERVE)
-		vm_flags |= VM_NORESERVE;
+	}
+}
+
+/*
+ * Set the new vma up as the mapping of file, or as shared anonymous
+ * memory (Linux's mmap_region: call_mmap, or shmem_zero_setup for
+ * MAP_SHARED|MAP_ANONYMOUS: a new shmem object), then link it to its
+ * file.  0 or the errno of the file's mmap.
+ */
+static int mmap_vma_setup(struct vm_area_struct *vma, struct file *file)
+{
+	int err = 0;
+
+	if (file) {
+		vma->vm_file = get_file(file);
+		err = file->f_op->mmap(file, vma);
+	} else if (vma->vm_flags & VM_SHARED) {
+		err = -EINVAL;
+	}
+	if (err)
+		return err;
+	if (vma->vm_file)
+		vma_link_file(vma);
+	return 0;
+}
+
+/*
+ * Make the VMA of a new mapping at addr (Linux's mmap_region): the limits,
+ * the old mappings there replaced (mapped: something is), the commit
+ * charged, then the VMA made and set up.  addr or -errno; a failed setup
+ * leaves nothing behind.
+ */
+static long mmap_region(struct mm_struct *mm, struct file *file, unsigned long addr,
+			unsigned long len, unsigned long vm_flags, unsigned long pgoff, bool mapped)
+{
+	struct vm_area_struct *vma;
+	int err;
+
 	/* What MAP_FIXED replaces does not count against the limits. */
 	if (!may_expand_vm(mm, vm_flags, (len >> PAGE_SHIFT) -
 			   vm_pages_range(mm, addr, addr + len, false)))
@@ -318,7 +289,66 @@ long do_mmap_anon(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			return -ENOMEM;
 		vm_flags |= VM_ACCOUNT;
 	}
-	return vma_create(mm, addr, addr + len, vm_flags | VM_SOFTDIRTY) ? (long)addr : -ENOMEM;
+	vma = vma_create(mm, addr, addr + len, vm_flags | VM_SOFTDIRTY);
+	if (!vma)
+		return -ENOMEM;
+	vma->vm_pgoff = pgoff;
+	err = mmap_vma_setup(vma, file);
+	if (err) {
+		vma->vm_ops = NULL;     /* the file's mmap failed: no close for what it did not open */
+		remove_vma(vma);
+		return err;
+	}
+	return addr;
+}
+
+/*
+ * Map len bytes at addr of file from page offset pgoff, or of anonymous
+ * memory if file is NULL (Linux's do_mmap): at addr exactly with MAP_FIXED
+ * (replacing what was there) or MAP_FIXED_NOREPLACE (-EEXIST if something
+ * is there), else at addr if it is free, else where there is room.
+ * MAP_PRIVATE memory is copy-on-write; MAP_SHARED writes reach the file
+ * (anonymous: a new shmem object, shared with the children).  Linux's
+ * order of checks, down to the commit check coming after a MAP_FIXED
+ * range was unmapped.  The address, or -errno.
+ */
+long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, unsigned long pgoff)
+{
+	unsigned long vm_flags = calc_vm_prot_bits(prot);
+	bool mapped;
+	long ret;
+
+	if (!len)
+		return -EINVAL;
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len)
+		return -ENOMEM;
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
+	ret = get_unmapped_area(mm, addr, len, flags);
+	if (ret < 0)
+		return ret;
+	addr = ret;
+	mapped = range_mapped(mm, addr, addr + len);
+	if (mapped && (flags & MAP_FIXED_NOREPLACE))
+		return -EEXIST;
+	if (file) {
+		ret = mmap_file_vm_flags(file, prot, flags, &vm_flags);
+	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
+		pgoff = 0;
+		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	} else {
+		ret = (flags & MAP_TYPE) == MAP_PRIVATE ? 0 : -EINVAL;
+		pgoff = addr >> PAGE_SHIFT;
+	}
+	if (ret)
+		return ret;
+	if (flags & MAP_NORESERVE)
+		vm_flags |= VM_NORESERVE;
+	return mmap_region(mm, file, addr, len, vm_flags, pgoff, mapped);
 }
 
 /*
@@ -367,80 +397,4 @@ void exit_mmap(struct mm_struct *mm)
 	}
 	mm_free_deposited_tables(mm);
 	mm_put_huge_zero_folio(mm);
-}
-
-/*
- * Make [start, end) (inside VMAs, no holes) begin and end on VMA
- * boundaries, splitting at most two VMAs.  0 or -ENOMEM.
- */
-int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
-{
-	struct vm_area_struct *vma = find_vma(mm, start);
-
-	if (vma && vma->vm_start < start && !split_vma(vma, start))
-		return -ENOMEM;
-	vma = find_vma(mm, end);
-	if (vma && vma->vm_start < end && !split_vma(vma, end))
-		return -ENOMEM;
-	return 0;
-}
-
-/*
- * May prev and next, which touch, be one VMA (Linux's can_vma_merge_after
- * and is_mergeable_anon_vma)?  Equal flags but VM_SOFTDIRTY, page offsets
- * that run on, and the same anon_vma — or at most one of them has one (the
- * other has no anon folios yet).
- */
-static bool vma_can_merge(const struct vm_area_struct *prev, const struct vm_area_struct *next)
-{
-	return next->vm_start == prev->vm_end &&
-	       !((next->vm_flags ^ prev->vm_flags) & ~VM_SOFTDIRTY) &&
-	       prev->vm_pgoff + ((prev->vm_end - prev->vm_start) >> PAGE_SHIFT) == next->vm_pgoff &&
-	       (!prev->anon_vma || !next->anon_vma || prev->anon_vma == next->anon_vma);
-}
-
-/*
- * Merge each VMA with the next one while vma_can_merge() allows.  The one
- * with the anon_vma chains survives; the other is removed.  The merged VMA
- * is soft-dirty if either was.
- */
-void vma_merge_all(struct mm_struct *mm)
-{
-	struct vm_area_struct *vma, *next;
-
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		while (vma->vm_list.next != &mm->mmap) {
-			next = list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
-			if (!vma_can_merge(vma, next))
-				break;
-			if (!vma->anon_vma && next->anon_vma) {
-				next->vm_flags |= vma->vm_flags & VM_SOFTDIRTY;
-				next->vm_start = vma->vm_start;
-				next->vm_pgoff = vma->vm_pgoff;
-				list_del(&next->vm_list);
-				list_add(&next->vm_list, vma->vm_list.prev);
-				remove_vma(vma);
-				vma = next;
-				continue;
-			}
-			vma->vm_end = next->vm_end;
-			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
-			remove_vma(next);
-		}
-	}
-}
-
-/*
- * The VMA an mremap moves [addr, addr + len) of vma to: a copy at addr with
- * page offset pgoff, so that linear_page_index() still gives each moved
- * anon page its folio->index — or, if vma never faulted, addr's own page
- * offset, as a new mapping there would have (Linux's copy_vma).  NULL on
- * ENOMEM.
- */
-struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
-				unsigned long len, unsigned long pgoff)
-{
-	if (!vma->anon_vma)
-		pgoff = addr >> PAGE_SHIFT;
-	return vma_dup_range(vma, addr, addr + len, pgoff);
 }

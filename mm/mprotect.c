@@ -1,7 +1,7 @@
 /*
  * mprotect (Linux's mm/mprotect.c): VMAs are split at the range's edges,
- * their flags set, and their present entries rewritten (change_protection
- * in memory.c); equal neighbours merge again.  The argument checks come in
+ * their flags set, and their present entries rewritten (change_protection);
+ * equal neighbours merge again.  The argument checks come in
  * Linux's order, and like Linux a hole stops the walk after the VMAs
  * before it were changed.
  *
@@ -10,6 +10,46 @@
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
+
+/*
+ * Rewrite the present entries of [start, end) for vma's (new) permissions.
+ * Write permission goes only where can_change_pte_writable() allows; the
+ * others (and the zero pages) stay read-only so that a write still takes
+ * the copy-on-write (or soft-dirty) fault.  A
+ * PMD leaf partly inside the range is split first (Linux's
+ * change_protection, mm/mprotect.c).
+ */
+void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	pgd_t *pgd = vma->vm_mm->pgd;
+	unsigned long addr = start, next;
+	pmd_t *pmd;
+
+	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+		pte_t *pte;
+
+		if (pgent_huge(*pmd)) {
+			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
+				change_huge_pmd(vma, pmd, addr);
+				continue;
+			}
+			__split_huge_pmd(vma, pmd, addr);
+			if (pgent_none(*pmd))
+				continue;       /* a file PMD: zapped, its pages refault */
+		}
+		pte = pte_offset(pmd, addr);
+		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
+			struct page *page;
+
+			if (!pgent_present(*pte))
+				continue;
+			page = vm_normal_page(vma, a, *pte);     /* the zero page stays read-only */
+			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
+					can_change_pte_writable(vma, *pte, page))));
+		}
+		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
+	}
+}
 
 /* Give [start, end), inside vma, the access flags newflags (Linux's mprotect_fixup). */
 static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsigned long end,
@@ -29,7 +69,7 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 	if (newflags & VM_WRITE) {
 		if (!may_expand_vm(mm, newflags, nrpages) && may_expand_vm(mm, oldflags, nrpages))
 			return -ENOMEM;
-		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_NORESERVE))) {
+		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_SHARED | VM_NORESERVE))) {
 			if (vm_enough_memory(nrpages))
 				return -ENOMEM;
 			newflags |= VM_ACCOUNT;
@@ -97,6 +137,12 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 		vma = find_vma(mm, addr);
 		if (!vma || vma->vm_start > addr) {
 			ret = -ENOMEM;          /* a hole: the VMAs before it keep their change */
+			break;
+		}
+		/* A shared mapping of a file opened read-only never becomes writable. */
+		if ((newflags & VM_WRITE) && (vma->vm_flags & VM_MAYSHARE) &&
+		    !(vma->vm_flags & VM_MAYWRITE)) {
+			ret = -EACCES;
 			break;
 		}
 		ret = mprotect_fixup(vma, addr, MIN(end, vma->vm_end), newflags);

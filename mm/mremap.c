@@ -97,6 +97,8 @@ static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long 
 			if (extent == PMD_SIZE && move_huge_pmd(mm, old_addr, old_pmd, new_addr))
 				continue;
 			__split_huge_pmd(vma, old_pmd, old_addr);
+			if (pgent_none(*old_pmd))
+				continue;       /* a file PMD: zapped, its pages refault */
 		}
 		if (move_ptes(mm, old_pmd, old_addr, old_addr + extent, new_addr))
 			break;
@@ -144,7 +146,8 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
 /*
  * The VMA [addr, addr + old_len) lies in, if it may become new_len long
  * (Linux's vma_to_resize).  -EFAULT: no VMA there or the range leaves it;
- * -EINVAL: old_len 0 (duplicating a private mapping) or page offsets that
+ * -EINVAL: old_len 0 of a private mapping (only a shared one may be
+ * duplicated: a second mapping of the same pages) or page offsets that
  * would wrap; -ENOMEM: past RLIMIT_AS/RLIMIT_DATA.
  */
 static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long addr,
@@ -158,8 +161,8 @@ static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long 
 	if (!vma || vma->vm_start > addr)
 		return NULL;
 	*err = -EINVAL;
-	if (!old_len)           /* all VMAs are private */
-		return NULL;
+	if (!old_len && !(vma->vm_flags & (VM_SHARED | VM_MAYSHARE)))
+		return NULL;            /* only a shared mapping can be duplicated */
 	*err = -EFAULT;
 	if (old_len > vma->vm_end - addr)
 		return NULL;

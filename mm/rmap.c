@@ -55,16 +55,30 @@
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 
+
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
 
-/* Move the AnonPages / AnonHugePages counters (Linux's __folio_mod_stat). */
+/*
+ * Move the mapped-memory counters (Linux's __folio_mod_stat): nr pages
+ * became mapped (< 0: unmapped) — AnonPages or, for a page-cache folio,
+ * Mapped — and nr_pmdmapped pages gained or lost their first PMD mapping:
+ * AnonHugePages, ShmemPmdMapped (a shmem folio: PG_swapbacked) or
+ * FilePmdMapped.
+ */
 static void __folio_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 {
+	const bool anon = folio_test_anon(folio);
+
 	if (nr)
-		mod_node_page_state(NR_ANON_MAPPED, nr);
-	if (nr_pmdmapped)
+		mod_node_page_state(anon ? NR_ANON_MAPPED : NR_FILE_MAPPED, nr);
+	if (!nr_pmdmapped)
+		return;
+	if (anon)
 		mod_node_page_state(NR_ANON_THPS, nr_pmdmapped);
+	else
+		mod_node_page_state(folio_test_swapbacked(folio) ? NR_SHMEM_PMDMAPPED :
+				    NR_FILE_PMDMAPPED, nr_pmdmapped);
 }
 
 /* Large-folio PTE add with per-page mapcounts: pages going 0 -> 1 count. */
@@ -265,6 +279,39 @@ noinline_fn void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 }
 
 /*
+ * Map pages of a page-cache folio (Linux's __folio_add_file_rmap): the
+ * counts and the MM owner slots move exactly as for an anon folio
+ * (__folio_add_rmap), only the counters differ; no page is ever
+ * AnonExclusive, and a file folio is never queued for deferred split.
+ */
+static __always_inline void __folio_add_file_rmap(struct folio *folio, struct page *page,
+						   int nr_pages, struct vm_area_struct *vma,
+						   enum rmap_level level)
+{
+	int nr, nr_pmdmapped = 0;
+
+	VM_WARN_ON_ONCE(folio_test_anon(folio), "file rmap of an anon folio");
+	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
+	__folio_mod_stat(folio, nr, nr_pmdmapped);
+}
+
+/* Map nr_pages pages of a page-cache folio, by PTEs of vma's mm. */
+noinline_fn void folio_add_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+					  struct vm_area_struct *vma)
+{
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
+	__folio_add_file_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
+}
+
+/* Map a whole PMD-sized page-cache folio by one PMD of vma's mm. */
+noinline_fn void folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
+					 struct vm_area_struct *vma)
+{
+	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
+	__folio_add_file_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
+}
+
+/*
  * fork: the child's mm (dst_vma) maps the pages its parent (src_vma) maps.
  * The pages stop being exclusive to the parent.  Returns 0, or -EBUSY if
  * an exclusive page may be pinned for DMA: then the caller must copy it.
@@ -439,24 +486,4 @@ noinline_fn void folio_remove_rmap_pmd(struct folio *folio, struct page *page,
 {
 	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma);
 	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
-}
-
-/*
- * The rmap half of splitting a PMD into 512 PTEs (Linux's
- * __split_huge_pmd_locked for anon folios): each PTE will hold a folio
- * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
- * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
- * the large mapcount +511, entire mapcount -1.  The caller replaces the
- * PMD entry by a table of PTEs.
- */
-void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
-			     unsigned long haddr)
-{
-	const bool anon_exclusive = PageAnonExclusive(&folio->page);
-
-	VM_WARN_ON_ONCE(!folio_test_pmd_mappable(folio), "PMD split of a small folio");
-	folio_ref_add(folio, HPAGE_PMD_NR - 1);
-	folio_add_anon_rmap_ptes(folio, &folio->page, HPAGE_PMD_NR, vma, haddr,
-				 anon_exclusive ? RMAP_EXCLUSIVE : RMAP_NONE);
-	folio_remove_rmap_pmd(folio, &folio->page, vma);
 }

@@ -430,4 +430,19 @@ void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_are
 void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long haddr);
 
+/* Page-cache folios (mm/rmap.c, mm/rmap_file.c). */
+void folio_add_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			      struct vm_area_struct *vma);
+#define folio_add_file_rmap_pte(folio, page, vma) \
+	folio_add_file_rmap_ptes(folio, page, 1, vma)
+void folio_add_file_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma);
+void folio_dup_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
+			      struct vm_area_struct *dst_vma);
+#define folio_dup_file_rmap_pte(folio, page, dst_vma) \
+	folio_dup_file_rmap_ptes(folio, page, 1, dst_vma)
+void folio_dup_file_rmap_pmd(struct folio *folio, struct page *page,
+			     struct vm_area_struct *dst_vma);
+void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc);
+void rmap_walk(struct folio *folio, struct rmap_walk_control *rwc);
+
 #endif

@@ -1,4 +1,4 @@
-/* Memory system calls: mmap (anonymous, private), munmap, mremap, brk. */
+/* Memory system calls: mmap (anonymous or of a file, private or shared), munmap, mremap, brk. */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
@@ -8,52 +8,27 @@
 
 
 /*
- * mmap of a file: -ENODEV unless its f_op has mmap (none has yet); else
- * the range is mapped as do_mmap_anon() maps it, then the file's mmap
- * sets the VMA up (Linux's mmap_region + call_mmap), undone if it fails.
- * vm_file and vm_pgoff come with the page cache.
- */
-static long mmap_file(struct file *file, unsigned long addr, unsigned long len,
-		      unsigned long prot, unsigned long flags)
-{
-	long ret;
-	int err;
-
-	if (!file->f_op->mmap)
-		return -ENODEV;
-	ret = do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
-	if (ret < 0)
-		return ret;
-	err = file->f_op->mmap(file, find_vma(current->mm, ret));
-	if (err) {
-		do_munmap(current->mm, ret, len);
-		return err;
-	}
-	return ret;
-}
-
-/*
- * mmap: anonymous private memory, or a file whose f_op can map it.
- * Checks in Linux's order: offset alignment, the file (EBADF, ENODEV),
- * then do_mmap_anon's (length, placement, mapping type, limits).
- * MAP_POPULATE (without MAP_NONBLOCK) faults the new memory in.
+ * mmap: anonymous memory, or a file whose f_op can map it (do_mmap).
+ * Checks in Linux's order: offset alignment, the file (EBADF), then
+ * do_mmap's.  MAP_POPULATE (without MAP_NONBLOCK) faults the new memory in.
  */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, long fd, unsigned long off)
 {
-	struct file *file;
+	struct file *file = NULL;
+	long ret;
 
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (flags & MAP_ANONYMOUS) {
-		long ret = do_mmap_anon(current->mm, addr, len, calc_vm_prot_bits(prot), flags);
-
-		if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
-			mm_populate(current->mm, ret, len);
-		return ret;
+	if (!(flags & MAP_ANONYMOUS)) {
+		file = fget(fd);
+		if (!file)
+			return -EBADF;
 	}
-	file = fget(fd);
-	return file ? mmap_file(file, addr, len, prot, flags) : -EBADF;
+	ret = do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
+	if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
+		mm_populate(current->mm, ret, len);
+	return ret;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)

@@ -212,11 +212,16 @@ unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigne
 	return orders & mask & THP_ORDERS_ALL_ANON;
 }
 
-/* Does the naturally aligned 2^order block around addr lie inside vma? */
+/*
+ * Does the naturally aligned 2^order block around addr lie inside vma,
+ * and, for a file, map a block of the file aligned the same way?
+ */
 bool thp_vma_suitable_order(const struct vm_area_struct *vma, unsigned long addr,
 			    unsigned int order)
 {
 	unsigned long size = PAGE_SIZE << order, haddr = addr & ~(size - 1);
 
+	if (vma->vm_file && (((vma->vm_start >> PAGE_SHIFT) - vma->vm_pgoff) & ((1UL << order) - 1)))
+		return false;
 	return haddr >= vma->vm_start && haddr + size <= vma->vm_end;
 }

@@ -19,6 +19,10 @@ int thp_enabled_store(int order, const char *buf, size_t len);
 int thp_enabled_cmdline(const char *val);
 int thp_anon_cmdline(const char *val);
 unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders);
+struct shmem_sb_info;
+extern struct shmem_sb_info *shm_mnt_sbinfo;
+int shmem_enabled_show(int order, char *buf, size_t size);
+int shmem_enabled_store(int order, const char *buf, size_t len);
 bool thp_vma_suitable_order(const struct vm_area_struct *vma, unsigned long addr,
 			    unsigned int order);
 

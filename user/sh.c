@@ -4,6 +4,7 @@
  * the status of a command that failed or was killed.  Built-ins: exit [N].
  * "> FILE" (or ">FILE") sends the command's output to FILE, e.g.
  * echo always > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
+ * ">> FILE" appends to it (both create FILE, e.g. on the tmpfs /tmp).
  * `sh -c "CMD ARGS"` runs one command and exits with its status.
  * Interactive (stdin a terminal), it ignores ^C and ^\ as a shell without
  * job control does: the terminal signals its whole process group, so the
@@ -49,30 +50,35 @@ static int split(char *line, char **argv)
 }
 
 /*
- * Take "> FILE" / ">FILE" out of argv; returns FILE, or NULL if there is
- * none (or "" when ">" has no file after it).
+ * Take "> FILE" / ">FILE" / ">> FILE" out of argv; returns FILE, or NULL
+ * if there is none (or "" when ">" has no file after it).  *append is set
+ * for ">>".
  */
-static const char *take_redirect(char **argv, int *argc)
+static const char *take_redirect(char **argv, int *argc, int *append)
 {
 	const char *file = NULL;
 	int out = 0;
 
 	for (int i = 0; i < *argc; i++) {
-		if (argv[i][0] != '>') {
+		const char *w = argv[i];
+
+		if (w[0] != '>') {
 			argv[out++] = argv[i];
 			continue;
 		}
-		file = argv[i][1] ? argv[i] + 1 : i + 1 < *argc ? argv[++i] : "";
+		*append = w[1] == '>';
+		w += 1 + *append;
+		file = *w ? w : i + 1 < *argc ? argv[++i] : "";
 	}
 	argv[out] = NULL;
 	*argc = out;
 	return file;
 }
 
-/* In the child: point stdout at file. */
-static void redirect_stdout(const char *file)
+/* In the child: point stdout at file, truncated or (append) added to. */
+static void redirect_stdout(const char *file, int append)
 {
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(file, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
 
 	if (fd < 0) {
 		fprintf(stderr, "sh: %s: %s\n", file, strerror(errno));
@@ -86,8 +92,8 @@ static void redirect_stdout(const char *file)
 static int run(char *line)
 {
 	char *argv[MAX_WORDS];
-	int argc = split(line, argv), status;
-	const char *file = take_redirect(argv, &argc);
+	int argc = split(line, argv), status, append = 0;
+	const char *file = take_redirect(argv, &argc, &append);
 	pid_t pid;
 
 	if (!argc)
@@ -103,7 +109,7 @@ static int run(char *line)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		if (file)
-			redirect_stdout(file);
+			redirect_stdout(file, append);
 		execvp(argv[0], argv);
 		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);

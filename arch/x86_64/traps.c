@@ -88,7 +88,8 @@ static int pf_error_decode(unsigned long ec, char *buf, size_t size)
  * A fault on a user address, from user mode or from a uaccess copy: let
  * the mm resolve it.  0 if the access can be retried; -EFAULT if nothing
  * is mapped there (SEGV_MAPERR), -EACCES if the mapping forbids the
- * access (SEGV_ACCERR), -ENOMEM.
+ * access (SEGV_ACCERR), -ENXIO if the mapped file has no page there
+ * (SIGBUS, BUS_ADRERR), -ENOMEM.
  */
 static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 {
@@ -146,11 +147,22 @@ static void set_signal_archinfo(const struct pt_regs *regs, unsigned long addr)
 	current->thread.error_code = regs->error_code;
 }
 
+/* The signal a user-mode fault the mm could not resolve raises (Linux's do_sigbus, bad_area). */
+static void user_fault_signal(const struct pt_regs *regs, unsigned long cr2, int ret)
+{
+	set_signal_archinfo(regs, cr2);
+	if (ret == -ENXIO)
+		force_sig_fault(SIGBUS, BUS_ADRERR, cr2);
+	else
+		force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV,
+				ret == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, cr2);
+}
+
 /*
  * Page faults.  User addresses go to the mm; what it cannot resolve sends
- * a user task SIGSEGV (or SIGKILL when out of memory), or makes a
- * uaccess copy return -EFAULT.  User mode touching a kernel address gets
- * SIGSEGV.  Other kernel faults are fatal.
+ * a user task SIGSEGV (SIGBUS past the end of a mapped file, SIGKILL when
+ * out of memory), or makes a uaccess copy return -EFAULT.  User mode
+ * touching a kernel address gets SIGSEGV.  Other kernel faults are fatal.
  * Never inlined: GDB's pfbreak helper stops here.
  */
 noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
@@ -169,9 +181,7 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 		if (!ret)
 			return;
 		if (user_mode(regs)) {
-			set_signal_archinfo(regs, cr2);
-			force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV,
-					ret == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, cr2);
+			user_fault_signal(regs, cr2, ret);
 			return;
 		}
 	}

@@ -10,7 +10,10 @@
  *
  * foliOS has no dentries yet: lookups resolve a whole normalized path
  * (fs/namei.c), and a directory inode's i_private is that path, which
- * relative lookups start from.  A file with data in the page cache has
+ * relative lookups start from.  A writable file system (tmpfs, mounted by
+ * fs/namespace.c) answers for its subtree through inode_operations, one
+ * path component at a time; its directories keep their entries (name ->
+ * inode) in i_children, Linux's dcache children in fs/libfs.c's stead.  A file with data in the page cache has
  * i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
@@ -50,12 +53,50 @@ struct inode;
 struct vm_area_struct;
 struct poll_table_struct;
 
+struct statfs;
+struct super_block;
+
 struct super_operations {
 	void (*destroy_inode)(struct inode *inode);     /* the last iput(); kfree if absent */
+	int (*statfs)(struct super_block *sb, struct statfs *buf);      /* absent: zeros */
 };
+
+#define SB_RDONLY       1               /* s_flags: mounted read-only (the initrd) */
 
 struct super_block {
 	const struct super_operations *s_op;
+	unsigned long s_magic;          /* statfs's f_type */
+	unsigned long s_dev;            /* st_dev of its files; 0 is shown as 1 */
+	unsigned long s_flags;          /* SB_* */
+	loff_t s_maxbytes;              /* the largest file */
+	void *s_fs_info;                /* the file system's */
+};
+
+/* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */
+#define ATTR_SIZE       (1 << 3)
+struct iattr {
+	unsigned int ia_valid;
+	loff_t ia_size;
+};
+
+/*
+ * What a directory of a writable file system does (Linux's
+ * inode_operations, with names in place of dentries).  name is one path
+ * component, NUL-terminated, never "." or "..".  Each returns 0 or -errno;
+ * lookup a referenced inode or NULL.  An absent op on a directory means
+ * its file system is read-only (EROFS).
+ */
+struct inode_operations {
+	struct inode *(*lookup)(struct inode *dir, const char *name);
+	int (*create)(struct inode *dir, const char *name, umode_t mode, struct inode **res);
+	int (*link)(struct inode *inode, struct inode *dir, const char *name);
+	int (*unlink)(struct inode *dir, const char *name);
+	int (*mkdir)(struct inode *dir, const char *name, umode_t mode);
+	int (*rmdir)(struct inode *dir, const char *name);
+	int (*rename)(struct inode *old_dir, const char *old_name, struct inode *new_dir,
+		      const char *new_name, unsigned int flags);
+	int (*tmpfile)(struct inode *dir, umode_t mode, struct inode **res);
+	int (*setattr)(struct inode *inode, struct iattr *attr);
 };
 
 struct folio;
@@ -95,7 +136,9 @@ struct inode {
 	int i_count;                    /* references: lookups and open files */
 	struct super_block *i_sb;
 	const struct file_operations *i_fop;    /* what an open of it gets */
+	const struct inode_operations *i_op;    /* NULL: not writable */
 	void *i_private;                /* the file system's; a directory's path */
+	struct list_head i_children;    /* a libfs directory's entries (struct simple_dentry) */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
 	struct address_space i_data;
 };
@@ -131,6 +174,7 @@ struct file_operations {
 	__poll_t (*poll)(struct file *file, struct poll_table_struct *wait);
 	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
 	int (*mmap)(struct file *file, struct vm_area_struct *vma);
+	long (*fallocate)(struct file *file, int mode, loff_t offset, loff_t len);
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
 };
@@ -138,7 +182,7 @@ struct file_operations {
 struct file {
 	int f_count;
 	fmode_t f_mode;                 /* FMODE_* */
-	unsigned int f_flags;           /* O_ACCMODE and O_NONBLOCK, as opened or F_SETFL'ed */
+	unsigned int f_flags;           /* O_ACCMODE, O_APPEND, O_NONBLOCK: as opened or F_SETFL'ed */
 	loff_t f_pos;
 	struct inode *f_inode;
 	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
@@ -159,10 +203,18 @@ static inline struct inode *file_inode(const struct file *f)
 extern struct file console_file;
 
 /* fs/inode.c */
+void inode_init_always(struct super_block *sb, struct inode *inode);
 struct inode *new_inode(struct super_block *sb);
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
 unsigned long get_next_ino(void);
+
+/* Another reference to f (Linux's get_file): a VMA mapping it holds one. */
+static inline struct file *get_file(struct file *f)
+{
+	f->f_count++;
+	return f;
+}
 
 /* fs/file.c */
 struct file *fget(int fd);
@@ -181,6 +233,30 @@ void files_init_console(struct files_struct *files);
 
 /* fs/open.c */
 int nonseekable_open(struct inode *inode, struct file *file);
+long do_truncate(struct inode *inode, loff_t length);
+long vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len);
+struct file *vfs_open(struct inode *inode, int flags, long *err);
+
+/* fs/libfs.c: directories of name -> inode entries (tmpfs's) */
+int simple_dir_init(struct inode *dir, const char *path);
+void simple_dir_destroy(struct inode *dir);
+struct inode *simple_lookup(struct inode *dir, const char *name);
+int simple_add_entry(struct inode *dir, const char *name, struct inode *inode);
+int simple_link(struct inode *inode, struct inode *dir, const char *name);
+int simple_unlink(struct inode *dir, const char *name);
+int simple_rmdir(struct inode *dir, const char *name);
+int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new_dir,
+		  const char *new_name, unsigned int flags);
+void simple_remove_all(struct inode *dir);
+int dcache_readdir(struct file *file, struct dir_context *ctx);
+extern const struct file_operations simple_dir_operations;
+
+/* fs/namespace.c: the mount table */
+struct inode *lookup_mnt(const char *path, const char **rest);
+bool path_is_mountpoint(const char *path);
+bool has_submounts(const char *path);
+int kern_mount(const char *path, const char *fstype, const char *options);
+void mnt_init(void);
 
 /* fs/read_write.c */
 long vfs_read(struct file *file, char *ubuf, size_t count, loff_t *pos);

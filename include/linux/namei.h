@@ -6,11 +6,36 @@
 #include "uapi/linux/fcntl.h"
 
 #define PATH_MAX        4096
+#define NAME_MAX        255             /* the longest path component */
 #define DIR_PATH_MAX    128             /* the longest path a directory inode keeps */
 #define LOOKUP_EMPTY    1               /* "" is allowed (AT_EMPTY_PATH) */
+#define S_IALLUGO       07777
+#define S_IRWXUGO       0777
+#define S_ISVTX         01000
+#define CURRENT_UMASK   0022            /* foliOS has no umask(2) yet: Linux's default */
+
+/* What a path's last component is (Linux's last_type) */
+enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+
+/*
+ * The parent directory of a path about to be created, removed or renamed
+ * (Linux's filename_parentat): dir is a reference (NULL unless LAST_NORM),
+ * last the final component, path the whole normalized path.
+ */
+struct path_parent {
+	struct inode *dir;
+	int type;                       /* LAST_* */
+	bool trailing;                  /* the name ended in '/' */
+	char last[NAME_MAX + 1];
+	const char *path;               /* in buf, freed by path_parent_put() */
+	char *buf;
+};
 
 char *getname(const char *upath, int flags, long *err);
 long path_lookupat(int dirfd, const char *name, struct inode **inode);
 long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
+long path_parentat(int dirfd, const char *name, struct path_parent *pp);
+void path_parent_put(struct path_parent *pp);
+struct inode *lookup_path(const char *path);
 
 #endif

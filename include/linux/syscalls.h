@@ -34,6 +34,26 @@ long sys_vmsplice(int fd, const void *uiov, unsigned long nr_segs, unsigned int 
 long sys_fcntl(int fd, int cmd, unsigned long arg);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);
+long sys_creat(const char *upath, int mode);
+long sys_truncate(const char *upath, long length);
+long sys_ftruncate(int fd, long length);
+long sys_fallocate(int fd, int mode, long offset, long len);
+long sys_mkdir(const char *upath, int mode);
+long sys_mkdirat(int dirfd, const char *upath, int mode);
+long sys_rmdir(const char *upath);
+long sys_unlink(const char *upath);
+long sys_unlinkat(int dirfd, const char *upath, int flags);
+long sys_rename(const char *uold, const char *unew);
+long sys_renameat(int olddfd, const char *uold, int newdfd, const char *unew);
+long sys_renameat2(int olddfd, const char *uold, int newdfd, const char *unew, unsigned int flags);
+long sys_link(const char *uold, const char *unew);
+long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int flags);
+long sys_statfs(const char *upath, void *ubuf);
+long sys_fstatfs(int fd, void *ubuf);
+long sys_umount2(const char *utarget, int flags);
+
+/* mm/memfd.c */
+long sys_memfd_create(const char *uname, unsigned int flags);
 
 /* mm/syscalls.c */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,

@@ -35,7 +35,7 @@
 #include "tests/host/bench_util.h"
 
 #define BASE      0x40000000UL          /* PMD-aligned */
-#define RW        (VM_READ | VM_WRITE)
+#define RW        (PROT_READ | PROT_WRITE)
 #define NR_SIZES  6
 #define MAX_REPS  31
 #define EVICT_BYTES (1UL << 30)         /* over the 480 MiB LLC seen on these machines */
@@ -113,7 +113,7 @@ static struct mm_struct *setup(int s)
 
 	mm->mmap_base = MMAP_BASE;
 	thp_only(s);
-	if (do_mmap_anon(mm, BASE, len, RW, MAP_PRIVATE | MAP_FIXED) != (long)BASE)
+	if (do_mmap(mm, NULL, BASE, len, RW, MAP_PRIVATE | MAP_FIXED, 0) != (long)BASE)
 		abort();
 	vma = find_vma(mm, BASE);
 	for (unsigned long a = BASE; a < BASE + len; a += PAGE_SIZE)

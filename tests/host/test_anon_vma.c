@@ -73,8 +73,8 @@ static void test_fork_of_fork(void **state)
 	struct folio *f, *cf;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 4 * PAGE_SIZE, VM_READ | VM_WRITE,
-				      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	pv = find_vma(mm, BASE);
 	assert_null(pv->anon_vma);                      /* no fault yet */
 	user_write(mm, BASE, 'p');
@@ -114,8 +114,8 @@ static void test_split_and_unlink(void **state)
 	struct visits v;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE,
-				      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'a' + i);
 	assert_int_equal(do_munmap(mm, BASE + 2 * PAGE_SIZE, 2 * PAGE_SIZE), 0);
@@ -145,8 +145,8 @@ static void test_mremap_walk(void **state)
 	struct visits v;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 4 * PAGE_SIZE, VM_READ | VM_WRITE,
-				      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE + PAGE_SIZE, 'x');
 	f = folio_of(mm, BASE + PAGE_SIZE);
 	child = dup_mm(mm);

@@ -20,7 +20,7 @@
 #include "tests/host/mm_helpers.h"
 
 #define BASE    0x40000000UL            /* PMD-aligned */
-#define RW      (VM_READ | VM_WRITE)
+#define RW      (PROT_READ | PROT_WRITE)
 
 MM_TEST_FIXTURE()
 
@@ -51,7 +51,7 @@ static void test_thp_pmd_and_ptes(void **state)
 	long thps;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE, 'a');
 	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
 	f = folio_of(mm, BASE);
@@ -84,7 +84,7 @@ static void test_small_and_referenced(void **state)
 	struct folio *f, *nf;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE, 's');
 	f = folio_of(mm, BASE);
 	folio_get(f);                                   /* a GUP reference */

@@ -36,16 +36,16 @@ static int nr_vmas(struct mm_struct *m)
 static void test_vma_split_and_fixed(void **state)
 {
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 16 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 16; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 0x40 + i);
 	assert_int_equal(do_munmap(mm, BASE + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
 	assert_int_equal(nr_vmas(mm), 2);
 	assert_int_equal(read_byte(mm, BASE + 5 * PAGE_SIZE, ACC_USER), -1);
 	assert_int_equal(read_byte(mm, BASE + 9 * PAGE_SIZE, ACC_USER), 0x49);
-	assert_int_equal(do_mmap_anon(mm, BASE, PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	assert_int_equal(nr_vmas(mm), 3);
 	assert_int_equal(find_vma(mm, BASE)->vm_end, BASE + PAGE_SIZE);
 	assert_int_equal(read_byte(mm, BASE, ACC_USER), -1);            /* replaced: not faulted yet */
@@ -78,8 +78,8 @@ static void test_brk(void **state)
 	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
 	assert_int_equal(do_brk(mm, BASE + PAGE_SIZE), BASE + PAGE_SIZE);
 	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), -1);
-	assert_int_equal(do_mmap_anon(mm, BASE + 8 * PAGE_SIZE, PAGE_SIZE, VM_READ,
-				      MAP_PRIVATE | MAP_FIXED),
+	assert_int_equal(do_mmap(mm, NULL, BASE + 8 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
+				      MAP_PRIVATE | MAP_FIXED, 0),
 			 BASE + 8 * PAGE_SIZE);
 	assert_int_equal(do_brk(mm, BASE + 10 * PAGE_SIZE), BASE + PAGE_SIZE);  /* refused */
 	assert_int_equal(do_brk(mm, BASE - 1), BASE + PAGE_SIZE);
@@ -97,8 +97,8 @@ static void test_fork_cow(void **state)
 	phys_addr_t pa, pa2;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'p');
 	child = dup_mm(mm);
@@ -136,8 +136,8 @@ static void test_mprotect(void **state)
 	struct mm_struct *child;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 8; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'm');
 	assert_int_equal(do_mprotect(mm, BASE + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
@@ -171,8 +171,8 @@ static void test_prot_none(void **state)
 	pgent_t *pte;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 4 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 4; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'g');
 	softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, ACC_USER, &pa);
@@ -215,14 +215,14 @@ static void test_rlimits(void **state)
 {
 	(void)state;
 	host_rlimit[RLIMIT_DATA][0] = 8 * PAGE_SIZE;
-	assert_int_equal(do_mmap_anon(mm, BASE, 6 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
-	assert_int_equal(do_mmap_anon(mm, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, VM_READ | VM_WRITE,
-				      MAP_PRIVATE | MAP_FIXED), -ENOMEM);
-	assert_int_equal(do_mmap_anon(mm, BASE, 8 * PAGE_SIZE, VM_READ | VM_WRITE,
-					      MAP_PRIVATE | MAP_FIXED), BASE);
-	assert_int_equal(do_mmap_anon(mm, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, VM_READ,
-				      MAP_PRIVATE | MAP_FIXED),
+	assert_int_equal(do_mmap(mm, NULL, BASE, 6 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_FIXED, 0), -ENOMEM);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE + 16 * PAGE_SIZE, 4 * PAGE_SIZE, PROT_READ,
+				      MAP_PRIVATE | MAP_FIXED, 0),
 			 BASE + 16 * PAGE_SIZE);
 	assert_int_equal(do_mprotect(mm, BASE + 16 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE),
 			 -ENOMEM);
@@ -233,8 +233,8 @@ static void test_rlimits(void **state)
 	host_rlimit[RLIMIT_DATA][0] = RLIM_INFINITY;
 	host_rlimit[RLIMIT_AS][0] = 13 * PAGE_SIZE;
 	assert_int_equal(do_brk(mm, mm->brk + PAGE_SIZE), BASE + 65 * PAGE_SIZE);
-	assert_int_equal(do_mmap_anon(mm, BASE + 32 * PAGE_SIZE, PAGE_SIZE, VM_READ,
-				      MAP_PRIVATE | MAP_FIXED),
+	assert_int_equal(do_mmap(mm, NULL, BASE + 32 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
+				      MAP_PRIVATE | MAP_FIXED, 0),
 			 -ENOMEM);
 }
 

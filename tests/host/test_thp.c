@@ -17,7 +17,7 @@
 #include "tests/host/mm_helpers.h"
 
 #define BASE    0x40000000UL            /* 1 GiB: PMD-aligned */
-#define RW      (VM_READ | VM_WRITE)
+#define RW      (PROT_READ | PROT_WRITE)
 
 MM_TEST_FIXTURE()
 
@@ -97,7 +97,7 @@ static void test_mthp_fault(void **state)
 	thp_enabled_store(9, "never", 5);
 	thp_enabled_store(4, "always", 6);
 	thp_enabled_store(2, "always", 6);
-	assert_int_equal(do_mmap_anon(mm, BASE, 64 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 64 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE + 3 * PAGE_SIZE, 1);
 	f = folio_at(mm, BASE, &level);
 	assert_int_equal(level, PT_PTE);
@@ -126,7 +126,7 @@ static void test_pmd_fork_cow_reuse(void **state)
 	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE + 5, 'p');
 	f = folio_at(mm, BASE, &level);
 	assert_int_equal(level, PT_PMD);
@@ -165,7 +165,7 @@ static void test_pte_mapped_reuse(void **state)
 	(void)state;
 	thp_enabled_store(9, "never", 5);
 	thp_enabled_store(4, "always", 6);
-	assert_int_equal(do_mmap_anon(mm, BASE, 16 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 16 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE, 'a');
 	f = folio_at(mm, BASE, &level);
 	child = dup_mm(mm);
@@ -196,7 +196,7 @@ static void test_partial_unmap_and_split(void **state)
 	int level;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE, 'x');
 	user_write(mm, BASE + 300 * PAGE_SIZE, 'y');
 	f = folio_at(mm, BASE, &level);
@@ -230,10 +230,10 @@ static struct folio *thp_with_last_12_pages_mapped(void)
 	struct folio *f;
 	int level;
 
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE + PMD_SIZE - 1, 'z');
 	f = folio_at(mm, BASE, &level);
-	assert_int_equal(do_mmap_anon(mm, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 500 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	return f;
 }
 
@@ -270,7 +270,7 @@ static void test_rmap_trace(void **state)
 	assert_int_equal(rmap_trace_control("order:9"), 0);
 	rmap_trace_describe(mode, sizeof(mode));
 	assert_string_equal(mode, "order 9");
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	user_write(mm, BASE, 1);
 	f = folio_at(mm, BASE, &level);
 	child = dup_mm(mm);
@@ -410,7 +410,7 @@ static void test_fork_fault_injection(void **state)
 	(void)state;
 	thp_enabled_store(4, "always", 6);
 	for (int r = 0; r < 3; r++) {
-		assert_int_equal(do_mmap_anon(mm, regions[r], 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED),
+		assert_int_equal(do_mmap(mm, NULL, regions[r], 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0),
 				 regions[r]);
 		user_write(mm, regions[r], 'a' + r);            /* a PMD leaf */
 		user_write(mm, regions[r] + PMD_SIZE + 3 * PAGE_SIZE, 'A' + r); /* a 64K folio */

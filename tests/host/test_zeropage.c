@@ -19,7 +19,7 @@
 #include "tests/host/mm_helpers.h"
 
 #define BASE    0x40000000UL            /* 1 GiB: PMD-aligned */
-#define RW      (VM_READ | VM_WRITE)
+#define RW      (PROT_READ | PROT_WRITE)
 
 MM_TEST_BOOT()
 
@@ -54,7 +54,7 @@ static void test_zero_page(void **state)
 
 	(void)state;
 	thp_enabled_store(9, "never", 5);
-	assert_int_equal(do_mmap_anon(mm, BASE, 4 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	read_fault(mm, BASE);
 	read_fault(mm, BASE + PAGE_SIZE);
 	pte = pte_of(mm, BASE);
@@ -90,7 +90,7 @@ static void test_huge_zero(void **state)
 	pmd_t *pmd;
 
 	(void)state;
-	assert_int_equal(do_mmap_anon(mm, BASE, 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	read_fault(mm, BASE + 77);
 	pmd = pgtable_entry((pgd_t *)mm->pgd, BASE, PT_PMD, false);
 	assert_true(is_huge_zero_pmd(*pmd) && !pgent_write(*pmd));
@@ -120,7 +120,7 @@ static void test_collapse(void **state)
 	(void)state;
 	thp_enabled_store(-1, "never", 5);
 	thp_enabled_store(4, "always", 6);
-	assert_int_equal(do_mmap_anon(mm, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED), BASE);
+	assert_int_equal(do_mmap(mm, NULL, BASE, PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	vma = find_vma(mm, BASE);
 	for (unsigned long i = 0; i < 256; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, (unsigned char)i);

@@ -17,6 +17,8 @@
 #define O_DIRECTORY     0200000
 #define O_NOFOLLOW      0400000
 #define O_CLOEXEC       02000000
+#define __O_TMPFILE     020000000
+#define O_TMPFILE       (__O_TMPFILE | O_DIRECTORY)    /* an unnamed file in a directory */
 
 #define F_DUPFD         0
 #define F_GETFD         1
@@ -24,12 +26,28 @@
 #define F_GETFL         3
 #define F_SETFL         4
 #define F_DUPFD_CLOEXEC 1030
+#define F_ADD_SEALS     1033
+#define F_GET_SEALS     1034
 #define FD_CLOEXEC      1
+
+/* File seals (memfd_create's MFD_ALLOW_SEALING, fcntl F_ADD_SEALS) */
+#define F_SEAL_SEAL     0x0001          /* no more seals */
+#define F_SEAL_SHRINK   0x0002          /* the size may not shrink */
+#define F_SEAL_GROW     0x0004          /* ... nor grow */
+#define F_SEAL_WRITE    0x0008          /* the data may not change */
+#define F_SEAL_FUTURE_WRITE 0x0010      /* no new writable opens or mappings */
 
 #define AT_FDCWD                (-100)  /* relative to the working directory */
 #define AT_SYMLINK_NOFOLLOW     0x100
+#define AT_REMOVEDIR            0x200   /* unlinkat: rmdir */
+#define AT_SYMLINK_FOLLOW       0x400   /* linkat */
 #define AT_NO_AUTOMOUNT         0x800
 #define AT_EMPTY_PATH           0x1000
 #define AT_STATX_SYNC_TYPE      0x6000
+
+/* renameat2 flags (linux/fs.h) */
+#define RENAME_NOREPLACE        (1 << 0)        /* EEXIST if the target exists */
+#define RENAME_EXCHANGE         (1 << 1)
+#define RENAME_WHITEOUT         (1 << 2)
 
 #endif

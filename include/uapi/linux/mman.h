@@ -12,13 +12,21 @@
 
 #define MAP_SHARED              0x01
 #define MAP_PRIVATE             0x02
+#define MAP_SHARED_VALIDATE     0x03    /* MAP_SHARED, refusing flags it does not know */
 #define MAP_TYPE                0x0f
 #define MAP_FIXED               0x10
 #define MAP_ANONYMOUS           0x20
+#define MAP_GROWSDOWN           0x0100
+#define MAP_DENYWRITE           0x0800
+#define MAP_EXECUTABLE          0x1000
+#define MAP_LOCKED              0x2000
 #define MAP_NORESERVE           0x4000
 #define MAP_POPULATE            0x8000
 #define MAP_NONBLOCK            0x10000
+#define MAP_STACK               0x20000
+#define MAP_HUGETLB             0x40000
 #define MAP_FIXED_NOREPLACE     0x100000
+#define MAP_UNINITIALIZED       0x4000000
 
 #define MREMAP_MAYMOVE          1
 #define MREMAP_FIXED            2

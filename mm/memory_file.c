@@ -1,0 +1,263 @@
+/*
+ * Faults on VMAs with vm_ops — mappings of files, shmem and
+ * MAP_SHARED|MAP_ANONYMOUS (the file half of Linux's mm/memory.c):
+ *
+ *   PTE none, read            do_read_fault    the page-cache page, mapped
+ *                                              read-only in a private mapping
+ *   PTE none, write, private  do_cow_fault     a copy in a new anon folio
+ *                                              (the VMA's anon_vma); the
+ *                                              page-cache folio is untouched
+ *   PTE none, write, shared   do_shared_fault  the page-cache page, writable,
+ *                                              the folio marked dirty
+ *   PTE present, read-only,   wp_page_shared   made writable, folio dirty
+ *   write, shared                              (a private one: do_wp_page's
+ *                                              copy, memory.c)
+ *
+ * The page comes from vm_ops->fault (filemap_fault, shmem_fault) with a
+ * folio reference; finish_fault maps it: one PMD leaf where the whole
+ * PMD-sized folio fits the VMA at its aligned place and the PMD is none
+ * (do_set_pmd), all of a large shmem folio's pages by PTEs where they fit
+ * the VMA and the page table, else the one page.  Each PTE or PMD holds a
+ * folio reference and a mapping in the file rmap (MM owner slots as for
+ * anon).  ->fault's -ENXIO (beyond EOF) is the access's SIGBUS.
+ *
+ * A shared mapping's PTEs are writable from the start where the VMA is:
+ * nothing needs to hear of the first write (Linux's !vma_wants_writenotify
+ * for shmem) but soft-dirty tracking, which clear_refs turns on by clearing
+ * VM_SOFTDIRTY: then a write faults into wp_page_shared.
+ *
+ * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).  Linux
+ * takes the folio lock around ->fault .. finish_fault; truncation cannot
+ * run in between on one CPU without preemption.
+ */
+#include "linux/errno.h"
+#include "linux/pagemap.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "linux/string.h"
+
+/*
+ * Must a write to a shared mapping fault first (Linux's
+ * vma_wants_writenotify)?  Only for soft-dirty tracking.
+ */
+static bool vma_wants_writenotify(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) &&
+	       !(vma->vm_flags & VM_SOFTDIRTY);
+}
+
+/* The protection a file page is mapped with before any write (Linux's vma->vm_page_prot). */
+static pgprot_t vma_file_pgprot(const struct vm_area_struct *vma)
+{
+	return vma_pgprot(vma, (vma->vm_flags & VM_SHARED) && !vma_wants_writenotify(vma));
+}
+
+/*
+ * Map the whole PMD-sized folio by one PMD leaf at the PMD-aligned block
+ * of address (Linux's do_set_pmd), if the block lies inside the VMA and
+ * holds the folio's pages at their file offsets, the VMA allows huge pages
+ * and *pmd is none.  The fault's folio reference becomes the PMD's.  No PTE
+ * table is deposited: splitting a file PMD zaps it (__split_huge_pmd).
+ * 0, or VM_FAULT_FALLBACK (map PTEs).
+ */
+static int do_set_pmd(struct vm_fault *vmf, pmd_t *pmd, struct folio *folio)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long haddr = vmf->address & PMD_MASK;
+	pmd_t entry;
+
+	if ((vma->vm_flags & VM_NOHUGEPAGE) || folio_order(folio) != HPAGE_PMD_ORDER ||
+	    haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end ||
+	    linear_page_index(vma, haddr) != folio->index || !pgent_none(*pmd))
+		return VM_FAULT_FALLBACK;
+	entry = mk_huge_entry(folio_pfn(folio), vma_file_pgprot(vma));
+	if ((vmf->flags & FAULT_FLAG_WRITE) && (vma->vm_flags & VM_WRITE))
+		entry = pgent_mkwrite(entry);
+	add_mm_counter_file(vma->vm_mm, folio, HPAGE_PMD_NR);
+	folio_add_file_rmap_pmd(folio, &folio->page, vma);
+	set_pmd_at(vma->vm_mm, haddr, pmd, entry);
+	return 0;
+}
+
+/*
+ * How many pages of the large shmem folio holding *page to map at once,
+ * *pte being the fault's PTE: all of them if they lie inside the VMA and
+ * one page table and their PTEs are all none (Linux's finish_fault), else
+ * the one page.  *addr, *page and *pte then say where the first goes.
+ */
+static unsigned int finish_fault_nr(struct vm_fault *vmf, struct folio *folio,
+				    unsigned long *addr, struct page **page, pte_t **pte)
+{
+	unsigned long idx = *page - &folio->page, nr = folio_nr_pages(folio);
+	unsigned long vma_off = vmf->pgoff - vmf->vma->vm_pgoff;
+	unsigned long pte_off = pt_index(vmf->address, PT_PTE);
+	unsigned long vma_pages = (vmf->vma->vm_end - vmf->vma->vm_start) >> PAGE_SHIFT;
+
+	if (nr == 1 || !folio_test_swapbacked(folio) || vma_off < idx ||
+	    vma_off + (nr - idx) > vma_pages || pte_off < idx || pte_off + (nr - idx) > PTRS_PER_TABLE ||
+	    !pte_range_none(*pte - idx, nr))
+		return 1;
+	*addr = vmf->address - idx * PAGE_SIZE;
+	*page = &folio->page;
+	*pte -= idx;
+	return nr;
+}
+
+/*
+ * Map nr pages of folio from page on at addr, from pte on (Linux's
+ * set_pte_range): a new anon folio (a private write's copy) exclusive to
+ * this mm, writable; page-cache pages in the file rmap, writable and dirty
+ * for a shared write, else with the VMA's file protection.
+ */
+static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page *page,
+			  unsigned int nr, unsigned long addr, pte_t *pte)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	const bool write = vmf->flags & FAULT_FLAG_WRITE;
+	pte_t entry = mk_pte_entry(page_to_pfn(page), vma_file_pgprot(vma));
+
+	if (write && !(vma->vm_flags & VM_SHARED)) {
+		entry = pgent_mksoft_dirty(mk_pte_entry(page_to_pfn(page), vm_get_page_prot(vma)));
+		folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+		add_mm_counter(vma->vm_mm, nr);
+	} else {
+		if (write && (vma->vm_flags & VM_WRITE))
+			entry = pgent_mkwrite(entry);
+		folio_add_file_rmap_ptes(folio, page, nr, vma);
+		add_mm_counter_file(vma->vm_mm, folio, nr);
+	}
+	set_ptes(vma->vm_mm, addr, pte, entry, nr);
+}
+
+/*
+ * Map page, which holds a folio reference the caller passes on (Linux's
+ * finish_fault): one PMD if it can be, else PTEs — several only for a
+ * large shmem folio whose PTEs are all none.  0 or -ENOMEM (no page
+ * table); on error the reference is still the caller's.
+ */
+static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	unsigned long addr = vmf->address;
+	unsigned int nr;
+	pte_t *pte;
+
+	if (pgent_none(*pmd) && folio_test_pmd_mappable(folio) && !do_set_pmd(vmf, pmd, folio))
+		return 0;
+	pte = pgtable_entry(vmf->vma->vm_mm->pgd, addr, PT_PTE, true);
+	if (!pte)
+		return -ENOMEM;
+	nr = finish_fault_nr(vmf, folio, &addr, &page, &pte);
+	folio_ref_add(folio, nr - 1);
+	set_pte_range(vmf, folio, page, nr, addr, pte);
+	return 0;
+}
+
+/* Ask vm_ops->fault for the page (Linux's __do_fault): 0 with vmf->page referenced, or -errno. */
+static int __do_fault(struct vm_fault *vmf)
+{
+	if (!vmf->vma->vm_ops->fault)
+		return -ENXIO;
+	return vmf->vma->vm_ops->fault(vmf);
+}
+
+/* A read (or unshare) fault: map the page-cache page (Linux's do_read_fault). */
+static int do_read_fault(struct vm_fault *vmf, pmd_t *pmd)
+{
+	int ret = __do_fault(vmf);
+
+	if (ret)
+		return ret;
+	ret = finish_fault(vmf, pmd, vmf->page);
+	if (ret)
+		folio_put(page_folio(vmf->page));
+	return ret;
+}
+
+/*
+ * A write fault on a private mapping (Linux's do_cow_fault): the page's
+ * data is copied into a new order-0 anon folio, which is mapped writable;
+ * the page-cache folio stays as it was, its reference dropped.
+ */
+static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
+{
+	struct folio *new;
+	int ret;
+
+	if (anon_vma_prepare(vmf->vma))
+		return -ENOMEM;
+	new = folio_alloc(0, 0);
+	if (!new)
+		return -ENOMEM;
+	ret = __do_fault(vmf);
+	if (ret) {
+		folio_put(new);
+		return ret;
+	}
+	memcpy(page_address(&new->page), page_address(vmf->page), PAGE_SIZE);
+	folio_put(page_folio(vmf->page));
+	ret = finish_fault(vmf, pmd, &new->page);
+	if (ret)
+		folio_put(new);
+	return ret;
+}
+
+/*
+ * A write fault on a shared mapping (Linux's do_shared_fault): map the
+ * page-cache page writable and dirty, and mark its folio dirty (Linux's
+ * fault_dirty_shared_page).
+ */
+static int do_shared_fault(struct vm_fault *vmf, pmd_t *pmd)
+{
+	struct folio *folio;
+	int ret = __do_fault(vmf);
+
+	if (ret)
+		return ret;
+	folio = page_folio(vmf->page);
+	ret = finish_fault(vmf, pmd, vmf->page);
+	if (ret) {
+		folio_put(folio);
+		return ret;
+	}
+	folio_mark_dirty(folio);
+	return 0;
+}
+
+/*
+ * A fault at address of a VMA with vm_ops whose PTE (or PMD) is none
+ * (Linux's do_fault).  0, -ENOMEM (OOM) or -ENXIO (SIGBUS: no page
+ * there, e.g. beyond the end of the file).
+ */
+int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsigned int flags)
+{
+	struct vm_fault vmf = {
+		.vma = vma, .address = address & PAGE_MASK, .flags = flags,
+		.pgoff = linear_page_index(vma, address & PAGE_MASK),
+	};
+
+	if (!(flags & FAULT_FLAG_WRITE))
+		return do_read_fault(&vmf, pmd);
+	if (!(vma->vm_flags & VM_SHARED))
+		return do_cow_fault(&vmf, pmd);
+	return do_shared_fault(&vmf, pmd);
+}
+
+/*
+ * A write to a present read-only PTE of a shared mapping (Linux's
+ * wp_page_shared, wp_page_reuse): the page becomes writable and dirty in
+ * place, and its folio dirty.  An unshare request has nothing to do: the
+ * page is the file's, shared by design.
+ */
+int wp_page_shared(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+		   unsigned int flags)
+{
+	struct page *page = vm_normal_page(vma, address, *pte);
+
+	if ((flags & FAULT_FLAG_UNSHARE) || !(vma->vm_flags & VM_WRITE))
+		return 0;
+	ptep_set_access_flags(vma, address & PAGE_MASK, pte, pgent_mkwrite(*pte));
+	if (page)
+		folio_mark_dirty(page_folio(page));
+	return 0;
+}

@@ -1,0 +1,489 @@
+/*
+ * shmem's data (Linux's mm/shmem.c): a shmem file's bytes live in its
+ * page cache only.  shmem_get_folio() finds the folio at an index or
+ * allocates one, as large as Linux's huge policy allows
+ * (shmem_allowable_huge_orders, mm/thp_policy.c), naturally aligned in
+ * the file, and not over a folio already cached.  read(), write(), lseek
+ * SEEK_DATA/SEEK_HOLE, truncation, fallocate and faults of MAP_SHARED
+ * mappings all go through it.
+ *
+ *   i_pages: [0] [1] ... [512 .. 1023: one 2 MiB folio] ...  (pgoff -> folio)
+ *   info->alloced   pages this file allocated; i_blocks = alloced * 8
+ *   sbinfo->used_blocks  pages the whole mount allocated (size= limit)
+ *
+ * Truncation removes folios from the cache (mm/truncate.c), then
+ * shmem_recalc_inode() gives back what went: alloced - nrpages.
+ *
+ * Locking: one CPU, non-preemptive kernel: none yet (Linux: the folio lock
+ * and info->lock).  Lock order: see mm/rmap.c.
+ */
+#include "linux/errno.h"
+#include "linux/err.h"
+#include "linux/pagemap.h"
+#include "linux/shmem_fs.h"
+#include "linux/uaccess.h"
+#include "uapi/linux/falloc.h"
+#include "uapi/linux/fs.h"
+#include "mm/mm.h"
+#include "mm/folio.h"
+#include "mm/mm_api.h"
+#include "mm/pgtable.h"
+#include "mm/thp_policy.h"
+#include "mm/vmstat.h"
+
+#define BLOCKS_PER_PAGE (PAGE_SIZE / 512)
+
+/* The page of folio that holds file page index. */
+static struct page *folio_file_page(struct folio *folio, pgoff_t index)
+{
+	return folio_page(folio, index - folio->index);
+}
+
+/* Take nr pages from the mount's size= budget: 0 or -ENOSPC (Linux's shmem_inode_acct_blocks). */
+static int shmem_inode_acct_blocks(struct inode *inode, long nr)
+{
+	struct shmem_sb_info *sbinfo = SHMEM_SB(inode->i_sb);
+
+	if (sbinfo->max_blocks && sbinfo->used_blocks + nr > sbinfo->max_blocks)
+		return -ENOSPC;
+	sbinfo->used_blocks += nr;
+	return 0;
+}
+
+/*
+ * Give back the pages truncation took out of the page cache: those
+ * alloced counts that the cache no longer holds (Linux's shmem_recalc_inode).
+ */
+static void shmem_recalc_inode(struct inode *inode)
+{
+	struct shmem_inode_info *info = SHMEM_I(inode);
+	long freed = info->alloced - inode->i_mapping->nrpages;
+
+	if (freed <= 0)
+		return;
+	info->alloced -= freed;
+	inode->i_blocks -= freed * BLOCKS_PER_PAGE;
+	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
+}
+
+/*
+ * The orders out of "orders" whose naturally aligned range around index
+ * holds no folio yet and, for a fault, fits the VMA at the same alignment
+ * (Linux's shmem_suitable_orders).
+ */
+static unsigned long shmem_suitable_orders(struct inode *inode, struct vm_fault *vmf,
+					   pgoff_t index, unsigned long orders)
+{
+	int order = orders ? highest_order(orders) : -1;
+
+	while (order > 0) {
+		unsigned long nr = 1UL << order, first = ALIGN_DOWN(index, nr);
+
+		if ((!vmf || thp_vma_suitable_order(vmf->vma, vmf->address, order)) &&
+		    !xa_find(&inode->i_mapping->i_pages, &first, first + nr - 1))
+			return orders;
+		order = next_order(&orders, order);
+	}
+	return 0;
+}
+
+/*
+ * Allocate a zeroed, swap-backed folio of 2^order pages for index and add
+ * it to the page cache at its aligned index.  The folio (our reference),
+ * or an ERR_PTR: -ENOSPC over size=, -ENOMEM.
+ */
+static struct folio *shmem_alloc_folio(struct inode *inode, pgoff_t index, int order)
+{
+	long nr = 1L << order;
+	struct folio *folio;
+	int err = shmem_inode_acct_blocks(inode, nr);
+
+	if (err)
+		return ERR_PTR(err);
+	folio = folio_alloc(__GFP_ZERO, order);
+	err = folio ? 0 : -ENOMEM;
+	if (folio) {
+		__folio_set_swapbacked(folio);
+		err = filemap_add_folio(inode->i_mapping, folio, ALIGN_DOWN(index, nr));
+		if (err)
+			folio_put(folio);
+	}
+	if (err) {
+		SHMEM_SB(inode->i_sb)->used_blocks -= nr;
+		return ERR_PTR(err);
+	}
+	SHMEM_I(inode)->alloced += nr;
+	inode->i_blocks += nr * BLOCKS_PER_PAGE;
+	if (order)
+		count_mthp_stat(order, MTHP_STAT_SHMEM_ALLOC);
+	return folio;
+}
+
+/*
+ * Try each allowed order from the largest down, then a single page
+ * (Linux's shmem_alloc_and_add_folio): the folio or an ERR_PTR.
+ */
+static struct folio *shmem_alloc_and_add_folio(struct inode *inode, pgoff_t index,
+					       struct vm_fault *vmf, unsigned long orders)
+{
+	unsigned long suitable = shmem_suitable_orders(inode, vmf, index, orders);
+	int order = suitable ? highest_order(suitable) : -1;
+
+	while (order > 0) {
+		struct folio *folio = shmem_alloc_folio(inode, index, order);
+
+		if (!IS_ERR(folio))
+			return folio;
+		count_mthp_stat(order, MTHP_STAT_SHMEM_FALLBACK);
+		order = next_order(&suitable, order);
+	}
+	return shmem_alloc_folio(inode, index, 0);
+}
+
+/*
+ * Find or allocate the folio holding file page index (Linux's
+ * shmem_get_folio_gfp): *foliop gets a reference, or NULL where sgp says
+ * a hole stays a hole.  write_end (a write's end, 0 if none) and vmf (a
+ * fault's, or NULL) steer the huge policy.  0, -EINVAL (SGP_READ or
+ * SGP_CACHE at or past EOF), -ENOENT (SGP_NOALLOC at a hole), -EFBIG,
+ * -ENOSPC or -ENOMEM.
+ */
+static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_end,
+			       struct folio **foliop, enum sgp_type sgp, struct vm_fault *vmf)
+{
+	struct folio *folio;
+	unsigned long orders;
+
+	*foliop = NULL;
+	if (index > (MAX_LFS_FILESIZE >> PAGE_SHIFT))
+		return -EFBIG;
+	if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= inode->i_size)
+		return -EINVAL;
+	folio = filemap_get_folio(inode->i_mapping, index);
+	if (folio && !folio_test_uptodate(folio) && sgp == SGP_READ) {
+		folio_put(folio);               /* reserved by fallocate: still a hole */
+		return 0;
+	}
+	if (!folio && (sgp == SGP_READ || sgp == SGP_NOALLOC))
+		return sgp == SGP_READ ? 0 : -ENOENT;
+	if (!folio) {
+		orders = shmem_allowable_huge_orders(inode, vmf ? vmf->vma : NULL, index,
+						     write_end, false);
+		folio = shmem_alloc_and_add_folio(inode, index, vmf, orders);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+	}
+	if (sgp != SGP_FALLOC)
+		folio_set_uptodate(folio);      /* zeroed at allocation */
+	*foliop = folio;
+	return 0;
+}
+
+int shmem_get_folio(struct inode *inode, pgoff_t index, loff_t write_end, struct folio **foliop,
+		    enum sgp_type sgp)
+{
+	return shmem_get_folio_gfp(inode, index, write_end, foliop, sgp, NULL);
+}
+
+/*
+ * Free the page cache of [lstart, lend] (lend inclusive, -1: to the end)
+ * and give the pages back (Linux's shmem_truncate_range).  Partial folios
+ * are zeroed or split by truncate_inode_pages_range().
+ */
+void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
+{
+	truncate_inode_pages_range(inode->i_mapping, lstart, lend);
+	shmem_recalc_inode(inode);
+}
+
+/* Seals forbid this size change?  -EPERM or 0. */
+static int shmem_check_size_seals(struct inode *inode, loff_t newsize)
+{
+	unsigned int seals = SHMEM_I(inode)->seals;
+
+	if ((seals & F_SEAL_SHRINK) && newsize < inode->i_size)
+		return -EPERM;
+	if ((seals & F_SEAL_GROW) && newsize > inode->i_size)
+		return -EPERM;
+	return 0;
+}
+
+/*
+ * Change a file's size (Linux's shmem_setattr with ATTR_SIZE): shrinking
+ * unmaps the cut part from every mapping and frees its folios.
+ * 0, -EPERM (sealed) or -EFBIG.
+ */
+static int shmem_setattr(struct inode *inode, struct iattr *attr)
+{
+	loff_t oldsize = inode->i_size, newsize = attr->ia_size, holebegin;
+	int err;
+
+	if (!(attr->ia_valid & ATTR_SIZE))
+		return 0;
+	if (newsize > inode->i_sb->s_maxbytes)
+		return -EFBIG;
+	err = shmem_check_size_seals(inode, newsize);
+	if (err)
+		return err;
+	inode->i_size = newsize;
+	if (newsize >= oldsize)
+		return 0;
+	holebegin = ALIGN_UP(newsize, (loff_t)PAGE_SIZE);
+	if (oldsize > holebegin)
+		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
+	shmem_truncate_range(inode, newsize, -1);
+	return 0;
+}
+
+const struct inode_operations shmem_inode_operations = {
+	.setattr = shmem_setattr,
+};
+
+/* read(2): the cache's bytes; a hole reads as zeros without allocating. */
+static long shmem_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	struct inode *inode = file_inode(file);
+	size_t done = 0;
+
+	while (done < count && *pos < inode->i_size) {
+		pgoff_t index = *pos >> PAGE_SHIFT;
+		size_t off = *pos & ~PAGE_MASK;
+		size_t n = MIN(MIN(PAGE_SIZE - off, count - done), (size_t)(inode->i_size - *pos));
+		struct folio *folio;
+		const char *src;
+		int err = shmem_get_folio(inode, index, 0, &folio, SGP_READ);
+		bool fault;
+
+		if (err)
+			return done ? (long)done : err;
+		src = folio ? page_address(folio_file_page(folio, index)) :
+			      page_address(pfn_to_page(zero_pfn));
+		fault = copy_to_user(ubuf + done, src + off, n);
+		if (folio)
+			folio_put(folio);
+		if (fault)
+			return done ? (long)done : -EFAULT;
+		done += n;
+		*pos += n;
+	}
+	return done;
+}
+
+/* May a write of the page-sized chunk [pos, pos + len) go ahead?  Linux's shmem_write_begin seal checks. */
+static int shmem_write_seals(struct inode *inode, loff_t pos, size_t len)
+{
+	unsigned int seals = SHMEM_I(inode)->seals;
+
+	if (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
+		return -EPERM;
+	if ((seals & F_SEAL_GROW) && pos + (loff_t)len > inode->i_size)
+		return -EPERM;
+	return 0;
+}
+
+/* Copy one chunk, inside one page, from the user into the cache.  Bytes copied or -errno. */
+static long shmem_write_chunk(struct inode *inode, const char *ubuf, size_t n, loff_t pos,
+			      loff_t write_end)
+{
+	pgoff_t index = pos >> PAGE_SHIFT;
+	struct folio *folio;
+	int err = shmem_write_seals(inode, pos, n);
+	bool fault;
+
+	if (!err)
+		err = shmem_get_folio(inode, index, write_end, &folio, SGP_WRITE);
+	if (err)
+		return err;
+	fault = copy_from_user((char *)page_address(folio_file_page(folio, index)) +
+			       (pos & ~PAGE_MASK), ubuf, n);
+	folio_mark_dirty(folio);
+	folio_put(folio);
+	if (fault)
+		return -EFAULT;
+	if (pos + (loff_t)n > inode->i_size)
+		inode->i_size = pos + n;
+	return n;
+}
+
+/*
+ * write(2): page by page into the cache, the file growing as it goes;
+ * O_APPEND writes at the end.  Bytes written (short at the first error
+ * after some), or -EPERM (sealed), -EFBIG, -ENOSPC, -EFAULT.
+ */
+static long shmem_file_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
+{
+	struct inode *inode = file_inode(file);
+	size_t done = 0;
+
+	if (file->f_flags & O_APPEND)
+		*pos = inode->i_size;
+	if (*pos >= inode->i_sb->s_maxbytes && count)
+		return -EFBIG;
+	count = MIN(count, (size_t)(inode->i_sb->s_maxbytes - *pos));
+	while (done < count) {
+		size_t n = MIN(PAGE_SIZE - (*pos & ~PAGE_MASK), count - done);
+		long ret = shmem_write_chunk(inode, ubuf + done, n, *pos, *pos + (count - done));
+
+		if (ret < 0)
+			return done ? (long)done : ret;
+		done += ret;
+		*pos += ret;
+	}
+	return done;
+}
+
+/*
+ * Where the next data (PG_uptodate folio) or hole at or after offset is
+ * (Linux's mapping_seek_hole_data for shmem); -ENXIO at or past EOF or
+ * when no data follows.
+ */
+static loff_t shmem_seek_hole_data(struct inode *inode, loff_t offset, int whence)
+{
+	pgoff_t index = offset >> PAGE_SHIFT, end = (inode->i_size - 1) >> PAGE_SHIFT;
+
+	if (offset < 0 || offset >= inode->i_size)
+		return -ENXIO;
+	while (index <= end) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
+		bool data = folio && folio_test_uptodate(folio);
+		pgoff_t next = folio ? folio->index + folio_nr_pages(folio) : index + 1;
+
+		if (folio)
+			folio_put(folio);
+		if (data == (whence == SEEK_DATA))
+			return MAX(offset, (loff_t)index << PAGE_SHIFT);
+		index = next;
+	}
+	return whence == SEEK_DATA ? -ENXIO : inode->i_size;
+}
+
+/* lseek: SEEK_DATA and SEEK_HOLE see the holes; the rest as generic_file_llseek. */
+static loff_t shmem_file_llseek(struct file *file, loff_t offset, int whence)
+{
+	loff_t pos;
+
+	if (whence != SEEK_DATA && whence != SEEK_HOLE)
+		return generic_file_llseek(file, offset, whence);
+	pos = shmem_seek_hole_data(file_inode(file), offset, whence);
+	return pos < 0 ? pos : vfs_setpos(file, pos, MAX_LFS_FILESIZE);
+}
+
+/* Reserve [offset, end) (Linux's shmem_fallocate without PUNCH_HOLE).  0 or -errno. */
+static long shmem_reserve_range(struct inode *inode, loff_t offset, loff_t end)
+{
+	for (pgoff_t index = offset >> PAGE_SHIFT; index <= (pgoff_t)((end - 1) >> PAGE_SHIFT);) {
+		struct folio *folio;
+		int err = shmem_get_folio(inode, index, end, &folio, SGP_FALLOC);
+
+		if (err)
+			return err;
+		index = folio->index + folio_nr_pages(folio);
+		folio_put(folio);
+	}
+	return 0;
+}
+
+/*
+ * fallocate: mode 0 or FALLOC_FL_KEEP_SIZE reserves the range (the file
+ * grows unless KEEP_SIZE), PUNCH_HOLE|KEEP_SIZE frees it.  0, or
+ * -EOPNOTSUPP (another mode), -EPERM (sealed), -ENOSPC, -ENOMEM, -EFBIG.
+ * A reservation that fails part way keeps what it got.
+ */
+static long shmem_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	loff_t end = offset + len;
+	long err;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		loff_t unmap_start = ALIGN_UP(offset, (loff_t)PAGE_SIZE);
+		loff_t unmap_end = ALIGN_DOWN(end, (loff_t)PAGE_SIZE);
+
+		if (SHMEM_I(inode)->seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
+			return -EPERM;
+		if (unmap_end > unmap_start)
+			unmap_mapping_range(inode->i_mapping, unmap_start, unmap_end - unmap_start, 0);
+		shmem_truncate_range(inode, offset, end - 1);
+		return 0;
+	}
+	if ((SHMEM_I(inode)->seals & F_SEAL_GROW) && end > inode->i_size)
+		return -EPERM;
+	err = shmem_reserve_range(inode, offset, end);
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size && !err)
+		inode->i_size = end;
+	return err;
+}
+
+const struct file_operations shmem_file_operations = {
+	.llseek = shmem_file_llseek,
+	.read = shmem_file_read,
+	.write = shmem_file_write,
+	.mmap = shmem_mmap,
+	.fallocate = shmem_fallocate,
+};
+
+bool shmem_mapping(const struct address_space *mapping)
+{
+	return mapping && mapping->host && mapping->host->i_fop == &shmem_file_operations;
+}
+
+/*
+ * A fault in a shmem mapping (Linux's shmem_fault): the folio at
+ * vmf->pgoff, allocated as the huge policy allows for this VMA and
+ * address; vmf->page gets its page, with a reference for the caller.
+ * 0, -ENXIO (at or past EOF, or out of space: SIGBUS) or -ENOMEM.
+ */
+static int shmem_fault(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct folio *folio;
+	int err = shmem_get_folio_gfp(inode, vmf->pgoff, 0, &folio, SGP_CACHE, vmf);
+
+	if (err)
+		return err == -ENOMEM ? -ENOMEM : -ENXIO;
+	vmf->page = folio_file_page(folio, vmf->pgoff);
+	return 0;
+}
+
+const struct vm_operations_struct shmem_vm_ops = {
+	.fault = shmem_fault,
+};
+
+/*
+ * f_op->mmap of a shmem file (Linux's shmem_mmap with the memfd seal
+ * check): a file sealed against writes cannot be mapped shared and
+ * writable (-EPERM), and its shared mappings cannot become writable.
+ */
+int shmem_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	unsigned int seals = SHMEM_I(file_inode(file))->seals;
+
+	if ((seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)) && (vma->vm_flags & VM_SHARED)) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
+	vma->vm_ops = &shmem_vm_ops;
+	return 0;
+}
+
+/*
+ * Back a MAP_SHARED|MAP_ANONYMOUS VMA with a new unlinked shmem file of
+ * its size (Linux's shmem_zero_setup): vm_file (the VMA's reference) and
+ * vm_ops are set.  0 or -ENOMEM / -EINVAL.
+ */
+int shmem_zero_setup(struct vm_area_struct *vma)
+{
+	struct file *file = shmem_file_setup("dev/zero", vma->vm_end - vma->vm_start, 0);
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	SHMEM_I(file_inode(file))->flags |= SHMEM_F_ANON;
+	if (vma->vm_file)
+		fput(vma->vm_file);
+	vma->vm_file = file;
+	vma->vm_ops = &shmem_vm_ops;
+	return 0;
+}
