@@ -113,9 +113,11 @@ static const struct address_space_operations initrd_aops = {
 	.read_folio = initrd_read_folio,
 };
 
+/* Opens are read-only (may_open: EROFS), so mmap refuses MAP_SHARED writable ones: EACCES. */
 static const struct file_operations initrd_file_operations = {
 	.llseek = generic_file_llseek,
 	.read = filemap_read,
+	.mmap = generic_file_mmap,
 };
 
 /* Is name a direct child of dir ("" is the root)?  Returns its base name. */
@@ -162,8 +164,11 @@ static struct inode initrd_root = {
 	.i_fop = &initrd_dir_operations, .i_private = (void *)"",
 };
 
-/* The inode of an entry: directories S_IFDIR 0755, files their mode, data and size. */
-static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e)
+/*
+ * The inode of entry e: directories S_IFDIR 0755, files their mode, data,
+ * size, page cache and inode number ino (readdir's d_ino of the entry).
+ */
+static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, unsigned long ino)
 {
 	inode->i_sb = &initrd_sb;
 	inode->i_count = 1;                     /* the cache's */
@@ -177,7 +182,7 @@ static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e)
 	}
 	inode->i_mode = e->mode;
 	inode->i_nlink = 1;
-	inode->i_ino = (unsigned long)e->data >> 4;     /* unique and stable */
+	inode->i_ino = ino;
 	inode->i_size = e->size;
 	inode->i_blocks = (e->size + 511) / 512;
 	inode->i_fop = &initrd_file_operations;
@@ -238,18 +243,18 @@ static void initrd_fill_cache(struct inode *inode)
 void initrd_init(const void *start, unsigned long size)
 {
 	struct initrd_inode **tail = &initrd_inodes;
-	unsigned long off = 0;
+	unsigned long off = 0, index = 0;
 	struct initrd_file e;
 
 	archive = start;
 	archive_size = size;
-	while (next_entry(&off, &e)) {
+	for (; next_entry(&off, &e); index++) {
 		struct initrd_inode *ii = kzalloc(sizeof(*ii));
 
 		if (!ii)
 			panic("initrd_init: no memory for the inodes");
 		ii->entry = e;
-		initrd_fill_inode(&ii->vfs_inode, &e);
+		initrd_fill_inode(&ii->vfs_inode, &e, index + 2);
 		if (S_ISREG(e.mode))
 			initrd_fill_cache(&ii->vfs_inode);
 		*tail = ii;
