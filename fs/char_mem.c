@@ -7,6 +7,8 @@
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/shmem_fs.h"
+#include "mm/mm_types.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
 #include "uapi/linux/stat.h"
@@ -44,9 +46,14 @@ static long read_zero(struct file *f, char *ubuf, size_t count, loff_t *pos)
 	return done;
 }
 
-/* A private /dev/zero mapping is anonymous memory: the VMA do_mmap() made, without vm_ops. */
+/*
+ * A private /dev/zero mapping is anonymous memory: the VMA do_mmap() made,
+ * without vm_ops; a shared one is a new shmem object (Linux's mmap_zero).
+ */
 static int mmap_zero(struct file *file, struct vm_area_struct *vma)
 {
+	if (vma->vm_flags & VM_SHARED)
+		return shmem_zero_setup(vma);
 	return 0;
 }
 

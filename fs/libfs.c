@@ -347,7 +347,7 @@ static unsigned long parent_ino(struct inode *dir)
  * getdents of a directory (Linux's dcache_readdir): position 0 is ".",
  * 1 "..", 2 + n the n-th entry.
  */
-int dcache_readdir(struct file *file, struct dir_context *ctx)
+static int dcache_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
 	struct simple_dentry *d;

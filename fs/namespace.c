@@ -88,7 +88,7 @@ bool path_is_mountpoint(const char *path)
  * normalized path, with its option string.  0, -ENODEV (unknown type),
  * -EINVAL (a bad option, or the root), -EBUSY (the table is full), -ENOMEM.
  */
-int kern_mount(const char *path, const char *fstype, const char *options)
+static int kern_mount(const char *path, const char *fstype, const char *options)
 {
 	struct vfsmount *slot = NULL;
 	struct inode *root;

@@ -40,7 +40,7 @@ static long may_open(const struct inode *inode, int flags)
  * do_dentry_open: a new file, then its f_op->open.  The file, or NULL
  * with *err set (the reference dropped).
  */
-struct file *vfs_open(struct inode *inode, int flags, long *err)
+static struct file *vfs_open(struct inode *inode, int flags, long *err)
 {
 	struct file *f = alloc_file(inode, flags);
 

@@ -29,7 +29,7 @@ static long vfs_statfs(struct inode *inode, struct statfs *buf)
 		buf->f_type = sb->s_magic;
 	buf->f_frsize = buf->f_frsize ? buf->f_frsize : buf->f_bsize;
 	buf->f_fsid.val[0] = sb ? (int)sb->s_dev : 0;
-	buf->f_flags = ST_VALID | ST_RELATIME | (sb && (sb->s_flags & SB_RDONLY) ? ST_RDONLY : 0);
+	buf->f_flags = ST_VALID | ST_RELATIME;
 	return err;
 }
 

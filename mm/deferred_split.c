@@ -410,6 +410,10 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 				continue;
 			}
 			__split_huge_pmd(vma, pmd, addr);
+			if (pgent_none(*pmd)) { /* a file PMD: zapped, nothing left to split here */
+				addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
+				continue;
+			}
 		}
 		pte = pte_offset(pmd, addr);
 		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, end, new_order) : addr + PAGE_SIZE;

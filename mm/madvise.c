@@ -1,8 +1,8 @@
 /*
- * madvise (Linux's mm/madvise.c) for anonymous private memory: the advice
- * that drops pages (DONTNEED), that faults them in (POPULATE_READ/WRITE),
- * that collapses them into THPs (COLLAPSE, mm/khugepaged.c),
- * the advice that sets VMA flags (HUGEPAGE,
+ * madvise (Linux's mm/madvise.c): the advice that drops pages (DONTNEED;
+ * REMOVE, a hole punched in a shared file), that faults them in
+ * (POPULATE_READ/WRITE), that collapses them into THPs (COLLAPSE,
+ * mm/khugepaged.c), the advice that sets VMA flags (HUGEPAGE,
  * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
  * split and merge again), and the hints Linux takes and foliOS has nothing
  * to do for (NORMAL, RANDOM, SEQUENTIAL, WILLNEED, COLD, PAGEOUT — without
@@ -14,6 +14,8 @@
  * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
  */
 #include "linux/errno.h"
+#include "linux/fs.h"
+#include "uapi/linux/falloc.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 
@@ -89,6 +91,24 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 	}
 }
 
+/*
+ * MADV_REMOVE: punch a hole in the file behind a shared writable mapping
+ * (Linux's madvise_remove: fallocate's PUNCH_HOLE, which unmaps the pages
+ * from every mm and frees them).  0, -EINVAL (no file), -EACCES (not a
+ * shared mapping that may be written) or fallocate's error.
+ */
+static int madvise_remove(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	loff_t offset = (loff_t)(start - vma->vm_start) + ((loff_t)vma->vm_pgoff << PAGE_SHIFT);
+
+	if (!vma->vm_file || !vma->vm_file->f_mapping)
+		return -EINVAL;
+	if (!vma_is_shared_maywrite(vma))
+		return -EACCES;
+	return vfs_fallocate(vma->vm_file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset,
+			     end - start);
+}
+
 /* The advice that only sets or clears VMA flags, as Linux's madvise_vma_behavior(). */
 static const struct {
 	int behavior;
@@ -118,7 +138,7 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 		zap_page_range(vma, start, end);
 		return 0;
 	case MADV_REMOVE:
-		return -EINVAL;         /* punches holes in shared files only */
+		return madvise_remove(vma, start, end);
 	case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE:
 		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);

@@ -10,6 +10,7 @@
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/shmem_fs.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
@@ -257,7 +258,7 @@ static int mmap_vma_setup(struct vm_area_struct *vma, struct file *file)
 		vma->vm_file = get_file(file);
 		err = file->f_op->mmap(file, vma);
 	} else if (vma->vm_flags & VM_SHARED) {
-		err = -EINVAL;
+		err = shmem_zero_setup(vma);
 	}
 	if (err)
 		return err;
@@ -338,6 +339,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
 	if (file) {
 		ret = mmap_file_vm_flags(file, prot, flags, &vm_flags);
 	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
+		ret = 0;
 		pgoff = 0;
 		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 	} else {

@@ -10,6 +10,7 @@
  *     nr_inodes=N[k|m|g] inodes (default: half of RAM's pages)
  *     huge=never|always|within_size|advise   large folios (default never)
  *     mode=OCTAL        the root directory's permissions (default 1777)
+ *     uid=N, gid=N      accepted (foliOS has one user, root)
  *
  * A tmpfs lives while mounted or while one of its inodes does: each
  * inode counts in sbinfo->nr_inodes, and the last to go after an unmount
@@ -74,8 +75,8 @@ static int shmem_init_dir(struct inode *inode, struct inode *dir, const char *na
  * whole path of a mount's root).  The inode or an ERR_PTR: -ENOSPC past
  * nr_inodes=, -ENOMEM, -ENAMETOOLONG.
  */
-struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir, const char *name,
-			      umode_t mode)
+static struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir,
+				     const char *name, umode_t mode)
 {
 	struct shmem_sb_info *sbinfo = SHMEM_SB(sb);
 	struct shmem_inode_info *info;
@@ -241,8 +242,9 @@ static int shmem_parse_one(struct shmem_sb_info *ctx, const char *key, const cha
 	} else if (!strcmp(key, "mode")) {
 		v = simple_strtoul(val, &end, 8);
 		*mode = v & S_IALLUGO;
-	} else if (strcmp(key, "nr_blocks") && strcmp(key, "nr_inodes")) {
-		return -EINVAL;
+	} else if (strcmp(key, "nr_blocks") && strcmp(key, "nr_inodes") && strcmp(key, "uid") &&
+		   strcmp(key, "gid")) {
+		return -EINVAL;                 /* uid= and gid= are checked: root owns all */
 	}
 	if (end == val || *end)
 		return -EINVAL;

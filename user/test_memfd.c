@@ -152,6 +152,23 @@ static void test_mmap(int fd)
 	munmap(p, 4096);
 }
 
+/* ftruncate of a mapped memfd: the cut pages leave the mapping (SIGBUS), the rest stays. */
+static void test_truncate_mapped(void)
+{
+	int fd = memfd("trunc", 0);
+	char *p;
+
+	ftruncate(fd, 3 * PAGE);
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	memset(p, 't', 3 * PAGE);
+	ok(!ftruncate(fd, PAGE) && p[PAGE - 1] == 't' && sigbus_at(p + PAGE) && sigbus_at(p + 2 * PAGE),
+	   "truncated under a mapping: the cut pages give SIGBUS, the first stays");
+	ok(blocks(fd) == 8 && !ftruncate(fd, 2 * PAGE) && p[PAGE] == 0,
+	   "the cut pages freed (8 blocks left); grown again, the page reads zeros");
+	munmap(p, 3 * PAGE);
+	close(fd);
+}
+
 static void test_future_write(void)
 {
 	int fd = memfd("future", MFD_ALLOW_SEALING);
@@ -194,6 +211,16 @@ static void test_huge(void)
 	write_text(THP_DIR "shmem_enabled", l + 1);
 }
 
+/* Is the folio at pfn 2 MiB: /proc/folio's order on foliOS, kpageflags THP on Linux? */
+static int is_pmd_folio(unsigned long pfn)
+{
+	struct folio_view v;
+
+	if (!folio_view_pfn(pfn, &v))
+		return v.order == 9;
+	return !!(kpageflags(pfn) & (1ULL << KPF_THP));
+}
+
 /* The 2 MiB at p (2 MiB-aligned) after touching it: one 2 MiB folio (PFNs, kpageflags THP)? */
 static int one_pmd_folio(volatile char *p)
 {
@@ -202,18 +229,39 @@ static int one_pmd_folio(volatile char *p)
 	for (size_t i = 0; i < PMD_SIZE; i += PAGE)
 		p[i] = 1;
 	pfn = pfn_of((char *)p);
-	return pfn && !(pfn % 512) && pfns_contiguous((char *)p, PMD_SIZE / PAGE) &&
-	       (kpageflags(pfn) & (1ULL << KPF_THP));
+	return pfn && !(pfn % 512) && pfns_contiguous((char *)p, PMD_SIZE / PAGE) && is_pmd_folio(pfn);
 }
 
-/* 2 MiB of MAP_SHARED|MAP_ANONYMOUS memory at a 2 MiB boundary, advised (or not) MADV_HUGEPAGE. */
+/* Does /proc/self/maps show the VMA at p as shared ("rw-s")? */
+static int maps_shared(const char *p)
+{
+	static char maps[16384];
+	char key[32], *line;
+
+	snprintf(key, sizeof(key), "%lx-", (unsigned long)p);
+	if (read_text("/proc/self/maps", maps, sizeof(maps)))
+		return 0;
+	for (line = maps; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (!strncmp(line, key, strlen(key)))
+			return strchr(line, ' ') && strchr(line, ' ')[4] == 's';
+	return 0;
+}
+
+/*
+ * 2 MiB of MAP_SHARED|MAP_ANONYMOUS memory at a 2 MiB boundary, advised
+ * (or not) MADV_HUGEPAGE; NULL if the kernel did not make it shared.
+ */
 static char *map_shared_anon(int advise)
 {
 	char *p = map_aligned(PMD_SIZE, PMD_SIZE);
 
-	if (!p || mmap(p, PMD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
-		       -1, 0) != p)
+	if (!p)
 		return NULL;
+	if (mmap(p, PMD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+		 -1, 0) != p || !maps_shared(p)) {
+		munmap(p, PMD_SIZE);
+		return NULL;
+	}
 	if (advise)
 		madvise(p, PMD_SIZE, MADV_HUGEPAGE);
 	return p;
@@ -229,6 +277,10 @@ static void test_shared_anon(void)
 	char *p = map_shared_anon(0), saved[128] = "never";
 	pid_t pid;
 
+	if (!p) {
+		skip("no MAP_SHARED|MAP_ANONYMOUS yet");
+		return;
+	}
 	if (!(pid = fork())) {
 		p[4096] = 'a';
 		_exit(0);
@@ -275,6 +327,7 @@ int main(void)
 		munmap(p, 4096);
 		test_mmap(fd);
 		test_future_write();
+		test_truncate_mapped();
 		test_shared_anon();
 	}
 	close(fd);

@@ -51,6 +51,9 @@ static void test_mounts(void)
 	   (long)sf.f_blocks == meminfo_kb("MemTotal") / 8,
 	   "statfs /tmp: tmpfs, 4 KiB blocks, half of MemTotal (%ld)", (long)sf.f_blocks);
 	ok(!statfs("/dev/shm", &sf) && sf.f_type == TMPFS_MAGIC, "/dev/shm is a tmpfs");
+	r = open("/tmp", O_RDONLY | O_DIRECTORY);
+	ok(!fstatfs(r, &sf) && sf.f_type == TMPFS_MAGIC && sf.f_namelen == 255, "fstatfs of /tmp");
+	close(r);
 }
 
 static void test_create(void)
@@ -319,6 +322,16 @@ static void test_size_mount(void)
 	ok(!umount(D "/m") && !rmdir(D "/m"), "umount, rmdir");
 }
 
+/* Is the folio at pfn 2 MiB: /proc/folio's order on foliOS, kpageflags THP on Linux? */
+static int is_pmd_folio(unsigned long pfn)
+{
+	struct folio_view v;
+
+	if (!folio_view_pfn(pfn, &v))
+		return v.order == 9;
+	return !!(kpageflags(pfn) & (1ULL << KPF_THP));
+}
+
 /*
  * Is the 2 MiB at p (2 MiB-aligned, mapped from a file) one 2 MiB folio:
  * every page faulted in, PFNs contiguous from a 2 MiB-aligned one,
@@ -331,8 +344,7 @@ static int one_pmd_folio(const volatile char *p)
 	for (size_t i = 0; i < PMD_SIZE; i += PAGE)
 		(void)p[i];
 	pfn = pfn_of((const char *)p);
-	return pfn && !(pfn % 512) && pfns_contiguous((const char *)p, PMD_SIZE / PAGE) &&
-	       (kpageflags(pfn) & (1ULL << KPF_THP));
+	return pfn && !(pfn % 512) && pfns_contiguous((const char *)p, PMD_SIZE / PAGE) && is_pmd_folio(pfn);
 }
 
 /* Map fd's first 2 MiB MAP_SHARED at a 2 MiB boundary; NULL if files cannot be mapped shared. */
@@ -356,7 +368,7 @@ static void test_huge_mapped(int fd)
 		skip("no MAP_SHARED of files yet");
 		return;
 	}
-	ok(one_pmd_folio(p), "mapped: one 2 MiB folio (contiguous PFNs, kpageflags THP)");
+	ok(one_pmd_folio(p), "mapped: one 2 MiB folio (contiguous PFNs; /proc/folio order 9 or kpageflags THP)");
 	ok(!fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 256 << 10, 64 << 10) &&
 	   p[256 << 10] == 0 && p[(320 << 10) - 1] == 0 && p[(320 << 10) + 1] == (char)(((320 << 10) + 1) % 251),
 	   "punch 64 KiB out of the mapped folio: the mapping reads zeros there, data around");
@@ -412,6 +424,48 @@ static void test_huge_mount(void)
 	unlink(D "/h/one");
 	unlink(D "/h/two");
 	ok(!umount(D "/h") && !rmdir(D "/h"), "umount, rmdir");
+}
+
+/*
+ * A fault in a file of a huge=advise mount: a 2 MiB folio only with
+ * MADV_HUGEPAGE; huge=within_size: only where i_size covers the 2 MiB.
+ */
+static int fault_is_pmd(const char *opts, loff_t size, int advise)
+{
+	int fd, ret = -1;
+	char *p;
+
+	if (mount("tmpfs", D "/h", "tmpfs", 0, opts))
+		return -1;
+	fd = open(D "/h/f", O_CREAT | O_RDWR, 0600);
+	if (!ftruncate(fd, size) && (p = map_pmd(fd, PROT_READ | PROT_WRITE))) {
+		if (advise)
+			madvise(p, PMD_SIZE, MADV_HUGEPAGE);
+		p[0] = 1;
+		ret = is_pmd_folio(pfn_of(p));
+		munmap(p, PMD_SIZE);
+	}
+	close(fd);
+	unlink(D "/h/f");
+	umount(D "/h");
+	return ret;
+}
+
+static void test_huge_fault_policy(void)
+{
+	mkdir(D "/h", 0755);
+	if (fault_is_pmd("huge=advise", PMD_SIZE, 1) < 0) {
+		skip("no MAP_SHARED of files yet");
+		rmdir(D "/h");
+		return;
+	}
+	ok(fault_is_pmd("huge=advise", PMD_SIZE, 0) == 0 && fault_is_pmd("huge=advise", PMD_SIZE, 1) == 1,
+	   "huge=advise: a 2 MiB folio only with MADV_HUGEPAGE");
+	ok(fault_is_pmd("huge=within_size", PMD_SIZE, 0) == 1 &&
+	   fault_is_pmd("huge=within_size", PMD_SIZE - PAGE, 0) == 0,
+	   "huge=within_size: a 2 MiB folio only where the file covers it");
+	ok(fault_is_pmd("huge=never", PMD_SIZE, 1) == 0, "huge=never: none even with MADV_HUGEPAGE");
+	ok(!rmdir(D "/h"), "rmdir");
 }
 
 /* shmem_enabled: Linux's words, the current one in brackets; the per-size knob where it exists (6.11+). */
@@ -499,6 +553,7 @@ int main(void)
 	test_unlinked();
 	test_size_mount();
 	test_huge_mount();
+	test_huge_fault_policy();
 	test_knobs();
 	test_shell();
 	unlink(D "/a");

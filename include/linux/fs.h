@@ -13,8 +13,8 @@
  * relative lookups start from.  A writable file system (tmpfs, mounted by
  * fs/namespace.c) answers for its subtree through inode_operations, one
  * path component at a time; its directories keep their entries (name ->
- * inode) in i_children, Linux's dcache children in fs/libfs.c's stead.  A file with data in the page cache has
- * i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
+ * inode) in i_children, in place of Linux's dcache (fs/libfs.c).  A file
+ * with data in the page cache has i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
  * Locking: one CPU, non-preemptive kernel: none yet.
@@ -61,13 +61,10 @@ struct super_operations {
 	int (*statfs)(struct super_block *sb, struct statfs *buf);      /* absent: zeros */
 };
 
-#define SB_RDONLY       1               /* s_flags: mounted read-only (the initrd) */
-
 struct super_block {
 	const struct super_operations *s_op;
 	unsigned long s_magic;          /* statfs's f_type */
 	unsigned long s_dev;            /* st_dev of its files; 0 is shown as 1 */
-	unsigned long s_flags;          /* SB_* */
 	loff_t s_maxbytes;              /* the largest file */
 	void *s_fs_info;                /* the file system's */
 };
@@ -235,7 +232,6 @@ void files_init_console(struct files_struct *files);
 int nonseekable_open(struct inode *inode, struct file *file);
 long do_truncate(struct inode *inode, loff_t length);
 long vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len);
-struct file *vfs_open(struct inode *inode, int flags, long *err);
 
 /* fs/libfs.c: directories of name -> inode entries (tmpfs's) */
 int simple_dir_init(struct inode *dir, const char *path);
@@ -248,14 +244,12 @@ int simple_rmdir(struct inode *dir, const char *name);
 int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new_dir,
 		  const char *new_name, unsigned int flags);
 void simple_remove_all(struct inode *dir);
-int dcache_readdir(struct file *file, struct dir_context *ctx);
 extern const struct file_operations simple_dir_operations;
 
 /* fs/namespace.c: the mount table */
 struct inode *lookup_mnt(const char *path, const char **rest);
 bool path_is_mountpoint(const char *path);
 bool has_submounts(const char *path);
-int kern_mount(const char *path, const char *fstype, const char *options);
 void mnt_init(void);
 
 /* fs/read_write.c */

@@ -1,6 +1,7 @@
 /*
  * shmem and tmpfs (Linux's include/linux/shmem_fs.h; mm/shmem.c the data,
- * mm/shmem_fs.c the file system, mm/memfd.c memfd_create and seals).
+ * mm/shmem_policy.c which folio sizes, mm/shmem_fs.c the file system,
+ * mm/memfd.c memfd_create and seals).
  *
  * A shmem file keeps its data only in its page cache: folios that are
  * PG_swapbacked (memory is their only home), zeroed when allocated,
@@ -85,13 +86,10 @@ unsigned long shmem_allowable_huge_orders(struct inode *inode, struct vm_area_st
 					  pgoff_t index, loff_t write_end, bool shmem_huge_force);
 
 /* mm/shmem_fs.c */
-struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir, const char *name,
-			      umode_t mode);
 struct file *shmem_file_setup(const char *name, loff_t size, unsigned long flags);
 int shmem_fill_super(const char *path, const char *options, struct inode **root);
 int shmem_reconfigure(struct super_block *sb, const char *options);
 void shmem_init(void);
-void shmem_huge_changed(int huge);
 
 /* mm/memfd.c */
 long memfd_fcntl(struct file *file, unsigned int cmd, unsigned int arg);

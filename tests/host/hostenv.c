@@ -6,6 +6,7 @@
 #include "mm/memblock.h"
 #include "mm/mm_api.h"
 #include "linux/uaccess.h"
+#include "linux/errno.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,4 +152,17 @@ unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
 struct file;
 __attribute__((weak)) void fput(struct file *f)
 {
+}
+
+/* MAP_SHARED|MAP_ANONYMOUS: mm/shmem.c is not built for the host, so there is no shmem object. */
+struct vm_area_struct;
+int shmem_zero_setup(struct vm_area_struct *vma)
+{
+	return -ENOMEM;
+}
+
+/* MADV_REMOVE's hole punch: the host tests' files have no fallocate. */
+long vfs_fallocate(struct file *file, int mode, long offset, long len)
+{
+	return -EOPNOTSUPP;
 }

@@ -318,6 +318,10 @@ static void test_mmap_checks(void **state)
 	assert_int_equal(do_mmap(mm, &file, BASE, PAGE_SIZE, RW, MAP_SHARED_VALIDATE | 0x800000, 0),
 			 -EOPNOTSUPP);
 	assert_int_equal(do_mmap(mm, &file, BASE, PAGE_SIZE, RW, MAP_TYPE, 0), -EINVAL);
+	/* shared anonymous memory needs shmem, which the host has not: its error, no VMA */
+	assert_int_equal(do_mmap(mm, NULL, BASE + 8 * PAGE_SIZE, PAGE_SIZE, RW,
+				 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, 0), -ENOMEM);
+	assert_null(find_vma(mm, BASE + 8 * PAGE_SIZE));
 }
 
 int main(void)

@@ -3,11 +3,6 @@
 #define _UAPI_LINUX_STATFS_H
 
 #define TMPFS_MAGIC             0x01021994
-#define RAMFS_MAGIC             0x858458f6      /* the initrd (Linux's initramfs) */
-#define PROC_SUPER_MAGIC        0x9fa0
-#define SYSFS_MAGIC             0x62656572
-
-#define ST_RDONLY               0x0001          /* f_flags: mounted read-only */
 
 struct statfs {
 	long f_type, f_bsize;
