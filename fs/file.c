@@ -38,6 +38,8 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	f->f_inode = inode;
 	f->f_mapping = inode->i_mapping;
 	f->f_op = inode->i_fop;
+	if (inode->i_sb)
+		inode->i_sb->s_nr_files++;
 	return f;
 }
 
@@ -48,6 +50,8 @@ void fput(struct file *f)
 		return;
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
+	if (f->f_inode->i_sb)
+		f->f_inode->i_sb->s_nr_files--;         /* before iput: it may free the super block */
 	iput(f->f_inode);
 	kfree(f);
 }

@@ -118,6 +118,7 @@ static const struct file_operations initrd_file_operations = {
 	.llseek = generic_file_llseek,
 	.read = filemap_read,
 	.mmap = generic_file_mmap,
+	.fsync = noop_fsync,
 };
 
 /* Is name a direct child of dir ("" is the root)?  Returns its base name. */
@@ -157,6 +158,7 @@ static const struct file_operations initrd_dir_operations = {
 	.llseek = seq_lseek,
 	.read = generic_read_dir,
 	.iterate_shared = initrd_readdir,
+	.fsync = noop_fsync,
 };
 
 static struct inode initrd_root = {

@@ -9,6 +9,19 @@
 #include "mm/mm.h"
 
 /*
+ * The inodes put on it by inode_sb_list_add, until their last iput: what
+ * drop_caches walks (Linux keeps one such list per super block,
+ * sb->s_inodes, and walks every super block).  Inodes a file system
+ * fills in itself (/proc's, the console's) are on no list.
+ */
+LIST_HEAD(inode_sb_list);
+
+void inode_sb_list_add(struct inode *inode)
+{
+	list_add_tail(&inode->i_sb_list, &inode_sb_list);
+}
+
+/*
  * Set up a zeroed inode of sb with one reference and one link (Linux's
  * inode_init_always).  Its i_data is an empty page cache; i_mapping stays
  * NULL unless the file system gives the inode a page cache.
@@ -26,8 +39,10 @@ struct inode *new_inode(struct super_block *sb)
 {
 	struct inode *inode = kzalloc(sizeof(*inode));
 
-	if (inode)
+	if (inode) {
 		inode_init_always(sb, inode);
+		inode_sb_list_add(inode);
+	}
 	return inode;
 }
 
@@ -41,6 +56,8 @@ void iput(struct inode *inode)
 {
 	if (--inode->i_count)
 		return;
+	if (inode->i_sb_list.next)
+		list_del(&inode->i_sb_list);
 	if (inode->i_mapping)
 		truncate_inode_pages_final(inode->i_mapping);
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)

@@ -379,4 +379,5 @@ const struct file_operations simple_dir_operations = {
 	.llseek = seq_lseek,
 	.read = generic_read_dir,
 	.iterate_shared = dcache_readdir,
+	.fsync = noop_fsync,
 };

@@ -10,8 +10,10 @@
  *              "dev/shm" -> another tmpfs
  *
  * A later mount on the same path hides an earlier one, as Linux stacks
- * them.  umount2() always detaches (Linux's MNT_DETACH): files still open
- * live on until closed.  Locking: one CPU, non-preemptive: none yet.
+ * them.  umount2() refuses a mount with open files (EBUSY, as Linux's
+ * mount reference count does) unless told to detach it (MNT_DETACH):
+ * then files still open live on until closed.  Locking: one CPU,
+ * non-preemptive: none yet.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -33,6 +35,7 @@
 struct vfsmount {
 	char mnt_path[DIR_PATH_MAX];    /* normalized: no leading or trailing '/' */
 	struct inode *mnt_root;         /* a reference; NULL: a free slot */
+	bool mnt_expiry_mark;           /* a umount2(MNT_EXPIRE) found it unused */
 };
 
 static struct vfsmount mounts[NR_MOUNTS];
@@ -196,9 +199,35 @@ bool has_submounts(const char *path)
 }
 
 /*
- * umount2: detach the tmpfs mounted at target and drop its tree; open
- * files keep their inodes (and the super block) until closed.  0,
- * -EINVAL (not a mount point, a bad flag), -EBUSY (mounts below it).
+ * May mnt go (Linux's do_umount checks)?  Not while files of it are open,
+ * unless MNT_DETACH; MNT_EXPIRE unmounts only a mount that an earlier
+ * MNT_EXPIRE already found unused (-EAGAIN marks it), never with
+ * MNT_FORCE or MNT_DETACH.  0, -EINVAL, -EBUSY or -EAGAIN.
+ */
+static long may_umount(struct vfsmount *mnt, int flags)
+{
+	bool busy = mnt->mnt_root->i_sb->s_nr_files > 0;
+
+	if (has_submounts(mnt->mnt_path))
+		return -EBUSY;
+	if (flags & MNT_EXPIRE) {
+		if (flags & (MNT_FORCE | MNT_DETACH))
+			return -EINVAL;
+		if (busy)
+			return -EBUSY;
+		if (!mnt->mnt_expiry_mark) {
+			mnt->mnt_expiry_mark = true;
+			return -EAGAIN;
+		}
+	}
+	return busy && !(flags & MNT_DETACH) ? -EBUSY : 0;
+}
+
+/*
+ * umount2: detach the tmpfs mounted at target and drop its tree; with
+ * MNT_DETACH, open files keep their inodes (and the super block) until
+ * closed.  0, -EINVAL (not a mount point, a bad flag), -EBUSY (mounts
+ * below it, open files) or -EAGAIN (see may_umount).
  */
 long sys_umount2(const char *utarget, int flags)
 {
@@ -215,11 +244,13 @@ long sys_umount2(const char *utarget, int flags)
 	iput(target);
 	if (!mnt || mnt->mnt_root != target)
 		return -EINVAL;
-	if (has_submounts(mnt->mnt_path))
-		return -EBUSY;
+	ret = may_umount(mnt, flags);
+	if (ret)
+		return ret;
 	simple_remove_all(mnt->mnt_root);
 	iput(mnt->mnt_root);
 	mnt->mnt_root = NULL;
+	mnt->mnt_expiry_mark = false;
 	return 0;
 }
 

@@ -13,8 +13,6 @@
  * A file reads as generated text at offset 0 (foliOS's sysfs rides on
  * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
  * which directory, attribute and size.  /sys itself is the initrd's.
- * At the end: the write of debugfs's split_huge_pages (listed in
- * fs/debugfs.c; its mm side is split_huge_pages_in_range()).
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -23,13 +21,6 @@
 #include "linux/printk.h"
 #include "mm/thp_policy.h"
 #include "mm/huge_memory_sysfs.h"
-#include "mm/deferred_split.h"
-#include "linux/sched.h"
-#include "linux/uaccess.h"
-#include "linux/debugfs.h"
-#include "linux/namei.h"
-#include "linux/pagemap.h"
-#include "mm/folio.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
 #define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */
@@ -214,102 +205,3 @@ struct inode *sysfs_lookup(const char *path)
 	}
 	return NULL;
 }
-
-/*
- * "<path>,0x<first>,0x<last>[,<order>]": split each large folio in the
- * page cache of the file at path from page index first up to last to
- * order (Linux's split_huge_pages_in_file; foliOS's split unmaps the
- * folio, the next access faults the pieces in).  0 or -errno.
- */
-static long split_huge_pages_in_file(const char *buf)
-{
-	const char *comma = strchr(buf, ','), *p;
-	unsigned long first, last, order = 0;
-	struct inode *inode;
-	char path[80];
-	long err;
-
-	if (!comma || (size_t)(comma - buf) >= sizeof(path) || strncmp(comma, ",0x", 3))
-		return -EINVAL;
-	snprintf(path, comma - buf + 1, "%s", buf);
-	first = simple_strtoul(comma + 3, &p, 16);
-	if (strncmp(p, ",0x", 3))
-		return -EINVAL;
-	last = simple_strtoul(p + 3, &p, 16);
-	if (*p == ',')
-		order = simple_strtoul(p + 1, &p, 10);
-	if (*p)
-		return -EINVAL;
-	err = path_lookupat(AT_FDCWD, path, &inode);
-	if (err)
-		return err;
-	for (pgoff_t index = first; inode->i_mapping && index < last; index++) {
-		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
-
-		if (!folio)
-			continue;
-		index = folio->index + folio_nr_pages(folio) - 1;
-		folio_lock(folio);
-		if (folio_test_large(folio))
-			split_file_folio_to_order(folio, order);
-		folio_unlock(folio);
-		folio_put(folio);
-	}
-	iput(inode);
-	return 0;
-}
-
-/*
- * /sys/kernel/debug/split_huge_pages (Linux's split_huge_pages_write, a
- * debugfs file listed in fs/debugfs.c): "<pid>,0x<start>,0x<end>[,<order>]"
- * splits the anon THPs that process maps in the range to order (default
- * 0); "<path>,..." a file's (split_huge_pages_in_file); "1" alone splits
- * every THP.  The count written, -EINVAL for bad text, -ESRCH for no such
- * process.
- */
-static long split_huge_pages_write(struct file *file, const char *ubuf, size_t count,
-				   loff_t *pos)
-{
-	unsigned long start, end, order = 0;
-	struct task_struct *t;
-	const char *p;
-	char buf[80];
-	int pid;
-	long err;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (count && buf[count - 1] == '\n')
-		buf[count - 1] = '\0';
-	if (buf[0] == '/') {
-		err = split_huge_pages_in_file(buf);
-		return err ? err : (long)count;
-	}
-	pid = simple_strtoul(buf, &p, 10);
-	if (pid == 1 && !*p) {
-		split_huge_pages_all();
-		return count;
-	}
-	if (p == buf || strncmp(p, ",0x", 3))
-		return -EINVAL;
-	start = simple_strtoul(p + 3, &p, 16);
-	if (strncmp(p, ",0x", 3))
-		return -EINVAL;
-	end = simple_strtoul(p + 3, &p, 16);
-	if (*p == ',')
-		order = simple_strtoul(p + 1, &p, 10);
-	if (*p)
-		return -EINVAL;
-	t = find_task_by_vpid(pid);
-	if (!t || !t->mm)
-		return t ? -EINVAL : -ESRCH;
-	split_huge_pages_in_range(t->mm, start & PAGE_MASK, end & PAGE_MASK, order);
-	return count;
-}
-
-const struct file_operations split_huge_pages_fops = {
-	.write = split_huge_pages_write,
-};

@@ -44,8 +44,12 @@ void deferred_split_init(void)
 	split_queue_len = 0;
 }
 
-/* Put a folio on the queue unless it is on it; true if it was not. */
-static bool deferred_split_queue(struct folio *folio)
+/*
+ * Put a folio on the queue unless it is on it; true if it was not.  Who
+ * splits a queued folio outside deferred_split_scan takes it off first
+ * and puts it back with this if the split fails.
+ */
+bool deferred_split_queue(struct folio *folio)
 {
 	unsigned long flags = spin_lock_irqsave(&split_queue_lock);
 	bool queued = !folio_test_partially_mapped(folio);
@@ -354,104 +358,4 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan)
 		deferred_split_queue(folio);
 	}
 	return split;
-}
-
-/*
- * Split the anon large folio that the present PTE *pte (at addr) maps to
- * new_order, if it is bigger.  Returns the address past the run of PTEs
- * from addr on (below end and this PTE table) that map the folio's next
- * pages: where the walk goes on.  A folio may be mapped in pieces (mremap
- * moves single pages), so the walk never skips what this run does not map.
- */
-static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned long end,
-				     unsigned int new_order)
-{
-	struct page *page = pfn_to_page(pgent_pfn(*pte));
-	struct folio *folio = page_folio(page);
-	unsigned long rest = folio_nr_pages(folio) - (page - &folio->page);
-	unsigned long limit = MIN(end, ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE);
-	int nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
-	bool queued;
-
-	if (!folio_test_large(folio) || !folio_test_anon(folio) ||
-	    new_order >= folio_order(folio))
-		return addr + nr * PAGE_SIZE;
-	queued = folio_unqueue_deferred_split(folio);
-	if (split_folio_to_order(folio, new_order) && queued)
-		deferred_split_queue(folio);
-	return addr + nr * PAGE_SIZE;
-}
-
-/*
- * Split the anon THPs mm maps in [start, end) to new_order (Linux's
- * split_huge_pages_pid, the debugfs knob split_huge_pages): a PMD
- * mapping is split into PTEs first.  A folio that cannot be split (see
- * split_folio_to_order) is left as it is.  The caller owns mm.
- */
-void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
-			       unsigned int new_order)
-{
-	for (unsigned long addr = start; addr < end;) {
-		struct vm_area_struct *vma = find_vma(mm, addr);
-		pmd_t *pmd;
-		pte_t *pte;
-
-		if (!vma || vma->vm_start >= end)
-			break;
-		addr = addr > vma->vm_start ? addr : vma->vm_start;
-		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
-		if (!pmd || pgent_none(*pmd)) {
-			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
-			continue;
-		}
-		if (pgent_huge(*pmd)) {
-			if (new_order >= HPAGE_PMD_ORDER) {
-				addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
-				continue;
-			}
-			__split_huge_pmd(vma, pmd, addr);
-			if (pgent_none(*pmd)) { /* a file PMD: zapped, nothing left to split here */
-				addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
-				continue;
-			}
-		}
-		pte = pte_offset(pmd, addr);
-		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, end, new_order) : addr + PAGE_SIZE;
-	}
-}
-
-/* rmap_one of split_huge_pages_all(): split the PMD leaf of vma that maps folio, if one does. */
-static bool split_pmd_one(struct folio *folio, struct vm_area_struct *vma,
-			  unsigned long address, void *arg)
-{
-	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
-
-	if (pmd && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
-		__split_huge_pmd(vma, pmd, ALIGN_DOWN(address, PMD_SIZE));
-	return true;
-}
-
-/*
- * Split every mapped anon large folio to order 0 (split_huge_pages with
- * "1": Linux's split_huge_pages_all walks the memmap the same way): its
- * PMD mappings, found by the anon rmap walk, become PTEs first.
- */
-void split_huge_pages_all(void)
-{
-	struct rmap_walk_control rwc = { .rmap_one = split_pmd_one };
-
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
-		struct folio *folio = page_folio(pfn_to_page(pfn));
-		unsigned long last;
-		bool queued;
-
-		if (!folio_test_large(folio) || !folio_test_anon(folio) || !folio_mapped(folio))
-			continue;
-		last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
-		rmap_walk_anon(folio, &rwc);
-		queued = folio_unqueue_deferred_split(folio);
-		if (split_folio(folio) && queued)
-			deferred_split_queue(folio);
-		pfn = last;
-	}
 }

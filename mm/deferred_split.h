@@ -14,13 +14,10 @@
 void deferred_split_init(void);
 void deferred_split_folio(struct folio *folio, bool partially_mapped);
 bool folio_unqueue_deferred_split(struct folio *folio);
+bool deferred_split_queue(struct folio *folio);
 unsigned long deferred_split_count(void);
 unsigned long deferred_split_scan(unsigned long nr_to_scan);
 int split_folio_to_order(struct folio *folio, unsigned int new_order);
-
-void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
-			       unsigned int new_order);
-void split_huge_pages_all(void);
 
 static inline int split_folio(struct folio *folio)
 {

@@ -165,10 +165,11 @@ static bool mapping_can_read_folio(const struct address_space *mapping)
 
 /*
  * Copy n bytes at offset of the page at index to ubuf: from the cache,
- * read in if a_ops can, else zeros (a hole).  0, -EFAULT or an errno of
+ * read in if a_ops can, else zeros (a hole).  The bytes copied (fewer
+ * than n if ubuf faults part way), or -EFAULT if none, or an errno of
  * filemap_create_folio().
  */
-static int filemap_copy_page(struct file *file, pgoff_t index, size_t offset, size_t n,
+static long filemap_copy_page(struct file *file, pgoff_t index, size_t offset, size_t n,
 			     char *ubuf)
 {
 	struct address_space *mapping = file->f_mapping;
@@ -185,7 +186,7 @@ static int filemap_copy_page(struct file *file, pgoff_t index, size_t offset, si
 	left = copy_to_user(ubuf, src + offset, n);
 	if (folio)
 		folio_put(folio);
-	return left ? -EFAULT : 0;
+	return left == n ? -EFAULT : (long)(n - left);
 }
 
 /*
@@ -201,12 +202,14 @@ long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 	while (done < count && *pos < size) {
 		size_t offset = *pos & ~PAGE_MASK;
 		size_t n = MIN(MIN(PAGE_SIZE - offset, count - done), (size_t)(size - *pos));
-		int err = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
+		long copied = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
 
-		if (err)
-			return done ? (long)done : err;
-		done += n;
-		*pos += n;
+		if (copied < 0)
+			return done ? (long)done : copied;
+		done += copied;
+		*pos += copied;
+		if ((size_t)copied < n)
+			break;                  /* ubuf faulted: a short read, as Linux's */
 	}
 	return done;
 }

@@ -239,36 +239,6 @@ const struct inode_operations shmem_inode_operations = {
 	.setattr = shmem_setattr,
 };
 
-/* read(2): the cache's bytes; a hole reads as zeros without allocating. */
-static long shmem_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
-{
-	struct inode *inode = file_inode(file);
-	size_t done = 0;
-
-	while (done < count && *pos < inode->i_size) {
-		pgoff_t index = *pos >> PAGE_SHIFT;
-		size_t off = *pos & ~PAGE_MASK;
-		size_t n = MIN(MIN(PAGE_SIZE - off, count - done), (size_t)(inode->i_size - *pos));
-		struct folio *folio;
-		const char *src;
-		int err = shmem_get_folio(inode, index, 0, &folio, SGP_READ);
-		bool fault;
-
-		if (err)
-			return done ? (long)done : err;
-		src = folio ? page_address(folio_file_page(folio, index)) :
-			      page_address(pfn_to_page(zero_pfn));
-		fault = copy_to_user(ubuf + done, src + off, n);
-		if (folio)
-			folio_put(folio);
-		if (fault)
-			return done ? (long)done : -EFAULT;
-		done += n;
-		*pos += n;
-	}
-	return done;
-}
-
 /* May a write of the page-sized chunk [pos, pos + len) go ahead?  Linux's shmem_write_begin seal checks. */
 static int shmem_write_seals(struct inode *inode, loff_t pos, size_t len)
 {
@@ -281,25 +251,30 @@ static int shmem_write_seals(struct inode *inode, loff_t pos, size_t len)
 	return 0;
 }
 
-/* Copy one chunk, inside one page, from the user into the cache.  Bytes copied or -errno. */
+/*
+ * Copy one chunk, inside one page, from the user into the cache.  Bytes
+ * copied (fewer than n if ubuf faults part way, as Linux's
+ * generic_perform_write) or -errno.
+ */
 static long shmem_write_chunk(struct inode *inode, const char *ubuf, size_t n, loff_t pos,
 			      loff_t write_end)
 {
 	pgoff_t index = pos >> PAGE_SHIFT;
 	struct folio *folio;
 	int err = shmem_write_seals(inode, pos, n);
-	bool fault;
+	unsigned long left;
 
 	if (!err)
 		err = shmem_get_folio(inode, index, write_end, &folio, SGP_WRITE);
 	if (err)
 		return err;
-	fault = copy_from_user((char *)page_address(folio_file_page(folio, index)) +
-			       (pos & ~PAGE_MASK), ubuf, n);
+	left = copy_from_user((char *)page_address(folio_file_page(folio, index)) +
+			      (pos & ~PAGE_MASK), ubuf, n);
 	folio_mark_dirty(folio);
 	folio_put(folio);
-	if (fault)
+	if (left == n)
 		return -EFAULT;
+	n -= left;
 	if (pos + (loff_t)n > inode->i_size)
 		inode->i_size = pos + n;
 	return n;
@@ -328,6 +303,8 @@ static long shmem_file_write(struct file *file, const char *ubuf, size_t count, 
 			return done ? (long)done : ret;
 		done += ret;
 		*pos += ret;
+		if ((size_t)ret < n)
+			break;
 	}
 	return done;
 }
@@ -418,10 +395,11 @@ static long shmem_fallocate(struct file *file, int mode, loff_t offset, loff_t l
 
 const struct file_operations shmem_file_operations = {
 	.llseek = shmem_file_llseek,
-	.read = shmem_file_read,
+	.read = filemap_read,
 	.write = shmem_file_write,
 	.mmap = shmem_mmap,
 	.fallocate = shmem_fallocate,
+	.fsync = noop_fsync,
 };
 
 bool shmem_mapping(const struct address_space *mapping)

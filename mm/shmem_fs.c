@@ -104,6 +104,7 @@ static struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir,
 		inode->i_fop = &shmem_file_operations;
 		shmem_init_mapping(inode);
 	}
+	inode_sb_list_add(inode);
 	sbinfo->nr_inodes++;
 	return inode;
 }

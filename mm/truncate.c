@@ -221,6 +221,52 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 	}
 }
 
+/*
+ * Drop folio from its cache if nobody uses it (Linux's mapping_evict_folio):
+ * clean, unmapped, unlocked, and referenced by the cache alone.  True if
+ * it went.
+ */
+static bool mapping_evict_folio(struct folio *folio)
+{
+	if (folio_test_dirty(folio) || folio_test_locked(folio) || folio_mapped(folio) ||
+	    folio_ref_count(folio) != (int)folio_nr_pages(folio))
+		return false;
+	folio_get(folio);
+	folio_lock(folio);
+	filemap_remove_folio(folio);
+	folio_unlock(folio);
+	folio_put(folio);
+	return true;
+}
+
+/*
+ * Drop the unused folios (see mapping_evict_folio) that hold pages of
+ * [start, end] of mapping (Linux's invalidate_mapping_pages, what
+ * drop_caches does to every inode).  Only a file with a backing store
+ * (a_ops->read_folio) reads them back later; shmem's folios are the
+ * data's only copy and stay.  Returns the number of pages dropped.
+ */
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
+{
+	unsigned long count = 0;
+	pgoff_t index = start;
+	struct folio *folio;
+
+	if (!mapping->a_ops || !mapping->a_ops->read_folio)
+		return 0;
+	while (mapping->nrpages && (folio = xa_find(&mapping->i_pages, &index, end))) {
+		unsigned long nr = folio_nr_pages(folio);
+		pgoff_t next = folio->index + nr;
+
+		if (mapping_evict_folio(folio))
+			count += nr;
+		if (!next || next > end)
+			break;
+		index = next;
+	}
+	return count;
+}
+
 /* The inode goes: drop its whole page cache (Linux's truncate_inode_pages_final). */
 void truncate_inode_pages_final(struct address_space *mapping)
 {

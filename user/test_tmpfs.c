@@ -1,7 +1,8 @@
 /*
  * Guest test (TAP): tmpfs with Linux's semantics and errnos — /tmp and
  * /dev/shm mounted from boot; create, open flags (O_CREAT|O_EXCL|O_TRUNC|
- * O_APPEND|O_TMPFILE), read/write/pread/pwrite/readv/writev, SEEK_DATA/
+ * O_APPEND|O_TMPFILE), read/write/pread/pwrite/readv/writev (short at a
+ * fault of the user's buffer), SEEK_DATA/
  * SEEK_HOLE, truncate, fallocate (reserve, KEEP_SIZE, punch hole), unlink
  * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, stat's
  * sizes and blocks, statfs; a mount with size= (ENOSPC) and huge= (a 2 MiB
@@ -93,6 +94,30 @@ static void test_vectors(void)
 	ok(read(fd, a, 1) == 0, "read at the end: 0");
 	close(fd);
 	unlink(D "/v");
+}
+
+/*
+ * A buffer that ends 100 bytes into an unmapped page: read and write stop
+ * at the fault and return what they copied, as Linux's filemap_read and
+ * generic_perform_write; nothing copied at all is EFAULT.
+ */
+static void test_short_copy(void)
+{
+	char *m = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *edge = m + PAGE - 100, buf[300];
+	int fd = open(D "/s", O_CREAT | O_RDWR, 0600);
+
+	munmap(m + PAGE, PAGE);
+	memset(buf, 'x', sizeof(buf));
+	memset(edge, 'y', 100);
+	ok(pwrite(fd, buf, 300, 0) == 300 && pread(fd, edge, 300, 0) == 100 && edge[99] == 'x',
+	   "pread into a buffer that faults after 100 bytes: 100");
+	ok(pwrite(fd, edge, 300, 1000) == 100 && fsize(fd) == 1100,
+	   "pwrite from a buffer that faults after 100 bytes: 100, the file 1100 bytes");
+	ok(fails(pread(fd, m + PAGE, 10, 0), EFAULT), "pread into an unmapped page: EFAULT");
+	close(fd);
+	unlink(D "/s");
+	munmap(m, PAGE);
 }
 
 static void test_seek(void)
@@ -544,6 +569,7 @@ int main(void)
 	test_mounts();
 	test_create();
 	test_vectors();
+	test_short_copy();
 	test_seek();
 	test_truncate();
 	test_fallocate();

@@ -1,7 +1,8 @@
 /*
- * Copying to and from user memory.  The copy is one "rep movsb" with an
- * exception-table entry: a fault the page-fault handler cannot resolve
- * (see do_page_fault) ends the copy early, and rcx says how much is left.
+ * Copying to and from user memory.  The copy is "rep movsq" then "rep
+ * movsb", each with an exception-table entry: a fault the page-fault
+ * handler cannot resolve (see do_page_fault) ends the copy early, and rcx
+ * says how much is left.
  * With SMAP, the kernel may touch user pages only between stac and clac.
  */
 #include "linux/errno.h"
@@ -15,14 +16,29 @@ bool access_ok(unsigned long addr, unsigned long size)
 	return addr + size >= addr && addr + size <= TASK_SIZE_MAX;
 }
 
-/* Copy n bytes; returns the number of bytes NOT copied. */
+/*
+ * Copy n bytes; returns the number of bytes NOT copied.  Eight bytes per
+ * step, then the tail byte by byte (Linux's copy_user_generic_string):
+ * under TCG each iteration of a rep instruction costs alike, so movsq
+ * copies a page in 512 steps where movsb takes 4096.  If the qword copy
+ * faults, what is left is redone byte by byte up to the faulting byte, so
+ * the count not copied is exact.
+ */
 static unsigned long copy_user_generic(void *dst, const void *src, unsigned long n)
 {
+	unsigned long tail = n & 7;
+
+	n >>= 3;
 	stac();
-	__asm__ __volatile__("1: rep movsb\n"
-			     "2:\n"
-			     _ASM_EXTABLE(1b, 2b)
-			     : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	__asm__ __volatile__("1: rep movsq\n"
+			     "   movq %[tail], %%rcx\n"
+			     "   jmp 2f\n"
+			     "3: leaq (%[tail], %%rcx, 8), %%rcx\n"
+			     "2: rep movsb\n"
+			     "4:\n"
+			     _ASM_EXTABLE(1b, 3b)
+			     _ASM_EXTABLE(2b, 4b)
+			     : "+D"(dst), "+S"(src), "+c"(n) : [tail] "r"(tail) : "memory");
 	clac();
 	return n;
 }

@@ -6,7 +6,6 @@
 
 struct inode *debugfs_lookup(const char *path);
 
-extern const struct file_operations split_huge_pages_fops;      /* fs/sysfs.c */
 extern const struct file_operations gup_test_fops;        /* mm/gup_test.c */
 
 #endif

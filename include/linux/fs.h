@@ -67,6 +67,7 @@ struct super_block {
 	unsigned long s_dev;            /* st_dev of its files; 0 is shown as 1 */
 	loff_t s_maxbytes;              /* the largest file */
 	void *s_fs_info;                /* the file system's */
+	int s_nr_files;                 /* files open on it: umount is EBUSY while any is */
 };
 
 /* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */
@@ -136,6 +137,7 @@ struct inode {
 	const struct inode_operations *i_op;    /* NULL: not writable */
 	void *i_private;                /* the file system's; a directory's path */
 	struct list_head i_children;    /* a libfs directory's entries (struct simple_dentry) */
+	struct list_head i_sb_list;     /* on inode_sb_list (fs/inode.c); zeroed if not */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
 	struct address_space i_data;
 };
@@ -159,7 +161,7 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name, int namel
 /*
  * What each kind of file does; an absent op has Linux's default: read or
  * write EINVAL (directories: generic_read_dir's EISDIR), ioctl ENOTTY,
- * getdents ENOTDIR, mmap ENODEV.  poll answers "ready now?" (EPOLL* mask;
+ * getdents ENOTDIR, mmap ENODEV, fsync EINVAL.  poll answers "ready now?" (EPOLL* mask;
  * wait is always NULL: fs/select.c asks again each tick), none meaning
  * always readable and writable.
  */
@@ -172,6 +174,7 @@ struct file_operations {
 	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
 	int (*mmap)(struct file *file, struct vm_area_struct *vma);
 	long (*fallocate)(struct file *file, int mode, loff_t offset, loff_t len);
+	int (*fsync)(struct file *file, loff_t start, loff_t end, int datasync);
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
 };
@@ -200,6 +203,8 @@ static inline struct inode *file_inode(const struct file *f)
 extern struct file console_file;
 
 /* fs/inode.c */
+extern struct list_head inode_sb_list;
+void inode_sb_list_add(struct inode *inode);
 void inode_init_always(struct super_block *sb, struct inode *inode);
 struct inode *new_inode(struct super_block *sb);
 void ihold(struct inode *inode);
@@ -251,6 +256,12 @@ struct inode *lookup_mnt(const char *path, const char **rest);
 bool path_is_mountpoint(const char *path);
 bool has_submounts(const char *path);
 void mnt_init(void);
+
+/* fs/drop_caches.c */
+void drop_caches(int what);
+
+/* fs/sync.c */
+int noop_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 
 /* fs/read_write.c */
 long vfs_read(struct file *file, char *ubuf, size_t count, loff_t *pos);

@@ -55,6 +55,8 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 void truncate_inode_pages_final(struct address_space *mapping);
 void truncate_pagecache(struct inode *inode, loff_t newsize);
 void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend);
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start,
+				       pgoff_t end);
 int split_file_folio_to_order(struct folio *folio, unsigned int new_order);
 
 #endif

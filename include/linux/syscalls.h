@@ -34,6 +34,10 @@ long sys_vmsplice(int fd, const void *uiov, unsigned long nr_segs, unsigned int 
 long sys_fcntl(int fd, int cmd, unsigned long arg);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);
+long sys_sync(void);
+long sys_syncfs(int fd);
+long sys_fsync(int fd);
+long sys_fdatasync(int fd);
 long sys_creat(const char *upath, int mode);
 long sys_truncate(const char *upath, long length);
 long sys_ftruncate(int fd, long length);

@@ -1,0 +1,184 @@
+/*
+ * The mm side of /sys/kernel/debug/split_huge_pages (Linux's
+ * split_huge_pages_pid, split_huge_pages_in_file and split_huge_pages_all
+ * in mm/huge_memory.c; fs/debugfs.c parses what is written):
+ *
+ *   "<pid>,0x<start>,0x<end>[,<order>]"   the THPs a process maps there
+ *   "<path>,0x<first>,0x<end>[,<order>]"  the large folios of a file's page
+ *                                         cache at page offsets [first, end)
+ *   "1"                                   every mapped anon THP, to order 0
+ *
+ * An anon folio is split by split_folio_to_order (mm/deferred_split.c), a
+ * PMD mapping of it into PTEs first.  A page-cache folio (tmpfs, a file
+ * mapping) is split by split_file_folio_to_order (mm/truncate.c), which
+ * unmaps it: the pieces are faulted in again as they are touched.  A folio
+ * that cannot be split now (more references, see either function) stays
+ * as it is, as in Linux.
+ */
+#include "linux/pagemap.h"
+#include "mm/deferred_split.h"
+#include "mm/huge_memory_debugfs.h"
+#include "mm/rmap.h"
+#include "mm/pgtable.h"
+#include "mm/internal.h"
+
+/*
+ * Split a page-cache folio of mapping to new_order if it is larger; one
+ * locked by someone else, or no longer in mapping, is left alone (Linux's
+ * folio_trylock and mapping check).  The caller holds a reference.
+ */
+static void split_file_folio(struct folio *folio, struct address_space *mapping,
+			     unsigned int new_order)
+{
+	if (new_order >= (unsigned int)folio_order(folio) || folio_test_locked(folio))
+		return;
+	folio_lock(folio);
+	if (folio->mapping == mapping)
+		split_file_folio_to_order(folio, new_order);
+	folio_unlock(folio);
+}
+
+/* Split a mapped page-cache folio (found through a page table) to new_order. */
+static void split_mapped_file_folio(struct folio *folio, unsigned int new_order)
+{
+	folio_get(folio);
+	split_file_folio(folio, folio->mapping, new_order);
+	folio_put(folio);
+}
+
+/*
+ * Split the large folio that the present PTE *pte (at addr) maps to
+ * new_order, if it is bigger.  Returns the address past the run of PTEs
+ * from addr on (below end and this PTE table) that map the folio's next
+ * pages: where the walk goes on.  A folio may be mapped in pieces (mremap
+ * moves single pages), so the walk never skips what this run does not map.
+ */
+static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned long end,
+				     unsigned int new_order)
+{
+	struct page *page = pfn_to_page(pgent_pfn(*pte));
+	struct folio *folio = page_folio(page);
+	unsigned long rest = folio_nr_pages(folio) - (page - &folio->page);
+	unsigned long limit = MIN(end, ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE);
+	int nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
+	bool queued;
+
+	if (!folio_test_large(folio) || new_order >= (unsigned int)folio_order(folio))
+		return addr + nr * PAGE_SIZE;
+	if (!folio_test_anon(folio)) {
+		split_mapped_file_folio(folio, new_order);
+		return addr + nr * PAGE_SIZE;
+	}
+	queued = folio_unqueue_deferred_split(folio);
+	if (split_folio_to_order(folio, new_order) && queued)
+		deferred_split_queue(folio);
+	return addr + nr * PAGE_SIZE;
+}
+
+/*
+ * The PMD leaf *pmd of vma maps a THP at addr: a page-cache one is split
+ * whole here; else (anon, the huge zero page) the PMD is split into PTEs
+ * and the caller's walk splits the folio.  True if it is to walk the PTEs.
+ */
+static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
+			    unsigned int new_order)
+{
+	struct folio *folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+
+	if (new_order >= HPAGE_PMD_ORDER)
+		return false;
+	if (!is_huge_zero_pmd(*pmd) && !folio_test_anon(folio)) {
+		split_mapped_file_folio(folio, new_order);
+		return false;
+	}
+	__split_huge_pmd(vma, pmd, addr);
+	return true;
+}
+
+/*
+ * Split the THPs mm maps in [start, end) to new_order (Linux's
+ * split_huge_pages_pid): anon ones and page-cache ones alike.  The caller
+ * owns mm.
+ */
+void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			       unsigned int new_order)
+{
+	for (unsigned long addr = start; addr < end;) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+		pmd_t *pmd;
+		pte_t *pte;
+
+		if (!vma || vma->vm_start >= end)
+			break;
+		addr = addr > vma->vm_start ? addr : vma->vm_start;
+		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+		if (!pmd || pgent_none(*pmd) ||
+		    (pgent_huge(*pmd) && !split_pmd_folio(vma, pmd, addr, new_order))) {
+			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, end, new_order) : addr + PAGE_SIZE;
+	}
+}
+
+/*
+ * Split the large folios of mapping's page cache that hold pages of
+ * [first, end) to new_order (Linux's split_huge_pages_in_file, which
+ * looks up each index; the xarray walk skips the holes at once).
+ */
+void split_huge_pages_in_file(struct address_space *mapping, pgoff_t first, pgoff_t end,
+			      unsigned int new_order)
+{
+	pgoff_t index = first;
+	struct folio *folio;
+
+	while (index < end && (folio = xa_find(&mapping->i_pages, &index, end - 1))) {
+		pgoff_t next = folio->index + folio_nr_pages(folio);
+
+		if (folio_test_large(folio)) {
+			folio_get(folio);
+			split_file_folio(folio, mapping, new_order);
+			folio_put(folio);
+		}
+		if (!next)
+			break;
+		index = next;
+	}
+}
+
+/* rmap_one of split_huge_pages_all(): split the PMD leaf of vma that maps folio, if one does. */
+static bool split_pmd_one(struct folio *folio, struct vm_area_struct *vma,
+			  unsigned long address, void *arg)
+{
+	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
+
+	if (pmd && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
+		__split_huge_pmd(vma, pmd, ALIGN_DOWN(address, PMD_SIZE));
+	return true;
+}
+
+/*
+ * Split every mapped anon large folio to order 0 (split_huge_pages with
+ * "1": Linux's split_huge_pages_all walks the memmap the same way): its
+ * PMD mappings, found by the anon rmap walk, become PTEs first.
+ */
+void split_huge_pages_all(void)
+{
+	struct rmap_walk_control rwc = { .rmap_one = split_pmd_one };
+
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		struct folio *folio = page_folio(pfn_to_page(pfn));
+		unsigned long last;
+		bool queued;
+
+		if (!folio_test_large(folio) || !folio_test_anon(folio) || !folio_mapped(folio))
+			continue;
+		last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
+		rmap_walk_anon(folio, &rwc);
+		queued = folio_unqueue_deferred_split(folio);
+		if (split_folio(folio) && queued)
+			deferred_split_queue(folio);
+		pfn = last;
+	}
+}
