@@ -6,6 +6,7 @@
 #include "linux/fs.h"
 #include "linux/tty.h"
 #include "linux/sched.h"
+#include "linux/string.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include "linux/syscalls.h"
@@ -73,12 +74,15 @@ void set_close_on_exec(unsigned int fd, bool flag)
 {
 	struct files_struct *files = &current->files;
 
-	files->cloexec = flag ? files->cloexec | BIT(fd) : files->cloexec & ~BIT(fd);
+	if (flag)
+		files->cloexec[fd / 64] |= BIT(fd % 64);
+	else
+		files->cloexec[fd / 64] &= ~BIT(fd % 64);
 }
 
 bool get_close_on_exec(unsigned int fd)
 {
-	return current->files.cloexec & BIT(fd);
+	return current->files.cloexec[fd / 64] & BIT(fd % 64);
 }
 
 /*
@@ -133,17 +137,17 @@ void files_close_all(struct files_struct *files)
 			fput(files->fd[fd]);
 			files->fd[fd] = NULL;
 		}
-	files->cloexec = 0;
+	memset(files->cloexec, 0, sizeof(files->cloexec));
 }
 
 void files_close_on_exec(struct files_struct *files)
 {
 	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (files->fd[fd] && (files->cloexec & BIT(fd))) {
+		if (files->fd[fd] && (files->cloexec[fd / 64] & BIT(fd % 64))) {
 			fput(files->fd[fd]);
 			files->fd[fd] = NULL;
 		}
-	files->cloexec = 0;
+	memset(files->cloexec, 0, sizeof(files->cloexec));
 }
 
 /* dup3(old, new, flags) and friends: new refers to old's file. */

@@ -6,19 +6,29 @@
  *   the name (namesize bytes with its NUL), padding to 4, the data,
  *   padding to 4; the entry named "TRAILER!!!" ends the archive.
  *
- * Files are read in place; nothing is copied.  Each entry gets an inode
- * at boot, kept for ever in a list (the list's reference); a regular
- * file's i_private is its data, a directory's its path.  Read-only, no lock.
+ * Each entry gets an inode at boot, kept for ever in a list (the list's
+ * reference); a regular file's i_private is its data in the archive, a
+ * directory's its path.  A regular file is read and mapped through its
+ * page cache (i_data, include/linux/pagemap.h): read_folio copies the
+ * archive's bytes into a folio, and every read(), mmap and exec of the
+ * file shares that folio — one copy of each program's text however many
+ * processes run it.  As Linux unpacks its initramfs into the page cache of
+ * ramfs at boot, every page is read in at boot and stays: the cache is
+ * part of the memory the kernel holds before user space starts (the leak
+ * check's baseline), not something each exec adds.  The ELF loader reads
+ * the headers in place.  Read-only, no lock.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/initrd.h"
+#include "linux/pagemap.h"
 #include "linux/panic.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/seq_file.h"
 #include "mm/mm.h"
+#include "mm/folio.h"
 
 #define NEWC_HDR_LEN 110
 
@@ -80,22 +90,34 @@ struct initrd_inode {
 static struct super_block initrd_sb;
 static struct initrd_inode *initrd_inodes;
 
-/* read(2) of a file: bytes at *pos, up to the end. */
-static long initrd_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+/*
+ * Copy the file's bytes at folio's position into it (Linux's read_folio;
+ * the page cache hands over a locked, zeroed folio, so the part past the
+ * end of the file stays zero).  Always 0: the archive is in memory.
+ */
+static int initrd_read_folio(struct file *file, struct folio *folio)
 {
-	struct inode *inode = file_inode(file);
+	const struct address_space *mapping = folio->mapping;   /* a page-cache folio's */
+	struct inode *inode = mapping->host;
 	const u8 *data = inode->i_private;
-	unsigned long n = *pos < inode->i_size ? MIN(count, (size_t)(inode->i_size - *pos)) : 0;
+	loff_t pos = (loff_t)folio->index << PAGE_SHIFT;
+	size_t size = folio_nr_pages(folio) << PAGE_SHIFT;
 
-	if (copy_to_user(ubuf, data + *pos, n))
-		return -EFAULT;
-	*pos += n;
-	return n;
+	if (pos < inode->i_size)
+		memcpy(page_address(folio_page(folio, 0)), data + pos,
+		       MIN(size, (size_t)(inode->i_size - pos)));
+	return 0;
 }
 
+static const struct address_space_operations initrd_aops = {
+	.read_folio = initrd_read_folio,
+};
+
+/* Opens are read-only (may_open: EROFS), so mmap refuses MAP_SHARED writable ones: EACCES. */
 static const struct file_operations initrd_file_operations = {
 	.llseek = generic_file_llseek,
-	.read = initrd_file_read,
+	.read = filemap_read,
+	.mmap = generic_file_mmap,
 	.fsync = noop_fsync,
 };
 
@@ -144,8 +166,11 @@ static struct inode initrd_root = {
 	.i_fop = &initrd_dir_operations, .i_private = (void *)"",
 };
 
-/* The inode of an entry: directories S_IFDIR 0755, files their mode, data and size. */
-static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e)
+/*
+ * The inode of entry e: directories S_IFDIR 0755, files their mode, data,
+ * size, page cache and inode number ino (readdir's d_ino of the entry).
+ */
+static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, unsigned long ino)
 {
 	inode->i_sb = &initrd_sb;
 	inode->i_count = 1;                     /* the cache's */
@@ -159,11 +184,14 @@ static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e)
 	}
 	inode->i_mode = e->mode;
 	inode->i_nlink = 1;
-	inode->i_ino = (unsigned long)e->data >> 4;     /* unique and stable */
+	inode->i_ino = ino;
 	inode->i_size = e->size;
 	inode->i_blocks = (e->size + 511) / 512;
 	inode->i_fop = &initrd_file_operations;
 	inode->i_private = (void *)e->data;
+	address_space_init_once(&inode->i_data, inode);
+	inode->i_data.a_ops = &initrd_aops;
+	inode->i_mapping = &inode->i_data;
 }
 
 /*
@@ -188,28 +216,55 @@ struct inode *initrd_iget(const char *path)
 	return &ii->vfs_inode;
 }
 
-/* Take the archive GRUB loaded and make the inode of each entry, in archive order. */
+/*
+ * Read every page of a regular file into its page cache (Linux's
+ * populate_rootfs writing the initramfs into ramfs); the cache keeps each
+ * folio for ever.  Panics if memory runs out: this is boot.
+ */
+static void initrd_fill_cache(struct inode *inode)
+{
+	for (pgoff_t index = 0; index < DIV_ROUND_UP(inode->i_size, PAGE_SIZE); index++) {
+		struct folio *folio = folio_alloc(__GFP_ZERO, 0);
+
+		if (!folio)
+			panic("initrd_fill_cache: no memory for the page cache");
+		folio_lock(folio);
+		if (filemap_add_folio(inode->i_mapping, folio, index))
+			panic("initrd_fill_cache: cannot cache page %lu", index);
+		initrd_read_folio(NULL, folio);
+		folio_set_uptodate(folio);
+		folio_unlock(folio);
+		folio_put(folio);               /* the cache holds its own reference */
+	}
+}
+
+/*
+ * Take the archive GRUB loaded and make the inode of each entry, in
+ * archive order, with its files' data in the page cache.
+ */
 void initrd_init(const void *start, unsigned long size)
 {
 	struct initrd_inode **tail = &initrd_inodes;
-	unsigned long off = 0;
+	unsigned long off = 0, index = 0;
 	struct initrd_file e;
 
 	archive = start;
 	archive_size = size;
-	while (next_entry(&off, &e)) {
+	for (; next_entry(&off, &e); index++) {
 		struct initrd_inode *ii = kzalloc(sizeof(*ii));
 
 		if (!ii)
 			panic("initrd_init: no memory for the inodes");
 		ii->entry = e;
-		initrd_fill_inode(&ii->vfs_inode, &e);
+		initrd_fill_inode(&ii->vfs_inode, &e, index + 2);
+		if (S_ISREG(e.mode))
+			initrd_fill_cache(&ii->vfs_inode);
 		*tail = ii;
 		tail = &ii->next;
 	}
 }
 
-/* The archive entry behind an initrd file's inode (exec reads it in place); false if none. */
+/* The archive entry behind an initrd file's inode (exec reads its headers in place); false if none. */
 bool initrd_file_of(struct inode *inode, struct initrd_file *f)
 {
 	if (inode->i_sb != &initrd_sb || !S_ISREG(inode->i_mode))

@@ -3,16 +3,22 @@
  * executables from the initrd, ET_EXEC and static-PIE (ET_DYN without
  * PT_INTERP, loaded at ELF_PIE_BASE).
  *
- * A new mm gets one VMA per PT_LOAD segment (its permissions), filled with
- * anon pages holding the file's bytes (the rest is demand-zero bss), a heap
- * after the last segment and an 8 MiB stack VMA under STACK_TOP.  The
- * initial stack follows the SysV x86-64 ABI:
+ * A new mm gets each PT_LOAD segment mapped MAP_PRIVATE from the file at
+ * its offset (Linux's elf_map): the pages come from the file's page cache
+ * on fault, so every process running a program shares its text, and a
+ * write to data copies the page into anon memory.  The bss past the file
+ * bytes is anonymous, the rest of its first page zeroed (padzero).  A heap
+ * follows the last segment and an 8 MiB stack VMA sits under STACK_TOP.
+ * The initial stack follows the SysV x86-64 ABI:
  *
  *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
  *          ... 16 random bytes (AT_RANDOM), the argument and environment
  *          strings, the file name (AT_EXECFN), a NULL word at STACK_TOP - 8
  *
- * The old mm (and its MM ID) is released only once the new one is built.
+ * The new mm is current's while it is built (padzero writes to it, as
+ * Linux's loader does after exec_mmap); the old mm (and its MM ID) is
+ * released only once the new one is complete, and is current's again if
+ * building failed.
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
@@ -23,6 +29,8 @@
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
+#include "mm/pgtable.h"
+#include "linux/fs.h"
 #include <asm/arch.h>
 #include <asm/timex.h>
 #include "uapi/linux/auxvec.h"
@@ -69,34 +77,61 @@ static long elf_check(const struct initrd_file *f, const struct elf64_ehdr **ehp
 	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
 }
 
-/* Map one PT_LOAD segment, copying its file bytes into fresh anon pages. */
-static int load_segment(struct mm_struct *mm, const struct initrd_file *f,
+/* The PROT_* bits of a segment's p_flags. */
+static unsigned long elf_prot(u32 p_flags)
+{
+	return (p_flags & PF_R ? PROT_READ : 0) | (p_flags & PF_W ? PROT_WRITE : 0) |
+	       (p_flags & PF_X ? PROT_EXEC : 0);
+}
+
+/*
+ * Zero from addr to the end of its page (Linux's padzero): the bss that
+ * shares the segment's last file page.  The write copies that page out of
+ * the page cache.  0 or -EFAULT (a segment that is not writable).
+ */
+static int padzero(unsigned long addr)
+{
+	unsigned long n = PAGE_SIZE - (addr & ~PAGE_MASK);
+
+	if (n == PAGE_SIZE)
+		return 0;
+	return copy_to_user((void *)addr, page_address(pfn_to_page(zero_pfn)), n) ? -EFAULT : 0;
+}
+
+/*
+ * Map one PT_LOAD segment into current's (new) mm, as Linux's elf_load:
+ * its file pages MAP_PRIVATE from file, then the bss: the rest of the last
+ * file page zeroed, anonymous pages after it.  0 or -errno (-ENOEXEC for a
+ * segment outside the file or user space, misaligned or overlapping).
+ */
+static int load_segment(struct file *file, const struct initrd_file *f,
 			const struct elf64_phdr *ph, unsigned long bias)
 {
 	unsigned long start = ALIGN_DOWN(ph->p_vaddr + bias, PAGE_SIZE);
 	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
 	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
-	unsigned long vm_flags = (ph->p_flags & PF_R ? VM_READ : 0) |
-				 (ph->p_flags & PF_W ? VM_WRITE : 0) |
-				 (ph->p_flags & PF_X ? VM_EXEC : 0) |
-				 (ph->p_flags & PF_W ? VM_ACCOUNT : 0);  /* a private writable mapping */
-	struct vm_area_struct *vma = find_vma(mm, start);
+	unsigned long bss = ALIGN_UP(file_end, PAGE_SIZE), prot = elf_prot(ph->p_flags);
+	struct vm_area_struct *vma = find_vma(current->mm, start);
+	long ret;
 
 	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
-	    (vma && vma->vm_start < end))
+	    (vma && vma->vm_start < end) || ((ph->p_vaddr - ph->p_offset) & ~PAGE_MASK))
 		return -ENOEXEC;
-	vma = vma_create(mm, start, end, vm_flags);
-	if (!vma)
-		return -ENOMEM;
-	for (unsigned long va = start; va < ALIGN_UP(file_end, PAGE_SIZE); va += PAGE_SIZE) {
-		unsigned long from = MAX(va, ph->p_vaddr + bias), to = MIN(va + PAGE_SIZE, file_end);
-		struct page *page;
-		int ret = install_anon_page(vma, va, &page);
-
-		if (ret)
+	if (ph->p_filesz) {
+		ret = do_mmap(current->mm, file, start, bss - start, prot, MAP_PRIVATE | MAP_FIXED,
+			      ph->p_offset >> PAGE_SHIFT);
+		if (ret < 0)
 			return ret;
-		memcpy((char *)page_address(page) + (from - va),
-		       f->data + ph->p_offset + (from - ph->p_vaddr - bias), to - from);
+		if (ph->p_memsz > ph->p_filesz && padzero(file_end) && (prot & PROT_WRITE))
+			return -EFAULT;
+	} else {
+		bss = start;
+	}
+	if (end > bss) {
+		ret = do_mmap(current->mm, NULL, bss, end - bss, prot,
+			      MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, 0);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -162,14 +197,16 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 }
 
 /*
- * Map every PT_LOAD segment of f into mm with the load bias; set the data
- * and brk bounds and *phdr_addr (where the program headers land, for
- * AT_PHDR; 0 if no segment holds them).  0 or -errno.
+ * Map every PT_LOAD segment of file (archive entry f) into current's mm
+ * with the load bias; set the data and brk bounds and *phdr_addr (where
+ * the program headers land, for AT_PHDR; 0 if no segment holds them).
+ * 0 or -errno.
  */
-static int elf_map_segments(struct mm_struct *mm, const struct initrd_file *f,
+static int elf_map_segments(struct file *file, const struct initrd_file *f,
 			    const struct elf64_ehdr *eh, unsigned long bias,
 			    unsigned long *phdr_addr)
 {
+	struct mm_struct *mm = current->mm;
 	const struct elf64_phdr *ph = (const void *)(f->data + eh->e_phoff);
 	unsigned long brk = 0;
 
@@ -178,7 +215,7 @@ static int elf_map_segments(struct mm_struct *mm, const struct initrd_file *f,
 
 		if (ph[i].p_type != PT_LOAD)
 			continue;
-		ret = load_segment(mm, f, &ph[i], bias);
+		ret = load_segment(file, f, &ph[i], bias);
 		if (ret)
 			return ret;
 		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
@@ -193,11 +230,11 @@ static int elf_map_segments(struct mm_struct *mm, const struct initrd_file *f,
 }
 
 /*
- * Load the ELF executable f (Linux's load_elf_binary): build a new mm with
- * its segments and the stack VMA, make it current's, lay out the initial
- * stack from a, and set *ip, *sp to the entry point and the stack pointer.
- * The old mm goes only once all of that worked; on failure it is current's
- * again.  0 or -errno.
+ * Load the ELF executable a->file (archive entry f; Linux's
+ * load_elf_binary): build a new mm with its segments and the stack VMA as
+ * current's, lay out the initial stack from a, and set *ip, *sp to the
+ * entry point and the stack pointer.  The old mm goes only once all of
+ * that worked; on failure it is current's again.  0 or -errno.
  */
 int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
 		    unsigned long *ip, unsigned long *sp)
@@ -215,29 +252,27 @@ int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
 		return -ENOMEM;
 	mm->mmap_base = MMAP_BASE;
 	mm->start_stack = STACK_TOP;
-	ret = elf_map_segments(mm, f, eh, bias, &phdr_addr);
+	current->mm = mm;
+	arch_switch_mm_and_stack(current);
+	ret = elf_map_segments(a->file, f, eh, bias, &phdr_addr);
 	if (!ret && !vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
 				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
 		ret = -ENOMEM;
-	if (ret)
-		goto fail;
-	current->mm = mm;
-	arch_switch_mm_and_stack(current);
-	*sp = create_elf_tables(a, eh, bias, phdr_addr);
-	*ip = eh->e_entry + bias;
-	if (!*sp) {
+	if (!ret) {
+		*sp = create_elf_tables(a, eh, bias, phdr_addr);
+		ret = *sp ? 0 : -E2BIG;
+	}
+	if (ret) {
 		current->mm = old;
 		arch_switch_mm_and_stack(current);
-		ret = -E2BIG;
-		goto fail;
+		exit_mmap(mm);
+		mmdrop(mm);
+		return ret;
 	}
+	*ip = eh->e_entry + bias;
 	if (old) {
 		exit_mmap(old);
 		mmdrop(old);
 	}
 	return 0;
-fail:
-	exit_mmap(mm);
-	mmdrop(mm);
-	return ret;
 }

@@ -20,27 +20,48 @@
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
 /*
+ * The file of an executable initrd file, read-only (Linux's open_exec);
+ * *f is its archive entry, whose headers the loader reads in place.  NULL
+ * with *err set otherwise: -EACCES for directories, devices, /proc files,
+ * mode 0644 (only initrd files hold programs), -ENOMEM.
+ */
+static struct file *open_exec(const char *path, struct initrd_file *f, long *err)
+{
+	struct file *file = NULL;
+	struct inode *inode;
+
+	*err = path_lookupat(AT_FDCWD, path, &inode);
+	if (*err)
+		return NULL;
+	*err = -EACCES;
+	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, f)) {
+		*err = -ENOMEM;
+		file = alloc_file(inode, O_RDONLY);     /* takes over the reference */
+	}
+	if (!file)
+		iput(inode);
+	return file;
+}
+
+/*
  * Replace current's program by the file at path with a->strings (argv then
  * envp, copied into the kernel already).  On success the task returns to
  * user mode at the new entry point; on failure the old program continues.
+ * The new mappings hold the file; exec's own reference goes at the end.
  */
 int do_execve(const char *path, struct exec_args *a)
 {
 	struct initrd_file f;
-	struct inode *inode;
 	unsigned long ip, sp;
 	const char *base;
-	long ret = path_lookupat(AT_FDCWD, path, &inode);
-	bool runnable;
+	long ret;
 
-	if (ret)
+	a->file = open_exec(path, &f, &ret);
+	if (!a->file)
 		return ret;
-	/* directories, devices, /proc files, mode 0644: only initrd files hold programs */
-	runnable = S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, &f);
-	iput(inode);                            /* the initrd keeps its data */
-	if (!runnable)
-		return -EACCES;
 	ret = load_elf_binary(&f, a, &ip, &sp);
+	fput(a->file);
+	a->file = NULL;
 	if (ret)
 		return ret;
 	base = strrchr(path, '/');

@@ -17,6 +17,7 @@
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
+#include "linux/pid.h"
 #include "uapi/linux/wait.h"
 
 #define __WNOTHREAD 0x20000000
@@ -131,77 +132,183 @@ __noreturn void do_exit(int wait_status)
 	do_task_dead();
 }
 
+/* One wait4 or waitid in progress (Linux's struct wait_opts). */
+struct wait_opts {
+	int pid, pgrp;                  /* which children: see eligible_pid */
+	int flags;                      /* WNOHANG, WNOWAIT, WEXITED, ... */
+	siginfo_t *info;                /* waitid: how the child ended (kernel copy), or NULL */
+	int *stat;                      /* wait4: the user's wstatus, or NULL */
+	void *rusage;                   /* the user's struct rusage, or NULL */
+};
+
 /*
- * Does child c match wait4's pid (Linux's eligible_pid)?  pid > 0 that
+ * Does child c match the wait (Linux's eligible_pid)?  pid > 0 that
  * process, -1 any, else the members of group pgrp.
  */
-static bool eligible_pid(int pid, int pgrp, const struct task_struct *c)
+static bool eligible_pid(const struct wait_opts *wo, const struct task_struct *c)
 {
-	if (pid > 0)
-		return c->pid == pid;
-	return pid == -1 || c->pgid == pgrp;
+	if (wo->pid > 0)
+		return c->pid == wo->pid;
+	return wo->pid == -1 || c->pgid == wo->pgrp;
 }
 
-/* A zombie child of current that pid/pgrp selects; NULL if none (*have_child: any match). */
-static struct task_struct *find_zombie(int pid, int pgrp, bool *have_child)
+/*
+ * A zombie child of current that wo selects, if wo waits for exits; NULL
+ * if none (*have_child: some child matches).
+ */
+static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_child)
 {
 	struct task_struct *c;
 
 	*have_child = false;
 	list_for_each_entry(c, &current->children, sibling) {
-		if (!eligible_pid(pid, pgrp, c))
+		if (!eligible_pid(wo, c))
 			continue;
 		*have_child = true;
-		if (c->state == TASK_ZOMBIE)
+		if (c->state == TASK_ZOMBIE && (wo->flags & WEXITED))
 			return c;
 	}
 	return NULL;
 }
 
 /*
- * Reap z: its status to wstatus, then a resource usage of zeros (foliOS
- * accounts no time) to rusage.  z is released even when a store faults,
- * as in Linux.  Returns its pid or -EFAULT.
+ * Report zombie z (Linux's wait_task_zombie): its status to wo->stat or
+ * wo->info, a resource usage of zeros (foliOS accounts no time) to
+ * wo->rusage.  z is released unless WNOWAIT, even when a store faults, as
+ * in Linux.  Returns its pid or -EFAULT.
  */
-static long wait_task_zombie(struct task_struct *z, int *wstatus, void *rusage)
+static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
 {
 	static const char no_usage[RUSAGE_SIZE];
 	int pid = z->pid, status = z->exit_code;
 
-	task_release(z);
-	if (wstatus && copy_to_user(wstatus, &status, sizeof(status)))
+	if (!(wo->flags & WNOWAIT))
+		task_release(z);
+	if (wo->info) {
+		wo->info->si_code = !(status & 0x7f) ? CLD_EXITED :
+				    status & 0x80 ? CLD_DUMPED : CLD_KILLED;
+		wo->info->si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
+		wo->info->si_pid = pid;
+	}
+	if (wo->stat && copy_to_user(wo->stat, &status, sizeof(status)))
 		return -EFAULT;
-	if (rusage && copy_to_user(rusage, no_usage, sizeof(no_usage)))
+	if (wo->rusage && copy_to_user(wo->rusage, no_usage, sizeof(no_usage)))
 		return -EFAULT;
 	return pid;
 }
 
 /*
- * wait4(pid, wstatus, options, rusage): pid > 0 that child, 0 any child in
- * the caller's process group, -1 any child, < -1 any child in group -pid.
- * Sleeps until one is a zombie (WNOHANG: returns 0); -ECHILD if no child
+ * Wait for a child wo selects to exit (Linux's do_wait): its pid once
+ * reported, 0 if none has exited and WNOHANG, -ECHILD if no child
  * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
  */
-long sys_wait4(int pid, int *wstatus, int options, void *rusage)
+static long do_wait(const struct wait_opts *wo)
 {
-	int pgrp = pid ? -pid : current->pgid;
-
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
-		return -EINVAL;
-	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
-		return -ESRCH;
 	for (;;) {
 		bool have_child;
-		struct task_struct *z = find_zombie(pid, pgrp, &have_child);
+		struct task_struct *z = find_zombie(wo, &have_child);
 
 		if (z)
-			return wait_task_zombie(z, wstatus, rusage);
+			return wait_task_zombie(wo, z);
 		if (!have_child)
 			return -ECHILD;
-		if (options & WNOHANG)
+		if (wo->flags & WNOHANG)
 			return 0;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
 		sleep_on(current);
 	}
+}
+
+/*
+ * wait4(pid, wstatus, options, rusage): pid > 0 that child, 0 any child in
+ * the caller's process group, -1 any child, < -1 any child in group -pid.
+ * See do_wait for the results.
+ */
+long sys_wait4(int pid, int *wstatus, int options, void *rusage)
+{
+	struct wait_opts wo = { .pid = pid, .pgrp = pid ? -pid : current->pgid,
+				.flags = options | WEXITED, .stat = wstatus, .rusage = rusage };
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
+		return -EINVAL;
+	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
+		return -ESRCH;
+	return do_wait(&wo);
+}
+
+/*
+ * Which children waitid(which, upid) selects, into wo (Linux's
+ * kernel_waitid): P_ALL any, P_PID upid > 0, P_PGID group upid (0: the
+ * caller's), P_PIDFD the process of pidfd upid, whose O_NONBLOCK goes to
+ * *f_flags.  0, -EINVAL or -EBADF (not an open pidfd).
+ */
+static int waitid_select(int which, int upid, struct wait_opts *wo, unsigned int *f_flags)
+{
+	struct file *f;
+
+	switch (which) {
+	case P_ALL:
+		wo->pid = -1;
+		return 0;
+	case P_PID:
+		wo->pid = upid;
+		return upid > 0 ? 0 : -EINVAL;
+	case P_PGID:
+		wo->pgrp = upid ? upid : current->pgid;
+		return upid >= 0 ? 0 : -EINVAL;
+	case P_PIDFD:
+		f = upid >= 0 ? fget(upid) : NULL;
+		if (!f)
+			return upid >= 0 ? -EBADF : -EINVAL;
+		wo->pid = pidfd_pid(f);
+		*f_flags = f->f_flags;
+		return wo->pid < 0 ? wo->pid : 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The wait of waitid (Linux's kernel_waitid): do_wait for a child that
+ * waitid_select picks; options need one of WEXITED, WSTOPPED, WCONTINUED
+ * (foliOS stops no process, so only exits are reported).  A pidfd opened
+ * PIDFD_NONBLOCK waits as WNOHANG and gives -EAGAIN for nothing yet.
+ */
+static long kernel_waitid(int which, int upid, struct wait_opts *wo)
+{
+	unsigned int f_flags = 0;
+	long ret;
+
+	if (wo->flags & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD |
+			  __WCLONE | __WALL) || !(wo->flags & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	ret = waitid_select(which, upid, wo, &f_flags);
+	if (ret)
+		return ret;
+	if (f_flags & O_NONBLOCK)
+		wo->flags |= WNOHANG;
+	ret = do_wait(wo);
+	return !ret && (f_flags & O_NONBLOCK) ? -EAGAIN : ret;
+}
+
+/*
+ * waitid(which, upid, infop, options, rusage): 0 once a child was
+ * reported (or none yet with WNOHANG), else -errno.  Whatever the result,
+ * infop's signo, errno, code, pid, uid and status are written, as Linux
+ * does: all 0 when no child was reported.
+ */
+long sys_waitid(int which, int upid, siginfo_t *infop, int options, void *rusage)
+{
+	siginfo_t info = { 0 };
+	struct wait_opts wo = { .flags = options, .info = &info, .rusage = rusage };
+	long ret = kernel_waitid(which, upid, &wo);
+
+	if (ret > 0) {
+		info.si_signo = SIGCHLD;
+		ret = 0;
+	}
+	/* si_signo .. si_status: the first 28 bytes of the x86-64 layout */
+	if (infop && copy_to_user(infop, &info, offsetof(siginfo_t, _sifields) + 3 * sizeof(int)))
+		return -EFAULT;
+	return ret;
 }

@@ -56,6 +56,9 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_dup2, sys_dup2),
 	__SYSCALL(__NR_pause, sys_pause),
 	__SYSCALL(__NR_nanosleep, sys_nanosleep),
+	__SYSCALL(__NR_getitimer, sys_getitimer),
+	__SYSCALL(__NR_alarm, sys_alarm),
+	__SYSCALL(__NR_setitimer, sys_setitimer),
 	__SYSCALL(__NR_getpid, sys_getpid),
 	__SYSCALL(__NR_fork, sys_fork),
 	__SYSCALL(__NR_vfork, sys_fork),         /* a fork is a correct vfork */
@@ -104,6 +107,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_clock_gettime, sys_clock_gettime),
 	__SYSCALL(__NR_exit_group, sys_exit_group),
 	__SYSCALL(__NR_tgkill, sys_tgkill),
+	__SYSCALL(__NR_waitid, sys_waitid),
 	__SYSCALL(__NR_openat, sys_openat),
 	__SYSCALL(__NR_mkdirat, sys_mkdirat),
 	__SYSCALL(__NR_newfstatat, sys_newfstatat),
@@ -121,6 +125,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_renameat2, sys_renameat2),
 	__SYSCALL(__NR_getrandom, sys_getrandom),
 	__SYSCALL(__NR_memfd_create, sys_memfd_create),
+	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
 };
 
 /* stat(path, buf): newfstatat relative to the (root) working directory. */

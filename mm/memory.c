@@ -67,35 +67,6 @@ static struct folio *folio_alloc_reclaim(gfp_t gfp)
 }
 
 /*
- * Map a new zeroed order-0 anon page at addr in vma; it is returned in
- * *pagep if pagep is not NULL (exec copies file data into it).  0, -EEXIST
- * (something is mapped there) or -ENOMEM.  As every fault path here, the
- * rmap is set up before the PTE is published (Linux's order: a walker
- * that finds the PTE finds the mapping counted).
- */
-int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep)
-{
-	struct folio *folio;
-	pte_t *pte;
-
-	addr &= PAGE_MASK;
-	pte = pgtable_entry(vma->vm_mm->pgd, addr, PT_PTE, true);
-	if (!pte || anon_vma_prepare(vma))
-		return -ENOMEM;
-	if (!pgent_none(*pte))
-		return -EEXIST;
-	folio = folio_alloc_reclaim(__GFP_ZERO);
-	if (!folio)
-		return -ENOMEM;
-	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	set_pte_at(vma->vm_mm, addr, pte, mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma)));
-	add_mm_counter(vma->vm_mm, 1);
-	if (pagep)
-		*pagep = &folio->page;
-	return 0;
-}
-
-/*
  * The folio for an anon fault at address, whose PTE is *pte (Linux's
  * alloc_anon_folio): among the orders below PMD order that the policy
  * allows and whose aligned block fits the VMA, the highest whose PTEs are

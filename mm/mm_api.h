@@ -98,7 +98,6 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm);
 
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
-int install_anon_page(struct vm_area_struct *vma, unsigned long addr, struct page **pagep);
 
 /* gup.c: taking references to the pages of an address space. */
 long pin_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gup_flags,

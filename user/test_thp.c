@@ -72,7 +72,8 @@ static void test_pmd_fault(void)
 	ok(v.order == 9 && v.entire_mapcount == 1 && v.large_mapcount == 1 && v.refcount == 1 &&
 	   pfns_contiguous(p + PMD_SIZE, 512) && v.head_pfn == (long)pfn_of(p + PMD_SIZE) &&
 	   (v.head_pfn & 511) == 0, "2048kB: one PMD leaf maps a 2 MiB-aligned order-9 folio");
-	ok(status_kb("RssAnon") - rss0 == 2048 && status_kb("VmRSS") == status_kb("RssAnon"),
+	ok(status_kb("RssAnon") - rss0 == 2048 &&
+	   status_kb("VmRSS") == status_kb("RssAnon") + status_kb("RssFile") + status_kb("RssShmem"),
 	   "2048kB: this process's RssAnon +2048 kB (/proc/self/status)");
 	ok(meminfo_kb("AnonHugePages") - huge0 == 2048 && v.mm_id_pid[my_slot(&v) < 0 ? 0 : my_slot(&v)] == getpid() &&
 	   (!page_mapcount_mode() || v.page_mapcount == 1), "2048kB: AnonHugePages +2048 kB, slot (this mm, 1)");

@@ -200,7 +200,7 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 }
 
 /*
- * A device interrupt: the timer ticks (and wakes nanosleep), the UART
+ * A device interrupt: the timer ticks (wakes nanosleep, fires alarms), the UART
  * hands its bytes to the tty.  From user mode the task may then be
  * preempted.
  */
@@ -210,6 +210,7 @@ static void handle_irq(struct pt_regs *regs, unsigned int irq)
 	if (irq == IRQ_TIMER) {
 		timer_interrupt();
 		wake_up((const void *)&jiffies);        /* nanosleep */
+		run_itimers();                          /* alarm, setitimer */
 	} else if (irq == IRQ_COM1) {
 		uart_interrupt();
 	}

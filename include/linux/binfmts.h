@@ -11,14 +11,17 @@
  * buf[0, len) holds argc argv strings, envc envp strings, then the file
  * name, each NUL-terminated, back to back — the order they take on the
  * new stack.  limit: how many bytes they may take (Linux's bprm_stack_limits).
+ * file: the program, open while it is loaded (Linux's bprm->file).
  */
 struct exec_args {
 	int argc, envc;
 	char *buf;
 	unsigned long len, size, limit;
+	struct file *file;
 };
 
 struct initrd_file;
+struct file;
 
 int do_execve(const char *path, struct exec_args *a);
 int load_elf_binary(const struct initrd_file *f, struct exec_args *a,

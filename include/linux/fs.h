@@ -29,7 +29,7 @@
 #include "linux/list.h"
 #include "linux/xarray.h"
 
-#define NR_OPEN         32
+#define NR_OPEN         256             /* kselftest_harness.h keeps a pidfd per test */
 #define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
 #define MAX_LFS_FILESIZE  0x7fffffffffffffffLL
 #define MAX_NON_LFS     0x7fffffffL     /* sysfs's largest file (its s_maxbytes) */
@@ -193,7 +193,7 @@ struct file {
 
 struct files_struct {
 	struct file *fd[NR_OPEN];
-	unsigned int cloexec;           /* bit n: close fd n on exec */
+	unsigned long cloexec[NR_OPEN / 64];    /* bit n: close fd n on exec */
 };
 
 static inline struct inode *file_inode(const struct file *f)

@@ -61,6 +61,8 @@ struct task_struct {
 	struct restart_block restart_block;
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
+	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
+	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
@@ -83,6 +85,7 @@ void task_release(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 __noreturn void do_task_dead(void);
 void sched_tick(void);
+void run_itimers(void);
 struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);

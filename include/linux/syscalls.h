@@ -81,6 +81,17 @@ long sys_execve(const char *path, char *const *argv, char *const *envp);
 long sys_exit(int code);
 long sys_exit_group(int code);
 long sys_wait4(int pid, int *wstatus, int options, void *rusage);
+long sys_waitid(int which, int upid, siginfo_t *infop, int options, void *rusage);
+
+/* kernel/itimer.c */
+struct __kernel_old_itimerval;
+long sys_getitimer(int which, struct __kernel_old_itimerval *uvalue);
+long sys_setitimer(int which, const struct __kernel_old_itimerval *uvalue,
+		   struct __kernel_old_itimerval *uovalue);
+long sys_alarm(unsigned int seconds);
+
+/* kernel/pid.c */
+long sys_pidfd_open(int pid, unsigned int flags);
 
 /* kernel/fork.c */
 long sys_set_tid_address(int *tidptr);

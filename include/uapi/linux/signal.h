@@ -81,6 +81,7 @@ typedef struct sigaltstack {
 #define BUS_ADRERR      2
 #define CLD_EXITED      1       /* SIGCHLD: the child called exit */
 #define CLD_KILLED      2       /* SIGCHLD: a signal killed it */
+#define CLD_DUMPED      3       /* SIGCHLD: a signal killed it and it dumped core */
 
 #define SI_MAX_SIZE     128
 

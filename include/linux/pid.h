@@ -1,0 +1,9 @@
+/* Process file descriptors (kernel/pid.c). */
+#ifndef _LINUX_PID_H
+#define _LINUX_PID_H
+
+struct file;
+
+int pidfd_pid(const struct file *file);
+
+#endif
