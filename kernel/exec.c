@@ -20,26 +20,34 @@
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
 /*
- * The file of an executable initrd file, read-only (Linux's open_exec);
- * *f is its archive entry, whose headers the loader reads in place.  NULL
- * with *err set otherwise: -EACCES for directories, devices, /proc files,
- * mode 0644 (only initrd files hold programs), -ENOMEM.
+ * The file of an executable initrd file, read-only and named by its
+ * normalized path (/proc/<pid>/maps shows it), as Linux's open_exec;
+ * *f is its archive entry, whose headers the loader reads in place.
+ * NULL with *err set otherwise: -EACCES for directories, devices, /proc
+ * files, mode 0644 (only initrd files hold programs), -ENOMEM.
  */
 static struct file *open_exec(const char *path, struct initrd_file *f, long *err)
 {
+	char *name = kmalloc(PATH_MAX);
 	struct file *file = NULL;
 	struct inode *inode;
 
-	*err = path_lookupat(AT_FDCWD, path, &inode);
+	*err = name ? filename_lookup(AT_FDCWD, path, &inode, name) : -ENOMEM;
 	if (*err)
-		return NULL;
+		goto out;
 	*err = -EACCES;
 	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, f)) {
 		*err = -ENOMEM;
 		file = alloc_file(inode, O_RDONLY);     /* takes over the reference */
 	}
-	if (!file)
+	if (!file) {
 		iput(inode);
+	} else if ((*err = file_set_name(file, "%s", name))) {
+		fput(file);
+		file = NULL;
+	}
+out:
+	kfree(name);
 	return file;
 }
 
