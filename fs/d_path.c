@@ -18,6 +18,10 @@
 #include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/sched.h"
+#include "linux/namei.h"
+#include "linux/uaccess.h"
+#include "linux/syscalls.h"
 #include <stdarg.h>
 
 /* Name file (printf-style: an absolute path, copied): 0 or -ENOMEM. */
@@ -39,6 +43,25 @@ int file_set_name(struct file *file, const char *fmt, ...)
 	kfree(file->f_pathname);
 	file->f_pathname = name;
 	return 0;
+}
+
+/*
+ * getcwd(2): the working directory's absolute path into ubuf (size
+ * bytes).  Its length with the NUL, -ERANGE if it does not fit, -ENOENT
+ * if the directory was removed (Linux's rule), -EFAULT.
+ */
+long sys_getcwd(char *ubuf, unsigned long size)
+{
+	char path[DIR_PATH_MAX + 2];
+	struct inode *pwd = current->pwd;
+	size_t len;
+
+	if (pwd && !pwd->i_nlink)
+		return -ENOENT;
+	len = snprintf(path, sizeof(path), "/%s", pwd ? (const char *)pwd->i_private : "") + 1;
+	if (len > size)
+		return -ERANGE;
+	return copy_to_user(ubuf, path, len) ? -EFAULT : (long)len;
 }
 
 /*

@@ -22,6 +22,7 @@
  */
 #include "linux/errno.h"
 #include "linux/namei.h"
+#include "linux/sched.h"
 #include "linux/uaccess.h"
 #include "linux/printk.h"
 #include "linux/string.h"
@@ -187,9 +188,9 @@ static long normalize(const char *in, char *out)
 }
 
 /*
- * Put "dir/name" (name relative to dirfd) or name (absolute, or dirfd is
- * AT_FDCWD) into buf, then normalize it into the second half of buf.
- * Returns the normalized path, or NULL with *err set.
+ * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
+ * directory) or name (absolute) into buf, then normalize it into the
+ * second half of buf.  Returns the normalized path, or NULL with *err set.
  */
 static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
 {
@@ -204,6 +205,8 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 		if (*err)
 			return NULL;
 		dir = file_inode(d)->i_private;         /* a directory's path */
+	} else if (name[0] != '/' && current->pwd) {
+		dir = current->pwd->i_private;
 	}
 	snprintf(buf, half, "%s/%s", dir, name);
 	n = strlen(buf);

@@ -211,6 +211,44 @@ long sys_creat(const char *upath, int mode)
 }
 
 /* close(fd): 0 or -EBADF. */
+/* Make dir (a referenced directory inode) current's working directory. */
+static void set_fs_pwd(struct inode *dir)
+{
+	if (current->pwd)
+		iput(current->pwd);
+	current->pwd = dir;
+}
+
+/* chdir(2): ENOENT, ENOTDIR, EFAULT... as the lookup gives them. */
+long sys_chdir(const char *upath)
+{
+	struct inode *dir;
+	long err = user_path_at(AT_FDCWD, upath, 0, &dir);
+
+	if (err)
+		return err;
+	if (!S_ISDIR(dir->i_mode)) {
+		iput(dir);
+		return -ENOTDIR;
+	}
+	set_fs_pwd(dir);
+	return 0;
+}
+
+/* fchdir(2): the directory an fd has open; EBADF, ENOTDIR. */
+long sys_fchdir(int fd)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if (!S_ISDIR(file_inode(f)->i_mode))
+		return -ENOTDIR;
+	ihold(file_inode(f));
+	set_fs_pwd(file_inode(f));
+	return 0;
+}
+
 long sys_close(int fd)
 {
 	struct file *f = fget(fd);

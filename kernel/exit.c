@@ -77,6 +77,14 @@ static void exit_notify(struct task_struct *t)
  * memory of a process still blocked somewhere.  Returns how many were
  * still alive.  Runs on init's stack with interrupts off.
  */
+/* Drop t's working directory (Linux's exit_fs). */
+static void exit_fs(struct task_struct *t)
+{
+	if (t->pwd)
+		iput(t->pwd);
+	t->pwd = NULL;
+}
+
 static int end_remaining_tasks(struct task_struct *init)
 {
 	struct task_struct *t;
@@ -87,6 +95,7 @@ static int end_remaining_tasks(struct task_struct *init)
 			continue;
 		alive++;
 		files_close_all(&t->files);
+		exit_fs(t);
 		if (t->mm) {
 			exit_mmap(t->mm);
 			mmdrop(t->mm);
@@ -110,6 +119,7 @@ __noreturn void do_exit(int wait_status)
 	struct mm_struct *mm = t->mm;
 
 	files_close_all(&t->files);
+	exit_fs(t);
 	local_irq_disable();
 	t->exit_code = wait_status;
 	t->mm = NULL;

@@ -27,6 +27,9 @@ long sys_fork(void)
 		return -ENOMEM;
 	}
 	files_dup(&c->files, &p->files);
+	c->pwd = p->pwd;
+	if (c->pwd)
+		ihold(c->pwd);
 	copy_thread(c);
 	memcpy(c->action, p->action, sizeof(c->action));
 	c->blocked = p->blocked;                /* pending signals are not inherited */

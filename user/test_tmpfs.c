@@ -4,7 +4,8 @@
  * O_APPEND|O_TMPFILE), read/write/pread/pwrite/readv/writev (short at a
  * fault of the user's buffer), SEEK_DATA/
  * SEEK_HOLE, truncate, fallocate (reserve, KEEP_SIZE, punch hole), unlink
- * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, stat's
+ * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, chdir/
+ * fchdir/getcwd, stat's
  * sizes and blocks, statfs; a mount with size= (ENOSPC) and huge= (a 2 MiB
  * file in one 2 MiB folio: st_blocks; a hole punched into it); the shell's
  * redirections and ls -l, cp, mkdir, rm, cat on /tmp.  Every file
@@ -277,6 +278,37 @@ static void test_relative(void)
 	ok(fails(unlinkat(dfd, "x", 0x1), EINVAL), "unlinkat: a bad flag EINVAL");
 	close(dfd);
 	ok(!rmdir(D "/moved"), "rmdir the moved directory");
+}
+
+/*
+ * The working directory: relative names start there, fork inherits it,
+ * getcwd names it (ERANGE if the buffer is short, ENOENT once removed).
+ */
+static void test_cwd(void)
+{
+	char buf[64];
+	int root = open("/", O_RDONLY | O_DIRECTORY), fd, status;
+	pid_t pid;
+
+	mkdir(D "/wd", 0755);
+	ok(!chdir(D "/wd") && getcwd(buf, sizeof(buf)) && !strcmp(buf, D "/wd"),
+	   "chdir, then getcwd: %s", buf);
+	fd = open("f", O_CREAT | O_RDWR, 0600);
+	ok(fd >= 0 && !access(D "/wd/f", F_OK) && !access("./f", F_OK) && !access("../wd/f", F_OK),
+	   "a relative open creates the file in the working directory");
+	close(fd);
+	pid = fork();
+	if (pid == 0)
+		_exit(access("f", F_OK) ? 1 : 0);
+	ok(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0, "fork's child inherits it");
+	ok(!getcwd(buf, 4) && errno == ERANGE, "getcwd into 4 bytes: ERANGE");
+	ok(fails(chdir(D "/wd/f"), ENOTDIR) && fails(chdir(D "/none"), ENOENT),
+	   "chdir to a file ENOTDIR, to nothing ENOENT");
+	ok(!unlink("f") && !rmdir(D "/wd") && !getcwd(buf, sizeof(buf)) && errno == ENOENT,
+	   "getcwd after its directory was removed: ENOENT");
+	ok(!fchdir(root) && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/") &&
+	   fails(fchdir(-1), EBADF), "fchdir back to /, fchdir(-1) EBADF");
+	close(root);
 }
 
 static void test_tmpfile(void)
@@ -576,6 +608,7 @@ int main(void)
 	test_names();
 	test_dirs();
 	test_relative();
+	test_cwd();
 	test_unlinked();
 	test_size_mount();
 	test_huge_mount();

@@ -47,6 +47,7 @@ struct task_struct {
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct files;
+	struct inode *pwd;              /* the working directory (Linux's fs->pwd), referenced; NULL: "/" */
 	int pgid;                       /* process group (inherited at fork; setpgid) */
 	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
 	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
