@@ -1,11 +1,12 @@
 /*
  * A small shell: reads a line, splits it into words (double quotes group),
  * runs the program (searching PATH) as a child and waits for it.  Prints
- * the status of a command that failed or was killed.  Built-ins: exit [N].
+ * the status of a command that failed or was killed.  Built-ins: exit [N],
+ * cd [DIR].  Commands separated by ';' run one after the other.
  * "> FILE" (or ">FILE") sends the command's output to FILE, e.g.
  * echo always > /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
  * ">> FILE" appends to it (both create FILE, e.g. on the tmpfs /tmp).
- * `sh -c "CMD ARGS"` runs one command and exits with its status.
+ * `sh -c "CMD ARGS; CMD"` runs the line and exits with its last status.
  * Interactive (stdin a terminal), it ignores ^C and ^\ as a shell without
  * job control does: the terminal signals its whole process group, so the
  * running command dies and the shell goes on; the command gets them back.
@@ -100,6 +101,12 @@ static int run(char *line)
 		return 0;
 	if (!strcmp(argv[0], "exit"))
 		exit(argc > 1 ? atoi(argv[1]) : 0);
+	if (!strcmp(argv[0], "cd")) {
+		if (!chdir(argc > 1 ? argv[1] : "/"))
+			return 0;
+		fprintf(stderr, "sh: cd: %s: %s\n", argc > 1 ? argv[1] : "/", strerror(errno));
+		return 1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		perror("sh: fork");
@@ -125,12 +132,31 @@ static int run(char *line)
 	return WEXITSTATUS(status);
 }
 
+/* Run the commands of a line separated by ';' (outside quotes); the last one's status. */
+static int run_list(char *line)
+{
+	int quoted = 0;
+	char *cmd = line;
+
+	for (char *p = line;; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		if (*p && (*p != ';' || quoted))
+			continue;
+		if (!*p)
+			return run(cmd);
+		*p = '\0';
+		run(cmd);
+		cmd = p + 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char line[512];
 
 	if (argc == 3 && !strcmp(argv[1], "-c"))
-		return run(argv[2]);
+		return run_list(argv[2]);
 	if (isatty(0)) {
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
@@ -140,6 +166,6 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (!fgets(line, sizeof(line), stdin))
 			return 0;
-		run(line);
+		run_list(line);
 	}
 }

@@ -581,6 +581,8 @@ static void test_shell(void)
 	   !run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo ho >> " D "/x", NULL }) &&
 	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/x", NULL }) && !strcmp(out, "hi\nho\n"),
 	   "sh: echo > and >> on /tmp, cat reads it back");
+	ok(run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "cd " D "; cat x; cd; cat x", NULL }) == 1 &&
+	   !strncmp(out, "hi\nho\n", 6), "sh: cd, and ';' between commands (the last cat, in /, fails)");
 	ok(!run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/y", NULL }) &&
 	   !run(out, sizeof(out), (char *[]){ "/bin/mkdir", D "/dd", NULL }) &&
 	   !run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/dd", NULL }) &&
