@@ -7,6 +7,8 @@
 #
 #   scripts/run-mm-selftests.sh BIN_DIR [PROGRAM ...]
 #
+# Each program runs in /tmp (a tmpfs), as Linux's run_vmtests.sh runs them
+# in a writable directory: some create files in ".".
 # Logs go to build/mm-selftests/<variant>/<program>.log.  The arguments are
 # those of Linux's run_vmtests.sh where it passes any; khugepaged runs its
 # MADV_COLLAPSE cases on anonymous memory only (foliOS has no khugepaged
@@ -29,7 +31,7 @@ for v in page-mapcount no-page-mapcount; do
   mkdir -p "build/mm-selftests/$v"
   for p in $progs; do
     log=build/mm-selftests/$v/$p.log
-    ./run-qemu.sh $flag --mem 2G --add "$bin/$p" --run "/bin/$p $(args_of "$p")" --timeout 900 \
+    ./run-qemu.sh $flag --mem 2G --add "$bin/$p" --run "/bin/sh -c \"cd /tmp; /bin/$p $(args_of "$p")\"" --timeout 900 \
       </dev/null >"$log" 2>&1
     st=$(tail -1 "$log")
     tot=$(tr -d '\r' <"$log" | grep -a '# Totals' | tail -1)
