@@ -189,7 +189,7 @@ static int mm_gone_show(struct seq_file *m, void *v)
 }
 
 static const struct proc_dir_entry tgid_base_stuff[] = {
-	{ "maps", maps_show }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
+	{ "maps", maps_show, .proc_fops = &proc_pid_maps_operations }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
 	{ "numa_maps", numa_maps_show }, { "status", status_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
@@ -207,7 +207,7 @@ static const struct proc_dir_entry *pid_entry(struct task_struct *t, const char 
 
 		if (strcmp(name, pde->name))
 			continue;
-		if (!t->mm && !pde->write && !pde->proc_fops && pde->single_show != status_show)
+		if (!t->mm && pde->single_show && !pde->write && pde->single_show != status_show)
 			return &proc_mm_gone;
 		return pde;
 	}

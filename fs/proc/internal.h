@@ -41,5 +41,7 @@ extern const struct file_operations proc_pagemap_operations;
 int clear_refs_show(struct seq_file *m, void *v);
 int clear_refs_write(struct file *file, char *buf, size_t len);
 bool mm_has_users(struct mm_struct *mm);
+const char *map_vma_name(struct vm_area_struct *vma, char *buf);
+extern const struct file_operations proc_pid_maps_operations;
 
 #endif

@@ -192,7 +192,7 @@ static void show_numa_map_name(struct seq_file *m, struct vm_area_struct *vma)
  * " (deleted)" once unlinked; shared anon memory is shmem's "/dev/zero
  * (deleted)", as Linux), [heap], [stack] or none ("").
  */
-static const char *map_vma_name(struct vm_area_struct *vma, char *buf)
+const char *map_vma_name(struct vm_area_struct *vma, char *buf)
 {
 	const char *name;
 
