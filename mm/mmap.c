@@ -300,6 +300,7 @@ static long mmap_region(struct mm_struct *mm, struct file *file, unsigned long a
 		remove_vma(vma);
 		return err;
 	}
+	vma_merge_all(mm);              /* Linux's mmap_region merges with its neighbours */
 	return addr;
 }
 

@@ -175,11 +175,27 @@ int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end)
 }
 
 /*
+ * May two VMAs' anon memory become one VMA's (Linux's
+ * is_mergeable_anon_vma)?  Yes if they share their anon_vma, or neither
+ * has one; if only one has, only while its chain is that one anon_vma:
+ * a VMA forked from a parent also links the parent's, which the other
+ * VMA's future folios must not join.
+ */
+static bool anon_vmas_mergeable(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+	if (a->anon_vma && b->anon_vma)
+		return a->anon_vma == b->anon_vma;
+	if (a->anon_vma)
+		return list_is_singular(&a->anon_vma_chain);
+	return !b->anon_vma || list_is_singular(&b->anon_vma_chain);
+}
+
+/*
  * May prev and next, which touch, be one VMA (Linux's can_vma_merge_after,
  * is_mergeable_vma and is_mergeable_anon_vma)?  Equal flags but
  * VM_SOFTDIRTY, the same file (or none) and vm_ops, page offsets that run
- * on, no vm_ops->close (it could not be told), and the same anon_vma — or
- * at most one of them has one (the other has no anon folios yet).
+ * on, no vm_ops->close (it could not be told), and anon memory that may
+ * be one VMA's (anon_vmas_mergeable).
  */
 static bool vma_can_merge(const struct vm_area_struct *prev, const struct vm_area_struct *next)
 {
@@ -188,7 +204,7 @@ static bool vma_can_merge(const struct vm_area_struct *prev, const struct vm_are
 	       prev->vm_file == next->vm_file && prev->vm_ops == next->vm_ops &&
 	       !(prev->vm_ops && prev->vm_ops->close) &&
 	       prev->vm_pgoff + ((prev->vm_end - prev->vm_start) >> PAGE_SHIFT) == next->vm_pgoff &&
-	       (!prev->anon_vma || !next->anon_vma || prev->anon_vma == next->anon_vma);
+	       anon_vmas_mergeable(prev, next);
 }
 
 /*

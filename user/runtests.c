@@ -5,7 +5,8 @@
  * memory leaked: MemFree, PageTables and Slab in /proc/meminfo must be
  * back to their values from before the test, once its processes are gone
  * (any it left behind get ORPHAN_GRACE_S, then are killed and reported)
- * and the deferred split queue is drained (split_deferred).  A test still
+ * and the deferred split queue is drained (split_deferred), and the files
+ * it left in /tmp and /dev/shm are removed (counted as its failure).  A test still
  * running after SECONDS (default 600) is killed.  THP knobs a test
  * changed are set back after it.
  * Prints KTAP: "ok N test_x" or "not ok N test_x # reason", then
@@ -23,6 +24,8 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/syscall.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include "folio_view.h"
 
 struct mem {
@@ -165,6 +168,53 @@ static int reap_leftovers(const pid_t *before, int nbefore)
 	}
 }
 
+static int remove_below(const char *dir);
+
+/* One pass of remove_below(): the entries of dir it removed. */
+static int remove_pass(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+	struct stat st;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
+			n += !unlink(path);
+			continue;
+		}
+		n += remove_below(path);
+		if (rmdir(path) && errno == EBUSY)
+			umount2(path, MNT_DETACH);
+		n += !rmdir(path) || errno == ENOENT;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * Remove everything below dir (a tmpfs: /tmp, /dev/shm), unmounting what
+ * a test mounted there; returns how many entries went.  A test that dies
+ * leaves its files behind, and they hold memory as on Linux: the leak
+ * check must count what the kernel lost, not what a file still holds.
+ * Passes repeat until one removes nothing, as entries go while listed.
+ */
+static int remove_below(const char *dir)
+{
+	int n = 0, pass;
+
+	do {
+		pass = remove_pass(dir);
+		n += pass;
+	} while (pass);
+	return n;
+}
+
 /* Print the complete lines in buf[0..*len), indented; keep the rest. */
 static void print_lines(char *buf, size_t *len, bool all)
 {
@@ -275,6 +325,7 @@ int main(int argc, char **argv)
 	int first = 1;
 
 	prefault_stack();
+	remove_below("/tmp");           /* its first opendir grows our heap: not a test's leak */
 	if (argc > 2 && !strcmp(argv[1], "-t")) {
 		test_timeout_s = atoi(argv[2]);
 		first = 3;
@@ -292,7 +343,7 @@ int main(int argc, char **argv)
 		struct mem before = { 0 }, after = { 0 };
 		char path[128], why[256] = "", knobs[NR_KNOBS][16];
 		pid_t pids[MAX_PIDS];
-		int status, npids = list_pids(pids), leftovers;
+		int status, npids = list_pids(pids), leftovers, files;
 		bool timed_out = false;
 
 		snprintf(path, sizeof(path), "/bin/%s", names[i]);
@@ -301,6 +352,7 @@ int main(int argc, char **argv)
 		read_meminfo(&before);
 		status = run_one(path, &timed_out);
 		leftovers = reap_leftovers(pids, npids);
+		files = remove_below("/tmp") + remove_below("/dev/shm");
 		knobs_restore(knobs);
 		read_meminfo(&after);
 		/* killed leftovers are reaped by init a moment later: up to 2 s */
@@ -314,6 +366,9 @@ int main(int argc, char **argv)
 		if (leftovers)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "%d leftover processes killed; ", leftovers);
+		if (files)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%d files left in /tmp or /dev/shm, removed; ", files);
 		if (before.free != after.free || before.pagetables != after.pagetables ||
 		    before.slab != after.slab)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),

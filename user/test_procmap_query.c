@@ -48,15 +48,24 @@ static int query(struct procmap_query *q, unsigned long addr, uint64_t flags)
 	return ioctl(maps_fd, PROCMAP_QUERY, q) ? errno : 0;
 }
 
-/* Does q describe the VMA of the /proc/self/maps line covering addr? */
+/*
+ * Does q describe the VMA of the /proc/self/maps line covering addr?  One
+ * stream, opened at the start and rewound: a new one would malloc its buffer, and
+ * musl's malloc may mmap it into the very hole a test looks at (where it
+ * merges with the VMA after it, as on Linux).
+ */
+static FILE *maps_stream;
+
 static int agrees_with_maps(const struct procmap_query *q, unsigned long addr)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
+	FILE *f = maps_stream;
 	char line[4352], perms[5], mname[4096];
 	unsigned long start, end, off, ino;
 	unsigned int maj, min;
 	int found = 0;
 
+	if (f)
+		rewind(f);
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		mname[0] = '\0';
 		if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu %4095[^\n]", &start, &end, perms, &off,
@@ -73,8 +82,6 @@ static int agrees_with_maps(const struct procmap_query *q, unsigned long addr)
 		if (!found)
 			printf("# maps: %s", line);
 	}
-	if (f)
-		fclose(f);
 	return found;
 }
 
@@ -172,7 +179,8 @@ int main(void)
 	mount_proc_sys();
 	page = sysconf(_SC_PAGESIZE);
 	maps_fd = open("/proc/self/maps", O_RDONLY);
-	ok(maps_fd >= 0, "open /proc/self/maps");
+	maps_stream = fopen("/proc/self/maps", "r");
+	ok(maps_fd >= 0 && maps_stream, "open /proc/self/maps");
 	if (query(&q, (unsigned long)&q, 0) == ENOTTY && access("/proc/folio", F_OK)) {
 		skip("no PROCMAP_QUERY (Linux before 6.11)");
 		return tap_done();

@@ -544,30 +544,6 @@ static void test_knobs(void)
 	   "hugepages-2048kB/shmem_enabled: %s", strtok(buf, "\n"));
 }
 
-/* Run argv with stdout and stderr into out (NUL-terminated); its exit status, or -1. */
-static int run(char *out, size_t size, char *const argv[])
-{
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	xpipe(fds, 0);
-	if (!(pid = fork())) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
-		len += n;
-	out[len] = '\0';
-	close(fds[0]);
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* The shell and the file tools on tmpfs (foliOS's /bin; Linux's peer has none). */
 static void test_shell(void)
 {
@@ -577,23 +553,23 @@ static void test_shell(void)
 		skip("no /bin/sh and file tools");
 		return;
 	}
-	ok(!run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo hi > " D "/x", NULL }) &&
-	   !run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo ho >> " D "/x", NULL }) &&
-	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	ok(!run_output(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo hi > " D "/x", NULL }) &&
+	   !run_output(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "echo ho >> " D "/x", NULL }) &&
+	   !run_output(out, sizeof(out), (char *[]){ "/bin/cat", D "/x", NULL }) && !strcmp(out, "hi\nho\n"),
 	   "sh: echo > and >> on /tmp, cat reads it back");
-	ok(run(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "cd " D "; cat x; cd; cat x", NULL }) == 1 &&
+	ok(run_output(out, sizeof(out), (char *[]){ "/bin/sh", "-c", "cd " D "; cat x; cd; cat x", NULL }) == 1 &&
 	   !strncmp(out, "hi\nho\n", 6), "sh: cd, and ';' between commands (the last cat, in /, fails)");
-	ok(!run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/y", NULL }) &&
-	   !run(out, sizeof(out), (char *[]){ "/bin/mkdir", D "/dd", NULL }) &&
-	   !run(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/dd", NULL }) &&
-	   !run(out, sizeof(out), (char *[]){ "/bin/cat", D "/dd/x", NULL }) && !strcmp(out, "hi\nho\n"),
+	ok(!run_output(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/y", NULL }) &&
+	   !run_output(out, sizeof(out), (char *[]){ "/bin/mkdir", D "/dd", NULL }) &&
+	   !run_output(out, sizeof(out), (char *[]){ "/bin/cp", D "/x", D "/dd", NULL }) &&
+	   !run_output(out, sizeof(out), (char *[]){ "/bin/cat", D "/dd/x", NULL }) && !strcmp(out, "hi\nho\n"),
 	   "cp to a file and into a directory, mkdir");
-	ok(!run(out, sizeof(out), (char *[]){ "/bin/ls", "-l", D, NULL }) &&
+	ok(!run_output(out, sizeof(out), (char *[]){ "/bin/ls", "-l", D, NULL }) &&
 	   strstr(out, "-rw-r--r--  1        6 x\n") && strstr(out, "drwxr-xr-x  2       60 dd\n"),
 	   "ls -l: mode, links, size, name (a tmpfs directory: 20 bytes an entry)");
-	ok(!run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", D "/y", D "/dd/x", NULL }) &&
+	ok(!run_output(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", D "/y", D "/dd/x", NULL }) &&
 	   fails(access(D "/x", F_OK), ENOENT) && !rmdir(D "/dd") &&
-	   run(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", NULL }) == 1, "rm; rm of a missing file fails");
+	   run_output(out, sizeof(out), (char *[]){ "/bin/rm", D "/x", NULL }) == 1, "rm; rm of a missing file fails");
 }
 
 int main(void)

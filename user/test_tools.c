@@ -8,29 +8,6 @@
  */
 #include "thp_util.h"
 
-/* Run argv with stdout into buf (NUL-terminated); returns the exit status. */
-static int run(char *buf, size_t size, char *const argv[])
-{
-	int fds[2];
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	xpipe(fds, 0);
-	if (!(pid = fork())) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (len + 1 < size && (n = read(fds[0], buf + len, size - 1 - len)) > 0)
-		len += n;
-	buf[len] = '\0';
-	close(fds[0]);
-	return wait_exit(pid);
-}
-
 int main(void)
 {
 	char out[8192], pid[16], addr[32], slot[64];
@@ -43,25 +20,25 @@ int main(void)
 	thp_only(0);
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	snprintf(addr, sizeof(addr), "%#lx", (unsigned long)p);
-	ok(run(out, sizeof(out), (char *[]){ "/bin/ps", NULL }) == 0 && strstr(out, "test_tools") &&
+	ok(run_output(out, sizeof(out), (char *[]){ "/bin/ps", NULL }) == 0 && strstr(out, "test_tools") &&
 	   strstr(out, "PID"), "ps lists this process");
-	ok(run(out, sizeof(out), (char *[]){ "/bin/free", NULL }) == 0 && strstr(out, "Mem:") &&
+	ok(run_output(out, sizeof(out), (char *[]){ "/bin/free", NULL }) == 0 && strstr(out, "Mem:") &&
 	   strstr(out, "AnonPages:"), "free prints Mem: and the anon counters");
 	snprintf(addr, sizeof(addr), "%lx", (unsigned long)p);
 	{
 		char end[32];
 
 		snprintf(end, sizeof(end), "%lx", (unsigned long)p + 64 * 1024);
-		ok(run(out, sizeof(out), (char *[]){ "/bin/pagemap", pid, addr, end, NULL }) == 0 &&
+		ok(run_output(out, sizeof(out), (char *[]){ "/bin/pagemap", pid, addr, end, NULL }) == 0 &&
 		   strstr(out, "order 4  exclusive  16 pages") && !strchr(strchr(out, '\n') + 1, '\n'),
 		   "pagemap: one line for the 16 pages of the folio, exclusive");
 	}
 	snprintf(addr, sizeof(addr), "%#lx", (unsigned long)p);
 	snprintf(slot, sizeof(slot), "(pid %d) with 16 mappings", getpid());
-	ok(run(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
+	ok(run_output(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
 	   strstr(out, "order 4 (64 KiB)") && strstr(out, slot) && strstr(out, "maybe shared:     no") &&
 	   strstr(out, "none (0 of 16 pages)"),
-	   "foliostat: order, this mm's slot, not shared; no page exclusive (run() forked)");
+	   "foliostat: order, this mm's slot, not shared; no page exclusive (run_output() forked)");
 	xpipe(go, 0);
 	if (!(child = fork())) {
 		close(go[1]);                   /* a dead parent reads as EOF */
@@ -69,7 +46,7 @@ int main(void)
 		_exit(0);
 	}
 	snprintf(slot, sizeof(slot), "(pid %d) with 16 mappings", child);
-	ok(run(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
+	ok(run_output(out, sizeof(out), (char *[]){ "/bin/foliostat", pid, addr, NULL }) == 0 &&
 	   strstr(out, slot) && strstr(out, "maybe shared:     yes") && strstr(out, "none (0 of 16"),
 	   "foliostat after fork: the child's slot, shared, no page exclusive");
 	write(go[1], &c, sizeof(c));

@@ -243,4 +243,31 @@ static inline int wait_exit(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * Run argv with its stdout and stderr into out (NUL-terminated, at most
+ * size - 1 bytes); its exit status as wait_exit() gives it.
+ */
+static inline int run_output(char *out, size_t size, char *const argv[])
+{
+	int fds[2];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	xpipe(fds, 0);
+	if (!(pid = fork())) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	return wait_exit(pid);
+}
+
 #endif

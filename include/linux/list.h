@@ -44,6 +44,11 @@ static inline void list_del(struct list_head *e)
 	e->prev = NULL;
 }
 
+static inline bool list_is_singular(const struct list_head *h)
+{
+	return h->next != h && h->next == h->prev;
+}
+
 static inline bool list_empty(const struct list_head *h)
 {
 	return h->next == h;
