@@ -20,6 +20,7 @@
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/timex.h>
+#include "uapi/linux/prctl.h"
 #include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
 #include "uapi/linux/utsname.h"
@@ -251,4 +252,29 @@ long sys_setrlimit(unsigned int resource, const void *rlim)
 	if (copy_from_user(&value, rlim, sizeof(value)))
 		return -EFAULT;
 	return do_prlimit(current, resource, &value, NULL);
+}
+
+/*
+ * prctl(2): the task's name (PR_SET_NAME truncates to 15 bytes, as Linux;
+ * PR_GET_NAME copies all 16).  Every other option is EINVAL, Linux's
+ * answer for one it does not know or was built without (e.g. KSM's
+ * PR_SET_MEMORY_MERGE, which programs probe for).
+ */
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5)
+{
+	char comm[TASK_COMM_LEN] = { 0 };
+
+	switch (option) {
+	case PR_SET_NAME:
+		if (strncpy_from_user(comm, (const char *)arg2, sizeof(comm)) == -EFAULT)
+			return -EFAULT;
+		comm[sizeof(comm) - 1] = '\0';
+		memcpy(current->comm, comm, sizeof(comm));
+		return 0;
+	case PR_GET_NAME:
+		return copy_to_user((void *)arg2, current->comm, TASK_COMM_LEN) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
 }

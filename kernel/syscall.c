@@ -96,6 +96,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_sigaltstack, sys_sigaltstack),
 	__SYSCALL(__NR_statfs, sys_statfs),
 	__SYSCALL(__NR_fstatfs, sys_fstatfs),
+	__SYSCALL(__NR_prctl, sys_prctl),
 	__SYSCALL(__NR_arch_prctl, sys_arch_prctl),
 	__SYSCALL(__NR_setrlimit, sys_setrlimit),
 	__SYSCALL(__NR_sync, sys_sync),

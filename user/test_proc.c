@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include "thp_util.h"
 
 #define MIB (1UL << 20)
@@ -332,6 +333,18 @@ static void test_pagemap_gone(const char *self)
 	}
 }
 
+/* prctl's task name shows in status; an option this kernel lacks (KSM's) is EINVAL. */
+static void test_prctl_name(void)
+{
+	char name[16] = "", buf[512];
+
+	ok(!prctl(PR_SET_NAME, "a-name-longer-than-15", 0, 0, 0) &&
+	   !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "a-name-longer-t") &&
+	   !read_text("/proc/self/status", buf, sizeof(buf)) && strstr(buf, "Name:\ta-name-longer-t\n"),
+	   "PR_SET_NAME truncates to 15 bytes, status shows it: %s", name);
+	ok(prctl(0x7fff, 0, 0, 0, 0) == -1 && errno == EINVAL, "prctl of an unknown option: EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	char *a;
@@ -355,5 +368,6 @@ int main(int argc, char **argv)
 	test_paths();
 	test_zombie_status();
 	test_pagemap_gone(argv[0]);
+	test_prctl_name();
 	return tap_done();
 }

@@ -133,6 +133,8 @@ long sys_getegid(void);
 long sys_setpgid(int pid, int pgid);
 long sys_getpgid(int pid);
 long sys_getpgrp(void);
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5);
 long sys_newuname(struct new_utsname *name);
 long sys_sysinfo(void *info);
 long sys_getrandom(void *buf, unsigned long len, unsigned int flags);
