@@ -14,6 +14,7 @@
 #include <asm/syscall.h>
 
 static long sys_newfstatat_stat(const char *upath, void *ubuf);
+static long sys_newfstatat_lstat(const char *upath, void *ubuf);
 
 typedef long (*syscall_fn)(unsigned long, unsigned long, unsigned long,
 			   unsigned long, unsigned long, unsigned long);
@@ -29,6 +30,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_open, sys_open),
 	__SYSCALL(__NR_close, sys_close),
 	__SYSCALL(__NR_stat, sys_newfstatat_stat),
+	__SYSCALL(__NR_lstat, sys_newfstatat_lstat),
 	__SYSCALL(__NR_fstat, sys_fstat),
 	__SYSCALL(__NR_poll, sys_poll),
 	__SYSCALL(__NR_lseek, sys_lseek),
@@ -132,10 +134,16 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
 };
 
-/* stat(path, buf): newfstatat relative to the (root) working directory. */
+/* stat(path, buf): newfstatat relative to the working directory. */
 static long sys_newfstatat_stat(const char *upath, void *ubuf)
 {
-	return sys_newfstatat(-100, upath, ubuf, 0);
+	return sys_newfstatat(AT_FDCWD, upath, ubuf, 0);
+}
+
+/* lstat(path, buf): the same, not following a last symlink (foliOS has none). */
+static long sys_newfstatat_lstat(const char *upath, void *ubuf)
+{
+	return sys_newfstatat(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);
 }
 
 static unsigned long enosys_logged[(__NR_syscalls + 63) / 64];

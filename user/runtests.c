@@ -183,7 +183,7 @@ static int remove_pass(const char *dir)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
+		if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
 			n += !unlink(path);
 			continue;
 		}

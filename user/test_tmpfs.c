@@ -288,11 +288,14 @@ static void test_cwd(void)
 {
 	char buf[64];
 	int root = open("/", O_RDONLY | O_DIRECTORY), fd, status;
+	struct stat st;
 	pid_t pid;
 
 	mkdir(D "/wd", 0755);
 	ok(!chdir(D "/wd") && getcwd(buf, sizeof(buf)) && !strcmp(buf, D "/wd"),
 	   "chdir, then getcwd: %s", buf);
+	ok(!lstat(".", &st) && S_ISDIR(st.st_mode) && !lstat(D "/wd", &st) && S_ISDIR(st.st_mode),
+	   "lstat (musl's SYS_lstat) of the working directory");
 	fd = open("f", O_CREAT | O_RDWR, 0600);
 	ok(fd >= 0 && !access(D "/wd/f", F_OK) && !access("./f", F_OK) && !access("../wd/f", F_OK),
 	   "a relative open creates the file in the working directory");
