@@ -40,11 +40,13 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "pgwalk -p 1 0x400000" -ex "usersyms init" -ex "info symbol main" -ex "linkersyms" \
   -ex "delete" -ex "break copy_huge_pmd" -ex "continue" -ex "vmas" \
   -ex "delete" -ex "pfbreak" -ex "continue" -ex "help vmas" -ex "kill" >>"$out" 2>&1
-# A third with a tmpfs file mapped shared: the VMA's file, a page-cache folio.
+# A third with a tmpfs file mapped shared: the VMA's file, a page-cache folio
+# (the first shmem one: the program's own text is a page-cache folio too).
 kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
 start_qemu --run "/bin/test_filemap_proc"
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
-  -ex "break folio_add_file_rmap_ptes" -ex "continue" -ex "vmas" -ex "folio -p &folio->page" \
+  -ex "break folio_add_file_rmap_ptes if (folio->flags >> PG_swapbacked) & 1" -ex "continue" \
+  -ex "vmas" -ex "folio -p &folio->page" \
   -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0
