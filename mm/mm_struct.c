@@ -7,6 +7,7 @@
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
+#include "mm/mmap_lock.h"
 
 /* A new, empty mm with one user; NULL when out of memory or MM IDs. */
 struct mm_struct *mm_alloc(void)
@@ -21,6 +22,8 @@ struct mm_struct *mm_alloc(void)
 	if (mm_alloc_id(mm))
 		goto fail_noid;
 	mm->mm_count = 1;
+	mmap_init_lock(mm);
+	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	INIT_LIST_HEAD(&mm->mmap);
 	INIT_LIST_HEAD(&mm->pgtables_deposited);
 	return mm;

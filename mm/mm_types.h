@@ -18,6 +18,8 @@
 #include "linux/types.h"
 #include "linux/list.h"
 #include "linux/atomic.h"
+#include "linux/spinlock.h"
+#include "linux/rwsem.h"
 #include <asm/pgtable.h>
 
 /* One entry type for all levels (<asm/pgtable.h>); each level's name (mm/pgtable.h). */
@@ -98,6 +100,8 @@ struct mm_struct {
 	pgd_t *pgd;                     /* root page table */
 	unsigned int mm_id;
 	int mm_count;                   /* references to the struct (mmgrab/mmdrop) */
+	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (mm/mmap_lock.h) */
+	spinlock_t page_table_lock;     /* upper page-table levels, counters (Linux's) */
 	unsigned long flags;            /* MMF_* */
 	struct list_head mmap;          /* VMAs, sorted by address */
 	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */

@@ -17,6 +17,20 @@ typedef struct {
 
 #define SPINLOCK_INIT(n) { 0, n }
 
+static inline void spin_lock_init(spinlock_t *l, const char *name)
+{
+	l->locked = 0;
+	l->name = name;
+}
+
+/* Take the lock without touching the interrupt flag (never from a handler). */
+static inline void spin_lock(spinlock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (READ_ONCE(l->locked))
+			cpu_relax();
+}
+
 static inline unsigned long spin_lock_irqsave(spinlock_t *l)
 {
 	unsigned long flags = arch_local_irq_save();
@@ -33,7 +47,7 @@ static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 	arch_local_irq_restore(flags);
 }
 
-/* Release without touching the interrupt flag (a new task's first run). */
+/* Release without touching the interrupt flag (spin_lock; a new task's first run). */
 static inline void spin_unlock(spinlock_t *l)
 {
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);

@@ -1,0 +1,69 @@
+/*
+ * CPU masks (Linux's include/linux/cpumask.h): one bit per CPU, at most
+ * NR_CPUS.  cpu_online_mask says which CPUs run; the arch sets a CPU's bit
+ * when it has come up (arch/x86_64/smpboot.c).
+ */
+#ifndef _LINUX_CPUMASK_H
+#define _LINUX_CPUMASK_H
+
+#include "linux/types.h"
+
+#define NR_CPUS 8
+
+struct cpumask {
+	unsigned long bits;
+};
+
+extern struct cpumask __cpu_online_mask;
+extern unsigned int nr_cpu_ids;         /* CPUs found (ACPI MADT); 1 until then */
+#define cpu_online_mask (&__cpu_online_mask)
+
+static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
+{
+	__atomic_fetch_or(&m->bits, 1UL << cpu, __ATOMIC_SEQ_CST);
+}
+
+static inline void cpumask_clear_cpu(unsigned int cpu, struct cpumask *m)
+{
+	__atomic_fetch_and(&m->bits, ~(1UL << cpu), __ATOMIC_SEQ_CST);
+}
+
+static inline bool cpumask_test_cpu(unsigned int cpu, const struct cpumask *m)
+{
+	return __atomic_load_n(&m->bits, __ATOMIC_RELAXED) & (1UL << cpu);
+}
+
+static inline bool cpumask_empty(const struct cpumask *m)
+{
+	return !__atomic_load_n(&m->bits, __ATOMIC_RELAXED);
+}
+
+static inline unsigned int cpumask_weight(const struct cpumask *m)
+{
+	return __builtin_popcountl(__atomic_load_n(&m->bits, __ATOMIC_RELAXED));
+}
+
+static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
+{
+	dst->bits = __atomic_load_n(&src->bits, __ATOMIC_RELAXED);
+}
+
+/* The lowest CPU in m at or after cpu, or NR_CPUS. */
+static inline unsigned int cpumask_next_from(unsigned int cpu, const struct cpumask *m)
+{
+	unsigned long rest = cpu < NR_CPUS ? m->bits >> cpu : 0;
+
+	return rest ? cpu + __builtin_ctzl(rest) : NR_CPUS;
+}
+
+#define for_each_cpu(cpu, mask) \
+	for ((cpu) = cpumask_next_from(0, (mask)); (cpu) < NR_CPUS; \
+	     (cpu) = cpumask_next_from((cpu) + 1, (mask)))
+#define for_each_online_cpu(cpu) for_each_cpu(cpu, cpu_online_mask)
+
+static inline unsigned int num_online_cpus(void)
+{
+	return cpumask_weight(cpu_online_mask);
+}
+
+#endif
