@@ -134,4 +134,16 @@ static inline int is_2m_pte(const char *p)
 	return (kpageflags(pfn) >> KPF_THP & 1) && pfns_contiguous(p, 512);
 }
 
+/* The benchmarks' tail: /proc/lock_stat where the kernel has it, each line prefixed "lock_stat ". */
+static inline void print_lock_stat(void)
+{
+	FILE *f = fopen("/proc/lock_stat", "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("lock_stat %s", line);
+	if (f)
+		fclose(f);
+}
+
 #endif
