@@ -85,12 +85,40 @@ static void check_folio(char *p, unsigned long head_pfn)
 	   "folio: the parent's MM ID slot holds all %ld mappings", unwritten);
 }
 
+/* Fork the children: each waits on go, then writes and checks; their pids in pid[]. */
+static void fork_children(char *p, unsigned long head_pfn, int go[2], pid_t *pid)
+{
+	char c;
+
+	for (int k = 0; k < NR_CHILDREN; k++) {
+		if ((pid[k] = fork()) == 0) {
+			pin_cpu(k + 1);
+			close(go[1]);
+			read(go[0], &c, 1);
+			_exit(write_and_check(p, k + 1, head_pfn));
+		}
+	}
+}
+
+static void report_children(const int *status)
+{
+	for (int k = 0; k < NR_CHILDREN; k++) {
+		char who[32];
+
+		snprintf(who, sizeof(who), "child %d", k + 1);
+		if (status[k] < 0 || status[k] > 7)
+			ok(0, "%s exited normally (status %d)", who, status[k]);
+		else
+			report(status[k], who);
+	}
+}
+
 int main(void)
 {
 	int go[2], status[NR_CHILDREN], bad;
 	pid_t pid[NR_CHILDREN];
 	unsigned long head_pfn;
-	char c = 0, *p;
+	char *p;
 
 	mount_proc_sys();
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -104,21 +132,12 @@ int main(void)
 	for (unsigned long i = 0; i < NR_PAGES; i++)
 		*word(p, i, 1) = orig(i);
 	head_pfn = is_2m_pte(p) ? pfn_of(p) : 0;
-	if (!head_pfn) {
-		printf("# pfn %lx kpageflags %llx\n", pfn_of(p), kpageflags(pfn_of(p)));
-		skip("not a PTE-mapped 2M folio here: data checks only");
-	}
-	else
+	if (head_pfn)
 		ok(1, "the region is one PTE-mapped 2 MiB folio");
+	else
+		skip("not a PTE-mapped 2M folio here: data checks only");
 	xpipe(go, 0);
-	for (int k = 0; k < NR_CHILDREN; k++) {
-		if ((pid[k] = fork()) == 0) {
-			pin_cpu(k + 1);
-			close(go[1]);
-			read(go[0], &c, 1);
-			_exit(write_and_check(p, k + 1, head_pfn));
-		}
-	}
+	fork_children(p, head_pfn, go, pid);
 	pin_cpu(0);
 	close(go[0]);
 	close(go[1]);                   /* every child's read returns: go */
@@ -126,16 +145,7 @@ int main(void)
 	for (int k = 0; k < NR_CHILDREN; k++)
 		status[k] = wait_exit(pid[k]);
 	report(bad, "parent");
-	for (int k = 0; k < NR_CHILDREN; k++) {
-		char who[32];
-
-		snprintf(who, sizeof(who), "child %d", k + 1);
-		if (status[k] < 0 || status[k] > 7) {
-			ok(0, "%s exited normally (status %d)", who, status[k]);
-			continue;
-		}
-		report(status[k], who);
-	}
+	report_children(status);
 	if (head_pfn)
 		check_folio(p, head_pfn);
 	munmap(p, NR_PAGES * PAGE);

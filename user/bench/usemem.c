@@ -27,7 +27,7 @@ static size_t len = 32UL << 20;
 static int nchildren, reps = 3;
 
 /* Fault in len bytes backed as folio says; NULL if it is not backed so. */
-static char *populate(const char *folio)
+static char *populate_once(const char *folio)
 {
 	int big = !strcmp(folio, "2M-pte");
 	char *p = map_aligned(len, PMD_SIZE);
@@ -48,6 +48,23 @@ static char *populate(const char *folio)
 			munmap(p, len);
 			return NULL;
 		}
+	return p;
+}
+
+/*
+ * populate_once, tried again after compacting memory where the kernel can
+ * (Linux's /proc/sys/vm/compact_memory: the 4K runs before leave it
+ * fragmented, and a THP fault may then fall back to small pages).
+ */
+static char *populate(const char *folio)
+{
+	char *p = NULL;
+
+	for (int try = 0; try < 3 && !p; try++) {
+		if (try)
+			write_text("/proc/sys/vm/compact_memory", "1");
+		p = populate_once(folio);
+	}
 	return p;
 }
 
