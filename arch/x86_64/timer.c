@@ -1,52 +1,21 @@
 /*
- * Time: the PIT (8254) drives a periodic HZ interrupt through the legacy
- * PIC (8259, remapped to vectors 32-47); the TSC, calibrated against PIT
- * channel 2 at boot, gives nanoseconds for printk timestamps.
+ * Time: the TSC, calibrated against PIT (8254) channel 2 at boot, gives
+ * nanoseconds for printk timestamps and calibrates the local APIC timers
+ * (apic.c), which interrupt every CPU at HZ; the boot CPU's counts jiffies.
  */
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
+#include <asm/processor.h>
 #include "linux/printk.h"
 
 #define PIT_HZ          1193182
-#define PIC1_CMD        0x20
-#define PIC1_DATA       0x21
-#define PIC2_CMD        0xa0
-#define PIC2_DATA       0xa1
 #define CALIBRATE_MS    10
 
 volatile unsigned long jiffies;
 unsigned long tsc_khz;
 static u64 tsc_at_boot;
-
-void pic_init(void)
-{
-	outb(PIC1_CMD, 0x11);           /* ICW1: init, expect ICW4 */
-	outb(PIC2_CMD, 0x11);
-	outb(PIC1_DATA, IRQ_BASE);      /* ICW2: vector base */
-	outb(PIC2_DATA, IRQ_BASE + 8);
-	outb(PIC1_DATA, 4);             /* ICW3: slave on IRQ2 */
-	outb(PIC2_DATA, 2);
-	outb(PIC1_DATA, 1);             /* ICW4: 8086 mode */
-	outb(PIC2_DATA, 1);
-	outb(PIC1_DATA, 0xff);          /* all masked until a driver wants one */
-	outb(PIC2_DATA, 0xff);
-}
-
-void pic_eoi(unsigned int irq)
-{
-	if (irq >= 8)
-		outb(PIC2_CMD, 0x20);
-	outb(PIC1_CMD, 0x20);
-}
-
-void pic_unmask(unsigned int irq)
-{
-	u16 port = irq < 8 ? PIC1_DATA : PIC2_DATA;
-
-	outb(port, inb(port) & ~(1 << (irq & 7)));
-}
 
 /* Count TSC ticks over CALIBRATE_MS of PIT channel 2 (Linux's pit_calibrate_tsc). */
 static unsigned long calibrate_tsc_khz(void)
@@ -67,20 +36,24 @@ static unsigned long calibrate_tsc_khz(void)
 
 void timer_init(void)
 {
-	u32 divisor = PIT_HZ / HZ;
-
 	tsc_khz = calibrate_tsc_khz();
-	outb(0x43, 0x34);                       /* channel 0, lo/hi, rate generator */
-	outb(0x40, divisor & 0xff);
-	outb(0x40, divisor >> 8);
-	pic_unmask(IRQ_TIMER);
-	pr_info("tsc: %lu.%03lu MHz, timer: PIT at %d Hz\n", tsc_khz / 1000,
-		tsc_khz % 1000, HZ);
+	pr_info("tsc: %lu.%03lu MHz\n", tsc_khz / 1000, tsc_khz % 1000);
+	setup_boot_APIC_clock();
 }
 
+/* The boot CPU's tick.  Only CPU 0 writes jiffies. */
 void timer_interrupt(void)
 {
 	jiffies++;
+}
+
+/* Spin for us microseconds on the TSC (after timer_init). */
+void udelay(unsigned long us)
+{
+	u64 end = rdtsc() + us * tsc_khz / 1000;
+
+	while (rdtsc() < end)
+		cpu_relax();
 }
 
 /* Nanoseconds since boot (0 until the TSC is calibrated). */
