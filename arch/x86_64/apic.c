@@ -3,7 +3,7 @@
  * per CPU, at the same physical address on each (each CPU sees its own),
  * mapped uncached.  It takes the IOAPIC's interrupts and the other CPUs'
  * IPIs, sends IPIs through its ICR, and has a timer: calibrated once
- * against the TSC and run periodically at HZ on every CPU.
+ * against the PIT (with the TSC) and run periodically at HZ on every CPU.
  *
  * A CPU touches only its own local APIC; the ICR is written with interrupts
  * off, so a handler's IPI cannot fall between the two halves of another.
@@ -38,7 +38,6 @@
 #define APIC_TMCCT      0x390
 #define APIC_TDCR       0x3e0
 #define APIC_TDR_DIV_16 0x3
-#define CALIBRATE_MS    10
 
 static volatile u32 *apic_base;
 static u32 lapic_timer_period;          /* timer counts (bus clock / 16) per jiffy */
@@ -109,28 +108,28 @@ static void setup_APIC_timer(void)
 	apic_write(APIC_TMICT, lapic_timer_period);
 }
 
-/* Count the timer over CALIBRATE_MS of the TSC (Linux's calibrate_APIC_clock). */
-static void calibrate_APIC_clock(void)
+/*
+ * Calibration (Linux's calibrate_APIC_clock): timer.c starts the timer
+ * counting down from the top, masked, and reads it next to the PIT.
+ */
+void apic_timer_count_start(void)
 {
-	u64 end = rdtsc() + (u64)tsc_khz * CALIBRATE_MS;
-	u32 elapsed;
-
 	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TMICT, 0xffffffff);
-	while (rdtsc() < end)
-		cpu_relax();
-	elapsed = 0xffffffff - apic_read(APIC_TMCCT);
-	apic_write(APIC_TMICT, 0);
-	lapic_timer_period = (u64)elapsed * 1000 / HZ / CALIBRATE_MS;
-	if (!lapic_timer_period)
-		panic("calibrate_APIC_clock: the local APIC timer does not count");
 }
 
-/* The boot CPU's timer, after the TSC is calibrated: jiffies from here on. */
-void setup_boot_APIC_clock(void)
+u32 apic_timer_count(void)
 {
-	calibrate_APIC_clock();
+	return apic_read(APIC_TMCCT);
+}
+
+/* Start the boot CPU's timer, period counts a tick: jiffies from here on. */
+void setup_boot_APIC_clock(u32 period)
+{
+	lapic_timer_period = period;
+	if (!lapic_timer_period)
+		panic("setup_boot_APIC_clock: the local APIC timer does not count");
 	setup_APIC_timer();
 	pr_info("APIC timer: %u counts per tick, %d Hz\n", lapic_timer_period, HZ);
 }

@@ -1,7 +1,8 @@
 /*
  * Time: the TSC, calibrated against PIT (8254) channel 2 at boot, gives
- * nanoseconds for printk timestamps and calibrates the local APIC timers
- * (apic.c), which interrupt every CPU at HZ; the boot CPU's counts jiffies.
+ * nanoseconds for printk timestamps.  The local APIC timers (apic.c),
+ * calibrated in the same PIT interval, interrupt every CPU at HZ; the boot
+ * CPU's counts jiffies.
  */
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
@@ -17,28 +18,57 @@ volatile unsigned long jiffies;
 unsigned long tsc_khz;
 static u64 tsc_at_boot;
 
-/* Count TSC ticks over CALIBRATE_MS of PIT channel 2 (Linux's pit_calibrate_tsc). */
-static unsigned long calibrate_tsc_khz(void)
+/* The PIT, TSC and local APIC timer read together (as close as can be). */
+struct clock_sample {
+	u32 pit, apic;                  /* both count down */
+	u64 tsc;
+};
+
+static struct clock_sample clock_sample(void)
 {
-	u32 latch = PIT_HZ / (1000 / CALIBRATE_MS);
-	u64 t0, t1;
+	struct clock_sample s;
+
+	outb(0x43, 0x80);               /* latch channel 2's count */
+	s.pit = inb(0x42);
+	s.pit |= inb(0x42) << 8;
+	s.apic = apic_timer_count();
+	s.tsc = rdtsc();
+	return s;
+}
+
+/*
+ * One calibration over CALIBRATE_MS of PIT channel 2 (Linux's
+ * pit_calibrate_tsc and calibrate_APIC_clock): how far the TSC and the
+ * local APIC timer went while the PIT went so far.  Both ends are read
+ * next to the PIT, so a vCPU that the host stops meanwhile errs little.
+ * Sets tsc_khz; returns the local APIC timer's counts per tick.
+ */
+static u32 calibrate_pit_once(void)
+{
+	struct clock_sample s0, s1;
+	u32 pit_ticks;
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01);  /* gate high, speaker off */
 	outb(0x43, 0xb0);                       /* channel 2, lo/hi, mode 0 */
-	outb(0x42, latch & 0xff);
-	outb(0x42, latch >> 8);
-	t0 = rdtsc();
-	while (!(inb(0x61) & 0x20))             /* OUT2 goes high at terminal count */
-		;
-	t1 = rdtsc();
-	return (t1 - t0) / CALIBRATE_MS;
+	outb(0x42, 0xff);
+	outb(0x42, 0xff);
+	apic_timer_count_start();
+	s0 = clock_sample();
+	do
+		s1 = clock_sample();
+	while (s0.pit - s1.pit < PIT_HZ / (1000 / CALIBRATE_MS));
+	pit_ticks = s0.pit - s1.pit;
+	tsc_khz = (s1.tsc - s0.tsc) * PIT_HZ / pit_ticks / 1000;
+	return (u64)(s0.apic - s1.apic) * PIT_HZ / pit_ticks / HZ;
 }
 
+/* Calibrate the TSC and the local APIC timer, then start the tick. */
 void timer_init(void)
 {
-	tsc_khz = calibrate_tsc_khz();
+	u32 period = calibrate_pit_once();
+
 	pr_info("tsc: %lu.%03lu MHz\n", tsc_khz / 1000, tsc_khz % 1000);
-	setup_boot_APIC_clock();
+	setup_boot_APIC_clock(period);
 }
 
 /* The boot CPU's tick.  Only CPU 0 writes jiffies. */

@@ -39,7 +39,9 @@ extern struct acpi_madt_info acpi_madt;
 
 /* apic.c: the local APIC */
 void setup_local_APIC(void);
-void setup_boot_APIC_clock(void);
+void apic_timer_count_start(void);
+u32 apic_timer_count(void);
+void setup_boot_APIC_clock(u32 period);
 void setup_secondary_APIC_clock(void);
 void apic_eoi(void);
 u32 read_apic_id(void);
