@@ -3,14 +3,16 @@
  *
  * smp_call_function_many() runs func(info) on every online CPU of mask
  * except the caller's, from an IPI; with wait it returns only when every
- * one of them has finished.  The caller must have interrupts enabled (a
- * CPU spinning with interrupts off could be the one it waits for) and no
- * spinlock held that the function takes.  on_each_cpu_mask() also runs it
- * on the calling CPU, with interrupts off, as an IPI would.
+ * one of them has finished.  on_each_cpu_mask() also runs it on the
+ * calling CPU, with interrupts off, as an IPI would.
  *
- * The kernel may still run with interrupts off where a caller waits: a
- * waiting sender therefore runs the calls queued for its own CPU while it
- * spins, so two CPUs calling each other at once both make progress.
+ * The rules (kernel/smp.c): func runs in interrupt context, interrupts
+ * off: it must not sleep, and may take only locks that nobody holds with
+ * interrupts enabled.  The caller must hold no lock that a target may spin
+ * on with interrupts off (it could not take the IPI), nor call from func.
+ * The caller may have interrupts off: a waiting sender runs the calls
+ * queued for its own CPU while it spins, so two CPUs calling each other
+ * at once both make progress.
  */
 #ifndef _LINUX_SMP_H
 #define _LINUX_SMP_H
