@@ -1,8 +1,8 @@
 /*
  * IDT and trap dispatch.  Vectors 0-31 are CPU exceptions, 32-47 the ISA
  * IRQs (through the IOAPIC), 0xec-0xff the local APIC's (asm/irq_vectors.h).
- * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug unless the
- * faulting instruction has an exception-table fixup (asm/uaccess.h).
+ * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug
+ * unless the faulting instruction has an exception-table fixup (asm/uaccess.h).
  */
 #include "linux/entry-common.h"
 #include "linux/errno.h"
