@@ -13,7 +13,7 @@ the spread (min-max as a percentage of the median), the scaling efficiency
 T(N) / (N * T(1)), and the mapcount bit-lock spins (the first number on the
 lock_stat line naming the mapcount lock, for the whole boot) when the kernel
 shows /proc/lock_stat.  A run whose guest had fewer CPUs online than asked
-(cpus=C < N) is shown as such, without a number.  Writes OUTDIR/smp.md and
+(cpus=C < N: sysconf, i.e. sched_getaffinity) is shown as such, without a number.  Writes OUTDIR/smp.md and
 OUTDIR/smp.csv.
 """
 import collections
@@ -57,7 +57,7 @@ def parse(path):
 def cell(runs, notes, online, key):
     """(median, spread %, note) of one (bench, kernel, n)."""
     if online.get(key, key[2]) < key[2]:
-        return None, None, f"{online[key]} CPU online"
+        return None, None, f"{online[key]} CPU seen"
     if key not in runs:
         return None, None, notes[key][0] if notes.get(key) else "-"
     v = runs[key]
