@@ -9,8 +9,8 @@
  * of at most PIPE_BUF bytes is atomic: it lands whole in one buffer, so
  * no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN instead).
  * Writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE
- * is ignored.  One CPU, and no preemption in the kernel: no lock needed
- * yet.
+ * is ignored.  Readers sleep on rd_wait, writers on wr_wait.  One CPU,
+ * and no preemption in the kernel: no lock for the ring needed yet.
  *
  * Both ends are files of one inode (S_IFIFO, its own inode number) whose
  * i_private is the ring; each file's private_data points at it too.
@@ -38,7 +38,7 @@ void pipe_buf_release(struct pipe_buffer *buf)
 
 void wakeup_pipe_readers(struct pipe_inode_info *pipe)
 {
-	wake_up(pipe);
+	wake_up_interruptible(&pipe->rd_wait);
 }
 
 /* The ring behind a pipe end, NULL for any other file (Linux's get_pipe_info). */
@@ -101,10 +101,10 @@ static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
-		sleep_on(p);
+		(void)wait_event_interruptible(p->rd_wait, pipe_readable(p));
 	}
 	n = pipe_copy_to_user(p, ubuf, count);
-	wake_up(p);
+	wake_up_interruptible(&p->wr_wait);
 	return n;
 }
 
@@ -174,11 +174,11 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 		} else if (signal_pending(current)) {
 			err = -ERESTARTSYS;
 		} else {
-			wake_up(p);
-			sleep_on(p);
+			wake_up_interruptible(&p->rd_wait);
+			(void)wait_event_interruptible(p->wr_wait, pipe_writable(p));
 		}
 	}
-	wake_up(p);
+	wake_up_interruptible(&p->rd_wait);
 	return n ? n : err;
 }
 
@@ -191,7 +191,8 @@ static int pipe_release(struct inode *inode, struct file *f)
 		p->readers--;
 	else
 		p->writers--;
-	wake_up(p);
+	wake_up_interruptible_all(&p->rd_wait);
+	wake_up_interruptible_all(&p->wr_wait);
 	if (p->readers || p->writers)
 		return 0;
 	for (; p->tail != p->head; p->tail++)
@@ -282,6 +283,10 @@ long sys_pipe2(int *ufds, int flags)
 	inode->i_ino = get_next_ino();
 	inode->i_fop = &pipefifo_fops;
 	p = kzalloc(sizeof(*p));
+	if (p) {
+		init_waitqueue_head(&p->rd_wait);
+		init_waitqueue_head(&p->wr_wait);
+	}
 	inode->i_private = p;
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
 	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;

@@ -43,7 +43,7 @@ static long wait_for_space(struct pipe_inode_info *pipe, unsigned int flags)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
-		sleep_on(pipe);
+		(void)wait_event_interruptible(pipe->wr_wait, pipe_writable(pipe));
 	}
 }
 

@@ -209,7 +209,7 @@ static void handle_irq(struct pt_regs *regs, unsigned int irq)
 	pic_eoi(irq);
 	if (irq == IRQ_TIMER) {
 		timer_interrupt();
-		wake_up((const void *)&jiffies);        /* nanosleep */
+		wake_up_var((void *)&jiffies);          /* nanosleep, poll */
 		run_itimers();                          /* alarm, setitimer */
 	} else if (irq == IRQ_COM1) {
 		uart_interrupt();
