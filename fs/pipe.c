@@ -92,6 +92,7 @@ static long pipe_copy_to_user(struct pipe_inode_info *p, char *ubuf, size_t coun
 static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
 	struct pipe_inode_info *p = f->private_data;
+	bool was_full;
 	long n;
 
 	while (p->head == p->tail) {
@@ -103,8 +104,10 @@ static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 			return -ERESTARTSYS;
 		(void)wait_event_interruptible(p->rd_wait, pipe_readable(p));
 	}
+	was_full = pipe_full(p);
 	n = pipe_copy_to_user(p, ubuf, count);
-	wake_up_interruptible(&p->wr_wait);
+	if (was_full)                   /* only then may a writer wait (Linux's was_full) */
+		wake_up_interruptible(&p->wr_wait);
 	return n;
 }
 
@@ -155,6 +158,7 @@ static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t c
 static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	struct pipe_inode_info *p = f->private_data;
+	bool was_empty = p->head == p->tail;    /* only then may a reader wait */
 	long n = 0, err = 0;
 
 	if (p->readers && pipe_merge(p, ubuf, count % PAGE_SIZE, &err))
@@ -176,9 +180,11 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 		} else {
 			wake_up_interruptible(&p->rd_wait);
 			(void)wait_event_interruptible(p->wr_wait, pipe_writable(p));
+			was_empty = p->head == p->tail;
 		}
 	}
-	wake_up_interruptible(&p->rd_wait);
+	if (was_empty)
+		wake_up_interruptible(&p->rd_wait);
 	return n ? n : err;
 }
 

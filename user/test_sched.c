@@ -237,7 +237,8 @@ static void test_wakeups(void)
 	close(fds[1]);
 	ok(read(fds[0], &c, 1) == 1 && c == 'x', "a blocked pipe reader wakes for the write");
 	ok(read(fds[0], &c, 1) == 0, "and for the writer's exit (EOF)");
-	ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 7,
+	pid = waitpid(pid, &status, 0) == pid ? pid : -1;
+	ok(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 7,
 	   "wait4 wakes for the child's exit (status %#x)", status);
 	close(fds[0]);
 }

@@ -63,6 +63,8 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 /*
  * Sleep in state until condition holds (Linux's ___wait_event).  0, or
  * -ERESTARTSYS if the sleep is TASK_INTERRUPTIBLE and a signal came first.
+ * After a wake-up the condition is tested before queueing again: the
+ * usual wake-up makes it true, and then the wait ends without the lock.
  * The user of these macros includes linux/sched.h (current, schedule).
  */
 #define ___wait_event(wq_head, condition, state, exclusive) ({                  \
@@ -80,6 +82,8 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 			break;                                                  \
 		}                                                               \
 		schedule();                                                     \
+		if (condition)                                                  \
+			break;                                                  \
 	}                                                                       \
 	finish_wait(wq_head, &__wait);                                          \
 	__ret;                                                                  \
@@ -124,6 +128,8 @@ void wake_up_var(void *var);
 			break;                                                  \
 		}                                                               \
 		schedule();                                                     \
+		if (condition)                                                  \
+			break;                                                  \
 	}                                                                       \
 	finish_wait(__wq_head, &__wbq_entry.wq_entry);                          \
 	__ret;                                                                  \

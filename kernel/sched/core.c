@@ -102,8 +102,9 @@ void deactivate_task(struct rq *rq, struct task_struct *p)
  * The CPU for p to run on (Linux's select_task_rq, simply): its last CPU if
  * allowed and idle, else an idle allowed CPU, else the allowed CPU with the
  * fewest runnable tasks (its last one on a tie).  If no allowed CPU is
- * online, any online CPU (Linux's select_fallback_rq).  Reads other run
- * queues without their locks: a hint.
+ * online, any online CPU (Linux's select_fallback_rq); if one is, that
+ * one (as Linux for a task with nr_cpus_allowed 1; every task while only
+ * one CPU runs).  Reads other run queues without their locks: a hint.
  */
 unsigned int select_task_rq(struct task_struct *p)
 {
@@ -112,6 +113,8 @@ unsigned int select_task_rq(struct task_struct *p)
 
 	if (!cpumask_and(&allowed, &p->cpus_mask, cpu_online_mask))
 		cpumask_copy(&allowed, cpu_online_mask);
+	if (!(allowed.bits & (allowed.bits - 1)))
+		return __builtin_ctzl(allowed.bits);
 	if (cpumask_test_cpu(prev, &allowed) && idle_cpu(prev))
 		return prev;
 	if (!cpumask_test_cpu(prev, &allowed))
