@@ -27,10 +27,19 @@ static struct task_struct idle_tasks[NR_CPUS];  /* [0]: the boot context */
 
 extern char boot_stack[];
 
-/* Make the running context this CPU's idle task (pid 0), current from now on. */
-static void init_idle(struct rq *rq, void *stack)
+/*
+ * Set up this CPU's run queue and make the running context its idle task
+ * (pid 0), current from now on.  Each CPU does its own, the APs as they
+ * come up (before any task exists that could be sent to them).
+ */
+static void init_idle(unsigned int cpu, void *stack)
 {
-	struct task_struct *idle = &idle_tasks[rq->cpu];
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *idle = &idle_tasks[cpu];
+
+	spin_lock_init(&rq->lock, "rq->lock");
+	INIT_LIST_HEAD(&rq->queue);
+	rq->cpu = cpu;
 
 	strlcpy(idle->comm, "idle", sizeof(idle->comm));
 	idle->kstack = stack;
@@ -44,14 +53,10 @@ static void init_idle(struct rq *rq, void *stack)
 	arch_set_current(idle);
 }
 
+/* The boot CPU's scheduler, before the first task is created. */
 void sched_init(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		spin_lock_init(&cpu_rq(cpu)->lock, "rq->lock");
-		INIT_LIST_HEAD(&cpu_rq(cpu)->queue);
-		cpu_rq(cpu)->cpu = cpu;
-	}
-	init_idle(this_rq(), boot_stack);
+	init_idle(smp_processor_id(), boot_stack);
 }
 
 /* A new task's scheduling state: not runnable yet, the parent's affinity and CPU. */
@@ -354,7 +359,7 @@ __noreturn void cpu_startup_entry(void)
 	unsigned long sp = (unsigned long)__builtin_frame_address(0);
 
 	if (!rq->idle)                  /* an AP: its boot stack (only the TSS reads it) */
-		init_idle(rq, (void *)(sp & ~(KSTACK_SIZE - 1)));
+		init_idle(smp_processor_id(), (void *)(sp & ~(KSTACK_SIZE - 1)));
 	for (;;) {
 		local_irq_disable();
 		if (READ_ONCE(rq->nr_running) || load_balance(rq))
