@@ -56,15 +56,14 @@ static void forget_original_parent(struct task_struct *t)
 
 /*
  * Tell t's parent (Linux's exit_notify): t's children go to init; t
- * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD;
- * the parent, perhaps asleep in wait4, wakes.
+ * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD
+ * (one store: a parent's wait4 on another CPU must never see a zombie that
+ * is about to be TASK_DEAD); the parent, perhaps asleep in wait4, wakes.
  */
 static void exit_notify(struct task_struct *t)
 {
 	forget_original_parent(t);
-	t->state = TASK_ZOMBIE;
-	if (t->parent && do_notify_parent(t))
-		t->state = TASK_DEAD;
+	WRITE_ONCE(t->state, t->parent && do_notify_parent(t) ? TASK_DEAD : TASK_ZOMBIE);
 	if (t->parent)
 		wake_up_interruptible(&t->parent->wait_chldexit);
 }
