@@ -31,6 +31,8 @@
  *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
  *     kmalloc_lock           mm/kmalloc.c         the slab lists
  *       zone.lock
+ *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
+ *                                                 held across user copies and gup
  *   tasklist_lock            kernel/sched.c       task list, children, PIDs
  *   wq_head->lock            kernel/sched/wait.c  a wait queue's list (pipe, tty,
  *                                                 wait4, the hashed wait_var_event

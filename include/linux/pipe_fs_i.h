@@ -27,6 +27,7 @@ struct pipe_buffer {
 struct pipe_inode_info {
 	unsigned int head, tail;
 	int readers, writers;
+	int mutex;                      /* pipe_lock(): 0 free, 1 held, 2 held with sleepers */
 	wait_queue_head_t rd_wait;      /* readers wait here for data or the last writer's close */
 	wait_queue_head_t wr_wait;      /* writers wait here for room or the last reader's close */
 	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
@@ -51,6 +52,8 @@ static inline bool pipe_writable(const struct pipe_inode_info *pipe)
 }
 
 struct pipe_inode_info *get_pipe_info(struct file *file);
+void pipe_lock(struct pipe_inode_info *pipe);
+void pipe_unlock(struct pipe_inode_info *pipe);
 long add_to_pipe(struct pipe_inode_info *pipe, struct pipe_buffer *buf);
 void pipe_buf_release(struct pipe_buffer *buf);
 void wakeup_pipe_readers(struct pipe_inode_info *pipe);
