@@ -51,22 +51,21 @@ static void forget_original_parent(struct task_struct *t)
 		list_add_tail(&c->sibling, &init_task->children);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	wake_up(init_task);
+	wake_up_interruptible(&init_task->wait_chldexit);
 }
 
 /*
  * Tell t's parent (Linux's exit_notify): t's children go to init; t
- * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD;
- * the parent, perhaps asleep in wait4, wakes.
+ * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD
+ * (one store: a parent's wait4 on another CPU must never see a zombie that
+ * is about to be TASK_DEAD); the parent, perhaps asleep in wait4, wakes.
  */
 static void exit_notify(struct task_struct *t)
 {
 	forget_original_parent(t);
-	t->state = TASK_ZOMBIE;
-	if (t->parent && do_notify_parent(t))
-		t->state = TASK_DEAD;
+	WRITE_ONCE(t->state, t->parent && do_notify_parent(t) ? TASK_DEAD : TASK_ZOMBIE);
 	if (t->parent)
-		wake_up(t->parent);
+		wake_up_interruptible(&t->parent->wait_chldexit);
 }
 
 /*
@@ -211,23 +210,31 @@ static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
  * Wait for a child wo selects to exit (Linux's do_wait): its pid once
  * reported, 0 if none has exited and WNOHANG, -ECHILD if no child
  * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
+ * A child's exit_notify() wakes current->wait_chldexit after it became a
+ * zombie; the state is set before the look at the children, so that
+ * wake-up is never missed.
  */
 static long do_wait(const struct wait_opts *wo)
 {
-	for (;;) {
-		bool have_child;
-		struct task_struct *z = find_zombie(wo, &have_child);
+	DEFINE_WAIT_FUNC(wait, default_wake_function);
+	struct task_struct *z;
+	bool have_child;
 
-		if (z)
-			return wait_task_zombie(wo, z);
-		if (!have_child)
-			return -ECHILD;
-		if (wo->flags & WNOHANG)
-			return 0;
-		if (signal_pending(current))
-			return -ERESTARTSYS;
-		sleep_on(current);
+	add_wait_queue(&current->wait_chldexit, &wait);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		z = find_zombie(wo, &have_child);
+		if (z || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
+			break;
+		schedule();
 	}
+	__set_current_state(TASK_RUNNING);
+	remove_wait_queue(&current->wait_chldexit, &wait);
+	if (z)
+		return wait_task_zombie(wo, z);
+	if (!have_child)
+		return -ECHILD;
+	return wo->flags & WNOHANG ? 0 : -ERESTARTSYS;
 }
 
 /*

@@ -37,7 +37,7 @@ long sys_fork(void)
 	c->sas_ss_size = p->sas_ss_size;
 	c->sas_ss_flags = p->sas_ss_flags;
 	c->make_it_fail = p->make_it_fail;
-	task_start(c);
+	wake_up_new_task(c);
 	return c->pid;
 }
 

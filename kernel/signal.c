@@ -128,7 +128,7 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t)
 	}
 	t->pending.signal |= sigmask(sig);
 	if (!(t->blocked & sigmask(sig)))
-		wake_up_task(t);                /* a sleeper sees signal_pending() */
+		wake_up_state(t, TASK_INTERRUPTIBLE);   /* a sleeper sees signal_pending() */
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * /proc/self/ and /proc/<pid>/ (Linux's fs/proc/base.c): the directory,
- * and the files of its table; status is here (Linux's fs/proc/array.c),
+ * and the files of its table; status and stat are here (Linux's fs/proc/array.c),
  * the memory views in task_mmu.c.  A lookup binds the file to the
  * process's mm (mmgrab), as Linux's open does; a zombie has none (its
  * pagemap reads EOF, its status has no Vm lines).
@@ -26,7 +26,32 @@ static const char *task_state(const struct task_struct *t)
 		return "X (dead)";
 	if (t->state == TASK_ZOMBIE)
 		return "Z (zombie)";
-	return t == current || t->state == TASK_RUNNABLE ? "R (running)" : "S (sleeping)";
+	if (t == current || t->state == TASK_RUNNING)
+		return "R (running)";
+	return t->state == TASK_UNINTERRUPTIBLE ? "D (disk sleep)" : "S (sleeping)";
+}
+
+/* Cpus_allowed (hex, nr_cpu_ids bits) and Cpus_allowed_list ("0-2,5"), Linux's %*pb and %*pbl. */
+static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
+{
+	unsigned long bits = mask->bits & ((1UL << nr_cpu_ids) - 1);
+	const char *sep = "";
+
+	seq_printf(m, "Cpus_allowed:\t%0*lx\nCpus_allowed_list:\t", (int)(nr_cpu_ids + 3) / 4, bits);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		unsigned int last = cpu;
+
+		if (!(bits & (1UL << cpu)))
+			continue;
+		while (last + 1 < nr_cpu_ids && (bits & (1UL << (last + 1))))
+			last++;
+		seq_printf(m, "%s%u", sep, cpu);
+		if (last > cpu)
+			seq_printf(m, "-%u", last);
+		sep = ",";
+		cpu = last;
+	}
+	seq_printf(m, "\n");
 }
 
 /* /proc/<pid>/status: the lines of Linux's that foliOS can fill (a zombie has no Vm lines). */
@@ -41,6 +66,25 @@ static int status_show(struct seq_file *m, void *v)
 	if (pi->mm)
 		task_mem(m, pi->mm);
 	seq_printf(m, "Threads:\t1\n");
+	if (t)
+		cpus_allowed_show(m, &t->cpus_mask);
+	return 0;
+}
+
+/*
+ * /proc/<pid>/stat (Linux's do_task_stat): its 52 fields, 0 where foliOS
+ * keeps no count (times, faults, addresses); field 39 is the CPU the task
+ * runs on or last ran on.
+ */
+static int stat_show(struct seq_file *m, void *v)
+{
+	struct proc_inode *pi = PROC_I(m->private);
+	struct task_struct *t = find_task_by_vpid(pi->arg);
+
+	seq_printf(m, "%ld (%s) %c %d %d 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 0 0 0 "
+		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		   pi->arg, pi->comm, task_state(t)[0], t && t->parent ? t->parent->pid : 0,
+		   t ? t->pgid : 0, t ? task_cpu(t) : 0);
 	return 0;
 }
 
@@ -190,7 +234,7 @@ static int mm_gone_show(struct seq_file *m, void *v)
 
 static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "maps", maps_show, .proc_fops = &proc_pid_maps_operations }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
-	{ "numa_maps", numa_maps_show }, { "status", status_show },
+	{ "numa_maps", numa_maps_show }, { "status", status_show }, { "stat", stat_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
 	{ "clear_refs", clear_refs_show, clear_refs_write },
@@ -207,7 +251,8 @@ static const struct proc_dir_entry *pid_entry(struct task_struct *t, const char 
 
 		if (strcmp(name, pde->name))
 			continue;
-		if (!t->mm && pde->single_show && !pde->write && pde->single_show != status_show)
+		if (!t->mm && pde->single_show && !pde->write && pde->single_show != status_show &&
+		    pde->single_show != stat_show)
 			return &proc_mm_gone;
 		return pde;
 	}
