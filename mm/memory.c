@@ -402,21 +402,23 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		if (!pgent_present(*pte))
 			continue;
 		page = vm_normal_page(vma, addr, *pte);
-		folio = page ? page_folio(page) : NULL;
-		if (folio)
-			nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
-		if (folio && likely(folio_test_anon(folio)))
+		if (unlikely(!page)) {
+			ptep_get_and_clear(vma->vm_mm, addr, pte);
+			tlb_flush_pte_range(tlb, addr, PAGE_SIZE);
+			continue;
+		}
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
+		if (likely(folio_test_anon(folio)))
 			anon += nr;
-		else if (folio)
+		else
 			zap_file_ptes(vma, folio, pte, nr);
 		__clear_ptes(pte, nr);
 		tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
-		cleared += nr;
-		if (!folio)
-			continue;
 		folio_remove_rmap_ptes(folio, page, nr, vma);
 		if (__tlb_remove_folio_pages(tlb, page, nr))
 			tlb_flush_mmu(tlb);
+		cleared += nr;
 	}
 	if (cleared) {
 		add_mm_counter(vma->vm_mm, -anon);

@@ -6,7 +6,6 @@
  */
 #include "mm/tlb.h"
 #include "mm/folio.h"
-#include "linux/printk.h"
 
 static void __tlb_reset_range(struct mmu_gather *tlb)
 {
@@ -54,7 +53,7 @@ static void tlb_flush_mmu_free(struct mmu_gather *tlb)
 	for (unsigned int i = 0; i < tlb->nr_tables; i++)
 		pt_free_table(tlb->tables[i]);
 	for (unsigned int i = 0; i < tlb->nr_pages; i++)
-		folio_put_refs(page_folio(tlb->pages[i].page), tlb->pages[i].nr_refs);
+		folio_put_refs(tlb->pages[i].folio, tlb->pages[i].nr_refs);
 	tlb->nr_tables = tlb->nr_pages = 0;
 }
 
@@ -69,20 +68,6 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
 	tlb_flush_mmu(tlb);
-}
-
-/*
- * Queue nr_pages references to page's folio (one per PTE cleared, or one
- * for a PMD), dropped after the flush.  Returns true when the batch is
- * full: the caller must tlb_flush_mmu() before queueing more.
- */
-bool __tlb_remove_folio_pages(struct mmu_gather *tlb, struct page *page, unsigned int nr_pages)
-{
-	if (tlb->nr_pages == MMU_GATHER_BATCH)
-		panic("__tlb_remove_folio_pages: the batch is full");
-	tlb->pages[tlb->nr_pages].page = page;
-	tlb->pages[tlb->nr_pages].nr_refs = nr_pages;
-	return ++tlb->nr_pages == MMU_GATHER_BATCH;
 }
 
 /* Queue a page-table page its walker unhooked; it is freed after the flush. */

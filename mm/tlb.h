@@ -31,8 +31,8 @@ struct mmu_gather {
 	bool cleared_ptes, cleared_pmds;        /* which leaves went: the flush's stride */
 	unsigned int nr_pages, nr_tables;
 	struct {
-		struct page *page;      /* a page of the folio */
-		unsigned int nr_refs;   /* folio references to drop */
+		struct folio *folio;
+		unsigned int nr_refs;   /* references to drop: one per PTE, one for a PMD */
 	} pages[MMU_GATHER_BATCH];
 	pgent_t *tables[MMU_GATHER_TABLES];
 };
@@ -42,7 +42,6 @@ void tlb_gather_mmu_fullmm(struct mmu_gather *tlb, struct mm_struct *mm);
 void tlb_flush_mmu_tlbonly(struct mmu_gather *tlb);
 void tlb_flush_mmu(struct mmu_gather *tlb);
 void tlb_finish_mmu(struct mmu_gather *tlb);
-bool __tlb_remove_folio_pages(struct mmu_gather *tlb, struct page *page, unsigned int nr_pages);
 void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table);
 void tlb_free_empty_tables(struct mmu_gather *tlb, unsigned long addr, enum pt_level level);
 
@@ -67,6 +66,19 @@ static inline void tlb_flush_pmd_range(struct mmu_gather *tlb, unsigned long add
 {
 	__tlb_adjust_range(tlb, address, size);
 	tlb->cleared_pmds = true;
+}
+
+/*
+ * Queue nr_pages references to page's folio (one per PTE cleared, or one
+ * for a PMD), dropped after the flush.  Returns true when the batch is
+ * full: the caller must tlb_flush_mmu() before queueing more.
+ */
+static inline bool __tlb_remove_folio_pages(struct mmu_gather *tlb, struct page *page,
+					    unsigned int nr_pages)
+{
+	tlb->pages[tlb->nr_pages].folio = page_folio(page);
+	tlb->pages[tlb->nr_pages].nr_refs = nr_pages;
+	return ++tlb->nr_pages == MMU_GATHER_BATCH;
 }
 
 /* Drop one reference to page's folio after the flush. */
