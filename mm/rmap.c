@@ -33,6 +33,8 @@
  *       zone.lock
  *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs; held
  *                                                 across schedule()'s switch
+ *     ida->lock, kmalloc_lock, zone.lock         the switch's mmdrop of a lazily
+ *                                                 kept mm (arch/x86_64/tlb.c)
  *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
  *                                                 run under any other lock
  *
