@@ -17,6 +17,7 @@
 #include "mm/mm_api.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
+#include <asm/mmu_context.h>
 #include "linux/pid.h"
 #include "uapi/linux/wait.h"
 
@@ -122,7 +123,7 @@ __noreturn void do_exit(int wait_status)
 	local_irq_disable();
 	t->exit_code = wait_status;
 	t->mm = NULL;
-	arch_switch_mm_and_stack(t);            /* off the dying page tables */
+	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
 	if (mm) {
 		exit_mmap(mm);
 		mmdrop(mm);
@@ -133,6 +134,7 @@ __noreturn void do_exit(int wait_status)
 
 		if (alive)
 			pr_warn("power-off: killed %d leftover process(es)\n", alive);
+		leave_mm();                     /* the lazily kept mm goes before the count */
 		user_space_leak_check();
 		arch_power_off(code);
 	}

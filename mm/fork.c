@@ -229,10 +229,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 		if (vma_needs_copy(src) && copy_page_range(dst, src))
 			goto fail;
 	}
-	flush_tlb_mm(oldmm->pgd);
+	flush_tlb_mm(oldmm);
 	return mm;
 fail:
-	flush_tlb_mm(oldmm->pgd);       /* some parent PTEs may be write-protected */
+	flush_tlb_mm(oldmm);            /* some parent PTEs may be write-protected */
 	exit_mmap(mm);
 	mmdrop(mm);
 	return NULL;

@@ -31,6 +31,7 @@
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
+#include "mm/tlb.h"
 #include "mm/rmap.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
@@ -214,7 +215,7 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
 	set_pmd_at(vma->vm_mm, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
-	flush_tlb_addr(vma->vm_mm->pgd, address & PMD_MASK);
+	flush_pmd_tlb_range(vma, address & PMD_MASK, (address & PMD_MASK) + HPAGE_PMD_SIZE);
 	return 0;
 }
 
@@ -251,7 +252,7 @@ static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long h
 	struct page *page = pfn_to_page(pgent_pfn(old));
 	struct folio *folio = page_folio(page);
 
-	flush_tlb_addr(mm->pgd, haddr);
+	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	if (pgent_dirty(old))
 		folio_mark_dirty(folio);
 	add_mm_counter_file(mm, folio, -(long)HPAGE_PMD_NR);
@@ -292,7 +293,7 @@ void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr
 		folio_remap_pmd_as_ptes(page_folio(pfn_to_page(pgent_pfn(old))), vma, haddr);
 	}
 	pmd_populate(mm, pmd, table);
-	flush_tlb_addr(mm->pgd, haddr);
+	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 }
 
 /*
@@ -312,11 +313,13 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 }
 
 /*
- * Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it);
+ * Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it),
+ * the anon folio's reference gathered in tlb to drop after the flush;
  * the huge zero folio's only loses the deposited table, a page-cache
  * folio's has none (zap_file_pmd).
  */
-void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
+void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+		  unsigned long addr)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pmd_t old = *pmd;
@@ -326,17 +329,17 @@ void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	addr &= PMD_MASK;
 	if (!is_huge_zero_pmd(old) && !folio_test_anon(folio)) {
 		zap_file_pmd(vma, pmd, addr);
-		free_empty_tables(mm, addr, PT_PMD);
+		tlb_free_empty_tables(tlb, addr, PT_PMD);
 		return;
 	}
 	pmdp_huge_get_and_clear(mm, addr, pmd);
-	flush_tlb_addr(mm->pgd, addr);
-	free_empty_tables(mm, addr, PT_PMD);
-	pte_free(pgtable_trans_huge_withdraw(mm));
+	tlb_flush_pmd_range(tlb, addr, HPAGE_PMD_SIZE);
+	tlb_free_empty_tables(tlb, addr, PT_PMD);
+	pte_free(pgtable_trans_huge_withdraw(mm));      /* never hooked in: no CPU walks it */
 	if (is_huge_zero_pmd(old))
 		return;
 	folio_remove_rmap_pmd(folio, page, vma);
-	folio_put(folio);
+	tlb_remove_folio(tlb, folio);
 	add_mm_counter(mm, -(long)HPAGE_PMD_NR);
 }
 
@@ -405,5 +408,5 @@ void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 	bool write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
 
 	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(*pmd, vma_pgprot(vma, write)));
-	flush_tlb_addr(vma->vm_mm->pgd, addr);
+	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
 }

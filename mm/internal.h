@@ -36,26 +36,15 @@ static inline pgprot_t vm_get_page_prot(const struct vm_area_struct *vma)
 }
 
 /*
- * Flush nr pages from start out of pgd's TLB entries (if pgd is live); past
- * the arch's ceiling, flush the whole address space at once.
+ * Clear the PTE of address and flush it from every CPU's TLB (break before
+ * make: no CPU can use the old entry when this returns); returns it.
  */
-static inline void flush_tlb_range(void *pgd, unsigned long start, unsigned long nr)
-{
-	if (nr >= TLB_SINGLE_PAGE_FLUSH_CEILING) {
-		flush_tlb_mm(pgd);
-		return;
-	}
-	for (; nr; nr--, start += PAGE_SIZE)
-		flush_tlb_addr(pgd, start);
-}
-
-/* Clear the PTE of address and flush it from the TLB; returns the old PTE. */
 static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long address,
 				     pte_t *ptep)
 {
 	pte_t pte = ptep_get_and_clear(vma->vm_mm, address, ptep);
 
-	flush_tlb_addr(vma->vm_mm->pgd, address);
+	flush_tlb_page(vma, address);
 	return pte;
 }
 
@@ -214,7 +203,11 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);
-void zap_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
+struct mmu_gather;
+void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+		  unsigned long addr);
+void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end);
 int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 		  pmd_t *src_pmd, unsigned long addr);
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);

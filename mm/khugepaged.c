@@ -118,7 +118,7 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
 	table = pte_offset(pmd, haddr);
 	/* Linux's pmdp_collapse_flush: no CPU may use the old PTEs once their pages go. */
 	pmdp_huge_get_and_clear(mm, haddr, pmd);
-	flush_tlb_range(mm->pgd, haddr, HPAGE_PMD_NR);
+	flush_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	rss = __collapse_huge_page_copy(table, new, vma, haddr);
 	folio_add_new_anon_rmap(new, vma, haddr, RMAP_EXCLUSIVE);
 	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(new), vm_get_page_prot(vma)));

@@ -32,6 +32,7 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/vmstat.h"
+#include "mm/tlb.h"
 
 unsigned long zero_pfn;
 
@@ -381,13 +382,14 @@ static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t
 /*
  * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
- * call and one reference drop per batch; a zero-page PTE is only cleared.
- * Then the table is freed if that left it empty.
+ * call per batch, its references gathered in tlb to drop after the flush
+ * (a stale TLB entry elsewhere may still reach the pages until then); a
+ * zero-page PTE is only cleared.  Then the table goes to tlb if that left
+ * it empty.
  */
-static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
-			  unsigned long end)
+static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+			  unsigned long addr, unsigned long end)
 {
-	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long table_addr = addr;
 	pte_t *pte = pte_offset(pmd, addr);
 	int cleared = 0, anon = 0, nr;
@@ -401,7 +403,8 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 			continue;
 		page = vm_normal_page(vma, addr, *pte);
 		if (unlikely(!page)) {
-			ptep_clear_flush(vma, addr, pte);
+			ptep_get_and_clear(vma->vm_mm, addr, pte);
+			tlb_flush_pte_range(tlb, addr, PAGE_SIZE);
 			continue;
 		}
 		folio = page_folio(page);
@@ -411,25 +414,28 @@ static void zap_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long 
 		else
 			zap_file_ptes(vma, folio, pte, nr);
 		__clear_ptes(pte, nr);
-		flush_tlb_range(pgd, addr, nr);
+		tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
 		folio_remove_rmap_ptes(folio, page, nr, vma);
-		folio_put_refs(folio, nr);
+		if (__tlb_remove_folio_pages(tlb, page, nr))
+			tlb_flush_mmu(tlb);
 		cleared += nr;
 	}
 	if (cleared) {
 		add_mm_counter(vma->vm_mm, -anon);
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
 	}
-	free_empty_tables(vma->vm_mm, table_addr, PT_PTE);
+	tlb_free_empty_tables(tlb, table_addr, PT_PTE);
 }
 
 /*
- * Unmap every present page of [start, end) in vma and drop its folio.  A
- * PMD leaf wholly inside the range goes at once; one only partly inside is
- * split into PTEs first (the folio stays whole until deferred split) — a
- * file PMD's split zaps it all, its other pages refault.
+ * Unmap every present page of [start, end) in vma, the folio references
+ * gathered in tlb (Linux's unmap_page_range).  A PMD leaf wholly inside
+ * the range goes at once; one only partly inside is split into PTEs first
+ * (the folio stays whole until deferred split) — a file PMD's split zaps
+ * it all, its other pages refault.
  */
-void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
 	unsigned long addr = start, next;
@@ -438,13 +444,23 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned lo
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
 		if (pgent_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
-				zap_huge_pmd(vma, pmd, addr);
+				zap_huge_pmd(tlb, vma, pmd, addr);
 				continue;
 			}
 			__split_huge_pmd(vma, pmd, addr);
 			if (pgent_none(*pmd))
 				continue;
 		}
-		zap_pte_range(vma, pmd, addr, next);
+		zap_pte_range(tlb, vma, pmd, addr, next);
 	}
+}
+
+/* Unmap [start, end) of vma with a gather of its own (madvise, truncation). */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, vma->vm_mm);
+	unmap_page_range(&tlb, vma, start, end);
+	tlb_finish_mmu(&tlb);
 }

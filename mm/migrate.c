@@ -65,7 +65,7 @@ static void migrate_pmd(struct folio *src, struct folio *dst, struct vm_area_str
 	folio_get(dst);
 	folio_add_anon_rmap_pmd(dst, &dst->page, vma, addr, flags);
 	set_pmd_at(vma->vm_mm, addr, pmd, migrated_entry(*pmd, folio_pfn(dst)));
-	flush_tlb_addr(vma->vm_mm->pgd, addr);
+	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
 	ClearPageAnonExclusive(&src->page);
 	folio_remove_rmap_pmd(src, &src->page, vma);
 	folio_put(src);
@@ -88,7 +88,7 @@ static void migrate_ptes(struct folio *src, struct folio *dst, struct vm_area_st
 		set_pte_at(vma->vm_mm, addr, pte + k, migrated_entry(pte[k], page_to_pfn(new + k)));
 		ClearPageAnonExclusive(old + k);
 	}
-	flush_tlb_range(vma->vm_mm->pgd, addr, nr);
+	flush_tlb_range(vma, addr, addr + ((unsigned long)nr << PAGE_SHIFT));
 	folio_remove_rmap_ptes(src, old, nr, vma);
 	folio_put_refs(src, nr);
 }

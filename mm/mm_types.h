@@ -20,6 +20,7 @@
 #include "linux/atomic.h"
 #include "linux/spinlock.h"
 #include "linux/rwsem.h"
+#include "linux/cpumask.h"
 #include <asm/pgtable.h>
 
 /* One entry type for all levels (<asm/pgtable.h>); each level's name (mm/pgtable.h). */
@@ -113,7 +114,18 @@ struct mm_struct {
 	long rss_shmem;                 /* shmem pages mapped (RssShmem) */
 	long hiwater_rss;               /* the RSS's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
+	/*
+	 * The CPUs that may cache translations of this mm: set by a CPU that
+	 * loads its CR3, cleared lazily by one that got a flush after it had
+	 * left (arch/x86_64/tlb.c).
+	 */
+	struct cpumask cpu_bitmap;
 };
+
+static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
+{
+	return &mm->cpu_bitmap;
+}
 
 #define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
 #define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio (Linux's bit) */

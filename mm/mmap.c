@@ -16,6 +16,7 @@
 #include "mm/mm_id.h"
 #include "mm/pgtable.h"
 #include "mm/rmap.h"
+#include "mm/tlb.h"
 #include "linux/printk.h"
 
 /* The first VMA that ends above addr (it may start above addr too), or NULL. */
@@ -31,13 +32,16 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 
 /*
  * Unmap [start, start + len): pages are zapped, VMAs trimmed, split or
- * removed.  0, -EINVAL (misaligned, empty, or reaching past user space:
- * Linux's do_vmi_munmap checks) or -ENOMEM.
+ * removed; one gather for all of them (Linux's unmap_region), so their
+ * pages are freed after one flush.  0, -EINVAL (misaligned, empty, or
+ * reaching past user space: Linux's do_vmi_munmap checks) or -ENOMEM.
  */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	struct vm_area_struct *vma;
+	struct mmu_gather tlb;
 	unsigned long end;
+	int ret = 0;
 
 	if (!IS_ALIGNED(start, PAGE_SIZE) || start > TASK_SIZE_MAX || len > TASK_SIZE_MAX - start)
 		return -EINVAL;
@@ -45,6 +49,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (end == start)
 		return -EINVAL;
 	vma = find_vma(mm, start);
+	tlb_gather_mmu(&tlb, mm);
 	while (vma && &vma->vm_list != &mm->mmap && vma->vm_start < end) {
 		struct list_head *next = vma->vm_list.next;
 		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
@@ -52,11 +57,13 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		if (s > vma->vm_start && e < vma->vm_end) {     /* a hole in the middle */
 			struct vm_area_struct *tail = split_vma(vma, e);
 
-			if (!tail)
-				return -ENOMEM;
+			if (!tail) {
+				ret = -ENOMEM;
+				break;
+			}
 			next = &tail->vm_list;
 		}
-		zap_page_range(vma, s, e);
+		unmap_page_range(&tlb, vma, s, e);
 		if (s > vma->vm_start) {
 			vma->vm_end = s;
 		} else if (e < vma->vm_end) {
@@ -67,7 +74,8 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		}
 		vma = next == &mm->mmap ? NULL : list_entry(next, struct vm_area_struct, vm_list);
 	}
-	return 0;
+	tlb_finish_mmu(&tlb);
+	return ret;
 }
 
 /* Private writable memory other than a stack: what RLIMIT_DATA limits (Linux's is_data_mapping). */
@@ -389,15 +397,22 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 	return brk;
 }
 
-/* Unmap everything and free the VMAs (exit, exec). */
+/*
+ * Unmap everything and free the VMAs (exit, exec), in one fullmm gather:
+ * a CPU may still have the mm loaded lazily until the final flush.
+ */
 void exit_mmap(struct mm_struct *mm)
 {
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu_fullmm(&tlb, mm);
 	while (!list_empty(&mm->mmap)) {
 		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
 
-		zap_page_range(vma, vma->vm_start, vma->vm_end);
+		unmap_page_range(&tlb, vma, vma->vm_start, vma->vm_end);
 		remove_vma(vma);
 	}
+	tlb_finish_mmu(&tlb);
 	mm_free_deposited_tables(mm);
 	mm_put_huge_zero_folio(mm);
 }

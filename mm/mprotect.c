@@ -22,7 +22,7 @@
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = start, next;
+	unsigned long addr = start, next, pages = 0;
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
@@ -46,9 +46,11 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			page = vm_normal_page(vma, a, *pte);     /* the zero page stays read-only */
 			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
 					can_change_pte_writable(vma, *pte, page))));
+			pages++;
 		}
-		flush_tlb_range(pgd, addr, (next - addr) >> PAGE_SHIFT);
 	}
+	if (pages)      /* a downgraded PTE may be cached: no CPU writes through it after this */
+		flush_tlb_range(vma, start, end);
 }
 
 /* Give [start, end), inside vma, the access flags newflags (Linux's mprotect_fixup). */

@@ -42,7 +42,7 @@ static bool move_huge_pmd(struct mm_struct *mm, unsigned long old_addr, pmd_t *o
 	if (!new_pmd || !pgent_none(*new_pmd))
 		return false;
 	pmd = pmdp_huge_get_and_clear(mm, old_addr, old_pmd);
-	flush_tlb_addr(mm->pgd, old_addr);
+	flush_tlb_mm_range(mm, old_addr, old_addr + PMD_SIZE, PMD_SHIFT, false);
 	set_pmd_at(mm, new_addr, new_pmd, pmd);
 	free_empty_tables(mm, old_addr, PT_PMD);
 	return true;
@@ -69,7 +69,7 @@ static int move_ptes(struct mm_struct *mm, pmd_t *old_pmd, unsigned long old_add
 		}
 		set_pte_at(mm, new_addr, new_pte++, ptep_get_and_clear(mm, old_addr, old_pte++));
 	}
-	flush_tlb_range(mm->pgd, start, (old_end - start) >> PAGE_SHIFT);
+	flush_tlb_mm_range(mm, start, old_end, PAGE_SHIFT, false);
 	free_empty_tables(mm, start, PT_PTE);
 	return 0;
 }

@@ -43,7 +43,8 @@ static pgent_t *pt_alloc_table(void)
 	return page_address(page);
 }
 
-static void pt_free_table(pgent_t *table)
+/* Free a page-table page of any level whose entries are all none. */
+void pt_free_table(pgent_t *table)
 {
 	struct page *page = virt_to_page(table);
 
@@ -172,15 +173,15 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 }
 
 /*
- * Free the table at "level" that serves addr (found with tables[]) if it
+ * Unhook the table at "level" that serves addr (found with tables[]) if it
  * has no entry in use, then the tables above it this leaves empty, level
- * by level up to (not including) the root; addr is flushed if any went
- * (the CPU may cache the entries above a leaf).  Returns how many went.
+ * by level up to (not including) the root, into to_free[] (lowest first).
+ * They may be freed only after a flush of addr: a CPU may cache the
+ * entries above a leaf.  Returns how many.
  */
-static int release_empty(pgd_t *pgd, unsigned long addr, enum pt_level level,
-			 pgent_t **tables)
+static int detach_empty(unsigned long addr, enum pt_level level, pgent_t **tables,
+			pgent_t **to_free)
 {
-	pgent_t *to_free[PT_PGD];
 	int nr_free = 0;
 
 	for (enum pt_level l = level; l < PT_PGD; l++) {
@@ -190,23 +191,27 @@ static int release_empty(pgd_t *pgd, unsigned long addr, enum pt_level level,
 		pt_account(tables[l + 1], -1);
 		to_free[nr_free++] = tables[l];
 	}
-	if (nr_free)
-		flush_tlb_addr(pgd, addr);
-	for (int i = nr_free; i; i--)
-		pt_free_table(to_free[i - 1]);
 	return nr_free;
 }
 
+/* Free n tables detach_empty() gave, top first, after the flush. */
+static void free_detached(pgent_t **to_free, int n)
+{
+	for (int i = n; i; i--)
+		pt_free_table(to_free[i - 1]);
+}
+
 /*
- * Clear the leaf for addr at level (PT_PTE or PT_PMD), flush it from the TLB
- * and free the tables this leaves empty.  The old entry goes to *old if old
+ * Clear the leaf for addr at level (PT_PTE or PT_PMD), flush it from every
+ * CPU's TLB (a kernel address: the tables are init_pgd's) and free the
+ * tables this leaves empty.  The old entry goes to *old if old
  * is not NULL.  Returns 0, -ENOENT (nothing mapped there) or -EINVAL (the
  * mapping there is of the other size).
  */
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old)
 {
-	pgent_t *tables[PT_PGD + 1], *e;
-	int ret;
+	pgent_t *tables[PT_PGD + 1], *to_free[PT_PGD], *e;
+	int ret, n;
 
 	ret = walk_to(pgd, addr, level, false, tables, &e);
 	if (ret == -EEXIST)
@@ -219,8 +224,9 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 		*old = *e;
 	*e = 0;
 	pt_account(tables[level], -1);
-	if (!release_empty(pgd, addr, level, tables))
-		flush_tlb_addr(pgd, addr);
+	n = detach_empty(addr, level, tables, to_free);
+	flush_tlb_kernel_range(addr, addr + PAGE_SIZE);
+	free_detached(to_free, n);
 	return 0;
 }
 
@@ -234,10 +240,28 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
  */
 void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level)
 {
+	pgent_t *to_free[PT_PGD];
+	int n = detach_empty_tables(mm, addr, level, to_free);
+
+	if (n) {
+		flush_tlb_mm_range(mm, addr, addr + PAGE_SIZE, PAGE_SHIFT, true);
+		free_detached(to_free, n);
+	}
+}
+
+/*
+ * The first half of free_empty_tables() for a caller that frees the
+ * tables itself after its own flush (mmu_gather's tlb_remove_table):
+ * unhooks them into to_free[PT_PGD], lowest first; returns how many.
+ */
+int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
+			pgent_t **to_free)
+{
 	pgent_t *tables[PT_PGD + 1], *e;
 
-	if (!walk_to(mm->pgd, addr, level, false, tables, &e))
-		release_empty(mm->pgd, addr, level, tables);
+	if (walk_to(mm->pgd, addr, level, false, tables, &e))
+		return 0;
+	return detach_empty(addr, level, tables, to_free);
 }
 
 /* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */

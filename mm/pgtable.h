@@ -243,6 +243,9 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
 void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
+			pgent_t **to_free);
+void pt_free_table(pgent_t *table);
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
 pte_t *pte_alloc_one(void);
 void pte_free(pte_t *table);

@@ -41,6 +41,8 @@
  *       rq->lock             kernel/sched/core.c  one CPU's run queue; held across
  *                                                 schedule()'s switch; two of them
  *                                                 in CPU order (kernel/sched/fair.c)
+ *         ida->lock, kmalloc_lock, zone.lock     the switch's mmdrop of a lazily
+ *                                                 kept mm (arch/x86_64/tlb.c)
  *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
  *                                                 run under any other lock
  *

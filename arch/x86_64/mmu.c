@@ -104,32 +104,6 @@ void arch_pgd_init(pgent_t *pgd)
 		       (PTRS_PER_TABLE - USER_PGD_PTRS) * sizeof(pgent_t));
 }
 
-/*
- * Flush addr from the TLB if it is a kernel address or pgd's address space
- * is live.  Every pgd, init_pgd too, is a direct-mapped page (__pa_direct).
- */
-void flush_tlb_addr(void *pgd, unsigned long addr)
-{
-	if (addr >= PAGE_OFFSET || __pa_direct(pgd) == (read_cr3() & PTE_PFN_MASK))
-		__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
-}
-
-/* Flush every non-global (user) entry of pgd's address space, if it is live. */
-void flush_tlb_mm(void *pgd)
-{
-	if (__pa_direct(pgd) == (read_cr3() & PTE_PFN_MASK))
-		write_cr3(read_cr3());
-}
-
-/* Flush everything, global entries too, by toggling CR4.PGE. */
-void flush_tlb_all(void)
-{
-	unsigned long cr4 = read_cr4();
-
-	write_cr4(cr4 & ~X86_CR4_PGE);
-	write_cr4(cr4);
-}
-
 int pgent_decode(pgent_t e, char *buf, size_t size)
 {
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s",

@@ -16,6 +16,7 @@
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include <asm/mmu_context.h>
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/string.h"
@@ -78,10 +79,8 @@ void arch_set_current(struct task_struct *t)
 void arch_switch_mm_and_stack(struct task_struct *next)
 {
 	unsigned long top = (unsigned long)next->kstack + KSTACK_SIZE;
-	phys_addr_t cr3 = __pa(next->mm ? (void *)next->mm->pgd : (void *)init_pgd);
 
-	if ((read_cr3() & PTE_PFN_MASK) != cr3)
-		write_cr3(cr3);
+	switch_mm_irqs_off(current->mm, next->mm);
 	tss_set_rsp0(top);
 	this_cpu_area()->kernel_rsp = top;
 	wrmsr(MSR_FS_BASE, next->thread.fsbase);

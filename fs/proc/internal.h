@@ -9,7 +9,7 @@
 
 /* the files of /proc, in its listing's order */
 extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
-	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor;
+	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor, proc_interrupts;
 
 /* inode.c */
 long proc_read_records(struct file *file, char *ubuf, size_t count, loff_t *pos,

@@ -14,7 +14,7 @@
 
 static const struct proc_dir_entry *const proc_root_entries[] = {
 	&proc_cpuinfo, &proc_meminfo, &proc_buddyinfo, &proc_kpagecount, &proc_kpageflags,
-	&proc_mapcount_trace, &proc_pgtable_floor,
+	&proc_mapcount_trace, &proc_pgtable_floor, &proc_interrupts,
 };
 
 /* Entry pos of /proc: its name and DT_ type; false past the end. */

@@ -155,7 +155,7 @@ int clear_refs_write(struct file *file, char *buf, size_t len)
 			vma->vm_flags &= ~VM_SOFTDIRTY;
 		clear_refs_vma(vma, type);
 	}
-	flush_tlb_mm(mm->pgd);
+	flush_tlb_mm(mm);
 	return 0;
 }
 

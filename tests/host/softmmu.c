@@ -92,25 +92,42 @@ enum softmmu_result softmmu_translate(pgd_t *pgd, unsigned long va, unsigned int
 }
 
 /* Like invlpg: drop every cached translation whose leaf covers addr. */
-void flush_tlb_addr(void *pgd, unsigned long addr)
+static void invlpg(unsigned long addr)
 {
-	(void)pgd;
-	softmmu_flushes++;
 	for (int i = 0; i < TLB_SIZE; i++)
 		if (addr - tlb[i].vbase < tlb[i].size)
 			tlb[i].valid = false;
 }
 
+/*
+ * One CPU's shootdown, with the kernel's rules: one invlpg per stride up
+ * to the ceiling, else every translation of mm's tables.
+ */
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			unsigned int stride_shift, bool freed_tables)
+{
+	(void)freed_tables;
+	softmmu_flushes++;
+	if (end == TLB_FLUSH_ALL || (end - start) >> stride_shift > TLB_SINGLE_PAGE_FLUSH_CEILING) {
+		for (int i = 0; i < TLB_SIZE; i++)
+			if (tlb[i].pgd == mm->pgd)
+				tlb[i].valid = false;
+		return;
+	}
+	for (unsigned long addr = start; addr < end; addr += 1UL << stride_shift)
+		invlpg(addr);
+}
+
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	softmmu_flushes++;
+	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE)
+		invlpg(addr);
+}
+
 void flush_tlb_all(void)
 {
 	softmmu_reset();
-}
-
-void flush_tlb_mm(void *pgd)
-{
-	(void)pgd;
-	memset(tlb, 0, sizeof(tlb));
-	softmmu_flushes++;
 }
 
 void arch_pgd_init(pgent_t *pgd)

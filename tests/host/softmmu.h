@@ -3,8 +3,8 @@
  * page tables mm/pgtable.c builds, with x86's rules (all levels must allow
  * a write or a user access; huge leaves at PUD/PMD), sets accessed/dirty
  * bits like hardware, and caches translations in a small TLB that only
- * flush_tlb_addr()/flush_tlb_all() invalidate, so a missing flush shows up
- * as a stale translation.
+ * the flushes of <asm/tlbflush.h> invalidate (as one CPU would), so a
+ * missing flush shows up as a stale translation.
  */
 #ifndef TESTS_HOST_SOFTMMU_H
 #define TESTS_HOST_SOFTMMU_H
