@@ -55,7 +55,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
 	t->state = TASK_SLEEPING;
-	flags = spin_lock_irqsave(&tasklist_lock);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t->pid = next_pid++;
 	t->parent = parent;
 	if (parent) {
@@ -71,8 +71,9 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 /* Take t off its parent's children and the task list: its PID is gone. */
 static void __unhash_process(struct task_struct *t)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (t->parent)
 		list_del(&t->sibling);
 	list_del(&t->task_list);
@@ -114,8 +115,9 @@ void task_start(struct task_struct *t)
 
 void wake_up_task(struct task_struct *t)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (t->state == TASK_SLEEPING) {
 		t->state = TASK_RUNNABLE;
 		list_add_tail(&t->run_list, &run_queue);
@@ -125,12 +127,18 @@ void wake_up_task(struct task_struct *t)
 
 /*
  * Run the next runnable task (round robin), or idle.  A runnable current
- * task goes to the back of the queue.  Returns when current runs again.
+ * task goes to the back of the queue.  Returns when current runs again,
+ * with its preempt_count as it left (the count is per CPU, the switch
+ * hands the CPU to a task that left with its own).
  */
 void schedule(void)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	struct task_struct *prev = current, *next = &idle_task;
+	unsigned long flags;
+	int pc;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	pc = preempt_count();
 
 	if (prev != &idle_task && prev->state == TASK_RUNNABLE)
 		list_add_tail(&prev->run_list, &run_queue);
@@ -142,6 +150,7 @@ void schedule(void)
 		arch_switch_mm_and_stack(next);
 		switch_fpu(prev, next);
 		__switch_to(&prev->sp, next->sp);
+		preempt_count_set(pc);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	finish_task_switch();
@@ -150,10 +159,13 @@ void schedule(void)
 /*
  * First thing a new task runs (from ret_from_fork): release the lock
  * schedule() switched to it under; interrupts stay off until it enters
- * user mode.
+ * user mode.  The lock and its preempt_count become this task's first
+ * (lockdep hands the lock over, as Linux's finish_lock_switch).
  */
 void schedule_tail(void)
 {
+	preempt_count_set(FORK_PREEMPT_COUNT);
+	spin_acquire(&tasklist_lock, 0, false, _THIS_IP_);
 	spin_unlock(&tasklist_lock);
 	finish_task_switch();
 }
@@ -178,7 +190,11 @@ void sched_tick(void)
  */
 void sleep_on(const void *chan)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags;
+
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		__might_sleep(__FILE__, __LINE__, true);
+	flags = arch_local_irq_save();
 
 	current->wait_chan = chan;
 	current->state = TASK_SLEEPING;

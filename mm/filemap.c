@@ -17,6 +17,7 @@
  * the folio lock is taken where Linux takes it (mm/truncate.c).
  */
 #include "linux/pagemap.h"
+#include "linux/wait.h"
 #include "linux/errno.h"
 #include "linux/err.h"
 #include "linux/string.h"
@@ -252,4 +253,39 @@ int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENOEXEC;
 	vma->vm_ops = &generic_file_vm_ops;
 	return 0;
+}
+
+/*
+ * The folio lock's sleeping half (Linux's __folio_lock, folio_wake_bit in
+ * mm/filemap.c, without the per-bucket wait queues): a waiter sets
+ * PG_waiters, tries once more, and sleeps on the folio; folio_unlock sees
+ * PG_waiters and wakes every sleeper, which all try again.  PG_waiters may
+ * stay set after the last waiter got the lock: one wake-up for nobody.
+ */
+void __folio_lock(struct folio *folio)
+{
+	for (;;) {
+		set_bit(PG_waiters, &folio->flags);
+		if (folio_trylock(folio))
+			return;
+		sleep_on(folio);
+	}
+}
+
+/* Sleep until the folio is unlocked, without taking the lock. */
+void folio_wait_locked(struct folio *folio)
+{
+	might_sleep();
+	while (folio_test_locked(folio)) {
+		set_bit(PG_waiters, &folio->flags);
+		if (!folio_test_locked(folio))
+			return;
+		sleep_on(folio);
+	}
+}
+
+void folio_wake_bit(struct folio *folio)
+{
+	clear_bit(PG_waiters, &folio->flags);
+	wake_up(folio);
 }

@@ -8,11 +8,13 @@
  *     0  kernel_rsp   top of the current task's kernel stack (syscall entry)
  *     8  user_rsp     scratch: user rsp while the syscall entry switches stacks
  *    16  current      the running task
+ *    24  preempt_count  <asm/preempt.h>
  */
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include <asm/preempt.h>
 #include "linux/sched.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
@@ -33,10 +35,13 @@ struct percpu {
 	unsigned long kernel_rsp;
 	unsigned long user_rsp;
 	struct task_struct *curr;
+	int preempt_count;
 };
 
 static struct percpu cpu0;
 _Static_assert(offsetof(struct percpu, curr) == PERCPU_CURR, "asm/current.h reads curr there");
+_Static_assert(offsetof(struct percpu, preempt_count) == PERCPU_PREEMPT_COUNT,
+	       "asm/preempt.h reads preempt_count there");
 extern char syscall_entry[], ret_from_fork[];
 
 void arch_cpu_init(void)

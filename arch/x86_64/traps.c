@@ -201,12 +201,14 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 
 /*
  * A device interrupt: the timer ticks (wakes nanosleep, fires alarms), the UART
- * hands its bytes to the tty.  From user mode the task may then be
- * preempted.
+ * hands its bytes to the tty.  The handlers run in hardirq context
+ * (irq_enter: in_hardirq(), which lockdep's IRQ-safety check reads); from
+ * user mode the task may then be preempted, outside it.
  */
 static void handle_irq(struct pt_regs *regs, unsigned int irq)
 {
 	pic_eoi(irq);
+	irq_enter();
 	if (irq == IRQ_TIMER) {
 		timer_interrupt();
 		wake_up((const void *)&jiffies);        /* nanosleep */
@@ -214,6 +216,7 @@ static void handle_irq(struct pt_regs *regs, unsigned int irq)
 	} else if (irq == IRQ_COM1) {
 		uart_interrupt();
 	}
+	irq_exit();
 	if (user_mode(regs) && irq == IRQ_TIMER)
 		sched_tick();
 }

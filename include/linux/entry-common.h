@@ -22,6 +22,8 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 	local_irq_disable();
 	if (unlikely(signal_pending(t) || t->restore_sigmask || syscall_needs_restart(regs)))
 		exit_to_user_mode(regs);
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		lockdep_sys_exit();
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include "linux/types.h"
 #include "linux/list.h"
 #include "linux/spinlock.h"
+#include "linux/wait.h"
 #include "linux/fs.h"
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
@@ -46,6 +47,7 @@ struct task_struct {
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
 	const void *wait_chan;          /* what a sleeping task waits for */
+	struct lockdep_held lockdep;    /* the locks it holds (CONFIG_LOCKDEP) */
 	struct files_struct files;
 	struct inode *pwd;              /* the working directory (Linux's fs->pwd), referenced; NULL: "/" */
 	int pgid;                       /* process group (inherited at fork; setpgid) */
@@ -78,8 +80,6 @@ void rlimits_init(struct task_struct *t, const struct task_struct *parent);
 void sched_init(void);
 void schedule(void);
 void wake_up_task(struct task_struct *t);
-void sleep_on(const void *chan);
-void wake_up(const void *chan);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_start(struct task_struct *t);
 void task_release(struct task_struct *t);

@@ -2,6 +2,7 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
+#include "linux/wait.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include "mm/mm_api.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 
 char *host_phys_base;
 static size_t host_phys_size;
@@ -165,4 +167,22 @@ int shmem_zero_setup(struct vm_area_struct *vma)
 long vfs_fallocate(struct file *file, int mode, long offset, long len)
 {
 	return -EOPNOTSUPP;
+}
+
+/* Each host thread is a CPU for preempt_count (<asm/preempt.h>); the statistics count on CPU 0. */
+__thread int host_preempt_count;
+
+unsigned int smp_processor_id(void)
+{
+	return 0;
+}
+
+/* The sleeping locks' sleep (<linux/wait.h>): a host thread yields and tries again. */
+void sleep_on(const void *chan)
+{
+	sched_yield();
+}
+
+void wake_up(const void *chan)
+{
 }
