@@ -46,6 +46,10 @@
  *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
  *     kmalloc_lock     irq   mm/kmalloc.c         the slab lists
  *       zone.lock
+ *   itimer_lock        irq   kernel/itimer.c      every task's ITIMER_REAL; the tick
+ *                                                 sends SIGALRM under it
+ *     tasklist_lock
+ *     kmalloc_lock
  *   tasklist_lock      irq   kernel/sched.c       task list, run queue, PIDs; held
  *                                                 across schedule()'s switch; the
  *                                                 tick's wake_up takes it
