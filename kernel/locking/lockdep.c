@@ -30,7 +30,7 @@ bool debug_locks = IS_ENABLED(CONFIG_LOCKDEP);
 
 static int graph_lock_word;
 static int lockdep_recursion[NR_CPUS];
-static struct lockdep_held boot_held;   /* before the first task: boot and ktest */
+static struct lockdep_held boot_held[NR_CPUS]; /* no task yet: boot, ktest, an AP's idle loop */
 static bool expecting;                  /* ktest: count reports, print nothing */
 static unsigned long nr_reports;
 static const char *pending_report;      /* panic with this once the graph lock is dropped */
@@ -41,7 +41,7 @@ static struct lockdep_held *held_locks(void)
 {
 	struct task_struct *t = current;
 
-	return t ? &t->lockdep : &boot_held;
+	return t ? &t->lockdep : &boot_held[smp_processor_id()];
 }
 
 /* Enter lockdep with interrupts off; false (nothing to do) when it is off or re-entered. */

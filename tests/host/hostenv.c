@@ -169,13 +169,8 @@ long vfs_fallocate(struct file *file, int mode, long offset, long len)
 	return -EOPNOTSUPP;
 }
 
-/* Each host thread is a CPU for preempt_count (<asm/preempt.h>); the statistics count on CPU 0. */
+/* Each host thread is a CPU for preempt_count (<asm/preempt.h>). */
 __thread int host_preempt_count;
-
-unsigned int smp_processor_id(void)
-{
-	return 0;
-}
 
 /* The sleeping locks' sleep (<linux/wait.h>): a host thread yields and tries again. */
 void sleep_on(const void *chan)

@@ -8,7 +8,7 @@
 #define ASM_PREEMPT_H
 
 /* The offset of struct percpu's preempt_count (process.c static-asserts it). */
-#define PERCPU_PREEMPT_COUNT 24
+#define PERCPU_PREEMPT_COUNT 28
 
 static inline int preempt_count(void)
 {
