@@ -37,7 +37,11 @@ struct lockdep_held {
 	struct held_lock locks[MAX_LOCK_DEPTH];
 };
 
-/* Where a lock names its class; class_cache saves the lookup (subclass 0). */
+/*
+ * Where a lock names its class; class_cache saves the lookup (subclass 0).
+ * Packed so a spinlock_t stays 16 bytes, small enough for a page-table
+ * lock inside struct page (Linux's ptdesc->ptl), lockdep or not.
+ */
 struct __attribute__((packed, aligned(4))) lockdep_map {
 	const char *name;
 	unsigned int class_cache;       /* class index + 1; 0: not looked up yet */

@@ -25,6 +25,8 @@ typedef struct spinlock {
 	volatile int locked;
 } spinlock_t;
 
+_Static_assert(sizeof(spinlock_t) == 16, "spinlock_t: 16 bytes (struct page's ptl)");
+
 #define SPINLOCK_INIT(n) { .dep_map = { .name = n } }
 
 static inline void spin_lock_init(spinlock_t *l, const char *name)
