@@ -20,60 +20,40 @@
  * it is held, never the other way round; locks on separate branches are
  * never held together.  Other files point here and add what is their own.
  *
- * Sleeping locks (may be held across a sleep; never taken with a spinlock
- * or the bit lock held, nor in an interrupt: might_sleep() checks):
- *   mmap_lock                mm/mmap_lock.h       rw_semaphore per mm: its VMAs;
- *                                                 the outermost mm lock; fork takes
- *                                                 the child's with down_write_nested
- *     folio lock             mm/folio.h           PG_locked: a page-cache folio's
- *                                                 add, remove, truncate, split
- *       (any spinlock below)
- * Spinlocks (preemption off while held; "irq": always taken irqsave, as
- * an interrupt handler takes it too):
- *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's: the chains and the walk;
- *                                                 not a lock yet, see there)
+ * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
+ *   mmap_lock                mm/mmap_lock.h       rw_semaphore per mm: its VMAs (fork:
+ *                                                 the child's with down_write_nested)
+ *     folio lock             mm/folio.h           PG_locked: page-cache add/remove/split
+ * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
+ *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's; not a lock yet, see there)
  *   split_lock         irq   mm/deferred_split.c  one folio split at a time
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
- *   page_table_lock          mm/mm_types.h        mm->page_table_lock: upper
- *                                                 page-table levels (split PTLs
- *                                                 below it come with their own)
+ *   page_table_lock          mm/mm_types.h        upper page-table levels
  *     split_queue_lock irq   mm/deferred_split.c  the deferred split queue
  *     folio mapcount bit lock  mm/rmap.h          bit FOLIO_MM_IDS_LOCK_BITNUM of
- *                                                 folio->_mm_ids: the MM ID slots;
- *                                                 a bit spinlock, interrupts on
+ *                                                 folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
  *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
  *     kmalloc_lock     irq   mm/kmalloc.c         the slab lists
  *       zone.lock
- *   itimer_lock        irq   kernel/itimer.c      every task's ITIMER_REAL; the tick
- *                                                 sends SIGALRM under it
- *     tasklist_lock
- *     kmalloc_lock
- *   tasklist_lock      irq   kernel/sched.c       task list, run queue, PIDs; held
- *                                                 across schedule()'s switch; the
- *                                                 tick's wake_up takes it
- *   logbuf_lock        irq   kernel/printk.c      printk and WARN may run under any
- *                                                 other lock
- *   graph_lock         irq   kernel/locking/lockdep.c  innermost: lockdep's
- *                                                 tables; a raw word (lockdep does
- *                                                 not watch itself), printk under it
- *   mutex, rw_semaphore ->nr_waiters             no lock: atomics, then sleep_on
+ *   itimer_lock        irq   kernel/itimer.c      ITIMER_REAL; the tick sends SIGALRM
+ *     tasklist_lock, kmalloc_lock
+ *   tasklist_lock      irq   kernel/sched.c       tasks, run queue, PIDs; held across
+ *                                                 schedule()'s switch
+ *   logbuf_lock        irq   kernel/printk.c      printk may run under any other lock
+ *     graph_lock       irq   kernel/locking/lockdep.c  lockdep's tables (a raw word)
  *
- * Lockdep (kernel/locking/lockdep.c) checks this order at run time on
- * every build make test runs (/proc/lockdep lists what it has seen), and
- * that no "irq" lock is taken with interrupts on.  The bit lock is not
- * seen by lockdep: it is taken with interrupts on, and no interrupt
- * handler takes it; its contention is counted (/proc/lock_stat).
- * The rmap functions drop the bit lock before deferred_split_folio() takes
- * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
- * Interrupts off as a lock (one CPU; each becomes a lock or a wait queue
- * with SMP): static_key_set() while it patches kernel text, sleep_on()
- * from the state change to schedule() (no lost wake-up), do_exit() from
- * the mm teardown to the last switch, and n_tty_read() from its look at
- * the tty's read buffer to the sleep (fs/n_tty.c: the UART's receive
- * interrupt fills that buffer); kernel/signal.c's pending sets, which the
- * tick's itimers send to.
+ * Lockdep (kernel/locking/lockdep.c, in the builds make test runs) checks
+ * this order and the irq column at run time.  It does not see the bit
+ * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
+ * its spins).  The rmap functions drop the bit lock before
+ * deferred_split_folio() takes split_queue_lock and before the trace takes
+ * rmap_trace_lock.  Interrupts off as a lock (one CPU; each must become a
+ * lock or a wait queue for SMP): static_key_set() patching text, sleep_on()
+ * from the state change to schedule(), do_exit() from the mm teardown to
+ * the last switch, n_tty_read() from its look at the read buffer (which
+ * the UART interrupt fills) to the sleep, kernel/signal.c's pending sets.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"

@@ -3,12 +3,14 @@
  * classes by name, each task's stack of held locks, the graph of "taken
  * while held" dependencies with a cycle check, the hardirq-safety of each
  * class, and sleeping in atomic context.  Every report panics, so a run of
- * make test cannot go on past one (a ktest case expecting one says so with
+ * make test cannot go on past one (a ktest case lockdep_expecting one says so with
  * lockdep_expect_reports and only counts it).
  *
  * Locking: the class table and the graph are guarded by graph_lock, a raw
  * spinning word taken with interrupts off; lockdep_recursion[cpu] keeps
- * lockdep out of the locks its own printing takes.  A task's held-lock
+ * lockdep out of the locks its own printing takes.  A report turns lockdep
+ * off and drops graph_lock before it prints (as Linux's
+ * debug_locks_off_graph_unlock): printk's logbuf_lock comes before it.  A task's held-lock
  * stack is only touched by that task (and by the interrupt handlers that
  * run on its stack, which leave it as they found it).
  */
@@ -16,7 +18,6 @@
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/string.h"
-#include "linux/ksyms.h"
 #include "linux/printk.h"
 #include "linux/preempt.h"
 #include <asm/irqflags.h>
@@ -31,13 +32,24 @@ bool debug_locks = IS_ENABLED(CONFIG_LOCKDEP);
 static int graph_lock_word;
 static int lockdep_recursion[NR_CPUS];
 static struct lockdep_held boot_held[NR_CPUS]; /* no task yet: boot, ktest, an AP's idle loop */
-static bool expecting;                  /* ktest: count reports, print nothing */
+bool lockdep_expecting;                 /* ktest: count reports, print nothing */
 static unsigned long nr_reports;
 static const char *pending_report;      /* panic with this once the graph lock is dropped */
+static bool graph_released[NR_CPUS];    /* this CPU's report dropped graph_lock */
 
-#define lpr(...) do { if (!expecting) printk(__VA_ARGS__); } while (0)
+/* Before a report prints: lockdep off, graph_lock free for the other CPUs. */
+void report_begin(void)
+{
+	unsigned int cpu = smp_processor_id();
 
-static struct lockdep_held *held_locks(void)
+	if (graph_released[cpu])
+		return;
+	debug_locks = false;
+	graph_released[cpu] = true;
+	__atomic_store_n(&graph_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+struct lockdep_held *held_locks(void)
 {
 	struct task_struct *t = current;
 
@@ -45,7 +57,7 @@ static struct lockdep_held *held_locks(void)
 }
 
 /* Enter lockdep with interrupts off; false (nothing to do) when it is off or re-entered. */
-static bool lockdep_enter(unsigned long *flags)
+bool lockdep_enter(unsigned long *flags)
 {
 	*flags = arch_local_irq_save();
 	if (!debug_locks || lockdep_recursion[smp_processor_id()]) {
@@ -59,12 +71,14 @@ static bool lockdep_enter(unsigned long *flags)
 }
 
 /* Leave lockdep; a report made inside ends here, in a panic unless expected. */
-static void lockdep_exit(unsigned long flags)
+void lockdep_exit(unsigned long flags)
 {
 	const char *what = pending_report;
 
 	pending_report = NULL;
-	__atomic_store_n(&graph_lock_word, 0, __ATOMIC_RELEASE);
+	if (!graph_released[smp_processor_id()])
+		__atomic_store_n(&graph_lock_word, 0, __ATOMIC_RELEASE);
+	graph_released[smp_processor_id()] = false;
 	lockdep_recursion[smp_processor_id()] = 0;
 	arch_local_irq_restore(flags);
 	if (what)
@@ -72,10 +86,10 @@ static void lockdep_exit(unsigned long flags)
 }
 
 /* Record a report; the caller has printed it (unless expected). */
-static void lockdep_report(const char *what)
+void lockdep_report(const char *what)
 {
 	nr_reports++;
-	if (expecting)
+	if (lockdep_expecting)
 		return;
 	debug_locks = false;            /* as Linux: one report, then quiet */
 	pending_report = what;
@@ -83,48 +97,12 @@ static void lockdep_report(const char *what)
 
 void lockdep_expect_reports(bool on)
 {
-	expecting = on;
+	lockdep_expecting = on;
 }
 
 unsigned long lockdep_nr_reports(void)
 {
 	return nr_reports;
-}
-
-static void print_ip_sym(const char *prefix, unsigned long ip)
-{
-	char sym[64];
-
-	ksym_format(ip, sym, sizeof(sym));
-	lpr("%s%s\n", prefix, sym);
-}
-
-static void print_lock_name(const struct lock_class *class)
-{
-	lpr(class->subclass ? "(%s)/%u" : "(%s)", class->name, class->subclass);
-}
-
-static void print_held_locks(struct lockdep_held *h)
-{
-	struct task_struct *t = current;
-
-	lpr("%d lock%s held by %s/%d:\n", h->depth, h->depth == 1 ? "" : "s",
-	    t ? t->comm : "boot", t ? t->pid : 0);
-	for (int i = 0; i < h->depth; i++) {
-		lpr(" #%d: ", i);
-		print_lock_name(h->locks[i].class);
-		print_ip_sym(", at: ", h->locks[i].acquire_ip);
-	}
-}
-
-static void print_banner(const char *title)
-{
-	struct task_struct *t = current;
-
-	lpr("\n======================================================\n");
-	lpr("WARNING: %s\n", title);
-	lpr("------------------------------------------------------\n");
-	lpr("%s/%d (preempt_count %x) ", t ? t->comm : "boot", t ? t->pid : 0, preempt_count());
 }
 
 /* The class of this lock and subclass, registered at its first use; NULL if full. */
@@ -444,57 +422,4 @@ void lock_contended_stat(struct lockdep_map *map, unsigned long long cycles)
 	st->contentions++;
 	st->waittime += cycles;
 	lockdep_exit(flags);
-}
-
-/*
- * A function that may sleep was called (Linux's __might_sleep): report it
- * in atomic context — a spinlock held, in a hardirq — or with interrupts
- * off unless the caller sleeps that way on purpose (irqs_off_ok: sleep_on,
- * whose callers may close the lost-wake-up window with interrupts off).
- */
-void __might_sleep(const char *file, int line, bool irqs_off_ok)
-{
-	bool irqs_off = irqs_disabled();
-	struct task_struct *t = current;
-	unsigned long flags;
-
-	if (!in_atomic() && (irqs_off_ok || !irqs_off))
-		return;
-	if (!lockdep_enter(&flags))
-		return;
-	lpr("BUG: sleeping function called from invalid context at %s:%d\n", file, line);
-	lpr("in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\npreempt_count: %x\n",
-	    in_atomic(), irqs_off, t ? t->pid : 0, t ? t->comm : "boot", preempt_count());
-	print_held_locks(held_locks());
-	lockdep_report("sleeping function called from invalid context");
-	lockdep_exit(flags);
-}
-
-static void check_no_locks_held(const char *when)
-{
-	struct lockdep_held *h = held_locks();
-	unsigned long flags;
-
-	if (!h->depth && !in_atomic())
-		return;
-	if (!lockdep_enter(&flags))
-		return;
-	print_banner(when);
-	print_held_locks(h);
-	lockdep_report(when);
-	lockdep_exit(flags);
-}
-
-/* At the return to user mode: no lock may be held, nothing left atomic. */
-void lockdep_sys_exit(void)
-{
-	if (IS_ENABLED(CONFIG_LOCKDEP))
-		check_no_locks_held("lock held when returning to user space!");
-}
-
-/* At a task's exit (do_exit), before it takes the locks of its end. */
-void debug_check_no_locks_held(void)
-{
-	if (IS_ENABLED(CONFIG_LOCKDEP))
-		check_no_locks_held("lock held when task exits!");
 }

@@ -49,4 +49,26 @@ extern struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
 extern unsigned int nr_list_entries, max_lockdep_depth;
 extern bool debug_locks;
 
+/* lockdep.c: entering (graph_lock, interrupts off) and reporting */
+extern bool lockdep_expecting;
+bool lockdep_enter(unsigned long *flags);
+void lockdep_exit(unsigned long flags);
+void report_begin(void);
+void lockdep_report(const char *what);
+struct lockdep_held *held_locks(void);
+
+/* Print a report's line: nothing while a ktest expects reports. */
+#define lpr(...) do {                                                        \
+	if (!lockdep_expecting) {                                            \
+		report_begin();                                              \
+		printk(__VA_ARGS__);                                         \
+	}                                                                    \
+} while (0)
+
+/* lockdep_report.c */
+void print_ip_sym(const char *prefix, unsigned long ip);
+void print_lock_name(const struct lock_class *class);
+void print_held_locks(struct lockdep_held *h);
+void print_banner(const char *title);
+
 #endif
