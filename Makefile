@@ -13,16 +13,18 @@ SHELL := /bin/bash
 #   make difftest        generated system-call programs, foliOS against Linux (SEEDS, STEPS)
 #   make difftest-record Linux's records of the fixed seeds, for make test (needs the peer)
 #   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
+#   make LOCKDEP=0       a kernel without the lock validator (build/*-nolockdep/; make bench)
 #   make clean
 
 NO_PAGE_MAPCOUNT ?= 0
 RMAP_TRACE ?= 1
+LOCKDEP ?= 1
 ifeq ($(NO_PAGE_MAPCOUNT),1)
 VARIANT := no-page-mapcount
 else
 VARIANT := page-mapcount
 endif
-B := build/$(VARIANT)$(if $(filter 0,$(RMAP_TRACE)),-notrace)
+B := build/$(VARIANT)$(if $(filter 0,$(RMAP_TRACE)),-notrace)$(if $(filter 0,$(LOCKDEP)),-nolockdep)
 
 DEPS_OK := $(shell scripts/install-deps.sh >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
@@ -42,9 +44,9 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow \
 	-mno-80387 -mno-fp-ret-in-387 \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	-fcf-protection=none -Werror
+	-fcf-protection=none -Werror -DCONFIG_LOCKDEP=$(LOCKDEP)
 
-KSRCS := $(wildcard kernel/*.c kernel/sched/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
+KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
 ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
@@ -119,7 +121,7 @@ run: all
 HOST_CFLAGS := $(CFLAGS_COMMON) -O1 -Itests/host/include -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 HOST_MM := $(filter-out mm/ktest_%.c mm/syscalls.c mm/gup.c mm/gup_test.c mm/mempolicy.c mm/shmem.c \
-	mm/shmem_fs.c mm/memfd.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c
+	mm/shmem_fs.c mm/memfd.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c kernel/locking/rwsem.c
 HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/softmmu.c arch/x86_64/return_hook.c
 HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
 

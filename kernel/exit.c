@@ -42,8 +42,9 @@ long sys_exit_group(int code)
 /* Give t's children to init, which reaps them (Linux's forget_original_parent). */
 static void forget_original_parent(struct task_struct *t)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	while (!list_empty(&t->children)) {
 		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
 
@@ -118,6 +119,7 @@ __noreturn void do_exit(int wait_status)
 	struct task_struct *t = current;
 	struct mm_struct *mm = t->mm;
 
+	debug_check_no_locks_held();
 	files_close_all(&t->files);
 	exit_fs(t);
 	local_irq_disable();

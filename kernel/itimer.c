@@ -7,6 +7,11 @@
  * fork's child starts disarmed, exec keeps the timer, as in Linux.
  * ITIMER_VIRTUAL and ITIMER_PROF (CPU-time timers) are not implemented:
  * foliOS accounts no CPU time; they give -EINVAL.
+ *
+ * Locking: itimer_lock (irqsave: the tick takes it) guards every task's
+ * it_real_expires/it_real_incr (Linux: sighand->siglock); send_sig under it
+ * takes tasklist_lock.  The tick's walk of the task list relies on the
+ * list changing only with interrupts off (tasklist_lock, one CPU).
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
@@ -19,12 +24,16 @@
 #define NSEC_PER_USEC   1000ULL
 #define ITIMER_MAX_SECS (1L << 32)      /* longer is forever (no u64 overflow) */
 
+static spinlock_t itimer_lock = SPINLOCK_INIT("itimer");
+
 /* The timer tick: SIGALRM to each live task whose ITIMER_REAL expired (Linux's it_real_fn). */
 void run_itimers(void)
 {
 	u64 now = ktime_get_ns();
 	struct task_struct *t;
+	unsigned long flags;
 
+	spin_lock_irqsave(&itimer_lock, flags);
 	for_each_process(t) {
 		if (!t->it_real_expires || now < t->it_real_expires || t->state == TASK_ZOMBIE)
 			continue;
@@ -35,6 +44,7 @@ void run_itimers(void)
 			t->it_real_expires += ((now - t->it_real_expires) / t->it_real_incr + 1) *
 					      t->it_real_incr;
 	}
+	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 
 static u64 timeval_to_ns(const struct __kernel_old_timeval *tv)
@@ -49,10 +59,10 @@ static struct __kernel_old_timeval ns_to_timeval(u64 ns)
 	return (struct __kernel_old_timeval){ ns / 1000000, ns % 1000000 };
 }
 
-/* current's ITIMER_REAL: the time left and the interval (Linux's get_itimerspec). */
-static void do_getitimer(struct __kernel_old_itimerval *v)
+/* current's ITIMER_REAL at now: the time left and the interval; itimer_lock held. */
+static void __getitimer(struct __kernel_old_itimerval *v, u64 now)
 {
-	u64 now = ktime_get_ns(), left = 0;
+	u64 left = 0;
 
 	if (current->it_real_expires)
 		left = current->it_real_expires > now ? current->it_real_expires - now : 1;
@@ -60,15 +70,28 @@ static void do_getitimer(struct __kernel_old_itimerval *v)
 	v->it_interval = ns_to_timeval(current->it_real_incr);
 }
 
+/* current's ITIMER_REAL (Linux's get_itimerspec). */
+static void do_getitimer(struct __kernel_old_itimerval *v)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&itimer_lock, flags);
+	__getitimer(v, ktime_get_ns());
+	spin_unlock_irqrestore(&itimer_lock, flags);
+}
+
 /* Arm (or with a zero value disarm) current's ITIMER_REAL; the old setting to *old. */
 static void do_setitimer(const struct __kernel_old_itimerval *v,
 			 struct __kernel_old_itimerval *old)
 {
-	u64 value = timeval_to_ns(&v->it_value);
+	u64 value = timeval_to_ns(&v->it_value), now = ktime_get_ns();
+	unsigned long flags;
 
-	do_getitimer(old);
-	current->it_real_expires = value ? ktime_get_ns() + value : 0;
+	spin_lock_irqsave(&itimer_lock, flags);
+	__getitimer(old, now);
+	current->it_real_expires = value ? now + value : 0;
 	current->it_real_incr = value ? timeval_to_ns(&v->it_interval) : 0;
+	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 
 static bool timeval_valid(const struct __kernel_old_timeval *tv)

@@ -76,7 +76,7 @@ int vprintk(const char *fmt, va_list ap)
 		fmt += 2;
 	}
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	flags = spin_lock_irqsave(&logbuf_lock);
+	spin_lock_irqsave(&logbuf_lock, flags);
 	emit(buf, level < console_loglevel);
 	spin_unlock_irqrestore(&logbuf_lock, flags);
 	return n;
@@ -106,8 +106,9 @@ void warn_slowpath(const char *file, int line, const char *cond)
  */
 void console_write(const char *s, size_t n)
 {
-	unsigned long flags = spin_lock_irqsave(&logbuf_lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&logbuf_lock, flags);
 	console_emit(s, n);
 	spin_unlock_irqrestore(&logbuf_lock, flags);
 }

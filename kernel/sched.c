@@ -42,7 +42,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	INIT_LIST_HEAD(&t->pending.list);
 	init_waitqueue_head(&t->wait_chldexit);
 	sched_fork(t, parent);
-	flags = spin_lock_irqsave(&tasklist_lock);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t->pid = next_pid++;
 	t->parent = parent;
 	if (parent) {
@@ -58,8 +58,9 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 /* Take t off its parent's children and the task list: its PID is gone. */
 static void __unhash_process(struct task_struct *t)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (t->parent)
 		list_del(&t->sibling);
 	list_del(&t->task_list);

@@ -51,10 +51,10 @@ static unsigned int chunk_find_free(const struct ida_chunk *c, unsigned int from
  */
 int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 {
-	unsigned long flags = spin_lock_irqsave(&ida->lock);
-	unsigned long id = min;
+	unsigned long id = min, flags;
 	int ret = -ENOSPC;
 
+	spin_lock_irqsave(&ida->lock, flags);
 	while (id <= max) {
 		unsigned long ci = id / IDA_CHUNK_BITS;
 		struct ida_chunk *c;
@@ -87,11 +87,12 @@ int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max)
 /* Give an ID back; freeing an ID that is not allocated is warned about. */
 void ida_free(struct ida *ida, unsigned int id)
 {
-	unsigned long flags = spin_lock_irqsave(&ida->lock);
-	unsigned long ci = id / IDA_CHUNK_BITS;
-	struct ida_chunk *c = ci < ida->nr_chunks ? ida->chunks[ci] : NULL;
+	unsigned long ci = id / IDA_CHUNK_BITS, flags;
 	unsigned int bit = id % IDA_CHUNK_BITS;
+	struct ida_chunk *c;
 
+	spin_lock_irqsave(&ida->lock, flags);
+	c = ci < ida->nr_chunks ? ida->chunks[ci] : NULL;
 	if (WARN_ON_ONCE(!c || !(c->bits[bit / 64] & BIT(bit & 63)), "ida_free: ID not allocated")) {
 		spin_unlock_irqrestore(&ida->lock, flags);
 		return;

@@ -51,9 +51,11 @@ void deferred_split_init(void)
  */
 bool deferred_split_queue(struct folio *folio)
 {
-	unsigned long flags = spin_lock_irqsave(&split_queue_lock);
-	bool queued = !folio_test_partially_mapped(folio);
+	unsigned long flags;
+	bool queued;
 
+	spin_lock_irqsave(&split_queue_lock, flags);
+	queued = !folio_test_partially_mapped(folio);
 	if (queued) {
 		folio_set_partially_mapped(folio);
 		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, 1);
@@ -84,7 +86,7 @@ bool folio_unqueue_deferred_split(struct folio *folio)
 
 	if (folio_order(folio) <= 1 || list_empty(&folio->_deferred_list))
 		return false;
-	flags = spin_lock_irqsave(&split_queue_lock);
+	spin_lock_irqsave(&split_queue_lock, flags);
 	if (!list_empty(&folio->_deferred_list)) {
 		list_del(&folio->_deferred_list);
 		INIT_LIST_HEAD(&folio->_deferred_list);
@@ -299,7 +301,7 @@ int split_folio_to_order(struct folio *folio, unsigned int new_order)
 		return -EINVAL;
 	if (new_order && folio_test_large_maybe_mapped_shared(folio))
 		return -EBUSY;
-	flags = spin_lock_irqsave(&split_lock);
+	spin_lock_irqsave(&split_lock, flags);
 	total = folio_count_mappings(folio, split_counts);
 	if (total < 0) {
 		ret = total;
@@ -338,7 +340,7 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan)
 	while (nr_to_scan--) {
 		struct folio *folio = NULL;
 
-		flags = spin_lock_irqsave(&split_queue_lock);
+		spin_lock_irqsave(&split_queue_lock, flags);
 		if (!list_empty(&split_queue))
 			folio = list_first_entry(&split_queue, struct folio, _deferred_list);
 		spin_unlock_irqrestore(&split_queue_lock, flags);

@@ -17,6 +17,7 @@
  * the folio lock is taken where Linux takes it (mm/truncate.c).
  */
 #include "linux/pagemap.h"
+#include "linux/wait.h"
 #include "linux/errno.h"
 #include "linux/err.h"
 #include "linux/string.h"
@@ -252,4 +253,41 @@ int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENOEXEC;
 	vma->vm_ops = &generic_file_vm_ops;
 	return 0;
+}
+
+/*
+ * The folio lock's sleeping half (Linux's __folio_lock, folio_wake_bit in
+ * mm/filemap.c, on the hashed wait_var_event queues): a waiter sets
+ * PG_waiters before each try, so folio_unlock sees it and wakes every
+ * sleeper, which all try again.  PG_waiters may stay set after the last
+ * waiter got the lock: one wake-up for nobody.
+ */
+static bool folio_try_for_waiter(void *folio)
+{
+	set_bit(PG_waiters, &((struct folio *)folio)->flags);
+	return folio_trylock(folio);
+}
+
+static bool folio_unlocked_for_waiter(void *folio)
+{
+	set_bit(PG_waiters, &((struct folio *)folio)->flags);
+	return !folio_test_locked(folio);
+}
+
+void __folio_lock(struct folio *folio)
+{
+	wait_var_trylock(folio, folio_try_for_waiter);
+}
+
+/* Sleep until the folio is unlocked, without taking the lock. */
+void folio_wait_locked(struct folio *folio)
+{
+	might_sleep();
+	wait_var_trylock(folio, folio_unlocked_for_waiter);
+}
+
+void folio_wake_bit(struct folio *folio)
+{
+	clear_bit(PG_waiters, &folio->flags);
+	wake_up_var(folio);
 }

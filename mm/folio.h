@@ -26,6 +26,7 @@
 
 #include "mm/mm.h"
 #include "linux/printk.h"
+#include "linux/lockdep.h"
 #include <asm/bitops.h>
 
 typedef int mm_id_mapcount_t;
@@ -261,20 +262,34 @@ FOLIO_FLAG(swapbacked, PG_swapbacked)
 #undef FOLIO_FLAG
 
 /*
- * The folio lock (PG_locked): held to add, remove, truncate or split a
- * page-cache folio.  foliOS runs its kernel on one CPU without preemption,
- * so nobody can hold it across a sleep: taking a held lock is a bug.
+ * The folio lock (PG_locked, Linux's): held to add, remove, truncate or
+ * split a page-cache folio; the holder may sleep, and a task that finds it
+ * taken sleeps until folio_unlock (mm/filemap.c: __folio_lock, PG_waiters).
+ * Never taken in atomic context (might_sleep).
  */
-static inline void folio_lock(struct folio *folio)
+static inline bool folio_trylock(struct folio *folio)
 {
-	VM_WARN_ON_ONCE(test_and_set_bit_lock(PG_locked, &folio->flags),
-			"folio_lock: already locked");
+	return likely(!test_and_set_bit_lock(PG_locked, &folio->flags));
 }
 
+void __folio_lock(struct folio *folio);
+void folio_wait_locked(struct folio *folio);
+void folio_wake_bit(struct folio *folio);
+
+static inline void folio_lock(struct folio *folio)
+{
+	might_sleep();
+	if (!folio_trylock(folio))
+		__folio_lock(folio);
+}
+
+/* Release the lock (a full barrier on x86: the PG_waiters test comes after). */
 static inline void folio_unlock(struct folio *folio)
 {
 	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_unlock: not locked");
 	clear_bit_unlock(PG_locked, &folio->flags);
+	if (unlikely(test_bit(PG_waiters, &folio->flags)))
+		folio_wake_bit(folio);
 }
 
 static inline bool PageAnonExclusive(const struct page *page)

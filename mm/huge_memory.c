@@ -93,7 +93,7 @@ static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
 		return huge_zero_folio;
 	if (!READ_ONCE(huge_zero_folio))
 		folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
-	flags = spin_lock_irqsave(&huge_zero_lock);
+	spin_lock_irqsave(&huge_zero_lock, flags);
 	if (!huge_zero_folio && folio) {
 		huge_zero_folio = folio;
 		WRITE_ONCE(huge_zero_pfn, folio_pfn(folio));
@@ -120,7 +120,7 @@ void mm_put_huge_zero_folio(struct mm_struct *mm)
 
 	if (!test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
 		return;
-	flags = spin_lock_irqsave(&huge_zero_lock);
+	spin_lock_irqsave(&huge_zero_lock, flags);
 	clear_bit(MMF_HUGE_ZERO_PAGE, &mm->flags);
 	if (!--huge_zero_refcount) {
 		folio = huge_zero_folio;

@@ -99,7 +99,7 @@ void *kmalloc(size_t size)
 	if (size > KMALLOC_MAX_SMALL)
 		return kmalloc_large(size);
 	cls = size_to_class(size);
-	flags = spin_lock_irqsave(&kmalloc_lock);
+	spin_lock_irqsave(&kmalloc_lock, flags);
 	page = list_empty(&partial[cls]) ? new_slab(cls)
 		: list_first_entry(&partial[cls], struct page, lru);
 	if (page) {
@@ -144,7 +144,7 @@ void kfree(const void *p)
 	}
 	sz = class_size(slab_class(page));
 	BUG_ON((unsigned long)p % sz, "kfree: pointer inside an object");
-	flags = spin_lock_irqsave(&kmalloc_lock);
+	spin_lock_irqsave(&kmalloc_lock, flags);
 	if (!slab_freelist(page))
 		list_add(&page->lru, &partial[slab_class(page)]);
 	*(void **)p = slab_freelist(page);

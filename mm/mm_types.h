@@ -73,6 +73,7 @@ enum pageflags {
 	PG_uptodate,     /* a page-cache folio holds the file's data */
 	PG_dirty,        /* a page-cache folio was written since it was last clean */
 	PG_swapbacked,   /* shmem/tmpfs: memory is its only home (no file behind it) */
+	PG_waiters,      /* a task sleeps on the folio lock: folio_unlock wakes it */
 	NR_PAGEFLAGS,
 };
 

@@ -37,6 +37,12 @@ static inline void mmap_write_lock(struct mm_struct *mm)
 	down_write(&mm->mmap_lock);
 }
 
+/* A second mm's mmap_lock under the first (fork: the child's, SINGLE_DEPTH_NESTING). */
+static inline void mmap_write_lock_nested(struct mm_struct *mm, unsigned int subclass)
+{
+	down_write_nested(&mm->mmap_lock, subclass);
+}
+
 static inline void mmap_write_unlock(struct mm_struct *mm)
 {
 	up_write(&mm->mmap_lock);

@@ -30,6 +30,7 @@ const char *const pageflag_names[NR_PAGEFLAGS] = {
 	[PG_table] = "table", [PG_head] = "head",
 	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
 	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked",
+	[PG_waiters] = "waiters",
 };
 
 /* Every page starts reserved and unmapped; free_range_to_buddy() frees RAM. */
@@ -94,8 +95,9 @@ static void __free_one_page(unsigned long pfn, unsigned int order)
  */
 void free_range_to_buddy(unsigned long start, unsigned long end)
 {
-	unsigned long flags = spin_lock_irqsave(&zone.lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&zone.lock, flags);
 	for (unsigned long pfn = start; pfn < end; pfn++)
 		mem_map[pfn].flags &= ~BIT(PG_reserved);
 	while (start < end) {
@@ -187,7 +189,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	if (order > MAX_PAGE_ORDER || should_fail(&fail_page_alloc))
 		return NULL;
-	flags = spin_lock_irqsave(&zone.lock);
+	spin_lock_irqsave(&zone.lock, flags);
 	page = __rmqueue_smallest(order);
 	spin_unlock_irqrestore(&zone.lock, flags);
 	if (!page)
@@ -376,7 +378,7 @@ static void free_one_block(struct page *page, unsigned int order)
 
 	if (!free_pages_prepare(page, order))
 		return;
-	flags = spin_lock_irqsave(&zone.lock);
+	spin_lock_irqsave(&zone.lock, flags);
 	__free_one_page(page_to_pfn(page), order);
 	spin_unlock_irqrestore(&zone.lock, flags);
 }
@@ -421,8 +423,9 @@ void free_pages(unsigned long addr, unsigned int order)
 
 void mem_counts_snapshot(struct mem_counts *c)
 {
-	unsigned long flags = spin_lock_irqsave(&zone.lock);
+	unsigned long flags;
 
+	spin_lock_irqsave(&zone.lock, flags);
 	c->free_pages = zone.free_pages;
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		c->nr_free[o] = zone.free_area[o].nr_free;

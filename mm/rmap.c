@@ -20,43 +20,51 @@
  * it is held, never the other way round; locks on separate branches are
  * never held together.  Other files point here and add what is their own.
  *
- *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's: the chains and the walk;
- *                                                 not a lock yet, see there)
- *   split_lock               mm/deferred_split.c  one folio split at a time
- *     rmap_trace_lock        mm/rmap_trace.c      the trace ring
- *     zone.lock              mm/page_alloc.c      the buddy's free lists
- *   split_queue_lock         mm/deferred_split.c  the deferred split queue
- *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
+ * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
+ *   mmap_lock                mm/mmap_lock.h       rw_semaphore per mm: its VMAs (fork:
+ *                                                 the child's with down_write_nested)
+ *     folio lock             mm/folio.h           PG_locked: page-cache add/remove/split
+ * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
+ *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's; not a lock yet, see there)
+ *   split_lock         irq   mm/deferred_split.c  one folio split at a time
+ *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
+ *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
+ *   page_table_lock          mm/mm_types.h        upper page-table levels
+ *     split_queue_lock irq   mm/deferred_split.c  the deferred split queue
+ *     folio mapcount bit lock  mm/rmap.h          bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                                 folio->_mm_ids: the MM ID slots
- *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
- *     kmalloc_lock           mm/kmalloc.c         the slab lists
+ *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
+ *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
+ *     kmalloc_lock     irq   mm/kmalloc.c         the slab lists
  *       zone.lock
+ *   itimer_lock        irq   kernel/itimer.c      ITIMER_REAL; the tick sends SIGALRM
+ *     tasklist_lock, kmalloc_lock
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
- *   tasklist_lock            kernel/sched.c       task list, children, PIDs
- *   wq_head->lock            kernel/sched/wait.c  a wait queue's list (pipe, tty,
+ *   tasklist_lock      irq   kernel/sched.c       task list, children, PIDs
+ *   wq_head->lock      irq   kernel/sched/wait.c  a wait queue's list (pipe, tty,
  *                                                 wait4, the hashed wait_var_event
  *                                                 queues); wakers take the two below
- *     pi_lock                kernel/sched/core.c  one task's wake-up and affinity
- *       rq->lock             kernel/sched/core.c  one CPU's run queue; held across
+ *     pi_lock          irq   kernel/sched/core.c  one task's wake-up and affinity
+ *       rq->lock       irq   kernel/sched/core.c  one CPU's run queue; held across
  *                                                 schedule()'s switch; two of them
  *                                                 in CPU order (kernel/sched/fair.c)
  *         ida->lock, kmalloc_lock, zone.lock     the switch's mmdrop of a lazily
  *                                                 kept mm (arch/x86_64/tlb.c)
- *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
- *                                                 run under any other lock
+ *   logbuf_lock        irq   kernel/printk.c      printk may run under any other lock
+ *     graph_lock       irq   kernel/locking/lockdep.c  lockdep's tables (a raw word)
  *
- * One CPU, a kernel that is not preempted: a spinlock disables interrupts
- * while held (include/linux/spinlock.h); the bit lock does not, and no
- * interrupt handler takes it.  No mmap_lock or page-table lock exists yet:
- * one task per mm, and exec and exit hold their mm alone (mm/mm_api.h).
- * The rmap functions drop the bit lock before deferred_split_folio() takes
- * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
- * Interrupts off as a lock: static_key_set() while it patches kernel text,
- * do_exit() from the mm teardown to the last switch, and n_tty_read() from
- * its look at the tty's read buffer to its copy (fs/n_tty.c: the UART's
- * receive interrupt fills that buffer).  Sleeping needs none: wait queues
- * and task states (include/linux/wait.h) lose no wake-up.
+ * Lockdep (kernel/locking/lockdep.c, in the builds make test runs) checks
+ * this order and the irq column at run time.  It does not see the bit
+ * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
+ * its spins).  The rmap functions drop the bit lock before
+ * deferred_split_folio() takes split_queue_lock and before the trace takes
+ * rmap_trace_lock.  Interrupts off as a lock (each must become a lock for
+ * SMP): static_key_set() patching text, do_exit() from the mm teardown to
+ * the last switch, n_tty_read() from its look at the read buffer (which
+ * the UART interrupt fills) to its copy, kernel/signal.c's pending sets.
+ * Sleeping needs none: wait queues and task states (include/linux/wait.h)
+ * lose no wake-up.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"
@@ -65,6 +73,8 @@
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 
+
+struct bit_spin_lock_stats mapcount_lock_stats[NR_CPUS];
 
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);

@@ -178,9 +178,12 @@ static inline void folio_set_mm_id(struct folio *folio, int idx, mm_id_t id)
 	folio->_mm_id[idx] |= id;
 }
 
+/* Per CPU: how the mapcount bit lock was taken and spun on (/proc/lock_stat). */
+extern struct bit_spin_lock_stats mapcount_lock_stats[NR_CPUS];
+
 static inline void folio_lock_large_mapcount(struct folio *folio)
 {
-	bit_spin_lock(FOLIO_MM_IDS_LOCK_BITNUM, &folio->_mm_ids);
+	bit_spin_lock_stat(FOLIO_MM_IDS_LOCK_BITNUM, &folio->_mm_ids, mapcount_lock_stats);
 }
 
 static inline void folio_unlock_large_mapcount(struct folio *folio)

@@ -135,9 +135,11 @@ static bool rmap_trace_prepare(const struct folio *folio, enum rmap_trace_op op,
 /* Put the pending record into the ring with folio's state now as "after". */
 static void rmap_trace_commit(const struct folio *folio)
 {
-	unsigned long flags = spin_lock_irqsave(&rmap_trace_lock);
-	struct rmap_trace_rec *r = &ring[ring_next % RMAP_TRACE_SIZE];
+	struct rmap_trace_rec *r;
+	unsigned long flags;
 
+	spin_lock_irqsave(&rmap_trace_lock, flags);
+	r = &ring[ring_next % RMAP_TRACE_SIZE];
 	*r = pending;
 	r->seq = ring_next++;
 	r->pfn = folio_pfn(folio);

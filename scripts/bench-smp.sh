@@ -6,7 +6,8 @@
 # ../shared/peer/linux-peer.sh, one after the other on this machine.  Wall
 # time under QEMU's TCG (no --icount: it would serialise the CPUs); each
 # benchmark runs REPS times in one boot and the table shows the median, the
-# spread (min-max) and the scaling efficiency T(N) / (N * T(1)).
+# spread (min-max) and the scaling efficiency T(N) / (N * T(1)).  foliOS
+# is built without the lock validator (LOCKDEP=0), as make bench builds it.
 #
 #   scripts/bench-smp.sh [-r REPS] [-m MiB] [-s SECONDS] [--cpus "1 2 4"]
 #                        [--kernels "page-mapcount no-page-mapcount linux"] [--quick] [-o DIR]
@@ -28,8 +29,8 @@ while [ $# -gt 0 ]; do
     *) sed -n '2,15p' "$0"; exit 2 ;;
   esac
 done
-make -s all user >/dev/null
-if [[ " $kernels " == *" no-page-mapcount "* ]]; then make -s NO_PAGE_MAPCOUNT=1 all >/dev/null; fi
+make -s LOCKDEP=0 all user >/dev/null
+if [[ " $kernels " == *" no-page-mapcount "* ]]; then make -s NO_PAGE_MAPCOUNT=1 LOCKDEP=0 all >/dev/null; fi
 mkdir -p "$out"
 raw=$out/smp-raw.txt
 : >"$raw"
@@ -43,7 +44,7 @@ run() {
     timeout 1200 "$peer" --mounts --smp "$n" --mem 1G "build/user/bin/$1" "${@:2}" >"$log" 2>&1 || true
   else
     local flag=; [ "$k" = no-page-mapcount ] && flag=--no-page-mapcount
-    ./run-qemu.sh $flag --smp "$n" --mem 1G --timeout 1200 --run "/bin/$*" </dev/null >"$log" 2>&1 || true
+    ./run-qemu.sh $flag --no-lockdep --smp "$n" --mem 1G --timeout 1200 --run "/bin/$*" </dev/null >"$log" 2>&1 || true
   fi
   tr -d '\r' <"$log" | grep -aoE '(usemem|page_fault1|lock_stat) .*' |
     sed -e "s/^lock_stat /lock_stat $1 /" -e "s/^/$k $n /" >>"$raw" || true

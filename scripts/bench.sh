@@ -7,6 +7,7 @@
 #
 #   scripts/bench.sh [--quick] [-m MiB] [-r REPS]
 #
+# The kernels are built without the lock validator (LOCKDEP=0, build/*-nolockdep/).
 # Defaults: 256 MiB, median of 5.  --quick (8 MiB, 1 repetition) only checks
 # that the harness works, in well under 2 minutes; make test runs it.
 # Then the scaling table: fork and munmap of PTE-mapped 2M folios as the
@@ -29,9 +30,9 @@ raw=$out/raw.txt; : >"$raw"
 for v in 0 1; do
   name=$([ $v = 1 ] && echo no-page-mapcount || echo page-mapcount)
   flag=$([ $v = 1 ] && echo --no-page-mapcount)
-  make -s NO_PAGE_MAPCOUNT=$v all >/dev/null || { echo "bench: build $name failed" >&2; exit 1; }
+  make -s NO_PAGE_MAPCOUNT=$v LOCKDEP=0 all >/dev/null || { echo "bench: build $name failed" >&2; exit 1; }
   echo "# running bench_folio on foliOS $name ($mib MiB, median of $reps)" >&2
-  ./run-qemu.sh $flag --icount --mem "$mem" --timeout 1800 --run "/bin/bench_folio -m $mib -r $reps" \
+  ./run-qemu.sh $flag --no-lockdep --icount --mem "$mem" --timeout 1800 --run "/bin/bench_folio -m $mib -r $reps" \
     </dev/null 2>/dev/null | tr -d '\r' | grep '^bench_folio ' | sed "s/^bench_folio /$name /" >>"$raw"
 done
 peer=../shared/peer/linux-peer.sh
@@ -53,7 +54,7 @@ for m in $sizes; do
     name=$([ $v = 1 ] && echo no-page-mapcount || echo page-mapcount)
     flag=$([ $v = 1 ] && echo --no-page-mapcount)
     echo "# scaling: foliOS $name, $m MiB" >&2
-    ./run-qemu.sh $flag --icount --mem "$smem" --timeout 1800 \
+    ./run-qemu.sh $flag --no-lockdep --icount --mem "$smem" --timeout 1800 \
       --run "/bin/bench_folio -m $m -r 3 -b fork,munmap 2M-pte" </dev/null 2>/dev/null |
       tr -d '\r' | grep '^bench_folio ' | sed "s/^bench_folio /$name $m /" >>"$scale"
   done

@@ -9,6 +9,7 @@
  *     8  user_rsp     scratch: user rsp while the syscall entry switches stacks
  *    16  current      the running task
  *    24  cpu_number   smp_processor_id()
+ *    28  preempt_count  <asm/preempt.h>
  *
  * Each CPU has its own area (percpu_area[cpu]); only that CPU writes it.
  */
@@ -17,6 +18,7 @@
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/mmu_context.h>
+#include <asm/preempt.h>
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/string.h"
@@ -39,12 +41,15 @@ struct percpu {
 	unsigned long user_rsp;
 	struct task_struct *curr;
 	unsigned int cpu_number;
+	int preempt_count;
 } __attribute__((aligned(64)));         /* a cache line each: no false sharing */
 
 struct percpu percpu_area[NR_CPUS];
 _Static_assert(offsetof(struct percpu, curr) == PERCPU_CURR, "asm/current.h reads curr there");
 _Static_assert(offsetof(struct percpu, cpu_number) == PERCPU_CPU_NUMBER,
 	       "asm/smp.h reads cpu_number there");
+_Static_assert(offsetof(struct percpu, preempt_count) == PERCPU_PREEMPT_COUNT,
+	       "asm/preempt.h reads preempt_count there");
 extern char syscall_entry[], ret_from_fork[];
 
 static struct percpu *this_cpu_area(void)

@@ -209,15 +209,14 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 
 /*
  * An interrupt.  The local APIC timer ticks on every CPU: the boot CPU's
- * counts jiffies (wakes nanosleep, fires alarms), and from user mode the
- * task may then be preempted.  The UART hands its bytes to the tty; IPIs
- * run queued cross-CPU calls or ask for a reschedule.  A spurious
- * interrupt gets no EOI; any other vector is unexpected.
+ * counts jiffies (wakes nanosleep, fires alarms).  The UART hands its bytes
+ * to the tty; IPIs run queued cross-CPU calls or ask for a reschedule.  A
+ * spurious interrupt gets no EOI; any other vector is unexpected.  The
+ * handlers run in hardirq context (irq_enter: in_hardirq(), which lockdep's
+ * IRQ-safety check reads).
  */
-static void handle_irq(struct pt_regs *regs, unsigned long v)
+static void handle_irq_vector(unsigned long v)
 {
-	if (v != SPURIOUS_APIC_VECTOR)
-		apic_eoi();
 	switch (v) {
 	case LOCAL_TIMER_VECTOR:
 		if (smp_processor_id() == 0) {
@@ -225,8 +224,6 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 			wake_up_var((void *)&jiffies);          /* nanosleep, poll */
 			run_itimers();                          /* alarm, setitimer */
 		}
-		if (user_mode(regs))
-			sched_tick();
 		return;
 	case ISA_IRQ_VECTOR(IRQ_COM1):
 		uart_interrupt();
@@ -241,6 +238,18 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 		return;
 	}
 	pr_warn("CPU %u: unexpected interrupt, vector %#lx\n", smp_processor_id(), v);
+}
+
+/* From user mode, after the handler (outside hardirq), a tick may preempt the task. */
+static void handle_irq(struct pt_regs *regs, unsigned long v)
+{
+	if (v != SPURIOUS_APIC_VECTOR)
+		apic_eoi();
+	irq_enter();
+	handle_irq_vector(v);
+	irq_exit();
+	if (v == LOCAL_TIMER_VECTOR && user_mode(regs))
+		sched_tick();
 }
 
 /*

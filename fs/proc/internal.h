@@ -10,6 +10,8 @@
 /* the files of /proc, in its listing's order */
 extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
 	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor, proc_interrupts;
+/* kernel/locking/lockdep_proc.c */
+extern const struct proc_dir_entry proc_lockdep, proc_lockdep_stats, proc_lock_stat;
 
 /* inode.c */
 long proc_read_records(struct file *file, char *ubuf, size_t count, loff_t *pos,

@@ -24,6 +24,8 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 	if (unlikely(t->need_resched || signal_pending(t) || t->restore_sigmask ||
 		     syscall_needs_restart(regs)))
 		exit_to_user_mode(regs);
+	if (IS_ENABLED(CONFIG_LOCKDEP))
+		lockdep_sys_exit();
 }
 
 #endif

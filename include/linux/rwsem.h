@@ -1,37 +1,46 @@
 /*
  * Reader/writer semaphores (Linux's include/linux/rwsem.h): many readers
- * or one writer.  count > 0: that many readers; RWSEM_WRITER_LOCKED: a
- * writer.  This first version spins; a waiter that sleeps comes with the
- * wait queues (kernel/locking/).  Never taken in an interrupt handler.
+ * or one writer; a task that cannot have it sleeps (kernel/locking/rwsem.c).
+ * count > 0: that many readers; RWSEM_WRITER_LOCKED: a writer.  As Linux's,
+ * a waiting writer stops new readers (down_read_trylock fails while
+ * nr_writers_waiting), so a stream of readers cannot starve it.  Never
+ * taken in an interrupt handler; the holder may sleep.  Lockdep sees a
+ * reader as a holder like any other (down_read twice can deadlock behind a
+ * waiting writer).
  */
 #ifndef _LINUX_RWSEM_H
 #define _LINUX_RWSEM_H
 
 #include "linux/types.h"
-#include <asm/processor.h>
+#include "linux/lockdep.h"
 
 #define RWSEM_WRITER_LOCKED (-1L)
 
 struct rw_semaphore {
 	long count;
-	const char *name;
+	int nr_waiters;                 /* sleeping in down_read/down_write */
+	int nr_writers_waiting;         /* of them, writers: new readers wait */
+	struct lockdep_map dep_map;
 };
 
 static inline void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
 	sem->count = 0;
-	sem->name = name;
+	sem->nr_waiters = 0;
+	sem->nr_writers_waiting = 0;
+	sem->dep_map = (struct lockdep_map){ .name = name };
 }
 
-static inline bool down_read_trylock(struct rw_semaphore *sem)
+static inline bool __down_read_trylock(struct rw_semaphore *sem)
 {
 	long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
-	return c >= 0 && __atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
-						     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return c >= 0 && !__atomic_load_n(&sem->nr_writers_waiting, __ATOMIC_RELAXED) &&
+	       __atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static inline bool down_write_trylock(struct rw_semaphore *sem)
+static inline bool __down_write_trylock(struct rw_semaphore *sem)
 {
 	long c = 0;
 
@@ -39,33 +48,15 @@ static inline bool down_write_trylock(struct rw_semaphore *sem)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static inline void down_read(struct rw_semaphore *sem)
-{
-	while (!down_read_trylock(sem))
-		cpu_relax();
-}
-
-static inline void down_write(struct rw_semaphore *sem)
-{
-	while (!down_write_trylock(sem))
-		cpu_relax();
-}
-
-static inline void up_read(struct rw_semaphore *sem)
-{
-	__atomic_sub_fetch(&sem->count, 1, __ATOMIC_RELEASE);
-}
-
-static inline void up_write(struct rw_semaphore *sem)
-{
-	__atomic_store_n(&sem->count, 0, __ATOMIC_RELEASE);
-}
-
-/* Writer to reader without letting another writer in (mmap_write_downgrade). */
-static inline void downgrade_write(struct rw_semaphore *sem)
-{
-	__atomic_store_n(&sem->count, 1, __ATOMIC_RELEASE);
-}
+/* kernel/locking/rwsem.c */
+bool down_read_trylock(struct rw_semaphore *sem);
+bool down_write_trylock(struct rw_semaphore *sem);
+void down_read(struct rw_semaphore *sem);
+void down_write(struct rw_semaphore *sem);
+void down_write_nested(struct rw_semaphore *sem, unsigned int subclass);
+void up_read(struct rw_semaphore *sem);
+void up_write(struct rw_semaphore *sem);
+void downgrade_write(struct rw_semaphore *sem);
 
 static inline bool rwsem_is_locked(struct rw_semaphore *sem)
 {

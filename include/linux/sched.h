@@ -11,6 +11,7 @@
 #include "linux/types.h"
 #include "linux/list.h"
 #include "linux/spinlock.h"
+#include "linux/wait.h"
 #include "linux/fs.h"
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
@@ -57,6 +58,7 @@ struct task_struct {
 	wait_queue_head_t wait_chldexit;        /* wait4 sleeps here; a child's exit wakes it */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
+	struct lockdep_held lockdep;    /* the locks it holds (CONFIG_LOCKDEP) */
 	struct files_struct files;
 	struct inode *pwd;              /* the working directory (Linux's fs->pwd), referenced; NULL: "/" */
 	int pgid;                       /* process group (inherited at fork; setpgid) */

@@ -25,6 +25,9 @@ typedef unsigned long pgoff_t;  /* a page offset in a file */
 #define CONFIG_NO_PAGE_MAPCOUNT 0
 #endif
 #define CONFIG_PAGE_MAPCOUNT (!CONFIG_NO_PAGE_MAPCOUNT)
+#ifndef CONFIG_LOCKDEP                  /* the lock validator: kernel debug builds */
+#define CONFIG_LOCKDEP 0
+#endif
 
 
 #endif

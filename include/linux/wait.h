@@ -13,6 +13,7 @@
 #ifndef _LINUX_WAIT_H
 #define _LINUX_WAIT_H
 
+#include "linux/errno.h"
 #include "linux/list.h"
 #include "linux/spinlock.h"
 
@@ -113,6 +114,7 @@ struct wait_bit_queue_entry {
 struct wait_queue_head *__var_waitqueue(void *var);
 void init_wait_var_entry(struct wait_bit_queue_entry *wbq_entry, void *var);
 void wake_up_var(void *var);
+void wait_var_trylock(void *var, bool (*trylock)(void *var));
 
 #define ___wait_var_event(var, condition, state) ({                             \
 	long __ret = 0;                                                         \

@@ -184,7 +184,9 @@ static int ttwu_runnable(struct task_struct *p)
  */
 int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->pi_lock, flags);
 	int success = 0;
 
 	if (!(READ_ONCE(p->state) & state))
@@ -213,7 +215,9 @@ int wake_up_state(struct task_struct *p, unsigned int state)
 /* Start a task task_create() made: it runs at its CPU's next scheduling point. */
 void wake_up_new_task(struct task_struct *p)
 {
-	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->pi_lock, flags);
 
 	ttwu_queue(p, select_task_rq(p));
 	spin_unlock_irqrestore(&p->pi_lock, flags);
@@ -269,6 +273,7 @@ static void finish_task_switch(struct task_struct *prev)
 	bool migrated = prev_state == TASK_RUNNING && !prev->on_rq && prev != rq->idle;
 
 	smp_store_release(&prev->on_cpu, 0);
+	spin_acquire(&rq->lock, 0, false, _THIS_IP_);   /* the validator's half of the hand-over */
 	spin_unlock(&rq->lock);
 	if (migrated) {
 		spin_lock(&prev->pi_lock);
@@ -289,22 +294,28 @@ static struct task_struct *context_switch(struct task_struct *prev, struct task_
 /*
  * Give the CPU to the next runnable task of this CPU (round robin), or its
  * idle task.  A running current goes to the back of the queue; a sleeping
- * one leaves it.  Returns when current runs again, perhaps on another CPU.
+ * one leaves it.  Returns when current runs again, perhaps on another CPU,
+ * with the preempt_count it left with (the count is per CPU; the task
+ * switched to left with its own).
  */
 void schedule(void)
 {
 	unsigned long flags = arch_local_irq_save();
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->curr, *next;
+	int pc;
 
 	spin_lock(&rq->lock);
+	pc = preempt_count();
 	clear_tsk_need_resched(prev);
 	put_prev_task(rq, prev);
 	next = pick_next_task(rq);
 	if (next != prev) {
 		rq->curr = next;
 		WRITE_ONCE(next->on_cpu, 1);
+		spin_release(&rq->lock, _THIS_IP_);     /* next unlocks it (Linux's lock switch) */
 		prev = context_switch(prev, next);
+		preempt_count_set(pc);
 		finish_task_switch(prev);
 	} else {
 		spin_unlock(&rq->lock);
@@ -318,6 +329,7 @@ void schedule(void)
  */
 void schedule_tail(struct task_struct *prev)
 {
+	preempt_count_set(FORK_PREEMPT_COUNT);
 	finish_task_switch(prev);
 }
 

@@ -40,7 +40,7 @@ static long __sched_setaffinity(struct task_struct *p, const struct cpumask *new
 
 	if (!cpumask_intersects(new_mask, cpu_online_mask))
 		return -EINVAL;
-	flags = spin_lock_irqsave(&p->pi_lock);
+	spin_lock_irqsave(&p->pi_lock, flags);
 	rq = task_rq_lock(p);
 	cpumask_copy(&p->cpus_mask, new_mask);
 	if (!cpumask_test_cpu(rq->cpu, new_mask)) {

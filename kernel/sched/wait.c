@@ -15,7 +15,9 @@ void init_waitqueue_head(struct wait_queue_head *wq_head)
 
 void add_wait_queue(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_entry)
 {
-	unsigned long flags = spin_lock_irqsave(&wq_head->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq_head->lock, flags);
 
 	wq_entry->flags &= ~WQ_FLAG_EXCLUSIVE;
 	list_add(&wq_entry->entry, &wq_head->head);
@@ -24,7 +26,9 @@ void add_wait_queue(struct wait_queue_head *wq_head, struct wait_queue_entry *wq
 
 void remove_wait_queue(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_entry)
 {
-	unsigned long flags = spin_lock_irqsave(&wq_head->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq_head->lock, flags);
 
 	list_del_init(&wq_entry->entry);
 	spin_unlock_irqrestore(&wq_head->lock, flags);
@@ -39,7 +43,9 @@ void remove_wait_queue(struct wait_queue_head *wq_head, struct wait_queue_entry 
 static void __prepare_to_wait(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_entry,
 			      int state, bool exclusive)
 {
-	unsigned long flags = spin_lock_irqsave(&wq_head->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq_head->lock, flags);
 
 	if (list_empty(&wq_entry->entry)) {
 		if (exclusive) {
@@ -75,7 +81,7 @@ void finish_wait(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_en
 
 	__set_current_state(TASK_RUNNING);
 	if (!list_empty_careful(&wq_entry->entry)) {
-		flags = spin_lock_irqsave(&wq_head->lock);
+		spin_lock_irqsave(&wq_head->lock, flags);
 		list_del_init(&wq_entry->entry);
 		spin_unlock_irqrestore(&wq_head->lock, flags);
 	}
@@ -104,7 +110,9 @@ int autoremove_wake_function(struct wait_queue_entry *wq_entry, unsigned int mod
 void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclusive, void *key)
 {
 	struct wait_queue_entry *curr, *next;
-	unsigned long flags = spin_lock_irqsave(&wq_head->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq_head->lock, flags);
 
 	list_for_each_entry_safe(curr, next, &wq_head->head, entry) {
 		unsigned int wq_flags = curr->flags;

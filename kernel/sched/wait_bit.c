@@ -19,6 +19,17 @@ static struct wait_queue_head bit_wait_table[WAIT_TABLE_SIZE] = {
 	WQ16(0), WQ16(16), WQ16(32), WQ16(48)
 };
 
+/*
+ * The sleeping locks' slow path (rwsem, mutex, folio lock): sleep on var
+ * until trylock(var) succeeds.  Each try comes after the task is queued
+ * with its state set, so the unlocker's wake_up_var() cannot fall between
+ * a failed try and the sleep.  The host tests' version yields instead.
+ */
+void wait_var_trylock(void *var, bool (*trylock)(void *var))
+{
+	___wait_var_event(var, trylock(var), TASK_UNINTERRUPTIBLE);
+}
+
 struct wait_queue_head *__var_waitqueue(void *var)
 {
 	unsigned long h = (unsigned long)var * 0x61c8864680b583ebUL;

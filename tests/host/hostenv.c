@@ -2,6 +2,7 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
+#include "linux/wait.h"
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include "mm/mm_api.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 
 char *host_phys_base;
 static size_t host_phys_size;
@@ -165,4 +167,18 @@ int shmem_zero_setup(struct vm_area_struct *vma)
 long vfs_fallocate(struct file *file, int mode, long offset, long len)
 {
 	return -EOPNOTSUPP;
+}
+
+/* Each host thread is a CPU for preempt_count (<asm/preempt.h>). */
+__thread int host_preempt_count;
+
+/* The sleeping locks' sleep (<linux/wait.h>): a host thread yields and tries again. */
+void wait_var_trylock(void *var, bool (*trylock)(void *var))
+{
+	while (!trylock(var))
+		sched_yield();
+}
+
+void wake_up_var(void *var)
+{
 }

@@ -18,6 +18,15 @@ static inline void arch_local_irq_restore(unsigned long flags)
 		__asm__ __volatile__("sti" ::: "memory");
 }
 
+/* Are interrupts off on this CPU (IF clear)? */
+static inline bool irqs_disabled(void)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushfq; popq %0" : "=r"(flags) : : "memory");
+	return !(flags & (1UL << 9));
+}
+
 static inline void local_irq_enable(void)
 {
 	__asm__ __volatile__("sti" ::: "memory");
