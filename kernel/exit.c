@@ -128,6 +128,7 @@ __noreturn void do_exit(int wait_status)
 	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
 	if (mm) {
 		exit_mmap(mm);
+		leave_mm();     /* nothing runs in a dead mm: drop it now, not at this CPU's next switch */
 		mmdrop(mm);
 	}
 	if (t == init_task) {
@@ -136,7 +137,6 @@ __noreturn void do_exit(int wait_status)
 
 		if (alive)
 			pr_warn("power-off: killed %d leftover process(es)\n", alive);
-		leave_mm();                     /* the lazily kept mm goes before the count */
 		user_space_leak_check();
 		arch_power_off(code);
 	}

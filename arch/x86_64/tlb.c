@@ -15,10 +15,12 @@
  * mmgrab reference, so the mm's root table lives as long as this CPU may
  * walk it; the reference goes at the next switch to another mm (which may
  * free the mm there: mmdrop takes only the buddy's and kmalloc's irq-safe
- * locks).  A lazy CPU keeps its bit in mm_cpumask and answers every
- * shootdown of the mm like a CPU running it (the simple always-IPI, not
- * Linux's is_lazy + tlb_gen skipping), so page tables freed under it are
- * flushed from its paging-structure caches before they are reused.
+ * locks).  A lazy CPU keeps its bit in mm_cpumask and gets every
+ * shootdown of the mm (the simple always-IPI, not Linux's tlb_gen
+ * skipping); it answers one by leaving the mm for init_pgd, as Linux's
+ * does, so page tables freed under it are out of its paging-structure
+ * caches before they are reused, and an exiting mm's last flush (the
+ * fullmm gather of exit_mmap) takes its reference back.
  *
  * Locking: cpu_tlbstate[cpu] is written only by its CPU with interrupts
  * off (a switch or the IPI handler); mm_cpumask bits are atomic.
@@ -126,6 +128,16 @@ static void flush_tlb_func(void *info)
 	inc_irq_stat(irq_tlb_count);
 	if (f->mm != cpu_tlbstate[cpu].loaded_mm) {
 		cpumask_clear_cpu(cpu, mm_cpumask(f->mm));      /* switched away: nothing cached */
+		return;
+	}
+	if (cpu_tlbstate[cpu].is_lazy) {
+		/*
+		 * Nothing here uses the mm: leave it rather than flush (Linux's
+		 * lazy CPU switches to init_mm), so the last reference to an
+		 * exiting mm is not held by an idle CPU until it next switches.
+		 */
+		cpumask_clear_cpu(cpu, mm_cpumask(f->mm));
+		leave_mm();
 		return;
 	}
 	flush_tlb_local(f);

@@ -18,7 +18,7 @@ static void double_rq_lock(struct rq *a, struct rq *b)
 		b = t;
 	}
 	spin_lock(&a->lock);
-	spin_lock(&b->lock);
+	spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 }
 
 static void double_rq_unlock(struct rq *a, struct rq *b)
