@@ -271,6 +271,12 @@ static inline void folio_lock(struct folio *folio)
 			"folio_lock: already locked");
 }
 
+/* Take the folio lock if nobody holds it (Linux's folio_trylock); true if taken. */
+static inline bool folio_trylock(struct folio *folio)
+{
+	return !test_and_set_bit_lock(PG_locked, &folio->flags);
+}
+
 static inline void folio_unlock(struct folio *folio)
 {
 	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_unlock: not locked");
