@@ -124,7 +124,7 @@ HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/h
 
 $(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
+	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -pthread -o $@
 
 # The host benchmarks: no sanitizers, optimized (make bench-host, not make test).
 $(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile
