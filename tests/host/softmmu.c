@@ -13,7 +13,11 @@ struct tlb_entry {
 	bool write, user, exec;
 };
 
-static struct tlb_entry tlb[TLB_SIZE];
+/*
+ * One TLB per host thread, as one per CPU: a flush reaches only the
+ * flushing thread's, as a local flush without a shootdown would.
+ */
+static _Thread_local struct tlb_entry tlb[TLB_SIZE];
 unsigned long softmmu_flushes;
 
 void softmmu_reset(void)
@@ -95,7 +99,7 @@ enum softmmu_result softmmu_translate(pgd_t *pgd, unsigned long va, unsigned int
 void flush_tlb_addr(void *pgd, unsigned long addr)
 {
 	(void)pgd;
-	softmmu_flushes++;
+	__atomic_add_fetch(&softmmu_flushes, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < TLB_SIZE; i++)
 		if (addr - tlb[i].vbase < tlb[i].size)
 			tlb[i].valid = false;
@@ -110,7 +114,7 @@ void flush_tlb_mm(void *pgd)
 {
 	(void)pgd;
 	memset(tlb, 0, sizeof(tlb));
-	softmmu_flushes++;
+	__atomic_add_fetch(&softmmu_flushes, 1, __ATOMIC_RELAXED);
 }
 
 void arch_pgd_init(pgent_t *pgd)
