@@ -212,32 +212,37 @@ static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd
 
 /*
  * The PTE level of a fault (Linux's handle_pte_fault): a PTE table is
- * installed if *pmd is none, the PTE looked at under its lock.  A none PTE
- * goes to the anon or file fault (which take the lock again), a
- * write-protected one to do_wp_page (with it).  A PMD that is no PTE
- * table by now, or a PTE another CPU is changing (a migration entry),
- * means: retry the access.
+ * installed if *pmd is none, and the PTE read without its lock (tables are
+ * not freed under the mmap_lock held for read).  A none PTE goes to the
+ * anon or file fault, which take the lock and look again; a
+ * write-protected one to do_wp_page, with the lock taken and the PTE
+ * rechecked.  A PMD that is no PTE table by now, or a PTE another CPU is
+ * changing (a migration entry), means: retry the access.
  */
 static int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			    unsigned int flags)
 {
-	bool wp = flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE);
 	spinlock_t *ptl;
-	pte_t *pte;
+	pmd_t pmdval;
+	pte_t entry, *pte;
 
 	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(vma->vm_mm, pmd))
 		return -ENOMEM;
-	pte = pte_offset_map_lock(vma->vm_mm, pmd, address, &ptl);
-	if (!pte)
+	pmdval = READ_ONCE(*pmd);
+	if (!pgent_present(pmdval) || pgent_huge(pmdval))
 		return 0;
-	if (pgent_none(*pte)) {
-		pte_unmap_unlock(pte, ptl);
+	entry = READ_ONCE(pgent_table(pmdval)[pt_index(address, PT_PTE)]);
+	if (pgent_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
 					       do_fault(vma, address, pmd, flags);
-	}
-	if (pgent_present(*pte) && wp && !pgent_write(*pte))
+	if (!pgent_present(entry) || pgent_write(entry) ||
+	    !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+		return 0;
+	pte = pte_offset_map_lock(vma->vm_mm, pmd, address, &ptl);
+	if (likely(pte && *pte == entry))
 		return do_wp_page(vma, address, pmd, pte, ptl, flags);
-	pte_unmap_unlock(pte, ptl);
+	if (pte)
+		pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 

@@ -124,10 +124,11 @@ static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned lon
 		folio_remove_rmap_pte(folio, page, vma);
 	pte_unmap_unlock(pte, ptl);
 	if (page)
-		folio_put(folio);               /* the old PTE's reference */
+		folio_put_refs(folio, 2);       /* the old PTE's reference and ours */
+	return 0;
 out:
 	if (page)
-		folio_put(folio);               /* ours */
+		folio_put(folio);
 	return new ? 0 : -ENOMEM;
 }
 

@@ -20,6 +20,17 @@
  * it is held, never the other way round; locks on separate branches are
  * never held together.  Other files point here and add what is their own.
  *
+ *   mmap_lock (rwsem)        mm/mmap_lock.h       the VMA list; read: faults, gup,
+ *                                                 /proc, MADV_DONTNEED; write: mmap,
+ *                                                 munmap, mprotect, mremap, brk, fork
+ *                                                 (the parent's), exit
+ *     folio lock (PG_locked) mm/folio.h           only trylock under a PTL (reuse)
+ *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page
+ *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
+ *                                                 fork: the child's, then the parent's
+ *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
+ *       (rmap, mapcount bit lock, split_queue_lock, rmap_trace_lock, zone.lock
+ *        below may be taken under a page-table lock)
  *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's: the chains and the walk;
  *                                                 not a lock yet, see there)
  *   split_lock               mm/deferred_split.c  one folio split at a time
@@ -38,8 +49,9 @@
  *
  * One CPU, a kernel that is not preempted: a spinlock disables interrupts
  * while held (include/linux/spinlock.h); the bit lock does not, and no
- * interrupt handler takes it.  No mmap_lock or page-table lock exists yet:
- * one task per mm, and exec and exit hold their mm alone (mm/mm_api.h).
+ * interrupt handler takes it.  Page tables: see mm/pgtable.h for which lock
+ * guards which entries; no page-table lock is held across an allocation
+ * that may reclaim (deferred_split_scan() takes other mms' locks).
  * The rmap functions drop the bit lock before deferred_split_folio() takes
  * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
  * Interrupts off as a lock: static_key_set() while it patches kernel text,
