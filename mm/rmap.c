@@ -29,8 +29,7 @@
  *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
  *                                                 fork: the child's, then the parent's
  *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
- *       (rmap, mapcount bit lock, split_queue_lock, rmap_trace_lock, zone.lock
- *        below may be taken under a page-table lock)
+ *       (the locks below but split_lock may be taken under a PTL)
  *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's: the chains and the walk;
  *                                                 not a lock yet, see there)
  *   split_lock               mm/deferred_split.c  one folio split at a time
