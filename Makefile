@@ -50,7 +50,7 @@ KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c mm/*.c fs/*.c
 ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap difftest difftest-record
+.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap tsan-host difftest difftest-record
 all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
@@ -127,7 +127,17 @@ HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/h
 
 $(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -o $@
+	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -pthread -o $@
+
+# The concurrent host test under ThreadSanitizer (clang), both variants:
+# make tsan-host (not part of make test: a few seconds, and clang only).
+TSAN_TESTS := $(B)/host/tsan_concurrent_cow
+$(B)/host/tsan_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_COMMON) -O1 -g -Itests/host/include -fsanitize=thread $< $(HOST_LIB) -lcmocka -pthread -o $@
+
+tsan-host: $(TSAN_TESTS)
+	TSAN_OPTIONS="suppressions=tests/host/tsan.supp halt_on_error=1" tests/run-host-tests.sh $(TSAN_TESTS)
 
 # The host benchmarks: no sanitizers, optimized (make bench-host, not make test).
 $(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile

@@ -122,24 +122,30 @@ __noreturn void do_exit(int wait_status)
 	debug_check_no_locks_held();
 	files_close_all(&t->files);
 	exit_fs(t);
-	local_irq_disable();
 	t->exit_code = wait_status;
+	local_irq_disable();
 	t->mm = NULL;
 	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
+	local_irq_enable();
 	if (mm) {
-		exit_mmap(mm);
+		exit_mmap(mm);                  /* sleeps if a /proc reader holds the mmap_lock */
+		local_irq_disable();
 		leave_mm();     /* nothing runs in a dead mm: drop it now, not at this CPU's next switch */
 		mmdrop(mm);
 	}
 	if (t == init_task) {
 		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
-		int alive = end_remaining_tasks(t);
+		int alive;
 
+		local_irq_enable();             /* their exit_mmap takes each mmap_lock */
+		alive = end_remaining_tasks(t);
 		if (alive)
 			pr_warn("power-off: killed %d leftover process(es)\n", alive);
+		local_irq_disable();
 		user_space_leak_check();
 		arch_power_off(code);
 	}
+	local_irq_disable();
 	flush_sigqueue(&t->pending);
 	exit_notify(t);
 	do_task_dead();

@@ -234,7 +234,7 @@ static inline bool folio_test_anon(const struct folio *folio)
 #define FOLIO_FLAG_1(name, bit)                                               \
 static inline bool folio_test_##name(const struct folio *f)                  \
 {                                                                             \
-	return folio_test_large(f) && (f->_flags_1 & BIT(bit));               \
+	return folio_test_large(f) && test_bit(bit, &f->_flags_1);                 \
 }                                                                             \
 static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->_flags_1); } \
 static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->_flags_1); }

@@ -9,14 +9,17 @@
  * parent VMA's anon_vmas and gets one of its own (anon_vma_fork), so the
  * rmap walk of a shared folio finds the child's mapping.
  *
- * Lock order: see mm/rmap.c; the parent runs this on its own mm; the child is
- * not running.
+ * Locks: dup_mm() holds the parent's mmap_lock for write (Linux's
+ * dup_mmap); the child is not running, nobody else can reach it yet.  Each
+ * table is copied under the child's, then the parent's page-table lock.
+ * Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm_id.h"
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
+#include "mm/mmap_lock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
@@ -128,17 +131,22 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
  * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
  * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
  * folio (folio_pte_batch); a zero-page PTE is copied as it is (special,
- * read-only, no reference, no RSS).  0 or -ENOMEM.
+ * read-only, no reference, no RSS).  Under the child's PTE table lock,
+ * then the parent's (Linux's order).  0 or -ENOMEM.
  */
 static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 			  pmd_t *src_pmd, unsigned long addr, unsigned long end)
 {
-	pte_t *src = pte_offset(src_pmd, addr);
-	pte_t *dst = pgtable_entry(dst_vma->vm_mm->pgd, addr, PT_PTE, true), *dst_start = dst;
+	spinlock_t *dst_ptl, *src_ptl;
+	pte_t *src, *dst = pte_alloc_map_lock(dst_vma->vm_mm, addr, &dst_ptl), *dst_start = dst;
 	int copied = 0, anon = 0, ret = 0, nr;
 
 	if (!dst)
 		return -ENOMEM;
+	src = pte_offset_map_lock_nested(src_vma->vm_mm, src_pmd, addr, &src_ptl,
+					 SINGLE_DEPTH_NESTING);
+	if (!src)
+		goto unlock;    /* the parent's PMD is no PTE table (any more): nothing to copy */
 	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, src += nr, dst += nr) {
 		struct page *page;
 		struct folio *folio;
@@ -147,7 +155,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		if (!pgent_present(*src))
 			continue;
 		page = vm_normal_page(src_vma, addr, *src);
-		if (unlikely(!page)) {
+		if (unlikely(!page)) {  /* the zero page */
 			__copy_ptes(dst, src, 1, false);
 			pte_table_add_used(dst, 1);
 			continue;
@@ -155,18 +163,17 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, src, (end - addr) >> PAGE_SHIFT);
 		nr = copy_present_ptes(dst_vma, src_vma, dst, src, addr, folio, page, nr);
-		if (nr < 0) {
-			ret = nr;
+		if ((ret = MIN(nr, 0)))
 			break;
-		}
 		copied += nr;
 		if (likely(folio_test_anon(folio)))
 			anon += nr;
 	}
-	if (copied) {
-		pte_table_add_used(dst_start, copied);
-		add_mm_counter(dst_vma->vm_mm, anon);
-	}
+	pte_table_add_used(dst_start, copied);
+	add_mm_counter(dst_vma->vm_mm, anon);
+	pte_unmap_unlock(src, src_ptl);
+unlock:
+	pte_unmap_unlock(dst_start, dst_ptl);
 	return ret;
 }
 
@@ -207,6 +214,7 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
 	if (!mm)
 		return NULL;
+	mmap_write_lock(oldmm);
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
 	mm->start_stack = oldmm->start_stack;
@@ -230,9 +238,11 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 			goto fail;
 	}
 	flush_tlb_mm(oldmm);
+	mmap_write_unlock(oldmm);
 	return mm;
 fail:
 	flush_tlb_mm(oldmm);            /* some parent PTEs may be write-protected */
+	mmap_write_unlock(oldmm);
 	exit_mmap(mm);
 	mmdrop(mm);
 	return NULL;

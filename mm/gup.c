@@ -28,6 +28,7 @@
 #include "linux/err.h"
 #include "linux/sched.h"
 #include "mm/internal.h"
+#include "mm/mmap_lock.h"
 #include "mm/rmap.h"
 #include "linux/printk.h"
 #include "linux/string.h"
@@ -205,33 +206,42 @@ static struct page *get_one_page(struct vm_area_struct *vma, unsigned long addre
  * start on, faulting in what is missing (Linux's __get_user_pages).
  * Returns how many were taken (pages[] gets them), or -errno if none:
  * -EFAULT for an address without a VMA or whose VMA denies the access,
- * -ENOMEM.  The references stop at the first page that fails.
+ * -ENOMEM.  The references stop at the first page that fails.  Takes the
+ * mmap_lock for read (Linux leaves that to get_user_pages_remote()'s
+ * caller; foliOS has no caller holding it).
  */
 static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
 			     unsigned int gup_flags, struct page **pages)
 {
 	struct vm_area_struct *vma = NULL;
 	unsigned long i;
+	long err = 0;
 
 	VM_WARN_ON_ONCE(!!(gup_flags & FOLL_GET) == !!(gup_flags & FOLL_PIN),
 			"__get_user_pages: FOLL_GET or FOLL_PIN, exactly one");
 	if (gup_flags & FOLL_PIN)
 		set_bit(MMF_HAS_PINNED, &mm->flags);
 	start &= PAGE_MASK;
+	mmap_read_lock(mm);
 	for (i = 0; i < nr_pages; i++, start += PAGE_SIZE) {
 		struct page *page;
 
 		if (!vma || start >= vma->vm_end) {
 			vma = find_vma(mm, start);
-			if (!vma || start < vma->vm_start || check_vma_flags(vma, gup_flags))
-				return i ? (long)i : -EFAULT;
+			if (!vma || start < vma->vm_start || check_vma_flags(vma, gup_flags)) {
+				err = -EFAULT;
+				break;
+			}
 		}
 		page = get_one_page(vma, start, gup_flags);
-		if (IS_ERR(page))
-			return i ? (long)i : PTR_ERR(page);
+		if (IS_ERR(page)) {
+			err = PTR_ERR(page);
+			break;
+		}
 		pages[i] = page;
 	}
-	return i;
+	mmap_read_unlock(mm);
+	return i || !err ? (long)i : err;
 }
 
 /* Plain references to pages of mm, which need not be current's (ptrace, /proc/<pid>/mem). */

@@ -26,7 +26,9 @@
  * and copies one 4 KiB page (Linux 6.1's do_huge_pmd_wp_page; newer
  * Linux allocates a THP there, do_huge_zero_wp_pmd).
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Locks: a PMD entry changes under pmd_lock (the PMD table's split lock);
+ * the deposited tables are mm's list, under mm->page_table_lock.  Order:
+ * mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/pagemap.h"
@@ -42,17 +44,21 @@
 /* Keep table for a later split of the PMD leaf just made in mm. */
 void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
+	spin_lock(&mm->page_table_lock);
 	list_add(&virt_to_page(table)->lru, &mm->pgtables_deposited);
+	spin_unlock(&mm->page_table_lock);
 }
 
 static pte_t *pgtable_trans_huge_withdraw(struct mm_struct *mm)
 {
 	struct page *page;
 
+	spin_lock(&mm->page_table_lock);
 	if (list_empty(&mm->pgtables_deposited))
 		panic("pgtable_trans_huge_withdraw: a PMD leaf without a deposited table");
 	page = list_first_entry(&mm->pgtables_deposited, struct page, lru);
 	list_del(&page->lru);
+	spin_unlock(&mm->page_table_lock);
 	page->lru.next = page->lru.prev = NULL;
 	return page_address(page);
 }
@@ -135,6 +141,7 @@ void mm_put_huge_zero_folio(struct mm_struct *mm)
 /*
  * Map the huge zero folio at haddr read-only by a PMD leaf, with table
  * deposited for its split (Linux's set_huge_zero_folio): no rmap, no RSS.
+ * Under pmd_lock.
  */
 static void set_huge_zero_folio(pte_t *table, struct mm_struct *mm, struct vm_area_struct *vma,
 				unsigned long haddr, pmd_t *pmd, struct folio *zero_folio)
@@ -144,10 +151,30 @@ static void set_huge_zero_folio(pte_t *table, struct mm_struct *mm, struct vm_ar
 }
 
 /*
+ * The folio a 2 MiB anon fault maps: the huge zero folio for a read if
+ * use_zero_page is set, else a new zeroed PMD-order folio (*new set).
+ * NULL when no 2 MiB block is free.
+ */
+static struct folio *huge_anon_fault_folio(struct mm_struct *mm, unsigned int flags, bool *new)
+{
+	struct folio *folio;
+
+	*new = (flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page);
+	if (!*new)
+		return mm_get_huge_zero_folio(mm);
+	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+	count_mthp_stat(HPAGE_PMD_ORDER, folio ? MTHP_STAT_ANON_FAULT_ALLOC :
+						 MTHP_STAT_ANON_FAULT_FALLBACK);
+	return folio;
+}
+
+/*
  * An anon fault at address where the PMD entry is none and a 2 MiB folio
  * is allowed (the caller checked): a read (flags without FAULT_FLAG_WRITE)
  * maps the huge zero folio if use_zero_page is set; otherwise allocate a
- * zeroed PMD-order folio and map it with one PMD leaf.  0, or
+ * zeroed PMD-order folio and map it with one PMD leaf.  The folio and the
+ * table to deposit are allocated unlocked; under pmd_lock the PMD must
+ * still be none, else they go back and the access is retried (0).  0, or
  * VM_FAULT_FALLBACK when no 2 MiB block (or no table to deposit) is free:
  * the PTE path takes over.
  */
@@ -157,42 +184,50 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long haddr = address & PMD_MASK;
 	struct folio *folio;
+	spinlock_t *ptl;
 	pte_t *table;
+	bool new;
 
 	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
 		return VM_FAULT_FALLBACK;
 	table = pte_alloc_one();
 	if (!table)
 		return VM_FAULT_FALLBACK;
-	if (!(flags & FAULT_FLAG_WRITE) && READ_ONCE(thp_use_zero_page)) {
-		folio = mm_get_huge_zero_folio(mm);
-		if (folio)
-			set_huge_zero_folio(table, mm, vma, haddr, pmd, folio);
-		else
-			pte_free(table);
-		return folio ? 0 : VM_FAULT_FALLBACK;
-	}
-	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+	folio = huge_anon_fault_folio(mm, flags, &new);
 	if (!folio) {
 		pte_free(table);
-		count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_FALLBACK);
 		return VM_FAULT_FALLBACK;
 	}
-	count_mthp_stat(HPAGE_PMD_ORDER, MTHP_STAT_ANON_FAULT_ALLOC);
+	ptl = pmd_lock(mm, pmd);
+	if (unlikely(!pgent_none(*pmd))) {
+		spin_unlock(ptl);
+		pte_free(table);
+		if (new)
+			folio_put(folio);
+		return 0;
+	}
+	if (!new) {
+		set_huge_zero_folio(table, mm, vma, haddr, pmd, folio);
+		spin_unlock(ptl);
+		return 0;
+	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
 	set_pmd_at(mm, haddr, pmd,
 		   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
+	spin_unlock(ptl);
 	return 0;
 }
 
 /*
  * A write to a read-only PMD leaf of a writable mapping (Linux's
- * do_huge_pmd_wp_page, MISSING.md §Patch 13): reuse the whole THP if it is
- * ours alone — head PageAnonExclusive, or refcount 1 (only this PMD maps
- * it) — else split the PMD and return VM_FAULT_FALLBACK so the PTE path
- * retries, copying one 4 KiB page or reusing through the MM owner slots.
+ * do_huge_pmd_wp_page, MISSING.md §Patch 13), under pmd_lock: reuse the
+ * whole THP if it is ours alone — head PageAnonExclusive, or refcount 1
+ * (only this PMD maps it) checked again under the folio lock — else split
+ * the PMD and return VM_FAULT_FALLBACK so the PTE path retries, copying
+ * one 4 KiB page or reusing through the MM owner slots.  A folio locked
+ * elsewhere is not waited for (a spinlock is held): the PMD is split.
  * The huge zero folio is never reused: its PMD is split into zero-page
  * PTEs, and the PTE path copies one page (Linux 6.1).
  */
@@ -201,22 +236,26 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
-	if (is_huge_zero_pmd(*pmd)) {
-		__split_huge_pmd(vma, pmd, address);
-		return VM_FAULT_FALLBACK;
-	}
+	if (is_huge_zero_pmd(*pmd))
+		goto fallback;
 	if (!PageAnonExclusive(page)) {
+		if (folio_ref_count(folio) != 1 || !folio_trylock(folio))
+			goto fallback;
 		if (folio_ref_count(folio) != 1) {
-			__split_huge_pmd(vma, pmd, address);
-			return VM_FAULT_FALLBACK;
+			folio_unlock(folio);
+			goto fallback;
 		}
 		folio_move_anon_rmap(folio, vma);
 		SetPageAnonExclusive(page);
+		folio_unlock(folio);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
 	set_pmd_at(vma->vm_mm, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
 	flush_pmd_tlb_range(vma, address & PMD_MASK, (address & PMD_MASK) + HPAGE_PMD_SIZE);
 	return 0;
+fallback:
+	__split_huge_pmd_locked(vma, pmd, address);
+	return VM_FAULT_FALLBACK;
 }
 
 /*
@@ -269,20 +308,24 @@ static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long h
  * (Linux's __split_huge_zero_page_pmd).  A file VMA's PMD is zapped
  * instead, leaving *pmd none: its pages refault, by PTEs where the fault
  * cannot map the PMD again (Linux's rule for !vma_is_anonymous).
+ * Under pmd_lock (Linux's __split_huge_pmd_locked): the leaf is made not
+ * present and flushed first (pmdp_invalidate), so no CPU writes through it
+ * while the PTEs are filled, then the table goes in (pmd_populate).
  */
-void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
+void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long haddr = address & PMD_MASK;
-	pmd_t old = *pmd;
+	pmd_t old;
 	pte_t *table;
 
-	VM_WARN_ON_ONCE(!pgent_huge(old), "__split_huge_pmd: not a PMD leaf");
+	VM_WARN_ON_ONCE(!pgent_huge(*pmd), "__split_huge_pmd: not a PMD leaf");
 	if (!vma_is_anonymous(vma)) {
 		zap_file_pmd(vma, pmd, haddr);
 		return;
 	}
 	table = pgtable_trans_huge_withdraw(mm);
+	old = pmdp_invalidate(mm, haddr, pmd);
 	if (is_huge_zero_pmd(old)) {
 		pte_t zero = pgent_mkspecial(mk_pte_entry(my_zero_pfn(haddr), vma_pgprot(vma, false)));
 
@@ -293,7 +336,16 @@ void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr
 		folio_remap_pmd_as_ptes(page_folio(pfn_to_page(pgent_pfn(old))), vma, haddr);
 	}
 	pmd_populate(mm, pmd, table);
-	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
+}
+
+/* Split the PMD leaf *pmd, if it still is one, under pmd_lock (Linux's __split_huge_pmd). */
+void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
+{
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+
+	if (pgent_huge(*pmd))
+		__split_huge_pmd_locked(vma, pmd, address);
+	spin_unlock(ptl);
 }
 
 /*
@@ -308,7 +360,7 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 	if (IS_ALIGNED(address, PMD_SIZE))
 		return;
 	pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
-	if (pmd && pgent_huge(*pmd))
+	if (pmd && pgent_huge(READ_ONCE(*pmd)))
 		__split_huge_pmd(vma, pmd, address);
 }
 
@@ -344,6 +396,42 @@ void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd
 }
 
 /*
+ * copy_huge_pmd() under both PMD locks, table allocated: 0 with table
+ * deposited in the child, or -EAGAIN (the parent's PMD split, or no leaf
+ * by now) with table still the caller's.
+ */
+static int copy_huge_pmd_locked(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+				pmd_t *dst_pmd, pmd_t *src_pmd, unsigned long addr, pte_t *table)
+{
+	struct mm_struct *dst_mm = dst_vma->vm_mm;
+	pmd_t pmd = pgent_wrprotect(*src_pmd);
+	struct page *page;
+	struct folio *folio;
+
+	if (!pgent_huge(pmd) || !pgent_present(pmd))
+		return -EAGAIN;
+	if (is_huge_zero_pmd(pmd)) {            /* the child maps it too, as it is */
+		mm_get_huge_zero_folio(dst_mm);
+		set_pmd_at(dst_mm, addr, dst_pmd, pmd);
+		pgtable_trans_huge_deposit(dst_mm, table);
+		return 0;
+	}
+	page = pfn_to_page(pgent_pfn(pmd));
+	folio = page_folio(page);
+	folio_get(folio);
+	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
+		folio_put(folio);
+		__split_huge_pmd_locked(src_vma, src_pmd, addr);
+		return -EAGAIN;
+	}
+	set_pmd_at(dst_mm, addr, dst_pmd, pmd);
+	pmdp_set_wrprotect(src_vma->vm_mm, addr, src_pmd);     /* dup_mm() flushes the TLB once */
+	pgtable_trans_huge_deposit(dst_mm, table);
+	add_mm_counter(dst_mm, HPAGE_PMD_NR);
+	return 0;
+}
+
+/*
  * fork: the child maps the parent's PMD leaf at addr too, write-protected
  * in both (Linux's copy_huge_pmd), with a table deposited for the child —
  * but a file VMA's PMD is not copied: the child refaults it;
@@ -361,40 +449,30 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 		  pmd_t *src_pmd, unsigned long addr)
 {
 	struct mm_struct *dst_mm = dst_vma->vm_mm;
-	struct page *page = pfn_to_page(pgent_pfn(*src_pmd));
-	struct folio *folio = page_folio(page);
-	pmd_t pmd = pgent_wrprotect(*src_pmd);
+	spinlock_t *dst_ptl, *src_ptl;
 	pmd_t *dst_pmd;
 	pte_t *table;
+	int ret;
 
 	if (!vma_is_anonymous(dst_vma))
 		return 0;
 	table = pte_alloc_one();
 	if (!table)
 		return -ENOMEM;
-	dst_pmd = pgtable_entry(dst_mm->pgd, addr, PT_PMD, true);
+	dst_pmd = mm_alloc_entry(dst_mm, addr, PT_PMD);
 	if (!dst_pmd) {
 		pte_free(table);
 		return -ENOMEM;
 	}
-	if (is_huge_zero_pmd(pmd)) {            /* the child maps it too, as it is */
-		mm_get_huge_zero_folio(dst_mm);
-		set_pmd_at(dst_mm, addr, dst_pmd, pmd);
-		pgtable_trans_huge_deposit(dst_mm, table);
-		return 0;
-	}
-	folio_get(folio);
-	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
-		folio_put(folio);
+	dst_ptl = pmd_lock(dst_mm, dst_pmd);
+	src_ptl = pmd_lockptr(src_vma->vm_mm, src_pmd);
+	spin_lock_nested(src_ptl, SINGLE_DEPTH_NESTING);        /* the child's first, as Linux */
+	ret = copy_huge_pmd_locked(dst_vma, src_vma, dst_pmd, src_pmd, addr, table);
+	spin_unlock(src_ptl);
+	spin_unlock(dst_ptl);
+	if (ret)
 		pte_free(table);
-		__split_huge_pmd(src_vma, src_pmd, addr);
-		return -EAGAIN;
-	}
-	set_pmd_at(dst_mm, addr, dst_pmd, pmd);
-	pmdp_set_wrprotect(src_vma->vm_mm, addr, src_pmd);     /* dup_mm() flushes the TLB once */
-	pgtable_trans_huge_deposit(dst_mm, table);
-	add_mm_counter(dst_mm, HPAGE_PMD_NR);
-	return 0;
+	return ret;
 }
 
 /*
@@ -404,9 +482,11 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
  */
 void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	bool write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
 
 	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(*pmd, vma_pgprot(vma, write)));
 	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
+	spin_unlock(ptl);
 }

@@ -105,12 +105,16 @@ static inline void update_hiwater_rss(struct mm_struct *mm)
 		mm->hiwater_rss = get_mm_rss(mm);
 }
 
-/* Anon pages mapped (nr < 0: unmapped) by mm (Linux's MM_ANONPAGES). */
+/*
+ * Anon pages mapped (nr < 0: unmapped) by mm (Linux's MM_ANONPAGES).  The
+ * RSS counters change under different page-table locks of one mm: atomic
+ * adds (Linux's are per-CPU counters); the peak is a racy hint as Linux's.
+ */
 static inline void add_mm_counter(struct mm_struct *mm, long nr)
 {
 	if (nr < 0)
 		update_hiwater_rss(mm);
-	mm->rss_anon += nr;
+	__atomic_add_fetch(&mm->rss_anon, nr, __ATOMIC_RELAXED);
 }
 
 /*
@@ -121,10 +125,8 @@ static inline void add_mm_counter_file(struct mm_struct *mm, const struct folio 
 {
 	if (nr < 0)
 		update_hiwater_rss(mm);
-	if (folio_test_swapbacked(folio))
-		mm->rss_shmem += nr;
-	else
-		mm->rss_file += nr;
+	__atomic_add_fetch(folio_test_swapbacked(folio) ? &mm->rss_shmem : &mm->rss_file, nr,
+			   __ATOMIC_RELAXED);
 }
 
 /*
@@ -201,7 +203,11 @@ long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long l
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+struct folio *folio_alloc_reclaim(gfp_t gfp);
+int do_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, pte_t *pte,
+	       spinlock_t *ptl, unsigned int flags);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
+void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);
 struct mmu_gather;
 void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,

@@ -153,6 +153,23 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 }
 
 /*
+ * Must the advice take the mmap_lock for write (Linux's
+ * madvise_need_mmap_write)?  Not the advice that only faults or zaps
+ * pages; MADV_COLLAPSE does here, as it replaces a PTE table in place.
+ */
+bool madvise_need_mmap_write(int behavior)
+{
+	switch (behavior) {
+	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
+	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
  * Advise [start, start + len_in) (Linux's do_madvise).  0, -EINVAL (unknown
  * advice, misaligned, wrapping length, advice that does not apply), or
  * -ENOMEM (part of the range is unmapped: the rest was still advised).
@@ -186,6 +203,7 @@ int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len_in, 
 			break;
 		start = tmp;
 	}
-	vma_merge_all(mm);
+	if (madvise_need_mmap_write(behavior))
+		vma_merge_all(mm);      /* the VMA list changes only under a write lock */
 	return ret ? ret : unmapped_error;
 }

@@ -11,15 +11,15 @@
  *         falling back order by order to 4 KiB      (alloc_anon_folio)
  *
  * A write to a read-only PTE of a private writable mapping is copy-on-write
- * (do_wp_page, MISSING.md §Patch 13): reuse the page when this mm is its
- * only user — for a large folio, proved through the MM owner slots — else
- * copy one 4 KiB page.  A write to the zero page gets a new zeroed 4 KiB
- * page (Linux's wp_page_copy: no large folio for it, as Linux).
+ * (do_wp_page, mm/memory_wp.c).
  *
  * Every PTE or PMD that maps a folio holds one folio reference; the zero
  * pages are no folio of anybody's (mm/pgtable.h) and hold none.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Locks: the caller holds the mmap_lock for read (for write: an mm
+ * change); a fault maps under the page-table lock and rechecks there what
+ * it saw before it allocated, backing out (the access is retried) when
+ * another CPU changed the entry meanwhile.  Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/pagemap.h"
@@ -58,7 +58,7 @@ void init_zero_pfn(void)
  * deferred split queue are split first (Linux's shrinker does that under
  * memory pressure) and the allocation is tried once more.
  */
-static struct folio *folio_alloc_reclaim(gfp_t gfp)
+struct folio *folio_alloc_reclaim(gfp_t gfp)
 {
 	struct folio *folio = folio_alloc(gfp, 0);
 
@@ -73,6 +73,7 @@ static struct folio *folio_alloc_reclaim(gfp_t gfp)
  * allows and whose aligned block fits the VMA, the highest whose PTEs are
  * all none; then, from that order down, the first the buddy can give;
  * finally 4 KiB.  The block's first address goes to *addrp.  NULL: OOM.
+ * The PTEs are read without their lock: the caller rechecks them under it.
  */
 static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long address,
 				      pte_t *pte, unsigned long *addrp)
@@ -108,161 +109,51 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
  * A fault on a none PTE of an anon VMA (Linux's do_anonymous_page): a
  * read maps the shared zero page read-only by a special PTE (no folio, no
  * rmap, no RSS); a write maps a new zeroed folio, all its pages by PTEs,
- * exclusive to this mm, each PTE holding a folio reference.  0 or -ENOMEM.
+ * exclusive to this mm, each PTE holding a folio reference.  The folio is
+ * allocated unlocked; under the PTL its PTEs must still be none, else
+ * another CPU mapped something there first: the folio goes back and the
+ * access is retried.  0 or -ENOMEM.
  */
-static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
+static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			     unsigned int flags)
 {
-	unsigned long addr, nr;
-	struct folio *folio;
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long addr = address & PAGE_MASK, nr = 1;
+	struct folio *folio = NULL;
+	spinlock_t *ptl;
+	pte_t *pte;
 
-	if (!(flags & FAULT_FLAG_WRITE)) {
-		set_pte_at(vma->vm_mm, address & PAGE_MASK, pte,
-			   pgent_mkspecial(mk_pte_entry(my_zero_pfn(address), vma_pgprot(vma, false))));
-		return 0;
+	if (flags & FAULT_FLAG_WRITE) {
+		pmd_t pmdval = READ_ONCE(*pmd);
+
+		if (!pgent_present(pmdval) || pgent_huge(pmdval))
+			return 0;
+		folio = alloc_anon_folio(vma, address, pgent_table(pmdval) + pt_index(address, PT_PTE),
+					 &addr);
+		if (!folio)
+			return -ENOMEM;
+		nr = folio_nr_pages(folio);
 	}
-	folio = alloc_anon_folio(vma, address, pte, &addr);
-	if (!folio)
-		return -ENOMEM;
-	nr = folio_nr_pages(folio);
-	pte -= ((address & PAGE_MASK) - addr) >> PAGE_SHIFT;
+	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	if (!pte || !pte_range_none(pte, nr))
+		goto release;
+	if (!folio) {
+		set_pte_at(mm, addr, pte, pgent_mkspecial(mk_pte_entry(my_zero_pfn(address),
+								       vma_pgprot(vma, false))));
+		goto unlock;
+	}
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	set_ptes(vma->vm_mm, addr, pte,
-		 pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))), nr);
-	add_mm_counter(vma->vm_mm, nr);
-	return 0;
-}
-
-/*
- * May this mm reuse a page of a PTE-mapped large anon folio for writing
- * (Linux's __wp_can_reuse_large_anon_folio)?  Only when the MM owner slots
- * prove that all mappings are this mm's and nothing else holds a
- * reference: not maybe-shared, and refcount == large mapcount, checked
- * again under the mapcount lock.  A single mapping is not reused: copying
- * the one page lets the folio go.
- */
-static bool __wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma)
-{
-	bool exclusive = false;
-
-	if (folio_large_mapcount(folio) <= 1)
-		return false;
-	if (folio_test_large_maybe_mapped_shared(folio))
-		return false;
-	if (folio_large_mapcount(folio) != folio_ref_count(folio))
-		return false;
-	folio_lock_large_mapcount(folio);
-	if (folio_test_large_maybe_mapped_shared(folio))
-		goto unlock;
-	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_ref_count(folio),
-			"large mapcount above refcount: a mapping without its reference");
-	if (folio_large_mapcount(folio) != folio_ref_count(folio))
-		goto unlock;
-	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_nr_pages(folio),
-			"reuse: more PTE mappings than pages in one mm");
-	VM_WARN_ON_ONCE(folio_entire_mapcount(folio), "reuse: PTE fault on a PMD-mapped folio");
-	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != vma->vm_mm->mm_id &&
-			folio_mm_id(folio, 1) != vma->vm_mm->mm_id,
-			"reuse: exclusive folio without this mm in a slot");
-	exclusive = true;
+	set_ptes(mm, addr, pte, pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))),
+		 nr);
+	add_mm_counter(mm, nr);
+	folio = NULL;
+release:
+	if (folio)
+		folio_put(folio);
 unlock:
-	folio_unlock_large_mapcount(folio);
-	return exclusive;
-}
-
-/*
- * May this mm reuse the page for writing?  A small folio it holds the only
- * reference to is ours alone from now on: it moves to vma's anon_vma
- * (Linux's wp_can_reuse_anon_folio; a large one stays where it is, as in
- * Linux: other pages of it may be mapped elsewhere).
- */
-static bool wp_can_reuse_anon_folio(struct folio *folio, struct vm_area_struct *vma)
-{
-	if (folio_test_large(folio))
-		return __wp_can_reuse_large_anon_folio(folio, vma);
-	if (folio_ref_count(folio) != 1)
-		return false;
-	folio_move_anon_rmap(folio, vma);
-	return true;
-}
-
-/*
- * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
- * order-0 anon folio replaces the page in this PTE; the old folio — anon,
- * or a page-cache folio of a private file mapping — loses one mapping
- * (which may free this mm's slot and clear the shared bit).
- * page NULL: the PTE maps the zero page, the new page is zeroed and there
- * is no old folio to let go.  The old folio is pinned across the
- * allocation, as Linux's do_wp_page does: an allocation that fails drains
- * the deferred split queue, and split_folio() must not split the folio
- * under us (it refuses a folio with more references than mappings).
- */
-static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned long address,
-					pte_t *pte, struct page *page)
-{
-	struct folio *folio = page ? page_folio(page) : NULL, *new;
-
-	if (anon_vma_prepare(vma))
-		return -ENOMEM;
-	if (page)
-		folio_get(folio);
-	new = folio_alloc_reclaim(page ? 0 : __GFP_ZERO);
-	if (!new) {
-		if (page)
-			folio_put(folio);
-		return -ENOMEM;
-	}
-	if (page)
-		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
-	ptep_clear_flush(vma, address, pte);
-	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
-	set_pte_at(vma->vm_mm, address, pte,
-		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
-	if (!page || !folio_test_anon(folio))
-		add_mm_counter(vma->vm_mm, 1);
-	if (!page)
-		return 0;
-	if (!folio_test_anon(folio))
-		add_mm_counter_file(vma->vm_mm, folio, -1);
-	folio_remove_rmap_pte(folio, page, vma);
-	folio_put_refs(folio, 2);               /* the PTE's reference and ours */
-	return 0;
-}
-
-/*
- * A write to a present, write-protected PTE (Linux's do_wp_page), or an
- * unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants the page
- * exclusive).  A shared mapping makes the page writable in place
- * (wp_page_shared).  A private one reuses an anon page if it is already
- * PageAnonExclusive or wp_can_reuse_anon_folio() says this mm is its only
- * user — then only this page becomes exclusive — else copies it; the zero
- * page and a page-cache page are always replaced.  Only a write to a VM_WRITE mapping makes the PTE writable
- * (Linux's maybe_mkwrite): an unshare leaves it read-only, and so does a
- * FOLL_FORCE write to a R/O mapping.
- */
-static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
-		      unsigned int flags)
-{
-	struct page *page = vm_normal_page(vma, address, *pte);
-	struct folio *folio;
-
-	address &= PAGE_MASK;
-	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE)))
-		return wp_page_shared(vma, address, pte, flags);
-	if (unlikely(!page))
-		return wp_page_copy(vma, address, pte, NULL);  /* the zero page */
-	folio = page_folio(page);
-	if (unlikely(!folio_test_anon(folio)))
-		return wp_page_copy(vma, address, pte, page);  /* a private file page */
-	if (!PageAnonExclusive(page)) {
-		if (!wp_can_reuse_anon_folio(folio, vma))
-			return wp_page_copy(vma, address, pte, page);
-		SetPageAnonExclusive(page);
-		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
-	}
-	if (!(flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
-		ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
+	if (pte)
+		pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 
@@ -271,32 +162,35 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
  * PMD leaf: done if the THP is exclusive already, else the PMD is split
  * and the PTE path unshares or copies the one page (Linux reuses or
  * splits at the PMD level; splitting is what it does when it cannot
- * reuse).  true if the PTE path must go on.
+ * reuse).  true if the PTE path must go on.  Under pmd_lock.
  */
 static bool huge_pmd_unshare_or_force(struct vm_area_struct *vma, unsigned long address,
 				      pmd_t *pmd)
 {
 	if (PageAnonExclusive(pfn_to_page(pgent_pfn(*pmd))))
 		return false;
-	__split_huge_pmd(vma, pmd, address);
+	__split_huge_pmd_locked(vma, pmd, address);
 	return true;
 }
 
 /*
- * The PMD level of a fault on a present PMD leaf: 0 when it is resolved,
+ * The PMD level of a fault on a PMD leaf, under pmd_lock: 0 when it is
+ * resolved — or the leaf changed meanwhile (the access is retried) —,
  * VM_FAULT_FALLBACK when the PTE path must go on.  A write or unshare on
  * a file PMD is done at the PTE level: the PMD is split — zapped — and
  * the pages refault by PTEs (Linux's wp_huge_pmd).
  */
-static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			  unsigned int flags)
+static int huge_pmd_fault_locked(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+				 unsigned int flags)
 {
 	bool write = flags & FAULT_FLAG_WRITE;
 
+	if (!pgent_present(*pmd) || !pgent_huge(*pmd))
+		return 0;
 	if (!vma_is_anonymous(vma)) {
 		if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pgent_write(*pmd))
 			return 0;
-		__split_huge_pmd(vma, pmd, address);
+		__split_huge_pmd_locked(vma, pmd, address);
 		return VM_FAULT_FALLBACK;
 	}
 
@@ -307,47 +201,82 @@ static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd
 	return do_huge_pmd_wp_page(vma, address, pmd);
 }
 
+static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			  unsigned int flags)
+{
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+	int ret = huge_pmd_fault_locked(vma, address, pmd, flags);
+
+	spin_unlock(ptl);
+	return ret;
+}
+
+/*
+ * The PTE level of a fault (Linux's handle_pte_fault): a PTE table is
+ * installed if *pmd is none, and the PTE read without its lock (tables are
+ * not freed under the mmap_lock held for read).  A none PTE goes to the
+ * anon or file fault, which take the lock and look again; a
+ * write-protected one to do_wp_page, with the lock taken and the PTE
+ * rechecked.  A PMD that is no PTE table by now, or a PTE another CPU is
+ * changing (a migration entry), means: retry the access.
+ */
+static int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			    unsigned int flags)
+{
+	spinlock_t *ptl;
+	pmd_t pmdval;
+	pte_t entry, *pte;
+
+	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(vma->vm_mm, pmd))
+		return -ENOMEM;
+	pmdval = READ_ONCE(*pmd);
+	if (!pgent_present(pmdval) || pgent_huge(pmdval))
+		return 0;
+	entry = READ_ONCE(pgent_table(pmdval)[pt_index(address, PT_PTE)]);
+	if (pgent_none(entry))
+		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
+					       do_fault(vma, address, pmd, flags);
+	if (!pgent_present(entry) || pgent_write(entry) ||
+	    !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+		return 0;
+	pte = pte_offset_map_lock(vma->vm_mm, pmd, address, &ptl);
+	if (likely(pte && *pte == entry))
+		return do_wp_page(vma, address, pmd, pte, ptl, flags);
+	if (pte)
+		pte_unmap_unlock(pte, ptl);
+	return 0;
+}
+
 /*
  * Resolve a fault at address in vma, whose permissions the caller checked
  * (Linux's __handle_mm_fault; GUP checks them its own way, FOLL_FORCE):
  * the PMD level first (a new THP, or a write to a PMD-mapped one), then
  * the PTE level; a none entry of a VMA with vm_ops faults through it
- * (do_fault, mm/memory_file.c), which may map a PMD.  Returns 0 (retry the
- * access), -ENOMEM (OOM) or -ENXIO (SIGBUS: no page of the file there).
+ * (do_fault, mm/memory_file.c), which may map a PMD.  The caller holds the
+ * mmap_lock.  Returns 0 (retry the access), -ENOMEM (OOM) or -ENXIO
+ * (SIGBUS: no page of the file there).
  */
 int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
-	pgd_t *pgd = vma->vm_mm->pgd;
-	bool wp = flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE), anon = vma_is_anonymous(vma);
+	bool anon = vma_is_anonymous(vma);
 	pmd_t *pmd;
-	pte_t *pte;
 
 	/* Linux prepares it where a fault allocates; every anon fault may. */
 	if (anon && anon_vma_prepare(vma))
 		return -ENOMEM;
-	pmd = pgtable_entry(pgd, address, PT_PMD, true);
+	pmd = mm_alloc_entry(vma->vm_mm, address, PT_PMD);
 	if (!pmd)
 		return -ENOMEM;
-	if (pgent_none(*pmd) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
+	if (pgent_none(READ_ONCE(*pmd)) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
 		if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
 			return 0;
-	} else if (pgent_huge(*pmd)) {
+	} else if (pgent_huge(READ_ONCE(*pmd))) {
 		if (!huge_pmd_fault(vma, address, pmd, flags))
 			return 0;
 	}
-	if (pgent_none(*pmd) && !anon)
+	if (pgent_none(READ_ONCE(*pmd)) && !anon)
 		return do_fault(vma, address, pmd, flags);
-	/* Go on from the PMD found above unless a PTE table must be allocated first. */
-	pte = pgent_present(*pmd) && !pgent_huge(*pmd) ? pte_offset(pmd, address) :
-							 pgtable_entry(pgd, address, PT_PTE, true);
-	if (!pte)
-		return -ENOMEM;
-	if (pgent_none(*pte))
-		return anon ? do_anonymous_page(vma, address, pte, flags) :
-			      do_fault(vma, address, pmd, flags);
-	if (wp && !pgent_write(*pte))
-		return do_wp_page(vma, address, pte, flags);
-	return 0;
+	return handle_pte_fault(vma, address, pmd, flags);
 }
 
 /*

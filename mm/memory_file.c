@@ -26,9 +26,11 @@
  * for shmem) but soft-dirty tracking, which clear_refs turns on by clearing
  * VM_SOFTDIRTY: then a write faults into wp_page_shared.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).  Linux
- * takes the folio lock around ->fault .. finish_fault; truncation cannot
- * run in between on one CPU without preemption.
+ * Locks: the caller holds the mmap_lock for read; finish_fault maps under
+ * pmd_lock or the PTE table's lock, rechecking that the entries are still
+ * none (else another CPU mapped them first: the page goes back, the access
+ * is retried).  Order: mm/rmap.c.  Linux takes the folio lock around
+ * ->fault .. finish_fault against truncation; foliOS does not yet.
  */
 #include "linux/errno.h"
 #include "linux/pagemap.h"
@@ -66,16 +68,24 @@ static int do_set_pmd(struct vm_fault *vmf, pmd_t *pmd, struct folio *folio)
 	unsigned long haddr = vmf->address & PMD_MASK;
 	pmd_t entry;
 
+	spinlock_t *ptl;
+
 	if ((vma->vm_flags & VM_NOHUGEPAGE) || folio_order(folio) != HPAGE_PMD_ORDER ||
 	    haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end ||
-	    linear_page_index(vma, haddr) != folio->index || !pgent_none(*pmd))
+	    linear_page_index(vma, haddr) != folio->index)
 		return VM_FAULT_FALLBACK;
 	entry = mk_huge_entry(folio_pfn(folio), vma_file_pgprot(vma));
 	if ((vmf->flags & FAULT_FLAG_WRITE) && (vma->vm_flags & VM_WRITE))
 		entry = pgent_mkwrite(entry);
+	ptl = pmd_lock(vma->vm_mm, pmd);
+	if (!pgent_none(*pmd)) {
+		spin_unlock(ptl);
+		return VM_FAULT_FALLBACK;
+	}
 	add_mm_counter_file(vma->vm_mm, folio, HPAGE_PMD_NR);
 	folio_add_file_rmap_pmd(folio, &folio->page, vma);
 	set_pmd_at(vma->vm_mm, haddr, pmd, entry);
+	spin_unlock(ptl);
 	return 0;
 }
 
@@ -133,23 +143,35 @@ static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page
  * Map page, which holds a folio reference the caller passes on (Linux's
  * finish_fault): one PMD if it can be, else PTEs — several only for a
  * large shmem folio whose PTEs are all none.  0 or -ENOMEM (no page
- * table); on error the reference is still the caller's.
+ * table); on error the reference is still the caller's.  A PTE another
+ * CPU filled meanwhile (or a PMD leaf there now) is 0 too: the reference
+ * is dropped and the access retried.
  */
 static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
 {
+	struct mm_struct *mm = vmf->vma->vm_mm;
 	struct folio *folio = page_folio(page);
 	unsigned long addr = vmf->address;
+	spinlock_t *ptl;
 	unsigned int nr;
 	pte_t *pte;
 
-	if (pgent_none(*pmd) && folio_test_pmd_mappable(folio) && !do_set_pmd(vmf, pmd, folio))
+	if (pgent_none(READ_ONCE(*pmd)) && folio_test_pmd_mappable(folio) &&
+	    !do_set_pmd(vmf, pmd, folio))
 		return 0;
-	pte = pgtable_entry(vmf->vma->vm_mm->pgd, addr, PT_PTE, true);
-	if (!pte)
+	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(mm, pmd))
 		return -ENOMEM;
+	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	if (!pte || !pgent_none(*pte)) {
+		if (pte)
+			pte_unmap_unlock(pte, ptl);
+		folio_put(folio);
+		return 0;
+	}
 	nr = finish_fault_nr(vmf, folio, &addr, &page, &pte);
 	folio_ref_add(folio, nr - 1);
 	set_pte_range(vmf, folio, page, nr, addr, pte);
+	pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 

@@ -2,8 +2,11 @@
  * The address-space interface the kernel's system calls and fault handler
  * use (Linux's mm/mmap.c and mm/memory.c entry points).
  *
- * Lock order: see mm/rmap.c.  One task per mm (no threads): callers run on
- * the mm's own task or hold it alone (exec, exit); that ownership is the lock.
+ * Locks: the do_* calls that change the VMA list want the mmap_lock held
+ * for write, the faults and population for read (mm/mmap_lock.h: the
+ * system calls, the fault handler and gup take it); a caller that owns an
+ * mm nobody else can reach (a test, a new mm) may leave it unlocked.
+ * Order: mm/rmap.c.
  */
 #ifndef MM_MM_API_H
 #define MM_MM_API_H
@@ -92,6 +95,7 @@ bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npag
 int vm_enough_memory(unsigned long pages);
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
+bool madvise_need_mmap_write(int behavior);
 void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);

@@ -21,7 +21,7 @@ struct mm_struct *mm_alloc(void)
 		goto fail_nopgd;
 	if (mm_alloc_id(mm))
 		goto fail_noid;
-	mm->mm_count = 1;
+	atomic_set(&mm->mm_count, 1);
 	mmap_init_lock(mm);
 	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	INIT_LIST_HEAD(&mm->mmap);
@@ -38,7 +38,7 @@ fail_nopgd:
 /* Keep the struct (not the mappings) alive, e.g. for an open pagemap. */
 void mmgrab(struct mm_struct *mm)
 {
-	mm->mm_count++;
+	atomic_inc(&mm->mm_count);
 }
 
 /*
@@ -48,7 +48,7 @@ void mmgrab(struct mm_struct *mm)
  */
 void mmdrop(struct mm_struct *mm)
 {
-	if (--mm->mm_count)
+	if (!atomic_dec_and_test(&mm->mm_count))
 		return;
 	pgtable_free_range(mm->pgd, 0, TASK_SIZE_MAX);
 	pgd_free(mm->pgd);

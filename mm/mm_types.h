@@ -4,7 +4,7 @@
  *   offset  field
  *    0      flags            PG_* bits
  *    8      union (40 bytes) buddy: lru + private (= order)
- *                            page table: pt_nr_used
+ *                            page table: (lru,) ptl, pt_nr_used
  *                            tail page: compound_head (bit 0 set)
  *   48      _mapcount        stored minus one: -1 = unmapped
  *   52      _refcount
@@ -38,11 +38,10 @@ struct page {
 			unsigned long index;
 			unsigned long private;
 		};
-		struct {                /* page-table pages */
-			unsigned long _pt_pad_1;
+		struct {                /* page-table pages (Linux's struct ptdesc) */
+			unsigned long _pt_pad_1;  /* lru: a deposited PTE table's list */
 			unsigned long _pt_pad_2;
-			unsigned long _pt_pad_3;
-			unsigned long _pt_pad_4;
+			spinlock_t ptl;           /* split page-table lock (pte_lockptr, pmd_lockptr) */
 			unsigned long pt_nr_used; /* entries in use: freed at 0 */
 		};
 		struct {                /* tail pages of a compound page */
@@ -55,6 +54,15 @@ struct page {
 };
 
 _Static_assert(sizeof(struct page) == 64, "struct page must be 64 bytes");
+/*
+ * The split page-table lock lives in the table's struct page, after the
+ * lru a deposited table is listed by (Linux's ptdesc->ptl).  A spinlock_t
+ * grown past 16 bytes (a lock validator's data) would need Linux's
+ * ALLOC_SPLIT_PTLOCKS: a pointer here to a kmalloc'd lock.
+ */
+_Static_assert(offsetof(struct page, ptl) >= offsetof(struct page, lru) + sizeof(struct list_head) &&
+	       offsetof(struct page, ptl) + sizeof(spinlock_t) <= offsetof(struct page, pt_nr_used),
+	       "the page-table lock must fit between lru and pt_nr_used");
 
 /*
  * Page flags (bit numbers in page->flags).  Bits 0-7 stay free: in page[1]
@@ -101,9 +109,9 @@ extern const char *const pageflag_names[NR_PAGEFLAGS];
 struct mm_struct {
 	pgd_t *pgd;                     /* root page table */
 	unsigned int mm_id;
-	int mm_count;                   /* references to the struct (mmgrab/mmdrop) */
+	atomic_t mm_count;              /* references to the struct (mmgrab/mmdrop) */
 	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (mm/mmap_lock.h) */
-	spinlock_t page_table_lock;     /* upper page-table levels, counters (Linux's) */
+	spinlock_t page_table_lock;     /* PGD and PUD entries, vma->anon_vma, deposited tables */
 	unsigned long flags;            /* MMF_* */
 	struct list_head mmap;          /* VMAs, sorted by address */
 	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */

@@ -6,11 +6,13 @@
  * mm/vma.c's.  Argument checks come in Linux's order, so every error is
  * the errno Linux gives.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Locks: the caller holds the mmap_lock for write (mm/mm_api.h); exit_mmap
+ * takes it itself.  Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/shmem_fs.h"
+#include "mm/mmap_lock.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
@@ -405,6 +407,7 @@ void exit_mmap(struct mm_struct *mm)
 {
 	struct mmu_gather tlb;
 
+	mmap_write_lock(mm);    /* a /proc reader or gup of this mm may be walking it */
 	tlb_gather_mmu_fullmm(&tlb, mm);
 	while (!list_empty(&mm->mmap)) {
 		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
@@ -415,4 +418,5 @@ void exit_mmap(struct mm_struct *mm)
 	tlb_finish_mmu(&tlb);
 	mm_free_deposited_tables(mm);
 	mm_put_huge_zero_folio(mm);
+	mmap_write_unlock(mm);
 }

@@ -36,7 +36,7 @@ static unsigned long pmd_extent_end(unsigned long addr, unsigned long end)
 static bool move_huge_pmd(struct mm_struct *mm, unsigned long old_addr, pmd_t *old_pmd,
 			  unsigned long new_addr)
 {
-	pmd_t *new_pmd = pgtable_entry(mm->pgd, new_addr, PT_PMD, true);
+	pmd_t *new_pmd = mm_alloc_entry(mm, new_addr, PT_PMD);
 	pmd_t pmd;
 
 	if (!new_pmd || !pgent_none(*new_pmd))
@@ -59,7 +59,7 @@ static int move_ptes(struct mm_struct *mm, pmd_t *old_pmd, unsigned long old_add
 	pte_t *old_pte = pte_offset(old_pmd, old_addr), *new_pte;
 	unsigned long start = old_addr;
 
-	new_pte = pgtable_entry(mm->pgd, new_addr, PT_PTE, true);
+	new_pte = mm_alloc_entry(mm, new_addr, PT_PTE);
 	if (!new_pte)
 		return -ENOMEM;
 	for (; old_addr < old_end; old_addr += PAGE_SIZE, new_addr += PAGE_SIZE) {

@@ -9,12 +9,14 @@
  * Tables allocated before the buddy existed (pgtable_early_alloc) are not
  * PageTable and are never freed: they map the kernel.
  *
- * Lock order: see mm/rmap.c; the caller serializes changes to one tree (see
- * mm/pgtable.h).
+ * Locks: see mm/pgtable.h (which lock guards which entries) and mm/rmap.c
+ * (their order).  Kernel tables (init_pgd) are changed at boot and by
+ * ktests only, unlocked.
  */
 #include "linux/errno.h"
 #include "mm/pgtable.h"
 #include "mm/mm.h"
+#include "mm/mmap_lock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
@@ -39,6 +41,7 @@ static pgent_t *pt_alloc_table(void)
 		return NULL;
 	SetPageTable(page);
 	page->pt_nr_used = 0;
+	spin_lock_init(ptlock_ptr(page), "ptlock");
 	__atomic_add_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
 	return page_address(page);
 }
@@ -50,6 +53,8 @@ void pt_free_table(pgent_t *table)
 
 	VM_WARN_ON_ONCE(page->pt_nr_used, "freeing a page table with entries in use");
 	page->pt_nr_used = 0;
+	/* The lock overlays ->mapping, which the buddy checks (Linux's ptlock_free). */
+	memset(ptlock_ptr(page), 0, sizeof(spinlock_t));
 	ClearPageTable(page);
 	__atomic_sub_fetch(&nr_pagetable_pages, 1, __ATOMIC_RELAXED);
 	__free_page(page);
@@ -91,13 +96,43 @@ void pgd_free(pgd_t *pgd)
 }
 
 /*
+ * Fill the none entry *e of a table at level l of mm with a new table
+ * (Linux's pmd_install/__pud_alloc): allocated unlocked, installed under
+ * the lock guarding *e unless another CPU filled *e meanwhile — then the
+ * new table goes back.  mm NULL: a kernel table, unlocked.  0 or -ENOMEM.
+ */
+static int install_table(struct mm_struct *mm, pgent_t *e, enum pt_level l)
+{
+	pgent_t *next = pt_alloc_table();
+	spinlock_t *ptl = NULL;
+
+	if (!next)
+		return -ENOMEM;
+	if (mm) {
+		ptl = l == PT_PMD ? pmd_lockptr(mm, e) : &mm->page_table_lock;
+		spin_lock(ptl);
+	}
+	if (pgent_none(*e)) {
+		WRITE_ONCE(*e, mk_table_entry(__pa(next) >> PAGE_SHIFT));
+		pt_account(e, 1);
+		next = NULL;
+	}
+	if (ptl)
+		spin_unlock(ptl);
+	if (next)
+		pt_free_table(next);
+	return 0;
+}
+
+/*
  * Walk from the root to the entry of addr at "level", recording the table
  * used at each level in tables[] (tables[PT_PGD] is the root).  With alloc,
- * missing tables are allocated.  Returns 0 with *out set, -ENOENT (a table is
- * missing), -EEXIST (a leaf sits above "level") or -ENOMEM.
+ * missing tables are allocated (install_table(), locked if mm is given).
+ * Returns 0 with *out set, -ENOENT (a table is missing), -EEXIST (a leaf
+ * sits above "level") or -ENOMEM.
  */
 static int walk_to(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc,
-		   pgent_t **tables, pgent_t **out)
+		   struct mm_struct *mm, pgent_t **tables, pgent_t **out)
 {
 	pgent_t *table = pgd;
 
@@ -110,20 +145,15 @@ static int walk_to(pgd_t *pgd, unsigned long addr, enum pt_level level, bool all
 			*out = e;
 			return 0;
 		}
-		if (pgent_none(*e)) {
-			pgent_t *next;
-
+		if (pgent_none(READ_ONCE(*e))) {
 			if (!alloc)
 				return -ENOENT;
-			next = pt_alloc_table();
-			if (!next)
+			if (install_table(mm, e, l))
 				return -ENOMEM;
-			*e = mk_table_entry(__pa(next) >> PAGE_SHIFT);
-			pt_account(table, 1);
-		} else if (pgent_huge(*e)) {
-			return -EEXIST;
 		}
-		table = pgent_table(*e);
+		if (pgent_huge(READ_ONCE(*e)))
+			return -EEXIST;
+		table = pgent_table(READ_ONCE(*e));
 	}
 }
 
@@ -132,7 +162,43 @@ pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool
 {
 	pgent_t *e;
 
-	return walk_to(pgd, addr, level, alloc, NULL, &e) ? NULL : e;
+	return walk_to(pgd, addr, level, alloc, NULL, NULL, &e) ? NULL : e;
+}
+
+/*
+ * The entry for addr at level in mm's tree, allocating the tables above it
+ * under the locks that guard their entries (Linux's pud_alloc/pmd_alloc
+ * chain); NULL when out of memory or when a leaf sits above level.
+ */
+pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level)
+{
+	pgent_t *e;
+
+	return walk_to(mm->pgd, addr, level, true, mm, NULL, &e) ? NULL : e;
+}
+
+/*
+ * The PTE of addr in mm, the tables above it allocated as needed, with its
+ * table's lock taken into *ptlp (Linux's pte_alloc_map_lock); NULL when out
+ * of memory or when a PMD leaf maps addr.
+ */
+pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t **ptlp)
+{
+	pmd_t *pmd = mm_alloc_entry(mm, addr, PT_PMD);
+
+	if (!pmd || (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(mm, pmd)))
+		return NULL;
+	return pte_offset_map_lock(mm, pmd, addr, ptlp);
+}
+
+/*
+ * Give a none *pmd of mm a PTE table (Linux's __pte_alloc): installed
+ * under pmd_lock unless another CPU put a table or a leaf there first.
+ * 0 or -ENOMEM.
+ */
+int __pte_alloc(struct mm_struct *mm, pmd_t *pmd)
+{
+	return install_table(mm, pmd, PT_PMD);
 }
 
 /*
@@ -145,7 +211,7 @@ static int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level,
 	pgent_t *tables[PT_PGD + 1], *e;
 	int ret;
 
-	ret = walk_to(pgd, addr, level, true, tables, &e);
+	ret = walk_to(pgd, addr, level, true, NULL, tables, &e);
 	if (ret)
 		return ret;
 	if (!pgent_none(*e))
@@ -213,7 +279,7 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 	pgent_t *tables[PT_PGD + 1], *to_free[PT_PGD], *e;
 	int ret, n;
 
-	ret = walk_to(pgd, addr, level, false, tables, &e);
+	ret = walk_to(pgd, addr, level, false, NULL, tables, &e);
 	if (ret == -EEXIST)
 		return -EINVAL;
 	if (ret || pgent_none(*e))
@@ -237,6 +303,10 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
  * empties, flushing addr if any went.  (Linux frees tables at munmap, in
  * free_pgtables(), and empty PTE tables in try_to_free_pte(); foliOS as
  * soon as they are empty, so the leak check sees every one come back.)
+ * Not under a read-held mmap_lock (MADV_DONTNEED): another reader — a
+ * fault — may be walking these tables, which foliOS frees without RCU, so
+ * they stay until munmap or exit (as Linux's after MADV_DONTNEED).  An
+ * unlocked mmap_lock is an mm its caller owns alone (tests, teardown).
  */
 void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level)
 {
@@ -259,9 +329,16 @@ int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level 
 {
 	pgent_t *tables[PT_PGD + 1], *e;
 
-	if (walk_to(mm->pgd, addr, level, false, tables, &e))
+	int n;
+
+	if (rwsem_is_locked(&mm->mmap_lock) && !rwsem_is_write_locked(&mm->mmap_lock))
 		return 0;
-	return detach_empty(addr, level, tables, to_free);
+	if (walk_to(mm->pgd, addr, level, false, NULL, tables, &e))
+		return 0;
+	spin_lock(&mm->page_table_lock);
+	n = detach_empty(addr, level, tables, to_free);
+	spin_unlock(&mm->page_table_lock);
+	return n;
 }
 
 /* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
@@ -323,7 +400,7 @@ void pte_free(pte_t *table)
  */
 void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
 {
-	*pmd = mk_table_entry(__pa(table) >> PAGE_SHIFT);
+	WRITE_ONCE(*pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
 }
 
 /*

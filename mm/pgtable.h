@@ -13,8 +13,12 @@
  * set_pmd_at()...) keep that count, and free_empty_tables() frees the
  * tables a walker's clears left empty.
  *
- * Lock order: see mm/rmap.c; callers serialize changes to one page-table
- * tree by owning its mm, and this file takes no locks.
+ * Locks (Linux's split page-table locks; order in mm/rmap.c): the entries
+ * of a PTE table change under that table's lock (pte_offset_map_lock), the
+ * entries of a PMD table under that table's lock (pmd_lock), PUD and PGD
+ * entries under mm->page_table_lock; each lock also guards its table's
+ * pt_nr_used.  Tables are freed only where nobody else can be walking
+ * them: with the mmap_lock held for write (free_empty_tables()).
  */
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H
@@ -59,6 +63,75 @@ static inline pgent_t *pgent_table(pgent_t e)
 static inline pte_t *pte_offset(pmd_t *pmd, unsigned long addr)
 {
 	return pgent_table(*pmd) + pt_index(addr, PT_PTE);
+}
+
+/* The split lock in a page-table page (Linux's ptlock_ptr). */
+static inline spinlock_t *ptlock_ptr(struct page *table_page)
+{
+	return &table_page->ptl;
+}
+
+/* The lock of the PTE table a PMD entry points to (Linux's pte_lockptr). */
+static inline spinlock_t *pte_lockptr(struct mm_struct *mm, pmd_t pmdval)
+{
+	return ptlock_ptr(pfn_to_page(pgent_pfn(pmdval)));
+}
+
+/*
+ * The PTE of addr under *pmd, with the PTE table's lock taken into *ptlp
+ * (Linux's pte_offset_map_lock): NULL when *pmd holds no PTE table (none,
+ * a PMD leaf, or one being split).  Rechecks after locking that *pmd
+ * still points to that table, so a table replaced meanwhile is not used.
+ * The _nested form takes a second lock of the class (fork: the parent's
+ * table under the child's).
+ */
+static inline pte_t *pte_offset_map_lock_nested(struct mm_struct *mm, pmd_t *pmd,
+						unsigned long addr, spinlock_t **ptlp,
+						unsigned int subclass)
+{
+	for (;;) {
+		pmd_t pmdval = READ_ONCE(*pmd);
+		spinlock_t *ptl;
+
+		if (!pgent_present(pmdval) || pgent_huge(pmdval))
+			return NULL;
+		ptl = pte_lockptr(mm, pmdval);
+		spin_lock_nested(ptl, subclass);
+		if (likely(READ_ONCE(*pmd) == pmdval)) {
+			*ptlp = ptl;
+			return pgent_table(pmdval) + pt_index(addr, PT_PTE);
+		}
+		spin_unlock(ptl);
+	}
+}
+
+static inline pte_t *pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+					 spinlock_t **ptlp)
+{
+	return pte_offset_map_lock_nested(mm, pmd, addr, ptlp, 0);
+}
+
+/* Drop what pte_offset_map_lock() took (Linux's pte_unmap_unlock). */
+static inline void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
+{
+	spin_unlock(ptl);
+}
+
+/*
+ * The lock of the PMD table holding pmd (Linux's pmd_lockptr with split
+ * PMD locks): guards that table's entries, PMD leaves included.
+ */
+static inline spinlock_t *pmd_lockptr(struct mm_struct *mm, pmd_t *pmd)
+{
+	return ptlock_ptr(virt_to_page(pmd));
+}
+
+static inline spinlock_t *pmd_lock(struct mm_struct *mm, pmd_t *pmd)
+{
+	spinlock_t *ptl = pmd_lockptr(mm, pmd);
+
+	spin_lock(ptl);
+	return ptl;
 }
 
 /*
@@ -125,6 +198,21 @@ static inline pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr,
 static inline pmd_t pmdp_huge_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
 	return get_and_clear_entry(pmdp);
+}
+
+/*
+ * Make a PMD leaf not present and flush it from the TLBs, keeping it a
+ * leaf to software, before it is replaced (Linux's pmdp_invalidate): no
+ * CPU writes through the old 2 MiB translation while the PTEs are built.
+ * Under pmd_lock; returns the old entry; the count stays.
+ */
+static inline pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+{
+	pmd_t old = *pmdp;
+
+	WRITE_ONCE(*pmdp, pgent_mkinvalid(old));
+	flush_tlb_mm_range(mm, haddr, haddr + PMD_SIZE, PMD_SHIFT, false);
+	return old;
 }
 
 /* Write-protect a PMD leaf (fork's copy-on-write); the count stays. */
@@ -238,6 +326,9 @@ extern unsigned long nr_pagetable_pages;
 pgd_t *pgd_alloc(void);
 void pgd_free(pgd_t *pgd);
 pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc);
+pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+int __pte_alloc(struct mm_struct *mm, pmd_t *pmd);
+pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t **ptlp);
 int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,
 		enum pt_level level);
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);

@@ -21,17 +21,24 @@
  * never held together.  Other files point here and add what is their own.
  *
  * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
- *   mmap_lock                mm/mmap_lock.h       rw_semaphore per mm: its VMAs (fork:
- *                                                 the child's with down_write_nested)
- *     folio lock             mm/folio.h           PG_locked: page-cache add/remove/split
+ *   mmap_lock (rwsem)        mm/mmap_lock.h       the VMA list; read: faults, gup,
+ *                                                 /proc, MADV_DONTNEED; write: mmap,
+ *                                                 munmap, mprotect, mremap, brk, exit,
+ *                                                 fork (the parent's; the child's nested)
+ *     folio lock (PG_locked) mm/folio.h           page-cache add/remove/split; under
+ *                                                 a PTL only folio_trylock (reuse)
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
+ *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page
+ *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
+ *                                                 fork: the child's, then the parent's
+ *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
+ *       (the locks below but split_lock may be taken under a PTL)
  *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's; not a lock yet, see there)
  *   split_lock         irq   mm/deferred_split.c  one folio split at a time
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
- *   page_table_lock          mm/mm_types.h        upper page-table levels
- *     split_queue_lock irq   mm/deferred_split.c  the deferred split queue
- *     folio mapcount bit lock  mm/rmap.h          bit FOLIO_MM_IDS_LOCK_BITNUM of
+ *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
+ *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                                 folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
  *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
@@ -57,14 +64,16 @@
  * Lockdep (kernel/locking/lockdep.c, in the builds make test runs) checks
  * this order and the irq column at run time.  It does not see the bit
  * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
- * its spins).  The rmap functions drop the bit lock before
- * deferred_split_folio() takes split_queue_lock and before the trace takes
- * rmap_trace_lock.  Interrupts off as a lock (each must become a lock for
- * SMP): static_key_set() patching text, do_exit() from the mm teardown to
- * the last switch, n_tty_read() from its look at the read buffer (which
- * the UART interrupt fills) to its copy, kernel/signal.c's pending sets.
- * Sleeping needs none: wait queues and task states (include/linux/wait.h)
- * lose no wake-up.
+ * its spins).  Page tables: see mm/pgtable.h for which lock guards which
+ * entries; no page-table lock is held across an allocation that may
+ * reclaim (deferred_split_scan() takes other mms' locks).  The rmap
+ * functions drop the bit lock before deferred_split_folio() takes
+ * split_queue_lock and before the trace takes rmap_trace_lock.  Interrupts
+ * off as a lock (each must become a lock for SMP): static_key_set()
+ * patching text, do_exit() from the mm teardown to the last switch,
+ * n_tty_read() from its look at the read buffer (which the UART interrupt
+ * fills) to its copy, kernel/signal.c's pending sets.  Sleeping needs
+ * none: wait queues and task states (include/linux/wait.h) lose no wake-up.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"

@@ -1,8 +1,16 @@
-/* Memory system calls: mmap (anonymous or of a file, private or shared), munmap, mremap, brk. */
+/*
+ * Memory system calls: mmap (anonymous or of a file, private or shared),
+ * munmap, mremap, brk, mprotect, madvise.  Each takes current's mmap_lock
+ * as Linux's: for write where the VMA list or the tables' shape changes,
+ * for read where only pages are faulted or zapped (MAP_POPULATE, and the
+ * madvise advice madvise_need_mmap_write() lets through).  None touches
+ * user memory with the lock held (a fault there would take it again).
+ */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
 #include "mm/mm_api.h"
+#include "mm/mmap_lock.h"
 #include "linux/fs.h"
 #include <asm/page.h>
 
@@ -25,34 +33,71 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		if (!file)
 			return -EBADF;
 	}
+	mmap_write_lock(current->mm);
 	ret = do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
-	if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
+	mmap_write_unlock(current->mm);
+	if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE) {
+		mmap_read_lock(current->mm);
 		mm_populate(current->mm, ret, len);
+		mmap_read_unlock(current->mm);
+	}
 	return ret;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)
 {
-	return do_munmap(current->mm, addr, len);
+	long ret;
+
+	mmap_write_lock(current->mm);
+	ret = do_munmap(current->mm, addr, len);
+	mmap_write_unlock(current->mm);
+	return ret;
 }
 
 long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
 		unsigned long flags, unsigned long new_addr)
 {
-	return do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
+	long ret;
+
+	mmap_write_lock(current->mm);
+	ret = do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
+	mmap_write_unlock(current->mm);
+	return ret;
 }
 
 long sys_brk(unsigned long brk)
 {
-	return do_brk(current->mm, brk);
+	long ret;
+
+	mmap_write_lock(current->mm);
+	ret = do_brk(current->mm, brk);
+	mmap_write_unlock(current->mm);
+	return ret;
 }
 
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 {
-	return do_mprotect(current->mm, addr, len, prot);
+	long ret;
+
+	mmap_write_lock(current->mm);
+	ret = do_mprotect(current->mm, addr, len, prot);
+	mmap_write_unlock(current->mm);
+	return ret;
 }
 
 long sys_madvise(unsigned long addr, unsigned long len, int advice)
 {
-	return do_madvise(current->mm, addr, len, advice);
+	bool write = madvise_need_mmap_write(advice);
+	long ret;
+
+	if (write)
+		mmap_write_lock(current->mm);
+	else
+		mmap_read_lock(current->mm);
+	ret = do_madvise(current->mm, addr, len, advice);
+	if (write)
+		mmap_write_unlock(current->mm);
+	else
+		mmap_read_unlock(current->mm);
+	return ret;
 }

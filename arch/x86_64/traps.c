@@ -7,6 +7,7 @@
 #include "linux/entry-common.h"
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
+#include "mm/mmap_lock.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
@@ -114,11 +115,14 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 		flags |= FAULT_FLAG_EXEC;
 	if (user_mode(regs))
 		flags |= FAULT_FLAG_USER;
+	mmap_read_lock(mm);             /* Linux's lock_mm_and_find_vma */
 	vma = find_vma(mm, addr);
 	if (!vma || addr < vma->vm_start)
-		return -EFAULT;
-	ret = handle_mm_fault(vma, addr, flags);
-	return ret == -EFAULT ? -EACCES : ret;
+		ret = -EFAULT;
+	else if ((ret = handle_mm_fault(vma, addr, flags)) == -EFAULT)
+		ret = -EACCES;
+	mmap_read_unlock(mm);
+	return ret;
 }
 
 /*

@@ -13,7 +13,11 @@ struct tlb_entry {
 	bool write, user, exec;
 };
 
-static struct tlb_entry tlb[TLB_SIZE];
+/*
+ * One TLB per host thread, as one per CPU: a flush reaches only the
+ * flushing thread's, as a local flush without a shootdown would.
+ */
+static _Thread_local struct tlb_entry tlb[TLB_SIZE];
 unsigned long softmmu_flushes;
 
 void softmmu_reset(void)
@@ -107,7 +111,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 			unsigned int stride_shift, bool freed_tables)
 {
 	(void)freed_tables;
-	softmmu_flushes++;
+	__atomic_add_fetch(&softmmu_flushes, 1, __ATOMIC_RELAXED);
 	if (end == TLB_FLUSH_ALL || (end - start) >> stride_shift > TLB_SINGLE_PAGE_FLUSH_CEILING) {
 		for (int i = 0; i < TLB_SIZE; i++)
 			if (tlb[i].pgd == mm->pgd)
@@ -120,7 +124,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
-	softmmu_flushes++;
+	__atomic_add_fetch(&softmmu_flushes, 1, __ATOMIC_RELAXED);
 	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE)
 		invlpg(addr);
 }

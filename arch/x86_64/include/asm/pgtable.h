@@ -79,6 +79,8 @@ static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
 static inline bool pgent_soft_dirty(pgent_t e) { return e & _PAGE_SOFT_DIRTY; }
 /* Leaf at the PUD or PMD level ("huge"): the PS bit. */
 static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
+/* Not present to the MMU, still a leaf to software (Linux's pmd_mkinvalid). */
+static inline pgent_t pgent_mkinvalid(pgent_t e) { return e & ~(_PAGE_PRESENT | _PAGE_PROTNONE); }
 /* A PTE of no normal page (Linux's pte_special): the zero page. */
 static inline bool pgent_special(pgent_t e)  { return e & _PAGE_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e)

@@ -4,9 +4,10 @@
 
 #include "linux/types.h"
 
+/* A racy read by design (the bit may change under it): a relaxed atomic load. */
 static inline bool test_bit(unsigned int nr, const volatile unsigned long *addr)
 {
-	return (*addr >> nr) & 1;
+	return (__atomic_load_n(addr, __ATOMIC_RELAXED) >> nr) & 1;
 }
 
 static inline void set_bit(unsigned int nr, volatile unsigned long *addr)
@@ -31,7 +32,7 @@ static inline bool test_and_set_bit_lock(unsigned int nr, volatile unsigned long
 
 static inline void __clear_bit_unlock(unsigned int nr, volatile unsigned long *addr)
 {
-	__atomic_store_n(addr, *addr & ~(1UL << nr), __ATOMIC_RELEASE);
+	__atomic_store_n(addr, __atomic_load_n(addr, __ATOMIC_RELAXED) & ~(1UL << nr), __ATOMIC_RELEASE);
 }
 
 static inline void clear_bit_unlock(unsigned int nr, volatile unsigned long *addr)

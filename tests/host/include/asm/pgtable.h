@@ -56,6 +56,7 @@ static inline bool pgent_dirty(pgent_t e)    { return e & SW_D; }
 static inline bool pgent_young(pgent_t e)    { return e & SW_A; }
 static inline bool pgent_soft_dirty(pgent_t e) { return e & SW_SOFT_DIRTY; }
 static inline bool pgent_huge(pgent_t e)     { return e & SW_LEAF; }
+static inline pgent_t pgent_mkinvalid(pgent_t e) { return e & ~(SW_P | SW_NONE); }
 static inline bool pgent_special(pgent_t e)  { return e & SW_SPECIAL; }
 static inline unsigned long pgent_pfn(pgent_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
 
