@@ -16,6 +16,7 @@
 #include "linux/signal.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
+#include <asm/irqflags.h>
 
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
@@ -52,6 +53,58 @@ out:
 }
 
 /*
+ * The exec'ing thread takes over the leader's place (Linux's de_thread's
+ * end): its PID, parent, children and place in the parent's list; the
+ * old leader, a zombie now, is freed.  Only tsk and leader are left.
+ */
+static void exchange_leader(struct task_struct *tsk, struct task_struct *leader)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	struct task_struct *c;
+
+	leader->pid = tsk->pid;
+	tsk->pid = tsk->tgid;
+	tsk->group_leader = leader->group_leader = tsk;
+	tsk->parent = leader->parent;
+	list_add(&tsk->sibling, &leader->sibling);
+	list_del(&leader->sibling);
+	leader->parent = NULL;
+	while (!list_empty(&leader->children)) {
+		c = list_first_entry(&leader->children, struct task_struct, sibling);
+		list_del(&c->sibling);
+		list_add_tail(&c->sibling, &tsk->children);
+		c->parent = tsk;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	task_release(leader);
+}
+
+/*
+ * Make tsk the only thread of its process (Linux's de_thread): the others
+ * are killed, and tsk waits until they are gone (a leader as a zombie)
+ * and, if it is not the leader, takes the leader's PID.
+ */
+static void de_thread(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *leader = tsk->group_leader;
+	unsigned long flags;
+
+	if (thread_group_empty(tsk))
+		return;
+	flags = arch_local_irq_save();
+	sig->group_exec_task = tsk;
+	zap_other_threads(tsk);
+	while (sig->nr_threads > (leader == tsk ? 1 : 2) ||
+	       (leader != tsk && leader->state != TASK_ZOMBIE))
+		sleep_on(sig);
+	if (leader != tsk)
+		exchange_leader(tsk, leader);
+	sig->group_exec_task = NULL;
+	arch_local_irq_restore(flags);
+}
+
+/*
  * Replace current's program by the file at path with a->strings (argv then
  * envp, copied into the kernel already).  On success the task returns to
  * user mode at the new entry point; on failure the old program continues.
@@ -72,10 +125,12 @@ int do_execve(const char *path, struct exec_args *a)
 	a->file = NULL;
 	if (ret)
 		return ret;
+	de_thread(current);
+	current->robust_list = current->clear_child_tid = 0;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
 	flush_thread();
-	files_close_on_exec(&current->files);
+	files_close_on_exec(current->files);
 	arch_switch_mm_and_stack(current);
 	start_thread(task_pt_regs(current), ip, sp);
 	return 0;

@@ -19,6 +19,8 @@
 #include <asm/irqflags.h>
 #include "linux/pid.h"
 #include "uapi/linux/wait.h"
+#include "uapi/linux/futex.h"
+#include "linux/slab.h"
 
 #define __WNOTHREAD 0x20000000
 #define __WALL      0x40000000
@@ -26,16 +28,56 @@
 #define INT_MIN     (-2147483647 - 1)
 #define RUSAGE_SIZE 144                 /* struct rusage: 2 timevals, 14 longs */
 
-/* exit(code): the wait status carries the code's low byte in bits 8-15. */
+/* exit(code): this thread ends; the wait status carries the code's low byte in bits 8-15. */
 long sys_exit(int code)
 {
 	do_exit((code & 0xff) << 8);
 }
 
-/* exit_group: every thread of the process ends; there is one per process. */
+/* exit_group(code): every thread of the process ends. */
 long sys_exit_group(int code)
 {
-	do_exit((code & 0xff) << 8);
+	do_group_exit((code & 0xff) << 8);
+}
+
+/*
+ * SIGKILL to every other live thread of t's group (Linux's
+ * zap_other_threads): each exits when it next returns towards user mode.
+ * Interrupts off.
+ */
+void zap_other_threads(struct task_struct *t)
+{
+	struct task_struct *th;
+
+	for_each_thread(t, th)
+		if (th != t && !th->exiting) {
+			th->pending.signal |= sigmask(SIGKILL);
+			wake_up_task(th);
+		}
+}
+
+/*
+ * End the whole thread group with wait_status (Linux's do_group_exit):
+ * the first thread to get here sets the group's status and kills the
+ * others; later ones exit with it.  A thread killed for another's exec
+ * (de_thread) just exits.
+ */
+__noreturn void do_group_exit(int wait_status)
+{
+	struct signal_struct *sig = current->signal;
+	unsigned long flags = arch_local_irq_save();
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		wait_status = sig->group_exit_code;
+	} else if (sig->group_exec_task) {
+		wait_status = 0;
+	} else if (!thread_group_empty(current)) {
+		sig->group_exit_code = wait_status;
+		sig->flags |= SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	arch_local_irq_restore(flags);
+	do_exit(wait_status);
 }
 
 /* Give t's children to init, which reaps them (Linux's forget_original_parent). */
@@ -51,22 +93,59 @@ static void forget_original_parent(struct task_struct *t)
 		list_add_tail(&c->sibling, &init_task->children);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	wake_up(init_task);
+	wake_up(init_task->signal);
 }
 
 /*
- * Tell t's parent (Linux's exit_notify): t's children go to init; t
- * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD;
- * the parent, perhaps asleep in wait4, wakes.
+ * Tell t's parent (Linux's exit_notify).  A thread other than the leader
+ * goes at once (TASK_DEAD).  The leader stays a zombie until it is
+ * reaped; its parent hears of it only once the whole group is dead
+ * (group_dead: t is the last thread), which may be when the last other
+ * thread exits.  Then the children go to init, and the zombie is reaped
+ * at once if the parent ignores SIGCHLD.
  */
-static void exit_notify(struct task_struct *t)
+static void exit_notify(struct task_struct *t, bool group_dead)
 {
-	forget_original_parent(t);
-	t->state = TASK_ZOMBIE;
-	if (t->parent && do_notify_parent(t))
-		t->state = TASK_DEAD;
-	if (t->parent)
-		wake_up(t->parent);
+	struct task_struct *leader = t->group_leader;
+	struct signal_struct *sig = t->signal;
+
+	t->state = thread_group_leader(t) ? TASK_ZOMBIE : TASK_DEAD;
+	if (sig->group_exec_task)
+		wake_up(sig);                   /* de_thread waits for the others */
+	if (!group_dead)
+		return;
+	forget_original_parent(leader);
+	if (sig->flags & SIGNAL_GROUP_EXIT)
+		leader->exit_code = sig->group_exit_code;
+	if (leader->parent && do_notify_parent(leader)) {
+		if (leader == t)
+			t->state = TASK_DEAD;
+		else
+			task_release(leader);   /* a zombie, off every CPU */
+	}
+	if (leader->parent)
+		wake_up(leader->parent->signal);
+}
+
+/* Drop t's working directory (Linux's exit_fs): the last user of a shared one puts it. */
+void exit_fs(struct task_struct *t)
+{
+	struct fs_struct *fs = t->fs;
+
+	t->fs = NULL;
+	if (!fs || --fs->users)
+		return;
+	if (fs->pwd)
+		iput(fs->pwd);
+	kfree(fs);
+}
+
+/* Drop t's fd table (Linux's exit_files): the last user closes the files. */
+void exit_files(struct task_struct *t)
+{
+	if (t->files)
+		put_files_struct(t->files);
+	t->files = NULL;
 }
 
 /*
@@ -77,14 +156,6 @@ static void exit_notify(struct task_struct *t)
  * memory of a process still blocked somewhere.  Returns how many were
  * still alive.  Runs on init's stack with interrupts off.
  */
-/* Drop t's working directory (Linux's exit_fs). */
-static void exit_fs(struct task_struct *t)
-{
-	if (t->pwd)
-		iput(t->pwd);
-	t->pwd = NULL;
-}
-
 static int end_remaining_tasks(struct task_struct *init)
 {
 	struct task_struct *t;
@@ -94,11 +165,10 @@ static int end_remaining_tasks(struct task_struct *init)
 		if (t == init || t->state == TASK_ZOMBIE)
 			continue;
 		alive++;
-		files_close_all(&t->files);
+		exit_files(t);
 		exit_fs(t);
 		if (t->mm) {
-			exit_mmap(t->mm);
-			mmdrop(t->mm);
+			mmput(t->mm);
 			t->mm = NULL;
 		}
 	}
@@ -108,37 +178,76 @@ static int end_remaining_tasks(struct task_struct *init)
 }
 
 /*
- * End the current task with a wait status (Linux's encoding: exit code in
- * bits 8-15, or the killing signal in bits 0-6).  The files and the mm go
- * now; exit_notify decides between zombie and TASK_DEAD.  PID 1 exiting
+ * What a thread leaves in user memory as it goes (Linux's mm_release):
+ * the robust futexes it held are marked FUTEX_OWNER_DIED, and with
+ * CLONE_CHILD_CLEARTID its TID word is zeroed and one futex waiter woken
+ * (pthread_join and musl's thread list lock wait on it).
+ */
+static void mm_release(struct task_struct *t)
+{
+	int zero = 0;
+
+	if (t->robust_list)
+		exit_robust_list(t);
+	if (t->clear_child_tid &&
+	    !copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
+		do_futex_wake(t->clear_child_tid, false, 1, FUTEX_BITSET_MATCH_ANY);
+	t->clear_child_tid = 0;
+}
+
+/* Leave the mm (Linux's exit_mm): off its page tables; the last user tears it down. */
+static void exit_mm(struct task_struct *t)
+{
+	struct mm_struct *mm = t->mm;
+
+	if (!mm)
+		return;
+	mm_release(t);
+	local_irq_disable();
+	t->mm = NULL;
+	arch_switch_mm_and_stack(t);            /* off the dying page tables */
+	mmput(mm);
+}
+
+/* PID 1's group is gone: end every other task, check for leaks, power off with its status. */
+static __noreturn void init_exit(struct task_struct *t, int wait_status)
+{
+	int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
+	int alive = end_remaining_tasks(t);
+
+	if (alive)
+		pr_warn("power-off: killed %d leftover process(es)\n", alive);
+	put_task_shared(t);                     /* init's, so the leak check counts them back */
+	user_space_leak_check();
+	arch_power_off(code);
+}
+
+/*
+ * End the current thread with a wait status (Linux's encoding: exit code
+ * in bits 8-15, or the killing signal in bits 0-6).  The files, the
+ * working directory and the mm go now (each when its last user goes);
+ * exit_notify decides between zombie and TASK_DEAD.  PID 1 exiting
  * powers off with its status, as run-qemu.sh expects.
  */
 __noreturn void do_exit(int wait_status)
 {
 	struct task_struct *t = current;
-	struct mm_struct *mm = t->mm;
+	unsigned long flags = arch_local_irq_save();
+	bool group_dead;
 
-	files_close_all(&t->files);
+	t->exiting = true;
+	group_dead = !--t->signal->live;
+	arch_local_irq_restore(flags);
+	exit_files(t);
 	exit_fs(t);
+	exit_mm(t);
 	local_irq_disable();
 	t->exit_code = wait_status;
-	t->mm = NULL;
-	arch_switch_mm_and_stack(t);            /* off the dying page tables */
-	if (mm) {
-		exit_mmap(mm);
-		mmdrop(mm);
-	}
-	if (t == init_task) {
-		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
-		int alive = end_remaining_tasks(t);
-
-		if (alive)
-			pr_warn("power-off: killed %d leftover process(es)\n", alive);
-		user_space_leak_check();
-		arch_power_off(code);
-	}
+	if (group_dead && t->group_leader == init_task)
+		init_exit(t, t->signal->flags & SIGNAL_GROUP_EXIT ? t->signal->group_exit_code :
+			  wait_status);
 	flush_sigqueue(&t->pending);
-	exit_notify(t);
+	exit_notify(t, group_dead);
 	do_task_dead();
 }
 
@@ -171,11 +280,12 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 	struct task_struct *c;
 
 	*have_child = false;
-	list_for_each_entry(c, &current->children, sibling) {
+	list_for_each_entry(c, &current->group_leader->children, sibling) {
 		if (!eligible_pid(wo, c))
 			continue;
 		*have_child = true;
-		if (c->state == TASK_ZOMBIE && (wo->flags & WEXITED))
+		/* a leader's zombie waits for its other threads (Linux's delay_group_leader) */
+		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (wo->flags & WEXITED))
 			return c;
 	}
 	return NULL;
@@ -226,7 +336,7 @@ static long do_wait(const struct wait_opts *wo)
 			return 0;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
-		sleep_on(current);
+		sleep_on(current->signal);      /* Linux's wait_chldexit */
 	}
 }
 

@@ -14,6 +14,7 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/spinlock.h"
+#include "linux/uaccess.h"
 #include "mm/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
@@ -51,12 +52,12 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		return NULL;
 	}
 	strlcpy(t->comm, comm, sizeof(t->comm));
-	rlimits_init(t, parent);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
 	t->state = TASK_SLEEPING;
 	flags = spin_lock_irqsave(&tasklist_lock);
-	t->pid = next_pid++;
+	t->pid = t->tgid = next_pid++;
+	t->group_leader = t;
 	t->parent = parent;
 	if (parent) {
 		list_add_tail(&t->sibling, &parent->children);
@@ -75,12 +76,17 @@ static void __unhash_process(struct task_struct *t)
 
 	if (t->parent)
 		list_del(&t->sibling);
+	if (t->signal) {                        /* Linux's __exit_signal */
+		list_del(&t->thread_node);
+		t->signal->nr_threads--;
+	}
 	list_del(&t->task_list);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 static void free_task(struct task_struct *t)
 {
+	put_task_shared(t);
 	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
 	fpstate_free(&t->fpu);
 	kfree(t);
@@ -156,6 +162,8 @@ void schedule_tail(void)
 {
 	spin_unlock(&tasklist_lock);
 	finish_task_switch();
+	if (current->set_child_tid)             /* CLONE_CHILD_SETTID, in the child's own mm */
+		copy_to_user((void *)current->set_child_tid, &current->pid, sizeof(int));
 }
 
 long sys_sched_yield(void)
@@ -191,8 +199,8 @@ struct task_struct *find_task_by_vpid(int pid)
 {
 	struct task_struct *t;
 
-	for_each_process(t)
-		if (t->pid == pid)
+	list_for_each_entry(t, &all_tasks, task_list)   /* threads too: a TID finds its thread */
+		if (t->pid == pid && t->signal)         /* not one clone() is still making */
 			return t;
 	return NULL;
 }
@@ -218,7 +226,7 @@ int task_nth_pid(unsigned long n)
 	struct task_struct *t;
 
 	list_for_each_entry(t, &all_tasks, task_list)
-		if ((t->mm || t->state == TASK_ZOMBIE) && !n--)
+		if (thread_group_leader(t) && (t->mm || t->state == TASK_ZOMBIE) && !n--)
 			return t->pid;
 	return 0;
 }
@@ -230,7 +238,7 @@ int mm_id_to_pid(unsigned int mm_id)
 
 	list_for_each_entry(t, &all_tasks, task_list)
 		if (t->mm && t->mm->mm_id == mm_id && t->state != TASK_ZOMBIE)
-			return t->pid;
+			return t->tgid;
 	return 0;
 }
 

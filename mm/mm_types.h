@@ -100,6 +100,7 @@ struct mm_struct {
 	pgd_t *pgd;                     /* root page table */
 	unsigned int mm_id;
 	int mm_count;                   /* references to the struct (mmgrab/mmdrop) */
+	int mm_users;                   /* tasks using the mappings (CLONE_VM threads; mmput) */
 	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (mm/mmap_lock.h) */
 	spinlock_t page_table_lock;     /* upper page-table levels, counters (Linux's) */
 	unsigned long flags;            /* MMF_* */

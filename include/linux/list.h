@@ -61,6 +61,13 @@ static inline bool list_empty(const struct list_head *h)
 	     &pos->member != (head);                                         \
 	     pos = list_entry(pos->member.next, typeof(*pos), member))
 
+/* As list_for_each_entry, and pos may be taken off the list in the body. */
+#define list_for_each_entry_safe(pos, n, head, member)                       \
+	for (pos = list_entry((head)->next, typeof(*pos), member),           \
+	     n = list_entry(pos->member.next, typeof(*pos), member);         \
+	     &pos->member != (head);                                         \
+	     pos = n, n = list_entry(n->member.next, typeof(*n), member))
+
 #define list_for_each_entry_reverse(pos, head, member)                       \
 	for (pos = list_entry((head)->prev, typeof(*pos), member);           \
 	     &pos->member != (head);                                         \
