@@ -30,11 +30,13 @@ static __thread long tls_value = 42;
 
 static void *ret_arg(void *arg)
 {
+	(void)arg;
 	return (char *)arg + 1;
 }
 
 static void *exit_arg(void *arg)
 {
+	(void)arg;
 	pthread_exit((char *)arg + 2);
 	return NULL;
 }
@@ -42,6 +44,7 @@ static void *exit_arg(void *arg)
 /* Each of NTHREADS adds NINCR under the mutex, yielding now and then. */
 static void *add_locked(void *arg)
 {
+	(void)arg;
 	for (int i = 0; i < NINCR; i++) {
 		pthread_mutex_lock(&lock);
 		long v = counter;
@@ -58,11 +61,11 @@ static void test_create_join(void)
 {
 	pthread_t t;
 	void *res = NULL;
-	char c;
+	static char c[3];
 
-	ok(!pthread_create(&t, NULL, ret_arg, &c) && !pthread_join(t, &res) && res == &c + 1,
+	ok(!pthread_create(&t, NULL, ret_arg, &c[0]) && !pthread_join(t, &res) && res == &c[1],
 	   "create/join returns the thread's value");
-	ok(!pthread_create(&t, NULL, exit_arg, &c) && !pthread_join(t, &res) && res == &c + 2,
+	ok(!pthread_create(&t, NULL, exit_arg, &c[0]) && !pthread_join(t, &res) && res == &c[2],
 	   "pthread_exit's value reaches join");
 }
 
@@ -83,6 +86,7 @@ static sem_t detached_done;
 
 static void *detached(void *arg)
 {
+	(void)arg;
 	*(int *)arg = getpid() == syscall(SYS_gettid) ? -1 : 1;
 	sem_post(&detached_done);
 	return NULL;
@@ -108,6 +112,7 @@ static int queue_len, consumed;
 /* Take 100 items off the queue, waiting on the condition variable when empty. */
 static void *consumer(void *arg)
 {
+	(void)arg;
 	for (int i = 0; i < 100; i++) {
 		pthread_mutex_lock(&lock);
 		while (!queue_len)
@@ -198,6 +203,7 @@ static void test_tls(void)
 
 static void *cancel_me(void *arg)
 {
+	(void)arg;
 	for (;;)
 		usleep(1000);           /* a cancellation point */
 	return NULL;
@@ -264,6 +270,7 @@ static int proc_threads(void)
  */
 static void *forker(void *arg)
 {
+	(void)arg;
 	int status = -1;
 	pid_t pid = fork();
 
@@ -279,6 +286,7 @@ static void *forker(void *arg)
 
 static void *sleeper(void *arg)
 {
+	(void)arg;
 	sem_wait(arg);
 	return NULL;
 }
