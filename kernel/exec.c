@@ -16,6 +16,7 @@
 #include "linux/signal.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
+#include "linux/slab.h"
 #include <asm/irqflags.h>
 
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
@@ -105,6 +106,38 @@ static void de_thread(struct task_struct *tsk)
 }
 
 /*
+ * A new program shares no dispositions or fd table with another process
+ * (CLONE_SIGHAND or CLONE_FILES without CLONE_THREAD): exec, once
+ * de_thread left tsk alone in its group, takes copies (Linux's
+ * unshare_sighand and unshare_files).  0 or -ENOMEM.
+ */
+static int unshare_sighand_files(struct task_struct *tsk)
+{
+	struct sighand_struct *sighand = tsk->sighand;
+	struct files_struct *files = tsk->files;
+
+	if (sighand->count > 1) {
+		tsk->sighand = kmalloc(sizeof(*sighand));
+		if (!tsk->sighand) {
+			tsk->sighand = sighand;
+			return -ENOMEM;
+		}
+		memcpy(tsk->sighand, sighand, sizeof(*sighand));
+		tsk->sighand->count = 1;
+		sighand->count--;
+	}
+	if (files->count > 1) {
+		tsk->files = dup_fd(files);
+		if (!tsk->files) {
+			tsk->files = files;
+			return -ENOMEM;
+		}
+		put_files_struct(files);
+	}
+	return 0;
+}
+
+/*
  * Replace current's program by the file at path with a->strings (argv then
  * envp, copied into the kernel already).  On success the task returns to
  * user mode at the new entry point; on failure the old program continues.
@@ -120,12 +153,15 @@ int do_execve(const char *path, struct exec_args *a)
 	a->file = open_exec(path, &f, &ret);
 	if (!a->file)
 		return ret;
+
 	ret = load_elf_binary(&f, a, &ip, &sp);
 	fput(a->file);
 	a->file = NULL;
 	if (ret)
 		return ret;
 	de_thread(current);
+	if (unshare_sighand_files(current))
+		do_group_exit(SIGKILL);         /* past the point of no return */
 	current->robust_list = current->clear_child_tid = 0;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));

@@ -14,9 +14,12 @@
  * offset in the page), so every process mapping the object finds it;
  * a shared one in private memory is (mm, address) marked shared.
  *
- * Lock order: see mm/rmap.c.  futex_hash_bucket.lock is taken with
- * nothing else held but the mm's mmap_lock (for reading, dropped before
- * the bucket lock is taken).
+ * Lock order: see mm/rmap.c.  get_futex_key takes the mmap_lock for
+ * reading and drops it before any bucket lock.  The word is read under
+ * the bucket lock: Linux reads it with page faults disabled and, on a
+ * fault, drops the lock, faults the page in and retries; here a first
+ * read before the lock faults it in, so the locked read finds it present
+ * (no swap) — a munmap racing on another CPU is the case still to handle.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"

@@ -31,7 +31,11 @@
  *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
  *     kmalloc_lock           mm/kmalloc.c         the slab lists
  *       zone.lock
- *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs; held
+ *   futex_hash_bucket.lock   kernel/futex.c       one chain of futex waiters; two in
+ *                                                 address order (requeue)
+ *     tasklist_lock                               (waking a waiter)
+ *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs, thread
+ *                                                 groups' lists and counts; held
  *                                                 across schedule()'s switch
  *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
  *                                                 run under any other lock
