@@ -45,7 +45,7 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-fcf-protection=none -Werror
 
 KSRCS := $(wildcard kernel/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
-ASRCS := boot/boot.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
+ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
 .PHONY: all run test host-tests bench bench-host clean user fuzz-rmap difftest difftest-record
@@ -84,8 +84,9 @@ $(B)/%.o: %.c Makefile
 	$(CC) $(KCFLAGS) -c $< -o $@
 
 # boot.asm gets no DWARF: its mix of 32-bit code at 1 MiB and 64-bit code in
-# the higher half confuses GDB's line tables ("pc ... not in symtab").
-$(B)/boot/boot.o: NASM_DEBUG :=
+# the higher half confuses GDB's line tables ("pc ... not in symtab").  The
+# same for the APs' trampoline (16-, 32- and 64-bit code, run from a copy).
+$(B)/boot/boot.o $(B)/boot/trampoline.o: NASM_DEBUG :=
 $(B)/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
 	$(NASM) -f elf64 $(NASM_DEBUG) $< -o $@

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot foliOS in QEMU (TCG).  Builds what is missing first.
 #
-#   run-qemu.sh [--no-page-mapcount] [--no-rmap-trace] [--append "ARGS"] [--mem SIZE] [--smp N]
+#   run-qemu.sh [--no-page-mapcount] [--no-rmap-trace] [--append "ARGS"] [--mem SIZE] [--smp N (1-8)]
 #               [--timeout SECONDS] [--icount] [--gdb]
 #               [--run "CMD ARGS"] [--add HOSTFILE[:/guest/path]]...
 #
@@ -31,6 +31,12 @@ while [ $# -gt 0 ]; do
     *) echo "run-qemu.sh: unknown option $1" >&2; usage ;;
   esac
 done
+
+case "$smp" in [1-8]) ;; *) echo "run-qemu.sh: --smp: 1 to 8 CPUs, not '$smp'" >&2; exit 2 ;; esac
+# Several CPUs: one host thread each (multi-threaded TCG), unless --icount,
+# which needs QEMU's single thread.
+accel=tcg
+[ "$smp" -gt 1 ] && [ ${#icount[@]} = 0 ] && accel=tcg,thread=multi
 
 "$root/scripts/install-deps.sh" || exit 2
 make -s -C "$root" NO_PAGE_MAPCOUNT=$nopm RMAP_TRACE=$((1 - notrace)) all >&2 ||
@@ -82,7 +88,7 @@ mformat -i "$tmp/run.img" -h 2 -s 32 -t $((mib * 32)) :: || exit 2
 mcopy -i "$tmp/run.img" "$tmp/folios-run.cfg" ::/folios-run.cfg || exit 2
 mcopy -i "$tmp/run.img" "$tmp/initrd.cpio" ::/initrd.cpio || exit 2
 
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" -display none -serial mon:stdio -no-reboot -net none
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -m "$mem" -smp "$smp" -display none -serial mon:stdio -no-reboot -net none
       -boot d -cdrom "$iso" -drive "file=$tmp/run.img,format=raw,if=ide,index=0"
       -device isa-debug-exit,iobase=0xf4,iosize=0x01 -debugcon "file:$tmp/debugcon"
       "${icount[@]}")

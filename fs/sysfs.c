@@ -9,6 +9,7 @@
  *   .../khugepaged/              khugepaged_attr
  *   .../hugepages-<N>kB/         thpsize_attr, stats/   (16kB … 2048kB)
  *   .../hugepages-<N>kB/stats/   thpsize_stats_attr
+ *   /sys/devices/system/cpu/     online, possible, present (cpu_attr)
  *
  * A file reads as generated text at offset 0 (foliOS's sysfs rides on
  * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
@@ -19,11 +20,29 @@
 #include "linux/proc_fs.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/cpumask.h"
 #include "mm/thp_policy.h"
 #include "mm/huge_memory_sysfs.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
 #define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */
+
+/* /sys/devices/system/cpu/'s CPU lists, "0-3" (Linux's drivers/base/cpu.c). */
+static int cpu_mask_show(const struct thp_attr *attr, int order, char *buf, size_t size)
+{
+	static const struct cpumask *const masks[] = {
+		cpu_online_mask, cpu_possible_mask, cpu_present_mask,
+	};
+
+	return cpumap_print_list(buf, size, masks[attr->item]);
+}
+
+static const struct thp_attr cpu_attr[] = {
+	{ .name = "online", .show = cpu_mask_show, .item = 0 },
+	{ .name = "possible", .show = cpu_mask_show, .item = 1 },
+	{ .name = "present", .show = cpu_mask_show, .item = 2 },
+	{ 0 },
+};
 
 struct sysfs_dir {
 	const char *path;                       /* SIZE_DIR for the size */
@@ -39,6 +58,9 @@ static const struct sysfs_dir sysfs_dirs[] = {
 	{ THP_DIR "/khugepaged", khugepaged_attr },
 	{ THP_DIR "/" SIZE_DIR, thpsize_attr, { "stats" } },
 	{ THP_DIR "/" SIZE_DIR "/stats", thpsize_stats_attr },
+	{ "sys/devices", NULL, { "system" } },
+	{ "sys/devices/system", NULL, { "cpu" } },
+	{ "sys/devices/system/cpu", cpu_attr },
 };
 
 /* A file's inode arg: its directory, attribute and order (-1: none). */

@@ -4,7 +4,7 @@
  *
  * Order matters: console first (so failures can be seen), traps (so faults
  * are reported), the memory map, the real page tables, the buddy, then the
- * timer and interrupts.
+ * APICs (from ACPI's MADT), the timer and interrupts, then the other CPUs.
  */
 #include "linux/printk.h"
 #include "linux/cmdline.h"
@@ -14,6 +14,7 @@
 #include "linux/ktest.h"
 #include "linux/string.h"
 #include "linux/sched.h"
+#include "linux/smp.h"
 #include "linux/initrd.h"
 #include "linux/shmem_fs.h"
 #include "mm/mm.h"
@@ -112,8 +113,12 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	mem_init();
 	setup_mm_options();
 	mmu_early_done();
+	acpi_boot_init();
+	apic_intr_mode_init();
 	timer_init();
+	uart_startup();
 	local_irq_enable();
+	smp_init();
 	crash_if_asked();
 	run_ktest_if_asked();
 	start_user_space();

@@ -263,6 +263,24 @@ __noreturn void cpu_idle(void)
 }
 
 /*
+ * An AP's idle loop (arch/x86_64/smpboot.c calls it once the CPU is
+ * online): until tasks run on every CPU, it only answers interrupts and IPIs.
+ */
+__noreturn void cpu_startup_entry(void)
+{
+	for (;;)
+		arch_cpu_idle();
+}
+
+/*
+ * The reschedule IPI's hook.  With one run queue the interrupt itself is
+ * the message: it ended the target's hlt, and its idle loop looks for work.
+ */
+void scheduler_ipi(void)
+{
+}
+
+/*
  * The end of do_exit (Linux's do_task_dead): schedule away for good.  A
  * TASK_DEAD task (its parent ignores SIGCHLD) leaves the task list now and
  * is freed by the next task to run, once off its stack; a zombie waits for

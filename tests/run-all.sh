@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every test of foliOS, closing with "N passed, N failed".
 #   1. host tests (mm/ built for the host, ASan + UBSan), both variants
-#   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, both variants
+#   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, both variants; ktest=smp
+#      again with --smp 4
 #   3. guest tests (user/test_*.c via /bin/runtests, TAP, leak checks) and the
 #      --run/--add contract, both variants
 #   4. panic paths (crash=...), both variants: exit code and report
@@ -54,6 +55,14 @@ for v in 0 1; do
   if [ $rc != 0 ] || ! grep -q '^# ktest: ' "$log/ktest-$name.log"; then
     result "ktest run ($name) exits 0 with a summary" FAIL "exit $rc, see $log/ktest-$name.log"
   fi
+
+  # the cross-CPU calls again on four CPUs (the run above has one)
+  ./run-qemu.sh $flag --smp 4 --append ktest=smp --timeout 300 </dev/null >"$log/ktest-smp4-$name.log" 2>&1
+  rc=$?
+  p=$(grep -cE '^    ok [0-9]+ ' "$log/ktest-smp4-$name.log")
+  f=$(grep -cE '^    not ok [0-9]+ ' "$log/ktest-smp4-$name.log")
+  ok=OK; [ $rc = 0 ] && [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
+  result "ktest=smp on 4 CPUs: $p passed, $f failed ($name)" $ok "exit $rc, see $log/ktest-smp4-$name.log"
 
   # guest tests: /bin/runtests runs each user/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;

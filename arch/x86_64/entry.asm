@@ -1,6 +1,6 @@
 ; Trap and interrupt entry stubs.
 ;
-; Each vector has an entry stub that pushes a dummy error code (where the CPU pushes
+; Each of the 256 vectors (asm/irq_vectors.h) has an entry stub that pushes a dummy error code (where the CPU pushes
 ; none) and its vector number, then jumps to trap_common, which saves the
 ; general registers as a struct pt_regs (asm/ptrace.h) and calls
 ; trap_dispatch(regs).  The stack on entry to trap_dispatch:
@@ -32,7 +32,7 @@ trap_stub_%1:
 %define HAS_ERR(v) (v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30)
 
 %assign v 0
-%rep 48
+%rep 256
 %if HAS_ERR(v)
     TRAP_ERR v
 %else
@@ -93,7 +93,7 @@ section .rodata
 global trap_stubs
 trap_stubs:
 %assign v 0
-%rep 48
+%rep 256
     dq trap_stub_ %+ v
 %assign v v + 1
 %endrep

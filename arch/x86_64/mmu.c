@@ -73,6 +73,24 @@ void mmu_init(void)
 	memblock.alloc_limit = ~0UL;
 }
 
+/*
+ * Map [pa, pa + size) at its direct-map address (Linux's ioremap_prot):
+ * device registers uncached (the local APIC, the IOAPIC), firmware tables
+ * read-only.  Pages already mapped (RAM, or an earlier call) stay as they
+ * are.  At boot only, on the boot CPU: the new tables hang under init_pgd's
+ * direct-map slot, which every pgd shares (arch_pgd_init).
+ */
+void *ioremap_prot(phys_addr_t pa, size_t size, pgprot_t prot)
+{
+	for (phys_addr_t p = ALIGN_DOWN(pa, PAGE_SIZE); p < pa + size; p += PAGE_SIZE) {
+		int ret = pgtable_map(init_pgd, PAGE_OFFSET + p, p >> PAGE_SHIFT, prot, PT_PTE);
+
+		if (ret && ret != -EEXIST)
+			panic("ioremap_prot: cannot map %#lx (%d)", (unsigned long)p, ret);
+	}
+	return __va(pa);
+}
+
 /* After mem_map exists, tables come from the buddy. */
 void mmu_early_done(void)
 {

@@ -13,6 +13,8 @@
 #define MB2_TAG_CMDLINE      1
 #define MB2_TAG_MODULE       3
 #define MB2_TAG_MMAP         6
+#define MB2_TAG_ACPI_OLD     14         /* a copy of the ACPI 1.0 RSDP */
+#define MB2_TAG_ACPI_NEW     15         /* a copy of the ACPI 2.0+ RSDP (has the XSDT) */
 #define MB2_MEMORY_AVAILABLE 1
 
 struct mb2_tag { u32 type, size; };
@@ -89,6 +91,9 @@ void multiboot_parse(unsigned long magic, unsigned long info_pa)
 			bm->end = m->mod_end;
 			bm->name = m->string;
 			reserve_pages(bm->start, bm->end);
+		} else if (tag->type == MB2_TAG_ACPI_NEW ||
+			   (tag->type == MB2_TAG_ACPI_OLD && !boot_info.acpi_rsdp)) {
+			boot_info.acpi_rsdp = tag + 1;
 		}
 	}
 }

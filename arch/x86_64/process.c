@@ -8,12 +8,16 @@
  *     0  kernel_rsp   top of the current task's kernel stack (syscall entry)
  *     8  user_rsp     scratch: user rsp while the syscall entry switches stacks
  *    16  current      the running task
+ *    24  cpu_number   smp_processor_id()
+ *
+ * Each CPU has its own area (percpu_area[cpu]); only that CPU writes it.
  */
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include "linux/sched.h"
+#include "linux/smp.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
@@ -34,15 +38,25 @@ struct percpu {
 	unsigned long kernel_rsp;
 	unsigned long user_rsp;
 	struct task_struct *curr;
-};
+	unsigned int cpu_number;
+} __attribute__((aligned(64)));         /* a cache line each: no false sharing */
 
-static struct percpu cpu0;
+struct percpu percpu_area[NR_CPUS];
 _Static_assert(offsetof(struct percpu, curr) == PERCPU_CURR, "asm/current.h reads curr there");
+_Static_assert(offsetof(struct percpu, cpu_number) == PERCPU_CPU_NUMBER,
+	       "asm/smp.h reads cpu_number there");
 extern char syscall_entry[], ret_from_fork[];
 
-void arch_cpu_init(void)
+static struct percpu *this_cpu_area(void)
 {
-	wrmsr(MSR_GS_BASE, (u64)&cpu0);
+	return &percpu_area[smp_processor_id()];
+}
+
+/* Point this CPU's GS base at percpu_area[cpu] and set up SYSCALL (Linux's syscall_init). */
+void percpu_init(unsigned int cpu)
+{
+	percpu_area[cpu].cpu_number = cpu;
+	wrmsr(MSR_GS_BASE, (u64)&percpu_area[cpu]);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
@@ -50,9 +64,15 @@ void arch_cpu_init(void)
 	wrmsr(MSR_FMASK, RFLAGS_MASK_ON_SYSCALL);
 }
 
+/* The boot CPU's per-CPU area, before anything reads current. */
+void arch_cpu_init(void)
+{
+	percpu_init(0);
+}
+
 void arch_set_current(struct task_struct *t)
 {
-	cpu0.curr = t;
+	this_cpu_area()->curr = t;
 }
 
 /* Everything the CPU must know about the next task before it runs. */
@@ -64,10 +84,10 @@ void arch_switch_mm_and_stack(struct task_struct *next)
 	if ((read_cr3() & PTE_PFN_MASK) != cr3)
 		write_cr3(cr3);
 	tss_set_rsp0(top);
-	cpu0.kernel_rsp = top;
+	this_cpu_area()->kernel_rsp = top;
 	wrmsr(MSR_FS_BASE, next->thread.fsbase);
 	wrmsr(MSR_KERNEL_GS_BASE, next->thread.gsbase);      /* the user's, until swapgs */
-	cpu0.curr = next;
+	this_cpu_area()->curr = next;
 }
 
 /* Point a new task's saved stack at ret_from_fork above its pt_regs. */

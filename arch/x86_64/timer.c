@@ -1,86 +1,89 @@
 /*
- * Time: the PIT (8254) drives a periodic HZ interrupt through the legacy
- * PIC (8259, remapped to vectors 32-47); the TSC, calibrated against PIT
- * channel 2 at boot, gives nanoseconds for printk timestamps.
+ * Time: the TSC, calibrated against PIT (8254) channel 2 at boot, gives
+ * nanoseconds for printk timestamps.  The local APIC timers (apic.c),
+ * calibrated in the same PIT interval, interrupt every CPU at HZ; the boot
+ * CPU's counts jiffies.
  */
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/io.h>
+#include <asm/processor.h>
 #include "linux/printk.h"
 
 #define PIT_HZ          1193182
-#define PIC1_CMD        0x20
-#define PIC1_DATA       0x21
-#define PIC2_CMD        0xa0
-#define PIC2_DATA       0xa1
 #define CALIBRATE_MS    10
 
 volatile unsigned long jiffies;
 unsigned long tsc_khz;
 static u64 tsc_at_boot;
 
-void pic_init(void)
+/* The PIT, TSC and local APIC timer read together (as close as can be). */
+struct clock_sample {
+	u32 pit, apic;                  /* both count down */
+	u64 tsc;
+};
+
+static struct clock_sample clock_sample(void)
 {
-	outb(PIC1_CMD, 0x11);           /* ICW1: init, expect ICW4 */
-	outb(PIC2_CMD, 0x11);
-	outb(PIC1_DATA, IRQ_BASE);      /* ICW2: vector base */
-	outb(PIC2_DATA, IRQ_BASE + 8);
-	outb(PIC1_DATA, 4);             /* ICW3: slave on IRQ2 */
-	outb(PIC2_DATA, 2);
-	outb(PIC1_DATA, 1);             /* ICW4: 8086 mode */
-	outb(PIC2_DATA, 1);
-	outb(PIC1_DATA, 0xff);          /* all masked until a driver wants one */
-	outb(PIC2_DATA, 0xff);
+	struct clock_sample s;
+
+	outb(0x43, 0x80);               /* latch channel 2's count */
+	s.pit = inb(0x42);
+	s.pit |= inb(0x42) << 8;
+	s.apic = apic_timer_count();
+	s.tsc = rdtsc();
+	return s;
 }
 
-void pic_eoi(unsigned int irq)
+/*
+ * One calibration over CALIBRATE_MS of PIT channel 2 (Linux's
+ * pit_calibrate_tsc and calibrate_APIC_clock): how far the TSC and the
+ * local APIC timer went while the PIT went so far.  Both ends are read
+ * next to the PIT, so a vCPU that the host stops meanwhile errs little.
+ * Sets tsc_khz; returns the local APIC timer's counts per tick.
+ */
+static u32 calibrate_pit_once(void)
 {
-	if (irq >= 8)
-		outb(PIC2_CMD, 0x20);
-	outb(PIC1_CMD, 0x20);
-}
-
-void pic_unmask(unsigned int irq)
-{
-	u16 port = irq < 8 ? PIC1_DATA : PIC2_DATA;
-
-	outb(port, inb(port) & ~(1 << (irq & 7)));
-}
-
-/* Count TSC ticks over CALIBRATE_MS of PIT channel 2 (Linux's pit_calibrate_tsc). */
-static unsigned long calibrate_tsc_khz(void)
-{
-	u32 latch = PIT_HZ / (1000 / CALIBRATE_MS);
-	u64 t0, t1;
+	struct clock_sample s0, s1;
+	u32 pit_ticks;
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01);  /* gate high, speaker off */
 	outb(0x43, 0xb0);                       /* channel 2, lo/hi, mode 0 */
-	outb(0x42, latch & 0xff);
-	outb(0x42, latch >> 8);
-	t0 = rdtsc();
-	while (!(inb(0x61) & 0x20))             /* OUT2 goes high at terminal count */
-		;
-	t1 = rdtsc();
-	return (t1 - t0) / CALIBRATE_MS;
+	outb(0x42, 0xff);
+	outb(0x42, 0xff);
+	apic_timer_count_start();
+	s0 = clock_sample();
+	do
+		s1 = clock_sample();
+	while (s0.pit - s1.pit < PIT_HZ / (1000 / CALIBRATE_MS));
+	pit_ticks = s0.pit - s1.pit;
+	tsc_khz = (s1.tsc - s0.tsc) * PIT_HZ / pit_ticks / 1000;
+	return (u64)(s0.apic - s1.apic) * PIT_HZ / pit_ticks / HZ;
 }
 
+/* Calibrate the TSC and the local APIC timer, then start the tick. */
 void timer_init(void)
 {
-	u32 divisor = PIT_HZ / HZ;
+	u32 period = calibrate_pit_once();
 
-	tsc_khz = calibrate_tsc_khz();
-	outb(0x43, 0x34);                       /* channel 0, lo/hi, rate generator */
-	outb(0x40, divisor & 0xff);
-	outb(0x40, divisor >> 8);
-	pic_unmask(IRQ_TIMER);
-	pr_info("tsc: %lu.%03lu MHz, timer: PIT at %d Hz\n", tsc_khz / 1000,
-		tsc_khz % 1000, HZ);
+	pr_info("tsc: %lu.%03lu MHz\n", tsc_khz / 1000, tsc_khz % 1000);
+	setup_boot_APIC_clock(period);
 }
 
+/* The boot CPU's tick.  Only CPU 0 writes jiffies. */
 void timer_interrupt(void)
 {
 	jiffies++;
+}
+
+/* Spin for us microseconds on the TSC (after timer_init). */
+void udelay(unsigned long us)
+{
+	u64 end = rdtsc() + us * tsc_khz / 1000;
+
+	while (rdtsc() < end)
+		cpu_relax();
 }
 
 /* Nanoseconds since boot (0 until the TSC is calibrated). */

@@ -1,7 +1,8 @@
 /*
- * IDT and trap dispatch.  Vectors 0-31 are CPU exceptions, 32-47 the legacy
- * PIC's IRQs.  A CPU exception in kernel mode is a kernel bug unless the
- * faulting instruction has an exception-table fixup (asm/uaccess.h).
+ * IDT and trap dispatch.  Vectors 0-31 are CPU exceptions, 32-47 the ISA
+ * IRQs (through the IOAPIC), 0xec-0xff the local APIC's (asm/irq_vectors.h).
+ * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug
+ * unless the faulting instruction has an exception-table fixup (asm/uaccess.h).
  */
 #include "linux/entry-common.h"
 #include "linux/errno.h"
@@ -17,6 +18,7 @@
 #include "linux/panic.h"
 #include "linux/sched.h"
 #include "linux/signal.h"
+#include "linux/smp.h"
 #include "mm/mm_api.h"
 
 struct idt_gate {
@@ -50,16 +52,22 @@ static void set_gate(int vec, u64 handler, u8 ist)
 	};
 }
 
-void trap_init(void)
+/* Point this CPU at the shared IDT. */
+void load_current_idt(void)
 {
 	struct { u16 limit; u64 base; } __attribute__((packed)) idtr = { sizeof(idt) - 1, (u64)idt };
 
-	gdt_init();
+	__asm__ __volatile__("lidt %0" : : "m"(idtr));
+}
+
+/* The boot CPU's GDT and the IDT; the 8259s masked (the IOAPIC replaces them). */
+void trap_init(void)
+{
+	gdt_init(0);
 	for (int v = 0; v < NR_VECTORS; v++)
 		set_gate(v, trap_stubs[v], v == X86_TRAP_DF ? 1 : 0);
-	__asm__ __volatile__("lidt %0" : : "m"(idtr));
-	pic_init();
-	uart_startup();
+	load_current_idt();
+	mask_8259A();
 }
 
 /* Continue at the exception-table fixup of regs->rip, if it has one. */
@@ -200,22 +208,39 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 }
 
 /*
- * A device interrupt: the timer ticks (wakes nanosleep, fires alarms), the UART
- * hands its bytes to the tty.  From user mode the task may then be
- * preempted.
+ * An interrupt.  The local APIC timer ticks on every CPU: the boot CPU's
+ * counts jiffies (wakes nanosleep, fires alarms), and from user mode the
+ * task may then be preempted.  The UART hands its bytes to the tty; IPIs
+ * run queued cross-CPU calls or ask for a reschedule.  A spurious
+ * interrupt gets no EOI; any other vector is unexpected.
  */
-static void handle_irq(struct pt_regs *regs, unsigned int irq)
+static void handle_irq(struct pt_regs *regs, unsigned long v)
 {
-	pic_eoi(irq);
-	if (irq == IRQ_TIMER) {
-		timer_interrupt();
-		wake_up((const void *)&jiffies);        /* nanosleep */
-		run_itimers();                          /* alarm, setitimer */
-	} else if (irq == IRQ_COM1) {
+	if (v != SPURIOUS_APIC_VECTOR)
+		apic_eoi();
+	switch (v) {
+	case LOCAL_TIMER_VECTOR:
+		if (smp_processor_id() == 0) {
+			timer_interrupt();
+			wake_up((const void *)&jiffies);        /* nanosleep */
+			run_itimers();                          /* alarm, setitimer */
+		}
+		if (user_mode(regs))
+			sched_tick();
+		return;
+	case ISA_IRQ_VECTOR(IRQ_COM1):
 		uart_interrupt();
+		return;
+	case CALL_FUNCTION_VECTOR:
+		generic_smp_call_function_interrupt();
+		return;
+	case RESCHEDULE_VECTOR:
+		scheduler_ipi();
+		return;
+	case SPURIOUS_APIC_VECTOR:
+		return;
 	}
-	if (user_mode(regs) && irq == IRQ_TIMER)
-		sched_tick();
+	pr_warn("CPU %u: unexpected interrupt, vector %#lx\n", smp_processor_id(), v);
 }
 
 /*
@@ -243,7 +268,7 @@ static void do_user_trap(struct pt_regs *regs, unsigned long v)
 	force_sig_fault(SIGBUS, SI_KERNEL, 0);
 }
 
-/* A vector below IRQ_BASE: an exception. */
+/* A vector below 32: an exception. */
 static void do_exception(struct pt_regs *regs, unsigned long v)
 {
 	if (v == X86_TRAP_PF) {
@@ -273,8 +298,8 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	unsigned long v = regs->vector;
 
-	if (v >= IRQ_BASE)
-		handle_irq(regs, v - IRQ_BASE);
+	if (v >= 32)
+		handle_irq(regs, v);
 	else
 		do_exception(regs, v);
 	if (user_mode(regs))

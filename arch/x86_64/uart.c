@@ -1,6 +1,6 @@
 /*
  * 16550 UART on COM1: the serial console (115200 8N1).  Output is polled;
- * input comes by the receive interrupt (IRQ 4 on the PIC), which hands
+ * input comes by the receive interrupt (ISA IRQ 4, through the IOAPIC), which hands
  * every byte to the tty's line discipline (fs/n_tty.c), as Linux's
  * serial8250_rx_chars does.
  */
@@ -11,7 +11,7 @@
 
 #define COM1    0x3f8
 #define IER_RDI  0x01   /* interrupt enable: received data available */
-#define MCR_OUT2 0x08   /* on a PC, gates the UART's interrupt line to the PIC */
+#define MCR_OUT2 0x08   /* on a PC, gates the UART's interrupt line */
 #define LSR_DR   0x01   /* data ready */
 #define LSR_THRE 0x20   /* transmit holding register empty */
 #define LSR_TEMT 0x40   /* transmitter empty: FIFO and shift register */
@@ -51,12 +51,12 @@ void uart_flush(void)
 		;
 }
 
-/* Take receive interrupts from now on (after pic_init). */
+/* Take receive interrupts from now on (after apic_intr_mode_init). */
 void uart_startup(void)
 {
 	outb(COM1 + 4, 0x03 | MCR_OUT2);
 	outb(COM1 + 1, IER_RDI);
-	pic_unmask(IRQ_COM1);
+	ioapic_unmask_isa_irq(IRQ_COM1);
 }
 
 /* Stop receive interrupts: the bytes wait in the UART (and its sender). */

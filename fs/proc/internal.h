@@ -8,7 +8,7 @@
 #include "mm/folio.h"
 
 /* the files of /proc, in its listing's order */
-extern const struct proc_dir_entry proc_meminfo, proc_buddyinfo, proc_kpagecount,
+extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
 	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor;
 
 /* inode.c */

@@ -13,7 +13,7 @@
 #include "linux/sched.h"
 
 static const struct proc_dir_entry *const proc_root_entries[] = {
-	&proc_meminfo, &proc_buddyinfo, &proc_kpagecount, &proc_kpageflags,
+	&proc_cpuinfo, &proc_meminfo, &proc_buddyinfo, &proc_kpagecount, &proc_kpageflags,
 	&proc_mapcount_trace, &proc_pgtable_floor,
 };
 

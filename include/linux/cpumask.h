@@ -14,9 +14,15 @@ struct cpumask {
 	unsigned long bits;
 };
 
-extern struct cpumask __cpu_online_mask;
+/*
+ * possible = present: the CPUs the ACPI MADT lists (at most NR_CPUS);
+ * online: those that came up and run.
+ */
+extern struct cpumask __cpu_online_mask, __cpu_possible_mask, __cpu_present_mask;
 extern unsigned int nr_cpu_ids;         /* CPUs found (ACPI MADT); 1 until then */
 #define cpu_online_mask (&__cpu_online_mask)
+#define cpu_possible_mask (&__cpu_possible_mask)
+#define cpu_present_mask (&__cpu_present_mask)
 
 static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
 {
@@ -38,9 +44,15 @@ static inline bool cpumask_empty(const struct cpumask *m)
 	return !__atomic_load_n(&m->bits, __ATOMIC_RELAXED);
 }
 
+/* (A loop: the kernel is built without libgcc, which __builtin_popcountl calls.) */
 static inline unsigned int cpumask_weight(const struct cpumask *m)
 {
-	return __builtin_popcountl(__atomic_load_n(&m->bits, __ATOMIC_RELAXED));
+	unsigned long bits = __atomic_load_n(&m->bits, __ATOMIC_RELAXED);
+	unsigned int n = 0;
+
+	for (; bits; bits &= bits - 1)
+		n++;
+	return n;
 }
 
 static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
@@ -60,10 +72,14 @@ static inline unsigned int cpumask_next_from(unsigned int cpu, const struct cpum
 	for ((cpu) = cpumask_next_from(0, (mask)); (cpu) < NR_CPUS; \
 	     (cpu) = cpumask_next_from((cpu) + 1, (mask)))
 #define for_each_online_cpu(cpu) for_each_cpu(cpu, cpu_online_mask)
+#define for_each_present_cpu(cpu) for_each_cpu(cpu, cpu_present_mask)
 
 static inline unsigned int num_online_cpus(void)
 {
 	return cpumask_weight(cpu_online_mask);
 }
+
+/* Print m as a CPU list, "0-3,6" (Linux's cpumap_print_list); returns the length. */
+int cpumap_print_list(char *buf, size_t size, const struct cpumask *m);
 
 #endif

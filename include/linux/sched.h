@@ -130,6 +130,8 @@ struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);
 __noreturn void cpu_idle(void);
+__noreturn void cpu_startup_entry(void);        /* an AP's idle loop, once it is up */
+void scheduler_ipi(void);                       /* the reschedule IPI's hook */
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);
 extern struct task_struct *init_task;

@@ -36,7 +36,7 @@ def where(addr):
     """The faulting task and the VMA holding addr (or why there is none)."""
     from folios import tasks
     try:
-        cur = gdb.parse_and_eval("cpu0.curr").dereference()
+        cur = gdb.parse_and_eval(utils.current_task()).dereference()
     except gdb.error:
         return "task: unknown"
     who = "task %d (%s)" % (int(cur["pid"]), cur["comm"].string())

@@ -50,7 +50,7 @@ Usage: tasks"""
         super().__init__("tasks", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        current = utils.value("cpu0.curr")
+        current = utils.value(utils.current_task())
         print("%5s %5s %-2s %-18s %5s %8s  %s" % ("PID", "PPID", "ST", "mm", "mm_id",
                                                  "rss_anon", "comm"))
         for t in tasks():
@@ -118,7 +118,7 @@ Usage: vmas PID"""
         super().__init__("vmas", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        pid = utils.value(arg) if arg else int(gdb.parse_and_eval("cpu0.curr->pid"))
+        pid = utils.value(arg) if arg else int(gdb.parse_and_eval(utils.current_task() + "->pid"))
         t = find_task(pid)
         root = task_root(pid)
         head = int(t["mm"]["mmap"].address)

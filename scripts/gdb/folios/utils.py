@@ -26,6 +26,14 @@ def phys_read_u64(pa):
     return read_u64(PAGE_OFFSET + pa)
 
 
+def current_task():
+    """The expression for the task on the CPU GDB looks at: QEMU shows CPU n
+    as thread n + 1, and CPU n's per-CPU area is percpu_area[n]."""
+    thread = gdb.selected_thread()
+    cpu = thread.num - 1 if thread else 0
+    return "percpu_area[%d].curr" % cpu
+
+
 def value(expr):
     """Evaluate an expression (symbol, register, number) to an int."""
     v = gdb.parse_and_eval(expr)

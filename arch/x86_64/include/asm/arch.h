@@ -14,6 +14,7 @@ struct boot_module {
 
 struct boot_info {
 	const char *cmdline;
+	const void *acpi_rsdp;          /* the loader's copy of the ACPI RSDP, or NULL */
 	unsigned int nr_modules;
 	struct boot_module modules[8];
 };
@@ -33,6 +34,9 @@ void multiboot_parse(unsigned long magic, unsigned long info_pa);
 void mmu_init(void);
 void mmu_early_done(void);
 void cpu_features_init(void);
+void acpi_boot_init(void);
+void apic_intr_mode_init(void);
+void uart_startup(void);
 void timer_init(void);
 void tsc_mark_boot(void);
 u64 ktime_get_ns(void);

@@ -56,6 +56,7 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define PAGE_KERNEL       __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_GLOBAL | _PAGE_NX)
 #define PAGE_KERNEL_RO    __pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL | _PAGE_NX)
 #define PAGE_KERNEL_EXEC  __pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL)
+#define PAGE_KERNEL_NOCACHE __pgprot(pgprot_val(PAGE_KERNEL) | _PAGE_PCD | _PAGE_PWT)  /* MMIO */
 #define PAGE_USER_RW      __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_NX)
 #define PAGE_USER_RO      __pgprot(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
 #define PAGE_USER_RX      __pgprot(_PAGE_PRESENT | _PAGE_USER)

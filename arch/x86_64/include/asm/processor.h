@@ -15,6 +15,10 @@ struct thread_struct {
 };
 
 struct task_struct;
+struct seq_file;
+
+/* One CPU's block of /proc/cpuinfo (arch/x86_64/cpuinfo.c). */
+void show_cpuinfo(struct seq_file *m, unsigned int cpu);
 
 /* A spin-wait loop's body: tells the CPU this is a busy wait. */
 static inline void cpu_relax(void)
