@@ -147,7 +147,7 @@ struct files_struct *dup_fd(const struct files_struct *src)
 /* Drop one task's use of files; the last closes every fd and frees the table. */
 void put_files_struct(struct files_struct *files)
 {
-	if (--files->count)
+	if (__atomic_sub_fetch(&files->count, 1, __ATOMIC_ACQ_REL))
 		return;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (files->fd[fd])

@@ -67,7 +67,7 @@ static void put_tty_queue(struct tty_struct *tty, unsigned char c, bool line_end
 	tty->read_head++;
 	if (line_end) {
 		tty->canon_head = tty->read_head;
-		wake_up(tty);
+		wake_up_interruptible(&tty->read_wait);
 	}
 }
 
@@ -165,9 +165,8 @@ static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsig
 }
 
 /*
- * Sleep until a complete line waits: 0, -EAGAIN or -ERESTARTSYS (a signal).  Interrupts
- * stay off from the check to the sleep, so the interrupt's wake_up cannot
- * come between them (schedule() switches with them off in any case).
+ * Sleep until a complete line waits: 0, -EAGAIN or -ERESTARTSYS (a signal).
+ * The receive interrupt wakes read_wait after it completed a line.
  */
 static int wait_for_line(struct tty_struct *tty, bool nonblock)
 {
@@ -176,7 +175,7 @@ static int wait_for_line(struct tty_struct *tty, bool nonblock)
 			return -ERESTARTSYS;
 		if (nonblock)
 			return -EAGAIN;
-		sleep_on(tty);
+		(void)wait_event_interruptible(tty->read_wait, n_tty_input_available(tty));
 	}
 	return 0;
 }

@@ -9,8 +9,11 @@
  * of at most PIPE_BUF bytes is atomic: it lands whole in one buffer, so
  * no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN instead).
  * Writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE
- * is ignored.  One CPU, and no preemption in the kernel: no lock needed
- * yet.
+ * is ignored.  Readers sleep on rd_wait, writers on wr_wait.
+ *
+ * Lock order: see mm/rmap.c.  pipe_lock() guards the ring and the
+ * reader/writer counts; it sleeps, and is held across the user copies
+ * (Linux's pipe->mutex), never while sleeping for data or room.
  *
  * Both ends are files of one inode (S_IFIFO, its own inode number) whose
  * i_private is the ring; each file's private_data points at it too.
@@ -36,9 +39,25 @@ void pipe_buf_release(struct pipe_buffer *buf)
 	buf->page = NULL;
 }
 
+/*
+ * The pipe's sleeping lock (Linux's pipe_lock on pipe->mutex; a futex-style
+ * word): taken at once if free, else sleep until an unlock frees it.
+ */
+void pipe_lock(struct pipe_inode_info *pipe)
+{
+	if (__atomic_exchange_n(&pipe->mutex, 1, __ATOMIC_ACQUIRE))
+		wait_var_event(&pipe->mutex, !__atomic_exchange_n(&pipe->mutex, 2, __ATOMIC_ACQUIRE));
+}
+
+void pipe_unlock(struct pipe_inode_info *pipe)
+{
+	if (__atomic_exchange_n(&pipe->mutex, 0, __ATOMIC_RELEASE) == 2)
+		wake_up_var(&pipe->mutex);
+}
+
 void wakeup_pipe_readers(struct pipe_inode_info *pipe)
 {
-	wake_up(pipe);
+	wake_up_interruptible(&pipe->rd_wait);
 }
 
 /* The ring behind a pipe end, NULL for any other file (Linux's get_pipe_info). */
@@ -89,11 +108,12 @@ static long pipe_copy_to_user(struct pipe_inode_info *p, char *ubuf, size_t coun
 	return n;
 }
 
-static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
+/*
+ * With the pipe locked, wait (unlocked) until it holds data: 1, or 0 at
+ * EOF (or for count 0), -EAGAIN (O_NONBLOCK), -ERESTARTSYS (a signal).
+ */
+static long pipe_wait_readable(struct file *f, struct pipe_inode_info *p, size_t count)
 {
-	struct pipe_inode_info *p = f->private_data;
-	long n;
-
 	while (p->head == p->tail) {
 		if (!p->writers || !count)
 			return 0;
@@ -101,10 +121,28 @@ static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
-		sleep_on(p);
+		pipe_unlock(p);
+		(void)wait_event_interruptible(p->rd_wait, pipe_readable(p));
+		pipe_lock(p);
 	}
-	n = pipe_copy_to_user(p, ubuf, count);
-	wake_up(p);
+	return 1;
+}
+
+static long pipe_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
+{
+	struct pipe_inode_info *p = f->private_data;
+	bool was_full = false;
+	long n;
+
+	pipe_lock(p);
+	n = pipe_wait_readable(f, p, count);
+	if (n > 0) {
+		was_full = pipe_full(p);
+		n = pipe_copy_to_user(p, ubuf, count);
+	}
+	pipe_unlock(p);
+	if (was_full)                   /* only then may a writer wait (Linux's was_full) */
+		wake_up_interruptible(&p->wr_wait);
 	return n;
 }
 
@@ -155,8 +193,11 @@ static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t c
 static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	struct pipe_inode_info *p = f->private_data;
+	bool was_empty;
 	long n = 0, err = 0;
 
+	pipe_lock(p);
+	was_empty = p->head == p->tail;         /* only then may a reader wait */
 	if (p->readers && pipe_merge(p, ubuf, count % PAGE_SIZE, &err))
 		n = count % PAGE_SIZE;
 	while ((size_t)n < count && !err) {
@@ -174,11 +215,16 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 		} else if (signal_pending(current)) {
 			err = -ERESTARTSYS;
 		} else {
-			wake_up(p);
-			sleep_on(p);
+			wake_up_interruptible(&p->rd_wait);
+			pipe_unlock(p);
+			(void)wait_event_interruptible(p->wr_wait, pipe_writable(p));
+			pipe_lock(p);
+			was_empty = p->head == p->tail;
 		}
 	}
-	wake_up(p);
+	pipe_unlock(p);
+	if (was_empty)
+		wake_up_interruptible(&p->rd_wait);
 	return n ? n : err;
 }
 
@@ -186,13 +232,18 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 static int pipe_release(struct inode *inode, struct file *f)
 {
 	struct pipe_inode_info *p = f->private_data;
+	bool last;
 
+	pipe_lock(p);
 	if (f->f_mode & FMODE_READ)
 		p->readers--;
 	else
 		p->writers--;
-	wake_up(p);
-	if (p->readers || p->writers)
+	last = !p->readers && !p->writers;
+	wake_up_interruptible_all(&p->rd_wait);         /* under the lock: the other end's */
+	wake_up_interruptible_all(&p->wr_wait);         /* release may free p after it */
+	pipe_unlock(p);
+	if (!last)
 		return 0;
 	for (; p->tail != p->head; p->tail++)
 		pipe_buf_release(&p->bufs[p->tail % PIPE_DEF_BUFFERS]);
@@ -282,6 +333,10 @@ long sys_pipe2(int *ufds, int flags)
 	inode->i_ino = get_next_ino();
 	inode->i_fop = &pipefifo_fops;
 	p = kzalloc(sizeof(*p));
+	if (p) {
+		init_waitqueue_head(&p->rd_wait);
+		init_waitqueue_head(&p->wr_wait);
+	}
 	inode->i_private = p;
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
 	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;

@@ -49,6 +49,7 @@ static __poll_t do_pollfd(const struct pollfd *pfd)
 static long do_poll(struct pollfd *fds, unsigned int nfds, bool timed, u64 end)
 {
 	for (;;) {
+		unsigned long j = jiffies;
 		long count = 0;
 
 		for (unsigned int i = 0; i < nfds; i++) {
@@ -61,7 +62,7 @@ static long do_poll(struct pollfd *fds, unsigned int nfds, bool timed, u64 end)
 			return 0;
 		if (signal_pending(current))
 			return -ERESTARTNOHAND;
-		sleep_on((const void *)&jiffies);
+		(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j); /* the next tick */
 	}
 }
 

@@ -27,8 +27,9 @@
 #define SPLICE_F_ALL            (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
 
 /*
- * Wait for a free buffer (Linux's wait_for_space): 0, -EPIPE (no reader:
- * SIGPIPE too), -EAGAIN (full and SPLICE_F_NONBLOCK) or -ERESTARTSYS.
+ * Wait for a free buffer (Linux's wait_for_space), the pipe locked (not
+ * while asleep): 0, -EPIPE (no reader: SIGPIPE too), -EAGAIN (full and
+ * SPLICE_F_NONBLOCK) or -ERESTARTSYS.
  */
 static long wait_for_space(struct pipe_inode_info *pipe, unsigned int flags)
 {
@@ -43,7 +44,9 @@ static long wait_for_space(struct pipe_inode_info *pipe, unsigned int flags)
 			return -EAGAIN;
 		if (signal_pending(current))
 			return -ERESTARTSYS;
-		sleep_on(pipe);
+		pipe_unlock(pipe);
+		(void)wait_event_interruptible(pipe->wr_wait, pipe_writable(pipe));
+		pipe_lock(pipe);
 	}
 }
 
@@ -81,6 +84,7 @@ static long vmsplice_to_pipe(struct file *file, const struct iovec *iov, unsigne
 
 	if (!pipe)
 		return -EBADF;
+	pipe_lock(pipe);
 	ret = wait_for_space(pipe, flags);
 	for (unsigned long i = 0; !ret && i < nr_segs && !pipe_full(pipe); i++) {
 		if (!iov[i].iov_len)
@@ -90,6 +94,7 @@ static long vmsplice_to_pipe(struct file *file, const struct iovec *iov, unsigne
 			total += ret;
 		ret = ret < 0 ? ret : (unsigned long)ret < iov[i].iov_len;
 	}
+	pipe_unlock(pipe);
 	if (total)
 		wakeup_pipe_readers(pipe);
 	return total ? total : ret < 0 ? ret : 0;

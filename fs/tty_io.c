@@ -18,7 +18,9 @@
 
 #define TTY_WRITE_CHUNK 4096
 
-struct tty_struct console_tty = { .pgrp = 0 };
+struct tty_struct console_tty = {
+	.pgrp = 0, .read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
+};
 
 /* read(2) on the console: a line at a time (n_tty_read). */
 static long tty_read(struct file *f, char *ubuf, size_t count, loff_t *pos)

@@ -56,11 +56,11 @@ out:
 /*
  * The exec'ing thread takes over the leader's place (Linux's de_thread's
  * end): its PID, parent, children and place in the parent's list; the
- * old leader, a zombie now, is freed.  Only tsk and leader are left.
+ * old leader, a zombie now, is the caller's to free.  Only tsk and leader
+ * are left.  tasklist_lock held.
  */
 static void exchange_leader(struct task_struct *tsk, struct task_struct *leader)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	struct task_struct *c;
 
 	leader->pid = tsk->pid;
@@ -76,33 +76,43 @@ static void exchange_leader(struct task_struct *tsk, struct task_struct *leader)
 		list_add_tail(&c->sibling, &tsk->children);
 		c->parent = tsk;
 	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	task_release(leader);
 }
 
 /*
  * Make tsk the only thread of its process (Linux's de_thread): the others
  * are killed, and tsk waits until they are gone (a leader as a zombie)
- * and, if it is not the leader, takes the leader's PID.
+ * and, if it is not the leader, takes the leader's PID.  Each exiting
+ * thread's exit_notify wakes tsk (sig->group_exec_task) under
+ * tasklist_lock, which tsk holds to look.
  */
 static void de_thread(struct task_struct *tsk)
 {
 	struct signal_struct *sig = tsk->signal;
 	struct task_struct *leader = tsk->group_leader;
-	unsigned long flags;
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 
-	if (thread_group_empty(tsk))
+	if (thread_group_empty(tsk)) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		return;
-	flags = arch_local_irq_save();
+	}
 	sig->group_exec_task = tsk;
 	zap_other_threads(tsk);
-	while (sig->nr_threads > (leader == tsk ? 1 : 2) ||
-	       (leader != tsk && leader->state != TASK_ZOMBIE))
-		sleep_on(sig);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (sig->nr_threads <= (leader == tsk ? 1 : 2) &&
+		    (leader == tsk || leader->state == TASK_ZOMBIE))
+			break;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		schedule();
+		flags = spin_lock_irqsave(&tasklist_lock);
+	}
+	__set_current_state(TASK_RUNNING);
 	if (leader != tsk)
 		exchange_leader(tsk, leader);
 	sig->group_exec_task = NULL;
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (leader != tsk)
+		task_release(leader);
 }
 
 /*
@@ -124,7 +134,8 @@ static int unshare_sighand_files(struct task_struct *tsk)
 		}
 		memcpy(tsk->sighand, sighand, sizeof(*sighand));
 		tsk->sighand->count = 1;
-		sighand->count--;
+		if (!__atomic_sub_fetch(&sighand->count, 1, __ATOMIC_ACQ_REL))
+			kfree(sighand);         /* the other user went meanwhile */
 	}
 	if (files->count > 1) {
 		tsk->files = dup_fd(files);

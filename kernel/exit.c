@@ -42,8 +42,8 @@ long sys_exit_group(int code)
 
 /*
  * SIGKILL to every other live thread of t's group (Linux's
- * zap_other_threads): each exits when it next returns towards user mode.
- * Interrupts off.
+ * zap_other_threads): each exits when it next returns towards user mode;
+ * one asleep interruptibly wakes for it.  tasklist_lock held.
  */
 void zap_other_threads(struct task_struct *t)
 {
@@ -52,7 +52,7 @@ void zap_other_threads(struct task_struct *t)
 	for_each_thread(t, th)
 		if (th != t && !th->exiting) {
 			th->pending.signal |= sigmask(SIGKILL);
-			wake_up_task(th);
+			signal_wake_up(th);
 		}
 }
 
@@ -65,7 +65,7 @@ void zap_other_threads(struct task_struct *t)
 __noreturn void do_group_exit(int wait_status)
 {
 	struct signal_struct *sig = current->signal;
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 
 	if (sig->flags & SIGNAL_GROUP_EXIT) {
 		wait_status = sig->group_exit_code;
@@ -76,15 +76,16 @@ __noreturn void do_group_exit(int wait_status)
 		sig->flags |= SIGNAL_GROUP_EXIT;
 		zap_other_threads(current);
 	}
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	do_exit(wait_status);
 }
 
-/* Give t's children to init, which reaps them (Linux's forget_original_parent). */
+/*
+ * Give t's children to init, which reaps them (Linux's
+ * forget_original_parent).  tasklist_lock held.
+ */
 static void forget_original_parent(struct task_struct *t)
 {
-	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
-
 	while (!list_empty(&t->children)) {
 		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
 
@@ -92,39 +93,63 @@ static void forget_original_parent(struct task_struct *t)
 		c->parent = init_task;
 		list_add_tail(&c->sibling, &init_task->children);
 	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	wake_up(init_task->signal);
+	wake_up_interruptible_all(&init_task->signal->wait_chldexit);
+}
+
+/*
+ * The last thread of leader's group has left the thread list (Linux's
+ * exit_notify and release_task's "last non-leader member" case): the
+ * children go to init and the parent hears of it.  Returns true if the
+ * zombie leader is reaped at once (its parent ignores SIGCHLD): then it
+ * is TASK_DEAD, which no wait4 takes.  tasklist_lock held.
+ */
+static bool notify_group_dead(struct task_struct *leader)
+{
+	struct task_struct *parent = leader->parent;
+	struct signal_struct *sig = leader->signal;
+
+	forget_original_parent(leader);
+	if (sig->flags & SIGNAL_GROUP_EXIT)
+		leader->exit_code = sig->group_exit_code;
+	if (!parent)
+		return false;
+	wake_up_interruptible_all(&parent->signal->wait_chldexit);
+	return do_notify_parent(leader);
 }
 
 /*
  * Tell t's parent (Linux's exit_notify).  A thread other than the leader
- * goes at once (TASK_DEAD).  The leader stays a zombie until it is
- * reaped; its parent hears of it only once the whole group is dead
- * (group_dead: t is the last thread), which may be when the last other
- * thread exits.  Then the children go to init, and the zombie is reaped
- * at once if the parent ignores SIGCHLD.
+ * goes at once: TASK_DEAD and off the thread list (freed after its last
+ * switch).  The leader stays a zombie until it is reaped; its parent
+ * hears of it once the thread list holds the leader alone, which may be
+ * when the last other thread exits.  All under tasklist_lock, which
+ * wait4 and de_thread hold to look: each state is one store, and no
+ * wait4 sees a zombie that is about to be TASK_DEAD.
  */
-static void exit_notify(struct task_struct *t, bool group_dead)
+static void exit_notify(struct task_struct *t)
 {
-	struct task_struct *leader = t->group_leader;
-	struct signal_struct *sig = t->signal;
+	struct task_struct *leader = t->group_leader, *reap = NULL;
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 
-	t->state = thread_group_leader(t) ? TASK_ZOMBIE : TASK_DEAD;
-	if (sig->group_exec_task)
-		wake_up(sig);                   /* de_thread waits for the others */
-	if (!group_dead)
-		return;
-	forget_original_parent(leader);
-	if (sig->flags & SIGNAL_GROUP_EXIT)
-		leader->exit_code = sig->group_exit_code;
-	if (leader->parent && do_notify_parent(leader)) {
-		if (leader == t)
-			t->state = TASK_DEAD;
-		else
-			task_release(leader);   /* a zombie, off every CPU */
+	if (leader != t) {
+		WRITE_ONCE(t->state, TASK_DEAD);
+		__unhash_process(t);
 	}
-	if (leader->parent)
-		wake_up(leader->parent->signal);
+	if (thread_group_empty(leader) && (leader == t || leader->state == TASK_ZOMBIE) &&
+	    notify_group_dead(leader))
+		reap = leader;
+	if (leader == t) {
+		WRITE_ONCE(t->state, reap ? TASK_DEAD : TASK_ZOMBIE);
+		if (reap)
+			__unhash_process(t);
+	} else if (reap) {
+		WRITE_ONCE(leader->state, TASK_DEAD);   /* claimed: no wait4 takes it */
+	}
+	if (t->signal->group_exec_task)
+		wake_up_process(t->signal->group_exec_task);    /* de_thread waits for the others */
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (reap && reap != t)
+		task_release(reap);             /* a zombie, off every CPU */
 }
 
 /* Drop t's working directory (Linux's exit_fs): the last user of a shared one puts it. */
@@ -133,7 +158,7 @@ void exit_fs(struct task_struct *t)
 	struct fs_struct *fs = t->fs;
 
 	t->fs = NULL;
-	if (!fs || --fs->users)
+	if (!fs || __atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (fs->pwd)
 		iput(fs->pwd);
@@ -232,12 +257,12 @@ static __noreturn void init_exit(struct task_struct *t, int wait_status)
 __noreturn void do_exit(int wait_status)
 {
 	struct task_struct *t = current;
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	bool group_dead;
 
-	t->exiting = true;
+	t->exiting = true;                      /* no signal is queued for t from now on */
 	group_dead = !--t->signal->live;
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	exit_files(t);
 	exit_fs(t);
 	exit_mm(t);
@@ -247,7 +272,7 @@ __noreturn void do_exit(int wait_status)
 		init_exit(t, t->signal->flags & SIGNAL_GROUP_EXIT ? t->signal->group_exit_code :
 			  wait_status);
 	flush_sigqueue(&t->pending);
-	exit_notify(t, group_dead);
+	exit_notify(t);
 	do_task_dead();
 }
 
@@ -272,8 +297,10 @@ static bool eligible_pid(const struct wait_opts *wo, const struct task_struct *c
 }
 
 /*
- * A zombie child of current that wo selects, if wo waits for exits; NULL
- * if none (*have_child: some child matches).
+ * A zombie child of current's process that wo selects, if wo waits for
+ * exits; NULL if none (*have_child: some child matches).  Unless WNOWAIT,
+ * the zombie is claimed: off the children list, so that no other thread's
+ * wait4 takes it too.  tasklist_lock held.
  */
 static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_child)
 {
@@ -285,8 +312,13 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 			continue;
 		*have_child = true;
 		/* a leader's zombie waits for its other threads (Linux's delay_group_leader) */
-		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (wo->flags & WEXITED))
+		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (wo->flags & WEXITED)) {
+			if (!(wo->flags & WNOWAIT)) {
+				list_del(&c->sibling);
+				c->parent = NULL;
+			}
 			return c;
+		}
 	}
 	return NULL;
 }
@@ -321,23 +353,36 @@ static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
  * Wait for a child wo selects to exit (Linux's do_wait): its pid once
  * reported, 0 if none has exited and WNOHANG, -ECHILD if no child
  * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
+ * A child's exit_notify() wakes the wait_chldexit of current's whole
+ * process (any thread may wait for it) after it became a zombie; the
+ * state is set before the look at the children, so that wake-up is never
+ * missed.
  */
 static long do_wait(const struct wait_opts *wo)
 {
-	for (;;) {
-		bool have_child;
-		struct task_struct *z = find_zombie(wo, &have_child);
+	DEFINE_WAIT_FUNC(wait, default_wake_function);
+	struct wait_queue_head *wq = &current->signal->wait_chldexit;
+	struct task_struct *z;
+	unsigned long flags;
+	bool have_child;
 
-		if (z)
-			return wait_task_zombie(wo, z);
-		if (!have_child)
-			return -ECHILD;
-		if (wo->flags & WNOHANG)
-			return 0;
-		if (signal_pending(current))
-			return -ERESTARTSYS;
-		sleep_on(current->signal);      /* Linux's wait_chldexit */
+	add_wait_queue(wq, &wait);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		flags = spin_lock_irqsave(&tasklist_lock);
+		z = find_zombie(wo, &have_child);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		if (z || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
+			break;
+		schedule();
 	}
+	__set_current_state(TASK_RUNNING);
+	remove_wait_queue(wq, &wait);
+	if (z)
+		return wait_task_zombie(wo, z);
+	if (!have_child)
+		return -ECHILD;
+	return wo->flags & WNOHANG ? 0 : -ERESTARTSYS;
 }
 
 /*

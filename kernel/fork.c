@@ -33,7 +33,7 @@
 /* Another task uses mm's mappings (CLONE_VM; Linux's mmget). */
 static void mmget(struct mm_struct *mm)
 {
-	mm->mm_users++;
+	__atomic_add_fetch(&mm->mm_users, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -43,7 +43,7 @@ static void mmget(struct mm_struct *mm)
  */
 void mmput(struct mm_struct *mm)
 {
-	if (--mm->mm_users)
+	if (__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL))
 		return;
 	exit_mmap(mm);
 	mmdrop(mm);
@@ -61,6 +61,7 @@ static int alloc_signal_struct(struct task_struct *t)
 	rlimits_init(sig, current->signal);     /* init's parent is the idle task: none */
 	INIT_LIST_HEAD(&sig->thread_head);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
+	init_waitqueue_head(&sig->wait_chldexit);
 	list_add_tail(&t->thread_node, &sig->thread_head);
 	t->signal = sig;
 	t->tgid = t->pid;
@@ -71,7 +72,7 @@ static int alloc_signal_struct(struct task_struct *t)
 /* The last task of a group is freed: its shared pending signals go too. */
 static void put_signal_struct(struct signal_struct *sig)
 {
-	if (--sig->sigcnt)
+	if (__atomic_sub_fetch(&sig->sigcnt, 1, __ATOMIC_ACQ_REL))
 		return;
 	flush_sigqueue(&sig->shared_pending);
 	kfree(sig);
@@ -83,7 +84,7 @@ static void put_signal_struct(struct signal_struct *sig)
  */
 void put_task_shared(struct task_struct *t)
 {
-	if (t->sighand && !--t->sighand->count)
+	if (t->sighand && !__atomic_sub_fetch(&t->sighand->count, 1, __ATOMIC_ACQ_REL))
 		kfree(t->sighand);
 	t->sighand = NULL;
 	if (t->signal)
@@ -97,7 +98,7 @@ static void join_thread_group(struct task_struct *t)
 	struct signal_struct *sig = current->signal;
 	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 
-	sig->sigcnt++;
+	__atomic_add_fetch(&sig->sigcnt, 1, __ATOMIC_RELAXED);
 	sig->nr_threads++;
 	sig->live++;
 	list_add_tail(&t->thread_node, &sig->thread_head);
@@ -112,7 +113,7 @@ static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
 {
 	if (flags & CLONE_SIGHAND) {
 		t->sighand = current->sighand;
-		t->sighand->count++;
+		__atomic_add_fetch(&t->sighand->count, 1, __ATOMIC_RELAXED);
 	} else {
 		t->sighand = kmalloc(sizeof(*t->sighand));
 		if (!t->sighand)
@@ -122,7 +123,7 @@ static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
 	}
 	if (flags & CLONE_FS) {
 		t->fs = current->fs;
-		t->fs->users++;
+		__atomic_add_fetch(&t->fs->users, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	t->fs = kzalloc(sizeof(*t->fs));
@@ -161,7 +162,7 @@ static int copy_mm_files(struct task_struct *t, unsigned long flags)
 	}
 	if (flags & CLONE_FILES) {
 		t->files = current->files;
-		t->files->count++;
+		__atomic_add_fetch(&t->files->count, 1, __ATOMIC_RELAXED);
 	} else if (!(t->files = dup_fd(current->files))) {
 		return -ENOMEM;
 	}
@@ -252,7 +253,7 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
 	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
 	c->make_it_fail = current->make_it_fail;
-	task_start(c);
+	wake_up_new_task(c);
 	return c->pid;
 }
 

@@ -25,6 +25,7 @@
 #include "linux/syscalls.h"
 #include "linux/sched.h"
 #include "linux/spinlock.h"
+#include "linux/wait.h"
 #include "linux/uaccess.h"
 #include "linux/fs.h"
 #include "uapi/linux/futex.h"
@@ -45,6 +46,8 @@ struct futex_key {
 	unsigned int offset;            /* the offset in the page | FUT_OFF_* */
 };
 
+struct futex_hash_bucket;
+
 /* One waiting task (Linux's struct futex_q), on its bucket's chain. */
 struct futex_q {
 	struct list_head list;
@@ -52,9 +55,10 @@ struct futex_q {
 	struct futex_key key;
 	u32 bitset;                     /* FUTEX_WAKE_BITSET wakes it if it shares a bit */
 	bool woken;                     /* taken off the chain by a waker */
+	struct futex_hash_bucket *hb;   /* the bucket it is on (Linux's lock_ptr): a requeue moves it */
 };
 
-/* A hash chain and the lock that guards it and its futex_qs' key and woken. */
+/* A hash chain and the lock that guards it and its futex_qs' key, woken and hb. */
 struct futex_hash_bucket {
 	spinlock_t lock;
 	struct list_head chain;
@@ -123,12 +127,16 @@ static int get_futex_value(u32 *val, unsigned long uaddr)
 	return copy_from_user(val, (const void *)uaddr, sizeof(*val)) ? -EFAULT : 0;
 }
 
-/* Take q off its chain and make its task runnable.  Bucket lock held. */
+/*
+ * Take q off its chain and wake its task (Linux's futex_wake_mark then
+ * wake_up_q).  Bucket lock held: the waiter looks at q->woken under it
+ * before it returns, so q and its task outlive the wake-up.
+ */
 static void futex_wake_q(struct futex_q *q)
 {
 	list_del(&q->list);
 	q->woken = true;
-	wake_up_task(q->task);
+	wake_up_process(q->task);
 }
 
 /*
@@ -162,19 +170,44 @@ long do_futex_wake(unsigned long uaddr, bool private, int nr, u32 bitset)
 }
 
 /*
+ * Lock the bucket q is on and return it: a requeue may move q meanwhile
+ * (Linux's futex_unqueue retry on q->lock_ptr).
+ */
+static struct futex_hash_bucket *futex_q_lock(struct futex_q *q, unsigned long *flags)
+{
+	for (;;) {
+		struct futex_hash_bucket *hb = READ_ONCE(q->hb);
+
+		*flags = spin_lock_irqsave(&hb->lock);
+		if (hb == READ_ONCE(q->hb))
+			return hb;
+		spin_unlock_irqrestore(&hb->lock, *flags);
+	}
+}
+
+/*
  * Sleep until q is woken, a signal is pending or ktime_get_ns() passes
  * end (0: no timeout).  0 if woken, else -ETIMEDOUT or -ERESTARTSYS
- * (Linux's futex_wait_queue and the unqueue after it).  A timed sleep
- * waits on the tick, an untimed one on q; futex_wake_q wakes the task
- * either way.
+ * (Linux's futex_wait_queue and the unqueue after it).  The state is set
+ * before q is looked at under the bucket lock: a waker that unqueues q
+ * after that finds the task asleep or about to be and wakes it; one
+ * before, the look sees.  A timed sleep also waits on the tick.
  */
-static int futex_wait_queue(struct futex_hash_bucket *hb, struct futex_q *q, u64 end)
+static int futex_wait_queue(struct futex_q *q, u64 end)
 {
+	struct futex_hash_bucket *hb;
+	struct wait_queue_head *tick = __var_waitqueue((void *)&jiffies);
+	struct wait_bit_queue_entry tick_wait;
 	unsigned long flags;
 	int ret = 0;
 
+	init_wait_var_entry(&tick_wait, (void *)&jiffies);
 	for (;;) {
-		flags = spin_lock_irqsave(&hb->lock);
+		if (end)
+			prepare_to_wait(tick, &tick_wait.wq_entry, TASK_INTERRUPTIBLE);
+		else
+			set_current_state(TASK_INTERRUPTIBLE);
+		hb = futex_q_lock(q, &flags);
 		if (q->woken)
 			break;
 		if (signal_pending(current) || (end && ktime_get_ns() >= end)) {
@@ -183,9 +216,12 @@ static int futex_wait_queue(struct futex_hash_bucket *hb, struct futex_q *q, u64
 			break;
 		}
 		spin_unlock_irqrestore(&hb->lock, flags);
-		sleep_on(end ? (const void *)&jiffies : q);
+		schedule();
 	}
 	spin_unlock_irqrestore(&hb->lock, flags);
+	if (end)
+		finish_wait(tick, &tick_wait.wq_entry);
+	__set_current_state(TASK_RUNNING);
 	return ret;
 }
 
@@ -216,12 +252,14 @@ static long futex_wait(unsigned long uaddr, bool private, u32 val, u64 end, u32 
 	ret = get_futex_value(&uval, uaddr);
 	if (!ret && uval != val)
 		ret = -EAGAIN;
-	if (!ret)
+	if (!ret) {
+		q.hb = hb;
 		list_add_tail(&q.list, &hb->chain);
+	}
 	spin_unlock_irqrestore(&hb->lock, flags);
 	if (ret)
 		return ret;
-	ret = futex_wait_queue(hb, &q, end);
+	ret = futex_wait_queue(&q, end);
 	return ret == -ERESTARTSYS && end ? -EINTR : ret;
 }
 
@@ -250,6 +288,7 @@ static void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb2,
 	list_del(&q->list);
 	list_add_tail(&q->list, &hb2->chain);
 	q->key = *key2;
+	WRITE_ONCE(q->hb, hb2);
 }
 
 /*

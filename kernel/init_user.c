@@ -92,7 +92,7 @@ int user_init_from_cmdline(const char *cmdline)
 	arch_switch_mm_and_stack(idle);
 	if (ret)
 		return ret;
-	task_start(t);
+	wake_up_new_task(t);
 	fault_inject_arm(true);                 /* boot is done: inject from here on */
 	return 0;
 }

@@ -91,7 +91,7 @@ static __noreturn void start_user_space(void)
 	ret = user_init_from_cmdline(boot_info.cmdline);
 	if (ret)
 		panic("start_user_space: cannot run /bin/init (%d)", ret);
-	cpu_idle();
+	cpu_startup_entry();
 }
 
 void kmain(unsigned long magic, unsigned long info_pa)

@@ -12,10 +12,10 @@
  * the wait status (no core is dumped, as with RLIMIT_CORE 0): see
  * kernel/signal_deliver.c.
  *
- * Lock order: see mm/rmap.c; none taken: one CPU, a kernel that is not
- * preempted, and the task list is read as kernel/sched.c does.  Queues
- * that an interrupt may change (^C's kill_pgrp) are changed with
- * interrupts off.
+ * Lock order: see mm/rmap.c.  The pending queues, the thread lists and
+ * the group's counts change under tasklist_lock (standing in for Linux's
+ * sighand->siglock), taken with interrupts off as ^C's kill_pgrp and the
+ * ITIMER_REAL tick send from interrupts.
  */
 #include "linux/errno.h"
 #include "linux/signal.h"
@@ -105,13 +105,13 @@ static void flush_pending_mask(sigset_t mask, struct sigpending *pending, int *n
  */
 void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	struct task_struct *th;
 
 	flush_pending_mask(mask, &t->signal->shared_pending, &t->signal->nr_shared_queued);
 	for_each_thread(t, th)
 		flush_pending_mask(mask, &th->pending, &th->nr_sigqueued);
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /*
@@ -127,17 +127,17 @@ static void complete_signal(int sig, struct task_struct *t)
 		for_each_thread(t, th)
 			if (!th->exiting) {
 				th->pending.signal |= sigmask(SIGKILL);
-				wake_up_task(th);
+				signal_wake_up(th);
 			}
 		return;
 	}
 	if (!(t->blocked & sigmask(sig)) && !t->exiting) {
-		wake_up_task(t);
+		signal_wake_up(t);
 		return;
 	}
 	for_each_thread(t, th)
 		if (!(th->blocked & sigmask(sig)) && !th->exiting) {
-			wake_up_task(th);
+			signal_wake_up(th);
 			return;
 		}
 }
@@ -149,7 +149,7 @@ static void complete_signal(int sig, struct task_struct *t)
  * is discarded; a standard signal already pending is not queued again.
  * Without memory, or over the queue limit, a standard signal or a kill()'s
  * is still pending (with no siginfo of its own); another real-time one is
- * -EAGAIN.  Wakes a thread that does not block sig.  Interrupts off.
+ * -EAGAIN.  Wakes a thread that does not block sig.  tasklist_lock held.
  */
 static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, bool group)
 {
@@ -177,7 +177,7 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 	if (group)
 		complete_signal(sig, t);
 	else if (!(t->blocked & sigmask(sig)))
-		wake_up_task(t);                /* a sleeper sees signal_pending() */
+		signal_wake_up(t);              /* a sleeper sees signal_pending() */
 	return 0;
 }
 
@@ -187,10 +187,10 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
  */
 int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum pid_type type)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	int ret = __send_signal(sig, info, t, type != PIDTYPE_PID);
 
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }
 
@@ -353,7 +353,7 @@ long sys_tkill(int pid, int sig)
  * A child is exiting: must it be reaped now, with no zombie (Linux's
  * do_notify_parent's autoreap)?  Yes when its parent ignores SIGCHLD or
  * set SA_NOCLDWAIT.  Otherwise the parent gets SIGCHLD (ignored unless
- * it has a handler) saying how the child ended.
+ * it has a handler) saying how the child ended.  tasklist_lock held.
  */
 bool do_notify_parent(struct task_struct *tsk)
 {
@@ -365,7 +365,7 @@ bool do_notify_parent(struct task_struct *tsk)
 		return true;
 	info.si_pid = tsk->pid;
 	info.si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
-	do_send_sig_info(SIGCHLD, &info, tsk->parent, PIDTYPE_TGID);
+	__send_signal(SIGCHLD, &info, tsk->parent, true);
 	return false;
 }
 

@@ -68,7 +68,7 @@ static int next_signal(const struct sigpending *pending, sigset_t blocked)
  */
 static int dequeue_signal(siginfo_t *info)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
 	struct signal_struct *signal = current->signal;
 	int sig = next_signal(&current->pending, current->blocked);
 
@@ -77,7 +77,7 @@ static int dequeue_signal(siginfo_t *info)
 	} else if ((sig = next_signal(&signal->shared_pending, current->blocked))) {
 		collect_signal(sig, &signal->shared_pending, &signal->nr_shared_queued, info);
 	}
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return sig;
 }
 
@@ -139,15 +139,18 @@ void signal_delivered(struct ksignal *ksig)
 
 /*
  * On the way back to user mode (a system call's end, or an interrupt or
- * exception taken in user mode): run handlers, die of a fatal signal, or
- * restart an interrupted call.  Returns with interrupts off, so no new
- * signal is left behind between the last check and the return.
+ * exception taken in user mode): give the CPU away if the tick or an IPI
+ * asked (need_resched), run handlers, die of a fatal signal, or restart
+ * an interrupted call.  Returns with interrupts off, so no new signal is
+ * left behind between the last check and the return.
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
 	local_irq_disable();
+	if (need_resched())
+		schedule();
 	for (;;) {
 		if (!signal_pending(t) && !t->restore_sigmask && !syscall_needs_restart(regs))
 			break;
@@ -268,11 +271,16 @@ long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize)
 	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;
 }
 
-/* Sleep until a signal that is not blocked is pending. */
+/*
+ * Sleep until a signal that is not blocked is pending (the sender wakes
+ * TASK_INTERRUPTIBLE tasks; schedule() does not sleep with one pending).
+ */
 static void sleep_until_signal(void)
 {
-	while (!signal_pending(current))
-		sleep_on(&current->pending);
+	while (!signal_pending(current)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
 }
 
 /* pause: sleep until a handler has run (or the task dies). */

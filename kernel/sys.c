@@ -71,6 +71,7 @@ long sys_getegid(void)
 long sys_setpgid(int pid, int pgid)
 {
 	struct task_struct *p, *g, *th, *me = current->group_leader;
+	unsigned long flags;
 
 	if (!pid)
 		pid = current->tgid;
@@ -90,8 +91,10 @@ long sys_setpgid(int pid, int pgid)
 		if (&g->task_list == &all_tasks)
 			return -EPERM;
 	}
+	flags = spin_lock_irqsave(&tasklist_lock);
 	for_each_thread(p, th)
 		th->pgid = pgid;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return 0;
 }
 

@@ -37,7 +37,11 @@ static long do_nanosleep(u64 end, void *rmtp)
 	u64 left = end - MIN(end, ktime_get_ns());
 	unsigned long until = jiffies + (left * HZ + 999999999) / 1000000000 + 1;
 
-	while ((long)(jiffies - until) < 0 || ktime_get_ns() < end) {
+	for (;;) {
+		unsigned long j = jiffies;
+
+		if ((long)(j - until) >= 0 && ktime_get_ns() >= end)
+			return 0;
 		if (signal_pending(current)) {
 			struct restart_block *rb = &current->restart_block;
 			long rem[2];
@@ -52,9 +56,8 @@ static long do_nanosleep(u64 end, void *rmtp)
 			rb->nanosleep.rmtp = rmtp;
 			return -ERESTART_RESTARTBLOCK;
 		}
-		sleep_on((const void *)&jiffies);
+		(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j); /* the next tick */
 	}
-	return 0;
 }
 
 static long nanosleep_restart(struct restart_block *rb)

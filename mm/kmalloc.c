@@ -108,7 +108,7 @@ void *kmalloc(size_t size)
 		slab_inuse(page)++;
 		if (!slab_freelist(page))
 			list_del(&page->lru);       /* full: off the partial list */
-		kmalloc_bytes += class_size(cls);
+		__atomic_add_fetch(&kmalloc_bytes, class_size(cls), __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 	return obj;
@@ -150,7 +150,7 @@ void kfree(const void *p)
 	*(void **)p = slab_freelist(page);
 	slab_freelist(page) = (void *)p;
 	slab_inuse(page)--;
-	kmalloc_bytes -= sz;
+	__atomic_sub_fetch(&kmalloc_bytes, sz, __ATOMIC_RELAXED);    /* large ones change it unlocked */
 	if (!slab_inuse(page)) {
 		list_del(&page->lru);
 		slab_freelist(page) = NULL;

@@ -31,12 +31,19 @@
  *   ida->lock                lib/ida.c            one IDA's bitmap (mm_ida)
  *     kmalloc_lock           mm/kmalloc.c         the slab lists
  *       zone.lock
- *   futex_hash_bucket.lock   kernel/futex.c       one chain of futex waiters; two in
- *                                                 address order (requeue)
- *     tasklist_lock                               (waking a waiter)
- *   tasklist_lock            kernel/sched.c       task list, run queue, PIDs, thread
- *                                                 groups' lists and counts; held
- *                                                 across schedule()'s switch
+ *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
+ *                                                 held across user copies and gup
+ *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
+ *                                                 wakes them: pi_lock, rq->lock
+ *   tasklist_lock            kernel/sched.c       tasks, PIDs, thread groups' lists
+ *                                                 and counts, pending signals (and
+ *                                                 Linux's siglock); kmalloc_lock
+ *     wq_head->lock          kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
+ *                                                 wait_var_event); wakers: see below
+ *       pi_lock              kernel/sched/core.c  one task's wake-up and affinity
+ *         rq->lock           kernel/sched/core.c  one CPU's run queue; held across
+ *                                                 schedule()'s switch; two of them
+ *                                                 in CPU order (kernel/sched/fair.c)
  *   logbuf_lock              kernel/printk.c      innermost: printk and WARN may
  *                                                 run under any other lock
  *
@@ -47,10 +54,10 @@
  * The rmap functions drop the bit lock before deferred_split_folio() takes
  * split_queue_lock and before the trace, at their return, takes rmap_trace_lock.
  * Interrupts off as a lock: static_key_set() while it patches kernel text,
- * sleep_on() from the state change to schedule() (no lost wake-up),
  * do_exit() from the mm teardown to the last switch, and n_tty_read() from
- * its look at the tty's read buffer to the sleep (fs/n_tty.c: the UART's
- * receive interrupt fills that buffer).
+ * its look at the tty's read buffer to its copy (fs/n_tty.c: the UART's
+ * receive interrupt fills that buffer).  Sleeping needs none: wait queues
+ * and task states (include/linux/wait.h) lose no wake-up.
  */
 #include "linux/errno.h"
 #include "mm/rmap.h"

@@ -140,9 +140,11 @@ syscall_entry:
     jmp trap_return
 
 ; A new task's first return to user mode: __switch_to "returned" here with
-; rsp at the struct pt_regs its creator filled in.  schedule_tail() drops
-; the scheduler lock that the switch to us was made under.
+; rsp at the struct pt_regs its creator filled in, and rax the task it
+; switched from.  schedule_tail(prev) finishes that switch (drops the run
+; queue lock it was made under).
 extern schedule_tail
 ret_from_fork:
+    mov rdi, rax
     call schedule_tail
     jmp trap_return

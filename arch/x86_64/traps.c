@@ -222,7 +222,7 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 	case LOCAL_TIMER_VECTOR:
 		if (smp_processor_id() == 0) {
 			timer_interrupt();
-			wake_up((const void *)&jiffies);        /* nanosleep */
+			wake_up_var((void *)&jiffies);          /* nanosleep, poll */
 			run_itimers();                          /* alarm, setitimer */
 		}
 		if (user_mode(regs))

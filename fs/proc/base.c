@@ -1,6 +1,6 @@
 /*
  * /proc/self/ and /proc/<pid>/ (Linux's fs/proc/base.c): the directory,
- * and the files of its table; status is here (Linux's fs/proc/array.c),
+ * and the files of its table; status and stat are here (Linux's fs/proc/array.c),
  * the memory views in task_mmu.c.  A lookup binds the file to the
  * process's mm (mmgrab), as Linux's open does; a zombie has none (its
  * pagemap reads EOF, its status has no Vm lines).
@@ -26,7 +26,32 @@ static const char *task_state(const struct task_struct *t)
 		return "X (dead)";
 	if (t->state == TASK_ZOMBIE)
 		return "Z (zombie)";
-	return t == current || t->state == TASK_RUNNABLE ? "R (running)" : "S (sleeping)";
+	if (t == current || t->state == TASK_RUNNING)
+		return "R (running)";
+	return t->state == TASK_UNINTERRUPTIBLE ? "D (disk sleep)" : "S (sleeping)";
+}
+
+/* Cpus_allowed (hex, nr_cpu_ids bits) and Cpus_allowed_list ("0-2,5"), Linux's %*pb and %*pbl. */
+static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
+{
+	unsigned long bits = mask->bits & ((1UL << nr_cpu_ids) - 1);
+	const char *sep = "";
+
+	seq_printf(m, "Cpus_allowed:\t%0*lx\nCpus_allowed_list:\t", (int)(nr_cpu_ids + 3) / 4, bits);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		unsigned int last = cpu;
+
+		if (!(bits & (1UL << cpu)))
+			continue;
+		while (last + 1 < nr_cpu_ids && (bits & (1UL << (last + 1))))
+			last++;
+		seq_printf(m, "%s%u", sep, cpu);
+		if (last > cpu)
+			seq_printf(m, "-%u", last);
+		sep = ",";
+		cpu = last;
+	}
+	seq_printf(m, "\n");
 }
 
 /*
@@ -45,6 +70,8 @@ static int status_show(struct seq_file *m, void *v)
 	if (pi->mm)
 		task_mem(m, pi->mm);
 	seq_printf(m, "Threads:\t%d\n", t ? t->signal->nr_threads : 0);
+	if (t)
+		cpus_allowed_show(m, &t->cpus_mask);
 	return 0;
 }
 
@@ -56,9 +83,10 @@ static int comm_show(struct seq_file *m, void *v)
 }
 
 /*
- * /proc/<pid>/stat (Linux's do_task_stat): the 52 fields, those foliOS
- * keeps filled (pid, comm, state, ppid, pgrp, num_threads, vsize, rss in
- * pages), the rest 0.
+ * /proc/<pid>/stat, /proc/<pid>/task/<tid>/stat (Linux's do_task_stat):
+ * the 52 fields, those foliOS keeps filled (pid, comm, state, ppid, pgrp,
+ * session, num_threads, vsize, rss in pages, rsslim, exit_signal, field 39
+ * the CPU the task runs on or last ran on), the rest 0.
  */
 static int stat_show(struct seq_file *m, void *v)
 {
@@ -70,12 +98,11 @@ static int stat_show(struct seq_file *m, void *v)
 		vsize = mm_vm_pages(pi->mm, false) * PAGE_SIZE;
 		rss = pi->mm->rss_anon + pi->mm->rss_file + pi->mm->rss_shmem;
 	}
-	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu",
+	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
+		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		   pi->arg, pi->comm, task_state(t)[0], t && t->parent ? t->parent->tgid : 0,
-		   t ? t->pgid : 0, t ? t->pgid : 0, t ? t->signal->nr_threads : 0, vsize, rss);
-	for (int field = 25; field <= 52; field++)
-		seq_printf(m, " 0");
-	seq_printf(m, "\n");
+		   t ? t->pgid : 0, t ? t->pgid : 0, t ? t->signal->nr_threads : 0, vsize, rss,
+		   t ? task_cpu(t) : 0);
 	return 0;
 }
 
@@ -249,19 +276,35 @@ static struct task_struct *task_dir_task(const char *path)
 	return t && !strcmp(rest, "task") ? t : NULL;
 }
 
-/* List /proc/<pid>/task: one directory per thread, by TID (d_ino: the position + 2). */
+/* The TID of the n-th thread of t's group (0, 1, ...), or 0 past the last. */
+static int nth_thread_tid(struct task_struct *t, loff_t n)
+{
+	unsigned long flags = spin_lock_irqsave(&tasklist_lock);
+	struct task_struct *th;
+	int tid = 0;
+
+	for_each_thread(t, th)
+		if (!n--) {
+			tid = th->pid;
+			break;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return tid;
+}
+
+/*
+ * List /proc/<pid>/task: one directory per thread, by TID (d_ino: the
+ * position + 2).  Each TID is looked up under tasklist_lock, emitted
+ * outside it.
+ */
 static int proc_task_readdir(struct file *file, struct dir_context *ctx)
 {
-	struct task_struct *t = task_dir_task(file_inode(file)->i_private), *th;
-	loff_t n = 0;
+	struct task_struct *t = task_dir_task(file_inode(file)->i_private);
 	char name[16];
+	int tid;
 
-	if (!t)
-		return 0;
-	for_each_thread(t, th) {
-		if (n++ < ctx->pos)
-			continue;
-		snprintf(name, sizeof(name), "%d", th->pid);
+	while (t && (tid = nth_thread_tid(t, ctx->pos))) {
+		snprintf(name, sizeof(name), "%d", tid);
 		if (!dir_emit(ctx, name, strlen(name), ctx->pos + 2, DT_DIR))
 			break;
 		ctx->pos++;
@@ -281,14 +324,18 @@ static const struct file_operations proc_task_operations = {
  */
 static struct mm_struct *proc_task_mm(struct task_struct *t)
 {
+	struct mm_struct *mm = t->mm;
 	struct task_struct *th;
+	unsigned long flags;
 
-	if (t->mm || thread_group_empty(t))
-		return t->mm;
+	if (mm)
+		return mm;
+	flags = spin_lock_irqsave(&tasklist_lock);
 	for_each_thread(t, th)
-		if (th->mm)
-			return th->mm;
-	return NULL;
+		if ((mm = th->mm))
+			break;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return mm;
 }
 
 /* A zombie's maps, smaps, numa_maps read empty (Linux's smaps_rollup gives ESRCH). */

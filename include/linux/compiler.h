@@ -27,4 +27,15 @@
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 #define barrier()       __asm__ __volatile__("" ::: "memory")
 
+/*
+ * CPU memory barriers (Linux's asm/barrier.h), on the compiler's atomics so
+ * the host build shares them.  smp_store_mb: a store, then a full barrier
+ * (set_current_state); release/acquire pair a publishing store with the
+ * load that sees it (task->on_cpu).
+ */
+#define smp_mb()                        __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_store_mb(x, v)              __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+#define smp_store_release(p, v)         __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p)             __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
 #endif

@@ -60,6 +60,24 @@ static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
 	dst->bits = __atomic_load_n(&src->bits, __ATOMIC_RELAXED);
 }
 
+/* dst = a & b; whether any bit is left. */
+static inline bool cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	dst->bits = __atomic_load_n(&a->bits, __ATOMIC_RELAXED) & __atomic_load_n(&b->bits, __ATOMIC_RELAXED);
+	return dst->bits;
+}
+
+static inline bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+{
+	return __atomic_load_n(&a->bits, __ATOMIC_RELAXED) & __atomic_load_n(&b->bits, __ATOMIC_RELAXED);
+}
+
+/* Every CPU there can be (Linux's cpu_possible_mask as a task's default affinity). */
+static inline void cpumask_setall(struct cpumask *m)
+{
+	m->bits = NR_CPUS >= 64 ? ~0UL : (1UL << NR_CPUS) - 1;
+}
+
 /* The lowest CPU in m at or after cpu, or NR_CPUS. */
 static inline unsigned int cpumask_next_from(unsigned int cpu, const struct cpumask *m)
 {

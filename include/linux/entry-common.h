@@ -1,8 +1,9 @@
 /*
  * The return to user mode (Linux's include/linux/entry-common.h), after
  * every system call, interrupt and exception from user mode.  The common
- * case — no signal pending, no saved mask to restore, no system call to
- * restart — is decided here, inline, on the way out of every page fault;
+ * case — no reschedule asked for, no signal pending, no saved mask to
+ * restore, no system call to restart — is decided here, inline, on the
+ * way out of every page fault;
  * exit_to_user_mode() (kernel/signal_deliver.c) does the work otherwise.
  * Interrupts go off first and stay off: no signal can arrive between the
  * test and the return.
@@ -20,7 +21,8 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 	struct task_struct *t = current;
 
 	local_irq_disable();
-	if (unlikely(signal_pending(t) || t->restore_sigmask || syscall_needs_restart(regs)))
+	if (unlikely(t->need_resched || signal_pending(t) || t->restore_sigmask ||
+		     syscall_needs_restart(regs)))
 		exit_to_user_mode(regs);
 }
 

@@ -44,6 +44,13 @@ static inline void list_del(struct list_head *e)
 	e->prev = NULL;
 }
 
+static inline void list_del_init(struct list_head *e)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	INIT_LIST_HEAD(e);
+}
+
 static inline bool list_is_singular(const struct list_head *h)
 {
 	return h->next != h && h->next == h->prev;
@@ -54,6 +61,14 @@ static inline bool list_empty(const struct list_head *h)
 	return h->next == h;
 }
 
+/* Empty, and nobody is changing it under us (Linux's: a lockless look before a lock). */
+static inline bool list_empty_careful(const struct list_head *h)
+{
+	struct list_head *next = READ_ONCE(h->next);
+
+	return next == h && next == READ_ONCE(h->prev);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
 #define list_for_each_entry(pos, head, member)                               \
@@ -61,7 +76,7 @@ static inline bool list_empty(const struct list_head *h)
 	     &pos->member != (head);                                         \
 	     pos = list_entry(pos->member.next, typeof(*pos), member))
 
-/* As list_for_each_entry, and pos may be taken off the list in the body. */
+/* As list_for_each_entry, but pos may be removed from the list in the body. */
 #define list_for_each_entry_safe(pos, n, head, member)                       \
 	for (pos = list_entry((head)->next, typeof(*pos), member),           \
 	     n = list_entry(pos->member.next, typeof(*pos), member);         \

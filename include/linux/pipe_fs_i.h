@@ -6,6 +6,7 @@
 #define _LINUX_PIPE_FS_I_H
 
 #include "linux/fs.h"
+#include "linux/wait.h"
 
 #define PIPE_DEF_BUFFERS        16
 
@@ -26,6 +27,9 @@ struct pipe_buffer {
 struct pipe_inode_info {
 	unsigned int head, tail;
 	int readers, writers;
+	int mutex;                      /* pipe_lock(): 0 free, 1 held, 2 held with sleepers */
+	wait_queue_head_t rd_wait;      /* readers wait here for data or the last writer's close */
+	wait_queue_head_t wr_wait;      /* writers wait here for room or the last reader's close */
 	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
 };
 
@@ -34,7 +38,22 @@ static inline bool pipe_full(const struct pipe_inode_info *pipe)
 	return pipe->head - pipe->tail >= PIPE_DEF_BUFFERS;
 }
 
+/* A reader would not block (Linux's pipe_readable). */
+static inline bool pipe_readable(const struct pipe_inode_info *pipe)
+{
+	return READ_ONCE(pipe->head) != READ_ONCE(pipe->tail) || !READ_ONCE(pipe->writers);
+}
+
+/* A writer would not block (Linux's pipe_writable). */
+static inline bool pipe_writable(const struct pipe_inode_info *pipe)
+{
+	return READ_ONCE(pipe->head) - READ_ONCE(pipe->tail) < PIPE_DEF_BUFFERS ||
+	       !READ_ONCE(pipe->readers);
+}
+
 struct pipe_inode_info *get_pipe_info(struct file *file);
+void pipe_lock(struct pipe_inode_info *pipe);
+void pipe_unlock(struct pipe_inode_info *pipe);
 long add_to_pipe(struct pipe_inode_info *pipe, struct pipe_buffer *buf);
 void pipe_buf_release(struct pipe_buffer *buf);
 void wakeup_pipe_readers(struct pipe_inode_info *pipe);

@@ -2,7 +2,8 @@
  * Tasks (Linux's task_struct, one thread per process) and the scheduler.
  *
  * Lock order: see mm/rmap.c; tasklist_lock (kernel/sched.c) guards the task
- * tree, PIDs and states, so that SMP can come later.
+ * tree and PIDs; a task's pi_lock and its run queue's lock guard its
+ * scheduling state (kernel/sched/core.c).
  */
 #ifndef _LINUX_SCHED_H
 #define _LINUX_SCHED_H
@@ -13,6 +14,8 @@
 #include "linux/fs.h"
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
+#include "linux/cpumask.h"
+#include "linux/wait.h"
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
 #include <asm/processor.h>
@@ -38,13 +41,15 @@ struct sighand_struct {
 /*
  * What the threads of one process share (Linux's struct signal_struct):
  * the thread list, the process-directed pending signals and how the group
- * ends.  Changed under tasklist_lock (one CPU today: interrupts off).
+ * ends.  nr_threads, live, thread_head, flags, group_exit_code and
+ * group_exec_task change under tasklist_lock; sigcnt is atomic.
  */
 struct signal_struct {
 	int sigcnt;                     /* tasks holding it (freed by the last release) */
 	int nr_threads;                 /* threads on thread_head */
 	int live;                       /* threads that have not yet begun to exit */
 	struct list_head thread_head;   /* every thread, by task->thread_node */
+	wait_queue_head_t wait_chldexit;        /* wait4 of any thread sleeps here; a child's exit wakes it */
 	struct sigpending shared_pending;       /* kill()'s signals: any thread may take them */
 	int nr_shared_queued;           /* entries on shared_pending.list */
 	unsigned int flags;             /* SIGNAL_GROUP_EXIT */
@@ -59,12 +64,14 @@ struct signal_struct {
 #define KSTACK_SIZE     (4096UL << KSTACK_ORDER)
 #define TASK_COMM_LEN   16
 
-enum task_state {
-	TASK_RUNNABLE,
-	TASK_SLEEPING,
-	TASK_ZOMBIE,
-	TASK_DEAD,              /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
-};
+/* task->state, Linux's bits: a waker names the states it wakes (try_to_wake_up). */
+#define TASK_RUNNING            0x0000  /* running or on a run queue */
+#define TASK_INTERRUPTIBLE      0x0001  /* asleep; a signal wakes it too */
+#define TASK_UNINTERRUPTIBLE    0x0002  /* asleep; only its wake-up wakes it */
+#define TASK_ZOMBIE             0x0020  /* exited, waits for its parent's wait4 */
+#define TASK_DEAD               0x0080  /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
+#define TASK_NEW                0x0800  /* created, not started (wake_up_new_task) */
+#define TASK_NORMAL             (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 struct task_struct {
 	int pid;                        /* the thread ID (gettid) */
@@ -72,7 +79,7 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct list_head thread_node;   /* in signal->thread_head */
 	bool exiting;                   /* in do_exit (Linux's PF_EXITING) */
-	enum task_state state;
+	unsigned int state;             /* TASK_*: set by the task itself, or by a waker under pi_lock */
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;           /* NULL for the idle task */
 	void *kstack;                   /* KSTACK_SIZE bytes */
@@ -83,10 +90,15 @@ struct task_struct {
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
 	struct list_head sibling;       /* in parent->children */
-	struct list_head run_list;      /* on the run queue */
+	struct list_head run_list;      /* on its CPU's run queue (rq->queue) */
+	spinlock_t pi_lock;             /* serialises wake-ups and affinity changes of this task */
+	int on_rq;                      /* runnable: queued or running (under the rq lock) */
+	int on_cpu;                     /* its CPU is running it or still switching away */
+	unsigned int cpu;               /* the CPU it runs, or last ran, or is queued on */
+	struct cpumask cpus_mask;       /* CPUs it may run on (sched_setaffinity) */
+	bool need_resched;              /* schedule at the next return to user mode */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
-	const void *wait_chan;          /* what a sleeping task waits for */
 	struct files_struct *files;     /* the fd table, shared by CLONE_FILES */
 	struct fs_struct *fs;           /* the working directory, shared by CLONE_FS */
 	struct sighand_struct *sighand; /* dispositions, shared by CLONE_SIGHAND */
@@ -116,12 +128,18 @@ static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 void rlimits_init(struct signal_struct *sig, const struct signal_struct *parent);
 void sched_init(void);
 void schedule(void);
-void wake_up_task(struct task_struct *t);
-void sleep_on(const void *chan);
-void wake_up(const void *chan);
+int try_to_wake_up(struct task_struct *p, unsigned int state);
+int wake_up_process(struct task_struct *p);
+int wake_up_state(struct task_struct *p, unsigned int state);
+void wake_up_new_task(struct task_struct *p);
+void scheduler_ipi(void);
+void sched_fork(struct task_struct *p, const struct task_struct *parent);
+void sched_wait_off_cpu(struct task_struct *p);
+void schedule_tail(struct task_struct *prev);
+void free_task(struct task_struct *t);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
-void task_start(struct task_struct *t);
 void task_release(struct task_struct *t);
+void __unhash_process(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 __noreturn void do_task_dead(void);
 void sched_tick(void);
@@ -129,9 +147,7 @@ void run_itimers(void);
 struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);
-__noreturn void cpu_idle(void);
-__noreturn void cpu_startup_entry(void);        /* an AP's idle loop, once it is up */
-void scheduler_ipi(void);                       /* the reschedule IPI's hook */
+__noreturn void cpu_startup_entry(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);
 extern struct task_struct *init_task;
@@ -179,13 +195,49 @@ void exit_robust_list(struct task_struct *t);
 void futex_init(void);
 long do_futex_wake(unsigned long uaddr, bool private, int nr, u32 bitset);
 
+#define current get_current()
+
+/*
+ * Sleeping without a wait queue (Linux's idiom): set_current_state, test
+ * the condition, schedule; the waker changes the condition, then wakes the
+ * task.  The barrier orders the state store before the condition's loads.
+ */
+#define __set_current_state(s)  WRITE_ONCE(current->state, (s))
+#define set_current_state(s)    smp_store_mb(current->state, (s))
+
+static inline void set_tsk_need_resched(struct task_struct *t)
+{
+	WRITE_ONCE(t->need_resched, true);
+}
+
+static inline void clear_tsk_need_resched(struct task_struct *t)
+{
+	WRITE_ONCE(t->need_resched, false);
+}
+
+/* Should current give up the CPU at the next return to user mode? */
+static inline bool need_resched(void)
+{
+	return READ_ONCE(current->need_resched);
+}
+
+/* A signal is pending for t: an interruptible sleep ends (Linux's signal_wake_up). */
+static inline void signal_wake_up(struct task_struct *t)
+{
+	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+static inline unsigned int task_cpu(const struct task_struct *t)
+{
+	return READ_ONCE(t->cpu);
+}
 
 /* Architecture hooks (arch/x86_64/process.c). */
-#define current get_current()
 void arch_cpu_init(void);
 void arch_switch_mm_and_stack(struct task_struct *next);
 void arch_set_current(struct task_struct *t);
-void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
+struct task_struct *__switch_to(unsigned long *prev_sp, unsigned long next_sp,
+				struct task_struct *prev);
 void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp);
 void arch_prepare_new_stack(struct task_struct *t);
 

@@ -108,8 +108,11 @@ long sys_get_robust_list(int pid, void **head_ptr, unsigned long *len_ptr);
 /* kernel/reboot.c */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
 
-/* kernel/sched.c */
+/* kernel/sched/syscalls.c */
 long sys_sched_yield(void);
+long sys_sched_setaffinity(int pid, unsigned int len, const unsigned long *user_mask_ptr);
+long sys_sched_getaffinity(int pid, unsigned int len, unsigned long *user_mask_ptr);
+long sys_getcpu(unsigned int *cpup, unsigned int *nodep, void *unused);
 
 /* kernel/signal.c */
 long sys_kill(int pid, int sig);

@@ -8,6 +8,7 @@
 #define _LINUX_TTY_H
 
 #include "linux/fs.h"
+#include "linux/wait.h"
 
 #define N_TTY_BUF_SIZE  4096            /* Linux's: a line may be this long */
 
@@ -24,6 +25,7 @@ struct tty_struct {
 	unsigned int read_tail;         /* next byte a reader takes */
 	bool throttled;                 /* the UART's receive interrupt is off: buffer full */
 	int pgrp;                       /* the foreground process group: gets ^C, ^\ */
+	wait_queue_head_t read_wait;    /* readers wait here for a complete line */
 };
 
 extern struct tty_struct console_tty;

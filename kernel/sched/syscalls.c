@@ -1,0 +1,119 @@
+/*
+ * The scheduler's system calls (Linux's kernel/sched/syscalls.c):
+ * sched_yield, sched_setaffinity, sched_getaffinity, getcpu.
+ *
+ * A CPU mask crosses the ABI as Linux's cpumask_size() bytes: one long
+ * (foliOS has at most NR_CPUS = 8 CPUs, as a Linux with nr_cpu_ids <= 64).
+ */
+#include "kernel/sched/sched.h"
+#include "linux/errno.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
+#include "linux/string.h"
+
+#define CPUMASK_SIZE sizeof(unsigned long)
+
+/* Round robin: current goes to the back of its CPU's queue. */
+long sys_sched_yield(void)
+{
+	schedule();
+	return 0;
+}
+
+/* pid 0: the caller; else the task with that pid, or NULL. */
+static struct task_struct *find_process_by_pid(int pid)
+{
+	return pid ? find_task_by_vpid(pid) : current;
+}
+
+/*
+ * Give p the CPUs of new_mask (Linux's __set_cpus_allowed_ptr): -EINVAL if
+ * none of them is online.  If p's CPU is no longer allowed, p moves: now
+ * if it is queued, at its next schedule() if it runs (current schedules
+ * at once: the call returns on an allowed CPU).
+ */
+static long __sched_setaffinity(struct task_struct *p, const struct cpumask *new_mask)
+{
+	unsigned long flags;
+	bool move_self = false, kick = false;
+	struct rq *rq;
+
+	if (!cpumask_intersects(new_mask, cpu_online_mask))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&p->pi_lock);
+	rq = task_rq_lock(p);
+	cpumask_copy(&p->cpus_mask, new_mask);
+	if (!cpumask_test_cpu(rq->cpu, new_mask)) {
+		if (p->on_rq && !p->on_cpu) {           /* queued: move it now */
+			list_del(&p->run_list);
+			deactivate_task(rq, p);
+		} else if (p->on_cpu) {                 /* running: it moves itself */
+			set_tsk_need_resched(p);
+			move_self = p == current;
+			kick = !move_self;
+		}
+	}
+	spin_unlock(&rq->lock);
+	requeue_migrated_task(p);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (kick)
+		smp_send_reschedule(rq->cpu);
+	if (move_self)
+		schedule();
+	return 0;
+}
+
+/*
+ * sched_setaffinity(pid, len, mask): len bytes of mask (zero-extended if
+ * short, the rest ignored if long, as Linux's get_user_cpu_mask).  0,
+ * -EFAULT, -ESRCH, or -EINVAL when no CPU of the mask is online.
+ */
+long sys_sched_setaffinity(int pid, unsigned int len, const unsigned long *user_mask_ptr)
+{
+	struct cpumask new_mask = { 0 }, possible;
+	struct task_struct *p;
+
+	if (copy_from_user(&new_mask.bits, user_mask_ptr, MIN(len, CPUMASK_SIZE)))
+		return -EFAULT;
+	p = find_process_by_pid(pid);
+	if (!p || p->state == TASK_ZOMBIE || p->state == TASK_DEAD)
+		return -ESRCH;
+	cpumask_setall(&possible);
+	cpumask_and(&new_mask, &new_mask, &possible);
+	return __sched_setaffinity(p, &new_mask);
+}
+
+/*
+ * sched_getaffinity(pid, len, mask): the task's allowed CPUs that are
+ * online, in min(len, CPUMASK_SIZE) bytes; returns that size.  -EINVAL if
+ * len is too short for nr_cpu_ids bits or not a multiple of a long (Linux's
+ * checks), -ESRCH, -EFAULT.
+ */
+long sys_sched_getaffinity(int pid, unsigned int len, unsigned long *user_mask_ptr)
+{
+	struct cpumask mask;
+	struct task_struct *p;
+	unsigned int retlen = MIN(len, CPUMASK_SIZE);
+
+	if (len * 8 < nr_cpu_ids || (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	cpumask_and(&mask, &p->cpus_mask, cpu_online_mask);
+	if (copy_to_user(user_mask_ptr, &mask.bits, retlen))
+		return -EFAULT;
+	return retlen;
+}
+
+/* getcpu(cpu, node, unused): the CPU the caller runs on; node 0 (one NUMA node). */
+long sys_getcpu(unsigned int *cpup, unsigned int *nodep, void *unused)
+{
+	unsigned int cpu = smp_processor_id(), node = 0;
+
+	if (cpup && copy_to_user(cpup, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (nodep && copy_to_user(nodep, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
+}
