@@ -4,8 +4,9 @@
  * balancing; wait.c: wait queues; syscalls.c: the sched_* calls).
  *
  * Lock order: see mm/rmap.c; tasklist_lock guards all_tasks, each
- * task's children/sibling links and next_pid; nothing is taken under it
- * (task structs and stacks are freed outside it).
+ * task's children/sibling links, next_pid, the thread groups' lists and
+ * counts and the pending signals (kernel/signal.c); wake-ups happen
+ * under it; task structs and stacks are freed outside it.
  */
 #include "linux/sched.h"
 #include "linux/syscalls.h"
@@ -40,7 +41,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
-	sched_fork(t, current);         /* the creator's affinity, also for clone's parentless start */
+	sched_fork(t, current);         /* the creator's affinity and CPU */
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->pid = t->tgid = next_pid++;
 	t->group_leader = t;
