@@ -53,7 +53,7 @@ int file_set_name(struct file *file, const char *fmt, ...)
 long sys_getcwd(char *ubuf, unsigned long size)
 {
 	char path[DIR_PATH_MAX + 2];
-	struct inode *pwd = current->pwd;
+	struct inode *pwd = current->fs->pwd;
 	size_t len;
 
 	if (pwd && !pwd->i_nlink)

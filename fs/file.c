@@ -61,7 +61,7 @@ struct file *fget(int fd)
 {
 	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
-	return current->files.fd[fd];
+	return current->files->fd[fd];
 }
 
 /* How many fds this process may use: RLIMIT_NOFILE, at most the table. */
@@ -72,7 +72,7 @@ static int nofile_limit(void)
 
 void set_close_on_exec(unsigned int fd, bool flag)
 {
-	struct files_struct *files = &current->files;
+	struct files_struct *files = current->files;
 
 	if (flag)
 		files->cloexec[fd / 64] |= BIT(fd % 64);
@@ -82,7 +82,7 @@ void set_close_on_exec(unsigned int fd, bool flag)
 
 bool get_close_on_exec(unsigned int fd)
 {
-	return current->files.cloexec[fd / 64] & BIT(fd % 64);
+	return current->files->cloexec[fd / 64] & BIT(fd % 64);
 }
 
 /*
@@ -92,7 +92,7 @@ bool get_close_on_exec(unsigned int fd)
  */
 int f_dupfd(unsigned int from, struct file *f, bool cloexec)
 {
-	struct files_struct *files = &current->files;
+	struct files_struct *files = current->files;
 
 	if (from >= (unsigned int)nofile_limit())
 		return -EINVAL;
@@ -114,30 +114,45 @@ int fd_install(struct file *f, bool cloexec)
 	return fd == -EINVAL ? -EMFILE : fd;
 }
 
-void files_init_console(struct files_struct *files)
+/* A table with the console on fds 0, 1 and 2 (init's); NULL without memory. */
+struct files_struct *files_init_console(void)
 {
+	struct files_struct *files = kzalloc(sizeof(*files));
+
+	if (!files)
+		return NULL;
+	files->count = 1;
 	for (int fd = 0; fd < 3; fd++) {
 		files->fd[fd] = &console_file;
 		console_file.f_count++;
 	}
+	return files;
 }
 
-void files_dup(struct files_struct *dst, const struct files_struct *src)
+/* A copy of src holding a reference to each open file (fork; Linux's dup_fd); NULL. */
+struct files_struct *dup_fd(const struct files_struct *src)
 {
+	struct files_struct *dst = kmalloc(sizeof(*dst));
+
+	if (!dst)
+		return NULL;
 	*dst = *src;
+	dst->count = 1;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (dst->fd[fd])
 			dst->fd[fd]->f_count++;
+	return dst;
 }
 
-void files_close_all(struct files_struct *files)
+/* Drop one task's use of files; the last closes every fd and frees the table. */
+void put_files_struct(struct files_struct *files)
 {
+	if (__atomic_sub_fetch(&files->count, 1, __ATOMIC_ACQ_REL))
+		return;
 	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (files->fd[fd]) {
+		if (files->fd[fd])
 			fput(files->fd[fd]);
-			files->fd[fd] = NULL;
-		}
-	memset(files->cloexec, 0, sizeof(files->cloexec));
+	kfree(files);
 }
 
 void files_close_on_exec(struct files_struct *files)
@@ -159,10 +174,10 @@ long sys_dup3(int oldfd, int newfd, int flags)
 		return -EINVAL;
 	if (!f || newfd < 0 || newfd >= nofile_limit())
 		return -EBADF;
-	if (current->files.fd[newfd])
+	if (current->files->fd[newfd])
 		sys_close(newfd);
 	f->f_count++;
-	current->files.fd[newfd] = f;
+	current->files->fd[newfd] = f;
 	set_close_on_exec(newfd, flags & O_CLOEXEC);
 	return newfd;
 }

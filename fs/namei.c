@@ -205,8 +205,8 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 		if (*err)
 			return NULL;
 		dir = file_inode(d)->i_private;         /* a directory's path */
-	} else if (name[0] != '/' && current->pwd) {
-		dir = current->pwd->i_private;
+	} else if (name[0] != '/' && current->fs->pwd) {
+		dir = current->fs->pwd->i_private;
 	}
 	snprintf(buf, half, "%s/%s", dir, name);
 	n = strlen(buf);

@@ -214,9 +214,9 @@ long sys_creat(const char *upath, int mode)
 /* Make dir (a referenced directory inode) current's working directory. */
 static void set_fs_pwd(struct inode *dir)
 {
-	if (current->pwd)
-		iput(current->pwd);
-	current->pwd = dir;
+	if (current->fs->pwd)
+		iput(current->fs->pwd);
+	current->fs->pwd = dir;
 }
 
 /* chdir(2): ENOENT, ENOTDIR, EFAULT... as the lookup gives them. */
@@ -255,7 +255,7 @@ long sys_close(int fd)
 
 	if (!f)
 		return -EBADF;
-	current->files.fd[fd] = NULL;
+	current->files->fd[fd] = NULL;
 	fput(f);
 	return 0;
 }

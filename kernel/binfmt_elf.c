@@ -270,9 +270,7 @@ int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
 		return ret;
 	}
 	*ip = eh->e_entry + bias;
-	if (old) {
-		exit_mmap(old);
-		mmdrop(old);
-	}
+	if (old)
+		mmput(old);                     /* other threads may still use it until de_thread */
 	return 0;
 }

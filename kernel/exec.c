@@ -16,6 +16,8 @@
 #include "linux/signal.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
+#include "linux/slab.h"
+#include <asm/irqflags.h>
 
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
@@ -52,6 +54,103 @@ out:
 }
 
 /*
+ * The exec'ing thread takes over the leader's place (Linux's de_thread's
+ * end): its PID, parent, children and place in the parent's list; the
+ * old leader, a zombie now, is the caller's to free.  Only tsk and leader
+ * are left.  tasklist_lock held.
+ */
+static void exchange_leader(struct task_struct *tsk, struct task_struct *leader)
+{
+	struct task_struct *c;
+
+	leader->pid = tsk->pid;
+	tsk->pid = tsk->tgid;
+	tsk->group_leader = leader->group_leader = tsk;
+	tsk->parent = leader->parent;
+	list_add(&tsk->sibling, &leader->sibling);
+	list_del(&leader->sibling);
+	leader->parent = NULL;
+	while (!list_empty(&leader->children)) {
+		c = list_first_entry(&leader->children, struct task_struct, sibling);
+		list_del(&c->sibling);
+		list_add_tail(&c->sibling, &tsk->children);
+		c->parent = tsk;
+	}
+}
+
+/*
+ * Make tsk the only thread of its process (Linux's de_thread): the others
+ * are killed, and tsk waits until they are gone (a leader as a zombie)
+ * and, if it is not the leader, takes the leader's PID.  Each exiting
+ * thread's exit_notify wakes tsk (sig->group_exec_task) under
+ * tasklist_lock, which tsk holds to look.
+ */
+static void de_thread(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *leader = tsk->group_leader;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+
+	if (thread_group_empty(tsk)) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return;
+	}
+	sig->group_exec_task = tsk;
+	zap_other_threads(tsk);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (sig->nr_threads <= (leader == tsk ? 1 : 2) &&
+		    (leader == tsk || leader->state == TASK_ZOMBIE))
+			break;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		schedule();
+		spin_lock_irqsave(&tasklist_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	if (leader != tsk)
+		exchange_leader(tsk, leader);
+	sig->group_exec_task = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (leader != tsk)
+		task_release(leader);
+}
+
+/*
+ * A new program shares no dispositions or fd table with another process
+ * (CLONE_SIGHAND or CLONE_FILES without CLONE_THREAD): exec, once
+ * de_thread left tsk alone in its group, takes copies (Linux's
+ * unshare_sighand and unshare_files).  0 or -ENOMEM.
+ */
+static int unshare_sighand_files(struct task_struct *tsk)
+{
+	struct sighand_struct *sighand = tsk->sighand;
+	struct files_struct *files = tsk->files;
+
+	if (sighand->count > 1) {
+		tsk->sighand = kmalloc(sizeof(*sighand));
+		if (!tsk->sighand) {
+			tsk->sighand = sighand;
+			return -ENOMEM;
+		}
+		memcpy(tsk->sighand, sighand, sizeof(*sighand));
+		tsk->sighand->count = 1;
+		if (!__atomic_sub_fetch(&sighand->count, 1, __ATOMIC_ACQ_REL))
+			kfree(sighand);         /* the other user went meanwhile */
+	}
+	if (files->count > 1) {
+		tsk->files = dup_fd(files);
+		if (!tsk->files) {
+			tsk->files = files;
+			return -ENOMEM;
+		}
+		put_files_struct(files);
+	}
+	return 0;
+}
+
+/*
  * Replace current's program by the file at path with a->strings (argv then
  * envp, copied into the kernel already).  On success the task returns to
  * user mode at the new entry point; on failure the old program continues.
@@ -67,15 +166,20 @@ int do_execve(const char *path, struct exec_args *a)
 	a->file = open_exec(path, &f, &ret);
 	if (!a->file)
 		return ret;
+
 	ret = load_elf_binary(&f, a, &ip, &sp);
 	fput(a->file);
 	a->file = NULL;
 	if (ret)
 		return ret;
+	de_thread(current);
+	if (unshare_sighand_files(current))
+		do_group_exit(SIGKILL);         /* past the point of no return */
+	current->robust_list = current->clear_child_tid = 0;
 	base = strrchr(path, '/');
 	strlcpy(current->comm, base ? base + 1 : path, sizeof(current->comm));
 	flush_thread();
-	files_close_on_exec(&current->files);
+	files_close_on_exec(current->files);
 	arch_switch_mm_and_stack(current);
 	start_thread(task_pt_regs(current), ip, sp);
 	return 0;

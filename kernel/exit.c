@@ -20,6 +20,8 @@
 #include <asm/mmu_context.h>
 #include "linux/pid.h"
 #include "uapi/linux/wait.h"
+#include "uapi/linux/futex.h"
+#include "linux/slab.h"
 
 #define __WNOTHREAD 0x20000000
 #define __WALL      0x40000000
@@ -27,24 +29,66 @@
 #define INT_MIN     (-2147483647 - 1)
 #define RUSAGE_SIZE 144                 /* struct rusage: 2 timevals, 14 longs */
 
-/* exit(code): the wait status carries the code's low byte in bits 8-15. */
+/* exit(code): this thread ends; the wait status carries the code's low byte in bits 8-15. */
 long sys_exit(int code)
 {
 	do_exit((code & 0xff) << 8);
 }
 
-/* exit_group: every thread of the process ends; there is one per process. */
+/* exit_group(code): every thread of the process ends. */
 long sys_exit_group(int code)
 {
-	do_exit((code & 0xff) << 8);
+	do_group_exit((code & 0xff) << 8);
 }
 
-/* Give t's children to init, which reaps them (Linux's forget_original_parent). */
-static void forget_original_parent(struct task_struct *t)
+/*
+ * SIGKILL to every other live thread of t's group (Linux's
+ * zap_other_threads): each exits when it next returns towards user mode;
+ * one asleep interruptibly wakes for it.  tasklist_lock held.
+ */
+void zap_other_threads(struct task_struct *t)
 {
+	struct task_struct *th;
+
+	for_each_thread(t, th)
+		if (th != t && !th->exiting) {
+			th->pending.signal |= sigmask(SIGKILL);
+			signal_wake_up(th);
+		}
+}
+
+/*
+ * End the whole thread group with wait_status (Linux's do_group_exit):
+ * the first thread to get here sets the group's status and kills the
+ * others; later ones exit with it.  A thread killed for another's exec
+ * (de_thread) just exits.
+ */
+__noreturn void do_group_exit(int wait_status)
+{
+	struct signal_struct *sig = current->signal;
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		wait_status = sig->group_exit_code;
+	} else if (sig->group_exec_task) {
+		wait_status = 0;
+	} else if (!thread_group_empty(current)) {
+		sig->group_exit_code = wait_status;
+		sig->flags |= SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	do_exit(wait_status);
+}
+
+/*
+ * Give t's children to init, which reaps them (Linux's
+ * forget_original_parent).  tasklist_lock held.
+ */
+static void forget_original_parent(struct task_struct *t)
+{
 	while (!list_empty(&t->children)) {
 		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
 
@@ -52,22 +96,86 @@ static void forget_original_parent(struct task_struct *t)
 		c->parent = init_task;
 		list_add_tail(&c->sibling, &init_task->children);
 	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	wake_up_interruptible(&init_task->wait_chldexit);
+	wake_up_interruptible_all(&init_task->signal->wait_chldexit);
 }
 
 /*
- * Tell t's parent (Linux's exit_notify): t's children go to init; t
- * becomes a zombie, or TASK_DEAD at once if its parent ignores SIGCHLD
- * (one store: a parent's wait4 on another CPU must never see a zombie that
- * is about to be TASK_DEAD); the parent, perhaps asleep in wait4, wakes.
+ * The last thread of leader's group has left the thread list (Linux's
+ * exit_notify and release_task's "last non-leader member" case): the
+ * children go to init and the parent hears of it.  Returns true if the
+ * zombie leader is reaped at once (its parent ignores SIGCHLD): then it
+ * is TASK_DEAD, which no wait4 takes.  tasklist_lock held.
+ */
+static bool notify_group_dead(struct task_struct *leader)
+{
+	struct task_struct *parent = leader->parent;
+	struct signal_struct *sig = leader->signal;
+
+	forget_original_parent(leader);
+	if (sig->flags & SIGNAL_GROUP_EXIT)
+		leader->exit_code = sig->group_exit_code;
+	if (!parent)
+		return false;
+	wake_up_interruptible_all(&parent->signal->wait_chldexit);
+	return do_notify_parent(leader);
+}
+
+/*
+ * Tell t's parent (Linux's exit_notify).  A thread other than the leader
+ * goes at once: TASK_DEAD and off the thread list (freed after its last
+ * switch).  The leader stays a zombie until it is reaped; its parent
+ * hears of it once the thread list holds the leader alone, which may be
+ * when the last other thread exits.  All under tasklist_lock, which
+ * wait4 and de_thread hold to look: each state is one store, and no
+ * wait4 sees a zombie that is about to be TASK_DEAD.
  */
 static void exit_notify(struct task_struct *t)
 {
-	forget_original_parent(t);
-	WRITE_ONCE(t->state, t->parent && do_notify_parent(t) ? TASK_DEAD : TASK_ZOMBIE);
-	if (t->parent)
-		wake_up_interruptible(&t->parent->wait_chldexit);
+	struct task_struct *leader = t->group_leader, *reap = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+
+	if (leader != t) {
+		WRITE_ONCE(t->state, TASK_DEAD);
+		__unhash_process(t);
+	}
+	if (thread_group_empty(leader) && (leader == t || leader->state == TASK_ZOMBIE) &&
+	    notify_group_dead(leader))
+		reap = leader;
+	if (leader == t) {
+		WRITE_ONCE(t->state, reap ? TASK_DEAD : TASK_ZOMBIE);
+		if (reap)
+			__unhash_process(t);
+	} else if (reap) {
+		WRITE_ONCE(leader->state, TASK_DEAD);   /* claimed: no wait4 takes it */
+	}
+	if (t->signal->group_exec_task)
+		wake_up_process(t->signal->group_exec_task);    /* de_thread waits for the others */
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (reap && reap != t)
+		task_release(reap);             /* a zombie, off every CPU */
+}
+
+/* Drop t's working directory (Linux's exit_fs): the last user of a shared one puts it. */
+void exit_fs(struct task_struct *t)
+{
+	struct fs_struct *fs = t->fs;
+
+	t->fs = NULL;
+	if (!fs || __atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (fs->pwd)
+		iput(fs->pwd);
+	kfree(fs);
+}
+
+/* Drop t's fd table (Linux's exit_files): the last user closes the files. */
+void exit_files(struct task_struct *t)
+{
+	if (t->files)
+		put_files_struct(t->files);
+	t->files = NULL;
 }
 
 /*
@@ -78,14 +186,6 @@ static void exit_notify(struct task_struct *t)
  * memory of a process still blocked somewhere.  Returns how many were
  * still alive.  Runs on init's stack with interrupts off.
  */
-/* Drop t's working directory (Linux's exit_fs). */
-static void exit_fs(struct task_struct *t)
-{
-	if (t->pwd)
-		iput(t->pwd);
-	t->pwd = NULL;
-}
-
 static int end_remaining_tasks(struct task_struct *init)
 {
 	struct task_struct *t;
@@ -95,11 +195,10 @@ static int end_remaining_tasks(struct task_struct *init)
 		if (t == init || t->state == TASK_ZOMBIE)
 			continue;
 		alive++;
-		files_close_all(&t->files);
+		exit_files(t);
 		exit_fs(t);
 		if (t->mm) {
-			exit_mmap(t->mm);
-			mmdrop(t->mm);
+			mmput(t->mm);
 			t->mm = NULL;
 		}
 	}
@@ -109,43 +208,83 @@ static int end_remaining_tasks(struct task_struct *init)
 }
 
 /*
- * End the current task with a wait status (Linux's encoding: exit code in
- * bits 8-15, or the killing signal in bits 0-6).  The files and the mm go
- * now; exit_notify decides between zombie and TASK_DEAD.  PID 1 exiting
+ * What a thread leaves in user memory as it goes (Linux's mm_release):
+ * the robust futexes it held are marked FUTEX_OWNER_DIED, and with
+ * CLONE_CHILD_CLEARTID its TID word is zeroed and one futex waiter woken
+ * (pthread_join and musl's thread list lock wait on it).
+ */
+static void mm_release(struct task_struct *t)
+{
+	int zero = 0;
+
+	if (t->robust_list)
+		exit_robust_list(t);
+	if (t->clear_child_tid &&
+	    !copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
+		do_futex_wake(t->clear_child_tid, false, 1, FUTEX_BITSET_MATCH_ANY);
+	t->clear_child_tid = 0;
+}
+
+/* Leave the mm (Linux's exit_mm): off its page tables; the last user tears it down. */
+static void exit_mm(struct task_struct *t)
+{
+	struct mm_struct *mm = t->mm;
+
+	if (!mm)
+		return;
+	mm_release(t);
+	local_irq_disable();
+	t->mm = NULL;
+	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
+	local_irq_enable();
+	mmput(mm);                              /* the last exit_mmap may sleep on the mmap_lock */
+	local_irq_disable();
+	leave_mm();     /* nothing runs here in that mm any more: drop it now, not at the next switch */
+	local_irq_enable();
+}
+
+/* PID 1's group is gone: end every other task, check for leaks, power off with its status. */
+static __noreturn void init_exit(struct task_struct *t, int wait_status)
+{
+	int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
+	int alive;
+
+	local_irq_enable();                     /* their exit_mmap takes each mmap_lock */
+	alive = end_remaining_tasks(t);
+	local_irq_disable();
+	if (alive)
+		pr_warn("power-off: killed %d leftover process(es)\n", alive);
+	put_task_shared(t);                     /* init's, so the leak check counts them back */
+	user_space_leak_check();
+	arch_power_off(code);
+}
+
+/*
+ * End the current thread with a wait status (Linux's encoding: exit code
+ * in bits 8-15, or the killing signal in bits 0-6).  The files, the
+ * working directory and the mm go now (each when its last user goes);
+ * exit_notify decides between zombie and TASK_DEAD.  PID 1 exiting
  * powers off with its status, as run-qemu.sh expects.
  */
 __noreturn void do_exit(int wait_status)
 {
 	struct task_struct *t = current;
-	struct mm_struct *mm = t->mm;
+	unsigned long flags;
+	bool group_dead;
 
 	debug_check_no_locks_held();
-	files_close_all(&t->files);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->exiting = true;                      /* no signal is queued for t from now on */
+	group_dead = !--t->signal->live;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	exit_files(t);
 	exit_fs(t);
+	exit_mm(t);
+	local_irq_disable();
 	t->exit_code = wait_status;
-	local_irq_disable();
-	t->mm = NULL;
-	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
-	local_irq_enable();
-	if (mm) {
-		exit_mmap(mm);                  /* sleeps if a /proc reader holds the mmap_lock */
-		local_irq_disable();
-		leave_mm();     /* nothing runs in a dead mm: drop it now, not at this CPU's next switch */
-		mmdrop(mm);
-	}
-	if (t == init_task) {
-		int code = wait_status & 0x7f ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
-		int alive;
-
-		local_irq_enable();             /* their exit_mmap takes each mmap_lock */
-		alive = end_remaining_tasks(t);
-		if (alive)
-			pr_warn("power-off: killed %d leftover process(es)\n", alive);
-		local_irq_disable();
-		user_space_leak_check();
-		arch_power_off(code);
-	}
-	local_irq_disable();
+	if (group_dead && t->group_leader == init_task)
+		init_exit(t, t->signal->flags & SIGNAL_GROUP_EXIT ? t->signal->group_exit_code :
+			  wait_status);
 	flush_sigqueue(&t->pending);
 	exit_notify(t);
 	do_task_dead();
@@ -172,20 +311,28 @@ static bool eligible_pid(const struct wait_opts *wo, const struct task_struct *c
 }
 
 /*
- * A zombie child of current that wo selects, if wo waits for exits; NULL
- * if none (*have_child: some child matches).
+ * A zombie child of current's process that wo selects, if wo waits for
+ * exits; NULL if none (*have_child: some child matches).  Unless WNOWAIT,
+ * the zombie is claimed: off the children list, so that no other thread's
+ * wait4 takes it too.  tasklist_lock held.
  */
 static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_child)
 {
 	struct task_struct *c;
 
 	*have_child = false;
-	list_for_each_entry(c, &current->children, sibling) {
+	list_for_each_entry(c, &current->group_leader->children, sibling) {
 		if (!eligible_pid(wo, c))
 			continue;
 		*have_child = true;
-		if (c->state == TASK_ZOMBIE && (wo->flags & WEXITED))
+		/* a leader's zombie waits for its other threads (Linux's delay_group_leader) */
+		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (wo->flags & WEXITED)) {
+			if (!(wo->flags & WNOWAIT)) {
+				list_del(&c->sibling);
+				c->parent = NULL;
+			}
 			return c;
+		}
 	}
 	return NULL;
 }
@@ -220,26 +367,31 @@ static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
  * Wait for a child wo selects to exit (Linux's do_wait): its pid once
  * reported, 0 if none has exited and WNOHANG, -ECHILD if no child
  * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
- * A child's exit_notify() wakes current->wait_chldexit after it became a
- * zombie; the state is set before the look at the children, so that
- * wake-up is never missed.
+ * A child's exit_notify() wakes the wait_chldexit of current's whole
+ * process (any thread may wait for it) after it became a zombie; the
+ * state is set before the look at the children, so that wake-up is never
+ * missed.
  */
 static long do_wait(const struct wait_opts *wo)
 {
 	DEFINE_WAIT_FUNC(wait, default_wake_function);
+	struct wait_queue_head *wq = &current->signal->wait_chldexit;
 	struct task_struct *z;
+	unsigned long flags;
 	bool have_child;
 
-	add_wait_queue(&current->wait_chldexit, &wait);
+	add_wait_queue(wq, &wait);
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
+		spin_lock_irqsave(&tasklist_lock, flags);
 		z = find_zombie(wo, &have_child);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (z || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
 			break;
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
-	remove_wait_queue(&current->wait_chldexit, &wait);
+	remove_wait_queue(wq, &wait);
 	if (z)
 		return wait_task_zombie(wo, z);
 	if (!have_child)

@@ -1,9 +1,15 @@
 /*
- * fork copies the address space copy-on-write (mm/fork.c) and the
- * caller's registers; the child returns 0 from the same system call and
- * first runs at the next scheduling point (the parent keeps running, as
- * with Linux's default).  It inherits the signal dispositions and (in
- * task_create) the process group.  wait4 is in kernel/exit.c.
+ * fork and clone (Linux's kernel/fork.c).  fork copies the address space
+ * copy-on-write (mm/fork.c) and the caller's registers; the child returns
+ * 0 from the same system call and first runs at the next scheduling point
+ * (the parent keeps running, as with Linux's default).  clone's flags say
+ * which parts the child shares instead of copying: the mm (CLONE_VM), the
+ * working directory (CLONE_FS), the fd table (CLONE_FILES), the signal
+ * dispositions (CLONE_SIGHAND), the thread group (CLONE_THREAD: the same
+ * PID for getpid, one signal_struct).  wait4 is in kernel/exit.c.
+ *
+ * Lock order: see mm/rmap.c.  The shared parts' counts change under
+ * tasklist_lock: a task's threads are the only users of them.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -11,34 +17,261 @@
 #include "linux/uaccess.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/slab.h"
+#include "uapi/linux/sched.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
+#include <asm/page.h>
+
+/* The flags foliOS has no use for that Linux accepts anyway. */
+#define CLONE_IGNORED   (CLONE_SYSVSEM | CLONE_DETACHED | CLONE_UNTRACED | CLONE_IO)
+#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+			 CLONE_PARENT | CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT_SETTID | \
+			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_IGNORED)
+
+/* Another task uses mm's mappings (CLONE_VM; Linux's mmget). */
+static void mmget(struct mm_struct *mm)
+{
+	__atomic_add_fetch(&mm->mm_users, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * A task stops using mm (exit, exec): the last user tears the mappings
+ * down (Linux's mmput); the struct lives on while mmgrab'ed.  The caller
+ * is off mm's page tables if it may be the last.
+ */
+void mmput(struct mm_struct *mm)
+{
+	if (__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL))
+		return;
+	exit_mmap(mm);
+	mmdrop(mm);
+}
+
+/* A fresh signal_struct for a new thread group led by t; 0 or -ENOMEM. */
+static int alloc_signal_struct(struct task_struct *t)
+{
+	struct signal_struct *sig = kzalloc(sizeof(*sig));
+
+	if (!sig)
+		return -ENOMEM;
+	sig->sigcnt = 1;
+	sig->nr_threads = sig->live = 1;
+	rlimits_init(sig, current->signal);     /* init's parent is the idle task: none */
+	INIT_LIST_HEAD(&sig->thread_head);
+	INIT_LIST_HEAD(&sig->shared_pending.list);
+	init_waitqueue_head(&sig->wait_chldexit);
+	list_add_tail(&t->thread_node, &sig->thread_head);
+	t->signal = sig;
+	t->tgid = t->pid;
+	t->group_leader = t;
+	return 0;
+}
+
+/* The last task of a group is freed: its shared pending signals go too. */
+static void put_signal_struct(struct signal_struct *sig)
+{
+	if (__atomic_sub_fetch(&sig->sigcnt, 1, __ATOMIC_ACQ_REL))
+		return;
+	flush_sigqueue(&sig->shared_pending);
+	kfree(sig);
+}
+
+/*
+ * A task is freed (kernel/sched.c): its dispositions and thread group
+ * part go with it, not at exit, as a zombie may still be sent signals.
+ */
+void put_task_shared(struct task_struct *t)
+{
+	if (t->sighand && !__atomic_sub_fetch(&t->sighand->count, 1, __ATOMIC_ACQ_REL))
+		kfree(t->sighand);
+	t->sighand = NULL;
+	if (t->signal)
+		put_signal_struct(t->signal);
+	t->signal = NULL;
+}
+
+/* Join current's thread group (CLONE_THREAD): its tgid, leader, list. */
+static void join_thread_group(struct task_struct *t)
+{
+	struct signal_struct *sig = current->signal;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+
+	__atomic_add_fetch(&sig->sigcnt, 1, __ATOMIC_RELAXED);
+	sig->nr_threads++;
+	sig->live++;
+	list_add_tail(&t->thread_node, &sig->thread_head);
+	t->signal = sig;
+	t->tgid = current->tgid;
+	t->group_leader = current->group_leader;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* Copies of parent's dispositions and working directory for t, or the same ones (flags). */
+static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
+{
+	if (flags & CLONE_SIGHAND) {
+		t->sighand = current->sighand;
+		__atomic_add_fetch(&t->sighand->count, 1, __ATOMIC_RELAXED);
+	} else {
+		t->sighand = kmalloc(sizeof(*t->sighand));
+		if (!t->sighand)
+			return -ENOMEM;
+		memcpy(t->sighand, current->sighand, sizeof(*t->sighand));
+		t->sighand->count = 1;
+	}
+	if (flags & CLONE_FS) {
+		t->fs = current->fs;
+		__atomic_add_fetch(&t->fs->users, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	t->fs = kzalloc(sizeof(*t->fs));
+	if (!t->fs)
+		return -ENOMEM;
+	t->fs->users = 1;
+	t->fs->pwd = current->fs->pwd;
+	if (t->fs->pwd)
+		ihold(t->fs->pwd);
+	return 0;
+}
+
+/*
+ * init's own shared parts (Linux's init_task has them statically): its
+ * thread group, a working directory of "/", default dispositions.
+ */
+int init_task_shared(struct task_struct *t)
+{
+	t->fs = kzalloc(sizeof(*t->fs));
+	t->sighand = kzalloc(sizeof(*t->sighand));
+	if (!t->fs || !t->sighand)
+		return -ENOMEM;
+	t->fs->users = 1;
+	t->sighand->count = 1;
+	return alloc_signal_struct(t);
+}
+
+/* The mm, files, dispositions and cwd of the child: shared or copied as flags say. */
+static int copy_mm_files(struct task_struct *t, unsigned long flags)
+{
+	if (flags & CLONE_VM) {
+		t->mm = current->mm;
+		mmget(t->mm);
+	} else if (!(t->mm = dup_mm(current->mm))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_FILES) {
+		t->files = current->files;
+		__atomic_add_fetch(&t->files->count, 1, __ATOMIC_RELAXED);
+	} else if (!(t->files = dup_fd(current->files))) {
+		return -ENOMEM;
+	}
+	return copy_sighand_fs(t, flags);
+}
+
+/*
+ * Undo a copy_process that failed after task_create: what was taken is
+ * given back (each part is NULL if it was not).
+ */
+static void abort_process(struct task_struct *t)
+{
+	if (t->mm)
+		mmput(t->mm);
+	exit_files(t);
+	exit_fs(t);
+	task_release(t);
+}
+
+/*
+ * Linux's clone flag checks: a thread shares the dispositions, shared
+ * dispositions need a shared mm; namespaces, ptrace, vfork and pidfds are
+ * not supported here.  0 or -EINVAL.
+ */
+static int clone_check_flags(unsigned long flags, unsigned long tls)
+{
+	if (flags & ~CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & (CLONE_PARENT | CLONE_THREAD)) && current == init_task)
+		return -EINVAL;
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
+		return -EPERM;
+	return 0;
+}
+
+/* The child's place in the task tree: a thread or CLONE_PARENT child shares current's parent. */
+static void set_parent(struct task_struct *t, unsigned long flags)
+{
+	struct task_struct *parent = current->group_leader;
+	unsigned long irq;
+
+	if (flags & (CLONE_PARENT | CLONE_THREAD))
+		parent = parent->parent;
+	spin_lock_irqsave(&tasklist_lock, irq);
+	t->parent = parent;
+	t->pgid = current->pgid;
+	if (!(flags & CLONE_THREAD))
+		list_add_tail(&t->sibling, &parent->children);
+	spin_unlock_irqrestore(&tasklist_lock, irq);
+}
+
+/*
+ * Create the child of a fork or clone (Linux's copy_process) and start it:
+ * its TID, or -errno.  The child starts at sp (0: the caller's) with the
+ * caller's registers and returns 0.
+ */
+static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
+			 int *child_tid, unsigned long tls)
+{
+	struct task_struct *c;
+	int ret = clone_check_flags(flags, tls);
+
+	if (ret)
+		return ret;
+	c = task_create(current->comm, NULL);
+	if (!c)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&c->sibling);
+	ret = copy_mm_files(c, flags);
+	if (!ret)
+		ret = flags & CLONE_THREAD ? (join_thread_group(c), 0) : alloc_signal_struct(c);
+	if (ret) {
+		abort_process(c);
+		return ret;
+	}
+	set_parent(c, flags);
+	if ((flags & CLONE_PARENT_SETTID) && parent_tid)
+		copy_to_user(parent_tid, &c->pid, sizeof(c->pid));
+	c->set_child_tid = flags & CLONE_CHILD_SETTID ? (unsigned long)child_tid : 0;
+	c->clear_child_tid = flags & CLONE_CHILD_CLEARTID ? (unsigned long)child_tid : 0;
+	copy_thread(c, flags, sp, tls);
+	c->blocked = current->blocked;          /* pending signals are not inherited */
+	c->sas_ss_sp = flags & CLONE_VM ? 0 : current->sas_ss_sp;
+	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
+	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
+	c->make_it_fail = current->make_it_fail;
+	wake_up_new_task(c);
+	return c->pid;
+}
 
 long sys_fork(void)
 {
-	struct task_struct *p = current, *c = task_create(p->comm, p);
+	return kernel_clone(SIGCHLD, 0, NULL, NULL, 0);
+}
 
-	if (!c)
-		return -ENOMEM;
-	c->mm = dup_mm(p->mm);
-	if (!c->mm) {
-		task_release(c);
-		return -ENOMEM;
-	}
-	files_dup(&c->files, &p->files);
-	c->pwd = p->pwd;
-	if (c->pwd)
-		ihold(c->pwd);
-	copy_thread(c);
-	memcpy(c->action, p->action, sizeof(c->action));
-	c->blocked = p->blocked;                /* pending signals are not inherited */
-	c->sas_ss_sp = p->sas_ss_sp;
-	c->sas_ss_size = p->sas_ss_size;
-	c->sas_ss_flags = p->sas_ss_flags;
-	c->make_it_fail = p->make_it_fail;
-	wake_up_new_task(c);
-	return c->pid;
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls): x86-64's argument
+ * order.  See kernel_clone.
+ */
+long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid, int *child_tid,
+	       unsigned long tls)
+{
+	return kernel_clone(flags, newsp, parent_tid, child_tid, tls);
 }
 
 /* Where the child's TID is cleared at exit (musl's thread list); returns the TID. */

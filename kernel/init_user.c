@@ -82,8 +82,10 @@ int user_init_from_cmdline(const char *cmdline)
 	if (!t)
 		return -ENOMEM;
 	init_task = t;
-	files_init_console(&t->files);
 	mem_counts_snapshot(&baseline);
+	t->files = files_init_console();
+	if (!t->files || init_task_shared(t))
+		return -ENOMEM;
 	arch_switch_mm_and_stack(t);            /* exec builds t's mm as "current" */
 	pr_info("Run /bin/init as init process\n");
 	ret = do_execve("/bin/init", a);

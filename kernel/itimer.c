@@ -35,14 +35,14 @@ void run_itimers(void)
 
 	spin_lock_irqsave(&itimer_lock, flags);
 	for_each_process(t) {
-		if (!t->it_real_expires || now < t->it_real_expires || t->state == TASK_ZOMBIE)
+		if (!t->signal->it_real_expires || now < t->signal->it_real_expires || !t->signal->live)
 			continue;
 		send_sig(SIGALRM, t, 1);
-		if (!t->it_real_incr)
-			t->it_real_expires = 0;
+		if (!t->signal->it_real_incr)
+			t->signal->it_real_expires = 0;
 		else    /* the next period after now, missed ones dropped (hrtimer_forward) */
-			t->it_real_expires += ((now - t->it_real_expires) / t->it_real_incr + 1) *
-					      t->it_real_incr;
+			t->signal->it_real_expires += ((now - t->signal->it_real_expires) / t->signal->it_real_incr + 1) *
+					      t->signal->it_real_incr;
 	}
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
@@ -64,10 +64,10 @@ static void __getitimer(struct __kernel_old_itimerval *v, u64 now)
 {
 	u64 left = 0;
 
-	if (current->it_real_expires)
-		left = current->it_real_expires > now ? current->it_real_expires - now : 1;
+	if (current->signal->it_real_expires)
+		left = current->signal->it_real_expires > now ? current->signal->it_real_expires - now : 1;
 	v->it_value = ns_to_timeval(left);
-	v->it_interval = ns_to_timeval(current->it_real_incr);
+	v->it_interval = ns_to_timeval(current->signal->it_real_incr);
 }
 
 /* current's ITIMER_REAL (Linux's get_itimerspec). */
@@ -89,8 +89,8 @@ static void do_setitimer(const struct __kernel_old_itimerval *v,
 
 	spin_lock_irqsave(&itimer_lock, flags);
 	__getitimer(old, now);
-	current->it_real_expires = value ? now + value : 0;
-	current->it_real_incr = value ? timeval_to_ns(&v->it_interval) : 0;
+	current->signal->it_real_expires = value ? now + value : 0;
+	current->signal->it_real_incr = value ? timeval_to_ns(&v->it_interval) : 0;
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 

@@ -87,6 +87,7 @@ static __noreturn void start_user_space(void)
 	shmem_init();
 	mnt_init();
 	sched_init();
+	futex_init();
 	ret = user_init_from_cmdline(boot_info.cmdline);
 	if (ret)
 		panic("start_user_space: cannot run /bin/init (%d)", ret);

@@ -4,14 +4,16 @@
  * balancing; wait.c: wait queues; syscalls.c: the sched_* calls).
  *
  * Lock order: see mm/rmap.c; tasklist_lock guards all_tasks, each
- * task's children/sibling links and next_pid; nothing is taken under it
- * (task structs and stacks are freed outside it).
+ * task's children/sibling links, next_pid, the thread groups' lists and
+ * counts and the pending signals (kernel/signal.c); wake-ups happen
+ * under it; task structs and stacks are freed outside it.
  */
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/spinlock.h"
+#include "linux/uaccess.h"
 #include "mm/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
@@ -37,13 +39,12 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		return NULL;
 	}
 	strlcpy(t->comm, comm, sizeof(t->comm));
-	rlimits_init(t, parent);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
-	init_waitqueue_head(&t->wait_chldexit);
-	sched_fork(t, parent);
+	sched_fork(t, current);         /* the creator's affinity and CPU */
 	spin_lock_irqsave(&tasklist_lock, flags);
-	t->pid = next_pid++;
+	t->pid = t->tgid = next_pid++;
+	t->group_leader = t;
 	t->parent = parent;
 	if (parent) {
 		list_add_tail(&t->sibling, &parent->children);
@@ -55,21 +56,25 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	return t;
 }
 
-/* Take t off its parent's children and the task list: its PID is gone. */
-static void __unhash_process(struct task_struct *t)
+/*
+ * Take t off its parent's children, its thread group and the task list:
+ * its PID is gone.  tasklist_lock held.
+ */
+void __unhash_process(struct task_struct *t)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
 	if (t->parent)
 		list_del(&t->sibling);
+	if (t->signal) {                        /* Linux's __exit_signal */
+		list_del(&t->thread_node);
+		t->signal->nr_threads--;
+	}
 	list_del(&t->task_list);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /* Free a task off every CPU: its stack, its FPU image, itself. */
 void free_task(struct task_struct *t)
 {
+	put_task_shared(t);
 	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
 	fpstate_free(&t->fpu);
 	kfree(t);
@@ -81,7 +86,12 @@ void free_task(struct task_struct *t)
  */
 void task_release(struct task_struct *t)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+
 	__unhash_process(t);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	sched_wait_off_cpu(t);
 	free_task(t);
 }
@@ -91,8 +101,8 @@ struct task_struct *find_task_by_vpid(int pid)
 {
 	struct task_struct *t;
 
-	for_each_process(t)
-		if (t->pid == pid)
+	list_for_each_entry(t, &all_tasks, task_list)   /* threads too: a TID finds its thread */
+		if (t->pid == pid && t->signal)         /* not one clone() is still making */
 			return t;
 	return NULL;
 }
@@ -118,7 +128,7 @@ int task_nth_pid(unsigned long n)
 	struct task_struct *t;
 
 	list_for_each_entry(t, &all_tasks, task_list)
-		if ((t->mm || t->state == TASK_ZOMBIE) && !n--)
+		if (thread_group_leader(t) && (t->mm || t->state == TASK_ZOMBIE) && !n--)
 			return t->pid;
 	return 0;
 }
@@ -130,22 +140,21 @@ int mm_id_to_pid(unsigned int mm_id)
 
 	list_for_each_entry(t, &all_tasks, task_list)
 		if (t->mm && t->mm->mm_id == mm_id && t->state != TASK_ZOMBIE)
-			return t->pid;
+			return t->tgid;
 	return 0;
 }
 
 /*
  * The end of do_exit (Linux's do_task_dead): schedule away for good.  A
- * TASK_DEAD task (its parent ignores SIGCHLD) leaves the task list now and
- * is freed by the next task to run on its CPU, once off its stack
- * (finish_task_switch); a zombie waits for its parent's wait4.
+ * TASK_DEAD task (a thread, or its parent ignores SIGCHLD), which
+ * exit_notify took off the task list, is freed by the next task to run on
+ * its CPU, once off its stack (finish_task_switch); a zombie waits for its
+ * parent's wait4.
  */
 __noreturn void do_task_dead(void)
 {
 	struct task_struct *t = current;
 
-	if (t->state == TASK_DEAD)
-		__unhash_process(t);
 	schedule();
 	panic("do_task_dead: task %d ran again", t->pid);
 }

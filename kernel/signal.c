@@ -4,17 +4,18 @@
  * default actions, masks, the alternate stack and their system calls) is
  * in kernel/signal_deliver.c; a handler's frame in arch/x86_64/signal.c.
  *
- * One thread per process, so a task's pending set is its process's.  A
+ * A signal is pending for one thread (tkill, faults) or for the process
+ * (kill: any thread that does not block it takes it).  A
  * standard signal is pending at most once; a real-time one (SIGRTMIN..64)
  * queues each time it is sent.  Default actions: ignore, or (for the stop
  * signals, with no job control) discard, or terminate with the signal as
  * the wait status (no core is dumped, as with RLIMIT_CORE 0): see
  * kernel/signal_deliver.c.
  *
- * Lock order: see mm/rmap.c; none taken: one CPU, a kernel that is not
- * preempted, and the task list is read as kernel/sched.c does.  Queues
- * that an interrupt may change (^C's kill_pgrp) are changed with
- * interrupts off.
+ * Lock order: see mm/rmap.c.  The pending queues, the thread lists and
+ * the group's counts change under tasklist_lock (standing in for Linux's
+ * sighand->siglock), taken with interrupts off as ^C's kill_pgrp and the
+ * ITIMER_REAL tick send from interrupts.
  */
 #include "linux/errno.h"
 #include "linux/signal.h"
@@ -58,9 +59,9 @@ bool sig_kernel_only(int sig)
  */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
-	unsigned long handler = t->action[sig - 1].handler;
+	unsigned long handler = t->sighand->action[sig - 1].handler;
 
-	if (t == init_task && (sig_kernel_only(sig) || handler == SIG_DFL))
+	if (t->group_leader == init_task && (sig_kernel_only(sig) || handler == SIG_DFL))
 		return true;
 	if (t->blocked & sigmask(sig))
 		return false;
@@ -79,66 +80,121 @@ void flush_sigqueue(struct sigpending *queue)
 	queue->signal = 0;
 }
 
-/* Discard what is pending of the signals in mask (Linux's flush_sigqueue_mask). */
-void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
+/* Discard what pending (nr queued entries) holds of the signals in mask. */
+static void flush_pending_mask(sigset_t mask, struct sigpending *pending, int *nr)
 {
-	unsigned long flags = arch_local_irq_save();
-	struct list_head *pos = t->pending.list.next;
+	struct list_head *pos = pending->list.next;
 
-	while (pos != &t->pending.list) {
+	while (pos != &pending->list) {
 		struct sigqueue *q = list_entry(pos, struct sigqueue, list);
 
 		pos = pos->next;
 		if (sigmask(q->info.si_signo) & mask) {
 			list_del(&q->list);
-			t->nr_sigqueued--;
+			(*nr)--;
 			kfree(q);
 		}
 	}
-	t->pending.signal &= ~mask;
-	arch_local_irq_restore(flags);
+	pending->signal &= ~mask;
 }
 
 /*
- * Queue sig with info on t (Linux's __send_signal_locked).  A zombie takes
- * nothing; an ignored or (no job control) default-stop signal is discarded; a
- * standard signal already pending is not queued again.  Without memory,
- * or over the queue limit, a standard signal or a kill()'s is still
- * pending (with no siginfo of its own); another real-time one is -EAGAIN.
- * Wakes t if it does not block sig.  Interrupts off.
+ * Discard what is pending of the signals in mask for t's process: its
+ * shared queue and every thread's own (Linux's flush_sigqueue_mask as
+ * do_sigaction uses it).
  */
-static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t)
+void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
 {
-	unsigned long limit = t->rlim[RLIMIT_SIGPENDING].rlim_cur;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	struct task_struct *th;
+
+	flush_pending_mask(mask, &t->signal->shared_pending, &t->signal->nr_shared_queued);
+	for_each_thread(t, th)
+		flush_pending_mask(mask, &th->pending, &th->nr_sigqueued);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/*
+ * A process-directed sig was queued: wake a thread that does not block
+ * it, t first (Linux's complete_signal).  SIGKILL ends the whole group:
+ * every thread gets it.
+ */
+static void complete_signal(int sig, struct task_struct *t)
+{
+	struct task_struct *th;
+
+	if (sig == SIGKILL) {
+		for_each_thread(t, th)
+			if (!th->exiting) {
+				th->pending.signal |= sigmask(SIGKILL);
+				signal_wake_up(th);
+			}
+		return;
+	}
+	if (!(t->blocked & sigmask(sig)) && !t->exiting) {
+		signal_wake_up(t);
+		return;
+	}
+	for_each_thread(t, th)
+		if (!(th->blocked & sigmask(sig)) && !th->exiting) {
+			signal_wake_up(th);
+			return;
+		}
+}
+
+/*
+ * Queue sig with info on t, on its own queue or (group) its process's
+ * shared one (Linux's __send_signal_locked).  An exiting thread or a dead
+ * group takes nothing; an ignored or (no job control) default-stop signal
+ * is discarded; a standard signal already pending is not queued again.
+ * Without memory, or over the queue limit, a standard signal or a kill()'s
+ * is still pending (with no siginfo of its own); another real-time one is
+ * -EAGAIN.  Wakes a thread that does not block sig.  tasklist_lock held.
+ */
+static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, bool group)
+{
+	unsigned long limit = t->signal->rlim[RLIMIT_SIGPENDING].rlim_cur;
+	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
+	int *nr = group ? &t->signal->nr_shared_queued : &t->nr_sigqueued;
 	struct sigqueue *q = NULL;
 
-	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD || sig_ignored(t, sig) ||
-	    (sig_kernel_stop(sig) && t->action[sig - 1].handler == SIG_DFL))
+	if ((group ? !t->signal->live : t->exiting) || t->state == TASK_DEAD ||
+	    sig_ignored(t, sig) ||
+	    (sig_kernel_stop(sig) && t->sighand->action[sig - 1].handler == SIG_DFL))
 		return 0;
-	if (sig < SIGRTMIN && (t->pending.signal & sigmask(sig)))
+	if (sig < SIGRTMIN && (pending->signal & sigmask(sig)))
 		return 0;
-	if (t->nr_sigqueued < SIGQUEUE_MAX && (unsigned long)t->nr_sigqueued < limit)
+	if (*nr < SIGQUEUE_MAX && (unsigned long)*nr < limit)
 		q = kmalloc(sizeof(*q));
 	if (q) {
 		q->info = *info;
-		list_add_tail(&q->list, &t->pending.list);
-		t->nr_sigqueued++;
+		list_add_tail(&q->list, &pending->list);
+		(*nr)++;
 	} else if (sig >= SIGRTMIN && info->si_code != SI_USER) {
 		return -EAGAIN;
 	}
-	t->pending.signal |= sigmask(sig);
-	if (!(t->blocked & sigmask(sig)))
-		wake_up_state(t, TASK_INTERRUPTIBLE);   /* a sleeper sees signal_pending() */
+	pending->signal |= sigmask(sig);
+	if (group)
+		complete_signal(sig, t);
+	else if (!(t->blocked & sigmask(sig)))
+		signal_wake_up(t);              /* a sleeper sees signal_pending() */
 	return 0;
 }
 
-/* Send sig with info to t (Linux's do_send_sig_info): 0, or -EAGAIN. */
-int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+/*
+ * Send sig with info to t's process, or (type PIDTYPE_PID) to the thread
+ * t alone (Linux's do_send_sig_info): 0, or -EAGAIN.
+ */
+int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum pid_type type)
 {
-	unsigned long flags = arch_local_irq_save();
-	int ret = __send_signal(sig, info, t);
+	unsigned long flags;
 
-	arch_local_irq_restore(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	int ret = __send_signal(sig, info, t, type != PIDTYPE_PID);
+
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }
 
@@ -148,8 +204,8 @@ int send_sig(int sig, struct task_struct *t, int priv)
 	siginfo_t info = { .si_signo = sig, .si_code = priv ? SI_KERNEL : SI_USER };
 
 	if (!priv)
-		info.si_pid = current->pid;
-	return do_send_sig_info(sig, &info, t);
+		info.si_pid = current->tgid;
+	return do_send_sig_info(sig, &info, t, PIDTYPE_TGID);
 }
 
 /*
@@ -160,7 +216,7 @@ int send_sig(int sig, struct task_struct *t, int priv)
  */
 void force_sig_fault(int sig, int code, unsigned long addr)
 {
-	struct k_sigaction *ka = &current->action[sig - 1];
+	struct k_sigaction *ka = &current->sighand->action[sig - 1];
 	siginfo_t info = { .si_signo = sig, .si_code = code };
 
 	info.si_addr = addr;
@@ -171,20 +227,21 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 	if (ka->handler == SIG_DFL && (current == init_task || sig == SIGKILL)) {
 		pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm, current->pid,
 			sig, addr);
-		do_exit(sig);
+		do_group_exit(sig);
 	}
-	do_send_sig_info(sig, &info, current);
+	do_send_sig_info(sig, &info, current, PIDTYPE_PID);
 }
 
 /*
  * Send sig with info to one target (Linux's group_send_sig_info); sig 0
  * only probes.  The checks of kill(2): a valid number.
  */
-static int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+static int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t,
+			       enum pid_type type)
 {
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	return sig ? do_send_sig_info(sig, info, t) : 0;
+	return sig ? do_send_sig_info(sig, info, t, type) : 0;
 }
 
 /* kill()'s siginfo: SI_USER, from the caller. */
@@ -192,7 +249,7 @@ static siginfo_t kill_info(int sig, int code)
 {
 	siginfo_t info = { .si_signo = sig, .si_code = code };
 
-	info.si_pid = current->pid;
+	info.si_pid = current->tgid;
 	info.si_uid = 0;
 	return info;
 }
@@ -209,7 +266,7 @@ int kill_pgrp(int pgrp, int sig)
 
 	for_each_process(p)
 		if (p->pgid == pgrp) {
-			int err = group_send_sig_info(sig, &info, p);
+			int err = group_send_sig_info(sig, &info, p, PIDTYPE_TGID);
 
 			if (ret)
 				ret = err;
@@ -224,9 +281,9 @@ static int kill_all(const siginfo_t *info, int sig)
 	int ret = 0, count = 0;
 
 	for_each_process(p)
-		if (p->pid > 1 && p != current) {
+		if (p->pid > 1 && p != current->group_leader) {
 			count++;
-			ret = group_send_sig_info(sig, info, p);
+			ret = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
 		}
 	return count ? ret : -ESRCH;
 }
@@ -239,7 +296,7 @@ static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
 
 	for_each_process(p)
 		if (p->pgid == pgrp) {
-			int err = group_send_sig_info(sig, info, p);
+			int err = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
 
 			if (ret)
 				ret = err;
@@ -259,7 +316,7 @@ long sys_kill(int pid, int sig)
 
 	if (pid > 0) {
 		t = find_task_by_vpid(pid);
-		return t ? group_send_sig_info(sig, &info, t) : -ESRCH;
+		return t ? group_send_sig_info(sig, &info, t->group_leader, PIDTYPE_TGID) : -ESRCH;
 	}
 	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
 		return -ESRCH;
@@ -270,8 +327,8 @@ long sys_kill(int pid, int sig)
 
 /*
  * tgkill(tgid, pid, sig), tkill(pid, sig): one thread, SI_TKILL (Linux's
- * do_tkill).  Each process has one thread, whose id is the pid; tgid < 0
- * means tkill.  A zombie takes nothing, as from kill.
+ * do_tkill); tgid < 0 means tkill, else the thread must be in group tgid.
+ * An exited thread takes nothing.
  */
 static long do_tkill(int tgid, int pid, int sig)
 {
@@ -281,9 +338,9 @@ static long do_tkill(int tgid, int pid, int sig)
 	if (pid <= 0 || (tgid <= 0 && tgid != -1))
 		return -EINVAL;
 	t = find_task_by_vpid(pid);
-	if (!t || (tgid > 0 && tgid != pid))
+	if (!t || (tgid > 0 && tgid != t->tgid))
 		return -ESRCH;
-	return group_send_sig_info(sig, &info, t);
+	return group_send_sig_info(sig, &info, t, PIDTYPE_PID);
 }
 
 long sys_tgkill(int tgid, int pid, int sig)
@@ -300,11 +357,11 @@ long sys_tkill(int pid, int sig)
  * A child is exiting: must it be reaped now, with no zombie (Linux's
  * do_notify_parent's autoreap)?  Yes when its parent ignores SIGCHLD or
  * set SA_NOCLDWAIT.  Otherwise the parent gets SIGCHLD (ignored unless
- * it has a handler) saying how the child ended.
+ * it has a handler) saying how the child ended.  tasklist_lock held.
  */
 bool do_notify_parent(struct task_struct *tsk)
 {
-	const struct k_sigaction *ka = &tsk->parent->action[SIGCHLD - 1];
+	const struct k_sigaction *ka = &tsk->parent->sighand->action[SIGCHLD - 1];
 	int status = tsk->exit_code;
 	siginfo_t info = { .si_signo = SIGCHLD, .si_code = status & 0x7f ? CLD_KILLED : CLD_EXITED };
 
@@ -312,7 +369,7 @@ bool do_notify_parent(struct task_struct *tsk)
 		return true;
 	info.si_pid = tsk->pid;
 	info.si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
-	do_send_sig_info(SIGCHLD, &info, tsk->parent);
+	__send_signal(SIGCHLD, &info, tsk->parent, true);
 	return false;
 }
 
@@ -320,7 +377,7 @@ bool do_notify_parent(struct task_struct *tsk)
 void flush_signal_handlers(struct task_struct *t)
 {
 	for (int i = 0; i < _NSIG; i++) {
-		struct k_sigaction *ka = &t->action[i];
+		struct k_sigaction *ka = &t->sighand->action[i];
 
 		*ka = (struct k_sigaction){ .handler = ka->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
 	}

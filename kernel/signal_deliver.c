@@ -22,13 +22,16 @@
 #define SYNCHRONOUS_MASK (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
 			  sigmask(SIGTRAP) | sigmask(SIGFPE) | sigmask(SIGSYS))
 
-/* Take the first queued sig's siginfo off t's queue into info (Linux's collect_signal). */
-static void collect_signal(int sig, struct task_struct *t, siginfo_t *info)
+/*
+ * Take the first queued sig's siginfo off pending into info (Linux's
+ * collect_signal); *nr counts pending's queued entries.
+ */
+static void collect_signal(int sig, struct sigpending *pending, int *nr, siginfo_t *info)
 {
 	struct sigqueue *q, *first = NULL;
 	bool still_pending = false;
 
-	list_for_each_entry(q, &t->pending.list, list)
+	list_for_each_entry(q, &pending->list, list)
 		if (q->info.si_signo == sig) {
 			if (first) {
 				still_pending = true;
@@ -37,10 +40,10 @@ static void collect_signal(int sig, struct task_struct *t, siginfo_t *info)
 			first = q;
 		}
 	if (!still_pending)
-		t->pending.signal &= ~sigmask(sig);
+		pending->signal &= ~sigmask(sig);
 	if (first) {
 		list_del(&first->list);
-		t->nr_sigqueued--;
+		(*nr)--;
 		*info = first->info;
 		kfree(first);
 	} else {                /* queued without memory: as Linux, a kill()'s siginfo */
@@ -48,24 +51,35 @@ static void collect_signal(int sig, struct task_struct *t, siginfo_t *info)
 	}
 }
 
-/*
- * The next signal current should take and its siginfo (Linux's
- * dequeue_signal): a synchronous fault first, then the lowest number.
- * 0 if nothing unblocked is pending.
- */
-static int dequeue_signal(siginfo_t *info)
+/* The signal to take from pending (a synchronous fault first, then the lowest), or 0. */
+static int next_signal(const struct sigpending *pending, sigset_t blocked)
 {
-	unsigned long flags = arch_local_irq_save();
-	sigset_t ready = current->pending.signal & ~current->blocked;
-	int sig = 0;
+	sigset_t ready = pending->signal & ~blocked;
 
 	if (ready & SYNCHRONOUS_MASK)
 		ready &= SYNCHRONOUS_MASK;
-	if (ready) {
-		sig = __builtin_ctzl(ready) + 1;
-		collect_signal(sig, current, info);
+	return ready ? __builtin_ctzl(ready) + 1 : 0;
+}
+
+/*
+ * The next signal current should take and its siginfo (Linux's
+ * dequeue_signal): the thread's own pending ones first, then the
+ * process's shared ones.  0 if nothing unblocked is pending.
+ */
+static int dequeue_signal(siginfo_t *info)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	struct signal_struct *signal = current->signal;
+	int sig = next_signal(&current->pending, current->blocked);
+
+	if (sig) {
+		collect_signal(sig, &current->pending, &current->nr_sigqueued, info);
+	} else if ((sig = next_signal(&signal->shared_pending, current->blocked))) {
+		collect_signal(sig, &signal->shared_pending, &signal->nr_shared_queued, info);
 	}
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return sig;
 }
 
@@ -78,11 +92,14 @@ bool get_signal(struct ksignal *ksig)
 {
 	for (;;) {
 		struct k_sigaction *ka;
-		int sig = dequeue_signal(&ksig->info);
+		int sig;
 
+		if (current->signal->flags & SIGNAL_GROUP_EXIT)
+			do_group_exit(0);               /* another thread ended the group */
+		sig = dequeue_signal(&ksig->info);
 		if (!sig)
 			return false;
-		ka = &current->action[sig - 1];
+		ka = &current->sighand->action[sig - 1];
 		if (ka->handler == SIG_IGN)
 			continue;
 		if (ka->handler != SIG_DFL) {
@@ -97,7 +114,7 @@ bool get_signal(struct ksignal *ksig)
 		if (ksig->info.si_code > 0 && ksig->info.si_code != SI_KERNEL)
 			pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm,
 				current->pid, sig, ksig->info.si_addr);
-		do_exit(sig);
+		do_group_exit(sig);
 	}
 }
 
@@ -214,10 +231,10 @@ long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigset
 		return -EFAULT;
 	if (sig < 1 || !valid_signal(sig) || (sig_kernel_only(sig) && act))
 		return -EINVAL;
-	old = current->action[sig - 1];
+	old = current->sighand->action[sig - 1];
 	if (act) {
 		new.mask &= ~SIG_KERNEL_ONLY_MASK;
-		current->action[sig - 1] = new;
+		current->sighand->action[sig - 1] = new;
 		if (new.handler == SIG_IGN || (new.handler == SIG_DFL && sig_kernel_ignore(sig)))
 			flush_sigqueue_mask(sigmask(sig), current);
 	}
@@ -248,7 +265,8 @@ long sys_rt_sigprocmask(int how, const sigset_t *nset, sigset_t *oset, unsigned 
 /* rt_sigpending: what is pending and blocked. */
 long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize)
 {
-	sigset_t set = current->pending.signal & current->blocked;
+	sigset_t set = (current->pending.signal | current->signal->shared_pending.signal) &
+		       current->blocked;
 
 	if (sigsetsize > sizeof(sigset_t))
 		return -EINVAL;

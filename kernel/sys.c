@@ -27,10 +27,10 @@
 
 long sys_getpid(void)
 {
-	return current->pid;
+	return current->tgid;
 }
 
-/* One thread per process: the thread id is the process id. */
+/* The thread's own id; the group leader's is the process id. */
 long sys_gettid(void)
 {
 	return current->pid;
@@ -38,7 +38,7 @@ long sys_gettid(void)
 
 long sys_getppid(void)
 {
-	return current->parent ? current->parent->pid : 0;
+	return current->parent ? current->parent->tgid : 0;
 }
 
 long sys_getuid(void)
@@ -70,18 +70,19 @@ long sys_getegid(void)
  */
 long sys_setpgid(int pid, int pgid)
 {
-	struct task_struct *p, *g;
+	struct task_struct *p, *g, *th, *me = current->group_leader;
+	unsigned long flags;
 
 	if (!pid)
-		pid = current->pid;
+		pid = current->tgid;
 	if (!pgid)
 		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
 	p = find_task_by_vpid(pid);
-	if (!p || (p != current && p->parent != current))
+	if (!p || p->pid != p->tgid || (p != me && p->parent != me))
 		return -ESRCH;
-	if (p != current && p->did_exec)
+	if (p != me && p->did_exec)
 		return -EACCES;
 	if (pgid != pid) {
 		for_each_process(g)
@@ -90,7 +91,10 @@ long sys_setpgid(int pid, int pgid)
 		if (&g->task_list == &all_tasks)
 			return -EPERM;
 	}
-	p->pgid = pgid;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	for_each_thread(p, th)
+		th->pgid = pgid;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return 0;
 }
 
@@ -152,7 +156,7 @@ long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
 }
 
 /*
- * Resource limits: each process has its own, inherited at fork and kept
+ * Resource limits: each process (all its threads) has its own, inherited at fork and kept
  * across execve.  foliOS enforces RLIMIT_DATA and RLIMIT_AS (mmap, brk and
  * mprotect, through mm's may_expand_vm()), RLIMIT_NOFILE (the lowest free
  * fd) and RLIMIT_STACK (execve's argument space); RLIMIT_CORE is reported
@@ -180,20 +184,20 @@ static const struct rlimit init_rlimits[RLIM_NLIMITS] = {
 };
 
 /* A new task's limits: its parent's, or init's defaults. */
-void rlimits_init(struct task_struct *t, const struct task_struct *parent)
+void rlimits_init(struct signal_struct *sig, const struct signal_struct *parent)
 {
-	memcpy(t->rlim, parent ? parent->rlim : init_rlimits, sizeof(t->rlim));
+	memcpy(sig->rlim, parent ? parent->rlim : init_rlimits, sizeof(sig->rlim));
 }
 
 /* The running task's soft limit (mm/mm_api.h); RLIM_INFINITY before user space. */
 unsigned long rlimit(unsigned int resource)
 {
-	return current ? current->rlim[resource].rlim_cur : RLIM_INFINITY;
+	return current && current->signal ? current->signal->rlim[resource].rlim_cur : RLIM_INFINITY;
 }
 
 unsigned long rlimit_max(unsigned int resource)
 {
-	return current ? current->rlim[resource].rlim_max : RLIM_INFINITY;
+	return current && current->signal ? current->signal->rlim[resource].rlim_max : RLIM_INFINITY;
 }
 
 /*
@@ -212,9 +216,9 @@ static int do_prlimit(struct task_struct *t, unsigned int resource,
 	if (new && resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN)
 		return -EPERM;
 	if (old)
-		*old = t->rlim[resource];
+		*old = t->signal->rlim[resource];
 	if (new)
-		t->rlim[resource] = *new;
+		t->signal->rlim[resource] = *new;
 	return 0;
 }
 

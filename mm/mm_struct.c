@@ -22,6 +22,7 @@ struct mm_struct *mm_alloc(void)
 	if (mm_alloc_id(mm))
 		goto fail_noid;
 	atomic_set(&mm->mm_count, 1);
+	mm->mm_users = 1;
 	mmap_init_lock(mm);
 	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	INIT_LIST_HEAD(&mm->mmap);

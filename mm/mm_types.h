@@ -110,6 +110,7 @@ struct mm_struct {
 	pgd_t *pgd;                     /* root page table */
 	unsigned int mm_id;
 	atomic_t mm_count;              /* references to the struct (mmgrab/mmdrop) */
+	int mm_users;                   /* tasks using the mappings (CLONE_VM threads; mmput); atomic ops */
 	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (mm/mmap_lock.h) */
 	spinlock_t page_table_lock;     /* PGD and PUD entries, vma->anon_vma, deposited tables */
 	unsigned long flags;            /* MMF_* */

@@ -48,12 +48,15 @@
  *     tasklist_lock, kmalloc_lock
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
- *   tasklist_lock      irq   kernel/sched.c       task list, children, PIDs
- *   wq_head->lock      irq   kernel/sched/wait.c  a wait queue's list (pipe, tty,
- *                                                 wait4, the hashed wait_var_event
- *                                                 queues); wakers take the two below
- *     pi_lock          irq   kernel/sched/core.c  one task's wake-up and affinity
- *       rq->lock       irq   kernel/sched/core.c  one CPU's run queue; held across
+ *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
+ *                                                 wakes them: pi_lock, rq->lock
+ *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
+ *                                                 and counts, pending signals (and
+ *                                                 Linux's siglock); kmalloc_lock
+ *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
+ *                                                 wait_var_event); wakers: see below
+ *       pi_lock        irq   kernel/sched/core.c  one task's wake-up and affinity
+ *         rq->lock     irq   kernel/sched/core.c  one CPU's run queue; held across
  *                                                 schedule()'s switch; two of them
  *                                                 in CPU order (kernel/sched/fair.c)
  *         ida->lock, kmalloc_lock, zone.lock     the switch's mmdrop of a lazily

@@ -26,6 +26,7 @@
 #include "linux/uaccess.h"
 #include "mm/pgtable.h"
 #include "uapi/asm/prctl.h"
+#include "uapi/linux/sched.h"
 
 #define MSR_STAR            0xc0000081
 #define MSR_LSTAR           0xc0000082
@@ -108,12 +109,17 @@ void arch_prepare_new_stack(struct task_struct *t)
  * Fork's CPU side: the child p returns 0 from the same system call as
  * current, with current's TLS bases and a copy of its FPU registers.
  */
-void copy_thread(struct task_struct *p)
+void copy_thread(struct task_struct *p, unsigned long clone_flags, unsigned long sp,
+		 unsigned long tls)
 {
 	fpu_clone(p);
 	*task_pt_regs(p) = *task_pt_regs(current);
 	task_pt_regs(p)->rax = 0;
+	if (sp)
+		task_pt_regs(p)->rsp = sp;
 	p->thread = current->thread;
+	if (clone_flags & CLONE_SETTLS)
+		p->thread.fsbase = tls;
 }
 
 /* Exec's CPU side: no TLS bases, FPU registers in their initial state. */

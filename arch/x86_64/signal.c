@@ -154,7 +154,7 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 	}
 	if (setup_rt_frame(ksig, regs)) {
 		if (ksig->sig == SIGSEGV)
-			current->action[SIGSEGV - 1].handler = SIG_DFL;
+			current->sighand->action[SIGSEGV - 1].handler = SIG_DFL;
 		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
 		return;
 	}

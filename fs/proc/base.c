@@ -54,7 +54,11 @@ static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
 	seq_printf(m, "\n");
 }
 
-/* /proc/<pid>/status: the lines of Linux's that foliOS can fill (a zombie has no Vm lines). */
+/*
+ * /proc/<pid>/status, /proc/<pid>/task/<tid>/status: the lines of Linux's
+ * that foliOS can fill (a zombie has no Vm lines; a reaped task reads as
+ * dead, with its last names).
+ */
 static int status_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
@@ -62,29 +66,43 @@ static int status_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
 		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", pi->comm, task_state(t),
-		   pi->arg, pi->arg, t && t->parent ? t->parent->pid : 0);
+		   t ? (long)t->tgid : pi->arg, pi->arg, t && t->parent ? t->parent->tgid : 0);
 	if (pi->mm)
 		task_mem(m, pi->mm);
-	seq_printf(m, "Threads:\t1\n");
+	seq_printf(m, "Threads:\t%d\n", t ? t->signal->nr_threads : 0);
 	if (t)
 		cpus_allowed_show(m, &t->cpus_mask);
 	return 0;
 }
 
+/* /proc/<pid>/comm: the task's name. */
+static int comm_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", PROC_I(m->private)->comm);
+	return 0;
+}
+
 /*
- * /proc/<pid>/stat (Linux's do_task_stat): its 52 fields, 0 where foliOS
- * keeps no count (times, faults, addresses); field 39 is the CPU the task
- * runs on or last ran on.
+ * /proc/<pid>/stat, /proc/<pid>/task/<tid>/stat (Linux's do_task_stat):
+ * the 52 fields, those foliOS keeps filled (pid, comm, state, ppid, pgrp,
+ * session, num_threads, vsize, rss in pages, rsslim, exit_signal, field 39
+ * the CPU the task runs on or last ran on), the rest 0.
  */
 static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
 	struct task_struct *t = find_task_by_vpid(pi->arg);
+	unsigned long vsize = 0, rss = 0;
 
-	seq_printf(m, "%ld (%s) %c %d %d 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 0 0 0 "
+	if (pi->mm) {
+		vsize = mm_vm_pages(pi->mm, false) * PAGE_SIZE;
+		rss = pi->mm->rss_anon + pi->mm->rss_file + pi->mm->rss_shmem;
+	}
+	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-		   pi->arg, pi->comm, task_state(t)[0], t && t->parent ? t->parent->pid : 0,
-		   t ? t->pgid : 0, t ? task_cpu(t) : 0);
+		   pi->arg, pi->comm, task_state(t)[0], t && t->parent ? t->parent->tgid : 0,
+		   t ? t->pgid : 0, t ? t->pgid : 0, t ? t->signal->nr_threads : 0, vsize, rss,
+		   t ? task_cpu(t) : 0);
 	return 0;
 }
 
@@ -208,7 +226,30 @@ static int name_to_int(const char *name, const char **end)
 	return p == name || (*name == '0' && p - name > 1) ? -1 : (int)n;
 }
 
-/* The task /proc/self/... or /proc/<pid>/... names (a zombie too); *rest gets what follows. */
+/*
+ * The thread task/<tid>/... in rest names, of t's group; *rest gets what
+ * follows.  t itself if rest does not start with "task/<tid>/".
+ */
+static struct task_struct *proc_task_thread(struct task_struct *t, const char **rest)
+{
+	struct task_struct *th;
+	const char *end;
+	int tid;
+
+	if (strncmp(*rest, "task/", 5))
+		return t;
+	tid = name_to_int(*rest + 5, &end);
+	th = tid > 0 && *end == '/' ? find_task_by_vpid(tid) : NULL;
+	if (!th || th->tgid != t->tgid)
+		return t;
+	*rest = end + 1;
+	return th;
+}
+
+/*
+ * The task /proc/self/..., /proc/<pid>/... or /proc/<pid>/task/<tid>/...
+ * names (a zombie too; self is current's process); *rest gets what follows.
+ */
 static struct task_struct *proc_pid_task(const char *path, const char **rest)
 {
 	struct task_struct *t;
@@ -219,11 +260,84 @@ static struct task_struct *proc_pid_task(const char *path, const char **rest)
 	path += 5;
 	if (!strncmp(path, "self/", 5)) {
 		*rest = path + 5;
-		return current;
+		return proc_task_thread(current->group_leader, rest);
 	}
 	pid = name_to_int(path, rest);
 	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
-	return t && *(*rest)++ == '/' ? t : NULL;
+	return t && *(*rest)++ == '/' ? proc_task_thread(t, rest) : NULL;
+}
+
+/* The pid in a /proc/<pid>/task directory's path ("proc/<pid>/task" or "proc/self/task"). */
+static struct task_struct *task_dir_task(const char *path)
+{
+	const char *rest;
+	struct task_struct *t = proc_pid_task(path, &rest);
+
+	return t && !strcmp(rest, "task") ? t : NULL;
+}
+
+/* The TID of the n-th thread of t's group (0, 1, ...), or 0 past the last. */
+static int nth_thread_tid(struct task_struct *t, loff_t n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	struct task_struct *th;
+	int tid = 0;
+
+	for_each_thread(t, th)
+		if (!n--) {
+			tid = th->pid;
+			break;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return tid;
+}
+
+/*
+ * List /proc/<pid>/task: one directory per thread, by TID (d_ino: the
+ * position + 2).  Each TID is looked up under tasklist_lock, emitted
+ * outside it.
+ */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct task_struct *t = task_dir_task(file_inode(file)->i_private);
+	char name[16];
+	int tid;
+
+	while (t && (tid = nth_thread_tid(t, ctx->pos))) {
+		snprintf(name, sizeof(name), "%d", tid);
+		if (!dir_emit(ctx, name, strlen(name), ctx->pos + 2, DT_DIR))
+			break;
+		ctx->pos++;
+	}
+	return 0;
+}
+
+static const struct file_operations proc_task_operations = {
+	.llseek = seq_lseek,
+	.read = generic_read_dir,
+	.iterate_shared = proc_task_readdir,
+};
+
+/*
+ * The mm a process's files show: t's, or, for a leader that exited
+ * before its threads, a live thread's (Linux's find_lock_task_mm).
+ */
+static struct mm_struct *proc_task_mm(struct task_struct *t)
+{
+	struct mm_struct *mm = t->mm;
+	struct task_struct *th;
+	unsigned long flags;
+
+	if (mm)
+		return mm;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	for_each_thread(t, th)
+		if ((mm = th->mm))
+			break;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return mm;
 }
 
 /* A zombie's maps, smaps, numa_maps read empty (Linux's smaps_rollup gives ESRCH). */
@@ -234,7 +348,8 @@ static int mm_gone_show(struct seq_file *m, void *v)
 
 static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "maps", maps_show, .proc_fops = &proc_pid_maps_operations }, { "smaps", smaps_show }, { "smaps_rollup", smaps_rollup_show },
-	{ "numa_maps", numa_maps_show }, { "status", status_show }, { "stat", stat_show },
+	{ "numa_maps", numa_maps_show }, { "status", status_show }, { "comm", comm_show },
+	{ "stat", stat_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
 	{ "clear_refs", clear_refs_show, clear_refs_write },
@@ -251,8 +366,8 @@ static const struct proc_dir_entry *pid_entry(struct task_struct *t, const char 
 
 		if (strcmp(name, pde->name))
 			continue;
-		if (!t->mm && pde->single_show && !pde->write && pde->single_show != status_show &&
-		    pde->single_show != stat_show)
+		if (!proc_task_mm(t) && pde->single_show && !pde->write && pde->single_show != status_show &&
+		    pde->single_show != comm_show && pde->single_show != stat_show)
 			return &proc_mm_gone;
 		return pde;
 	}
@@ -273,8 +388,11 @@ struct inode *proc_pid_lookup(const char *path)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%s/", path);
-	if (proc_pid_task(buf, &rest) && !*rest)
+	t = proc_pid_task(buf, &rest);
+	if (t && !*rest)
 		return proc_dir_inode(path, &proc_dir_operations);
+	if (t && !strcmp(rest, "task/"))
+		return proc_dir_inode(path, &proc_task_operations);
 	t = proc_pid_task(path, &rest);
 	pde = t ? pid_entry(t, rest) : NULL;
 	if (!pde)
@@ -284,7 +402,7 @@ struct inode *proc_pid_lookup(const char *path)
 		return inode;
 	pi = PROC_I(inode);
 	strlcpy(pi->comm, t->comm, sizeof(pi->comm));
-	pi->mm = t->mm;
+	pi->mm = proc_task_mm(t);
 	if (pi->mm)
 		mmgrab(pi->mm);
 	return inode;

@@ -56,12 +56,7 @@ static u64 pagemap_record(struct inode *inode, unsigned long vpn)
 /* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
 bool mm_has_users(struct mm_struct *mm)
 {
-	struct task_struct *t;
-
-	for_each_process(t)
-		if (t->mm == mm)
-			return true;
-	return false;
+	return READ_ONCE(mm->mm_users) > 0;
 }
 
 /* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */

@@ -191,7 +191,9 @@ struct file {
 	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
 
+/* The fd table; CLONE_FILES threads share one (count: its tasks). */
 struct files_struct {
+	int count;
 	struct file *fd[NR_OPEN];
 	unsigned long cloexec[NR_OPEN / 64];    /* bit n: close fd n on exec */
 };
@@ -239,10 +241,10 @@ int fd_install(struct file *f, bool cloexec);
 int f_dupfd(unsigned int from, struct file *f, bool cloexec);
 void set_close_on_exec(unsigned int fd, bool flag);
 bool get_close_on_exec(unsigned int fd);
-void files_dup(struct files_struct *dst, const struct files_struct *src);
-void files_close_all(struct files_struct *files);
+struct files_struct *dup_fd(const struct files_struct *src);
+void put_files_struct(struct files_struct *files);
 void files_close_on_exec(struct files_struct *files);
-void files_init_console(struct files_struct *files);
+struct files_struct *files_init_console(void);
 
 /* fs/open.c */
 int nonseekable_open(struct inode *inode, struct file *file);

@@ -23,6 +23,43 @@
 #include <asm/current.h>
 
 struct mm_struct;
+struct task_struct;
+
+/* The working directory, shared by CLONE_FS (Linux's struct fs_struct). */
+struct fs_struct {
+	int users;                      /* tasks using it; guarded by the tasks' group */
+	struct inode *pwd;              /* referenced; NULL: "/" */
+};
+
+/* Signal dispositions, shared by CLONE_SIGHAND (Linux's struct sighand_struct). */
+struct sighand_struct {
+	int count;
+	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
+};
+
+#define SIGNAL_GROUP_EXIT       0x4     /* exit_group or a fatal signal is killing the group */
+
+/*
+ * What the threads of one process share (Linux's struct signal_struct):
+ * the thread list, the process-directed pending signals and how the group
+ * ends.  nr_threads, live, thread_head, flags, group_exit_code and
+ * group_exec_task change under tasklist_lock; sigcnt is atomic.
+ */
+struct signal_struct {
+	int sigcnt;                     /* tasks holding it (freed by the last release) */
+	int nr_threads;                 /* threads on thread_head */
+	int live;                       /* threads that have not yet begun to exit */
+	struct list_head thread_head;   /* every thread, by task->thread_node */
+	wait_queue_head_t wait_chldexit;        /* wait4 of any thread sleeps here; a child's exit wakes it */
+	struct sigpending shared_pending;       /* kill()'s signals: any thread may take them */
+	int nr_shared_queued;           /* entries on shared_pending.list */
+	unsigned int flags;             /* SIGNAL_GROUP_EXIT */
+	int group_exit_code;            /* the group's wait status once SIGNAL_GROUP_EXIT */
+	struct task_struct *group_exec_task;    /* de_thread's exec: the others exit for it */
+	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
+	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
+	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
+};
 
 #define KSTACK_ORDER    2
 #define KSTACK_SIZE     (4096UL << KSTACK_ORDER)
@@ -38,13 +75,19 @@ struct mm_struct;
 #define TASK_NORMAL             (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 struct task_struct {
-	int pid;
+	int pid;                        /* the thread ID (gettid) */
+	int tgid;                       /* the process ID (getpid): the group leader's pid */
+	struct task_struct *group_leader;
+	struct list_head thread_node;   /* in signal->thread_head */
+	bool exiting;                   /* in do_exit (Linux's PF_EXITING) */
 	unsigned int state;             /* TASK_*: set by the task itself, or by a waker under pi_lock */
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;           /* NULL for the idle task */
 	void *kstack;                   /* KSTACK_SIZE bytes */
 	unsigned long sp;               /* saved kernel stack pointer */
-	unsigned long clear_child_tid;
+	unsigned long set_child_tid;    /* CLONE_CHILD_SETTID: the TID goes here when it starts */
+	unsigned long clear_child_tid;  /* CLONE_CHILD_CLEARTID: cleared and futex-woken at exit */
+	unsigned long robust_list;      /* set_robust_list's head, walked at exit */
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
 	struct list_head sibling;       /* in parent->children */
@@ -55,16 +98,16 @@ struct task_struct {
 	unsigned int cpu;               /* the CPU it runs, or last ran, or is queued on */
 	struct cpumask cpus_mask;       /* CPUs it may run on (sched_setaffinity) */
 	bool need_resched;              /* schedule at the next return to user mode */
-	wait_queue_head_t wait_chldexit;        /* wait4 sleeps here; a child's exit wakes it */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
 	struct lockdep_held lockdep;    /* the locks it holds (CONFIG_LOCKDEP) */
-	struct files_struct files;
-	struct inode *pwd;              /* the working directory (Linux's fs->pwd), referenced; NULL: "/" */
+	struct files_struct *files;     /* the fd table, shared by CLONE_FILES */
+	struct fs_struct *fs;           /* the working directory, shared by CLONE_FS */
+	struct sighand_struct *sighand; /* dispositions, shared by CLONE_SIGHAND */
+	struct signal_struct *signal;   /* the thread group's shared part */
 	int pgid;                       /* process group (inherited at fork; setpgid) */
 	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
-	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
-	struct sigpending pending;      /* sent, not yet delivered (kernel/signal.c) */
+	struct sigpending pending;      /* sent to this thread, not yet delivered (kernel/signal.c) */
 	int nr_sigqueued;               /* entries on pending.list */
 	sigset_t blocked;               /* not delivered while set here */
 	sigset_t saved_sigmask;         /* blocked before sigsuspend/ppoll replaced it */
@@ -74,9 +117,6 @@ struct task_struct {
 	unsigned int sas_ss_flags;      /* SS_AUTODISARM */
 	struct restart_block restart_block;
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
-	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
-	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
-	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
@@ -87,7 +127,7 @@ static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 	return (struct pt_regs *)((char *)t->kstack + KSTACK_SIZE) - 1;
 }
 
-void rlimits_init(struct task_struct *t, const struct task_struct *parent);
+void rlimits_init(struct signal_struct *sig, const struct signal_struct *parent);
 void sched_init(void);
 void schedule(void);
 int try_to_wake_up(struct task_struct *p, unsigned int state);
@@ -101,6 +141,7 @@ void schedule_tail(struct task_struct *prev);
 void free_task(struct task_struct *t);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_release(struct task_struct *t);
+void __unhash_process(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 __noreturn void do_task_dead(void);
 void sched_tick(void);
@@ -115,14 +156,46 @@ extern struct task_struct *init_task;
 extern spinlock_t tasklist_lock;
 extern struct list_head all_tasks;
 
-/* Every task that has a PID: live ones and zombies not yet reaped. */
-#define for_each_process(p) list_for_each_entry(p, &all_tasks, task_list)
+/*
+ * Every process (thread group leader): live ones and zombies not yet
+ * reaped; not one clone() is still making (no signal_struct yet).
+ */
+#define for_each_process(p) \
+	list_for_each_entry(p, &all_tasks, task_list) \
+		if (!thread_group_leader(p) || !(p)->signal) {} else
+
+static inline bool thread_group_leader(const struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+
+static inline bool thread_group_empty(const struct task_struct *t)
+{
+	return t->signal->nr_threads == 1;
+}
+
+/* Every thread of t's group (t->signal->thread_head). */
+#define for_each_thread(t, th) \
+	list_for_each_entry(th, &(t)->signal->thread_head, thread_node)
 
 /* Is a signal pending that t does not block (Linux's TIF_SIGPENDING test)? */
 static inline bool signal_pending(struct task_struct *t)
 {
-	return READ_ONCE(t->pending.signal) & ~t->blocked;
+	return (READ_ONCE(t->pending.signal) | READ_ONCE(t->signal->shared_pending.signal)) &
+	       ~t->blocked;
 }
+
+/* kernel/fork.c, kernel/exit.c: the shared parts' lifetimes. */
+void exit_files(struct task_struct *t);
+void exit_fs(struct task_struct *t);
+void put_task_shared(struct task_struct *t);
+void mmput(struct mm_struct *mm);
+int init_task_shared(struct task_struct *t);
+__noreturn void do_group_exit(int wait_status);
+void zap_other_threads(struct task_struct *t);
+void exit_robust_list(struct task_struct *t);
+void futex_init(void);
+long do_futex_wake(unsigned long uaddr, bool private, int nr, u32 bitset);
 
 #define current get_current()
 
@@ -148,6 +221,12 @@ static inline void clear_tsk_need_resched(struct task_struct *t)
 static inline bool need_resched(void)
 {
 	return READ_ONCE(current->need_resched);
+}
+
+/* A signal is pending for t: an interruptible sleep ends (Linux's signal_wake_up). */
+static inline void signal_wake_up(struct task_struct *t)
+{
+	wake_up_state(t, TASK_INTERRUPTIBLE);
 }
 
 static inline unsigned int task_cpu(const struct task_struct *t)

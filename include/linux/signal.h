@@ -75,7 +75,10 @@ static inline bool valid_signal(unsigned long sig)
 }
 
 void force_sig_fault(int sig, int code, unsigned long addr);
-int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t);
+/* Whom a signal is for (Linux's enum pid_type): one thread, or its whole process. */
+enum pid_type { PIDTYPE_PID, PIDTYPE_TGID };
+
+int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum pid_type type);
 int send_sig(int sig, struct task_struct *t, int priv);
 int kill_pgrp(int pgrp, int sig);
 bool do_notify_parent(struct task_struct *tsk);

@@ -99,6 +99,11 @@ long sys_pidfd_open(int pid, unsigned int flags);
 /* kernel/fork.c */
 long sys_set_tid_address(int *tidptr);
 long sys_fork(void);
+long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid, int *child_tid,
+	       unsigned long tls);
+long sys_futex(u32 *uaddr, int op, u32 val, const void *utime, u32 *uaddr2, u32 val3);
+long sys_set_robust_list(void *head, unsigned long len);
+long sys_get_robust_list(int pid, void **head_ptr, unsigned long *len_ptr);
 
 /* kernel/reboot.c */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);

@@ -19,6 +19,7 @@
 #include "kernel/sched/sched.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/uaccess.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
 
@@ -45,7 +46,6 @@ static void init_idle(unsigned int cpu, void *stack)
 	idle->kstack = stack;
 	INIT_LIST_HEAD(&idle->children);
 	spin_lock_init(&idle->pi_lock, "pi_lock");
-	init_waitqueue_head(&idle->wait_chldexit);
 	idle->cpu = rq->cpu;
 	idle->on_cpu = 1;
 	cpumask_set_cpu(rq->cpu, &idle->cpus_mask);
@@ -325,12 +325,15 @@ void schedule(void)
 
 /*
  * First thing a new task runs (from ret_from_fork): finish the switch from
- * prev; interrupts stay off until it enters user mode.
+ * prev, store its TID for CLONE_CHILD_SETTID in its own mm; interrupts
+ * stay off until it enters user mode.
  */
 void schedule_tail(struct task_struct *prev)
 {
 	preempt_count_set(FORK_PREEMPT_COUNT);
 	finish_task_switch(prev);
+	if (current->set_child_tid)
+		copy_to_user((void *)current->set_child_tid, &current->pid, sizeof(int));
 }
 
 /*

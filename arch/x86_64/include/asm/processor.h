@@ -35,7 +35,9 @@ static inline void arch_cpu_idle(void)
 	__asm__ __volatile__("sti; hlt" ::: "memory");
 }
 
-void copy_thread(struct task_struct *p);
+/* The child's registers: the caller's, rax 0, sp if not 0, the FS base tls with CLONE_SETTLS. */
+void copy_thread(struct task_struct *p, unsigned long clone_flags, unsigned long sp,
+		 unsigned long tls);
 void flush_thread(void);
 
 #endif
