@@ -283,7 +283,8 @@ void __folio_lock(struct folio *folio)
 void folio_wait_locked(struct folio *folio)
 {
 	might_sleep();
-	wait_var_trylock(folio, folio_unlocked_for_waiter);
+	if (folio_test_locked(folio))
+		wait_var_trylock(folio, folio_unlocked_for_waiter);
 }
 
 void folio_wake_bit(struct folio *folio)
