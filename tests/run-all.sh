@@ -31,6 +31,29 @@ count_host() {  # adds the host runner's counts
   grep -E '^  .*(not ok|# model|# rmap model)' "$1" || true
 }
 
+# guest_suite LOG LABEL NR-PROGRAMS RUN-QEMU-ARGS...: boot /bin/runtests,
+# count its TAP (each program's checks, then the program with its leak
+# check), and check it ran NR-PROGRAMS programs, exited 0 and the kernel
+# reported no leak or warning.
+guest_suite() {
+  local out=$1 label=$2 nprog=$3 rc p f tp tf
+  shift 3
+  ./run-qemu.sh "$@" </dev/null >"$out" 2>&1
+  rc=$?
+  p=$(grep -cE '^    ok [0-9]+' "$out"); f=$(grep -cE '^    not ok [0-9]+' "$out")
+  grep -E '^(    )?not ok' "$out" | sed "s/^/  /"
+  pass=$((pass + p)) fail=$((fail + f))
+  echo "guest tests ($label): $p passed, $f failed"
+  tp=$(grep -cE '^ok [0-9]+ test_' "$out"); tf=$(grep -cE '^not ok [0-9]+ test_' "$out")
+  pass=$((pass + tp)) fail=$((fail + tf))
+  echo "guest test programs with no leak ($label): $tp passed, $tf failed"
+  [ "$((tp + tf))" = "$nprog" ] || result "runtests ran every test program ($label)" FAIL "ran $((tp + tf))"
+  [ $rc = 0 ] || result "runtests exits 0 ($label)" FAIL "exit $rc"
+  if grep -qE '^\[.*(leak:|WARNING|BUG)' "$out"; then
+    result "no kernel leak or warning after the guest tests ($label)" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
+  fi
+}
+
 for v in 0 1; do
   name=$([ $v = 1 ] && echo no-page-mapcount || echo page-mapcount)
   flag=$([ $v = 1 ] && echo --no-page-mapcount)
@@ -68,42 +91,15 @@ for v in 0 1; do
   # guest tests: /bin/runtests runs each user/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;
   # the kernel checks every page and byte once PID 1 is gone
-  out="$log/runtests-$name.log"
-  ./run-qemu.sh $flag --run /bin/runtests --timeout 600 </dev/null >"$out" 2>&1
-  rc=$?
-  p=$(grep -cE '^    ok [0-9]+' "$out"); f=$(grep -cE '^    not ok [0-9]+' "$out")
-  grep -E '^(    )?not ok' "$out" | sed "s/^/  /"
-  pass=$((pass + p)) fail=$((fail + f))
-  echo "guest tests ($name): $p passed, $f failed"
-  tp=$(grep -cE '^ok [0-9]+ test_' "$out"); tf=$(grep -cE '^not ok [0-9]+ test_' "$out")
-  pass=$((pass + tp)) fail=$((fail + tf))
-  echo "guest test programs with no leak ($name): $tp passed, $tf failed"
-  [ "$((tp + tf))" = "$(ls build/user/bin/test_* | wc -l)" ] ||
-    result "runtests ran every test program ($name)" FAIL "ran $((tp + tf))"
-  [ $rc = 0 ] || result "runtests exits 0 ($name)" FAIL "exit $rc"
-  if grep -qE '^\[.*(leak:|WARNING|BUG)' "$out"; then
-    result "no kernel leak or warning after the guest tests ($name)" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
-  fi
+  guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
+    $flag --run /bin/runtests --timeout 600
 
   # The SMP tests, threads and the mm core on four CPUs (multi-threaded
   # TCG): concurrent COW, fork against threads, munmap and mprotect racing
   # faults and writes, stale TLBs, leak check after each.  The whole suite
   # at --smp 4 is not yet clean (see README "SMP": unlocked rmap walks).
-  out="$log/runtests-smp4-$name.log"
-  ./run-qemu.sh $flag --smp 4 --run "/bin/runtests $SMP4_TESTS" --timeout 600 </dev/null >"$out" 2>&1
-  rc=$?
-  p=$(grep -cE '^    ok [0-9]+' "$out"); f=$(grep -cE '^    not ok [0-9]+' "$out")
-  grep -E '^(    )?not ok' "$out" | sed "s/^/  /"
-  pass=$((pass + p)) fail=$((fail + f))
-  echo "guest tests on 4 CPUs ($name): $p passed, $f failed"
-  tp=$(grep -cE '^ok [0-9]+ test_' "$out"); tf=$(grep -cE '^not ok [0-9]+ test_' "$out")
-  pass=$((pass + tp)) fail=$((fail + tf))
-  [ "$((tp + tf))" = "$(echo $SMP4_TESTS | wc -w)" ] ||
-    result "runtests on 4 CPUs ran every listed program ($name)" FAIL "ran $((tp + tf))"
-  [ $rc = 0 ] || result "runtests on 4 CPUs exits 0 ($name)" FAIL "exit $rc"
-  if grep -qE '^\[.*(leak:|WARNING|BUG)' "$out"; then
-    result "no kernel leak or warning on 4 CPUs ($name)" FAIL "$(grep -m1 -E 'leak:|WARNING|BUG' "$out")"
-  fi
+  guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(echo $SMP4_TESTS | wc -w)" \
+    $flag --smp 4 --run "/bin/runtests $SMP4_TESTS" --timeout 600
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
   ./run-qemu.sh $flag --run '/bin/hello 7 "two words"' </dev/null >"$log/run-$name.log" 2>&1

@@ -62,20 +62,20 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 #define wake_up_interruptible_all(x)    __wake_up(x, TASK_INTERRUPTIBLE, 0, NULL)
 
 /*
- * Sleep in state until condition holds (Linux's ___wait_event).  0, or
+ * Sleep in state with entry on wq_head until condition holds (Linux's
+ * ___wait_event; wait_event and wait_var_event share the loop).  0, or
  * -ERESTARTSYS if the sleep is TASK_INTERRUPTIBLE and a signal came first.
  * After a wake-up the condition is tested before queueing again: the
  * usual wake-up makes it true, and then the wait ends without the lock.
  * The user of these macros includes linux/sched.h (current, schedule).
  */
-#define ___wait_event(wq_head, condition, state, exclusive) ({                  \
+#define __wait_loop(wq_head, entry, condition, state, exclusive) ({             \
 	long __ret = 0;                                                         \
-	DEFINE_WAIT(__wait);                                                    \
 	for (;;) {                                                              \
 		if (exclusive)                                                  \
-			prepare_to_wait_exclusive(wq_head, &__wait, state);     \
+			prepare_to_wait_exclusive(wq_head, entry, state);       \
 		else                                                            \
-			prepare_to_wait(wq_head, &__wait, state);               \
+			prepare_to_wait(wq_head, entry, state);                 \
 		if (condition)                                                  \
 			break;                                                  \
 		if ((state) == TASK_INTERRUPTIBLE && signal_pending(current)) { \
@@ -86,8 +86,13 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 		if (condition)                                                  \
 			break;                                                  \
 	}                                                                       \
-	finish_wait(wq_head, &__wait);                                          \
+	finish_wait(wq_head, entry);                                            \
 	__ret;                                                                  \
+})
+
+#define ___wait_event(wq_head, condition, state, exclusive) ({                  \
+	DEFINE_WAIT(__wait);                                                    \
+	__wait_loop(wq_head, &__wait, condition, state, exclusive);             \
 })
 
 #define wait_event(wq_head, condition) do {                                     \
@@ -117,24 +122,10 @@ void wake_up_var(void *var);
 void wait_var_trylock(void *var, bool (*trylock)(void *var));
 
 #define ___wait_var_event(var, condition, state) ({                             \
-	long __ret = 0;                                                         \
 	struct wait_queue_head *__wq_head = __var_waitqueue(var);              \
 	struct wait_bit_queue_entry __wbq_entry;                                \
 	init_wait_var_entry(&__wbq_entry, var);                                 \
-	for (;;) {                                                              \
-		prepare_to_wait(__wq_head, &__wbq_entry.wq_entry, state);       \
-		if (condition)                                                  \
-			break;                                                  \
-		if ((state) == TASK_INTERRUPTIBLE && signal_pending(current)) { \
-			__ret = -ERESTARTSYS;                                   \
-			break;                                                  \
-		}                                                               \
-		schedule();                                                     \
-		if (condition)                                                  \
-			break;                                                  \
-	}                                                                       \
-	finish_wait(__wq_head, &__wbq_entry.wq_entry);                          \
-	__ret;                                                                  \
+	__wait_loop(__wq_head, &__wbq_entry.wq_entry, condition, state, 0);     \
 })
 
 #define wait_var_event(var, condition) do {                                     \
