@@ -273,6 +273,12 @@ __noreturn void do_exit(int wait_status)
 	bool group_dead;
 
 	debug_check_no_locks_held();
+	/*
+	 * A fatal fault or OOM kill may get here from a trap with interrupts
+	 * off; the exit sleeps (futex wake, mmap_lock), so turn them on (Linux's
+	 * do_exit does the same, with a note).
+	 */
+	local_irq_enable();
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->exiting = true;                      /* no signal is queued for t from now on */
 	group_dead = !--t->signal->live;
