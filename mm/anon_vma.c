@@ -148,18 +148,8 @@ int anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma)
 	}
 	anon_vma->root = pvma->anon_vma->root;
 	get_anon_vma(anon_vma->root);
-	/* Faults of other threads may prepare the same vma: one wins (Linux's). */
-	spin_lock(&vma->vm_mm->page_table_lock);
-	if (likely(!vma->anon_vma)) {
-		vma->anon_vma = anon_vma;
-		anon_vma_chain_link(vma, avc, anon_vma);
-		anon_vma = NULL;
-		avc = NULL;
-	}
-	spin_unlock(&vma->vm_mm->page_table_lock);
-	if (anon_vma)
-		put_anon_vma(anon_vma);
-	kfree(avc);
+	vma->anon_vma = anon_vma;
+	anon_vma_chain_link(vma, avc, anon_vma);
 	return 0;
 }
 
