@@ -16,6 +16,9 @@ pass=0 fail=0
 log=build/test-logs
 SMP4_TESTS="test_smp_cow test_smp_forkrace test_smp_munmap test_smp_mprotect test_smp_stale_tlb test_smp_random test_threads test_futex test_thread_group test_sched test_cpus test_fork test_mm test_lock_stat test_thp_cow test_tlb"
 mkdir -p "$log"
+took() {  # took PHASE: the running time so far, so a slow phase shows in CI logs
+  echo "# $1: done at ${SECONDS}s"
+}
 result() {  # result NAME OK|FAIL [detail]
   if [ "$2" = OK ]; then pass=$((pass + 1)); echo "ok - $1"
   else fail=$((fail + 1)); echo "not ok - $1 ${3:+# $3}"; fi
@@ -61,12 +64,14 @@ for v in 0 1; do
   make -s NO_PAGE_MAPCOUNT=$v all >"$log/build-$name.log" 2>&1 || { result "build $name" FAIL; continue; }
   make -s NO_PAGE_MAPCOUNT=$v host-tests >"$log/host-$name.log" 2>&1
   count_host "$log/host-$name.log" "host tests ($name)"
+  took "host tests ($name)"
   # libFuzzer on the rmap model, bounded (FUZZ_SECONDS, default 20 here)
   make -s NO_PAGE_MAPCOUNT=$v FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz-rmap >"$log/fuzz-$name.log" 2>&1
   rc=$?
   runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log/fuzz-$name.log")
   ok=OK; [ $rc = 0 ] && [ -n "$runs" ] || ok=FAIL
   result "libFuzzer rmap model: $runs without a finding ($name)" $ok "exit $rc, see $log/fuzz-$name.log"
+  took "fuzz ($name)"
 
   ./run-qemu.sh $flag --append ktest --timeout 300 </dev/null >"$log/ktest-$name.log" 2>&1
   rc=$?
@@ -87,12 +92,14 @@ for v in 0 1; do
   f=$(grep -cE '^    not ok [0-9]+ ' "$log/ktest-smp4-$name.log")
   ok=OK; [ $rc = 0 ] && [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
   result "ktest=smp on 4 CPUs: $p passed, $f failed ($name)" $ok "exit $rc, see $log/ktest-smp4-$name.log"
+  took "ktest ($name)"
 
   # guest tests: /bin/runtests runs each user/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;
   # the kernel checks every page and byte once PID 1 is gone
   guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
     $flag --run /bin/runtests --timeout 600
+  took "guest suite ($name)"
 
   # The SMP tests, threads and the mm core on four CPUs (multi-threaded
   # TCG): concurrent COW, fork against threads, munmap and mprotect racing
@@ -100,6 +107,7 @@ for v in 0 1; do
   # at --smp 4 is not yet clean (see README "SMP": unlocked rmap walks).
   guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(echo $SMP4_TESTS | wc -w)" \
     $flag --smp 4 --run "/bin/runtests $SMP4_TESTS" --timeout 600
+  took "guest suite on 4 CPUs ($name)"
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
   ./run-qemu.sh $flag --run '/bin/hello 7 "two words"' </dev/null >"$log/run-$name.log" 2>&1
@@ -142,6 +150,7 @@ for v in 0 1; do
   rc=$?
   ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
   result "--mem 64M: OOM kills, fork storm, nothing leaks ($name)" $ok "exit $rc, see $out"
+  took "small runs and OOM ($name)"
   # Allocation fault injection in the whole guest suite (runtests marks the
   # tests make-it-fail): failures must surface as errors or killed processes,
   # never a panic, a hang, a process that cannot be killed, or a leak.
@@ -158,6 +167,7 @@ for v in 0 1; do
       ! grep -qE 'fault injection: ([1-9][0-9]* of [0-9]+ page allocations|.*and [1-9][0-9]* of)' "$out"; } && ok=FAIL
     result "fault injection (seed $seed): no panic, no leak, failures injected ($name)" $ok "exit $rc, see $out"
   done
+  took "fault injection ($name)"
   printf '#include <stdio.h>\nint main(void) { puts("added from the host"); return 42; }\n' >"$log/added.c"
   musl-gcc -static -o "$log/added" "$log/added.c" &&
     ./run-qemu.sh $flag --add "$log/added:/opt/added" --run /opt/added </dev/null >"$log/add-$name.log" 2>&1
@@ -205,6 +215,7 @@ C
       grep -qE "$pat" "$out" || { ok=FAIL why="$why; missing /$pat/"; }
     done
     result "crash=$kind ($name) panics with report" $ok "$why"
+    took "crash=$kind ($name)"
   done <<'KINDS'
 page-fault|BUG: unable to handle page fault for address: 0xffffc90000dead00;#PF: error_code\(0x2\) - not-present write kernel;crash_page_fault\+0x;CR2: ffffc90000dead00
 bug|Kernel panic - not syncing: kernel/crash.c:[0-9]+: crash=bug;crash_if_asked\+0x
@@ -226,6 +237,7 @@ else
   echo "# skip: the tests that also run on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
 
+took "tests on Linux"
 # make bench's harness (not its numbers): --quick, both variants (and Linux
 # when the peer is here), every foliOS cell filled, CSV, Markdown and plot made.
 scripts/bench.sh --quick >"$log/bench-quick.log" 2>&1
@@ -239,6 +251,7 @@ rc=$?
 ok=OK; [ $rc = 0 ] && [ "$(grep -cE '^\| (fork|munmap) \| [0-9KMptemd-]+ \| hot \| [0-9 ]+ \| [0-9 ]+ \| ' build/bench-host-quick/host.md)" = 12 ] || ok=FAIL
 result "make bench-host --quick: native fork/munmap table, both modes (2 benchmarks x 6 folio sizes)" $ok "exit $rc, see $log/bench-host-quick.log"
 
+took "bench harness"
 # docs/tour.md shows real output: check it against a run (default variant).
 python3 scripts/check-doc.py docs/tour.md >"$log/check-doc.log" 2>&1
 while IFS= read -r line; do
@@ -268,6 +281,7 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
   difftest_results "$log/difftest-record.log"
 fi
 
+took "doc and difftest"
 echo "# ---- gdb ----"
 tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1
 rc=$?
@@ -276,6 +290,7 @@ p=$(grep -cE '^ok ' "$log/gdb.log"); f=$(grep -cE '^not ok ' "$log/gdb.log")
 pass=$((pass + p)) fail=$((fail + f))
 [ $rc = 0 ] || [ "$f" -gt 0 ] || result "gdb test" FAIL "exit $rc"
 
+took "gdb"
 echo "# ---- tty ----"
 for flag in "" --no-page-mapcount; do
   tests/tty-test.sh $flag </dev/null >"$log/tty${flag:+-nopm}.log" 2>&1
@@ -286,5 +301,6 @@ for flag in "" --no-page-mapcount; do
   [ $rc = 0 ] || [ "$f" -gt 0 ] || result "tty test ${flag:-(page-mapcount)}" FAIL "exit $rc"
 done
 
+took "tty"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
