@@ -221,6 +221,27 @@ static inline void folio_get(struct folio *folio)
 	get_page(&folio->page);
 }
 
+/*
+ * A reference to a folio found without one (a PFN, a queue, a lockless
+ * walk; Linux's folio_try_get): fails while the folio is being freed or
+ * its refcount is frozen for a split.  The caller checks afterwards that
+ * the page still belongs to this folio.
+ */
+static inline bool folio_try_get(struct folio *folio)
+{
+	return get_page_unless_zero(&folio->page);
+}
+
+static inline bool folio_ref_freeze(struct folio *folio, int count)
+{
+	return page_ref_freeze(&folio->page, count);
+}
+
+static inline void folio_ref_unfreeze(struct folio *folio, int count)
+{
+	page_ref_unfreeze(&folio->page, count);
+}
+
 static inline void folio_ref_add(struct folio *folio, int nr)
 {
 	page_ref_add(&folio->page, nr);

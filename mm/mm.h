@@ -85,6 +85,27 @@ static inline void get_page(struct page *page)
 	atomic_inc(&page->_refcount);
 }
 
+/* A reference unless the count is 0 (the page is being freed or is frozen). */
+static inline bool get_page_unless_zero(struct page *page)
+{
+	return atomic_add_unless(&page->_refcount, 1, 0);
+}
+
+/*
+ * Freeze the count at 0 if it is exactly count (Linux's page_ref_freeze):
+ * then nobody can take a reference (get_page_unless_zero fails) until
+ * page_ref_unfreeze() sets it again.  True if frozen.
+ */
+static inline bool page_ref_freeze(struct page *page, int count)
+{
+	return atomic_cmpxchg(&page->_refcount, count, 0) == count;
+}
+
+static inline void page_ref_unfreeze(struct page *page, int count)
+{
+	__atomic_store_n(&page->_refcount.counter, count, __ATOMIC_RELEASE);
+}
+
 /* Drop a reference; true when it was the last one. */
 static inline bool put_page_testzero(struct page *page)
 {

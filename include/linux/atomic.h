@@ -83,6 +83,27 @@ static inline bool atomic_add_negative(int i, atomic_t *v)
 	return atomic_add_return(i, v) < 0;
 }
 
+/* If *v is old, make it new; returns what *v was (fully ordered). */
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
+/* Add a unless *v is u; true if it added (Linux's atomic_add_unless). */
+static inline bool atomic_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v);
+
+	do {
+		if (c == u)
+			return false;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c + a, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
 typedef struct {
 	long counter;
 } atomic_long_t;
