@@ -17,6 +17,8 @@
 #include "linux/uaccess.h"
 #include "linux/debugfs.h"
 #include "mm/huge_memory_debugfs.h"
+#include "mm/mmap_lock.h"
+#include "mm/mm_id.h"
 #include <asm/page.h>
 
 #define DEBUGFS_DIR "sys/kernel/debug"
@@ -67,8 +69,9 @@ static long split_huge_pages_file(char *buf)
  */
 static long split_huge_pages_pid(const char *buf)
 {
-	unsigned long start, end, order;
+	unsigned long start, end, order, flags;
 	struct task_struct *t;
+	struct mm_struct *mm;
 	const char *p;
 	int pid;
 
@@ -79,10 +82,19 @@ static long split_huge_pages_pid(const char *buf)
 	}
 	if (p == buf || *p != ',' || parse_split_range(p + 1, &start, &end, &order))
 		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t = find_task_by_vpid(pid);
-	if (!t || !t->mm)
+	mm = t ? t->mm : NULL;
+	if (mm)
+		mmgrab(mm);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!mm)
 		return t ? -EINVAL : -ESRCH;
-	split_huge_pages_in_range(t->mm, start & PAGE_MASK, end & PAGE_MASK, order);
+	/* For write: foliOS's split holds the mms off (mm/folio_mms.c). */
+	mmap_write_lock(mm);
+	split_huge_pages_in_range(mm, start & PAGE_MASK, end & PAGE_MASK, order);
+	mmap_write_unlock(mm);
+	mmdrop(mm);
 	return 0;
 }
 

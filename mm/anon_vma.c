@@ -20,13 +20,21 @@
  * find_mergeable_anon_vma() are left out: a long chain of forks gives long
  * chains, which costs memory, not correctness.
  *
- * Lock order: see mm/rmap.c.  Linux takes anon_vma->root's rwsem around
- * every list change and walk below; foliOS has one CPU and one task per mm
- * and takes nothing yet — each place Linux locks says so.
+ * Lock order: see mm/rmap.c.  The root's rwsem (anon_vma_lock_write/read)
+ * is held for write around every chain link and unlink and around a move
+ * of a linked VMA's range (split, merge, mremap), and for read around a
+ * walk, so a walker sees each VMA once and at its true range.  A walker
+ * may find a folio's anon_vma while its last VMA goes: Linux reads
+ * folio->mapping under rcu_read_lock() and frees anon_vmas by RCU;
+ * foliOS has no RCU, and anon_vma_free_lock stands in for it (see
+ * folio_get_anon_vma()).
  */
 #include "linux/errno.h"
 #include "linux/slab.h"
 #include "mm/rmap.h"
+
+/* rcu_read_lock() of folio_get_anon_vma() and synchronize_rcu() of put_anon_vma(). */
+static spinlock_t anon_vma_free_lock = SPINLOCK_INIT("anon_vma_free");
 
 static struct anon_vma *anon_vma_alloc(void)
 {
@@ -34,6 +42,7 @@ static struct anon_vma *anon_vma_alloc(void)
 
 	if (!anon_vma)
 		return NULL;
+	init_rwsem(&anon_vma->rwsem, "anon_vma->rwsem");
 	atomic_set(&anon_vma->refcount, 1);
 	anon_vma->root = anon_vma;
 	INIT_LIST_HEAD(&anon_vma->rb_root);
@@ -45,20 +54,27 @@ static void get_anon_vma(struct anon_vma *anon_vma)
 	atomic_inc(&anon_vma->refcount);
 }
 
-/* Drop a reference; the last one frees the anon_vma and drops its root's. */
+/*
+ * Drop a reference; the last one frees the anon_vma and drops its root's.
+ * Before the free, every folio_get_anon_vma() that may have read a folio's
+ * pointer to it has finished (Linux frees it by RCU for the same reason).
+ */
 void put_anon_vma(struct anon_vma *anon_vma)
 {
 	struct anon_vma *root = anon_vma->root;
+	unsigned long flags;
 
 	if (!atomic_dec_and_test(&anon_vma->refcount))
 		return;
 	VM_WARN_ON_ONCE(!list_empty(&anon_vma->rb_root), "put_anon_vma: freeing a linked anon_vma");
+	spin_lock_irqsave(&anon_vma_free_lock, flags);
+	spin_unlock_irqrestore(&anon_vma_free_lock, flags);
 	kfree(anon_vma);
 	if (root != anon_vma)
 		put_anon_vma(root);
 }
 
-/* Link vma to anon_vma through avc (Linux: under anon_vma_lock_write(root)). */
+/* Link vma to anon_vma through avc; the caller holds the tree's lock for write. */
 static void anon_vma_chain_link(struct vm_area_struct *vma, struct anon_vma_chain *avc,
 				struct anon_vma *anon_vma)
 {
@@ -86,14 +102,17 @@ int __anon_vma_prepare(struct vm_area_struct *vma)
 		return -ENOMEM;
 	}
 	/* Faults of other threads may prepare the same vma: one wins (Linux's). */
+	anon_vma_lock_write(anon_vma);
 	spin_lock(&vma->vm_mm->page_table_lock);
 	if (likely(!vma->anon_vma)) {
 		vma->anon_vma = anon_vma;
 		anon_vma_chain_link(vma, avc, anon_vma);
-		anon_vma = NULL;
 		avc = NULL;
 	}
 	spin_unlock(&vma->vm_mm->page_table_lock);
+	anon_vma_unlock_write(anon_vma);
+	if (!avc)
+		anon_vma = NULL;
 	if (anon_vma)
 		put_anon_vma(anon_vma);
 	kfree(avc);
@@ -118,7 +137,9 @@ int anon_vma_clone(struct vm_area_struct *dst, struct vm_area_struct *src)
 			unlink_anon_vmas(dst);
 			return -ENOMEM;
 		}
+		anon_vma_lock_write(pavc->anon_vma);
 		anon_vma_chain_link(dst, avc, pavc->anon_vma);
+		anon_vma_unlock_write(pavc->anon_vma);
 	}
 	return 0;
 }
@@ -149,7 +170,9 @@ int anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma)
 	anon_vma->root = pvma->anon_vma->root;
 	get_anon_vma(anon_vma->root);
 	vma->anon_vma = anon_vma;
+	anon_vma_lock_write(anon_vma);
 	anon_vma_chain_link(vma, avc, anon_vma);
+	anon_vma_unlock_write(anon_vma);
 	return 0;
 }
 
@@ -164,11 +187,15 @@ void unlink_anon_vmas(struct vm_area_struct *vma)
 		struct anon_vma_chain *avc = list_first_entry(&vma->anon_vma_chain,
 							      struct anon_vma_chain, same_vma);
 		struct anon_vma *anon_vma = avc->anon_vma;
+		bool empty;
 
+		anon_vma_lock_write(anon_vma);
 		list_del(&avc->rb);
+		empty = list_empty(&anon_vma->rb_root);
+		anon_vma_unlock_write(anon_vma);
 		list_del(&avc->same_vma);
 		kfree(avc);
-		if (list_empty(&anon_vma->rb_root))
+		if (empty)
 			put_anon_vma(anon_vma);
 	}
 	vma->anon_vma = NULL;
@@ -177,15 +204,21 @@ void unlink_anon_vmas(struct vm_area_struct *vma)
 /*
  * The folio's anon_vma with a reference held, or NULL if the folio is not
  * mapped (then its anon_vma may be gone: nothing keeps it for an unmapped
- * folio).  The caller ends with put_anon_vma() (Linux's folio_get_anon_vma).
+ * folio).  The caller holds a folio reference and ends with put_anon_vma()
+ * (Linux's folio_get_anon_vma).  While the folio is mapped, some VMA on
+ * its anon_vma maps it, so the anon_vma is alive; anon_vma_free_lock
+ * keeps it so until the reference is taken.
  */
 struct anon_vma *folio_get_anon_vma(const struct folio *folio)
 {
-	struct anon_vma *anon_vma = folio_anon_vma(folio);
+	struct anon_vma *anon_vma;
+	unsigned long flags;
 
-	if (!anon_vma || !folio_mapped(folio))
-		return NULL;
-	get_anon_vma(anon_vma);
+	spin_lock_irqsave(&anon_vma_free_lock, flags);
+	anon_vma = folio_anon_vma(folio);
+	if (anon_vma && (!folio_mapped(folio) || !atomic_add_unless(&anon_vma->refcount, 1, 0)))
+		anon_vma = NULL;
+	spin_unlock_irqrestore(&anon_vma_free_lock, flags);
 	return anon_vma;
 }
 
@@ -193,16 +226,20 @@ struct anon_vma *folio_get_anon_vma(const struct folio *folio)
  * Call rwc->rmap_one(folio, vma, address) for every VMA that may map the
  * mapped anon folio, address being where the folio's first page (or, if
  * that lies before the VMA, the VMA's start) would be (Linux's
- * rmap_walk_anon; Linux holds the root's lock for read throughout).
+ * rmap_walk_anon).  The caller holds a folio reference; with locked, it
+ * also holds the folio's anon_vma's lock (and a reference to it), else
+ * the walk takes it for read.
  */
-void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc)
+void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc, bool locked)
 {
 	unsigned long nr = folio_nr_pages(folio), pgoff_start = folio->index;
-	struct anon_vma *anon_vma = folio_get_anon_vma(folio);
+	struct anon_vma *anon_vma = locked ? folio_anon_vma(folio) : folio_get_anon_vma(folio);
 	struct anon_vma_chain *avc;
 
 	if (!anon_vma)
 		return;
+	if (!locked)
+		anon_vma_lock_read(anon_vma);
 	list_for_each_entry(avc, &anon_vma->rb_root, rb) {
 		struct vm_area_struct *vma = avc->vma;
 		unsigned long address = vma_address(vma, pgoff_start, nr);
@@ -212,5 +249,8 @@ void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc)
 		if (!rwc->rmap_one(folio, vma, address, rwc->arg))
 			break;
 	}
-	put_anon_vma(anon_vma);
+	if (!locked) {
+		anon_vma_unlock_read(anon_vma);
+		put_anon_vma(anon_vma);
+	}
 }

@@ -19,6 +19,12 @@
  * order-0 folios keep the anon_vma and their pages' indexes.  The
  * PTEs stay as they are: they map the same pages, now of small folios.
  *
+ * A split holds the folio lock, every mapping mm's mmap_lock (held off by
+ * folio_lock_mms(), mm/folio_mms.c: foliOS's stand-in for Linux's unmap
+ * to migration entries), the anon_vma's lock for write and the refcount
+ * frozen, so the counts it takes and the struct pages it rewrites change
+ * under nobody.
+ *
  * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
  * rmap_trace_lock and (freeing pages) zone.lock.
  */
@@ -32,6 +38,7 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/internal.h"
+#include "mm/folio_mms.h"
 
 static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
 static LIST_HEAD(split_queue);
@@ -78,6 +85,16 @@ void deferred_split_folio(struct folio *folio, bool partially_mapped)
 		count_mthp_stat(folio_order(folio), MTHP_STAT_SPLIT_DEFERRED);
 }
 
+/* Take a queued folio off the queue; split_queue_lock held. */
+static void __deferred_split_dequeue(struct folio *folio)
+{
+	list_del(&folio->_deferred_list);
+	INIT_LIST_HEAD(&folio->_deferred_list);
+	folio_clear_partially_mapped(folio);
+	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, -1);
+	split_queue_len--;
+}
+
 /* Take a folio off the queue if it is on it; true if it was. */
 bool folio_unqueue_deferred_split(struct folio *folio)
 {
@@ -88,11 +105,7 @@ bool folio_unqueue_deferred_split(struct folio *folio)
 		return false;
 	spin_lock_irqsave(&split_queue_lock, flags);
 	if (!list_empty(&folio->_deferred_list)) {
-		list_del(&folio->_deferred_list);
-		INIT_LIST_HEAD(&folio->_deferred_list);
-		folio_clear_partially_mapped(folio);
-		mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, -1);
-		split_queue_len--;
+		__deferred_split_dequeue(folio);
 		queued = true;
 	}
 	spin_unlock_irqrestore(&split_queue_lock, flags);
@@ -104,7 +117,11 @@ unsigned long deferred_split_count(void)
 	return READ_ONCE(split_queue_len);
 }
 
-/* Per-page mapping counts of the folio being split; split_lock guards them. */
+/*
+ * Per-page mapping counts of the folio being split; split_lock guards
+ * them.  Not irqsave: a split may wait for a PTE lock, whose holder may be
+ * waiting for this CPU to answer a TLB flush.
+ */
 static spinlock_t split_lock = SPINLOCK_INIT("split");
 static int split_counts[HPAGE_PMD_NR];
 
@@ -119,7 +136,8 @@ struct count_mappings {
  * rmap_one of folio_count_mappings(): count the PTEs of vma that map
  * pages of folio.  address is where the folio's first page (or vma's start)
  * would be; an mremap may have left the folio's pages under two PMDs, so
- * each page is looked up on its own.
+ * each page is looked up on its own.  No PTL: the split holds vma's mm
+ * off (folio_lock_mms), so no entry that maps the folio changes.
  */
 static bool count_mappings_one(struct folio *folio, struct vm_area_struct *vma,
 			       unsigned long address, void *arg)
@@ -154,8 +172,9 @@ static bool count_mappings_one(struct folio *folio, struct vm_area_struct *vma,
 
 /*
  * Count into counts[i] the PTEs that map page i of folio, in every VMA
- * the anon rmap walk finds (rmap_walk_anon).  Returns the total, or -EBUSY
- * if some PMD maps the folio.
+ * the anon rmap walk finds (rmap_walk_anon; the caller holds the
+ * anon_vma's lock).  Returns the total, or -EBUSY if some PMD maps the
+ * folio.
  */
 static long folio_count_mappings(struct folio *folio, int *counts)
 {
@@ -163,20 +182,25 @@ static long folio_count_mappings(struct folio *folio, int *counts)
 	struct rmap_walk_control rwc = { .arg = &cm, .rmap_one = count_mappings_one };
 
 	memset(counts, 0, folio_nr_pages(folio) * sizeof(*counts));
-	rmap_walk_anon(folio, &rwc);
+	rmap_walk_anon(folio, &rwc, true);
 	return cm.pmd_mapped ? -EBUSY : cm.total;
 }
 
+/* The head's flags a split keeps on page 0: the caller's folio lock and its waiters. */
+#define SPLIT_KEEP_FLAGS        (BIT(PG_locked) | BIT(PG_waiters))
+
 /*
  * Turn every page of folio into an order-0 folio with counts[i] mappings
- * and as many references; AnonExclusive stays per page.  AnonPages moves
- * from what it counted for the folio to the pages still mapped.  Returns
- * the number of pages that were not mapped (the caller frees them).
+ * and as many references; page 0 also keeps the caller's reference and
+ * lock.  AnonExclusive stays per page.  AnonPages moves from what it
+ * counted for the folio to the pages still mapped.  Returns the number of
+ * pages that were not mapped (the caller frees them).
  */
 static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 							 const int *counts)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
+	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
 	void *mapping = folio->mapping;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 
@@ -186,21 +210,24 @@ static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
 		bool exclusive = PageAnonExclusive(page);
 
 		memset(page, 0, sizeof(*page));
-		page->flags = exclusive ? BIT(PG_anon_exclusive) : 0;
+		page->flags = (exclusive ? BIT(PG_anon_exclusive) : 0) | (i ? 0 : keep);
 		page->mapping = mapping;
 		page->index = index + i;
 		atomic_set(&page->_mapcount, counts[i] - 1);
-		set_page_count(page, counts[i]);
+		set_page_count(page, counts[i] + !i);
 		unmapped += !counts[i];
 	}
 	mod_node_page_state(NR_ANON_MAPPED, (long)(nr - unmapped) - counted);
 	return unmapped;
 }
 
-/* Free the pages from first on that an order-0 split left unmapped (counts[i] == 0). */
+/*
+ * Free the pages after first that an order-0 split left unmapped
+ * (counts[i] == 0); first itself goes with the caller's reference.
+ */
 static void free_unmapped_pages(struct page *first, unsigned long nr, const int *counts)
 {
-	for (unsigned long i = 0; i < nr; i++) {
+	for (unsigned long i = 1; i < nr; i++) {
 		if (counts[i])
 			continue;
 		set_page_count(first + i, 1);
@@ -211,11 +238,13 @@ static void free_unmapped_pages(struct page *first, unsigned long nr, const int 
 /*
  * Make the 2^order pages at head, of a folio being split, a new anon
  * folio of the anon_vma mapping, at index: page i mapped counts[i] times, all by the one mm
- * mm_id, a reference per mapping; AnonExclusive stays per page.  Returns
- * how many pages of it are mapped.
+ * mm_id, a reference per mapping; AnonExclusive stays per page.  keep:
+ * the old head's flags this folio takes over with the caller's reference
+ * (0 for all but the first).  Returns how many pages of it are mapped.
  */
 static unsigned long split_new_folio(struct page *head, unsigned int order, void *mapping,
-				     unsigned long index, const int *counts, mm_id_t mm_id)
+				     unsigned long index, const int *counts, mm_id_t mm_id,
+				     unsigned long keep)
 {
 	struct folio *folio = (struct folio *)head;
 	unsigned long nr = 1UL << order, mapped = 0;
@@ -237,7 +266,8 @@ static unsigned long split_new_folio(struct page *head, unsigned int order, void
 		atomic_set(&folio->_nr_pages_mapped, mapped);
 	head->mapping = mapping;
 	head->index = index;
-	set_page_count(head, total);
+	head->flags |= keep;
+	set_page_count(head, total + !!keep);
 	if (total) {
 		atomic_set(&folio->_large_mapcount, total - 1);
 		folio->_mm_id_mapcount[0] = total - 1;
@@ -257,6 +287,7 @@ static unsigned long split_new_folio(struct page *head, unsigned int order, void
 static void __split_folio_to_order(struct folio *folio, const int *counts, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
+	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;       /* PG_locked: never 0 */
 	void *mapping = folio->mapping;
 	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
 	mm_id_t mm_id = folio_mm_id(folio, folio_mm_id(folio, 0) == MM_ID_DUMMY);
@@ -266,13 +297,13 @@ static void __split_folio_to_order(struct folio *folio, const int *counts, unsig
 	for (unsigned long i = 0; i < nr; i += step) {
 		struct folio *new = (struct folio *)folio_page(folio, i);
 		unsigned long mapped = split_new_folio(&new->page, new_order, mapping, index + i,
-						       counts + i, mm_id);
+						       counts + i, mm_id, i ? 0 : keep);
 
 		now += IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !mapped ? mapped : step;
-		if (!mapped) {
+		if (!mapped && i) {             /* the first goes with the caller's reference */
 			set_page_count(&new->page, 1);
 			folio_put(new);
-		} else if (mapped < step) {
+		} else if (mapped && mapped < step) {
 			deferred_split_folio(new, true);
 		}
 	}
@@ -280,84 +311,134 @@ static void __split_folio_to_order(struct folio *folio, const int *counts, unsig
 }
 
 /*
- * Split an anon large folio that only PTEs map into folios of new_order
- * (Linux's split_huge_page_to_list_to_order): to order 0 the pages
- * nobody maps are freed; to a higher order, only a folio one mm maps
- * (no MM-ID slot sharing to divide).  The caller holds no reference and
- * has taken the folio off the deferred split queue.  0, -EINVAL (an
- * order anon folios cannot have, or not below the folio's), -EBUSY (a
- * PMD maps it, or two mms do for new_order > 0) or -EAGAIN (a reference
- * other than its mappings exists).
+ * The split proper, with everything held (see split_folio_to_order): the
+ * mappings counted, checked against the mapcounts, the refcount frozen at
+ * exactly those plus the caller's, the struct pages rewritten.
  */
-int split_folio_to_order(struct folio *folio, unsigned int new_order)
+static int __split_folio_locked(struct folio *folio, unsigned int new_order)
 {
-	unsigned long nr = folio_nr_pages(folio), flags;
-	int ret = 0, order = folio_order(folio);
-	long total;
+	unsigned long nr = folio_nr_pages(folio);
+	long total = folio_count_mappings(folio, split_counts);
 
-	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
-			"split_folio: not a large anon folio");
-	if (new_order == 1 || new_order >= (unsigned int)order)
-		return -EINVAL;
-	if (new_order && folio_test_large_maybe_mapped_shared(folio))
-		return -EBUSY;
-	spin_lock_irqsave(&split_lock, flags);
-	total = folio_count_mappings(folio, split_counts);
-	if (total < 0) {
-		ret = total;
-		goto out;
-	}
-	if (total != folio_large_mapcount(folio) || total != folio_ref_count(folio)) {
-		VM_WARN_ON_ONCE(total != folio_large_mapcount(folio),
-				"split_folio: rmap walk disagrees with the large mapcount");
-		ret = -EAGAIN;
-		goto out;
+	if (total < 0)
+		return total;
+	if (total != folio_large_mapcount(folio)) {
+		VM_WARN_ON_ONCE(true, "split_folio: rmap walk disagrees with the large mapcount");
+		return -EAGAIN;
 	}
 	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
 		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
 				"split_folio: rmap walk disagrees with a page's mapcount");
-	mod_mthp_stat(order, MTHP_STAT_NR_ANON, -1);
+	/* A reference besides the mappings' and ours (a pin, a pipe, a /proc reader): not now. */
+	if (!folio_ref_freeze(folio, total + 1))
+		return -EAGAIN;
+	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, -1);
 	if (new_order)
 		__split_folio_to_order(folio, split_counts, new_order);
 	else if (__split_folio_to_order0(folio, split_counts))
 		free_unmapped_pages(&folio->page, nr, split_counts);
+	return 0;
+}
+
+/*
+ * Split an anon large folio that only PTEs map into folios of new_order
+ * (Linux's split_huge_page_to_list_to_order): to order 0 the pages
+ * nobody maps are freed; to a higher order, only a folio one mm maps
+ * (no MM-ID slot sharing to divide).  The caller holds a reference and
+ * the folio lock, which stay with the new folio of the first page, and
+ * has taken the folio off the deferred split queue; held is the mm whose
+ * mmap_lock it holds, or NULL (folio_lock_mms).  0, -EINVAL (an order
+ * anon folios cannot have, or not below the folio's), -EBUSY (not mapped,
+ * a PMD maps it, two mms do for new_order > 0, or too many mms) or
+ * -EAGAIN (a lock was busy, or a reference other than its mappings and
+ * the caller's exists).
+ */
+int split_folio_to_order(struct folio *folio, unsigned int new_order, struct mm_struct *held)
+{
+	int ret, order = folio_order(folio);
+	struct anon_vma *anon_vma;
+	struct folio_mms fm;
+
+	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
+			"split_folio: not a large anon folio");
+	VM_WARN_ON_ONCE(!folio_test_locked(folio), "split_folio: folio not locked");
+	if (new_order == 1 || new_order >= (unsigned int)order)
+		return -EINVAL;
+	if (new_order && folio_test_large_maybe_mapped_shared(folio))
+		return -EBUSY;
+	anon_vma = folio_get_anon_vma(folio);
+	if (!anon_vma) {
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = folio_lock_mms(folio, &fm, held);
+	if (ret)
+		goto out_put;
+	anon_vma_lock_write(anon_vma);
+	spin_lock(&split_lock);
+	ret = __split_folio_locked(folio, new_order);
+	spin_unlock(&split_lock);
+	anon_vma_unlock_write(anon_vma);
+	folio_unlock_mms(&fm);
+out_put:
+	put_anon_vma(anon_vma);
 out:
-	spin_unlock_irqrestore(&split_lock, flags);
 	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
 	return ret;
 }
 
 /*
- * Split up to nr_to_scan queued folios (Linux's deferred_split_scan, the
- * shrinker's work).  A folio that cannot be split now goes back on the
- * queue.  Returns how many were split.
+ * Take the first queued folio off the queue with a reference (Linux's
+ * deferred_split_scan does this under the queue lock); folios being freed
+ * (refcount 0) are only taken off.  NULL when the queue is empty.
  */
-unsigned long deferred_split_scan(unsigned long nr_to_scan)
+static struct folio *deferred_split_take(void)
 {
-	unsigned long split = 0, flags;
-	LIST_HEAD(keep);
+	struct folio *folio = NULL;
+	unsigned long flags;
 
+	spin_lock_irqsave(&split_queue_lock, flags);
+	while (!list_empty(&split_queue)) {
+		bool got;
+
+		folio = list_first_entry(&split_queue, struct folio, _deferred_list);
+		got = folio_try_get(folio);
+		__deferred_split_dequeue(folio);
+		if (got)
+			break;
+		folio = NULL;
+	}
+	spin_unlock_irqrestore(&split_queue_lock, flags);
+	return folio;
+}
+
+/*
+ * Split up to nr_to_scan queued folios (Linux's deferred_split_scan, the
+ * shrinker's work), each under a reference and its lock; held is the mm
+ * whose mmap_lock the caller holds, or NULL.  A folio that cannot be
+ * split now goes back on the queue, behind the others.  Returns how many
+ * were split.
+ */
+unsigned long deferred_split_scan(unsigned long nr_to_scan, struct mm_struct *held)
+{
+	unsigned long split = 0;
+
+	nr_to_scan = MIN(nr_to_scan, deferred_split_count());
 	while (nr_to_scan--) {
-		struct folio *folio = NULL;
+		struct folio *folio = deferred_split_take();
+		int ret = -EAGAIN;
 
-		spin_lock_irqsave(&split_queue_lock, flags);
-		if (!list_empty(&split_queue))
-			folio = list_first_entry(&split_queue, struct folio, _deferred_list);
-		spin_unlock_irqrestore(&split_queue_lock, flags);
 		if (!folio)
 			break;
-		folio_unqueue_deferred_split(folio);
-		if (!split_folio(folio))
-			split++;
+		if (folio_trylock(folio)) {
+			ret = split_folio_to_order(folio, 0, held);
+			folio_unlock(folio);
+		}
+		if (ret)
+			deferred_split_queue(folio);
 		else
-			list_add_tail(&folio->_deferred_list, &keep);
-	}
-	while (!list_empty(&keep)) {
-		struct folio *folio = list_first_entry(&keep, struct folio, _deferred_list);
-
-		list_del(&folio->_deferred_list);
-		INIT_LIST_HEAD(&folio->_deferred_list);
-		deferred_split_queue(folio);
+			split++;
+		folio_put(folio);
 	}
 	return split;
 }

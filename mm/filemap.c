@@ -34,6 +34,7 @@ void address_space_init_once(struct address_space *mapping, struct inode *host)
 	mapping->host = host;
 	xa_init(&mapping->i_pages);
 	INIT_LIST_HEAD(&mapping->i_mmap);
+	init_rwsem(&mapping->i_mmap_rwsem, "mapping->i_mmap_rwsem");
 }
 
 /* The folio caching index, with a new reference; NULL if none. */
@@ -115,16 +116,24 @@ void folio_mark_dirty(struct folio *folio)
 	folio_set_dirty(folio);
 }
 
-/* vma maps (part of) mapping's file: link it on i_mmap, which Linux keeps as an interval tree. */
+/*
+ * vma maps (part of) mapping's file: link it on i_mmap, which Linux keeps
+ * as an interval tree.  Both under i_mmap_lock_write, which file rmap
+ * walkers (rmap_walk_file, truncation's unmap) take for read.
+ */
 void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping)
 {
+	i_mmap_lock_write(mapping);
 	list_add_tail(&vma->shared, &mapping->i_mmap);
+	i_mmap_unlock_write(mapping);
 }
 
 void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping)
 {
+	i_mmap_lock_write(mapping);
 	list_del(&vma->shared);
 	INIT_LIST_HEAD(&vma->shared);
+	i_mmap_unlock_write(mapping);
 }
 
 /*

@@ -374,19 +374,26 @@ void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd
 		  unsigned long addr)
 {
 	struct mm_struct *mm = vma->vm_mm;
+	spinlock_t *ptl = pmd_lock(mm, pmd);
 	pmd_t old = *pmd;
 	struct page *page = pfn_to_page(pgent_pfn(old));
 	struct folio *folio = page_folio(page);
 
 	addr &= PMD_MASK;
+	if (!pgent_huge(old)) {         /* split by another thread meanwhile: its PTEs stay */
+		spin_unlock(ptl);
+		return;
+	}
 	if (!is_huge_zero_pmd(old) && !folio_test_anon(folio)) {
 		zap_file_pmd(vma, pmd, addr);
-		tlb_free_empty_tables(tlb, addr, PT_PMD);
+		spin_unlock(ptl);
+		tlb_free_empty_tables(tlb, vma, addr, PT_PMD);
 		return;
 	}
 	pmdp_huge_get_and_clear(mm, addr, pmd);
+	spin_unlock(ptl);
 	tlb_flush_pmd_range(tlb, addr, HPAGE_PMD_SIZE);
-	tlb_free_empty_tables(tlb, addr, PT_PMD);
+	tlb_free_empty_tables(tlb, vma, addr, PT_PMD);
 	pte_free(pgtable_trans_huge_withdraw(mm));      /* never hooked in: no CPU walks it */
 	if (is_huge_zero_pmd(old))
 		return;

@@ -53,8 +53,8 @@ static void split_mapped_file_folio(struct folio *folio, unsigned int new_order)
  * pages: where the walk goes on.  A folio may be mapped in pieces (mremap
  * moves single pages), so the walk never skips what this run does not map.
  */
-static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned long end,
-				     unsigned int new_order)
+static unsigned long split_pte_folio(struct mm_struct *mm, pte_t *pte, unsigned long addr,
+				     unsigned long end, unsigned int new_order)
 {
 	struct page *page = pfn_to_page(pgent_pfn(*pte));
 	struct folio *folio = page_folio(page);
@@ -69,9 +69,14 @@ static unsigned long split_pte_folio(pte_t *pte, unsigned long addr, unsigned lo
 		split_mapped_file_folio(folio, new_order);
 		return addr + nr * PAGE_SIZE;
 	}
-	queued = folio_unqueue_deferred_split(folio);
-	if (split_folio_to_order(folio, new_order) && queued)
-		deferred_split_queue(folio);
+	folio_get(folio);
+	if (folio_trylock(folio)) {
+		queued = folio_unqueue_deferred_split(folio);
+		if (split_folio_to_order(folio, new_order, mm) && queued)
+			deferred_split_queue(folio);
+		folio_unlock(folio);
+	}
+	folio_put(folio);
 	return addr + nr * PAGE_SIZE;
 }
 
@@ -98,7 +103,7 @@ static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned lon
 /*
  * Split the THPs mm maps in [start, end) to new_order (Linux's
  * split_huge_pages_pid): anon ones and page-cache ones alike.  The caller
- * owns mm.
+ * holds mm's mmap_lock for write (Linux's read suffices: its split unmaps).
  */
 void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			       unsigned int new_order)
@@ -118,7 +123,8 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 			continue;
 		}
 		pte = pte_offset(pmd, addr);
-		addr = pgent_present(*pte) ? split_pte_folio(pte, addr, end, new_order) : addr + PAGE_SIZE;
+		addr = pgent_present(*pte) ? split_pte_folio(mm, pte, addr, end, new_order) :
+					     addr + PAGE_SIZE;
 	}
 }
 
@@ -159,26 +165,47 @@ static bool split_pmd_one(struct folio *folio, struct vm_area_struct *vma,
 }
 
 /*
+ * The large anon folio that holds pfn, with a reference, or NULL (Linux's
+ * split_huge_pages_all: folio_try_get, then a recheck that the page still
+ * belongs to that folio, which a split or a free may have changed).
+ */
+static struct folio *get_mapped_anon_thp(unsigned long pfn)
+{
+	struct folio *folio = page_folio(pfn_to_page(pfn));
+
+	if (!folio_test_large(folio) || !folio_test_anon(folio) || !folio_mapped(folio) ||
+	    !folio_try_get(folio))
+		return NULL;
+	if (page_folio(pfn_to_page(pfn)) == folio && folio_test_large(folio))
+		return folio;
+	folio_put(folio);
+	return NULL;
+}
+
+/*
  * Split every mapped anon large folio to order 0 (split_huge_pages with
  * "1": Linux's split_huge_pages_all walks the memmap the same way): its
- * PMD mappings, found by the anon rmap walk, become PTEs first.
+ * PMD mappings, found by the anon rmap walk, become PTEs first.  A folio
+ * locked by someone else is left alone.
  */
 void split_huge_pages_all(void)
 {
 	struct rmap_walk_control rwc = { .rmap_one = split_pmd_one };
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
-		struct folio *folio = page_folio(pfn_to_page(pfn));
-		unsigned long last;
+		struct folio *folio = get_mapped_anon_thp(pfn);
 		bool queued;
 
-		if (!folio_test_large(folio) || !folio_test_anon(folio) || !folio_mapped(folio))
+		if (!folio)
 			continue;
-		last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
-		rmap_walk_anon(folio, &rwc);
-		queued = folio_unqueue_deferred_split(folio);
-		if (split_folio(folio) && queued)
-			deferred_split_queue(folio);
-		pfn = last;
+		pfn = folio_pfn(folio) + folio_nr_pages(folio) - 1;
+		if (folio_trylock(folio)) {
+			rmap_walk_anon(folio, &rwc, false);
+			queued = folio_unqueue_deferred_split(folio);
+			if (split_folio(folio) && queued)
+				deferred_split_queue(folio);
+			folio_unlock(folio);
+		}
+		folio_put(folio);
 	}
 }

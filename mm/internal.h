@@ -186,6 +186,8 @@ int wp_page_shared(struct vm_area_struct *vma, unsigned long address, pte_t *pte
 		   unsigned int flags);
 
 /* vma.c: VMA boundaries for mmap.c, mprotect.c and madvise.c; VMA copies for mremap.c, fork.c. */
+void take_rmap_locks(struct vm_area_struct *vma);
+void drop_rmap_locks(struct vm_area_struct *vma);
 struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr);
 int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);
 void vma_merge_all(struct mm_struct *mm);
@@ -203,7 +205,7 @@ long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long l
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
-struct folio *folio_alloc_reclaim(gfp_t gfp);
+struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
 int do_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, pte_t *pte,
 	       spinlock_t *ptl, unsigned int flags);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);

@@ -56,13 +56,14 @@ void init_zero_pfn(void)
 /*
  * An order-0 folio; if the buddy has none, partially mapped folios on the
  * deferred split queue are split first (Linux's shrinker does that under
- * memory pressure) and the allocation is tried once more.
+ * memory pressure) and the allocation is tried once more.  The caller
+ * holds mm's mmap_lock (a fault).
  */
-struct folio *folio_alloc_reclaim(gfp_t gfp)
+struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp)
 {
 	struct folio *folio = folio_alloc(gfp, 0);
 
-	if (!folio && deferred_split_scan(~0UL))
+	if (!folio && deferred_split_scan(~0UL, mm))
 		folio = folio_alloc(gfp, 0);
 	return folio;
 }
@@ -102,7 +103,7 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 		count_mthp_stat(order, MTHP_STAT_ANON_FAULT_FALLBACK);
 	}
 	*addrp = address & PAGE_MASK;
-	return folio_alloc_reclaim(__GFP_ZERO);
+	return folio_alloc_reclaim(vma->vm_mm, __GFP_ZERO);
 }
 
 /*
@@ -313,15 +314,21 @@ static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
  * call per batch, its references gathered in tlb to drop after the flush
  * (a stale TLB entry elsewhere may still reach the pages until then); a
- * zero-page PTE is only cleared.  Then the table goes to tlb if that left
+ * zero-page PTE is only cleared.  Under the table's lock: a fault of
+ * another thread (MADV_DONTNEED holds the mmap_lock for read) or an rmap
+ * walker may be at these PTEs.  Then the table goes to tlb if that left
  * it empty.
  */
 static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
 			  unsigned long addr, unsigned long end)
 {
 	unsigned long table_addr = addr;
-	pte_t *pte = pte_offset(pmd, addr);
 	int cleared = 0, anon = 0, nr;
+	spinlock_t *ptl;
+	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+
+	if (!pte)
+		return;         /* no PTE table here any more */
 
 	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
 		struct page *page;
@@ -353,7 +360,8 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		add_mm_counter(vma->vm_mm, -anon);
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
 	}
-	tlb_free_empty_tables(tlb, table_addr, PT_PTE);
+	pte_unmap_unlock(pte, ptl);
+	tlb_free_empty_tables(tlb, vma, table_addr, PT_PTE);
 }
 
 /*

@@ -100,7 +100,7 @@ static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned lon
 	if (page)
 		folio_get(folio);
 	pte_unmap_unlock(pte, ptl);
-	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(page ? 0 : __GFP_ZERO);
+	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(vma->vm_mm, page ? 0 : __GFP_ZERO);
 	if (!new)
 		goto out;
 	if (page)

@@ -20,6 +20,7 @@
 #include "mm/pgtable.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
+#include "mm/mmap_lock.h"
 
 /* Linux's MAX_NUMNODES on distribution kernels (CONFIG_NODES_SHIFT=10). */
 #define MAX_NUMNODES    1024
@@ -128,7 +129,7 @@ static int queue_folio(struct folio *folio, struct queue_pages *qp)
 	if (!(qp->flags & MPOL_MF_MOVE_ALL) && folio_maybe_mapped_shared(folio))
 		return 0;
 	folio_get(folio);
-	ret = migrate_anon_folio(folio);
+	ret = migrate_anon_folio(folio, current->mm);
 	folio_put(folio);
 	if (ret)
 		qp->nr_failed++;
@@ -280,10 +281,13 @@ long sys_mbind(unsigned long start, unsigned long len, unsigned long mode,
 	err = mpol_check(lmode, mode_flags, &nodes);
 	if (err)
 		return err;
+	mmap_write_lock(current->mm);   /* Linux's do_mbind */
 	/* MPOL_DEFAULT may span holes (Linux: MPOL_MF_DISCONTIG_OK). */
-	if (!range_mapped(current->mm, start, end, lmode == MPOL_DEFAULT))
-		return -EFAULT;
-	nr_failed = queue_pages_range(current->mm, start, end, &nodes, flags);
+	if (range_mapped(current->mm, start, end, lmode == MPOL_DEFAULT))
+		nr_failed = queue_pages_range(current->mm, start, end, &nodes, flags);
+	else
+		nr_failed = -EFAULT;
+	mmap_write_unlock(current->mm);
 	if (nr_failed < 0)
 		return nr_failed;
 	return nr_failed && (flags & MPOL_MF_STRICT) ? -EIO : 0;

@@ -16,22 +16,24 @@
  * remove_migration_ptes() turns each migration entry into a PTE of the new
  * page with the remembered bits.
  *
- * foliOS has one CPU and a kernel that is not preempted: between the
- * reference check and the last new entry nothing else can run, fault or
- * pin.  So each mapping is replaced in one step: the new page's entry
+ * foliOS has no migration entries yet.  It holds the folio lock and holds
+ * off every mm that maps the folio (folio_lock_mms, mm/folio_mms.c: their
+ * mmap_locks for write), so between the reference check and the last new
+ * entry nothing else faults, pins, forks or unmaps the folio.  So each
+ * mapping is replaced in one step: the new page's entry
  * gets the old entry's bits (write only if it was writable, dirty only if
  * it was dirty, so a read-only page never comes back writable-and-clean,
  * what mkdirty checks; see migrated_entry), the new folio's rmap is added
  * as remove_migration_pte adds it and the old one's removed as
  * try_to_migrate_one removes it (the mapcount trace records both).
- * With SMP (issue 19) this needs Linux's two passes back: migration
- * entries that make a fault or GUP on another CPU wait
- * (migration_entry_wait), the TLB flushed on every CPU before the copy
- * (a write through a stale entry would land in the old page), the
- * expected-refs check under folio_ref_freeze(), and the folio lock.
+ * Held off in the kernel, the mms' threads may still run in user mode on
+ * other CPUs and write to src while it is copied.  So a first walk
+ * write-protects every mapping of src (the write bit kept in a software
+ * bit, pgent_save_write) and flushes: such a write now faults, and the
+ * fault waits for the mmap_lock; the second walk gives the bit back.
  *
- * Lock order: see mm/rmap.c (Linux holds the folio locks and the anon_vma
- * root's lock for read across the walk).
+ * Lock order: see mm/rmap.c (the folio lock, the mms' mmap_locks, then
+ * the anon_vma root's lock for read across the walk, as Linux).
  */
 #include "linux/errno.h"
 #include "linux/string.h"
@@ -41,6 +43,7 @@
 #include "mm/internal.h"
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
+#include "mm/folio_mms.h"
 
 /*
  * The entry of the new page for old: its frame is pfn, its bits are old's
@@ -50,8 +53,8 @@
  */
 static pgent_t migrated_entry(pgent_t old, unsigned long pfn)
 {
-	/* Only the frame field changes (as pgent_next_pfn moves it). */
-	pgent_t entry = old + ((pgent_t)(pfn - pgent_pfn(old)) << PAGE_SHIFT);
+	/* Only the frame field changes (as pgent_next_pfn moves it); write comes back. */
+	pgent_t entry = pgent_restore_write(old + ((pgent_t)(pfn - pgent_pfn(old)) << PAGE_SHIFT));
 
 	return pgent_dirty(entry) ? pgent_mksoft_dirty(entry) : entry;
 }
@@ -143,6 +146,36 @@ static bool migrate_one(struct folio *src, struct vm_area_struct *vma, unsigned 
 }
 
 /*
+ * rmap_one of the first walk: write-protect every mapping of src in vma
+ * (pgent_save_write), then flush them from every CPU.
+ */
+static bool migrate_wrprotect_one(struct folio *src, struct vm_area_struct *vma,
+				  unsigned long address, void *arg)
+{
+	unsigned long nr_pages = folio_nr_pages(src), pfn = folio_pfn(src);
+
+	for (unsigned long i = 0; i < nr_pages; i++) {
+		unsigned long addr = vma_address(vma, src->index + i, 1);
+		pmd_t *pmd = addr == (unsigned long)-EFAULT ? NULL :
+			     pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		pte_t *pte;
+
+		if (!pmd || !pgent_present(*pmd))
+			continue;
+		if (pgent_huge(*pmd)) {
+			if (pgent_pfn(*pmd) == pfn)
+				*pmd = pgent_save_write(*pmd);
+			continue;
+		}
+		pte = pte_offset(pmd, addr);
+		if (pgent_present(*pte) && !pgent_special(*pte) && pgent_pfn(*pte) == pfn + i)
+			*pte = pgent_save_write(*pte);
+	}
+	flush_tlb_range(vma, vma->vm_start, vma->vm_end);
+	return true;
+}
+
+/*
  * May src be migrated: an anon folio (not a zero page) that only its
  * mappings and the caller's reference hold (Linux's folio_expected_refs
  * for an anon folio outside the swap cache), so not pinned either.
@@ -157,15 +190,12 @@ static bool folio_migratable(struct folio *src)
 }
 
 /*
- * Migrate the mapped anon folio src (the caller holds a reference) to a
- * new folio of the same order: data, anon mapping and index, every
- * mapping the anon rmap walk finds, the deferred-split state.  The old
- * folio is freed when the caller drops its reference.  0, -EAGAIN (not
- * anon, a zero page, pinned or otherwise referenced) or -ENOMEM.
+ * Migrate src, locked, its mms held off: write-protect its mappings, copy,
+ * move the mappings to the copy.  0, -EAGAIN or -ENOMEM.
  */
-int migrate_anon_folio(struct folio *src)
+static int __migrate_anon_folio(struct folio *src)
 {
-	struct rmap_walk_control rwc = { .rmap_one = migrate_one };
+	struct rmap_walk_control rwc = { .rmap_one = migrate_wrprotect_one };
 	unsigned int order = folio_order(src);
 	bool partially_mapped;
 	struct folio *dst;
@@ -175,6 +205,8 @@ int migrate_anon_folio(struct folio *src)
 	dst = folio_alloc(0, order);
 	if (!dst)
 		return -ENOMEM;
+	rmap_walk_anon(src, &rwc, false);
+	rwc.rmap_one = migrate_one;
 	memcpy(page_address(&dst->page), page_address(&src->page), PAGE_SIZE << order);
 	dst->mapping = src->mapping;
 	dst->index = src->index;
@@ -182,11 +214,39 @@ int migrate_anon_folio(struct folio *src)
 	/* Before the walk: moving mapping by mapping may queue src on the way. */
 	partially_mapped = folio_test_partially_mapped(src);
 	rwc.arg = dst;
-	rmap_walk_anon(src, &rwc);
+	rmap_walk_anon(src, &rwc, false);
 	VM_WARN_ON_ONCE(folio_mapped(src), "migrate_anon_folio: old folio still mapped");
 	folio_unqueue_deferred_split(src);
 	if (partially_mapped)
 		deferred_split_folio(dst, true);
 	folio_put(dst);
 	return 0;
+}
+
+/*
+ * Migrate the mapped anon folio src (the caller holds a reference) to a
+ * new folio of the same order: data, anon mapping and index, every
+ * mapping the anon rmap walk finds, the deferred-split state.  held is
+ * the mm whose mmap_lock the caller holds (folio_lock_mms).  The old
+ * folio is freed when the caller drops its reference.  0, -EAGAIN (not
+ * anon, a zero page, pinned or otherwise referenced, locked by someone,
+ * or an mm that maps it busy) or -ENOMEM.
+ */
+int migrate_anon_folio(struct folio *src, struct mm_struct *held)
+{
+	struct anon_vma *anon_vma;
+	struct folio_mms fm;
+	int ret = -EAGAIN;
+
+	if (!folio_trylock(src))
+		return -EAGAIN;
+	anon_vma = folio_get_anon_vma(src);
+	if (anon_vma && !folio_lock_mms(src, &fm, held)) {
+		ret = __migrate_anon_folio(src);
+		folio_unlock_mms(&fm);
+	}
+	if (anon_vma)
+		put_anon_vma(anon_vma);
+	folio_unlock(src);
+	return ret;
 }

@@ -52,6 +52,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		return -EINVAL;
 	vma = find_vma(mm, start);
 	tlb_gather_mmu(&tlb, mm);
+	tlb.free_tables = true;         /* the mmap_lock for write, each VMA's rmap locks */
 	while (vma && &vma->vm_list != &mm->mmap && vma->vm_start < end) {
 		struct list_head *next = vma->vm_list.next;
 		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
@@ -65,15 +66,17 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 			}
 			next = &tail->vm_list;
 		}
+		take_rmap_locks(vma);
 		unmap_page_range(&tlb, vma, s, e);
 		if (s > vma->vm_start) {
 			vma->vm_end = s;
 		} else if (e < vma->vm_end) {
 			vma->vm_pgoff = linear_page_index(vma, e);
 			vma->vm_start = e;
-		} else {
-			remove_vma(vma);
 		}
+		drop_rmap_locks(vma);
+		if (s == vma->vm_start && e == vma->vm_end)
+			remove_vma(vma);
 		vma = next == &mm->mmap ? NULL : list_entry(next, struct vm_area_struct, vm_list);
 	}
 	tlb_finish_mmu(&tlb);
@@ -412,7 +415,9 @@ void exit_mmap(struct mm_struct *mm)
 	while (!list_empty(&mm->mmap)) {
 		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
 
+		take_rmap_locks(vma);
 		unmap_page_range(&tlb, vma, vma->vm_start, vma->vm_end);
+		drop_rmap_locks(vma);
 		remove_vma(vma);
 	}
 	tlb_finish_mmu(&tlb);

@@ -19,6 +19,7 @@ void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 {
 	tlb->mm = mm;
 	tlb->fullmm = false;
+	tlb->free_tables = false;
 	tlb->nr_pages = tlb->nr_tables = 0;
 	__tlb_reset_range(tlb);
 }
@@ -28,6 +29,7 @@ void tlb_gather_mmu_fullmm(struct mmu_gather *tlb, struct mm_struct *mm)
 {
 	tlb_gather_mmu(tlb, mm);
 	tlb->fullmm = true;
+	tlb->free_tables = true;
 }
 
 /* Flush the gathered range from every CPU's TLB (Linux's x86 tlb_flush). */
@@ -80,15 +82,20 @@ void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table)
 }
 
 /*
- * The walker of tlb's mm is done with its table at "level" serving addr:
- * unhook it if empty, and the tables above that this empties, and queue
- * them (free_empty_tables() with the gather's deferred free).
+ * The zap of vma is done with its table at "level" serving addr: unhook
+ * it if empty, and the tables above that this empties, and queue them
+ * (free_empty_tables() with the gather's deferred free), if the gather
+ * may free tables.
  */
-void tlb_free_empty_tables(struct mmu_gather *tlb, unsigned long addr, enum pt_level level)
+void tlb_free_empty_tables(struct mmu_gather *tlb, struct vm_area_struct *vma, unsigned long addr,
+			   enum pt_level level)
 {
 	pgent_t *to_free[PT_PGD];
-	int n = detach_empty_tables(tlb->mm, addr, level, to_free);
+	int n;
 
+	if (!tlb->free_tables)
+		return;
+	n = detach_empty_tables(tlb->mm, addr, level, vma_table_ceiling(vma, addr), to_free);
 	if (!n)
 		return;
 	tlb_flush_pmd_range(tlb, addr, PAGE_SIZE);

@@ -12,8 +12,10 @@
  * A PMD leaf that cannot move whole is split (__split_huge_pmd) and its
  * PTEs moved.  Checks come in Linux's order, so every error is Linux's.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).  Linux
- * takes the anon_vma and page-table locks around each move (need_rmap_locks).
+ * Lock order: see mm/rmap.c; the caller holds the mmap_lock for write.
+ * The move holds the VMA's rmap locks (take_rmap_locks; Linux's
+ * need_rmap_locks case), so an rmap walk never finds a page in neither
+ * place or in both, and each table's lock around its entries' move.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -33,18 +35,27 @@ static unsigned long pmd_extent_end(unsigned long addr, unsigned long end)
  * move_huge_pmd): the folio and its deposited table stay this mm's.  False
  * if the destination PMD is not free: then the caller splits and moves PTEs.
  */
-static bool move_huge_pmd(struct mm_struct *mm, unsigned long old_addr, pmd_t *old_pmd,
+static bool move_huge_pmd(struct vm_area_struct *vma, unsigned long old_addr, pmd_t *old_pmd,
 			  unsigned long new_addr)
 {
+	struct mm_struct *mm = vma->vm_mm;
 	pmd_t *new_pmd = mm_alloc_entry(mm, new_addr, PT_PMD);
+	spinlock_t *old_ptl, *new_ptl;
 	pmd_t pmd;
 
 	if (!new_pmd || !pgent_none(*new_pmd))
 		return false;
+	old_ptl = pmd_lock(mm, old_pmd);
+	new_ptl = pmd_lockptr(mm, new_pmd);
+	if (new_ptl != old_ptl)
+		spin_lock_nested(new_ptl, SINGLE_DEPTH_NESTING);
 	pmd = pmdp_huge_get_and_clear(mm, old_addr, old_pmd);
 	flush_tlb_mm_range(mm, old_addr, old_addr + PMD_SIZE, PMD_SHIFT, false);
 	set_pmd_at(mm, new_addr, new_pmd, pmd);
-	free_empty_tables(mm, old_addr, PT_PMD);
+	if (new_ptl != old_ptl)
+		spin_unlock(new_ptl);
+	spin_unlock(old_ptl);
+	free_empty_tables(vma, old_addr, PT_PMD);
 	return true;
 }
 
@@ -53,15 +64,23 @@ static bool move_huge_pmd(struct mm_struct *mm, unsigned long old_addr, pmd_t *o
  * destination is under one PMD — to new_addr (Linux's move_ptes).  The
  * entries move as they are.  0 or -ENOMEM (no table at the destination).
  */
-static int move_ptes(struct mm_struct *mm, pmd_t *old_pmd, unsigned long old_addr,
+static int move_ptes(struct vm_area_struct *vma, pmd_t *old_pmd, unsigned long old_addr,
 		     unsigned long old_end, unsigned long new_addr)
 {
-	pte_t *old_pte = pte_offset(old_pmd, old_addr), *new_pte;
+	struct mm_struct *mm = vma->vm_mm;
 	unsigned long start = old_addr;
+	spinlock_t *old_ptl, *new_ptl;
+	pte_t *old_pte, *new_pte;
 
 	new_pte = mm_alloc_entry(mm, new_addr, PT_PTE);
 	if (!new_pte)
 		return -ENOMEM;
+	old_pte = pte_offset_map_lock(mm, old_pmd, old_addr, &old_ptl);
+	if (!old_pte)
+		return 0;       /* no PTE table any more: nothing to move */
+	new_ptl = ptlock_ptr(virt_to_page(new_pte));     /* the lock of new_pte's table */
+	if (new_ptl != old_ptl)
+		spin_lock_nested(new_ptl, SINGLE_DEPTH_NESTING);
 	for (; old_addr < old_end; old_addr += PAGE_SIZE, new_addr += PAGE_SIZE) {
 		if (pgent_none(*old_pte)) {
 			old_pte++, new_pte++;
@@ -70,7 +89,10 @@ static int move_ptes(struct mm_struct *mm, pmd_t *old_pmd, unsigned long old_add
 		set_pte_at(mm, new_addr, new_pte++, ptep_get_and_clear(mm, old_addr, old_pte++));
 	}
 	flush_tlb_mm_range(mm, start, old_end, PAGE_SHIFT, false);
-	free_empty_tables(mm, start, PT_PTE);
+	if (new_ptl != old_ptl)
+		spin_unlock(new_ptl);
+	pte_unmap_unlock(old_pte, old_ptl);
+	free_empty_tables(vma, start, PT_PTE);
 	return 0;
 }
 
@@ -94,13 +116,13 @@ static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long 
 		if (!old_pmd || pgent_none(*old_pmd))
 			continue;
 		if (pgent_huge(*old_pmd)) {
-			if (extent == PMD_SIZE && move_huge_pmd(mm, old_addr, old_pmd, new_addr))
+			if (extent == PMD_SIZE && move_huge_pmd(vma, old_addr, old_pmd, new_addr))
 				continue;
 			__split_huge_pmd(vma, old_pmd, old_addr);
 			if (pgent_none(*old_pmd))
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
-		if (move_ptes(mm, old_pmd, old_addr, old_addr + extent, new_addr))
+		if (move_ptes(vma, old_pmd, old_addr, old_addr + extent, new_addr))
 			break;
 	}
 	return old_addr - start;
@@ -126,10 +148,12 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
 	new_vma = copy_vma(vma, new_addr, new_len, linear_page_index(vma, old_addr));
 	if (!new_vma)
 		return -ENOMEM;
+	take_rmap_locks(vma);
 	moved = move_page_tables(vma, old_addr, new_addr, old_len);
-	if (moved < old_len) {
-		/* Put back what moved (Linux does the same): those tables exist. */
+	if (moved < old_len)    /* put back what moved (Linux does the same): those tables exist */
 		move_page_tables(new_vma, new_addr, old_addr, moved);
+	drop_rmap_locks(vma);
+	if (moved < old_len) {
 		do_munmap(mm, new_addr, new_len);
 		return -ENOMEM;
 	}

@@ -245,12 +245,12 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
  * They may be freed only after a flush of addr: a CPU may cache the
  * entries above a leaf.  Returns how many.
  */
-static int detach_empty(unsigned long addr, enum pt_level level, pgent_t **tables,
-			pgent_t **to_free)
+static int detach_empty(unsigned long addr, enum pt_level level, enum pt_level top,
+			pgent_t **tables, pgent_t **to_free)
 {
 	int nr_free = 0;
 
-	for (enum pt_level l = level; l < PT_PGD; l++) {
+	for (enum pt_level l = level; l <= top && l < PT_PGD; l++) {
 		if (!pt_tracked(tables[l]) || virt_to_page(tables[l])->pt_nr_used)
 			break;
 		tables[l + 1][pt_index(addr, l + 1)] = 0;
@@ -290,7 +290,7 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 		*old = *e;
 	*e = 0;
 	pt_account(tables[level], -1);
-	n = detach_empty(addr, level, tables, to_free);
+	n = detach_empty(addr, level, PT_PUD, tables, to_free);
 	flush_tlb_kernel_range(addr, addr + PAGE_SIZE);
 	free_detached(to_free, n);
 	return 0;
@@ -303,15 +303,19 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
  * empties, flushing addr if any went.  (Linux frees tables at munmap, in
  * free_pgtables(), and empty PTE tables in try_to_free_pte(); foliOS as
  * soon as they are empty, so the leak check sees every one come back.)
- * Not under a read-held mmap_lock (MADV_DONTNEED): another reader — a
+ * Only tables no VMA but vma reaches go (vma_table_ceiling()), and only
+ * with vma's rmap locks held (take_rmap_locks()): an rmap walker of
+ * another process holds those, not the mmap_lock, while it walks.  Not
+ * under a read-held mmap_lock (MADV_DONTNEED): another reader — a
  * fault — may be walking these tables, which foliOS frees without RCU, so
  * they stay until munmap or exit (as Linux's after MADV_DONTNEED).  An
  * unlocked mmap_lock is an mm its caller owns alone (tests, teardown).
  */
-void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level)
+void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_level level)
 {
+	struct mm_struct *mm = vma->vm_mm;
 	pgent_t *to_free[PT_PGD];
-	int n = detach_empty_tables(mm, addr, level, to_free);
+	int n = detach_empty_tables(mm, addr, level, vma_table_ceiling(vma, addr), to_free);
 
 	if (n) {
 		flush_tlb_mm_range(mm, addr, addr + PAGE_SIZE, PAGE_SHIFT, true);
@@ -322,10 +326,11 @@ void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level l
 /*
  * The first half of free_empty_tables() for a caller that frees the
  * tables itself after its own flush (mmu_gather's tlb_remove_table):
- * unhooks them into to_free[PT_PGD], lowest first; returns how many.
+ * unhooks them, up to level top, into to_free[PT_PGD], lowest first;
+ * returns how many.
  */
 int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
-			pgent_t **to_free)
+			enum pt_level top, pgent_t **to_free)
 {
 	pgent_t *tables[PT_PGD + 1], *e;
 
@@ -336,7 +341,7 @@ int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level 
 	if (walk_to(mm->pgd, addr, level, false, NULL, tables, &e))
 		return 0;
 	spin_lock(&mm->page_table_lock);
-	n = detach_empty(addr, level, tables, to_free);
+	n = detach_empty(addr, level, top, tables, to_free);
 	spin_unlock(&mm->page_table_lock);
 	return n;
 }

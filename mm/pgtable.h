@@ -18,7 +18,11 @@
  * entries of a PMD table under that table's lock (pmd_lock), PUD and PGD
  * entries under mm->page_table_lock; each lock also guards its table's
  * pt_nr_used.  Tables are freed only where nobody else can be walking
- * them: with the mmap_lock held for write (free_empty_tables()).
+ * them (free_empty_tables()): with the mmap_lock held for write, which
+ * keeps faults, /proc and GUP out, and with the rmap locks of the one VMA
+ * that reaches the table (take_rmap_locks(), vma_table_ceiling()), which
+ * keep rmap walkers of other processes out — Linux's free_pgtables()
+ * unlinks the VMAs from the rmap before it frees their tables.
  */
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H
@@ -333,8 +337,10 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
 		enum pt_level level);
 int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
-void free_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_level level);
+enum pt_level vma_table_ceiling(struct vm_area_struct *vma, unsigned long addr);
 int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
+			enum pt_level top,
 			pgent_t **to_free);
 void pt_free_table(pgent_t *table);
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);

@@ -25,16 +25,25 @@
  *                                                 /proc, MADV_DONTNEED; write: mmap,
  *                                                 munmap, mprotect, mremap, brk, exit,
  *                                                 fork (the parent's; the child's nested)
- *     folio lock (PG_locked) mm/folio.h           page-cache add/remove/split; under
- *                                                 a PTL only folio_trylock (reuse)
+ *     folio lock (PG_locked) mm/folio.h           page-cache add/remove, split,
+ *                                                 migration; under a PTL only
+ *                                                 folio_trylock (reuse)
+ *       (mmap_lock, i_mmap_rwsem: trylock only, under a folio lock: split and
+ *        migration hold off the mms that map the folio, mm/folio_mms.c)
+ *       i_mmap_rwsem         include/linux/fs.h   a file's i_mmap; write: link, unlink,
+ *                                                 a VMA's range moves, its zap frees
+ *                                                 tables; read: rmap_walk_file, truncate
+ *         anon_vma->root->rwsem  mm/anon_vma.c    an anon_vma tree's chains; write:
+ *                                                 link, unlink, a VMA's range moves,
+ *                                                 its zap frees tables, split; read:
+ *                                                 rmap_walk_anon
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
  *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page
  *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
  *                                                 fork: the child's, then the parent's
  *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
- *       (the locks below but split_lock may be taken under a PTL)
- *   (anon_vma->root->rwsem   mm/anon_vma.c        Linux's; not a lock yet, see there)
- *   split_lock         irq   mm/deferred_split.c  one folio split at a time
+ *       (the locks below may be taken under a PTL)
+ *   split_lock               mm/deferred_split.c  the split's per-page counts
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue

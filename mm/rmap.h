@@ -27,6 +27,7 @@
 #include "mm/folio.h"
 #include "mm/mm_types.h"
 #include "linux/bit_spinlock.h"
+#include "linux/rwsem.h"
 #include "linux/printk.h"
 #include "linux/errno.h"
 
@@ -39,7 +40,13 @@
  * anon_vma_chain, so rmap_walk_anon() finds them all.
  */
 struct anon_vma {
-	struct anon_vma *root;          /* the root of this anon_vma tree (Linux locks it) */
+	struct anon_vma *root;          /* the root of this anon_vma tree */
+	/*
+	 * The root's rwsem locks the whole tree (anon_vma_lock_write/read):
+	 * write to link or unlink a chain or move a linked VMA's range, read
+	 * to walk.  Other anon_vmas' rwsems are unused, as in Linux.
+	 */
+	struct rw_semaphore rwsem;
 	atomic_t refcount;              /* one while chains link it + children + walkers */
 	/*
 	 * Linux's rb_root is an interval tree of the chains, keyed by the
@@ -57,6 +64,27 @@ struct anon_vma_chain {
 	struct list_head rb;            /* in anon_vma->rb_root */
 };
 
+/* The tree's lock, which is its root's (Linux's anon_vma_lock_write and friends). */
+static inline void anon_vma_lock_write(struct anon_vma *anon_vma)
+{
+	down_write(&anon_vma->root->rwsem);
+}
+
+static inline void anon_vma_unlock_write(struct anon_vma *anon_vma)
+{
+	up_write(&anon_vma->root->rwsem);
+}
+
+static inline void anon_vma_lock_read(struct anon_vma *anon_vma)
+{
+	down_read(&anon_vma->root->rwsem);
+}
+
+static inline void anon_vma_unlock_read(struct anon_vma *anon_vma)
+{
+	up_read(&anon_vma->root->rwsem);
+}
+
 /* What rmap_walk_anon() does at each (vma, address) that may map the folio. */
 struct rmap_walk_control {
 	void *arg;
@@ -71,7 +99,7 @@ int anon_vma_clone(struct vm_area_struct *dst, struct vm_area_struct *src);
 int anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
 struct anon_vma *folio_get_anon_vma(const struct folio *folio);
 void put_anon_vma(struct anon_vma *anon_vma);
-void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc);
+void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc, bool locked);
 
 /*
  * A folio this vma's mm alone maps became exclusive (COW reuse): point it

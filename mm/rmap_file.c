@@ -84,6 +84,7 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 	VM_WARN_ON_ONCE(folio_test_anon(folio), "rmap_walk_file of an anon folio");
 	if (!mapping)
 		return;
+	i_mmap_lock_read(mapping);
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		unsigned long address = vma_address(vma, folio->index, nr);
 
@@ -92,6 +93,7 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 		if (!rwc->rmap_one(folio, vma, address, rwc->arg))
 			break;
 	}
+	i_mmap_unlock_read(mapping);
 }
 
 /*
@@ -103,7 +105,7 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 void rmap_walk(struct folio *folio, struct rmap_walk_control *rwc)
 {
 	if (folio_test_anon(folio))
-		rmap_walk_anon(folio, rwc);
+		rmap_walk_anon(folio, rwc, false);
 	else
 		rmap_walk_file(folio, rwc);
 }

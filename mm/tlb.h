@@ -27,6 +27,13 @@ struct mmu_gather {
 	struct mm_struct *mm;
 	unsigned long start, end;       /* the range to flush; end 0: nothing */
 	bool fullmm;                    /* the whole mm goes (exit): flush it all */
+	/*
+	 * Empty page tables may be freed: the caller holds the mmap_lock for
+	 * write and the zapped VMA's rmap locks (munmap, exit).  Not for
+	 * zap_page_range() (madvise, truncation of another process's
+	 * mapping): its tables stay, as after Linux's zap_page_range_single.
+	 */
+	bool free_tables;
 	bool freed_tables;              /* tables[] not empty: paging-structure caches too */
 	bool cleared_ptes, cleared_pmds;        /* which leaves went: the flush's stride */
 	unsigned int nr_pages, nr_tables;
@@ -43,7 +50,8 @@ void tlb_flush_mmu_tlbonly(struct mmu_gather *tlb);
 void tlb_flush_mmu(struct mmu_gather *tlb);
 void tlb_finish_mmu(struct mmu_gather *tlb);
 void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table);
-void tlb_free_empty_tables(struct mmu_gather *tlb, unsigned long addr, enum pt_level level);
+void tlb_free_empty_tables(struct mmu_gather *tlb, struct vm_area_struct *vma, unsigned long addr,
+			   enum pt_level level);
 
 static inline void __tlb_adjust_range(struct mmu_gather *tlb, unsigned long address,
 				      unsigned long range_size)

@@ -67,6 +67,7 @@ static void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pg
 	pgoff_t last = nr && first + nr - 1 >= first ? first + nr - 1 : ~0UL;
 	struct vm_area_struct *vma;
 
+	i_mmap_lock_read(mapping);
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		pgoff_t vba = vma->vm_pgoff, vea = vba + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT) - 1;
 		pgoff_t zba = MAX(first, vba), zea = MIN(last, vea);
@@ -80,6 +81,7 @@ static void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pg
 		else
 			zap_file_pages(vma, start, end);
 	}
+	i_mmap_unlock_read(mapping);
 }
 
 /*

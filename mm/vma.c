@@ -141,6 +141,58 @@ static struct vm_area_struct *vma_dup_range(struct vm_area_struct *vma, unsigned
 	return new;
 }
 
+/* The VMA after vma in its mm, or NULL (Linux's vma_next, on foliOS's list). */
+static struct vm_area_struct *vma_next(struct vm_area_struct *vma)
+{
+	if (vma->vm_list.next == &vma->vm_mm->mmap)
+		return NULL;
+	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+}
+
+/*
+ * The highest level (PT_PTE..PT_PUD) up to which the tables serving addr
+ * are reached by no VMA of vma's mm but vma, or 0 if even the PTE table
+ * is another's too: the tables an unmap of vma may free (Linux's
+ * free_pgtables between floor and ceiling).  Another VMA's table stays:
+ * that VMA's rmap walkers may be in it, holding its rmap lock, not ours.
+ */
+enum pt_level vma_table_ceiling(struct vm_area_struct *vma, unsigned long addr)
+{
+	enum pt_level level;
+
+	for (level = PT_PTE; level < PT_PGD; level++) {
+		unsigned long span = level_size(level + 1), base = ALIGN_DOWN(addr, span);
+		struct vm_area_struct *v = find_vma(vma->vm_mm, base);
+
+		for (; v && v->vm_start < base + span; v = vma_next(v))
+			if (v != vma)
+				return level - 1;
+	}
+	return PT_PUD;
+}
+
+/*
+ * Lock vma's rmap trees for write (Linux's take_rmap_locks): its file's
+ * i_mmap, then its anon_vma tree.  Held while vma's range or page offset
+ * changes or its page tables move, so no rmap walker sees a VMA where its
+ * pages are not.
+ */
+void take_rmap_locks(struct vm_area_struct *vma)
+{
+	if (vma->vm_file && vma->vm_file->f_mapping)
+		i_mmap_lock_write(vma->vm_file->f_mapping);
+	if (vma->anon_vma)
+		anon_vma_lock_write(vma->anon_vma);
+}
+
+void drop_rmap_locks(struct vm_area_struct *vma)
+{
+	if (vma->anon_vma)
+		anon_vma_unlock_write(vma->anon_vma);
+	if (vma->vm_file && vma->vm_file->f_mapping)
+		i_mmap_unlock_write(vma->vm_file->f_mapping);
+}
+
 /*
  * Split vma at addr (inside it): vma keeps [start, addr); returns the rest,
  * which keeps its page offsets and may map the same anon folios (Linux's
@@ -154,7 +206,9 @@ struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
 	if (!tail)
 		return NULL;
 	split_huge_pmd_address(vma, addr);
+	take_rmap_locks(vma);
 	vma->vm_end = addr;
+	drop_rmap_locks(vma);
 	return tail;
 }
 
@@ -223,15 +277,19 @@ void vma_merge_all(struct mm_struct *mm)
 				break;
 			if (!vma->anon_vma && next->anon_vma) {
 				next->vm_flags |= vma->vm_flags & VM_SOFTDIRTY;
+				take_rmap_locks(next);
 				next->vm_start = vma->vm_start;
 				next->vm_pgoff = vma->vm_pgoff;
+				drop_rmap_locks(next);
 				list_del(&next->vm_list);
 				list_add(&next->vm_list, vma->vm_list.prev);
 				remove_vma(vma);
 				vma = next;
 				continue;
 			}
+			take_rmap_locks(vma);
 			vma->vm_end = next->vm_end;
+			drop_rmap_locks(vma);
 			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
 			remove_vma(next);
 		}

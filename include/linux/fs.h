@@ -28,6 +28,7 @@
 #include "uapi/linux/stat.h"
 #include "linux/list.h"
 #include "linux/xarray.h"
+#include "linux/rwsem.h"
 
 #define NR_OPEN         256             /* kselftest_harness.h keeps a pidfd per test */
 #define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
@@ -120,9 +121,32 @@ struct address_space {
 	struct xarray i_pages;          /* pgoff -> folio */
 	unsigned long nrpages;          /* pages cached; a 2 MiB folio counts 512 */
 	struct list_head i_mmap;        /* VMAs mapping it, by vma->shared (Linux: an interval tree) */
+	struct rw_semaphore i_mmap_rwsem;       /* i_mmap: write to change, read to walk */
 	int i_mmap_writable;            /* VM_SHARED writable mappings (F_SEAL_WRITE waits for 0) */
 	unsigned long flags;            /* AS_* */
 };
+
+/* The file rmap's lock (Linux's i_mmap_lock_write and friends). */
+static inline void i_mmap_lock_write(struct address_space *mapping)
+{
+	down_write(&mapping->i_mmap_rwsem);
+}
+
+static inline void i_mmap_unlock_write(struct address_space *mapping)
+{
+	up_write(&mapping->i_mmap_rwsem);
+}
+
+static inline void i_mmap_lock_read(struct address_space *mapping)
+{
+	down_read(&mapping->i_mmap_rwsem);
+}
+
+static inline void i_mmap_unlock_read(struct address_space *mapping)
+{
+	up_read(&mapping->i_mmap_rwsem);
+}
+
 
 struct inode {
 	umode_t i_mode;                 /* S_IF* | permissions */

@@ -60,7 +60,7 @@ static struct visits walk(struct folio *folio)
 	struct visits v = { 0 };
 	struct rmap_walk_control rwc = { .arg = &v, .rmap_one = record_visit };
 
-	rmap_walk_anon(folio, &rwc);
+	rmap_walk_anon(folio, &rwc, false);
 	return v;
 }
 

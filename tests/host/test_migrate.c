@@ -38,7 +38,7 @@ static int migrate(struct folio *folio)
 	int ret;
 
 	folio_get(folio);
-	ret = migrate_anon_folio(folio);
+	ret = migrate_anon_folio(folio, NULL);
 	folio_put(folio);
 	return ret;
 }

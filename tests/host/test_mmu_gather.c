@@ -42,6 +42,7 @@ static void test_free_at_flush(void **state)
 	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), 0x13);
 	flushes = softmmu_flushes;
 	tlb_gather_mmu(&tlb, mm);
+	tlb.free_tables = true;         /* as do_munmap's gather */
 	unmap_page_range(&tlb, vma, BASE, BASE + 8 * PAGE_SIZE);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);    /* unmapped... */
 	assert_int_equal(zone.free_pages, free_before);                 /* ...not freed */
@@ -66,6 +67,7 @@ static void test_batch_full(void **state)
 	(void)state;
 	flushes = softmmu_flushes;
 	tlb_gather_mmu(&tlb, mm);
+	tlb.free_tables = true;
 	unmap_page_range(&tlb, vma, BASE, BASE + n * PAGE_SIZE);
 	assert_int_equal(softmmu_flushes, flushes + 1);                 /* the full batch */
 	assert_int_equal(zone.free_pages, free_before + MMU_GATHER_BATCH);

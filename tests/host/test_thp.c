@@ -207,7 +207,11 @@ static void test_partial_unmap_and_split(void **state)
 	assert_int_equal(folio_entire_mapcount(f), 0);
 	assert_int_equal(deferred_split_count(), 0);    /* every page is still mapped by someone */
 	free0 = zone.free_pages;
+	folio_get(f);
+	folio_lock(f);
 	assert_int_equal(split_folio(f), 0);
+	folio_unlock(f);
+	folio_put(f);
 	assert_int_equal(zone.free_pages, free0);
 	assert_int_equal(folio_mapcount(page_folio(pfn_to_page(folio_pfn(f) + 10))), 1);
 	assert_int_equal(folio_mapcount(page_folio(pfn_to_page(folio_pfn(f) + 300))), 2);
@@ -249,7 +253,7 @@ static void test_split_frees(void **state)
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED),
 			 IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? 12 : 512);
 	free0 = zone.free_pages;
-	assert_int_equal(deferred_split_scan(~0UL), 1);
+	assert_int_equal(deferred_split_scan(~0UL, NULL), 1);
 	assert_int_equal(zone.free_pages - free0, 500);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 12);
 	assert_int_equal(read_byte(mm, BASE + PMD_SIZE - 1, ACC_USER | ACC_WRITE), 'z');
@@ -310,7 +314,7 @@ static void test_rmap_trace_split(void **state)
 	(void)state;
 	assert_int_equal(rmap_trace_control("order 9"), 0);
 	f = thp_with_last_12_pages_mapped();
-	assert_int_equal(deferred_split_scan(~0UL), 1);
+	assert_int_equal(deferred_split_scan(~0UL, NULL), 1);
 	assert_int_equal(rmap_trace_control("off"), 0);
 	for (unsigned long i = 0; rmap_trace_get(i, &r); i++)
 		last = r;

@@ -41,6 +41,7 @@
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
 #define _PAGE_SPECIAL   BIT(9)
+#define _PAGE_SAVED_WRITE BIT(10)     /* write-protected while a migration copies the page */
 #define _PAGE_SOFT_DIRTY BIT(11)
 #define _PAGE_NX        BIT(63)
 #define _PAGE_PROTNONE  _PAGE_GLOBAL
@@ -104,6 +105,15 @@ static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 }
 
 static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
+/* Write-protect, remembering the write bit in a software bit (migration). */
+static inline pgent_t pgent_save_write(pgent_t e)
+{
+	return e & _PAGE_RW ? (e & ~_PAGE_RW) | _PAGE_SAVED_WRITE : e;
+}
+static inline pgent_t pgent_restore_write(pgent_t e)
+{
+	return e & _PAGE_SAVED_WRITE ? (e & ~_PAGE_SAVED_WRITE) | _PAGE_RW : e;
+}
 /* Writable after a write fault: dirty and soft-dirty too (Linux's pte_mkdirty). */
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | _PAGE_SOFT_DIRTY; }

@@ -2,13 +2,14 @@
  * The software MMU's page-table entry format (tests/host/softmmu.c), a
  * deliberately different layout from x86's so that mm/ cannot depend on it:
  *
- *   63    52 51            12 11 10  9     8    7    6   5   4     3   2   1   0
- *   [  0   ][      pfn       ][ 0  ][SPEC][SD][NONE][D] [A] [LEAF][X] [U] [W] [P]
+ *   63    52 51            12 11  10   9     8    7    6   5   4     3   2   1   0
+ *   [  0   ][      pfn       ][0][SVW][SPEC][SD][NONE][D] [A] [LEAF][X] [U] [W] [P]
  *
  * LEAF marks a PUD/PMD entry that maps memory itself (a huge page); NONE a
  * PROT_NONE leaf, which has P clear: the MMU faults, mm/ sees a mapping;
  * SPEC a PTE of no normal page (the zero page: Linux's pte_special).
- * SD is the software soft-dirty bit (the MMU never sets it).
+ * SD is the software soft-dirty bit (the MMU never sets it); SVW keeps W
+ * while a migration write-protects the page to copy it.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -31,6 +32,7 @@
 #define SW_NONE BIT(7)
 #define SW_SOFT_DIRTY BIT(8)
 #define SW_SPECIAL BIT(9)
+#define SW_SAVED_WRITE BIT(10)
 #define SW_PFN_MASK 0x000ffffffffff000UL
 
 typedef struct { u64 pgprot; } pgprot_t;
@@ -76,6 +78,14 @@ static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 }
 
 static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~SW_W; }
+static inline pgent_t pgent_save_write(pgent_t e)
+{
+	return e & SW_W ? (e & ~SW_W) | SW_SAVED_WRITE : e;
+}
+static inline pgent_t pgent_restore_write(pgent_t e)
+{
+	return e & SW_SAVED_WRITE ? (e & ~SW_SAVED_WRITE) | SW_W : e;
+}
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }

@@ -1,0 +1,23 @@
+/*
+ * Holding off every process that maps a folio while split or migration
+ * rewrites it (mm/folio_mms.c).
+ */
+#ifndef MM_FOLIO_MMS_H
+#define MM_FOLIO_MMS_H
+
+#include "mm/folio.h"
+#include "mm/mm_types.h"
+
+#define FOLIO_MMS_MAX   16      /* mms (and files) one split may hold off */
+
+struct folio_mms {
+	struct mm_struct *held;                 /* the caller's mm, locked by the caller */
+	int nr_mms, nr_files;
+	struct mm_struct *mms[FOLIO_MMS_MAX];   /* mmap_lock held for write */
+	struct address_space *files[FOLIO_MMS_MAX];     /* i_mmap_rwsem held for write */
+};
+
+int folio_lock_mms(struct folio *folio, struct folio_mms *fm, struct mm_struct *held);
+void folio_unlock_mms(struct folio_mms *fm);
+
+#endif
