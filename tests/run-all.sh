@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
 pass=0 fail=0
 log=build/test-logs
-SMP4_TESTS="test_smp_cow test_smp_forkrace test_smp_munmap test_smp_mprotect test_smp_stale_tlb test_smp_random test_threads test_futex test_thread_group test_sched test_cpus test_fork test_mm test_lock_stat test_thp_cow test_tlb"
 mkdir -p "$log"
 took() {  # took PHASE: the running time so far, so a slow phase shows in CI logs
   echo "# $1: done at ${SECONDS}s"
@@ -101,12 +100,12 @@ for v in 0 1; do
     $flag --run /bin/runtests --timeout 600
   took "guest suite ($name)"
 
-  # The SMP tests, threads and the mm core on four CPUs (multi-threaded
-  # TCG): concurrent COW, fork against threads, munmap and mprotect racing
-  # faults and writes, stale TLBs, leak check after each.  The whole suite
-  # at --smp 4 is not yet clean (see README "SMP": unlocked rmap walks).
-  guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(echo $SMP4_TESTS | wc -w)" \
-    $flag --smp 4 --run "/bin/runtests $SMP4_TESTS" --timeout 600
+  # The whole suite again on four CPUs (multi-threaded TCG): the SMP tests
+  # (concurrent COW, fork against threads, munmap and mprotect racing
+  # faults and writes, stale TLBs) and every other test with other CPUs
+  # running, lockdep on, leak check after each.
+  guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(ls build/user/bin/test_* | wc -l)" \
+    $flag --smp 4 --run /bin/runtests --timeout 900
   took "guest suite on 4 CPUs ($name)"
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
