@@ -309,6 +309,20 @@ static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t
 	add_mm_counter_file(vma->vm_mm, folio, -nr);
 }
 
+/* One batch of zap_pte_range: nr PTEs from pte (at addr) that map folio's pages from page on. */
+static inline void zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
+					  struct folio *folio, struct page *page, pte_t *pte,
+					  unsigned long addr, int nr)
+{
+	if (!folio_test_anon(folio))
+		zap_file_ptes(vma, folio, pte, nr);
+	__clear_ptes(pte, nr);
+	tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
+	folio_remove_rmap_ptes(folio, page, nr, vma);
+	if (__tlb_remove_folio_pages(tlb, page, nr))
+		tlb_flush_mmu(tlb);
+}
+
 /*
  * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
@@ -345,15 +359,8 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		}
 		folio = page_folio(page);
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
-		if (likely(folio_test_anon(folio)))
-			anon += nr;
-		else
-			zap_file_ptes(vma, folio, pte, nr);
-		__clear_ptes(pte, nr);
-		tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
-		folio_remove_rmap_ptes(folio, page, nr, vma);
-		if (__tlb_remove_folio_pages(tlb, page, nr))
-			tlb_flush_mmu(tlb);
+		anon += likely(folio_test_anon(folio)) ? nr : 0;
+		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
 		cleared += nr;
 	}
 	if (cleared) {

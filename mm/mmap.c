@@ -33,6 +33,29 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 }
 
 /*
+ * Zap [s, e) of vma, then trim vma to what is left of it or remove it
+ * whole.  Under vma's rmap locks, so a table freed on the way is one no
+ * rmap walker is in (free_empty_tables()).
+ */
+static void unmap_vma_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+			    unsigned long s, unsigned long e)
+{
+	bool whole = s == vma->vm_start && e == vma->vm_end;
+
+	take_rmap_locks(vma);
+	unmap_page_range(tlb, vma, s, e);
+	if (s > vma->vm_start) {
+		vma->vm_end = s;
+	} else if (e < vma->vm_end) {
+		vma->vm_pgoff = linear_page_index(vma, e);
+		vma->vm_start = e;
+	}
+	drop_rmap_locks(vma);
+	if (whole)
+		remove_vma(vma);
+}
+
+/*
  * Unmap [start, start + len): pages are zapped, VMAs trimmed, split or
  * removed; one gather for all of them (Linux's unmap_region), so their
  * pages are freed after one flush.  0, -EINVAL (misaligned, empty, or
@@ -66,17 +89,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 			}
 			next = &tail->vm_list;
 		}
-		take_rmap_locks(vma);
-		unmap_page_range(&tlb, vma, s, e);
-		if (s > vma->vm_start) {
-			vma->vm_end = s;
-		} else if (e < vma->vm_end) {
-			vma->vm_pgoff = linear_page_index(vma, e);
-			vma->vm_start = e;
-		}
-		drop_rmap_locks(vma);
-		if (s == vma->vm_start && e == vma->vm_end)
-			remove_vma(vma);
+		unmap_vma_range(&tlb, vma, s, e);
 		vma = next == &mm->mmap ? NULL : list_entry(next, struct vm_area_struct, vm_list);
 	}
 	tlb_finish_mmu(&tlb);
@@ -415,10 +428,7 @@ void exit_mmap(struct mm_struct *mm)
 	while (!list_empty(&mm->mmap)) {
 		struct vm_area_struct *vma = list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
 
-		take_rmap_locks(vma);
-		unmap_page_range(&tlb, vma, vma->vm_start, vma->vm_end);
-		drop_rmap_locks(vma);
-		remove_vma(vma);
+		unmap_vma_range(&tlb, vma, vma->vm_start, vma->vm_end);
 	}
 	tlb_finish_mmu(&tlb);
 	mm_free_deposited_tables(mm);

@@ -303,13 +303,10 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
  * empties, flushing addr if any went.  (Linux frees tables at munmap, in
  * free_pgtables(), and empty PTE tables in try_to_free_pte(); foliOS as
  * soon as they are empty, so the leak check sees every one come back.)
- * Only tables no VMA but vma reaches go (vma_table_ceiling()), and only
- * with vma's rmap locks held (take_rmap_locks()): an rmap walker of
- * another process holds those, not the mmap_lock, while it walks.  Not
- * under a read-held mmap_lock (MADV_DONTNEED): another reader — a
- * fault — may be walking these tables, which foliOS frees without RCU, so
- * they stay until munmap or exit (as Linux's after MADV_DONTNEED).  An
- * unlocked mmap_lock is an mm its caller owns alone (tests, teardown).
+ * Only tables no VMA but vma reaches go (vma_table_ceiling()), under
+ * vma's rmap locks (rmap walkers hold those, not the mmap_lock) and not
+ * under a read-held mmap_lock (a fault may be walking them: they stay
+ * until munmap or exit, as Linux's after MADV_DONTNEED).
  */
 void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_level level)
 {

@@ -16,8 +16,7 @@
  * folio: a shmem THP that two processes map through MAP_SHARED has both
  * slots taken and the shared bit set, as a forked anon THP has.
  *
- * Lock order: see mm/rmap.c.  Linux holds i_mmap_rwsem for the walk; one
- * CPU and a kernel that is not preempted keep i_mmap still here.
+ * Lock order: see mm/rmap.c; the walk holds i_mmap_rwsem for read.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
