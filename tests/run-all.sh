@@ -155,19 +155,21 @@ for v in 0 1; do
   # never a panic, a hang, a process that cannot be killed, or a leak.
   # Seeds 1-2 fail 1 % of allocations (tests die early, in exec and setup);
   # seeds 3-4 0.1 % (every 10th call with 1 %: tests get deep before one fails).
-  # Each variant runs one seed of each rate (page-mapcount 1 and 3, the
-  # other 2 and 4); a test that hangs because a thread was never created
-  # is killed after 30 s (the whole suite takes about a minute).
-  for seed in $([ $v = 1 ] && echo 2 4 || echo 1 3); do
+  # Each variant runs one seed of each rate, one of them on four CPUs
+  # (page-mapcount: seed 1, seed 3 on 4 CPUs; the other: seed 2 on 4 CPUs,
+  # seed 4); a test that hangs because a thread was never created is
+  # killed after 30 s (the whole suite takes about a minute).
+  for run in $([ $v = 1 ] && echo 2:4 4:1 || echo 1:1 3:4); do
+    seed=${run%:*} cpus=${run#*:}
     out="$log/fail-$seed-$name.log"
     rate=$([ $seed -le 2 ] && echo 1,1 || echo 10,1)
-    ./run-qemu.sh $flag --append "fail_page_alloc=$rate,0,-1 failslab=$rate,0,-1 fail_seed=$seed" \
+    ./run-qemu.sh $flag --smp $cpus --append "fail_page_alloc=$rate,0,-1 failslab=$rate,0,-1 fail_seed=$seed" \
       --run "/bin/runtests -t 30" --timeout 900 </dev/null >"$out" 2>&1
     rc=$?
-    grep -a 'fault injection:' "$out" | sed 's/^\[[ 0-9.]*\] /# seed '"$seed"': /'
+    grep -a 'fault injection:' "$out" | sed 's/^\[[ 0-9.]*\] /# seed '"$seed, $cpus CPU(s)"': /'
     ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG|did not die' "$out" ||
       ! grep -qE 'fault injection: ([1-9][0-9]* of [0-9]+ page allocations|.*and [1-9][0-9]* of)' "$out"; } && ok=FAIL
-    result "fault injection (seed $seed): no panic, no leak, failures injected ($name)" $ok "exit $rc, see $out"
+    result "fault injection (seed $seed, $cpus CPU(s)): no panic, no leak, failures injected ($name)" $ok "exit $rc, see $out"
   done
   took "fault injection ($name)"
   printf '#include <stdio.h>\nint main(void) { puts("added from the host"); return 42; }\n' >"$log/added.c"
