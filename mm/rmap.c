@@ -44,6 +44,10 @@
  *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
  *       (the locks below may be taken under a PTL)
  *   split_lock               mm/deferred_split.c  the split's per-page counts
+ *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
+ *                                                 from its "before" to its "after":
+ *                                                 bit lock, split_queue_lock,
+ *                                                 rmap_trace_lock, zone.lock under it
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue

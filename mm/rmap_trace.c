@@ -4,7 +4,11 @@
  * mm/rmap_trace.h).  /proc/mapcount_trace prints it one line per record;
  * scripts/trace-plot.py turns a saved trace into a timeline picture.
  *
- * Lock order: see mm/rmap.c; rmap_trace_lock guards the ring.
+ * Lock order: see mm/rmap.c; rmap_trace_lock guards the ring, and
+ * rmap_trace_op_lock is held from an operation's "before" snapshot to its
+ * "after" one: every operation on a traced folio is traced, so two CPUs'
+ * operations on it are recorded one after the other, each record showing
+ * its own change only.
  */
 #include "linux/errno.h"
 #include "mm/rmap_trace.h"
@@ -115,21 +119,45 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 }
 
 /* The record of the operation running now, if its folio is traced. */
+static spinlock_t rmap_trace_op_lock = SPINLOCK_INIT("rmap_trace_op");
+static int pending_cpu = -1;            /* the CPU whose operation is pending */
 static const struct folio *pending_folio;
 static struct rmap_trace_rec pending;
 
-/* Fill in the record's "who": op on nr pages by vma's mm, called from caller. */
-static bool rmap_trace_prepare(const struct folio *folio, enum rmap_trace_op op, int nr,
+/* Fill in the record's "who" (op on nr pages by vma's mm) and "before". */
+static void rmap_trace_prepare(const struct folio *folio, enum rmap_trace_op op, int nr,
 			       const struct vm_area_struct *vma)
 {
-	if (!rmap_trace_wanted(folio))
-		return false;
 	pending.pid = rmap_trace_pid();
 	pending.nr = nr;
 	pending.mm_id = vma ? vma->vm_mm->mm_id : 0;
 	pending.op = op;
 	rmap_trace_snapshot(folio, &pending.before);
+}
+
+/*
+ * Start recording op on folio (rmap_trace_op_lock taken, with preemption
+ * off until rmap_trace_op_end()), or false: not traced, or an operation
+ * inside another on this CPU (rmap operations never nest: warned).
+ */
+static bool rmap_trace_op_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
+				const struct vm_area_struct *vma)
+{
+	if (!rmap_trace_wanted(folio))
+		return false;
+	if (VM_WARN_ON_ONCE(READ_ONCE(pending_cpu) == (int)smp_processor_id(),
+			    "rmap_trace_begin: an rmap operation inside another"))
+		return false;
+	spin_lock(&rmap_trace_op_lock);
+	pending_cpu = smp_processor_id();
+	rmap_trace_prepare(folio, op, nr, vma);
 	return true;
+}
+
+static void rmap_trace_op_end(void)
+{
+	pending_cpu = -1;
+	spin_unlock(&rmap_trace_op_lock);
 }
 
 /* Put the pending record into the ring with folio's state now as "after". */
@@ -159,16 +187,13 @@ static void rmap_trace_commit(const struct folio *folio)
 /*
  * rmap_trace_begin(), trace on.  A traced folio's record stays pending and
  * the function the hook sits in now returns through return_hook_trampoline;
- * its real return address is the record's caller.  A hook while one is
- * pending (rmap operations never nest) is warned about and not traced: one
- * return can be hooked at a time.
+ * its real return address is the record's caller.  One return is hooked
+ * at a time, by the CPU that holds rmap_trace_op_lock.
  */
 void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
 			const struct vm_area_struct *vma)
 {
-	if (VM_WARN_ON_ONCE(pending_folio, "rmap_trace_begin: an rmap operation inside another"))
-		return;
-	if (!rmap_trace_prepare(folio, op, nr, vma))
+	if (!rmap_trace_op_begin(folio, op, nr, vma))
 		return;
 	pending.caller = return_hook_install(__builtin_frame_address(1));
 	pending_folio = folio;
@@ -181,20 +206,23 @@ void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr
 unsigned long return_hook_handler(void)
 {
 	const struct folio *folio = pending_folio;
+	unsigned long caller = pending.caller;
 
 	pending_folio = NULL;
 	rmap_trace_commit(folio);
-	return pending.caller;
+	rmap_trace_op_end();
+	return caller;
 }
 
 /* rmap_trace_event(), trace on: the record, at once. */
 void __rmap_trace_event(const struct folio *folio, enum rmap_trace_op op, int nr,
 			const struct vm_area_struct *vma)
 {
-	if (pending_folio || !rmap_trace_prepare(folio, op, nr, vma))
+	if (!rmap_trace_op_begin(folio, op, nr, vma))
 		return;
 	pending.caller = (unsigned long)__builtin_return_address(1);
 	rmap_trace_commit(folio);
+	rmap_trace_op_end();
 }
 
 /* The current selection as rmap_trace_control() takes it ("order 4"). */
