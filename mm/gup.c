@@ -117,6 +117,31 @@ static bool can_follow_write(pgent_t entry, struct page *page, struct vm_area_st
 }
 
 /*
+ * The lock of the table whose entry maps address in mm, taken: the PMD
+ * table's for a PMD leaf, else the PTE table's (Linux's follow_pmd_mask
+ * and follow_page_pte take the same); NULL if no PMD leaf or PTE table
+ * is there.  Under it the entry cannot be zapped by another thread
+ * (MADV_DONTNEED holds the mmap_lock for read too).
+ */
+static spinlock_t *follow_lock(struct mm_struct *mm, unsigned long address)
+{
+	pmd_t *pmd = pgtable_entry(mm->pgd, address, PT_PMD, false);
+	spinlock_t *ptl;
+
+	while (pmd && pgent_present(READ_ONCE(*pmd))) {
+		if (pgent_huge(READ_ONCE(*pmd))) {
+			ptl = pmd_lock(mm, pmd);
+			if (pgent_huge(*pmd))
+				return ptl;
+			spin_unlock(ptl);
+		} else if (pte_offset_map_lock(mm, pmd, address, &ptl)) {
+			return ptl;
+		}
+	}
+	return NULL;
+}
+
+/*
  * The page mapped at address, with a reference of the kind flags asks for
  * (Linux's follow_page_mask); NULL if a fault must map it (or make it
  * writable), ERR_PTR(-EMLINK) if it must be unshared first.  For a PMD
@@ -125,22 +150,31 @@ static bool can_follow_write(pgent_t entry, struct page *page, struct vm_area_st
 static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long address,
 				     unsigned int flags)
 {
+	spinlock_t *ptl = follow_lock(vma->vm_mm, address);
+	struct page *page = NULL, *head;
 	struct pgwalk w;
-	struct page *page, *head;
 	pgent_t entry;
 	int ret;
 
+	if (!ptl)
+		return NULL;
 	if (!pgtable_lookup(vma->vm_mm->pgd, address, &w))
-		return NULL;
+		goto out;
 	entry = w.entry[w.leaf_level];
-	page = pfn_to_page(w.phys >> PAGE_SHIFT);
-	head = w.leaf_level == PT_PMD ? pfn_to_page(pgent_pfn(entry)) : page;
+	head = pfn_to_page(w.leaf_level == PT_PMD ? pgent_pfn(entry) : w.phys >> PAGE_SHIFT);
 	if ((flags & FOLL_WRITE) && !can_follow_write(entry, head, vma, flags))
-		return NULL;
-	if (!pgent_write(entry) && gup_must_unshare(vma, flags, head))
-		return ERR_PTR(-EMLINK);
+		goto out;
+	if (!pgent_write(entry) && gup_must_unshare(vma, flags, head)) {
+		page = ERR_PTR(-EMLINK);
+		goto out;
+	}
+	page = pfn_to_page(w.phys >> PAGE_SHIFT);
 	ret = try_grab_folio(page_folio(page), 1, flags);
-	return ret ? ERR_PTR(ret) : page;
+	if (ret)
+		page = ERR_PTR(ret);
+out:
+	spin_unlock(ptl);
+	return page;
 }
 
 /*

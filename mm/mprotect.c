@@ -5,11 +5,41 @@
  * Linux's order, and like Linux a hole stops the walk after the VMAs
  * before it were changed.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Lock order: see mm/rmap.c; the caller holds the mmap_lock for write,
+ * and each PTE table's lock is taken around its entries' rewrite (a
+ * truncation may be zapping them from another process).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
+
+/*
+ * Rewrite the present PTEs of [addr, end), under pmd, for vma's
+ * permissions, under the PTE table's lock (Linux's change_pte_range).
+ * Returns how many it rewrote.
+ */
+static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
+				      unsigned long end)
+{
+	unsigned long pages = 0;
+	spinlock_t *ptl;
+	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+
+	if (!pte)
+		return 0;
+	for (; addr < end; addr += PAGE_SIZE, pte++) {
+		struct page *page;
+
+		if (!pgent_present(*pte))
+			continue;
+		page = vm_normal_page(vma, addr, *pte);  /* the zero page stays read-only */
+		set_pte_at(vma->vm_mm, addr, pte, pgent_modify(*pte, vma_pgprot(vma,
+				can_change_pte_writable(vma, *pte, page))));
+		pages++;
+	}
+	pte_unmap_unlock(pte, ptl);
+	return pages;
+}
 
 /*
  * Rewrite the present entries of [start, end) for vma's (new) permissions.
@@ -26,8 +56,6 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
-		pte_t *pte;
-
 		if (pgent_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
 				change_huge_pmd(vma, pmd, addr);
@@ -37,17 +65,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			if (pgent_none(*pmd))
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
-		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
-			struct page *page;
-
-			if (!pgent_present(*pte))
-				continue;
-			page = vm_normal_page(vma, a, *pte);     /* the zero page stays read-only */
-			set_pte_at(vma->vm_mm, a, pte, pgent_modify(*pte, vma_pgprot(vma,
-					can_change_pte_writable(vma, *pte, page))));
-			pages++;
-		}
+		pages += change_pte_range(vma, pmd, addr, next);
 	}
 	if (pages)      /* a downgraded PTE may be cached: no CPU writes through it after this */
 		flush_tlb_range(vma, start, end);
