@@ -32,7 +32,7 @@
 #include "mm/mmap_lock.h"
 #include "linux/fs.h"
 
-/* What the collecting walk adds to: every mm and file it found, locked. */
+/* What the collecting walk adds to: every lock it took. */
 struct lock_mms_walk {
 	struct folio_mms *fm;
 	int err;
@@ -45,31 +45,17 @@ static bool mm_held_by_caller(const struct folio_mms *fm, struct mm_struct *mm)
 	       (rwsem_is_write_locked(&mm->mmap_lock) || READ_ONCE(mm->mm_users) == 1);
 }
 
-static int lock_mm(struct folio_mms *fm, struct mm_struct *mm)
+/* Take sem for write by trylock unless fm holds it already. */
+static int lock_once(struct folio_mms *fm, struct rw_semaphore *sem)
 {
-	for (int i = 0; i < fm->nr_mms; i++)
-		if (fm->mms[i] == mm)
+	for (int i = 0; i < fm->nr; i++)
+		if (fm->locked[i] == sem)
 			return 0;
-	if (mm == fm->held)
-		return mm_held_by_caller(fm, mm) ? 0 : -EAGAIN;
-	if (fm->nr_mms == FOLIO_MMS_MAX)
+	if (fm->nr == FOLIO_MMS_MAX)
 		return -EBUSY;
-	if (!down_write_trylock(&mm->mmap_lock))
+	if (!down_write_trylock(sem))
 		return -EAGAIN;
-	fm->mms[fm->nr_mms++] = mm;
-	return 0;
-}
-
-static int lock_file(struct folio_mms *fm, struct address_space *mapping)
-{
-	for (int i = 0; i < fm->nr_files; i++)
-		if (fm->files[i] == mapping)
-			return 0;
-	if (fm->nr_files == FOLIO_MMS_MAX)
-		return -EBUSY;
-	if (!down_write_trylock(&mapping->i_mmap_rwsem))
-		return -EAGAIN;
-	fm->files[fm->nr_files++] = mapping;
+	fm->locked[fm->nr++] = sem;
 	return 0;
 }
 
@@ -78,10 +64,14 @@ static bool lock_mms_one(struct folio *folio, struct vm_area_struct *vma, unsign
 			 void *arg)
 {
 	struct lock_mms_walk *w = arg;
+	struct mm_struct *mm = vma->vm_mm;
 
-	w->err = lock_mm(w->fm, vma->vm_mm);
+	if (mm == w->fm->held)
+		w->err = mm_held_by_caller(w->fm, mm) ? 0 : -EAGAIN;
+	else
+		w->err = lock_once(w->fm, &mm->mmap_lock);
 	if (!w->err && vma->vm_file && vma->vm_file->f_mapping)
-		w->err = lock_file(w->fm, vma->vm_file->f_mapping);
+		w->err = lock_once(w->fm, &vma->vm_file->f_mapping->i_mmap_rwsem);
 	return !w->err;
 }
 
@@ -89,7 +79,7 @@ static bool lock_mms_one(struct folio *folio, struct vm_area_struct *vma, unsign
  * Hold off every mm that maps the locked anon folio (see above); held is
  * the mm whose mmap_lock the caller holds, or NULL.  0 with fm to give
  * to folio_unlock_mms(), or -EAGAIN (a lock was busy) or -EBUSY (more
- * mms or files than FOLIO_MMS_MAX) with nothing held.
+ * mms and files than FOLIO_MMS_MAX) with nothing held.
  */
 int folio_lock_mms(struct folio *folio, struct folio_mms *fm, struct mm_struct *held)
 {
@@ -97,7 +87,7 @@ int folio_lock_mms(struct folio *folio, struct folio_mms *fm, struct mm_struct *
 	struct rmap_walk_control rwc = { .arg = &w, .rmap_one = lock_mms_one };
 
 	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_lock_mms: folio not locked");
-	fm->nr_mms = fm->nr_files = 0;
+	fm->nr = 0;
 	fm->held = held;
 	rmap_walk_anon(folio, &rwc, false);
 	if (w.err)
@@ -108,8 +98,6 @@ int folio_lock_mms(struct folio *folio, struct folio_mms *fm, struct mm_struct *
 /* Let the mms and files folio_lock_mms() held off go on. */
 void folio_unlock_mms(struct folio_mms *fm)
 {
-	while (fm->nr_files)
-		up_write(&fm->files[--fm->nr_files]->i_mmap_rwsem);
-	while (fm->nr_mms)
-		up_write(&fm->mms[--fm->nr_mms]->mmap_lock);
+	while (fm->nr)
+		up_write(fm->locked[--fm->nr]);
 }

@@ -7,14 +7,14 @@
 
 #include "mm/folio.h"
 #include "mm/mm_types.h"
+#include "linux/rwsem.h"
 
-#define FOLIO_MMS_MAX   16      /* mms (and files) one split may hold off */
+#define FOLIO_MMS_MAX   32      /* mms and files one split may hold off */
 
 struct folio_mms {
-	struct mm_struct *held;                 /* the caller's mm, locked by the caller */
-	int nr_mms, nr_files;
-	struct mm_struct *mms[FOLIO_MMS_MAX];   /* mmap_lock held for write */
-	struct address_space *files[FOLIO_MMS_MAX];     /* i_mmap_rwsem held for write */
+	struct mm_struct *held;         /* the caller's mm, locked by the caller */
+	int nr;
+	struct rw_semaphore *locked[FOLIO_MMS_MAX];     /* mmap_locks, i_mmap_rwsems: for write */
 };
 
 int folio_lock_mms(struct folio *folio, struct folio_mms *fm, struct mm_struct *held);
