@@ -332,6 +332,13 @@ static int __split_folio_locked(struct folio *folio, unsigned int new_order)
 	/* A reference besides the mappings' and ours (a pin, a pipe, a /proc reader): not now. */
 	if (!folio_ref_freeze(folio, total + 1))
 		return -EAGAIN;
+	/*
+	 * An unmap may have queued the folio again since the caller took it
+	 * off (before its mm was held off); frozen, no scan takes it now, so
+	 * off it goes before page[2], its list link, is rewritten (Linux's
+	 * __folio_split does the same).
+	 */
+	folio_unqueue_deferred_split(folio);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, -1);
 	if (new_order)
 		__split_folio_to_order(folio, split_counts, new_order);

@@ -43,7 +43,8 @@
  *                                                 fork: the child's, then the parent's
  *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
  *       (the locks below may be taken under a PTL)
- *   split_lock               mm/deferred_split.c  the split's per-page counts
+ *   split_lock               mm/deferred_split.c  the split's per-page counts;
+ *                                                 split_queue_lock under it
  *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
  *                                                 from its "before" to its "after":
  *                                                 bit lock, split_queue_lock,

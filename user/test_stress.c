@@ -1,13 +1,13 @@
 /*
  * Guest test (TAP): many processes fork, fault, copy-on-write, split and
- * unmap large folios at the same time, switched by the timer.
+ * unmap large folios at the same time: switched by the timer on one CPU,
+ * side by side on several (make test runs it on 1 and on 4).
  *
- * foliOS's kernel is not preemptible: the timer preempts user mode only,
- * and the folio's mapcount bit lock is taken with interrupts off, so an
- * rmap update or a page-table copy is never interrupted half-way by
- * another task — correct by construction rather than by luck.  What this
- * test shows is the user-visible side of that: WORKERS processes, each
- * with its own mTHP/THP region, run ROUNDS rounds of fork + concurrent
+ * The kernel's locks (page-table locks, the folio's mapcount bit lock, the
+ * rmap locks, the split's hold-off of every mm that maps the folio) keep
+ * an rmap update or a page-table copy from being seen half-way by another
+ * task.  What this test shows is the user-visible side of that: WORKERS
+ * processes, each with its own mTHP/THP region, run ROUNDS rounds of fork + concurrent
  * writes in parent and child + partial munmap (PMD split) + mprotect, and
  * every byte each of them reads is the byte it expects.  Before that, each
  * worker logs SPINS steps of pure user-mode work into one pipe (writes
