@@ -368,9 +368,11 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
  * Unmap a whole PMD leaf (munmap, exit, MADV_DONTNEED of all 2 MiB of it),
  * the anon folio's reference gathered in tlb to drop after the flush;
  * the huge zero folio's only loses the deposited table, a page-cache
- * folio's has none (zap_file_pmd).
+ * folio's has none (zap_file_pmd).  False if *pmd is no leaf any more
+ * under pmd_lock (an rmap walker of another process split it: Linux's
+ * pmd_trans_huge_lock): then the caller zaps its PTEs.
  */
-void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+bool zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
 		  unsigned long addr)
 {
 	struct mm_struct *mm = vma->vm_mm;
@@ -380,15 +382,15 @@ void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd
 	struct folio *folio = page_folio(page);
 
 	addr &= PMD_MASK;
-	if (!pgent_huge(old)) {         /* split by another thread meanwhile: its PTEs stay */
+	if (!pgent_huge(old)) {
 		spin_unlock(ptl);
-		return;
+		return false;
 	}
 	if (!is_huge_zero_pmd(old) && !folio_test_anon(folio)) {
 		zap_file_pmd(vma, pmd, addr);
 		spin_unlock(ptl);
 		tlb_free_empty_tables(tlb, vma, addr, PT_PMD);
-		return;
+		return true;
 	}
 	pmdp_huge_get_and_clear(mm, addr, pmd);
 	spin_unlock(ptl);
@@ -396,10 +398,11 @@ void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd
 	tlb_free_empty_tables(tlb, vma, addr, PT_PMD);
 	pte_free(pgtable_trans_huge_withdraw(mm));      /* never hooked in: no CPU walks it */
 	if (is_huge_zero_pmd(old))
-		return;
+		return true;
 	folio_remove_rmap_pmd(folio, page, vma);
 	tlb_remove_folio(tlb, folio);
 	add_mm_counter(mm, -(long)HPAGE_PMD_NR);
+	return true;
 }
 
 /*
@@ -485,15 +488,22 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 /*
  * mprotect of a whole PMD leaf: new permissions, writable only if the THP
  * is exclusive to this mm (else it waits for its write fault); the huge
- * zero folio's leaf stays read-only.
+ * zero folio's leaf stays read-only.  False if it is no leaf any more
+ * (zap_huge_pmd()): the caller changes its PTEs.
  */
-void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
+bool change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
-	bool write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
+	bool write;
 
+	if (!pgent_huge(*pmd)) {        /* split meanwhile, as zap_huge_pmd() says */
+		spin_unlock(ptl);
+		return false;
+	}
+	write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
 	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(*pmd, vma_pgprot(vma, write)));
 	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
 	spin_unlock(ptl);
+	return true;
 }

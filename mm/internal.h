@@ -212,13 +212,13 @@ void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);
 struct mmu_gather;
-void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+bool zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
 		  unsigned long addr);
 void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 		      unsigned long start, unsigned long end);
 int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
 		  pmd_t *src_pmd, unsigned long addr);
-void change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
+bool change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr);
 void mm_free_deposited_tables(struct mm_struct *mm);
 void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
 

@@ -388,10 +388,11 @@ void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
 		if (pgent_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
-				zap_huge_pmd(tlb, vma, pmd, addr);
-				continue;
+				if (zap_huge_pmd(tlb, vma, pmd, addr))
+					continue;
+			} else {
+				__split_huge_pmd(vma, pmd, addr);
 			}
-			__split_huge_pmd(vma, pmd, addr);
 			if (pgent_none(*pmd))
 				continue;
 		}

@@ -58,10 +58,11 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
 		if (pgent_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
-				change_huge_pmd(vma, pmd, addr);
-				continue;
+				if (change_huge_pmd(vma, pmd, addr))
+					continue;
+			} else {
+				__split_huge_pmd(vma, pmd, addr);
 			}
-			__split_huge_pmd(vma, pmd, addr);
 			if (pgent_none(*pmd))
 				continue;       /* a file PMD: zapped, its pages refault */
 		}

@@ -46,6 +46,10 @@ static bool move_huge_pmd(struct vm_area_struct *vma, unsigned long old_addr, pm
 	if (!new_pmd || !pgent_none(*new_pmd))
 		return false;
 	old_ptl = pmd_lock(mm, old_pmd);
+	if (!pgent_huge(*old_pmd)) {    /* split meanwhile (zap_huge_pmd() says by whom) */
+		spin_unlock(old_ptl);
+		return false;
+	}
 	new_ptl = pmd_lockptr(mm, new_pmd);
 	if (new_ptl != old_ptl)
 		spin_lock_nested(new_ptl, SINGLE_DEPTH_NESTING);
