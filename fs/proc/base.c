@@ -67,8 +67,7 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
 		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", pi->comm, task_state(t),
 		   t ? (long)t->tgid : pi->arg, pi->arg, t && t->parent ? t->parent->tgid : 0);
-	if (pi->mm)
-		task_mem(m, pi->mm);
+	task_mem(m, m->private);
 	seq_printf(m, "Threads:\t%d\n", t ? t->signal->nr_threads : 0);
 	if (t)
 		cpus_allowed_show(m, &t->cpus_mask);
@@ -92,11 +91,13 @@ static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
 	struct task_struct *t = find_task_by_vpid(pi->arg);
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	unsigned long vsize = 0, rss = 0;
 
-	if (pi->mm) {
-		vsize = mm_vm_pages(pi->mm, false) * PAGE_SIZE;
-		rss = pi->mm->rss_anon + pi->mm->rss_file + pi->mm->rss_shmem;
+	if (mm) {
+		vsize = mm_vm_pages(mm, false) * PAGE_SIZE;
+		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+		proc_mm_unlock(mm);
 	}
 	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -144,11 +145,13 @@ static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, boo
 	long copied = 0;
 	char *kbuf;
 
-	if (!mm || !mm_has_users(mm))
+	if (!mm || !mmget_not_zero(mm))
 		return 0;
 	kbuf = kmalloc(PAGE_SIZE);
-	if (!kbuf)
+	if (!kbuf) {
+		mmput(mm);
 		return -ENOMEM;
+	}
 	while (count) {
 		int len = MIN(count, PAGE_SIZE);
 
@@ -172,6 +175,7 @@ static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, boo
 	}
 	*pos = addr;
 	kfree(kbuf);
+	mmput(mm);
 	return copied;
 }
 
