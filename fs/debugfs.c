@@ -17,6 +17,7 @@
 #include "linux/uaccess.h"
 #include "linux/debugfs.h"
 #include "mm/huge_memory_debugfs.h"
+#include "mm/mmap_lock.h"
 #include <asm/page.h>
 
 #define DEBUGFS_DIR "sys/kernel/debug"
@@ -67,8 +68,9 @@ static long split_huge_pages_file(char *buf)
  */
 static long split_huge_pages_pid(const char *buf)
 {
-	unsigned long start, end, order;
+	unsigned long start, end, order, flags;
 	struct task_struct *t;
+	struct mm_struct *mm;
 	const char *p;
 	int pid;
 
@@ -79,10 +81,16 @@ static long split_huge_pages_pid(const char *buf)
 	}
 	if (p == buf || *p != ',' || parse_split_range(p + 1, &start, &end, &order))
 		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);       /* Linux's find_get_task_by_vpid, get_task_mm */
 	t = find_task_by_vpid(pid);
-	if (!t || !t->mm)
+	mm = t && t->mm && mmget_not_zero(t->mm) ? t->mm : NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!mm)
 		return t ? -EINVAL : -ESRCH;
-	split_huge_pages_in_range(t->mm, start & PAGE_MASK, end & PAGE_MASK, order);
+	mmap_read_lock(mm);
+	split_huge_pages_in_range(mm, start & PAGE_MASK, end & PAGE_MASK, order);
+	mmap_read_unlock(mm);
+	mmput(mm);
 	return 0;
 }
 
