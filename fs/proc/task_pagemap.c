@@ -106,44 +106,55 @@ static void pagemap_fill(struct mm_struct *mm, struct pagemapread *pm, unsigned 
 }
 
 /*
- * The entries from the file position on (Linux's pagemap_read): a PMD's
- * worth at a time is made under the mmap_lock into a kernel buffer, then
- * copied out with the lock dropped (a fault on the user buffer takes it).
- * The bytes read, short at the end of the address space; 0 (EOF) once
- * the mm has no user (exit, exec), as Linux; -EINVAL for a position or
- * count not a multiple of 8; -EFAULT, -ENOMEM.
+ * The entries from *pos on into ubuf (count bytes, both multiples of 8),
+ * a PMD's worth at a time made under the mmap_lock into pm's kernel
+ * buffer, then copied out with the lock dropped (a fault on the user
+ * buffer takes it), as Linux's pagemap_read.  The bytes read, short at
+ * the end of the address space; -EFAULT if none.
  */
-static long pagemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+static long pagemap_copy(struct mm_struct *mm, struct pagemapread *pm, char *ubuf, size_t count,
+			 loff_t *pos)
 {
-	struct pagemapread pm;
-	struct mm_struct *mm;
 	long done = 0;
 
-	if ((*pos | count) & (PM_ENTRY_BYTES - 1))
-		return -EINVAL;
-	pm.buffer = kmalloc(PAGEMAP_WALK_ENTRIES * PM_ENTRY_BYTES);
-	if (!pm.buffer)
-		return -ENOMEM;
 	while ((size_t)done < count && (unsigned long)*pos / PM_ENTRY_BYTES < PAGEMAP_LIMIT) {
 		unsigned long vpn = *pos / PM_ENTRY_BYTES;
 		unsigned long n = PAGEMAP_WALK_ENTRIES - (vpn & (PAGEMAP_WALK_ENTRIES - 1));
 
 		n = MIN(MIN(n, (count - done) / PM_ENTRY_BYTES), PAGEMAP_LIMIT - vpn);
-		mm = proc_mm_lock(file_inode(file));
-		if (!mm)
-			break;
-		pm.start = vpn << PAGE_SHIFT;
-		pagemap_fill(mm, &pm, pm.start + (n << PAGE_SHIFT));
-		proc_mm_unlock(mm);
-		if (copy_to_user(ubuf + done, pm.buffer, n * PM_ENTRY_BYTES)) {
-			done = done ? done : -EFAULT;
-			break;
-		}
+		pm->start = vpn << PAGE_SHIFT;
+		mmap_read_lock(mm);
+		pagemap_fill(mm, pm, pm->start + (n << PAGE_SHIFT));
+		mmap_read_unlock(mm);
+		if (copy_to_user(ubuf + done, pm->buffer, n * PM_ENTRY_BYTES))
+			return done ? done : -EFAULT;
 		done += n * PM_ENTRY_BYTES;
 		*pos += n * PM_ENTRY_BYTES;
 	}
-	kfree(pm.buffer);
 	return done;
+}
+
+/*
+ * read(2) of pagemap, with the mm pinned throughout: pagemap_copy()'s
+ * result; 0 (EOF) once the mm has no user (exit, exec), as Linux; then
+ * -EINVAL for a position or count not a multiple of 8; -ENOMEM.
+ */
+static long pagemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	struct pagemapread pm;
+	long ret;
+
+	if (!mm || !mmget_not_zero(mm))
+		return 0;
+	pm.buffer = kmalloc(PAGEMAP_WALK_ENTRIES * PM_ENTRY_BYTES);
+	if ((*pos | count) & (PM_ENTRY_BYTES - 1))
+		ret = -EINVAL;
+	else
+		ret = pm.buffer ? pagemap_copy(mm, &pm, ubuf, count, pos) : -ENOMEM;
+	kfree(pm.buffer);
+	mmput(mm);
+	return ret;
 }
 
 const struct file_operations proc_pagemap_operations = {
