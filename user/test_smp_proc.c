@@ -2,9 +2,10 @@
  * /proc of a process whose threads change its memory on other CPUs: a
  * child's 3 threads mmap, touch, mprotect (splitting THPs) and munmap in a
  * loop, and fork children that write and exit, while the parent reads the
- * child's maps, smaps, smaps_rollup, status, pagemap (and writes its
- * clear_refs), and kpageflags / kpagecount of its pages — and a 4th
- * thread of the child reads the same of itself.  Each read must succeed
+ * child's maps, smaps, smaps_rollup, status, pagemap, PROCMAP_QUERY
+ * (where the kernel has it) and kpageflags / kpagecount of its pages, and
+ * writes its clear_refs — and a 4th thread of the child reads the same of
+ * itself.  Each read must succeed
  * (or fail only as Linux fails it once the process is gone: ESRCH, ENOENT)
  * and be self-consistent: maps' VMAs in order, smaps' Rss at most Size
  * and the sum of its four parts, status' VmRSS the sum of its parts and at
@@ -26,6 +27,16 @@
 #define KPF_BUDDY       10
 #define KPF_COMPOUND_HEAD 15
 #define KPF_COMPOUND_TAIL 16
+
+/* Linux's include/uapi/linux/fs.h, PROCMAP_QUERY (6.11; older kernels: ENOTTY). */
+struct procmap_query {
+	uint64_t size, query_flags, query_addr, vma_start, vma_end, vma_flags;
+	uint64_t vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY                   _IOWR('f', 17, struct procmap_query)
+#define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
 
 /* What a reader saw wrong, by check. */
 struct verdict {
@@ -218,6 +229,40 @@ static int check_churn(const char *dir, const char *maps, struct verdict *v)
 	return 1;
 }
 
+/*
+ * PROCMAP_QUERY on dir's maps, VMA after VMA from address 0 (with room
+ * for names): each answer a range above the last, the fixed pages inside
+ * one.  ENOTTY (a kernel without it) ends the walk; ENOENT past the last
+ * VMA, ESRCH once the process is gone.
+ */
+static void check_query(const char *dir, struct verdict *v)
+{
+	struct procmap_query q;
+	char path[64], name[256];
+	unsigned long addr = 0, found_fixed = 0;
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "%s/maps", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	for (; n < 1000; n++, addr = q.vma_end) {
+		q = (struct procmap_query){ .size = sizeof(q), .query_addr = addr,
+					    .query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA,
+					    .vma_name_size = sizeof(name),
+					    .vma_name_addr = (uintptr_t)name };
+		v->reads++;
+		if (ioctl(fd, PROCMAP_QUERY, &q)) {
+			v->bad_read += errno != ENOTTY && errno != ENOENT && !gone_errno();
+			break;
+		}
+		v->bad_maps += q.vma_start >= q.vma_end || q.vma_end <= addr;
+		found_fixed |= q.vma_start <= (uintptr_t)fixed && (uintptr_t)fixed < q.vma_end;
+	}
+	v->bad_maps += n && errno == ENOENT && !found_fixed;
+	close(fd);
+}
+
 /* One round of every view of dir; 0 once the process is gone. */
 static int read_round(const char *dir, unsigned long *pfns, struct verdict *v)
 {
@@ -230,6 +275,7 @@ static int read_round(const char *dir, unsigned long *pfns, struct verdict *v)
 	alive &= check_text(dir, "smaps_rollup", rollup_ok, &v->bad_smaps, v);
 	alive &= check_text(dir, "status", status_ok, &v->bad_status, v);
 	alive &= check_fixed(dir, pfns, v);
+	check_query(dir, v);
 	return alive;
 }
 
@@ -362,7 +408,8 @@ int main(void)
 		   "the child's own reads of /proc/self are consistent (status %#x)", status);
 	ok(rounds > 0 && !v.bad_read, "reads of /proc/<pid> succeed while the child lives (%lu failed)",
 	   v.bad_read);
-	ok(!v.bad_maps, "maps: ranges in order (%lu bad)", v.bad_maps);
+	ok(!v.bad_maps, "maps, PROCMAP_QUERY: ranges in order, the fixed pages in one (%lu bad)",
+	   v.bad_maps);
 	ok(!v.bad_smaps, "smaps, smaps_rollup: Rss <= Size, parts add up (%lu bad)", v.bad_smaps);
 	ok(!v.bad_status, "status: VmRSS = RssAnon + RssFile + RssShmem <= VmHWM (%lu bad)",
 	   v.bad_status);
