@@ -5,7 +5,8 @@
  * process's mm (mmgrab), as Linux's open does; a zombie has none (its
  * pagemap reads EOF, its status has no Vm lines).
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
+ * Locks: a task is looked up and used in one hold of tasklist_lock; the
+ * memory views hold the mm as fs/proc/task_walk.c says.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"

@@ -2,6 +2,10 @@
  * The page views of /proc: Linux's kpagecount and kpageflags (one 64-bit
  * record per PFN, at the file position / 8), and foliOS's own folio view
  * /proc/folio/<pfn> (a text file of the folio's counts).
+ *
+ * Locks: a folio is read under a reference (kpage_folio_get()), its
+ * mapcounts under its mapcount lock, a page-cache folio's file under the
+ * folio lock, the task list (mm_id_to_pid) under tasklist_lock.
  */
 #include "fs/proc/internal.h"
 #include "linux/printk.h"
@@ -243,6 +247,18 @@ static void folio_read_counts(struct folio *folio, struct page *page, struct fol
 		folio_unlock_large_mapcount(folio);
 }
 
+/* mm_id_to_pid() with the task list walked under tasklist_lock. */
+static int mm_id_pid(unsigned int mm_id)
+{
+	unsigned long flags;
+	int pid;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	pid = mm_id_to_pid(mm_id);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return pid;
+}
+
 /*
  * The view of a folio held (kpage_folio_get()): counts as logical values,
  * "[pid N]" naming the task of an MM ID.
@@ -267,7 +283,7 @@ static void folio_show_held(struct seq_file *m, struct folio *folio, struct page
 			   c.page_mapcount);
 	for (int i = 0; i < 2; i++)
 		seq_printf(m, "mm_id%d: %u [pid %d]\nmm_id%d_mapcount: %d\n", i, c.mm_id[i],
-			   c.mm_id[i] ? mm_id_to_pid(c.mm_id[i]) : 0, i, c.mm_id_mapcount[i]);
+			   c.mm_id[i] ? mm_id_pid(c.mm_id[i]) : 0, i, c.mm_id_mapcount[i]);
 	seq_printf(m, "maybe_mapped_shared: %d\nanon_exclusive: %d\npartially_mapped: %d\n"
 		   "flags: %s\n", c.shared, PageAnonExclusive(page),
 		   folio_order(folio) > 1 && folio_test_partially_mapped(folio), flags);
