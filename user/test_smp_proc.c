@@ -41,7 +41,18 @@ struct procmap_query {
 /* What a reader saw wrong, by check. */
 struct verdict {
 	unsigned long reads, bad_read, bad_maps, bad_smaps, bad_status, bad_pfn, torn;
+	char first[128];        /* what went wrong first, for the log */
 };
+
+/* Count a bad answer (cond) under counter; the first one is named in v->first with errno. */
+static void bad_if(struct verdict *v, unsigned long *counter, int cond, const char *what)
+{
+	if (!cond)
+		return;
+	(*counter)++;
+	if (!v->first[0])
+		snprintf(v->first, sizeof(v->first), "%s (errno %d)", what, errno);
+}
 
 static char *fixed;                     /* the child's FIXED_PAGES, never changed after set-up */
 static volatile int stop;
@@ -136,10 +147,10 @@ static int check_text(const char *dir, const char *name, int (*judge)(const char
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	v->reads++;
 	if (read_whole(path, text, sizeof(text)) < 0) {
-		v->bad_read += !gone_errno();
+		bad_if(v, &v->bad_read, !gone_errno(), path);
 		return 0;
 	}
-	*bad += !judge(text);
+	bad_if(v, bad, !judge(text), path);
 	return 1;
 }
 
@@ -160,17 +171,18 @@ static int check_fixed(const char *dir, unsigned long *pfns, struct verdict *v)
 	n = fd >= 0 ? pread(fd, e, sizeof(e), (unsigned long)fixed / PAGE * 8) : -1;
 	v->reads++;
 	if (n != sizeof(e))
-		v->bad_read += n > 0 || (n < 0 && !gone_errno());
+		bad_if(v, &v->bad_read, n > 0 || (n < 0 && !gone_errno()), "pagemap of the fixed pages");
 	for (int i = 0; n == sizeof(e) && i < FIXED_PAGES; i++) {
 		unsigned long pfn = e[i] & ((1ULL << 55) - 1), count = 0;
 
 		if (!pfns[i])
 			pfns[i] = pfn;
-		v->bad_pfn += !(e[i] >> 63) || pfn != pfns[i];
+		bad_if(v, &v->bad_pfn, !(e[i] >> 63) || pfn != pfns[i], "a fixed page's PFN");
 		if (pread(kf, &f, 8, pfn * 8) != 8 || pread(kc, &count, 8, pfn * 8) != 8)
-			v->bad_read++;
+			bad_if(v, &v->bad_read, 1, "kpageflags, kpagecount");
 		else
-			v->bad_pfn += !(f >> KPF_ANON & 1) || !(f >> KPF_MMAP & 1) || !count;
+			bad_if(v, &v->bad_pfn, !(f >> KPF_ANON & 1) || !(f >> KPF_MMAP & 1) || !count,
+			       "a fixed page's kpageflags or kpagecount");
 	}
 	close(fd);
 	close(kf);
@@ -192,14 +204,15 @@ static void check_range(int pm, int kf, unsigned long start, unsigned long end, 
 
 	v->reads++;
 	if (n < 0)
-		v->bad_read += !gone_errno();
+		bad_if(v, &v->bad_read, !gone_errno(), "pagemap of a VMA");
 	for (long i = 0; i < n / 8; i++) {
 		unsigned long pfn = e[i] & ((1ULL << 55) - 1);
 
 		if (!(e[i] >> 63) || pread(kf, &f, 8, pfn * 8) != 8)
 			continue;
-		v->torn += ((f >> KPF_BUDDY & 1) && (f >> KPF_MMAP & 1)) ||
-			   ((f >> KPF_COMPOUND_HEAD & 1) && (f >> KPF_COMPOUND_TAIL & 1));
+		bad_if(v, &v->torn, ((f >> KPF_BUDDY & 1) && (f >> KPF_MMAP & 1)) ||
+			   ((f >> KPF_COMPOUND_HEAD & 1) && (f >> KPF_COMPOUND_TAIL & 1)),
+		       "kpageflags of a page in use");
 	}
 }
 
@@ -213,7 +226,7 @@ static int check_churn(const char *dir, const char *maps, struct verdict *v)
 	snprintf(path, sizeof(path), "%s/pagemap", dir);
 	pm = open(path, O_RDONLY);
 	if (pm < 0) {
-		v->bad_read += !gone_errno();
+		bad_if(v, &v->bad_read, !gone_errno(), path);
 		close(kf);
 		return 0;
 	}
@@ -253,13 +266,15 @@ static void check_query(const char *dir, struct verdict *v)
 					    .vma_name_addr = (uintptr_t)name };
 		v->reads++;
 		if (ioctl(fd, PROCMAP_QUERY, &q)) {
-			v->bad_read += errno != ENOTTY && errno != ENOENT && !gone_errno();
+			bad_if(v, &v->bad_read, errno != ENOTTY && errno != ENOENT && !gone_errno(),
+			       "PROCMAP_QUERY");
 			break;
 		}
-		v->bad_maps += q.vma_start >= q.vma_end || q.vma_end <= addr;
+		bad_if(v, &v->bad_maps, q.vma_start >= q.vma_end || q.vma_end <= addr,
+		       "PROCMAP_QUERY's order");
 		found_fixed |= q.vma_start <= (uintptr_t)fixed && (uintptr_t)fixed < q.vma_end;
 	}
-	v->bad_maps += n && errno == ENOENT && !found_fixed;
+	bad_if(v, &v->bad_maps, n && errno == ENOENT && !found_fixed, "PROCMAP_QUERY's fixed VMA");
 	close(fd);
 }
 
@@ -354,8 +369,8 @@ static int child(int ready_fd)
 		;
 	bad = v.bad_read + v.bad_maps + v.bad_smaps + v.bad_status + v.bad_pfn + v.torn;
 	printf("# child's reads of itself: %lu, failed %lu, bad maps %lu, smaps %lu, status %lu, "
-	       "fixed PFNs %lu, torn %lu\n", v.reads, v.bad_read, v.bad_maps, v.bad_smaps,
-	       v.bad_status, v.bad_pfn, v.torn);
+	       "fixed PFNs %lu, torn %lu%s%s\n", v.reads, v.bad_read, v.bad_maps, v.bad_smaps,
+	       v.bad_status, v.bad_pfn, v.torn, v.first[0] ? "; first: " : "", v.first);
 	if (n <= NR_MUTATORS)
 		return 100;     /* no threads here */
 	return bad ? (bad > 99 ? 99 : (int)bad) : 0;
@@ -371,8 +386,8 @@ static unsigned long parent_reads(pid_t pid, struct verdict *v)
 	snprintf(dir, sizeof(dir), "/proc/%d", pid);
 	pin_cpu(0);
 	while (read_round(dir, pfns, v)) {
-		if (clear >= 0 && write(clear, rounds % 2 ? "1" : "4", 1) != 1 && !gone_errno())
-			v->bad_read++;
+		if (clear >= 0 && write(clear, rounds % 2 ? "1" : "4", 1) != 1)
+			bad_if(v, &v->bad_read, !gone_errno(), "clear_refs");
 		rounds++;
 	}
 	if (clear >= 0)
@@ -400,7 +415,8 @@ int main(void)
 	ok(pid > 0 && read(fds[0], &fixed, sizeof(fixed)) == sizeof(fixed), "child up");
 	rounds = parent_reads(pid, &v);
 	waitpid(pid, &status, 0);
-	printf("# parent: %lu rounds, %lu reads\n", rounds, v.reads);
+	printf("# parent: %lu rounds, %lu reads%s%s\n", rounds, v.reads,
+	       v.first[0] ? "; first bad: " : "", v.first);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
 		skip("no threads");
 	else

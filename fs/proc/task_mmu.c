@@ -395,20 +395,24 @@ void task_mem(struct seq_file *m, struct inode *inode)
 {
 	struct mm_struct *mm = proc_mm_lock(inode);
 	unsigned long size, data, stack = 0, kb = PAGE_SIZE >> 10;
-	long rss;
+	long anon, file, shmem, rss;
 	struct vm_area_struct *vma;
 
 	if (!mm)
 		return;
 	size = mm_vm_pages(mm, false) * kb;
 	data = mm_vm_pages(mm, true) * kb;
-	rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	/* faults on other CPUs count on meanwhile: each counter read once, as Linux's */
+	anon = READ_ONCE(mm->rss_anon);
+	file = READ_ONCE(mm->rss_file);
+	shmem = READ_ONCE(mm->rss_shmem);
+	rss = anon + file + shmem;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
 	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
-		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, rss) * kb, rss * kb,
-		   mm->rss_anon * kb, mm->rss_file * kb, mm->rss_shmem * kb, data, stack, 0UL);
+		   "VmSwap:\t%8lu kB\n", size, MAX(READ_ONCE(mm->hiwater_rss), rss) * kb, rss * kb,
+		   anon * kb, file * kb, shmem * kb, data, stack, 0UL);
 	proc_mm_unlock(mm);
 }
