@@ -18,7 +18,6 @@
 #include "linux/debugfs.h"
 #include "mm/huge_memory_debugfs.h"
 #include "mm/mmap_lock.h"
-#include "mm/mm_id.h"
 #include <asm/page.h>
 
 #define DEBUGFS_DIR "sys/kernel/debug"
@@ -82,19 +81,17 @@ static long split_huge_pages_pid(const char *buf)
 	}
 	if (p == buf || *p != ',' || parse_split_range(p + 1, &start, &end, &order))
 		return -EINVAL;
-	spin_lock_irqsave(&tasklist_lock, flags);
+	spin_lock_irqsave(&tasklist_lock, flags);       /* Linux's find_get_task_by_vpid, get_task_mm */
 	t = find_task_by_vpid(pid);
-	mm = t ? t->mm : NULL;
-	if (mm)
-		mmgrab(mm);
+	mm = t && t->mm && mmget_not_zero(t->mm) ? t->mm : NULL;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!mm)
 		return t ? -EINVAL : -ESRCH;
-	/* For write: foliOS's split holds the mms off (mm/folio_mms.c). */
+	/* For write, not Linux's read: foliOS's split holds the mms off (mm/folio_mms.c). */
 	mmap_write_lock(mm);
 	split_huge_pages_in_range(mm, start & PAGE_MASK, end & PAGE_MASK, order);
 	mmap_write_unlock(mm);
-	mmdrop(mm);
+	mmput(mm);
 	return 0;
 }
 

@@ -38,9 +38,9 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_DUPFD_CLOEXEC:
 		if (arg > 0x7fffffffUL)
 			return -EINVAL;
-		ret = f_dupfd(arg, f, cmd == F_DUPFD_CLOEXEC);
-		if (ret >= 0)
-			f->f_count++;
+		ret = f_dupfd(arg, get_file(f), cmd == F_DUPFD_CLOEXEC);
+		if (ret < 0)
+			fput(f);
 		return ret;
 	}
 	return -EINVAL;

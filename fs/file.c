@@ -14,7 +14,7 @@
 
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
 struct file console_file = {
-	.f_count = 1, .f_mode = FMODE_READ | FMODE_WRITE, .f_flags = O_RDWR,
+	.f_count = ATOMIC_INIT(1), .f_mode = FMODE_READ | FMODE_WRITE, .f_flags = O_RDWR,
 	.f_inode = &console_inode, .f_op = &console_fops,
 };
 
@@ -31,7 +31,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 
 	if (!f)
 		return NULL;
-	f->f_count = 1;
+	atomic_set(&f->f_count, 1);
 	f->f_flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
 		    (acc != O_RDONLY ? FMODE_WRITE : 0);
@@ -46,7 +46,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 /* Drop a reference to f; the last one releases it (f_op->release), then its inode. */
 void fput(struct file *f)
 {
-	if (--f->f_count || f == &console_file)
+	if (!atomic_dec_and_test(&f->f_count) || f == &console_file)
 		return;
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
@@ -57,11 +57,12 @@ void fput(struct file *f)
 	kfree(f);
 }
 
+/* The file of fd in current's table, NULL if none (no reference: see include/linux/fs.h). */
 struct file *fget(int fd)
 {
 	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
-	return current->files->fd[fd];
+	return READ_ONCE(current->files->fd[fd]);
 }
 
 /* How many fds this process may use: RLIMIT_NOFILE, at most the table. */
@@ -70,14 +71,22 @@ static int nofile_limit(void)
 	return MIN(NR_OPEN, rlimit(RLIMIT_NOFILE));
 }
 
-void set_close_on_exec(unsigned int fd, bool flag)
+/* Set or clear fd's close-on-exec bit; under file_lock. */
+static void __set_close_on_exec(struct files_struct *files, unsigned int fd, bool flag)
 {
-	struct files_struct *files = current->files;
-
 	if (flag)
 		files->cloexec[fd / 64] |= BIT(fd % 64);
 	else
 		files->cloexec[fd / 64] &= ~BIT(fd % 64);
+}
+
+void set_close_on_exec(unsigned int fd, bool flag)
+{
+	struct files_struct *files = current->files;
+
+	spin_lock(&files->file_lock);
+	__set_close_on_exec(files, fd, flag);
+	spin_unlock(&files->file_lock);
 }
 
 bool get_close_on_exec(unsigned int fd)
@@ -94,16 +103,36 @@ int f_dupfd(unsigned int from, struct file *f, bool cloexec)
 {
 	struct files_struct *files = current->files;
 
+	int ret = -EMFILE;
+
 	if (from >= (unsigned int)nofile_limit())
 		return -EINVAL;
+	spin_lock(&files->file_lock);
 	for (unsigned int fd = from; fd < (unsigned int)nofile_limit(); fd++) {
 		if (files->fd[fd])
 			continue;
-		files->fd[fd] = f;
-		set_close_on_exec(fd, cloexec);
-		return fd;
+		WRITE_ONCE(files->fd[fd], f);
+		__set_close_on_exec(files, fd, cloexec);
+		ret = fd;
+		break;
 	}
-	return -EMFILE;
+	spin_unlock(&files->file_lock);
+	return ret;
+}
+
+/* Empty fd's slot in current's table (Linux's file_close_fd): its file, for the caller to put; NULL if none. */
+struct file *file_close_fd(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+	struct file *f;
+
+	if (fd >= NR_OPEN)
+		return NULL;
+	spin_lock(&files->file_lock);
+	f = files->fd[fd];
+	WRITE_ONCE(files->fd[fd], NULL);
+	spin_unlock(&files->file_lock);
+	return f;
 }
 
 /* Put f in the lowest free slot below RLIMIT_NOFILE; the fd, or -EMFILE. */
@@ -122,25 +151,32 @@ struct files_struct *files_init_console(void)
 	if (!files)
 		return NULL;
 	files->count = 1;
-	for (int fd = 0; fd < 3; fd++) {
-		files->fd[fd] = &console_file;
-		console_file.f_count++;
-	}
+	spin_lock_init(&files->file_lock, "files->file_lock");
+	for (int fd = 0; fd < 3; fd++)
+		files->fd[fd] = get_file(&console_file);
 	return files;
 }
 
-/* A copy of src holding a reference to each open file (fork; Linux's dup_fd); NULL. */
-struct files_struct *dup_fd(const struct files_struct *src)
+/*
+ * A copy of src holding a reference to each open file (fork; Linux's
+ * dup_fd), taken under src's file_lock (its other threads may open and
+ * close meanwhile); NULL without memory.
+ */
+struct files_struct *dup_fd(struct files_struct *src)
 {
 	struct files_struct *dst = kmalloc(sizeof(*dst));
 
 	if (!dst)
 		return NULL;
-	*dst = *src;
-	dst->count = 1;
+	spin_lock(&src->file_lock);
+	memcpy(dst->fd, src->fd, sizeof(dst->fd));
+	memcpy(dst->cloexec, src->cloexec, sizeof(dst->cloexec));
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (dst->fd[fd])
-			dst->fd[fd]->f_count++;
+			get_file(dst->fd[fd]);
+	spin_unlock(&src->file_lock);
+	dst->count = 1;
+	spin_lock_init(&dst->file_lock, "files->file_lock");
 	return dst;
 }
 
@@ -155,31 +191,48 @@ void put_files_struct(struct files_struct *files)
 	kfree(files);
 }
 
+/* Close the fds marked close-on-exec (exec, after de_thread: the table may still be shared). */
 void files_close_on_exec(struct files_struct *files)
 {
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (files->fd[fd] && (files->cloexec[fd / 64] & BIT(fd % 64))) {
-			fput(files->fd[fd]);
-			files->fd[fd] = NULL;
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		struct file *f = NULL;
+
+		spin_lock(&files->file_lock);
+		if (files->cloexec[fd / 64] & BIT(fd % 64)) {
+			f = files->fd[fd];
+			WRITE_ONCE(files->fd[fd], NULL);
+			__set_close_on_exec(files, fd, false);
 		}
-	memset(files->cloexec, 0, sizeof(files->cloexec));
+		spin_unlock(&files->file_lock);
+		if (f)
+			fput(f);        /* a release may sleep: outside the lock */
+	}
 }
 
-/* dup3(old, new, flags) and friends: new refers to old's file. */
+/*
+ * dup3(old, new, flags) and friends: new refers to old's file, the file
+ * new had closed, in one step under file_lock (Linux's do_dup2).
+ */
 long sys_dup3(int oldfd, int newfd, int flags)
 {
-	struct file *f = fget(oldfd);
+	struct files_struct *files = current->files;
+	struct file *f, *tofree;
 
 	if ((flags & ~O_CLOEXEC) || oldfd == newfd)
 		return -EINVAL;
-	if (!f || newfd < 0 || newfd >= nofile_limit())
+	if (oldfd < 0 || oldfd >= NR_OPEN || newfd < 0 || newfd >= nofile_limit())
 		return -EBADF;
-	if (current->files->fd[newfd])
-		sys_close(newfd);
-	f->f_count++;
-	current->files->fd[newfd] = f;
-	set_close_on_exec(newfd, flags & O_CLOEXEC);
-	return newfd;
+	spin_lock(&files->file_lock);
+	f = files->fd[oldfd];
+	tofree = f ? files->fd[newfd] : NULL;
+	if (f) {
+		WRITE_ONCE(files->fd[newfd], get_file(f));
+		__set_close_on_exec(files, newfd, flags & O_CLOEXEC);
+	}
+	spin_unlock(&files->file_lock);
+	if (tofree)
+		fput(tofree);
+	return f ? newfd : -EBADF;
 }
 
 long sys_dup2(int oldfd, int newfd)
@@ -196,9 +249,8 @@ long sys_dup(int oldfd)
 
 	if (!f)
 		return -EBADF;
-	f->f_count++;
-	fd = fd_install(f, false);
+	fd = fd_install(get_file(f), false);
 	if (fd < 0)
-		f->f_count--;
+		fput(f);
 	return fd;
 }

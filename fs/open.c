@@ -251,11 +251,10 @@ long sys_fchdir(int fd)
 
 long sys_close(int fd)
 {
-	struct file *f = fget(fd);
+	struct file *f = fd < 0 ? NULL : file_close_fd(fd);
 
 	if (!f)
 		return -EBADF;
-	current->files->fd[fd] = NULL;
 	fput(f);
 	return 0;
 }

@@ -305,9 +305,9 @@ static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec
 	if (fds[1] >= 0 && !copy_to_user(ufds, fds, sizeof(fds)))
 		return 0;
 	if (fds[0] >= 0)
-		current->files->fd[fds[0]] = NULL;
+		file_close_fd(fds[0]);
 	if (fds[1] >= 0)
-		current->files->fd[fds[1]] = NULL;
+		file_close_fd(fds[1]);
 	return fds[1] < 0 ? -EMFILE : -EFAULT;
 }
 

@@ -71,18 +71,25 @@ int single_release(struct inode *inode, struct file *file)
 
 /*
  * Make the text: show into a page-sized buffer, and on overflow again
- * into one twice the size, up to SEQ_BUF_MAX (cut there).  0 or -ENOMEM.
+ * into one twice the size, up to SEQ_BUF_MAX (cut there).  0, -ENOMEM or
+ * show's error (no text then).
  */
 static int seq_fill(struct seq_file *m)
 {
 	for (size_t size = PAGE_SIZE; size <= SEQ_BUF_MAX; size *= 2) {
+		int ret;
+
 		seq_free_buf(m);
 		m->buf = size > PAGE_SIZE ?
 			(char *)__get_free_pages(0, __builtin_ctzl(size >> PAGE_SHIFT)) : kmalloc(size);
 		if (!m->buf)
 			return -ENOMEM;
 		m->size = size;
-		m->show(m, NULL);
+		ret = m->show(m, NULL);
+		if (ret < 0) {
+			seq_free_buf(m);
+			return ret;
+		}
 		if (!seq_has_overflowed(m))
 			return 0;
 	}

@@ -37,6 +37,23 @@ static void mmget(struct mm_struct *mm)
 }
 
 /*
+ * A user of mm's mappings unless it has none left (Linux's
+ * mmget_not_zero): /proc walking another process's mm pins it so the
+ * tables outlive the walk.  True if taken; mmput() gives it back (the last
+ * one tears the mappings down).
+ */
+bool mmget_not_zero(struct mm_struct *mm)
+{
+	int users = __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED);
+
+	while (users)
+		if (__atomic_compare_exchange_n(&mm->mm_users, &users, users + 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/*
  * A task stops using mm (exit, exec): the last user tears the mappings
  * down (Linux's mmput); the struct lives on while mmgrab'ed.  The caller
  * is off mm's page tables if it may be the last.

@@ -12,10 +12,12 @@
  * the wait status (no core is dumped, as with RLIMIT_CORE 0): see
  * kernel/signal_deliver.c.
  *
- * Lock order: see mm/rmap.c.  The pending queues, the thread lists and
- * the group's counts change under tasklist_lock (standing in for Linux's
+ * Lock order: see mm/rmap.c.  The pending queues, the dispositions
+ * (sighand->action), the blocked masks, the thread lists and the group's
+ * counts change under tasklist_lock (standing in for Linux's
  * sighand->siglock), taken with interrupts off as ^C's kill_pgrp and the
- * ITIMER_REAL tick send from interrupts.
+ * ITIMER_REAL tick send from interrupts; a kill looks its target up and
+ * queues to it in one hold (a task is freed once reaped, under it).
  */
 #include "linux/errno.h"
 #include "linux/signal.h"
@@ -101,19 +103,16 @@ static void flush_pending_mask(sigset_t mask, struct sigpending *pending, int *n
 /*
  * Discard what is pending of the signals in mask for t's process: its
  * shared queue and every thread's own (Linux's flush_sigqueue_mask as
- * do_sigaction uses it).
+ * do_sigaction uses it).  tasklist_lock held.
  */
-void flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
+void __flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
 	struct task_struct *th;
 
+	lockdep_assert_held(&tasklist_lock);
 	flush_pending_mask(mask, &t->signal->shared_pending, &t->signal->nr_shared_queued);
 	for_each_thread(t, th)
 		flush_pending_mask(mask, &th->pending, &th->nr_sigqueued);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /*
@@ -218,30 +217,37 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 {
 	struct k_sigaction *ka = &current->sighand->action[sig - 1];
 	siginfo_t info = { .si_signo = sig, .si_code = code };
+	unsigned long flags;
+	bool die;
 
 	info.si_addr = addr;
+	spin_lock_irqsave(&tasklist_lock, flags);       /* the disposition: another thread's sigaction */
 	if (ka->handler == SIG_IGN || (current->blocked & sigmask(sig))) {
 		ka->handler = SIG_DFL;
 		current->blocked &= ~sigmask(sig);
 	}
-	if (ka->handler == SIG_DFL && (current == init_task || sig == SIGKILL)) {
+	die = ka->handler == SIG_DFL && (current == init_task || sig == SIGKILL);
+	if (!die)
+		__send_signal(sig, &info, current, false);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (die) {
 		pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm, current->pid,
 			sig, addr);
 		do_group_exit(sig);
 	}
-	do_send_sig_info(sig, &info, current, PIDTYPE_PID);
 }
 
 /*
  * Send sig with info to one target (Linux's group_send_sig_info); sig 0
- * only probes.  The checks of kill(2): a valid number.
+ * only probes.  The checks of kill(2): a valid number.  tasklist_lock
+ * held: the target was just looked up under it.
  */
 static int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t,
 			       enum pid_type type)
 {
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	return sig ? do_send_sig_info(sig, info, t, type) : 0;
+	return sig ? __send_signal(sig, info, t, type != PIDTYPE_PID) : 0;
 }
 
 /* kill()'s siginfo: SI_USER, from the caller. */
@@ -258,42 +264,18 @@ static siginfo_t kill_info(int sig, int code)
  * sig to every process (zombies included) of group pgrp.  0 if one took
  * it, -ESRCH if the group is empty, else the last error.
  */
-int kill_pgrp(int pgrp, int sig)
-{
-	siginfo_t info = { .si_signo = sig, .si_code = SI_KERNEL };
-	struct task_struct *p;
-	int ret = -ESRCH;
-
-	for_each_process(p)
-		if (p->pgid == pgrp) {
-			int err = group_send_sig_info(sig, &info, p, PIDTYPE_TGID);
-
-			if (ret)
-				ret = err;
-		}
-	return ret;
-}
-
-/* kill(-1, sig): every process but PID 1 and the caller; -ESRCH if none. */
-static int kill_all(const siginfo_t *info, int sig)
-{
-	struct task_struct *p;
-	int ret = 0, count = 0;
-
-	for_each_process(p)
-		if (p->pid > 1 && p != current->group_leader) {
-			count++;
-			ret = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
-		}
-	return count ? ret : -ESRCH;
-}
-
-/* kill(-pgrp, sig) from user space: as kill_pgrp, with kill()'s siginfo. */
+/*
+ * kill(-pgrp, sig): sig with info to every process (zombies included) of
+ * group pgrp, walked under tasklist_lock.  0 if one took it, -ESRCH if
+ * the group is empty, else the last error.
+ */
 static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
 {
 	struct task_struct *p;
+	unsigned long flags;
 	int ret = -ESRCH;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
 	for_each_process(p)
 		if (p->pgid == pgrp) {
 			int err = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
@@ -301,7 +283,33 @@ static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
 			if (ret)
 				ret = err;
 		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
+}
+
+/* sig from the kernel (the tty's ^C) to group pgrp: as kill_pgrp_info. */
+int kill_pgrp(int pgrp, int sig)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = SI_KERNEL };
+
+	return kill_pgrp_info(pgrp, &info, sig);
+}
+
+/* kill(-1, sig): every process but PID 1 and the caller; -ESRCH if none. */
+static int kill_all(const siginfo_t *info, int sig)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	int ret = 0, count = 0;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	for_each_process(p)
+		if (p->pid > 1 && p != current->group_leader) {
+			count++;
+			ret = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return count ? ret : -ESRCH;
 }
 
 /*
@@ -313,10 +321,16 @@ long sys_kill(int pid, int sig)
 {
 	siginfo_t info = kill_info(sig, SI_USER);
 	struct task_struct *t;
+	unsigned long flags;
+	int ret = -ESRCH;
 
 	if (pid > 0) {
+		spin_lock_irqsave(&tasklist_lock, flags);
 		t = find_task_by_vpid(pid);
-		return t ? group_send_sig_info(sig, &info, t->group_leader, PIDTYPE_TGID) : -ESRCH;
+		if (t)
+			ret = group_send_sig_info(sig, &info, t->group_leader, PIDTYPE_TGID);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return ret;
 	}
 	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
 		return -ESRCH;
@@ -334,13 +348,17 @@ static long do_tkill(int tgid, int pid, int sig)
 {
 	siginfo_t info = kill_info(sig, SI_TKILL);
 	struct task_struct *t;
+	unsigned long flags;
+	int ret = -ESRCH;
 
 	if (pid <= 0 || (tgid <= 0 && tgid != -1))
 		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
 	t = find_task_by_vpid(pid);
-	if (!t || (tgid > 0 && tgid != t->tgid))
-		return -ESRCH;
-	return group_send_sig_info(sig, &info, t, PIDTYPE_PID);
+	if (t && (tgid <= 0 || tgid == t->tgid))
+		ret = group_send_sig_info(sig, &info, t, PIDTYPE_PID);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 long sys_tgkill(int tgid, int pid, int sig)
@@ -376,11 +394,15 @@ bool do_notify_parent(struct task_struct *tsk)
 /* exec: handlers go back to SIG_DFL (SIG_IGN stays), flags and masks are cleared. */
 void flush_signal_handlers(struct task_struct *t)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);       /* senders look at the dispositions */
 	for (int i = 0; i < _NSIG; i++) {
 		struct k_sigaction *ka = &t->sighand->action[i];
 
 		*ka = (struct k_sigaction){ .handler = ka->handler == SIG_IGN ? SIG_IGN : SIG_DFL };
 	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	t->sas_ss_sp = t->sas_ss_size = 0;
 	t->sas_ss_flags = 0;
 }

@@ -6,7 +6,7 @@
  * (rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause,
  * sigaltstack).  The handler's frame is built by arch/x86_64/signal.c.
  *
- * Lock order: see kernel/signal.c.
+ * Lock order: see kernel/signal.c (tasklist_lock stands in for Linux's siglock).
  */
 #include "linux/errno.h"
 #include "linux/signal.h"
@@ -65,12 +65,10 @@ static int next_signal(const struct sigpending *pending, sigset_t blocked)
  * The next signal current should take and its siginfo (Linux's
  * dequeue_signal): the thread's own pending ones first, then the
  * process's shared ones.  0 if nothing unblocked is pending.
+ * tasklist_lock held.
  */
 static int dequeue_signal(siginfo_t *info)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
 	struct signal_struct *signal = current->signal;
 	int sig = next_signal(&current->pending, current->blocked);
 
@@ -78,6 +76,28 @@ static int dequeue_signal(siginfo_t *info)
 		collect_signal(sig, &current->pending, &current->nr_sigqueued, info);
 	} else if ((sig = next_signal(&signal->shared_pending, current->blocked))) {
 		collect_signal(sig, &signal->shared_pending, &signal->nr_shared_queued, info);
+	}
+	return sig;
+}
+
+/*
+ * Dequeue the next signal into ksig with the disposition it had then
+ * (ksig->ka), resetting a SA_RESETHAND handler, all in one hold of
+ * tasklist_lock (another thread's sigaction may change it).  0 if none.
+ */
+static int dequeue_signal_action(struct ksignal *ksig)
+{
+	struct k_sigaction *ka;
+	unsigned long flags;
+	int sig;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	sig = dequeue_signal(&ksig->info);
+	if (sig) {
+		ka = &current->sighand->action[sig - 1];
+		ksig->ka = *ka;
+		if (ka->handler != SIG_IGN && ka->handler != SIG_DFL && (ka->flags & SA_RESETHAND))
+			ka->handler = SIG_DFL;
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return sig;
@@ -91,22 +111,17 @@ static int dequeue_signal(siginfo_t *info)
 bool get_signal(struct ksignal *ksig)
 {
 	for (;;) {
-		struct k_sigaction *ka;
 		int sig;
 
 		if (current->signal->flags & SIGNAL_GROUP_EXIT)
 			do_group_exit(0);               /* another thread ended the group */
-		sig = dequeue_signal(&ksig->info);
+		sig = dequeue_signal_action(ksig);
 		if (!sig)
 			return false;
-		ka = &current->sighand->action[sig - 1];
-		if (ka->handler == SIG_IGN)
+		if (ksig->ka.handler == SIG_IGN)
 			continue;
-		if (ka->handler != SIG_DFL) {
-			ksig->ka = *ka;
+		if (ksig->ka.handler != SIG_DFL) {
 			ksig->sig = sig;
-			if (ka->flags & SA_RESETHAND)
-				ka->handler = SIG_DFL;
 			return true;
 		}
 		if (sig_kernel_ignore(sig) || sig_kernel_stop(sig) || current == init_task)
@@ -118,10 +133,17 @@ bool get_signal(struct ksignal *ksig)
 	}
 }
 
-/* Signal delivery may change the mask: keep SIGKILL and SIGSTOP unblockable. */
+/*
+ * Set current's blocked mask, SIGKILL and SIGSTOP kept unblockable, under
+ * tasklist_lock: a sender on another CPU picks the thread to wake by it.
+ */
 void set_current_blocked(sigset_t newset)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
 	current->blocked = newset & ~SIG_KERNEL_ONLY_MASK;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /*
@@ -224,6 +246,7 @@ void restore_saved_sigmask_unless(bool interrupted)
 long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigsetsize)
 {
 	struct k_sigaction old, new;
+	unsigned long flags;
 
 	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
@@ -231,13 +254,15 @@ long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigset
 		return -EFAULT;
 	if (sig < 1 || !valid_signal(sig) || (sig_kernel_only(sig) && act))
 		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);       /* Linux's siglock: the group shares sighand */
 	old = current->sighand->action[sig - 1];
 	if (act) {
 		new.mask &= ~SIG_KERNEL_ONLY_MASK;
 		current->sighand->action[sig - 1] = new;
 		if (new.handler == SIG_IGN || (new.handler == SIG_DFL && sig_kernel_ignore(sig)))
-			flush_sigqueue_mask(sigmask(sig), current);
+			__flush_sigqueue_mask(sigmask(sig), current);
 	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return oact && copy_to_user(oact, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
@@ -265,9 +290,12 @@ long sys_rt_sigprocmask(int how, const sigset_t *nset, sigset_t *oset, unsigned 
 /* rt_sigpending: what is pending and blocked. */
 long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize)
 {
-	sigset_t set = (current->pending.signal | current->signal->shared_pending.signal) &
-		       current->blocked;
+	unsigned long flags;
+	sigset_t set;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
+	set = (current->pending.signal | current->signal->shared_pending.signal) & current->blocked;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (sigsetsize > sizeof(sigset_t))
 		return -EINVAL;
 	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;

@@ -7,9 +7,9 @@
  *
  * Every process runs as root: each user and group id is 0.
  *
- * Lock order: see mm/rmap.c; none taken here: a task changes only its own
- * limits or those of a task that cannot run meanwhile (one CPU, no
- * preemption); the task list is read as kernel/sched.c does.
+ * Lock order: see mm/rmap.c; the task list is walked, a task looked up
+ * and used (its group, its limits) in one hold of tasklist_lock: a task
+ * reaped meanwhile is freed once off the list.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -61,24 +61,11 @@ long sys_getegid(void)
 	return 0;
 }
 
-/*
- * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
- * the caller) into group pgid (0: its own pid), as Linux checks it:
- * EINVAL for pgid < 0, ESRCH for a process not ours, EACCES for a child
- * that has exec'd, EPERM for a group that has no member.  (No sessions
- * yet, so Linux's session EPERMs do not arise.)
- */
-long sys_setpgid(int pid, int pgid)
+/* setpgid's checks and change, under tasklist_lock (the lookup, the group walk, the change). */
+static long __setpgid(int pid, int pgid)
 {
 	struct task_struct *p, *g, *th, *me = current->group_leader;
-	unsigned long flags;
 
-	if (!pid)
-		pid = current->tgid;
-	if (!pgid)
-		pgid = pid;
-	if (pgid < 0)
-		return -EINVAL;
 	p = find_task_by_vpid(pid);
 	if (!p || p->pid != p->tgid || (p != me && p->parent != me))
 		return -ESRCH;
@@ -91,19 +78,47 @@ long sys_setpgid(int pid, int pgid)
 		if (&g->task_list == &all_tasks)
 			return -EPERM;
 	}
-	spin_lock_irqsave(&tasklist_lock, flags);
 	for_each_thread(p, th)
 		th->pgid = pgid;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return 0;
+}
+
+/*
+ * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
+ * the caller) into group pgid (0: its own pid), as Linux checks it:
+ * EINVAL for pgid < 0, ESRCH for a process not ours, EACCES for a child
+ * that has exec'd, EPERM for a group that has no member.  (No sessions
+ * yet, so Linux's session EPERMs do not arise.)
+ */
+long sys_setpgid(int pid, int pgid)
+{
+	unsigned long flags;
+	long ret;
+
+	if (!pid)
+		pid = current->tgid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	ret = __setpgid(pid, pgid);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 /* getpgid(pid): the process group of pid (0: the caller), a zombie's too. */
 long sys_getpgid(int pid)
 {
-	struct task_struct *p = pid ? find_task_by_vpid(pid) : current;
+	struct task_struct *p;
+	unsigned long flags;
+	long ret;
 
-	return p ? p->pgid : -ESRCH;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	p = pid ? find_task_by_vpid(pid) : current;
+	ret = p ? p->pgid : -ESRCH;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 long sys_getpgrp(void)
@@ -126,11 +141,14 @@ long sys_sysinfo(void *info)
 {
 	struct sysinfo si = { .uptime = ktime_get_ns() / 1000000000, .mem_unit = 1 };
 	struct task_struct *t;
+	unsigned long flags;
 
 	si.totalram = zone.managed_pages * PAGE_SIZE;
 	si.freeram = zone.free_pages * PAGE_SIZE;
+	spin_lock_irqsave(&tasklist_lock, flags);
 	for_each_process(t)
 		si.procs++;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
@@ -222,18 +240,35 @@ static int do_prlimit(struct task_struct *t, unsigned int resource,
 	return 0;
 }
 
+/*
+ * do_prlimit() on process pid (0: the caller), looked up and changed in
+ * one hold of tasklist_lock (Linux takes the leader's task_lock): -ESRCH
+ * if there is none.
+ */
+static int do_prlimit_pid(int pid, unsigned int resource, const struct rlimit *new,
+			  struct rlimit *old)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	int ret = -ESRCH;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = pid ? find_task_by_vpid(pid) : current;
+	if (t)
+		ret = do_prlimit(t, resource, new, old);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
 /* prlimit64: any process's limits; Linux's order of checks (EFAULT, ESRCH, then EINVAL). */
 long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
 	struct rlimit new, old;
-	struct task_struct *t = current;
 	int ret;
 
 	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
 		return -EFAULT;
-	if (pid && !(t = find_task_by_vpid(pid)))
-		return -ESRCH;
-	ret = do_prlimit(t, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	ret = do_prlimit_pid(pid, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
 	if (!ret && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		ret = -EFAULT;
 	return ret;
@@ -242,7 +277,7 @@ long sys_prlimit64(int pid, unsigned int resource, const void *new_rlim, void *o
 long sys_getrlimit(unsigned int resource, void *rlim)
 {
 	struct rlimit value;
-	int ret = do_prlimit(current, resource, NULL, &value);
+	int ret = do_prlimit_pid(0, resource, NULL, &value);
 
 	if (!ret && copy_to_user(rlim, &value, sizeof(value)))
 		ret = -EFAULT;
@@ -255,7 +290,7 @@ long sys_setrlimit(unsigned int resource, const void *rlim)
 
 	if (copy_from_user(&value, rlim, sizeof(value)))
 		return -EFAULT;
-	return do_prlimit(current, resource, &value, NULL);
+	return do_prlimit_pid(0, resource, &value, NULL);
 }
 
 /*

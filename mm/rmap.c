@@ -64,9 +64,10 @@
  *                                                 held across user copies and gup
  *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
  *                                                 wakes them: pi_lock, rq->lock
+ *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it
  *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
- *                                                 and counts, pending signals (and
- *                                                 Linux's siglock); kmalloc_lock
+ *                                                 and counts, signal state (Linux's
+ *                                                 siglock), tasks in use; kmalloc_lock
  *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
  *                                                 wait_var_event); wakers: see below
  *       pi_lock        irq   kernel/sched/core.c  one task's wake-up and affinity

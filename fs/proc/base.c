@@ -5,7 +5,8 @@
  * process's mm (mmgrab), as Linux's open does; a zombie has none (its
  * pagemap reads EOF, its status has no Vm lines).
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
+ * Locks: a task is looked up and used in one hold of tasklist_lock; the
+ * memory views hold the mm as fs/proc/task_walk.c says.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -54,6 +55,35 @@ static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
 	seq_printf(m, "\n");
 }
 
+/* What status and stat show of a task, read in one hold of tasklist_lock. */
+struct task_snapshot {
+	const char *state;
+	long tgid;
+	int ppid, pgid, nr_threads;
+	unsigned int cpu;
+	struct cpumask cpus;
+	bool alive;             /* false: reaped since the open */
+};
+
+static void task_snapshot(long pid, struct task_snapshot *ts)
+{
+	unsigned long flags;
+	struct task_struct *t;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_vpid(pid);
+	*ts = (struct task_snapshot){ .state = task_state(t), .tgid = pid, .alive = t != NULL };
+	if (t) {
+		ts->tgid = t->tgid;
+		ts->ppid = t->parent ? t->parent->tgid : 0;
+		ts->pgid = t->pgid;
+		ts->nr_threads = t->signal->nr_threads;
+		ts->cpu = task_cpu(t);
+		ts->cpus = t->cpus_mask;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 /*
  * /proc/<pid>/status, /proc/<pid>/task/<tid>/status: the lines of Linux's
  * that foliOS can fill (a zombie has no Vm lines; a reaped task reads as
@@ -62,16 +92,16 @@ static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
 static int status_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
-	struct task_struct *t = find_task_by_vpid(pi->arg);
+	struct task_snapshot ts;
 
+	task_snapshot(pi->arg, &ts);
 	seq_printf(m, "Name:\t%s\nState:\t%s\nTgid:\t%ld\nPid:\t%ld\nPPid:\t%d\n"
-		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", pi->comm, task_state(t),
-		   t ? (long)t->tgid : pi->arg, pi->arg, t && t->parent ? t->parent->tgid : 0);
-	if (pi->mm)
-		task_mem(m, pi->mm);
-	seq_printf(m, "Threads:\t%d\n", t ? t->signal->nr_threads : 0);
-	if (t)
-		cpus_allowed_show(m, &t->cpus_mask);
+		   "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", pi->comm, ts.state, ts.tgid, pi->arg,
+		   ts.ppid);
+	task_mem(m, m->private);
+	seq_printf(m, "Threads:\t%d\n", ts.nr_threads);
+	if (ts.alive)
+		cpus_allowed_show(m, &ts.cpus);
 	return 0;
 }
 
@@ -91,40 +121,51 @@ static int comm_show(struct seq_file *m, void *v)
 static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
-	struct task_struct *t = find_task_by_vpid(pi->arg);
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	unsigned long vsize = 0, rss = 0;
+	struct task_snapshot ts;
 
-	if (pi->mm) {
-		vsize = mm_vm_pages(pi->mm, false) * PAGE_SIZE;
-		rss = pi->mm->rss_anon + pi->mm->rss_file + pi->mm->rss_shmem;
+	task_snapshot(pi->arg, &ts);
+	if (mm) {
+		vsize = mm_vm_pages(mm, false) * PAGE_SIZE;
+		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+		proc_mm_unlock(mm);
 	}
 	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-		   pi->arg, pi->comm, task_state(t)[0], t && t->parent ? t->parent->tgid : 0,
-		   t ? t->pgid : 0, t ? t->pgid : 0, t ? t->signal->nr_threads : 0, vsize, rss,
-		   t ? task_cpu(t) : 0);
+		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.pgid, ts.nr_threads, vsize,
+		   rss, ts.cpu);
 	return 0;
 }
 
 /* /proc/<pid>/make-it-fail: "0" or "1" (Linux's fault-injection task filter). */
 static int make_it_fail_show(struct seq_file *m, void *v)
 {
-	struct task_struct *t = find_task_by_vpid(PROC_I(m->private)->arg);
+	unsigned long flags;
+	struct task_struct *t;
+	int fail;
 
-	seq_printf(m, "%d\n", t ? t->make_it_fail : 0);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_vpid(PROC_I(m->private)->arg);
+	fail = t ? t->make_it_fail : 0;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	seq_printf(m, "%d\n", fail);
 	return 0;
 }
 
 static int make_it_fail_store(struct file *file, char *buf, size_t len)
 {
-	struct task_struct *t = find_task_by_vpid(PROC_I(file_inode(file))->arg);
+	unsigned long flags;
+	struct task_struct *t;
 
-	if (!t)
-		return -ESRCH;
 	if (buf[0] != '0' && buf[0] != '1')
 		return -EINVAL;
-	t->make_it_fail = buf[0] == '1';
-	return 0;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_vpid(PROC_I(file_inode(file))->arg);
+	if (t)
+		t->make_it_fail = buf[0] == '1';
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return t ? 0 : -ESRCH;
 }
 
 /*
@@ -144,11 +185,13 @@ static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, boo
 	long copied = 0;
 	char *kbuf;
 
-	if (!mm || !mm_has_users(mm))
+	if (!mm || !mmget_not_zero(mm))
 		return 0;
 	kbuf = kmalloc(PAGE_SIZE);
-	if (!kbuf)
+	if (!kbuf) {
+		mmput(mm);
 		return -ENOMEM;
+	}
 	while (count) {
 		int len = MIN(count, PAGE_SIZE);
 
@@ -172,6 +215,7 @@ static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, boo
 	}
 	*pos = addr;
 	kfree(kbuf);
+	mmput(mm);
 	return copied;
 }
 
@@ -229,6 +273,8 @@ static int name_to_int(const char *name, const char **end)
 /*
  * The thread task/<tid>/... in rest names, of t's group; *rest gets what
  * follows.  t itself if rest does not start with "task/<tid>/".
+ * tasklist_lock held (as for each lookup below: a task is freed once
+ * reaped, off the list, so one found is used before the lock goes).
  */
 static struct task_struct *proc_task_thread(struct task_struct *t, const char **rest)
 {
@@ -276,20 +322,24 @@ static struct task_struct *task_dir_task(const char *path)
 	return t && !strcmp(rest, "task") ? t : NULL;
 }
 
-/* The TID of the n-th thread of t's group (0, 1, ...), or 0 past the last. */
-static int nth_thread_tid(struct task_struct *t, loff_t n)
+/*
+ * The TID of the n-th thread (0, 1, ...) of the process whose task
+ * directory is at path, or 0 past the last or once it is gone.
+ */
+static int nth_thread_tid(const char *path, loff_t n)
 {
+	struct task_struct *t, *th;
 	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
-	struct task_struct *th;
 	int tid = 0;
 
-	for_each_thread(t, th)
-		if (!n--) {
-			tid = th->pid;
-			break;
-		}
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = task_dir_task(path);
+	if (t)
+		for_each_thread(t, th)
+			if (!n--) {
+				tid = th->pid;
+				break;
+			}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return tid;
 }
@@ -301,11 +351,10 @@ static int nth_thread_tid(struct task_struct *t, loff_t n)
  */
 static int proc_task_readdir(struct file *file, struct dir_context *ctx)
 {
-	struct task_struct *t = task_dir_task(file_inode(file)->i_private);
 	char name[16];
 	int tid;
 
-	while (t && (tid = nth_thread_tid(t, ctx->pos))) {
+	while ((tid = nth_thread_tid(file_inode(file)->i_private, ctx->pos))) {
 		snprintf(name, sizeof(name), "%d", tid);
 		if (!dir_emit(ctx, name, strlen(name), ctx->pos + 2, DT_DIR))
 			break;
@@ -323,20 +372,18 @@ static const struct file_operations proc_task_operations = {
 /*
  * The mm a process's files show: t's, or, for a leader that exited
  * before its threads, a live thread's (Linux's find_lock_task_mm).
+ * tasklist_lock held.
  */
 static struct mm_struct *proc_task_mm(struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
 	struct task_struct *th;
-	unsigned long flags;
 
 	if (mm)
 		return mm;
-	spin_lock_irqsave(&tasklist_lock, flags);
 	for_each_thread(t, th)
 		if ((mm = th->mm))
 			break;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return mm;
 }
 
@@ -358,15 +405,15 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 
 static const struct proc_dir_entry proc_mm_gone = { "", mm_gone_show };
 
-/* The entry of file name for task t (a zombie's memory views are empty); NULL if none. */
-static const struct proc_dir_entry *pid_entry(struct task_struct *t, const char *name)
+/* The entry of file name for a task with mm (a zombie's memory views are empty); NULL if none. */
+static const struct proc_dir_entry *pid_entry(struct mm_struct *mm, const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tgid_base_stuff); i++) {
 		const struct proc_dir_entry *pde = &tgid_base_stuff[i];
 
 		if (strcmp(name, pde->name))
 			continue;
-		if (!proc_task_mm(t) && pde->single_show && !pde->write && pde->single_show != status_show &&
+		if (!mm && pde->single_show && !pde->write && pde->single_show != status_show &&
 		    pde->single_show != comm_show && pde->single_show != stat_show)
 			return &proc_mm_gone;
 		return pde;
@@ -374,36 +421,70 @@ static const struct proc_dir_entry *pid_entry(struct task_struct *t, const char 
 	return NULL;
 }
 
+/* What a lookup takes of the task a path names, in one hold of tasklist_lock. */
+struct pid_lookup {
+	const struct proc_dir_entry *pde;       /* the file's entry; NULL for none or a directory */
+	const struct file_operations *dir_fops; /* a directory's listing, else NULL */
+	struct mm_struct *mm;                   /* the process's, mmgrab'ed */
+	int pid;
+	char comm[TASK_COMM_LEN];
+};
+
+/* Fill l for path ("proc/<pid>/..."; buf: path with a '/' added); false if it names nothing. */
+static bool pid_lookup_task(const char *path, const char *buf, struct pid_lookup *l)
+{
+	struct task_struct *t;
+	const char *rest;
+
+	t = proc_pid_task(buf, &rest);
+	if (t && (!*rest || !strcmp(rest, "task/"))) {
+		l->dir_fops = *rest ? &proc_task_operations : &proc_dir_operations;
+		return true;
+	}
+	t = proc_pid_task(path, &rest);
+	if (!t)
+		return false;
+	l->mm = proc_task_mm(t);
+	l->pde = pid_entry(l->mm, rest);
+	if (!l->pde)
+		return false;
+	l->pid = t->pid;
+	strlcpy(l->comm, t->comm, sizeof(l->comm));
+	if (l->mm)
+		mmgrab(l->mm);
+	return true;
+}
+
 /*
  * /proc/self, /proc/<pid> (directories) and the files in them (a zombie's
  * too): a referenced inode, NULL if path is none, or ERR_PTR(-ENOMEM).
+ * The task is looked up under tasklist_lock, the inode made after it.
  */
 struct inode *proc_pid_lookup(const char *path)
 {
-	const struct proc_dir_entry *pde;
+	struct pid_lookup l = { 0 };
 	struct inode *inode;
 	struct proc_inode *pi;
-	struct task_struct *t;
-	const char *rest;
+	unsigned long flags;
 	char buf[32];
+	bool found;
 
 	snprintf(buf, sizeof(buf), "%s/", path);
-	t = proc_pid_task(buf, &rest);
-	if (t && !*rest)
-		return proc_dir_inode(path, &proc_dir_operations);
-	if (t && !strcmp(rest, "task/"))
-		return proc_dir_inode(path, &proc_task_operations);
-	t = proc_pid_task(path, &rest);
-	pde = t ? pid_entry(t, rest) : NULL;
-	if (!pde)
+	spin_lock_irqsave(&tasklist_lock, flags);
+	found = pid_lookup_task(path, buf, &l);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!found)
 		return NULL;
-	inode = proc_get_inode(pde, t->pid);
-	if (IS_ERR(inode))
+	if (l.dir_fops)
+		return proc_dir_inode(path, l.dir_fops);
+	inode = proc_get_inode(l.pde, l.pid);
+	if (IS_ERR(inode)) {
+		if (l.mm)
+			mmdrop(l.mm);
 		return inode;
+	}
 	pi = PROC_I(inode);
-	strlcpy(pi->comm, t->comm, sizeof(pi->comm));
-	pi->mm = proc_task_mm(t);
-	if (pi->mm)
-		mmgrab(pi->mm);
+	strlcpy(pi->comm, l.comm, sizeof(pi->comm));
+	pi->mm = l.mm;
 	return inode;
 }

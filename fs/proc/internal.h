@@ -29,10 +29,28 @@ struct inode *proc_sys_lookup(const char *path);
 /* page.c */
 struct inode *proc_folio_lookup(const char *path);
 
+/* task_walk.c */
+struct proc_walk;
+struct proc_walk_ops {
+	/* a PMD leaf mapping [addr, end) (NULL: skipped); under pmd_lock */
+	void (*pmd_entry)(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+			  unsigned long end);
+	/* a present PTE; under its table's lock */
+	void (*pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
+};
+struct proc_walk {
+	const struct proc_walk_ops *ops;
+	struct vm_area_struct *vma;     /* the range walked is inside it */
+	void *private;                  /* the caller's */
+};
+struct mm_struct *proc_mm_lock(struct inode *inode);
+void proc_mm_unlock(struct mm_struct *mm);
+void proc_walk_range(struct proc_walk *walk, unsigned long start, unsigned long end);
+
 /* task_mmu.c */
 int proc_page_mapcount(struct folio *folio, struct page *page);
 bool page_mapped_exclusively(struct folio *folio, struct page *page);
-void task_mem(struct seq_file *m, struct mm_struct *mm);
+void task_mem(struct seq_file *m, struct inode *inode);
 int maps_show(struct seq_file *m, void *v);
 int smaps_show(struct seq_file *m, void *v);
 int smaps_rollup_show(struct seq_file *m, void *v);
@@ -42,7 +60,6 @@ int numa_maps_show(struct seq_file *m, void *v);
 extern const struct file_operations proc_pagemap_operations;
 int clear_refs_show(struct seq_file *m, void *v);
 int clear_refs_write(struct file *file, char *buf, size_t len);
-bool mm_has_users(struct mm_struct *mm);
 const char *map_vma_name(struct vm_area_struct *vma, char *buf);
 extern const struct file_operations proc_pid_maps_operations;
 

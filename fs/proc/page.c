@@ -2,6 +2,10 @@
  * The page views of /proc: Linux's kpagecount and kpageflags (one 64-bit
  * record per PFN, at the file position / 8), and foliOS's own folio view
  * /proc/folio/<pfn> (a text file of the folio's counts).
+ *
+ * Locks: a folio is read under a reference (kpage_folio_get()), its
+ * mapcounts under its mapcount lock, a page-cache folio's file under the
+ * folio lock, the task list (mm_id_to_pid) under tasklist_lock.
  */
 #include "fs/proc/internal.h"
 #include "linux/printk.h"
@@ -13,20 +17,69 @@
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
 
-/* Does the page of this PFN belong to a folio (not free, a table, slab or reserved)? */
-static bool pfn_is_folio(struct page *page)
+/* A page the kernel holds for itself (free, a table, slab, reserved): no folio's. */
+static bool kpage_is_kernel(struct page *page)
 {
-	return !PageBuddy(compound_head(page)) && !PageReserved(page) && !PageTable(page) &&
-	       !PageSlab(compound_head(page)) && page_ref_count(compound_head(page));
+	return PageBuddy(page) || PageReserved(page) || PageTable(page) ||
+	       PageSlab(compound_head(page));
 }
 
-/* How often the page is mapped: precise, or the folio's average without PAGE_MAPCOUNT. */
+/* Does folio look like memory of a user mapping or the page cache (worth a reference)? */
+static bool kpage_user_folio(struct folio *folio)
+{
+	return folio_test_large(folio) || READ_ONCE(folio->mapping);
+}
+
+#define KPAGE_TRIES     1000    /* a folio frozen for a split is unfrozen within a few µs */
+
+/*
+ * A reference on the folio page belongs to, so its fields can be read
+ * together (Linux's folio_try_get, then snapshot_page's page_folio
+ * recheck: the page may have been freed, split off or reused meanwhile):
+ * NULL if the page is a kernel page, no folio's, or the folio stays
+ * frozen (a split on another CPU).  Only folios of user memory or the
+ * page cache are referenced: a speculative reference on a kernel
+ * allocation of several pages would free only its first page at the put.
+ */
+static struct folio *kpage_folio_get(struct page *page)
+{
+	for (int tries = 0; tries < KPAGE_TRIES; tries++) {
+		struct folio *folio = page_folio(page);
+
+		if (kpage_is_kernel(page) || !kpage_user_folio(folio))
+			return NULL;
+		if (folio_try_get(folio)) {
+			if (folio == page_folio(page) && kpage_user_folio(folio))
+				return folio;
+			folio_put(folio);
+		} else if (!page_ref_count(&folio->page) && PageBuddy(&folio->page)) {
+			return NULL;            /* freed */
+		}
+		cpu_relax();
+	}
+	return NULL;
+}
+
+/*
+ * How often the page is mapped: precise, or the folio's average without
+ * PAGE_MAPCOUNT; 0 for a page that is no folio's.  The large mapcount is
+ * read under the folio's mapcount lock (a consistent slot state).
+ */
 static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 {
 	struct page *page = pfn_to_page(pfn);
-	struct folio *folio = page_folio(page);
+	struct folio *folio = kpage_folio_get(page);
+	int count;
 
-	return pfn_is_folio(page) ? proc_page_mapcount(folio, page) : 0;
+	if (!folio)
+		return 0;
+	if (folio_test_large(folio))
+		folio_lock_large_mapcount(folio);
+	count = proc_page_mapcount(folio, page);
+	if (folio_test_large(folio))
+		folio_unlock_large_mapcount(folio);
+	folio_put(folio);
+	return count;
 }
 
 /* Linux's KPF_ bits (include/uapi/linux/kernel-page-flags.h) that foliOS has. */
@@ -69,12 +122,37 @@ static u64 kpageflags_folio(const struct folio *folio)
 	return k;
 }
 
-/* Linux's stable_page_flags() for one PFN. */
+/*
+ * The flags of a page of a folio held (kpage_folio_get()): compound head
+ * or tail, THP (a large anon or page-cache folio, of any size, as
+ * Linux's), the folio's flags, mapped.
+ */
+static u64 kpageflags_of_folio(struct folio *folio, struct page *page, unsigned long pfn)
+{
+	u64 k = 0;
+
+	if (folio_test_large(folio))
+		k |= BIT(page == &folio->page ? KPF_COMPOUND_HEAD : KPF_COMPOUND_TAIL);
+	if (is_huge_zero_pfn(pfn))
+		return k | BIT(KPF_THP) | BIT(KPF_ZERO_PAGE);
+	if (folio_test_large(folio) && (folio_test_anon(folio) || folio->mapping))
+		k |= BIT(KPF_THP);
+	k |= kpageflags_folio(folio);
+	if (folio_mapped(folio))
+		k |= BIT(KPF_MMAP);
+	return k;
+}
+
+/*
+ * Linux's stable_page_flags() for one PFN: a kernel page by its type, a
+ * folio's page read under a reference, any other page in use none, one
+ * inside a free buddy block (or a folio being freed or split) KPF_NOPAGE.
+ */
 static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
 {
 	struct page *page = pfn_to_page(pfn);
-	struct folio *folio = page_folio(page);
-	u64 k = 0;
+	struct folio *folio;
+	u64 k;
 
 	if (is_zero_pfn(pfn))
 		return BIT(KPF_ZERO_PAGE) | BIT(KPF_RESERVED);  /* reserved, as Linux's */
@@ -86,18 +164,11 @@ static u64 kpageflags_record(struct inode *inode, unsigned long pfn)
 		return BIT(KPF_PGTABLE);
 	if (PageSlab(compound_head(page)))
 		return BIT(KPF_SLAB);
-	if (!page_ref_count(compound_head(page)))
-		return BIT(KPF_NOPAGE);         /* inside a free buddy block */
-	if (folio_test_large(folio))
-		k |= BIT(PageHead(page) ? KPF_COMPOUND_HEAD : KPF_COMPOUND_TAIL);
-	if (is_huge_zero_pfn(pfn))
-		return k | BIT(KPF_THP) | BIT(KPF_ZERO_PAGE);
-	/* a large anon or page-cache folio is a THP of any size, as Linux's */
-	if (folio_test_large(folio) && (folio_test_anon(folio) || folio->mapping))
-		k |= BIT(KPF_THP);
-	k |= kpageflags_folio(folio);
-	if (folio_mapped(folio))
-		k |= BIT(KPF_MMAP);
+	folio = kpage_folio_get(page);
+	if (!folio)
+		return page_ref_count(compound_head(page)) ? 0 : BIT(KPF_NOPAGE);
+	k = kpageflags_of_folio(folio, page, pfn);
+	folio_put(folio);
 	return k;
 }
 
@@ -126,58 +197,133 @@ const struct proc_dir_entry proc_kpageflags = { "kpageflags", .proc_fops = &proc
 
 /*
  * What the folio holds: "mapping: anon", "file", "shmem" or "none"; for a
- * page-cache folio the inode number of its file ("inode", 0 if none), and
- * the page's index: its page offset in the file, or for anon memory its
- * linear page index, the rmap's key.  The anon_vma's and address_space's
- * addresses stay in the kernel.
+ * page-cache folio the inode number of its file ("inode", 0 if none; read
+ * under the folio lock, which keeps the folio in its file and so the
+ * inode alive), and the page's index: its page offset in the file, or for
+ * anon memory its linear page index, the rmap's key.  The anon_vma's and
+ * address_space's addresses stay in the kernel.  The folio is held.
  */
-static void folio_show_mapping(struct seq_file *m, const struct folio *folio,
-			       const struct page *page)
+static void folio_show_mapping(struct seq_file *m, struct folio *folio, const struct page *page)
 {
 	enum folio_kind kind = folio_kind(folio);
-	const struct address_space *mapping = folio->mapping;
-	bool cached = kind == FOLIO_KIND_FILE || kind == FOLIO_KIND_SHMEM;
+	unsigned long ino = 0;
 
-	seq_printf(m, "mapping: %s\ninode: %lu\nindex: %lu\n", folio_kind_name(kind),
-		   cached && mapping->host ? mapping->host->i_ino : 0UL,
+	if (kind == FOLIO_KIND_FILE || kind == FOLIO_KIND_SHMEM) {
+		const struct address_space *mapping;
+
+		folio_lock(folio);
+		mapping = folio->mapping;
+		if (mapping && mapping->host)
+			ino = mapping->host->i_ino;
+		folio_unlock(folio);
+	}
+	seq_printf(m, "mapping: %s\ninode: %lu\nindex: %lu\n", folio_kind_name(kind), ino,
 		   folio->index + (unsigned long)(page - &folio->page));
 }
 
+/* A large folio's mapcounts that must agree, read at once under its mapcount lock. */
+struct folio_counts {
+	int large_mapcount, entire_mapcount, nr_pages_mapped, page_mapcount, mm_id_mapcount[2];
+	unsigned int mm_id[2];
+	bool shared;
+};
+
+static void folio_read_counts(struct folio *folio, struct page *page, struct folio_counts *c)
+{
+	bool large = folio_test_large(folio);
+
+	if (large)
+		folio_lock_large_mapcount(folio);
+	c->large_mapcount = folio_mapcount(folio);
+	c->entire_mapcount = large ? folio_entire_mapcount(folio) : 0;
+	c->nr_pages_mapped = large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio);
+	c->page_mapcount = large ? folio_precise_page_mapcount(folio, page) : folio_mapcount(folio);
+	for (int i = 0; i < 2; i++) {
+		c->mm_id[i] = large ? folio_mm_id(folio, i) : MM_ID_DUMMY;
+		c->mm_id_mapcount[i] = large ? folio->_mm_id_mapcount[i] + 1 : 0;
+	}
+	c->shared = folio_maybe_mapped_shared(folio);
+	if (large)
+		folio_unlock_large_mapcount(folio);
+}
+
+/* mm_id_to_pid() with the task list walked under tasklist_lock. */
+static int mm_id_pid(unsigned int mm_id)
+{
+	unsigned long flags;
+	int pid;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	pid = mm_id_to_pid(mm_id);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return pid;
+}
+
 /*
- * The counts are logical values; "[pid N]" names the task of an MM ID.  A
- * zero page (never in any rmap: all counts 0) gets a last line
+ * The view of a folio held (kpage_folio_get()): counts as logical values,
+ * "[pid N]" naming the task of an MM ID.
+ */
+static void folio_show_held(struct seq_file *m, struct folio *folio, struct page *page, long pfn)
+{
+	bool large = folio_test_large(folio);
+	struct folio_counts c;
+	char flags[128];
+
+	folio_read_counts(folio, page, &c);
+	page_flag_names(folio->flags | (page->flags & BIT(PG_anon_exclusive)), flags, sizeof(flags));
+	seq_printf(m, "pfn: %ld\nhead_pfn: %lu\norder: %u\nrefcount: %d\nlarge_mapcount: %d\n"
+		   "entire_mapcount: %d\n", pfn, folio_pfn(folio), folio_order(folio),
+		   folio_ref_count(folio) - 1, c.large_mapcount, c.entire_mapcount);
+	if (large)
+		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
+	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
+	folio_show_mapping(m, folio, page);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n", c.nr_pages_mapped,
+			   c.page_mapcount);
+	for (int i = 0; i < 2; i++)
+		seq_printf(m, "mm_id%d: %u [pid %d]\nmm_id%d_mapcount: %d\n", i, c.mm_id[i],
+			   c.mm_id[i] ? mm_id_pid(c.mm_id[i]) : 0, i, c.mm_id_mapcount[i]);
+	seq_printf(m, "maybe_mapped_shared: %d\nanon_exclusive: %d\npartially_mapped: %d\n"
+		   "flags: %s\n", c.shared, PageAnonExclusive(page),
+		   folio_order(folio) > 1 && folio_test_partially_mapped(folio), flags);
+}
+
+/* The view of a page no folio holds now (free, a kernel page): itself, all counts 0. */
+static void folio_show_bare(struct seq_file *m, struct page *page, long pfn)
+{
+	char flags[128];
+
+	page_flag_names(page->flags, flags, sizeof(flags));
+	seq_printf(m, "pfn: %ld\nhead_pfn: %ld\norder: 0\nrefcount: %d\nlarge_mapcount: 0\n"
+		   "entire_mapcount: 0\nmaybe_dma_pinned: 0\nmapping: none\ninode: 0\nindex: 0\n",
+		   pfn, pfn, page_ref_count(page));
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		seq_printf(m, "nr_pages_mapped: 0\npage_mapcount: 0\n");
+	for (int i = 0; i < 2; i++)
+		seq_printf(m, "mm_id%d: 0 [pid 0]\nmm_id%d_mapcount: 0\n", i, i);
+	seq_printf(m, "maybe_mapped_shared: 0\nanon_exclusive: 0\npartially_mapped: 0\n"
+		   "flags: %s\n", flags);
+}
+
+/*
+ * /proc/folio/<pfn>: the folio holding the PFN, its fields read together
+ * under a reference (refcount shows the others' references), or the bare
+ * page.  A zero page (never in any rmap: all counts 0) gets a last line
  * "zero_page: 4K" or "zero_page: huge".
  */
 static int folio_show(struct seq_file *m, void *v)
 {
 	long pfn = PROC_I(m->private)->arg;
 	struct page *page = pfn_to_page(pfn);
-	struct folio *folio = page_folio(page);
-	bool large = folio_test_large(folio);
-	char flags[128];
+	struct folio *folio = kpage_folio_get(page);
 
-	page_flag_names(folio->flags | (page->flags & BIT(PG_anon_exclusive)), flags, sizeof(flags));
-	seq_printf(m, "pfn: %ld\nhead_pfn: %lu\norder: %u\nrefcount: %d\nlarge_mapcount: %d\n"
-		   "entire_mapcount: %d\n", pfn, folio_pfn(folio), folio_order(folio),
-		   folio_ref_count(folio), folio_mapcount(folio),
-		   large ? folio_entire_mapcount(folio) : 0);
-	if (large)
-		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
-	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
-	folio_show_mapping(m, folio, page);
-	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
-		seq_printf(m, "nr_pages_mapped: %d\npage_mapcount: %d\n",
-			   large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio),
-			   large ? folio_precise_page_mapcount(folio, page) : folio_mapcount(folio));
-	for (int i = 0; i < 2; i++) {
-		unsigned int id = large ? folio_mm_id(folio, i) : MM_ID_DUMMY;
-
-		seq_printf(m, "mm_id%d: %u [pid %d]\nmm_id%d_mapcount: %d\n", i, id,
-			   id ? mm_id_to_pid(id) : 0, i, large ? folio->_mm_id_mapcount[i] + 1 : 0);
+	if (folio) {
+		folio_show_held(m, folio, page, pfn);
+		folio_put(folio);
+	} else {
+		folio_show_bare(m, page, pfn);
 	}
-	seq_printf(m, "maybe_mapped_shared: %d\nanon_exclusive: %d\npartially_mapped: %d\n"
-		   "flags: %s\n", folio_maybe_mapped_shared(folio), PageAnonExclusive(page),
-		   folio_order(folio) > 1 && folio_test_partially_mapped(folio), flags);
 	if (is_zero_pfn(pfn) || is_huge_zero_pfn(pfn))
 		seq_printf(m, "zero_page: %s\n", is_zero_pfn(pfn) ? "4K" : "huge");
 	return 0;

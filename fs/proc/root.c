@@ -3,8 +3,10 @@
  * "self", "folio", "sys", then one directory per live process; and the lookup
  * of every path under it.
  *
- * Locking: one CPU, non-preemptive kernel: a show function sees a
- * consistent state (later: the locks Linux's readers take).
+ * Locking: the task list is walked and a task used under tasklist_lock
+ * (fs/proc/base.c); a process's memory views hold its mm as
+ * fs/proc/task_walk.c says; the page views read a folio under a reference
+ * (fs/proc/page.c).
  */
 #include "fs/proc/internal.h"
 #include "linux/err.h"
@@ -22,6 +24,7 @@ static const struct proc_dir_entry *const proc_root_entries[] = {
 static bool proc_root_entry(unsigned long pos, char *name, size_t size, unsigned int *type)
 {
 	static const char *const dirs[] = { "self", "folio", "sys" };
+	unsigned long flags;
 	int pid;
 
 	*type = DT_REG;
@@ -35,7 +38,9 @@ static bool proc_root_entry(unsigned long pos, char *name, size_t size, unsigned
 		strlcpy(name, dirs[pos], size);
 		return true;
 	}
+	spin_lock_irqsave(&tasklist_lock, flags);       /* the walk of the task list */
 	pid = task_nth_pid(pos - ARRAY_SIZE(dirs));
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (pid <= 0)
 		return false;
 	snprintf(name, size, "%d", pid);

@@ -14,7 +14,7 @@
  * Three kinds of memory: anon, shmem (a page-cache folio of tmpfs, memfd or
  * shared anon memory: PG_swapbacked) and file (any other page-cache folio).
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
+ * Locks: each walk holds the mm as fs/proc/task_walk.c says.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -134,34 +134,38 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 	}
 }
 
+static void smaps_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+			    unsigned long end)
+{
+	if (!is_huge_zero_pmd(*pmd))
+		smaps_account(walk->private, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd),
+			      pgent_dirty(*pmd));
+}
+
+static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	struct page *page = vm_normal_page(walk->vma, addr, *pte);
+
+	if (page)
+		smaps_account(walk->private, page, false, pgent_young(*pte), pgent_dirty(*pte));
+}
+
+static const struct proc_walk_ops smaps_walk_ops = {
+	.pmd_entry = smaps_pmd_entry,
+	.pte_entry = smaps_pte_entry,
+};
+
 /*
- * Walk the present entries of vma and account each (Linux's
- * smaps_pte_range); the zero pages are no normal pages and count nowhere,
- * not even in Rss (Linux: vm_normal_page() is NULL for them).
+ * Account each present entry of vma (Linux's smap_gather_stats with
+ * smaps_pte_range), under the mmap_lock; the zero pages are no normal
+ * pages and count nowhere, not even in Rss (Linux: vm_normal_page() is
+ * NULL for them).
  */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
-	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = vma->vm_start, next;
-	pmd_t *pmd;
+	struct proc_walk walk = { .ops = &smaps_walk_ops, .vma = vma, .private = mss };
 
-	for (; (pmd = pmd_entry_next(pgd, &addr, vma->vm_end, &next)); addr = next) {
-		pte_t *pte;
-
-		if (pgent_huge(*pmd)) {
-			if (!is_huge_zero_pmd(*pmd))
-				smaps_account(mss, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd),
-					      pgent_dirty(*pmd));
-			continue;
-		}
-		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++) {
-			struct page *page = pgent_present(*pte) ? vm_normal_page(vma, a, *pte) : NULL;
-
-			if (page)
-				smaps_account(mss, page, false, pgent_young(*pte), pgent_dirty(*pte));
-		}
-	}
+	proc_walk_range(&walk, vma->vm_start, vma->vm_end);
 }
 
 static bool vma_is_heap(const struct vm_area_struct *vma)
@@ -229,13 +233,17 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 	kfree(buf);
 }
 
+/* maps: one line per VMA; empty once no task uses the mm. */
 int maps_show(struct seq_file *m, void *v)
 {
-	struct mm_struct *mm = PROC_I(m->private)->mm;
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	struct vm_area_struct *vma;
 
+	if (!mm)
+		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		show_map_vma(m, vma);
+	proc_mm_unlock(mm);
 	return 0;
 }
 
@@ -295,11 +303,14 @@ static bool thp_eligible(struct vm_area_struct *vma)
 	return shmem_allowable_huge_orders(file_inode(file), vma, vma->vm_pgoff, 0, false) != 0;
 }
 
+/* smaps: maps' line and the counts of each VMA; empty once no task uses the mm. */
 int smaps_show(struct seq_file *m, void *v)
 {
-	struct mm_struct *mm = PROC_I(m->private)->mm;
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	struct vm_area_struct *vma;
 
+	if (!mm)
+		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		struct mem_size_stats mss = { 0 };
 
@@ -312,21 +323,26 @@ int smaps_show(struct seq_file *m, void *v)
 		seq_printf(m, "THPeligible:    %8d\n", thp_eligible(vma));
 		show_smap_vma_flags(m, vma);
 	}
+	proc_mm_unlock(mm);
 	return 0;
 }
 
+/* smaps_rollup: the counts of all VMAs; -ESRCH once no task uses the mm (Linux's). */
 int smaps_rollup_show(struct seq_file *m, void *v)
 {
-	struct mm_struct *mm = PROC_I(m->private)->mm;
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	struct mem_size_stats mss = { 0 };
 	struct vm_area_struct *vma;
 	unsigned long start = 0, end = 0;
 
+	if (!mm)
+		return -ESRCH;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		smap_gather_stats(vma, &mss);
 		start = start ? start : vma->vm_start;
 		end = vma->vm_end;
 	}
+	proc_mm_unlock(mm);
 	seq_printf(m, "%08lx-%08lx ---p 00000000 00:00 0", start, end);
 	seq_pad(m, 25 + sizeof(void *) * 6 - 1, ' ');
 	seq_printf(m, "[rollup]\n");
@@ -341,9 +357,11 @@ int smaps_rollup_show(struct seq_file *m, void *v)
  */
 int numa_maps_show(struct seq_file *m, void *v)
 {
-	struct mm_struct *mm = PROC_I(m->private)->mm;
+	struct mm_struct *mm = proc_mm_lock(m->private);
 	struct vm_area_struct *vma;
 
+	if (!mm)
+		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		struct mem_size_stats mss = { 0 };
 
@@ -364,26 +382,37 @@ int numa_maps_show(struct seq_file *m, void *v)
 		}
 		seq_printf(m, "\n");
 	}
+	proc_mm_unlock(mm);
 	return 0;
 }
 
 /*
- * status's memory lines (Linux's task_mem), for a process that has an mm:
- * VmRSS is anon + file + shmem pages mapped (Linux's get_mm_rss), VmHWM
- * its peak.
+ * status's memory lines (Linux's task_mem), while a task uses the mm
+ * bound to inode (none after it exited): VmRSS is anon + file + shmem
+ * pages mapped (Linux's get_mm_rss), VmHWM its peak.
  */
-void task_mem(struct seq_file *m, struct mm_struct *mm)
+void task_mem(struct seq_file *m, struct inode *inode)
 {
-	unsigned long stack = 0, kb = PAGE_SIZE >> 10;
-	unsigned long size = mm_vm_pages(mm, false) * kb, data = mm_vm_pages(mm, true) * kb;
-	long rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	struct mm_struct *mm = proc_mm_lock(inode);
+	unsigned long size, data, stack = 0, kb = PAGE_SIZE >> 10;
+	long anon, file, shmem, rss;
 	struct vm_area_struct *vma;
 
+	if (!mm)
+		return;
+	size = mm_vm_pages(mm, false) * kb;
+	data = mm_vm_pages(mm, true) * kb;
+	/* faults on other CPUs count on meanwhile: each counter read once, as Linux's */
+	anon = READ_ONCE(mm->rss_anon);
+	file = READ_ONCE(mm->rss_file);
+	shmem = READ_ONCE(mm->rss_shmem);
+	rss = anon + file + shmem;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
 	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
-		   "VmSwap:\t%8lu kB\n", size, MAX(mm->hiwater_rss, rss) * kb, rss * kb,
-		   mm->rss_anon * kb, mm->rss_file * kb, mm->rss_shmem * kb, data, stack, 0UL);
+		   "VmSwap:\t%8lu kB\n", size, MAX(READ_ONCE(mm->hiwater_rss), rss) * kb, rss * kb,
+		   anon * kb, file * kb, shmem * kb, data, stack, 0UL);
+	proc_mm_unlock(mm);
 }

@@ -7,7 +7,7 @@
  * shows it), PM_SOFT_DIRTY, PM_MMAP_EXCLUSIVE (per mode: see
  * page_mapped_exclusively()), PM_FILE for a page-cache page, PM_PRESENT.
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
+ * Locks: each walk holds the mm as fs/proc/task_walk.c says.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -15,59 +15,146 @@
 #include "linux/sched.h"
 #include "mm/pgtable.h"
 #include "mm/mm_api.h"
+#include "linux/slab.h"
+#include "linux/uaccess.h"
+#include "mm/mmap_lock.h"
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
 #define PM_SOFT_DIRTY           (1UL << 55)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_FILE                 (1UL << 61)
 #define PM_PRESENT              (1UL << 63)
+#define PM_ENTRY_BYTES          8
+/* the entries made under one hold of the mmap_lock (Linux's PAGEMAP_WALK_SIZE: a PMD's) */
+#define PAGEMAP_WALK_ENTRIES    (PMD_SIZE >> PAGE_SHIFT)
+#define PAGEMAP_LIMIT           (TASK_SIZE_MAX >> PAGE_SHIFT)
+
+/* One walk's entries: buffer[i] is the entry of the page at start + i pages. */
+struct pagemapread {
+	u64 *buffer;
+	unsigned long start;
+};
 
 /*
- * The pagemap entry of one virtual page of the bound mm.  Soft-dirty:
- * its entry's bit, or all of a VMA mapped or made soft-dirty since the
- * last clear_refs 4 (Linux's VM_SOFTDIRTY), holes in it too.  A zero page
+ * The entry of a present page: its PFN, PM_PRESENT, PM_MMAP_EXCLUSIVE
+ * and PM_SOFT_DIRTY from the entry (else sd, the VMA's).  A zero page
  * shows its PFN, never PM_MMAP_EXCLUSIVE: it is everybody's; the huge
  * zero folio, no anon folio, shows PM_FILE as in Linux, and so does every
- * page-cache page (a file's, shmem's).
+ * page-cache page (a file's, shmem's).  Under the entry's table lock.
  */
-static u64 pagemap_record(struct inode *inode, unsigned long vpn)
+static u64 pagemap_entry(unsigned long pfn, pgent_t e, u64 sd)
 {
-	struct mm_struct *mm = PROC_I(inode)->mm;
-	unsigned long addr = vpn << PAGE_SHIFT, pfn;
-	struct vm_area_struct *vma = find_vma(mm, addr);
-	u64 sd = vma && vma->vm_start <= addr && (vma->vm_flags & VM_SOFTDIRTY) ? PM_SOFT_DIRTY : 0;
-	struct pgwalk w;
-	struct page *page;
-	struct folio *folio;
-	bool zero;
+	struct page *page = pfn_to_page(pfn);
+	struct folio *folio = page_folio(page);
+	bool zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
 
-	if (list_empty(&mm->mmap) || !pgtable_lookup(mm->pgd, addr, &w))
-		return sd;
-	pfn = w.phys >> PAGE_SHIFT;
-	page = pfn_to_page(pfn);
-	folio = page_folio(page);
-	zero = is_zero_pfn(pfn) || is_huge_zero_pfn(pfn);
 	return (pfn & PM_PFRAME_MASK) | PM_PRESENT |
 	       (is_huge_zero_pfn(pfn) || (!zero && !folio_test_anon(folio)) ? PM_FILE : 0) |
-	       (pgent_soft_dirty(w.entry[w.leaf_level]) ? PM_SOFT_DIRTY : sd) |
+	       (pgent_soft_dirty(e) ? PM_SOFT_DIRTY : sd) |
 	       (!zero && page_mapped_exclusively(folio, page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
-/* Does a task still use mm (Linux's mmget_not_zero: mm_users > 0)? */
-bool mm_has_users(struct mm_struct *mm)
+static u64 *pagemap_slot(struct proc_walk *walk, unsigned long addr)
 {
-	return READ_ONCE(mm->mm_users) > 0;
+	struct pagemapread *pm = walk->private;
+
+	return &pm->buffer[(addr - pm->start) >> PAGE_SHIFT];
 }
 
-/* Records from the file position on; EOF (0) once the mm has gone (exit, exec), as Linux. */
+static void pagemap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+			      unsigned long end)
+{
+	unsigned long pfn = pgent_pfn(*pmd) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
+
+	for (; addr < end; addr += PAGE_SIZE, pfn++)
+		*pagemap_slot(walk, addr) = pagemap_entry(pfn, *pmd, *pagemap_slot(walk, addr));
+}
+
+static void pagemap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	*pagemap_slot(walk, addr) = pagemap_entry(pgent_pfn(*pte), *pte, *pagemap_slot(walk, addr));
+}
+
+static const struct proc_walk_ops pagemap_walk_ops = {
+	.pmd_entry = pagemap_pmd_entry,
+	.pte_entry = pagemap_pte_entry,
+};
+
+/*
+ * The entries of [start, end) of mm into pm->buffer, under its mmap_lock:
+ * 0 outside VMAs; in a VMA made soft-dirty since the last clear_refs 4
+ * (Linux's VM_SOFTDIRTY) PM_SOFT_DIRTY, holes too; present pages by
+ * pagemap_entry().
+ */
+static void pagemap_fill(struct mm_struct *mm, struct pagemapread *pm, unsigned long end)
+{
+	struct proc_walk walk = { .ops = &pagemap_walk_ops, .private = pm };
+	struct vm_area_struct *vma;
+
+	memset(pm->buffer, 0, ((end - pm->start) >> PAGE_SHIFT) * PM_ENTRY_BYTES);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unsigned long s = MAX(vma->vm_start, pm->start), e = MIN(vma->vm_end, end);
+
+		if (vma->vm_start >= end)
+			break;
+		for (unsigned long a = s; a < e && (vma->vm_flags & VM_SOFTDIRTY); a += PAGE_SIZE)
+			*pagemap_slot(&walk, a) = PM_SOFT_DIRTY;
+		walk.vma = vma;
+		if (s < e)
+			proc_walk_range(&walk, s, e);
+	}
+}
+
+/*
+ * The entries from *pos on into ubuf (count bytes, both multiples of 8),
+ * a PMD's worth at a time made under the mmap_lock into pm's kernel
+ * buffer, then copied out with the lock dropped (a fault on the user
+ * buffer takes it), as Linux's pagemap_read.  The bytes read, short at
+ * the end of the address space; -EFAULT if none.
+ */
+static long pagemap_copy(struct mm_struct *mm, struct pagemapread *pm, char *ubuf, size_t count,
+			 loff_t *pos)
+{
+	long done = 0;
+
+	while ((size_t)done < count && (unsigned long)*pos / PM_ENTRY_BYTES < PAGEMAP_LIMIT) {
+		unsigned long vpn = *pos / PM_ENTRY_BYTES;
+		unsigned long n = PAGEMAP_WALK_ENTRIES - (vpn & (PAGEMAP_WALK_ENTRIES - 1));
+
+		n = MIN(MIN(n, (count - done) / PM_ENTRY_BYTES), PAGEMAP_LIMIT - vpn);
+		pm->start = vpn << PAGE_SHIFT;
+		mmap_read_lock(mm);
+		pagemap_fill(mm, pm, pm->start + (n << PAGE_SHIFT));
+		mmap_read_unlock(mm);
+		if (copy_to_user(ubuf + done, pm->buffer, n * PM_ENTRY_BYTES))
+			return done ? done : -EFAULT;
+		done += n * PM_ENTRY_BYTES;
+		*pos += n * PM_ENTRY_BYTES;
+	}
+	return done;
+}
+
+/*
+ * read(2) of pagemap, with the mm pinned throughout: pagemap_copy()'s
+ * result; 0 (EOF) once the mm has no user (exit, exec), as Linux; then
+ * -EINVAL for a position or count not a multiple of 8; -ENOMEM.
+ */
 static long pagemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
 	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	struct pagemapread pm;
+	long ret;
 
-	if (!mm || !mm_has_users(mm))
+	if (!mm || !mmget_not_zero(mm))
 		return 0;
-	return proc_read_records(file, ubuf, count, pos, TASK_SIZE_MAX >> PAGE_SHIFT,
-				 pagemap_record);
+	pm.buffer = kmalloc(PAGEMAP_WALK_ENTRIES * PM_ENTRY_BYTES);
+	if ((*pos | count) & (PM_ENTRY_BYTES - 1))
+		ret = -EINVAL;
+	else
+		ret = pm.buffer ? pagemap_copy(mm, &pm, ubuf, count, pos) : -ENOMEM;
+	kfree(pm.buffer);
+	mmput(mm);
+	return ret;
 }
 
 const struct file_operations proc_pagemap_operations = {
@@ -94,63 +181,84 @@ static pgent_t clear_refs_entry(pgent_t e, int type)
 }
 
 /*
- * Clear the referenced or soft-dirty state of every present entry of vma
+ * Change one present entry under its table's lock, by compare-and-swap:
+ * the CPU may set its accessed or dirty bit meanwhile, and that must stay.
+ */
+static void clear_refs_update(pgent_t *entry, int type)
+{
+	pgent_t old = READ_ONCE(*entry);
+
+	while (!__atomic_compare_exchange_n(entry, &old, clear_refs_entry(old, type), false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static void clear_refs_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+				 unsigned long end)
+{
+	clear_refs_update(pmd, *(int *)walk->private);
+}
+
+static void clear_refs_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	clear_refs_update(pte, *(int *)walk->private);
+}
+
+/*
+ * Clearing the referenced or soft-dirty state of every present entry
  * (Linux's clear_refs_pte_range).  Write-protecting makes the next write
  * fault, and the fault marks the entry soft-dirty again; an exclusive
  * page is reused then, not copied.
  */
-static void clear_refs_vma(struct vm_area_struct *vma, int type)
+static const struct proc_walk_ops clear_refs_walk_ops = {
+	.pmd_entry = clear_refs_pmd_entry,
+	.pte_entry = clear_refs_pte_entry,
+};
+
+/* Clear the VMAs of mm that type concerns (Linux's clear_refs_test_walk); mmap_lock held for write. */
+static void clear_refs_mm(struct mm_struct *mm, int type)
 {
-	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = vma->vm_start, next;
-	pmd_t *pmd;
-
-	for (; (pmd = pmd_entry_next(pgd, &addr, vma->vm_end, &next)); addr = next) {
-		pte_t *pte;
-
-		if (pgent_huge(*pmd)) {
-			*pmd = clear_refs_entry(*pmd, type);
-			continue;
-		}
-		pte = pte_offset(pmd, addr);
-		for (unsigned long a = addr; a < next; a += PAGE_SIZE, pte++)
-			if (pgent_present(*pte))
-				*pte = clear_refs_entry(*pte, type);
-	}
-}
-
-/*
- * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 clears the
- * referenced (accessed) bits of all memory, 2 those of the anonymous VMAs,
- * 3 those of the file VMAs (Linux's clear_refs_test_walk), 4 the
- * soft-dirty bits; 5 resets the peak RSS (VmHWM) to the current one.  0
- * (also once the process has exited), or -EINVAL for another value.
- */
-int clear_refs_write(struct file *file, char *buf, size_t len)
-{
-	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	struct proc_walk walk = { .ops = &clear_refs_walk_ops, .private = &type };
 	struct vm_area_struct *vma;
-	const char *end;
-	long type = simple_strtoul(buf, &end, 10);
 
-	if (end == buf || (*end && strcmp(end, "\n")) || type < CLEAR_REFS_ALL ||
-	    type >= CLEAR_REFS_LAST)
-		return -EINVAL;
-	if (!mm || !mm_has_users(mm))
-		return 0;                               /* exited: nothing to clear, as Linux */
-	if (type == CLEAR_REFS_MM_HIWATER_RSS) {        /* Linux's reset_mm_hiwater_rss */
-		mm->hiwater_rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
-		return 0;
-	}
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if ((type == CLEAR_REFS_ANON && vma->vm_file) ||
 		    (type == CLEAR_REFS_MAPPED && !vma->vm_file))
 			continue;
 		if (type == CLEAR_REFS_SOFT_DIRTY)
 			vma->vm_flags &= ~VM_SOFTDIRTY;
-		clear_refs_vma(vma, type);
+		walk.vma = vma;
+		proc_walk_range(&walk, vma->vm_start, vma->vm_end);
 	}
 	flush_tlb_mm(mm);
+}
+
+/*
+ * /proc/<pid>/clear_refs (Linux's clear_refs_write): 1 clears the
+ * referenced (accessed) bits of all memory, 2 those of the anonymous VMAs,
+ * 3 those of the file VMAs, 4 the soft-dirty bits; 5 resets the peak RSS
+ * (VmHWM) to the current one.  0 (also once the process has exited), or
+ * -EINVAL for another value.
+ */
+int clear_refs_write(struct file *file, char *buf, size_t len)
+{
+	struct mm_struct *mm;
+	const char *end;
+	long type = simple_strtoul(buf, &end, 10);
+
+	if (end == buf || (*end && strcmp(end, "\n")) || type < CLEAR_REFS_ALL ||
+	    type >= CLEAR_REFS_LAST)
+		return -EINVAL;
+	mm = PROC_I(file_inode(file))->mm;
+	if (!mm || !mmget_not_zero(mm))
+		return 0;                               /* exited: nothing to clear, as Linux */
+	mmap_write_lock(mm);                            /* the VMAs' VM_SOFTDIRTY too */
+	if (type == CLEAR_REFS_MM_HIWATER_RSS)          /* Linux's reset_mm_hiwater_rss */
+		mm->hiwater_rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	else
+		clear_refs_mm(mm, type);
+	mmap_write_unlock(mm);
+	mmput(mm);
 	return 0;
 }
 

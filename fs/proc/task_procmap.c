@@ -3,7 +3,7 @@
  * fs/proc/task_mmu.c): one VMA of the file's bound mm, found by address
  * and permissions, described in binary with the name maps prints.
  *
- * Lock order: see mm/rmap.c; none taken, as in fs/proc/root.c.
+ * Locks: the lookup holds the mm as fs/proc/task_walk.c says.
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -96,76 +96,97 @@ static void procmap_fill(struct procmap_query *karg, struct vm_area_struct *vma)
 }
 
 /*
- * vma's maps name with its NUL to the user's vma_name_addr, its length in
- * vma_name_size (0, nothing copied, for a nameless VMA); -ENAMETOOLONG if
- * it does not fit in min(vma_name_size, PATH_MAX) bytes, -EFAULT.
+ * The maps name of the VMA karg describes (name, found under the
+ * mmap_lock: in buf or a constant) with its NUL to the user's
+ * vma_name_addr, its length in vma_name_size (0, nothing copied, for a
+ * nameless VMA); -ENAMETOOLONG if it does not fit in min(vma_name_size,
+ * PATH_MAX) bytes, -EFAULT.  Called with the mmap_lock dropped, as Linux.
  */
-static int procmap_copy_name(struct procmap_query *karg, struct vm_area_struct *vma)
+static int procmap_copy_name(struct procmap_query *karg, const char *name)
 {
-	char *buf = kmalloc(PATH_MAX);
-	const char *name;
-	size_t size, room = karg->vma_name_size < PATH_MAX ? karg->vma_name_size : PATH_MAX;
-	int err = 0;
+	size_t size = *name ? strlen(name) + 1 : 0;
+	size_t room = karg->vma_name_size < PATH_MAX ? karg->vma_name_size : PATH_MAX;
 
-	if (!buf)
-		return -ENOMEM;
-	name = map_vma_name(vma, buf);
-	size = *name ? strlen(name) + 1 : 0;
-	if (size > room)
-		err = -ENAMETOOLONG;
-	else if (size && copy_to_user((void *)(unsigned long)karg->vma_name_addr, name, size))
-		err = -EFAULT;
 	karg->vma_name_size = size;
-	kfree(buf);
-	return err;
+	if (size > room)
+		return -ENAMETOOLONG;
+	if (size && copy_to_user((void *)(unsigned long)karg->vma_name_addr, name, size))
+		return -EFAULT;
+	return 0;
 }
 
 /*
- * PROCMAP_QUERY on a maps file of mm (Linux's do_procmap_query): the
- * struct at uarg in, the VMA's description out.  0; -EINVAL for a bad
- * size, unknown flags or an address without its size; -E2BIG; -ESRCH
- * once mm has no user; -ENOENT if no VMA matches; -EFAULT.
+ * The query's user struct at uarg into karg, checked (Linux's checks in
+ * do_procmap_query's order): 0; -EINVAL for a bad size, unknown flags or
+ * an address without its size; -E2BIG; -EFAULT.
  */
-static long do_procmap_query(struct mm_struct *mm, char *uarg)
+static int procmap_query_in(struct procmap_query *karg, const char *uarg, u64 *usize)
+{
+	int err;
+
+	if (copy_from_user(usize, uarg, sizeof(*usize)))
+		return -EFAULT;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
+	if (*usize < offsetof(struct procmap_query, query_addr) + sizeof(karg->query_addr))
+		return -EINVAL;
+	err = procmap_copy_in(karg, uarg, *usize);
+	if (err)
+		return err;
+	if ((karg->query_flags & ~(u64)PROCMAP_QUERY_VALID_FLAGS_MASK) ||
+	    !karg->vma_name_size != !karg->vma_name_addr ||
+	    !karg->build_id_size != !karg->build_id_addr)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * PROCMAP_QUERY on a maps file whose inode holds an mm (Linux's
+ * do_procmap_query): the struct at uarg in, the VMA's description out.
+ * The VMA is looked up and described under the mmap_lock into kernel
+ * memory, copied out after it is dropped.  0; what procmap_query_in()
+ * gives; -ESRCH once the mm has no user; -ENOENT if no VMA matches;
+ * -ENAMETOOLONG; -ENOMEM; -EFAULT.
+ */
+static long do_procmap_query(struct inode *inode, char *uarg)
 {
 	struct procmap_query karg;
 	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+	const char *name = "";
+	char *buf = NULL;
 	u64 usize;
-	int err;
+	int err = procmap_query_in(&karg, uarg, &usize);
 
-	if (copy_from_user(&usize, uarg, sizeof(usize)))
-		return -EFAULT;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	if (usize < offsetof(struct procmap_query, query_addr) + sizeof(karg.query_addr))
-		return -EINVAL;
-	err = procmap_copy_in(&karg, uarg, usize);
 	if (err)
 		return err;
-	if ((karg.query_flags & ~(u64)PROCMAP_QUERY_VALID_FLAGS_MASK) ||
-	    !karg.vma_name_size != !karg.vma_name_addr || !karg.build_id_size != !karg.build_id_addr)
-		return -EINVAL;
-	if (!mm || !mm_has_users(mm))
+	if (karg.vma_name_size && !(buf = kmalloc(PATH_MAX)))
+		return -ENOMEM;
+	mm = proc_mm_lock(inode);
+	if (!mm) {
+		kfree(buf);
 		return -ESRCH;
-	vma = query_matching_vma(mm, karg.query_addr, karg.query_flags);
-	if (IS_ERR(vma))
-		return PTR_ERR(vma);
-	procmap_fill(&karg, vma);
-	if (karg.vma_name_size) {
-		err = procmap_copy_name(&karg, vma);
-		if (err)
-			return err;
 	}
-	if (copy_to_user(uarg, &karg, usize < sizeof(karg) ? usize : sizeof(karg)))
-		return -EFAULT;
-	return 0;
+	vma = query_matching_vma(mm, karg.query_addr, karg.query_flags);
+	if (!IS_ERR(vma)) {
+		procmap_fill(&karg, vma);
+		name = buf ? map_vma_name(vma, buf) : "";
+	}
+	proc_mm_unlock(mm);
+	err = IS_ERR(vma) ? PTR_ERR(vma) : 0;
+	if (!err && karg.vma_name_size)
+		err = procmap_copy_name(&karg, name);
+	kfree(buf);
+	if (!err && copy_to_user(uarg, &karg, usize < sizeof(karg) ? usize : sizeof(karg)))
+		err = -EFAULT;
+	return err;
 }
 
 static long procfs_procmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	if (cmd != PROCMAP_QUERY)
 		return -ENOTTY;
-	return do_procmap_query(PROC_I(file_inode(file))->mm, (char *)arg);
+	return do_procmap_query(file_inode(file), (char *)arg);
 }
 
 /* maps: the text file of maps_show, and the PROCMAP_QUERY ioctl. */

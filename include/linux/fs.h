@@ -23,6 +23,8 @@
 #define _LINUX_FS_H
 
 #include "linux/types.h"
+#include "linux/atomic.h"
+#include "linux/spinlock.h"
 #include "uapi/linux/fcntl.h"
 #include "uapi/linux/eventpoll.h"
 #include "uapi/linux/stat.h"
@@ -204,7 +206,7 @@ struct file_operations {
 };
 
 struct file {
-	int f_count;
+	atomic_t f_count;               /* the fd tables' slots, VMAs, in-flight calls holding it */
 	fmode_t f_mode;                 /* FMODE_* */
 	unsigned int f_flags;           /* O_ACCMODE, O_APPEND, O_NONBLOCK: as opened or F_SETFL'ed */
 	loff_t f_pos;
@@ -215,9 +217,17 @@ struct file {
 	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
 
-/* The fd table; CLONE_FILES threads share one (count: its tasks). */
+/*
+ * The fd table; CLONE_FILES threads share one (count: its tasks).
+ * file_lock (Linux's) guards the slots and the cloexec bits: a slot is
+ * found, filled or emptied under it (two threads opening at once get two
+ * fds).  A file taken from a slot is used without a reference of its own
+ * (foliOS's fget; Linux's takes one): a close by another thread during a
+ * call on the same fd is not yet safe.
+ */
 struct files_struct {
 	int count;
+	spinlock_t file_lock;
 	struct file *fd[NR_OPEN];
 	unsigned long cloexec[NR_OPEN / 64];    /* bit n: close fd n on exec */
 };
@@ -251,7 +261,7 @@ unsigned long get_next_ino(void);
 /* Another reference to f (Linux's get_file): a VMA mapping it holds one. */
 static inline struct file *get_file(struct file *f)
 {
-	f->f_count++;
+	atomic_inc(&f->f_count);
 	return f;
 }
 
@@ -263,9 +273,10 @@ struct file *alloc_file(struct inode *inode, unsigned int flags);
 void fput(struct file *f);
 int fd_install(struct file *f, bool cloexec);
 int f_dupfd(unsigned int from, struct file *f, bool cloexec);
+struct file *file_close_fd(unsigned int fd);
 void set_close_on_exec(unsigned int fd, bool flag);
 bool get_close_on_exec(unsigned int fd);
-struct files_struct *dup_fd(const struct files_struct *src);
+struct files_struct *dup_fd(struct files_struct *src);
 void put_files_struct(struct files_struct *files);
 void files_close_on_exec(struct files_struct *files);
 struct files_struct *files_init_console(void);

@@ -190,6 +190,7 @@ void exit_files(struct task_struct *t);
 void exit_fs(struct task_struct *t);
 void put_task_shared(struct task_struct *t);
 void mmput(struct mm_struct *mm);
+bool mmget_not_zero(struct mm_struct *mm);
 int init_task_shared(struct task_struct *t);
 __noreturn void do_group_exit(int wait_status);
 void zap_other_threads(struct task_struct *t);

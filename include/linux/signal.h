@@ -84,7 +84,7 @@ int kill_pgrp(int pgrp, int sig);
 bool do_notify_parent(struct task_struct *tsk);
 void flush_signal_handlers(struct task_struct *t);
 void flush_sigqueue(struct sigpending *queue);
-void flush_sigqueue_mask(sigset_t mask, struct task_struct *t);
+void __flush_sigqueue_mask(sigset_t mask, struct task_struct *t);
 bool sig_kernel_ignore(int sig);
 bool sig_kernel_stop(int sig);
 bool sig_kernel_only(int sig);

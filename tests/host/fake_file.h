@@ -29,7 +29,7 @@ static unsigned int fault_order;        /* the order of the folios ->fault cache
 /* The tests' file is static: a reference dropped only counts down. */
 void fput(struct file *f)
 {
-	f->f_count--;
+	atomic_dec(&f->f_count);
 }
 
 /*
@@ -75,7 +75,7 @@ static int boot_order(unsigned int order)
 	address_space_init_once(&inode.i_data, &inode);
 	inode.i_mapping = &inode.i_data;
 	inode.i_size = 4 << 20;
-	file = (struct file){ .f_count = 1, .f_mode = FMODE_READ | FMODE_WRITE,
+	file = (struct file){ .f_count = ATOMIC_INIT(1), .f_mode = FMODE_READ | FMODE_WRITE,
 			      .f_inode = &inode, .f_mapping = &inode.i_data, .f_op = &fake_fops };
 	fault_order = order;
 	return 0;

@@ -26,7 +26,7 @@ static int shutdown(void **state)
 	(void)state;
 	mm_exit(mm);
 	mm = NULL;
-	assert_int_equal(file.f_count, 1);
+	assert_int_equal(atomic_read(&file.f_count), 1);
 	assert_true(list_empty(&inode.i_data.i_mmap));
 	assert_int_equal(inode.i_data.i_mmap_writable, 0);
 	assert_int_equal(global_node_page_state(NR_FILE_MAPPED), 0);
@@ -61,7 +61,7 @@ static void test_shared_pmd_fork(void **state)
 
 	(void)state;
 	assert_int_equal(do_mmap(mm, &file, BASE, PMD_SIZE, RW, MAP_SHARED | MAP_FIXED, 0), BASE);
-	assert_int_equal(file.f_count, 2);
+	assert_int_equal(atomic_read(&file.f_count), 2);
 	assert_int_equal(inode.i_data.i_mmap_writable, 1);
 	user_write(mm, BASE + 5, 'x');
 	assert_true(pmd_mapped(mm, BASE));
@@ -72,7 +72,7 @@ static void test_shared_pmd_fork(void **state)
 	assert_int_equal(global_node_page_state(NR_FILE_MAPPED), 512);
 	child = dup_mm(mm);
 	assert_non_null(child);
-	assert_int_equal(file.f_count, 3);
+	assert_int_equal(atomic_read(&file.f_count), 3);
 	assert_null(folio_at(child, BASE));             /* not copied */
 	assert_int_equal(child->rss_shmem, 0);
 	user_read(child, BASE + 4096);
@@ -84,7 +84,7 @@ static void test_shared_pmd_fork(void **state)
 	assert_int_equal(folio_mm_id(f, 1), child->mm_id);
 	assert_int_equal(global_node_page_state(NR_SHMEM_PMDMAPPED), 512);
 	mm_exit(child);
-	assert_int_equal(file.f_count, 2);
+	assert_int_equal(atomic_read(&file.f_count), 2);
 	assert_false(folio_test_large_maybe_mapped_shared(f));
 	assert_int_equal(folio_large_mapcount(f), 1);
 	assert_int_equal(folio_ref_count(f), 512 + 1);  /* the cache's and the PMD's */

@@ -22,7 +22,7 @@ static int shutdown(void **state)
 {
 	(void)state;
 	mm_exit(mm);
-	assert_int_equal(file.f_count, 1);
+	assert_int_equal(atomic_read(&file.f_count), 1);
 	assert_int_equal(global_node_page_state(NR_FILE_MAPPED), 0);
 	truncate_inode_pages_final(&inode.i_data);
 	assert_int_equal(global_node_page_state(NR_FILE_PAGES), 0);
