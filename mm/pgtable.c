@@ -165,12 +165,8 @@ pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool
 	return walk_to(pgd, addr, level, alloc, NULL, NULL, &e) ? NULL : e;
 }
 
-/*
- * The entry for addr at level in mm's tree, allocating the tables above it
- * under the locks that guard their entries (Linux's pud_alloc/pmd_alloc
- * chain); NULL when out of memory or when a leaf sits above level.
- */
-pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level)
+/* mm_alloc_entry()'s walk (mm/pgtable.h), the tables above level allocated as needed. */
+pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level)
 {
 	pgent_t *e;
 

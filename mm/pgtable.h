@@ -330,7 +330,27 @@ extern unsigned long nr_pagetable_pages;
 pgd_t *pgd_alloc(void);
 void pgd_free(pgd_t *pgd);
 pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc);
-pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+
+/*
+ * The entry for addr at level in mm's tree, allocating the tables above it
+ * under the locks that guard their entries (Linux's pud_alloc/pmd_alloc
+ * chain); NULL when out of memory or when a leaf sits above level.  As
+ * Linux's, a PMD behind tables that are there (every fault but the first
+ * of a GiB) is two loads inline; the rest walks out of line.
+ */
+static inline pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr,
+				      enum pt_level level)
+{
+	pgent_t pgd = READ_ONCE(mm->pgd[pt_index(addr, PT_PGD)]), pud;
+
+	if (level == PT_PMD && !pgent_none(pgd) && !pgent_huge(pgd)) {
+		pud = READ_ONCE(pgent_table(pgd)[pt_index(addr, PT_PUD)]);
+		if (!pgent_none(pud) && !pgent_huge(pud))
+			return pgent_table(pud) + pt_index(addr, PT_PMD);
+	}
+	return __mm_alloc_entry(mm, addr, level);
+}
 int __pte_alloc(struct mm_struct *mm, pmd_t *pmd);
 pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t **ptlp);
 int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,

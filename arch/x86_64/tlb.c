@@ -108,14 +108,22 @@ void leave_mm(void)
 	leave_lazy_tlb(ts, prev);
 }
 
-/* Flush f's range from this CPU, which has f->mm loaded. */
-static void flush_tlb_local(const struct flush_tlb_info *f)
+/*
+ * Flush [start, end) from this CPU, which has the mm loaded: one invlpg
+ * per 1 << stride_shift bytes up to the ceiling, else all of it (end
+ * TLB_FLUSH_ALL too).  Each CPU applies the ceiling itself.
+ */
+static void flush_tlb_local(unsigned long start, unsigned long end, unsigned int stride_shift)
 {
-	if (f->end == TLB_FLUSH_ALL) {
+	if (end - start == 1UL << stride_shift) {       /* a fault's one page or PMD: no loop */
+		invlpg(start);
+		return;
+	}
+	if (end == TLB_FLUSH_ALL || (end - start) >> stride_shift > TLB_SINGLE_PAGE_FLUSH_CEILING) {
 		write_cr3(read_cr3());
 		return;
 	}
-	for (unsigned long addr = f->start; addr < f->end; addr += 1UL << f->stride_shift)
+	for (unsigned long addr = start; addr < end; addr += 1UL << stride_shift)
 		invlpg(addr);
 }
 
@@ -140,28 +148,39 @@ static void flush_tlb_func(void *info)
 		leave_mm();
 		return;
 	}
-	flush_tlb_local(f);
+	flush_tlb_local(f->start, f->end, f->stride_shift);
 }
 
+/* IPI the CPUs of mm_cpumask(f->mm) but this one and wait for them (Linux's flush_tlb_multi). */
+static noinline_fn void flush_tlb_multi(const struct flush_tlb_info *f, unsigned int cpu)
+{
+	struct cpumask others;
+
+	cpumask_copy(&others, mm_cpumask(f->mm));
+	others.bits &= ~(1UL << cpu);
+	if (!cpumask_empty(&others))
+		smp_call_function_many(&others, flush_tlb_func, (void *)f, true);
+}
+
+/*
+ * As Linux's, an mm no other CPU has in its mask costs no more than the
+ * local flush and the look at the mask (a single-threaded process on one
+ * CPU never builds the IPI's flush_tlb_info).
+ */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			unsigned int stride_shift, bool freed_tables)
 {
-	struct flush_tlb_info info = { mm, start, end, stride_shift, freed_tables };
 	unsigned int cpu = smp_processor_id();
-	struct cpumask others;
 
-	if (end != TLB_FLUSH_ALL && (end - start) >> stride_shift > TLB_SINGLE_PAGE_FLUSH_CEILING) {
-		info.start = 0;
-		info.end = TLB_FLUSH_ALL;
-	}
 	if (mm == cpu_tlbstate[cpu].loaded_mm)
-		flush_tlb_local(&info);
+		flush_tlb_local(start, end, stride_shift);
 	/* The caller's PTE stores before the read of the mask (switch_mm_irqs_off's pair). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	cpumask_copy(&others, mm_cpumask(mm));
-	others.bits &= ~(1UL << cpu);
-	if (!cpumask_empty(&others))
-		smp_call_function_many(&others, flush_tlb_func, &info, true);
+	if (unlikely(__atomic_load_n(&mm_cpumask(mm)->bits, __ATOMIC_RELAXED) & ~(1UL << cpu))) {
+		struct flush_tlb_info info = { mm, start, end, stride_shift, freed_tables };
+
+		flush_tlb_multi(&info, cpu);
+	}
 }
 
 struct kernel_flush {

@@ -48,15 +48,53 @@ static inline bool __down_write_trylock(struct rw_semaphore *sem)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-/* kernel/locking/rwsem.c */
+/* kernel/locking/rwsem.c: the sleeping halves and the wake-up. */
+void rwsem_down_read_slowpath(struct rw_semaphore *sem);
+void rwsem_down_write_slowpath(struct rw_semaphore *sem);
+void rwsem_wake(struct rw_semaphore *sem);
 bool down_read_trylock(struct rw_semaphore *sem);
 bool down_write_trylock(struct rw_semaphore *sem);
-void down_read(struct rw_semaphore *sem);
-void down_write(struct rw_semaphore *sem);
 void down_write_nested(struct rw_semaphore *sem, unsigned int subclass);
-void up_read(struct rw_semaphore *sem);
 void up_write(struct rw_semaphore *sem);
 void downgrade_write(struct rw_semaphore *sem);
+
+/* The validator's hooks; nothing without CONFIG_LOCKDEP. */
+#define rwsem_acquire(sem, subclass, trylock, ip) do {                       \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		lock_acquire(&(sem)->dep_map, (sem), subclass, trylock, ip); \
+} while (0)
+#define rwsem_release(sem, ip) do {                                          \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		lock_release((sem), ip);                                     \
+} while (0)
+
+/*
+ * Take sem for reading; may sleep (never in atomic context).  Inline, as
+ * the page fault takes the mmap_lock so: the uncontended case is one
+ * compare-and-swap, the sleep is out of line (Linux's __down_read).
+ */
+static inline void down_read(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire(sem, 0, false, _THIS_IP_);
+	if (unlikely(!__down_read_trylock(sem)))
+		rwsem_down_read_slowpath(sem);
+}
+
+/* The last reader out wakes the sleepers, if there are any. */
+static inline void up_read(struct rw_semaphore *sem)
+{
+	rwsem_release(sem, _THIS_IP_);
+	if (!__atomic_sub_fetch(&sem->count, 1, __ATOMIC_RELEASE) &&
+	    unlikely(__atomic_load_n(&sem->nr_waiters, __ATOMIC_RELAXED)))
+		rwsem_wake(sem);
+}
+
+/* Take sem for writing, alone; may sleep. */
+static inline void down_write(struct rw_semaphore *sem)
+{
+	down_write_nested(sem, 0);
+}
 
 static inline bool rwsem_is_locked(struct rw_semaphore *sem)
 {

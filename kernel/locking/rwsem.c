@@ -13,15 +13,6 @@
 #include "linux/rwsem.h"
 #include "linux/wait.h"
 
-#define rwsem_acquire(sem, subclass, trylock) do {                           \
-	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
-		lock_acquire(&(sem)->dep_map, (sem), subclass, trylock, _RET_IP_); \
-} while (0)
-#define rwsem_release(sem) do {                                              \
-	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
-		lock_release((sem), _RET_IP_);                               \
-} while (0)
-
 /* Sleep until trylock(sem) succeeds; a writer holds new readers off meanwhile. */
 static bool rwsem_try_read(void *sem)
 {
@@ -44,17 +35,29 @@ static void rwsem_down_slowpath(struct rw_semaphore *sem, bool (*trylock)(void *
 	__atomic_sub_fetch(&sem->nr_waiters, 1, __ATOMIC_RELAXED);
 }
 
-static void rwsem_wake(struct rw_semaphore *sem)
+/* Wake the tasks sleeping on sem (they all try again). */
+void rwsem_wake(struct rw_semaphore *sem)
 {
 	if (__atomic_load_n(&sem->nr_waiters, __ATOMIC_RELAXED))
 		wake_up_var(sem);
+}
+
+/* down_read's sleep: a writer has sem, or waits for it. */
+void rwsem_down_read_slowpath(struct rw_semaphore *sem)
+{
+	rwsem_down_slowpath(sem, rwsem_try_read, false);
+}
+
+void rwsem_down_write_slowpath(struct rw_semaphore *sem)
+{
+	rwsem_down_slowpath(sem, rwsem_try_write, true);
 }
 
 bool down_read_trylock(struct rw_semaphore *sem)
 {
 	if (!__down_read_trylock(sem))
 		return false;
-	rwsem_acquire(sem, 0, true);
+	rwsem_acquire(sem, 0, true, _RET_IP_);
 	return true;
 }
 
@@ -62,44 +65,22 @@ bool down_write_trylock(struct rw_semaphore *sem)
 {
 	if (!__down_write_trylock(sem))
 		return false;
-	rwsem_acquire(sem, 0, true);
+	rwsem_acquire(sem, 0, true, _RET_IP_);
 	return true;
-}
-
-/* Take sem for reading; may sleep (never in atomic context). */
-void down_read(struct rw_semaphore *sem)
-{
-	might_sleep();
-	rwsem_acquire(sem, 0, false);
-	if (!__down_read_trylock(sem))
-		rwsem_down_slowpath(sem, rwsem_try_read, false);
-}
-
-/* Take sem for writing, alone; may sleep. */
-void down_write(struct rw_semaphore *sem)
-{
-	down_write_nested(sem, 0);
 }
 
 /* down_write of a second semaphore of the class (fork: the child's mmap_lock). */
 void down_write_nested(struct rw_semaphore *sem, unsigned int subclass)
 {
 	might_sleep();
-	rwsem_acquire(sem, subclass, false);
+	rwsem_acquire(sem, subclass, false, _RET_IP_);
 	if (!__down_write_trylock(sem))
-		rwsem_down_slowpath(sem, rwsem_try_write, true);
-}
-
-void up_read(struct rw_semaphore *sem)
-{
-	rwsem_release(sem);
-	if (!__atomic_sub_fetch(&sem->count, 1, __ATOMIC_RELEASE))
-		rwsem_wake(sem);
+		rwsem_down_write_slowpath(sem);
 }
 
 void up_write(struct rw_semaphore *sem)
 {
-	rwsem_release(sem);
+	rwsem_release(sem, _RET_IP_);
 	__atomic_store_n(&sem->count, 0, __ATOMIC_RELEASE);
 	rwsem_wake(sem);
 }
