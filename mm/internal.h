@@ -206,8 +206,6 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
-int do_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, pte_t *pte,
-	       spinlock_t *ptl, unsigned int flags);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);

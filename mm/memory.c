@@ -1,5 +1,6 @@
 /*
- * Page faults and unmapping of anonymous memory (Linux's mm/memory.c).
+ * Page faults of anonymous memory (Linux's mm/memory.c; unmapping is
+ * mm/memory_zap.c, faults of files mm/memory_file.c).
  *
  * A fault on a not-present page of an anon VMA takes the largest folio the
  * THP policy allows and the VMA, the alignment and the buddy can give:
@@ -11,7 +12,11 @@
  *         falling back order by order to 4 KiB      (alloc_anon_folio)
  *
  * A write to a read-only PTE of a private writable mapping is copy-on-write
- * (do_wp_page, mm/memory_wp.c).
+ * (do_wp_page, MISSING.md §Patch 13): reuse the page when this mm is its
+ * only user — for a large folio, proved through the MM owner slots under
+ * the mapcount lock — else copy one 4 KiB page.  A write to the zero page
+ * gets a new zeroed 4 KiB page (Linux's wp_page_copy: no large folio for
+ * it, as Linux).
  *
  * Every PTE or PMD that maps a folio holds one folio reference; the zero
  * pages are no folio of anybody's (mm/pgtable.h) and hold none.
@@ -213,6 +218,165 @@ static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd
 }
 
 /*
+ * May this mm reuse a page of a PTE-mapped large anon folio for writing
+ * (Linux's __wp_can_reuse_large_anon_folio)?  Only when the MM owner slots
+ * prove that all mappings are this mm's and nothing else holds a
+ * reference: not maybe-shared, and refcount == large mapcount, checked
+ * again under the mapcount lock.  A single mapping is not reused: copying
+ * the one page lets the folio go.
+ */
+static __always_inline bool __wp_can_reuse_large_anon_folio(struct folio *folio,
+							    struct vm_area_struct *vma)
+{
+	bool exclusive = false;
+
+	if (folio_large_mapcount(folio) <= 1)
+		return false;
+	if (folio_test_large_maybe_mapped_shared(folio))
+		return false;
+	if (folio_large_mapcount(folio) != folio_ref_count(folio))
+		return false;
+	folio_lock_large_mapcount(folio);
+	if (folio_test_large_maybe_mapped_shared(folio))
+		goto unlock;
+	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_ref_count(folio),
+			"large mapcount above refcount: a mapping without its reference");
+	if (folio_large_mapcount(folio) != folio_ref_count(folio))
+		goto unlock;
+	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_nr_pages(folio),
+			"reuse: more PTE mappings than pages in one mm");
+	VM_WARN_ON_ONCE(folio_entire_mapcount(folio), "reuse: PTE fault on a PMD-mapped folio");
+	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != vma->vm_mm->mm_id &&
+			folio_mm_id(folio, 1) != vma->vm_mm->mm_id,
+			"reuse: exclusive folio without this mm in a slot");
+	exclusive = true;
+unlock:
+	folio_unlock_large_mapcount(folio);
+	return exclusive;
+}
+
+/*
+ * May this mm reuse the page for writing?  A small folio it holds the only
+ * reference to is ours alone from now on: it moves to vma's anon_vma
+ * (Linux's wp_can_reuse_anon_folio; a large one stays where it is, as in
+ * Linux: other pages of it may be mapped elsewhere).  Under the PTL; the
+ * small folio's refcount is checked again under the folio lock, which
+ * folio_move_anon_rmap() needs (a folio locked elsewhere is copied).
+ */
+static __always_inline bool wp_can_reuse_anon_folio(struct folio *folio,
+						     struct vm_area_struct *vma)
+{
+	if (folio_test_large(folio))
+		return __wp_can_reuse_large_anon_folio(folio, vma);
+	if (folio_ref_count(folio) != 1 || !folio_trylock(folio))
+		return false;
+	if (folio_ref_count(folio) != 1) {
+		folio_unlock(folio);
+		return false;
+	}
+	folio_move_anon_rmap(folio, vma);
+	folio_unlock(folio);
+	return true;
+}
+
+/*
+ * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
+ * order-0 anon folio replaces the page in this PTE; the old folio — anon,
+ * or a page-cache folio of a private file mapping — loses one mapping
+ * (which may free this mm's slot and clear the shared bit).
+ * page NULL: the PTE maps the zero page, the new page is zeroed and there
+ * is no old folio to let go.  Called with the PTL held and the PTE seen
+ * as orig_pte; allocates with it dropped, the old folio pinned (an
+ * allocation that fails drains the deferred split queue, and a split must
+ * not take the folio from under us), then retakes it: a PTE no longer
+ * orig_pte means another CPU resolved the fault, the copy goes back and
+ * the access is retried.  Break before make: the old PTE is cleared and
+ * flushed from every TLB before the new one is set, then the old mapping
+ * leaves the rmap.  Returns unlocked: 0 or -ENOMEM.
+ */
+static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned long address,
+					pmd_t *pmd, pte_t *pte, spinlock_t *ptl, struct page *page)
+{
+	struct folio *folio = page ? page_folio(page) : NULL, *new;
+	struct mm_struct *mm = vma->vm_mm;
+	pte_t orig_pte = *pte;
+
+	if (page)
+		folio_get(folio);
+	pte_unmap_unlock(pte, ptl);
+	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(vma->vm_mm, page ? 0 : __GFP_ZERO);
+	if (!new)
+		goto out;
+	if (page)
+		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
+	spin_lock(ptl);
+	if (unlikely(*pte != orig_pte)) {
+		pte_unmap_unlock(pte, ptl);
+		folio_put(new);
+		goto out;
+	}
+	ptep_clear_flush(vma, address, pte);
+	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
+	set_pte_at(mm, address, pte,
+		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
+	if (!page || !folio_test_anon(folio))
+		add_mm_counter(mm, 1);
+	if (page && !folio_test_anon(folio))
+		add_mm_counter_file(mm, folio, -1);
+	if (page)
+		folio_remove_rmap_pte(folio, page, vma);
+	pte_unmap_unlock(pte, ptl);
+	if (page)
+		folio_put_refs(folio, 2);       /* the old PTE's reference and ours */
+	return 0;
+out:
+	if (page)
+		folio_put(folio);
+	return new ? 0 : -ENOMEM;
+}
+
+/*
+ * A write to a present, write-protected PTE (Linux's do_wp_page), or an
+ * unshare request (FAULT_FLAG_UNSHARE: a R/O pin wants the page
+ * exclusive), with the PTL held; returns with it dropped.  A shared
+ * mapping makes the page writable in place (wp_page_shared).  A private
+ * one reuses an anon page if it is already PageAnonExclusive or
+ * wp_can_reuse_anon_folio() says this mm is its only user — then only
+ * this page becomes exclusive — else copies it; the zero page and a
+ * page-cache page are always replaced.  Only a write to a VM_WRITE mapping
+ * makes the PTE writable (Linux's maybe_mkwrite): an unshare leaves it
+ * read-only, and so does a FOLL_FORCE write to a R/O mapping.
+ */
+static __always_inline int do_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+				  pte_t *pte, spinlock_t *ptl, unsigned int flags)
+{
+	struct page *page = vm_normal_page(vma, address, *pte);
+	struct folio *folio;
+
+	address &= PAGE_MASK;
+	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE))) {
+		wp_page_shared(vma, address, pte, flags);
+		pte_unmap_unlock(pte, ptl);
+		return 0;
+	}
+	if (unlikely(!page))
+		return wp_page_copy(vma, address, pmd, pte, ptl, NULL);  /* the zero page */
+	folio = page_folio(page);
+	if (unlikely(!folio_test_anon(folio)))
+		return wp_page_copy(vma, address, pmd, pte, ptl, page);  /* a private file page */
+	if (!PageAnonExclusive(page)) {
+		if (!wp_can_reuse_anon_folio(folio, vma))
+			return wp_page_copy(vma, address, pmd, pte, ptl, page);
+		SetPageAnonExclusive(page);
+		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
+	}
+	if (!(flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
+		ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
+	pte_unmap_unlock(pte, ptl);
+	return 0;
+}
+
+/*
  * The PTE level of a fault (Linux's handle_pte_fault): a PTE table is
  * installed if *pmd is none, and the PTE read without its lock (tables are
  * not freed under the mmap_lock held for read).  A none PTE goes to the
@@ -221,30 +385,34 @@ static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd
  * rechecked.  A PMD that is no PTE table by now, or a PTE another CPU is
  * changing (a migration entry), means: retry the access.
  */
-static int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			    unsigned int flags)
 {
 	spinlock_t *ptl;
 	pmd_t pmdval;
 	pte_t entry, *pte;
 
-	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(vma->vm_mm, pmd))
-		return -ENOMEM;
 	pmdval = READ_ONCE(*pmd);
+	if (pgent_none(pmdval)) {
+		if (__pte_alloc(vma->vm_mm, pmd))
+			return -ENOMEM;
+		pmdval = READ_ONCE(*pmd);
+	}
 	if (!pgent_present(pmdval) || pgent_huge(pmdval))
 		return 0;
-	entry = READ_ONCE(pgent_table(pmdval)[pt_index(address, PT_PTE)]);
+	pte = pgent_table(pmdval) + pt_index(address, PT_PTE);
+	entry = READ_ONCE(*pte);
 	if (pgent_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
 					       do_fault(vma, address, pmd, flags);
 	if (!pgent_present(entry) || pgent_write(entry) ||
 	    !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;
-	pte = pte_offset_map_lock(vma->vm_mm, pmd, address, &ptl);
-	if (likely(pte && *pte == entry))
+	ptl = pte_lockptr(vma->vm_mm, pmdval);
+	spin_lock(ptl);
+	if (likely(*pte == entry))
 		return do_wp_page(vma, address, pmd, pte, ptl, flags);
-	if (pte)
-		pte_unmap_unlock(pte, ptl);
+	pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 
@@ -260,7 +428,7 @@ static int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, p
 int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
 	bool anon = vma_is_anonymous(vma);
-	pmd_t *pmd;
+	pmd_t *pmd, pmdval;
 
 	/* Linux prepares it where a fault allocates; every anon fault may. */
 	if (anon && anon_vma_prepare(vma))
@@ -268,15 +436,18 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 	pmd = mm_alloc_entry(vma->vm_mm, address, PT_PMD);
 	if (!pmd)
 		return -ENOMEM;
-	if (pgent_none(READ_ONCE(*pmd)) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
-		if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
-			return 0;
-	} else if (pgent_huge(READ_ONCE(*pmd))) {
-		if (!huge_pmd_fault(vma, address, pmd, flags))
-			return 0;
+	pmdval = READ_ONCE(*pmd);
+	if (unlikely(!pgent_present(pmdval) || pgent_huge(pmdval))) {
+		if (pgent_none(pmdval) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
+			if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
+				return 0;
+		} else if (pgent_huge(READ_ONCE(*pmd))) {
+			if (!huge_pmd_fault(vma, address, pmd, flags))
+				return 0;
+		}
+		if (pgent_none(READ_ONCE(*pmd)) && !anon)
+			return do_fault(vma, address, pmd, flags);
 	}
-	if (pgent_none(READ_ONCE(*pmd)) && !anon)
-		return do_fault(vma, address, pmd, flags);
 	return handle_pte_fault(vma, address, pmd, flags);
 }
 
@@ -292,120 +463,4 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 	    !(vma->vm_flags & VM_ACCESS_FLAGS))
 		return -EFAULT;
 	return __handle_mm_fault(vma, address, flags);
-}
-
-/*
- * Unmap a batch of nr PTEs of one page-cache folio (Linux's
- * zap_present_folio_ptes for !anon): a write through any of them makes
- * the folio dirty, RssFile or RssShmem falls.
- */
-static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t *pte, int nr)
-{
-	for (int i = 0; i < nr; i++)
-		if (pgent_dirty(pte[i])) {
-			folio_mark_dirty(folio);
-			break;
-		}
-	add_mm_counter_file(vma->vm_mm, folio, -nr);
-}
-
-/* One batch of zap_pte_range: nr PTEs from pte (at addr) that map folio's pages from page on. */
-static inline void zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
-					  struct folio *folio, struct page *page, pte_t *pte,
-					  unsigned long addr, int nr)
-{
-	if (!folio_test_anon(folio))
-		zap_file_ptes(vma, folio, pte, nr);
-	__clear_ptes(pte, nr);
-	tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
-	folio_remove_rmap_ptes(folio, page, nr, vma);
-	if (__tlb_remove_folio_pages(tlb, page, nr))
-		tlb_flush_mmu(tlb);
-}
-
-/*
- * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
- * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
- * call per batch, its references gathered in tlb to drop after the flush
- * (a stale TLB entry elsewhere may still reach the pages until then); a
- * zero-page PTE is only cleared.  Under the table's lock: a fault of
- * another thread (MADV_DONTNEED holds the mmap_lock for read) or an rmap
- * walker may be at these PTEs.  Then the table goes to tlb if that left
- * it empty.
- */
-static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
-			  unsigned long addr, unsigned long end)
-{
-	unsigned long table_addr = addr;
-	int cleared = 0, anon = 0, nr;
-	spinlock_t *ptl;
-	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
-
-	if (!pte)
-		return;         /* no PTE table here any more */
-
-	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
-		struct page *page;
-		struct folio *folio;
-
-		nr = 1;
-		if (!pgent_present(*pte))
-			continue;
-		page = vm_normal_page(vma, addr, *pte);
-		if (unlikely(!page)) {
-			ptep_get_and_clear(vma->vm_mm, addr, pte);
-			tlb_flush_pte_range(tlb, addr, PAGE_SIZE);
-			continue;
-		}
-		folio = page_folio(page);
-		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
-		anon += likely(folio_test_anon(folio)) ? nr : 0;
-		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
-		cleared += nr;
-	}
-	if (cleared) {
-		add_mm_counter(vma->vm_mm, -anon);
-		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
-	}
-	pte_unmap_unlock(pte, ptl);
-	tlb_free_empty_tables(tlb, vma, table_addr, PT_PTE);
-}
-
-/*
- * Unmap every present page of [start, end) in vma, the folio references
- * gathered in tlb (Linux's unmap_page_range).  A PMD leaf wholly inside
- * the range goes at once; one only partly inside is split into PTEs first
- * (the folio stays whole until deferred split) — a file PMD's split zaps
- * it all, its other pages refault.
- */
-void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
-		      unsigned long start, unsigned long end)
-{
-	pgd_t *pgd = vma->vm_mm->pgd;
-	unsigned long addr = start, next;
-	pmd_t *pmd;
-
-	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
-		if (pgent_huge(*pmd)) {
-			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
-				if (zap_huge_pmd(tlb, vma, pmd, addr))
-					continue;
-			} else {
-				__split_huge_pmd(vma, pmd, addr);
-			}
-			if (pgent_none(*pmd))
-				continue;
-		}
-		zap_pte_range(tlb, vma, pmd, addr, next);
-	}
-}
-
-/* Unmap [start, end) of vma with a gather of its own (madvise, truncation). */
-void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
-{
-	struct mmu_gather tlb;
-
-	tlb_gather_mmu(&tlb, vma->vm_mm);
-	unmap_page_range(&tlb, vma, start, end);
-	tlb_finish_mmu(&tlb);
 }

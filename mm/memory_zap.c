@@ -1,0 +1,133 @@
+/*
+ * Unmapping (the zap half of Linux's mm/memory.c): munmap, exit,
+ * MADV_DONTNEED and truncation clear PTEs and PMD leaves, take the folios'
+ * rmap down and gather their references in an mmu_gather (mm/tlb.h), to
+ * drop once every CPU flushed its TLB; a table left empty goes too where
+ * the gather may free tables (mm/pgtable.h says when).
+ *
+ * Locks: the caller holds the mmap_lock (for write, or for read as
+ * MADV_DONTNEED does) or, truncating another process, the file's
+ * i_mmap_rwsem; PTEs are cleared under their table's lock, a PMD leaf
+ * under pmd_lock.  Order: mm/rmap.c.
+ */
+#include "linux/pagemap.h"
+#include "mm/internal.h"
+#include "mm/rmap.h"
+#include "mm/tlb.h"
+
+/*
+ * Unmap a batch of nr PTEs of one page-cache folio (Linux's
+ * zap_present_folio_ptes for !anon): a write through any of them makes
+ * the folio dirty, RssFile or RssShmem falls.
+ */
+static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t *pte, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (pgent_dirty(pte[i])) {
+			folio_mark_dirty(folio);
+			break;
+		}
+	add_mm_counter_file(vma->vm_mm, folio, -nr);
+}
+
+/* One batch of zap_pte_range: clear nr PTEs from pte (at addr) that map folio's pages from page on. */
+static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
+					  struct folio *folio, struct page *page, pte_t *pte,
+					  unsigned long addr, int nr)
+{
+	__clear_ptes(pte, nr);
+	tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
+	folio_remove_rmap_ptes(folio, page, nr, vma);
+	if (__tlb_remove_folio_pages(tlb, page, nr))
+		tlb_flush_mmu(tlb);
+}
+
+/*
+ * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
+ * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
+ * call per batch, its references gathered in tlb to drop after the flush
+ * (a stale TLB entry elsewhere may still reach the pages until then); a
+ * zero-page PTE is only cleared.  Under the table's lock: a fault of
+ * another thread (MADV_DONTNEED holds the mmap_lock for read) or an rmap
+ * walker may be at these PTEs.  Then the table goes to tlb if that left
+ * it empty.
+ */
+static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd,
+			  unsigned long addr, unsigned long end)
+{
+	unsigned long table_addr = addr;
+	int cleared = 0, anon = 0, nr;
+	spinlock_t *ptl;
+	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+
+	if (!pte)
+		return;         /* no PTE table here any more */
+
+	for (; addr < end; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
+		struct page *page;
+		struct folio *folio;
+
+		nr = 1;
+		if (!pgent_present(*pte))
+			continue;
+		page = vm_normal_page(vma, addr, *pte);
+		if (unlikely(!page)) {
+			ptep_get_and_clear(vma->vm_mm, addr, pte);
+			tlb_flush_pte_range(tlb, addr, PAGE_SIZE);
+			continue;
+		}
+		folio = page_folio(page);
+		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
+		if (likely(folio_test_anon(folio)))
+			anon += nr;
+		else
+			zap_file_ptes(vma, folio, pte, nr);
+		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
+		cleared += nr;
+	}
+	if (cleared) {
+		add_mm_counter(vma->vm_mm, -anon);
+		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
+	}
+	pte_unmap_unlock(pte, ptl);
+	tlb_free_empty_tables(tlb, vma, table_addr, PT_PTE);
+}
+
+/*
+ * Unmap every present page of [start, end) in vma, the folio references
+ * gathered in tlb (Linux's unmap_page_range).  A PMD leaf wholly inside
+ * the range goes at once; one only partly inside is split into PTEs first
+ * (the folio stays whole until deferred split) — a file PMD's split zaps
+ * it all, its other pages refault.
+ */
+void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end)
+{
+	pgd_t *pgd = vma->vm_mm->pgd;
+	unsigned long addr = start, next;
+	pmd_t *pmd;
+
+	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+		if (pgent_huge(*pmd)) {
+			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
+				if (zap_huge_pmd(tlb, vma, pmd, addr))
+					continue;
+			} else {
+				__split_huge_pmd(vma, pmd, addr);
+			}
+			if (pgent_none(*pmd))
+				continue;
+		}
+		zap_pte_range(tlb, vma, pmd, addr, next);
+	}
+}
+
+/* Unmap [start, end) of vma with a gather of its own (madvise, truncation). */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, vma->vm_mm);
+	unmap_page_range(&tlb, vma, start, end);
+	tlb_finish_mmu(&tlb);
+}
