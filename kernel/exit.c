@@ -178,23 +178,70 @@ void exit_files(struct task_struct *t)
 	t->files = NULL;
 }
 
-/*
- * PID 1 is gone and the machine powers off: end every other task as a
- * SIGKILL and a reap would (its files, its mm, then the task itself,
- * youngest first so that a child goes before its parent), so that the
- * leak check sees only what the kernel failed to give back — not the
- * memory of a process still blocked somewhere.  Returns how many were
- * still alive.  Runs on init's stack with interrupts off.
- */
-static int end_remaining_tasks(struct task_struct *init)
+/* Sleep until the next timer tick. */
+static void wait_next_tick(void)
+{
+	unsigned long j = jiffies;
+
+	wait_var_event((void *)&jiffies, jiffies != j);
+}
+
+/* Is any task but init neither a zombie nor dead?  tasklist_lock held. */
+static bool others_alive(struct task_struct *init)
 {
 	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t != init && !(READ_ONCE(t->state) & (TASK_ZOMBIE | TASK_DEAD)))
+			return true;
+	return false;
+}
+
+/*
+ * PID 1 is gone: SIGKILL every other task and give them up to a second
+ * to exit by themselves, on whatever CPU each runs — one stopped from
+ * here might be half-way through a system call on another CPU, holding
+ * what it allocated there.  Returns how many were alive.
+ */
+static int kill_remaining_tasks(struct task_struct *init)
+{
+	struct task_struct *t;
+	unsigned long flags;
 	int alive = 0;
+	bool busy;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t != init && !(t->state & (TASK_ZOMBIE | TASK_DEAD)) && !t->exiting) {
+			t->pending.signal |= sigmask(SIGKILL);
+			signal_wake_up(t);
+			alive++;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	for (int tick = 0; tick < HZ; tick++, wait_next_tick()) {
+		spin_lock_irqsave(&tasklist_lock, flags);
+		busy = others_alive(init);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		if (!busy)
+			break;
+	}
+	return alive;
+}
+
+/*
+ * PID 1 is gone and the machine powers off: end every other task that
+ * kill_remaining_tasks() left as a SIGKILL and a reap would (its files, its mm, then the task itself,
+ * youngest first so that a child goes before its parent), so that the
+ * leak check sees only what the kernel failed to give back — not the
+ * memory of a process still blocked somewhere.  Runs on init's stack.
+ */
+static void end_remaining_tasks(struct task_struct *init)
+{
+	struct task_struct *t;
 
 	list_for_each_entry(t, &all_tasks, task_list) {
 		if (t == init || t->state == TASK_ZOMBIE)
 			continue;
-		alive++;
 		exit_files(t);
 		exit_fs(t);
 		if (t->mm) {
@@ -204,7 +251,6 @@ static int end_remaining_tasks(struct task_struct *init)
 	}
 	while ((t = list_entry(all_tasks.prev, struct task_struct, task_list)) != init)
 		task_release(t);
-	return alive;
 }
 
 /*
@@ -250,7 +296,11 @@ static __noreturn void init_exit(struct task_struct *t, int wait_status)
 	int alive;
 
 	local_irq_enable();                     /* their exit_mmap takes each mmap_lock */
-	alive = end_remaining_tasks(t);
+	alive = kill_remaining_tasks(t);
+	end_remaining_tasks(t);
+	/* A task that exited on another CPU is freed once that CPU switched away. */
+	for (int tick = 0; tick < HZ && atomic_read(&nr_tasks) > 1; tick++)
+		wait_next_tick();
 	local_irq_disable();
 	if (alive)
 		pr_warn("power-off: killed %d leftover process(es)\n", alive);

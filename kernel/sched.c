@@ -22,6 +22,7 @@ spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 LIST_HEAD(all_tasks);
 static int next_pid = 1;
 struct task_struct *init_task;
+atomic_t nr_tasks = ATOMIC_INIT(0);
 
 /* A new task (not yet runnable) with a kernel stack; NULL if out of memory. */
 struct task_struct *task_create(const char *comm, struct task_struct *parent)
@@ -38,6 +39,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		kfree(t);
 		return NULL;
 	}
+	atomic_inc(&nr_tasks);
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
@@ -78,6 +80,7 @@ void free_task(struct task_struct *t)
 	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
 	fpstate_free(&t->fpu);
 	kfree(t);
+	atomic_dec(&nr_tasks);
 }
 
 /*

@@ -155,6 +155,7 @@ bool user_space_leak_check(void);
 extern struct task_struct *init_task;
 extern spinlock_t tasklist_lock;
 extern struct list_head all_tasks;
+extern atomic_t nr_tasks;               /* made by task_create(), not yet freed */
 
 /*
  * Every process (thread group leader): live ones and zombies not yet
