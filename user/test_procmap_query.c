@@ -16,15 +16,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include "tap.h"
+#include "procmap_query_abi.h"
 
-/* Linux's include/uapi/linux/fs.h (an ABI: the same layout everywhere). */
-struct procmap_query {
-	uint64_t size, query_flags, query_addr, vma_start, vma_end, vma_flags;
-	uint64_t vma_page_size, vma_offset, inode;
-	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
-	uint64_t vma_name_addr, build_id_addr;
-};
-#define PROCMAP_QUERY   _IOWR('f', 17, struct procmap_query)
 #define Q_READ 0x01
 #define Q_WRITE 0x02
 #define Q_EXEC 0x04

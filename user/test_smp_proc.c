@@ -14,6 +14,7 @@
  * must not crash.  On one CPU the same runs interleaved.
  */
 #include "smp_util.h"
+#include "procmap_query_abi.h"
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -28,14 +29,6 @@
 #define KPF_COMPOUND_HEAD 15
 #define KPF_COMPOUND_TAIL 16
 
-/* Linux's include/uapi/linux/fs.h, PROCMAP_QUERY (6.11; older kernels: ENOTTY). */
-struct procmap_query {
-	uint64_t size, query_flags, query_addr, vma_start, vma_end, vma_flags;
-	uint64_t vma_page_size, vma_offset, inode;
-	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
-	uint64_t vma_name_addr, build_id_addr;
-};
-#define PROCMAP_QUERY                   _IOWR('f', 17, struct procmap_query)
 #define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
 
 /* What a reader saw wrong, by check. */
