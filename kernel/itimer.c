@@ -26,7 +26,11 @@
 
 static spinlock_t itimer_lock = SPINLOCK_INIT("itimer");
 
-/* The timer tick: SIGALRM to each live task whose ITIMER_REAL expired (Linux's it_real_fn). */
+/*
+ * The timer tick: SIGALRM to each live task whose ITIMER_REAL expired
+ * (Linux's it_real_fn).  The task list is walked under tasklist_lock:
+ * other CPUs fork and reap meanwhile.
+ */
 void run_itimers(void)
 {
 	u64 now = ktime_get_ns();
@@ -34,16 +38,18 @@ void run_itimers(void)
 	unsigned long flags;
 
 	spin_lock_irqsave(&itimer_lock, flags);
+	spin_lock(&tasklist_lock);
 	for_each_process(t) {
 		if (!t->signal->it_real_expires || now < t->signal->it_real_expires || !t->signal->live)
 			continue;
-		send_sig(SIGALRM, t, 1);
+		send_sig_locked(SIGALRM, t);
 		if (!t->signal->it_real_incr)
 			t->signal->it_real_expires = 0;
 		else    /* the next period after now, missed ones dropped (hrtimer_forward) */
 			t->signal->it_real_expires += ((now - t->signal->it_real_expires) / t->signal->it_real_incr + 1) *
 					      t->signal->it_real_incr;
 	}
+	spin_unlock(&tasklist_lock);
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 

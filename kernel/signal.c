@@ -197,6 +197,14 @@ int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum
 	return ret;
 }
 
+/* A kernel signal to t's process, tasklist_lock held (the tick's walk of the task list). */
+int send_sig_locked(int sig, struct task_struct *t)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = SI_KERNEL };
+
+	return __send_signal(sig, &info, t, true);
+}
+
 /* sig from the kernel (priv: SI_KERNEL) or on the current task's behalf (SI_USER). */
 int send_sig(int sig, struct task_struct *t, int priv)
 {

@@ -80,6 +80,7 @@ enum pid_type { PIDTYPE_PID, PIDTYPE_TGID };
 
 int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum pid_type type);
 int send_sig(int sig, struct task_struct *t, int priv);
+int send_sig_locked(int sig, struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
 bool do_notify_parent(struct task_struct *tsk);
 void flush_signal_handlers(struct task_struct *t);
