@@ -73,12 +73,12 @@ static const struct file_operations zero_fops = {
 /* crw-rw-rw-, each kept for ever by its own reference. */
 static struct inode null_inode = {
 	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 3, .i_rdev = (1 << 8) | 3,
-	.i_count = 1, .i_fop = &null_fops,
+	.i_count = ATOMIC_INIT(1), .i_fop = &null_fops,
 };
 
 static struct inode zero_inode = {
 	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 5, .i_rdev = (1 << 8) | 5,
-	.i_count = 1, .i_fop = &zero_fops,
+	.i_count = ATOMIC_INIT(1), .i_fop = &zero_fops,
 };
 
 /* The inode of dev/null or dev/zero (a reference), or NULL. */

@@ -13,14 +13,31 @@
 #include "linux/printk.h"
 #include "linux/sched.h"
 
-/* Drop the unused page cache of every inode (Linux's drop_pagecache_sb, for all super blocks). */
+/*
+ * Drop the unused page cache of every inode (Linux's drop_pagecache_sb,
+ * for all super blocks): each inode is held while the list lock is
+ * dropped for the invalidation (which may sleep), so its place in the
+ * list stays valid; the previous one is put after.
+ */
 static void drop_pagecache(void)
 {
-	struct inode *inode;
+	struct inode *inode, *toput = NULL;
 
-	list_for_each_entry(inode, &inode_sb_list, i_sb_list)
-		if (inode->i_mapping && inode->i_mapping->nrpages)
-			invalidate_mapping_pages(inode->i_mapping, 0, ~0UL);
+	spin_lock(&inode_sb_list_lock);
+	list_for_each_entry(inode, &inode_sb_list, i_sb_list) {
+		if (!inode->i_mapping || !inode->i_mapping->nrpages ||
+		    !atomic_add_unless(&inode->i_count, 1, 0))
+			continue;
+		spin_unlock(&inode_sb_list_lock);
+		invalidate_mapping_pages(inode->i_mapping, 0, ~0UL);
+		if (toput)
+			iput(toput);
+		toput = inode;
+		spin_lock(&inode_sb_list_lock);
+	}
+	spin_unlock(&inode_sb_list_lock);
+	if (toput)
+		iput(toput);
 }
 
 /* Carry out a write of what (1 to 4) to drop_caches (Linux's drop_caches_sysctl_handler). */

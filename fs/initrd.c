@@ -162,7 +162,7 @@ static const struct file_operations initrd_dir_operations = {
 };
 
 static struct inode initrd_root = {
-	.i_mode = S_IFDIR | 0755, .i_nlink = 2, .i_ino = 1, .i_count = 1, .i_sb = &initrd_sb,
+	.i_mode = S_IFDIR | 0755, .i_nlink = 2, .i_ino = 1, .i_count = ATOMIC_INIT(1), .i_sb = &initrd_sb,
 	.i_fop = &initrd_dir_operations, .i_private = (void *)"",
 };
 
@@ -173,7 +173,7 @@ static struct inode initrd_root = {
 static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, unsigned long ino)
 {
 	inode->i_sb = &initrd_sb;
-	inode->i_count = 1;                     /* the cache's */
+	atomic_set(&inode->i_count, 1);                     /* the cache's */
 	inode->i_ino = 1;
 	if (S_ISDIR(e->mode)) {
 		inode->i_mode = S_IFDIR | 0755;

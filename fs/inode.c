@@ -15,10 +15,13 @@
  * fills in itself (/proc's, the console's) are on no list.
  */
 LIST_HEAD(inode_sb_list);
+spinlock_t inode_sb_list_lock = SPINLOCK_INIT("inode_sb_list_lock");
 
 void inode_sb_list_add(struct inode *inode)
 {
+	spin_lock(&inode_sb_list_lock);
 	list_add_tail(&inode->i_sb_list, &inode_sb_list);
+	spin_unlock(&inode_sb_list_lock);
 }
 
 /*
@@ -28,7 +31,7 @@ void inode_sb_list_add(struct inode *inode)
  */
 void inode_init_always(struct super_block *sb, struct inode *inode)
 {
-	inode->i_count = 1;
+	atomic_set(&inode->i_count, 1);
 	inode->i_nlink = 1;
 	inode->i_sb = sb;
 	address_space_init_once(&inode->i_data, inode);
@@ -48,16 +51,23 @@ struct inode *new_inode(struct super_block *sb)
 
 void ihold(struct inode *inode)
 {
-	inode->i_count++;
+	atomic_inc(&inode->i_count);
 }
 
-/* Drop a reference; the last one frees the inode's page cache and destroys it. */
+/*
+ * Drop a reference; the last one takes the inode off inode_sb_list, frees
+ * its page cache and destroys it.  Processes on other CPUs open and close
+ * pipes at once: the count is atomic, the list under its lock.
+ */
 void iput(struct inode *inode)
 {
-	if (--inode->i_count)
+	if (!atomic_dec_and_test(&inode->i_count))
 		return;
-	if (inode->i_sb_list.next)
+	if (inode->i_sb_list.next) {
+		spin_lock(&inode_sb_list_lock);
 		list_del(&inode->i_sb_list);
+		spin_unlock(&inode_sb_list_lock);
+	}
 	if (inode->i_mapping)
 		truncate_inode_pages_final(inode->i_mapping);
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)
@@ -71,5 +81,5 @@ unsigned long get_next_ino(void)
 {
 	static unsigned long last_ino = 1;
 
-	return ++last_ino;
+	return __atomic_add_fetch(&last_ino, 1, __ATOMIC_RELAXED);  /* pipes on other CPUs too */
 }

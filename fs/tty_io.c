@@ -90,5 +90,5 @@ const struct file_operations console_fops = {
 /* /dev/console, 5:1, crw--w----; its own reference keeps it for ever. */
 struct inode console_inode = {
 	.i_mode = S_IFCHR | 0620, .i_nlink = 1, .i_ino = 1, .i_rdev = (5 << 8) | 1,
-	.i_count = 1, .i_fop = &console_fops,
+	.i_count = ATOMIC_INIT(1), .i_fop = &console_fops,
 };

@@ -37,7 +37,7 @@ static const struct file_operations pidfd_fops = {
 };
 
 static struct inode pidfd_inode = {
-	.i_mode = 0600, .i_nlink = 1, .i_count = 1,      /* no file type; a reference for ever */
+	.i_mode = 0600, .i_nlink = 1, .i_count = ATOMIC_INIT(1),      /* no file type; a reference for ever */
 	.i_fop = &pidfd_fops,
 };
 

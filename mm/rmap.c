@@ -60,6 +60,7 @@
  *       zone.lock
  *   itimer_lock        irq   kernel/itimer.c      ITIMER_REAL; the tick sends SIGALRM
  *     tasklist_lock, kmalloc_lock
+ *   inode_sb_list_lock       fs/inode.c           the inodes' list (new_inode, iput)
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
  *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);

@@ -65,7 +65,7 @@ static struct proc_inode *proc_alloc_inode(void)
 
 	if (!pi)
 		return NULL;
-	pi->vfs_inode = (struct inode){ .i_count = 1, .i_nlink = 1, .i_ino = 1, .i_sb = &proc_sb };
+	pi->vfs_inode = (struct inode){ .i_count = ATOMIC_INIT(1), .i_nlink = 1, .i_ino = 1, .i_sb = &proc_sb };
 	return pi;
 }
 

@@ -157,7 +157,7 @@ struct inode {
 	unsigned long i_rdev;           /* a device's number */
 	loff_t i_size;
 	unsigned long i_blocks;         /* 512-byte blocks */
-	int i_count;                    /* references: lookups and open files */
+	atomic_t i_count;               /* references: lookups and open files */
 	struct super_block *i_sb;
 	const struct file_operations *i_fop;    /* what an open of it gets */
 	const struct inode_operations *i_op;    /* NULL: not writable */
@@ -251,6 +251,7 @@ char *file_path(struct file *file, char *buf, int buflen);
 
 /* fs/inode.c */
 extern struct list_head inode_sb_list;
+extern spinlock_t inode_sb_list_lock;
 void inode_sb_list_add(struct inode *inode);
 void inode_init_always(struct super_block *sb, struct inode *inode);
 struct inode *new_inode(struct super_block *sb);
