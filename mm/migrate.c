@@ -232,7 +232,7 @@ static int __migrate_anon_folio(struct folio *src)
  * anon, a zero page, pinned or otherwise referenced, locked by someone,
  * or an mm that maps it busy) or -ENOMEM.
  */
-int migrate_anon_folio(struct folio *src, struct mm_struct *held)
+static int migrate_anon_folio_once(struct folio *src, struct mm_struct *held)
 {
 	struct anon_vma *anon_vma;
 	struct folio_mms fm;
@@ -248,5 +248,24 @@ int migrate_anon_folio(struct folio *src, struct mm_struct *held)
 	if (anon_vma)
 		put_anon_vma(anon_vma);
 	folio_unlock(src);
+	return ret;
+}
+
+/*
+ * migrate_anon_folio_once() until it is not -EAGAIN, at most
+ * MIGRATE_RETRIES times (Linux's migrate_pages makes as many passes): a
+ * busy lock — another process of the folio in a fault on another CPU —
+ * is a moment's.
+ */
+#define MIGRATE_RETRIES 10
+int migrate_anon_folio(struct folio *src, struct mm_struct *held)
+{
+	int ret = migrate_anon_folio_once(src, held);
+
+	for (int pass = 1; ret == -EAGAIN && pass < MIGRATE_RETRIES; pass++) {
+		for (int i = 0; i < 1000; i++)
+			cpu_relax();
+		ret = migrate_anon_folio_once(src, held);
+	}
 	return ret;
 }
