@@ -7,12 +7,12 @@ RAW lines, as scripts/bench-smp.sh collects them:
   "KERNEL N usemem PATTERN FOLIO cpus=C children=.. mib=.. pages_per_s=P ..."
   "KERNEL N page_fault1 KIND FOLIO cpus=C tasks=.. mib=.. pages_per_s=P ..."
   "KERNEL N usemem ... unbacked" / "... unsupported" (no number)
-  "KERNEL N lock_stat PROGRAM LINE..." (/proc/lock_stat at the end of a boot)
+  "KERNEL N lock_stat BENCHMARK | LINE" (/proc/lock_stat after one benchmark)
 Per (benchmark, kernel, N): the median of pages_per_s over the repetitions,
 the spread (min-max as a percentage of the median), the scaling efficiency
-T(N) / (N * T(1)), and the mapcount bit-lock spins (the first number on the
-lock_stat line naming the mapcount lock, for the whole boot) when the kernel
-shows /proc/lock_stat.  A run whose guest had fewer CPUs online than asked
+T(N) / (N * T(1)), and the mapcount bit lock's contentions and spins over
+that benchmark's repetitions (/proc/lock_stat, cleared before them) when the
+kernel shows it.  A run whose guest had fewer CPUs online than asked
 (cpus=C < N: sysconf, i.e. sched_getaffinity) is shown as such, without a number.  Writes OUTDIR/smp.md and
 OUTDIR/smp.csv.
 """
@@ -27,6 +27,20 @@ ORDER = ["usemem seq 4K", "usemem rand 4K", "usemem seq 2M-pte", "usemem rand 2M
          "page_fault1 process 4K", "page_fault1 thread 4K"]
 
 
+def parse_lock_stat(text, acc):
+    """Fold one /proc/lock_stat line into acc = [contentions, spins]: the
+    mapcount bit lock's row gives its contentions, its per-CPU lines
+    ("cpuN: ... spins S ...") the spins."""
+    text = text.strip()
+    m = re.match(r"cpu\d+:.*\bspins (\d+)", text)
+    if m:
+        acc[1] += int(m.group(1))
+        return
+    m = re.match(r"folio mapcount bit lock:\s+(\d+)", text)
+    if m:
+        acc[0] = int(m.group(1))
+
+
 def parse(path):
     """runs {(bench, kernel, n): [pages_per_s...]}, notes {key: [why...]}, online, spins"""
     runs, notes = collections.defaultdict(list), collections.defaultdict(list)
@@ -38,9 +52,8 @@ def parse(path):
                 continue
             kernel, n, prog = w[0], int(w[1]), w[2]
             if prog == "lock_stat":
-                m = re.search(r"\d+", " ".join(w[4:]))
-                if m and re.search(r"mapcount", line, re.I) and (w[3], kernel, n) not in spins:
-                    spins[(w[3], kernel, n)] = int(m.group())
+                bench, _, text = line.split(None, 3)[3].partition(" | ")
+                parse_lock_stat(text, spins.setdefault((bench.strip(), kernel, n), [None, 0]))
                 continue
             if len(w) < 6:
                 continue
@@ -75,16 +88,17 @@ def main():
     kernels = [k for k in KERNELS if any(key[1] == k for key in keys)]
     show_spins = bool(spins)
     head = "| benchmark | kernel | CPUs | pages/s (median) | spread (min-max) | efficiency |"
-    head += " mapcount lock spins |" if show_spins else ""
+    head += " bit lock contentions / spins |" if show_spins else ""
     md = [head, "|---|---|---:|---:|---:|---:|" + ("---:|" if show_spins else "")]
-    csv = ["benchmark,kernel,cpus,pages_per_s_median,spread_pct,efficiency,runs,spins"]
+    csv = ["benchmark,kernel,cpus,pages_per_s_median,spread_pct,efficiency,runs,bitlock_contentions_spins"]
     for b in benches:
         for k in kernels:
             base, _, _ = cell(runs, notes, online, (b, k, 1))
             for n in cpus:
                 med, spread, note = cell(runs, notes, online, (b, k, n))
                 eff = med / (n * base) if med and base else None
-                sp = spins.get((b.split()[0], k, n))
+                st = spins.get((b, k, n))
+                sp = None if st is None or st[0] is None else f"{st[0]} / {st[1]}"
                 num = f"{med:,.0f}".replace(",", " ") + note if med else note
                 md.append(f"| {b} | {k} | {n} | {num} | "
                           f"{f'{spread:.1f} %' if spread is not None else ''} | "

@@ -35,7 +35,8 @@ mkdir -p "$out"
 raw=$out/smp-raw.txt
 : >"$raw"
 
-# run KERNEL N PROGRAM ARGS...: its result lines (and lock_stat lines), tagged "KERNEL N".
+# run KERNEL N PROGRAM ARGS...: its result lines (and each benchmark's
+# lock_stat lines), tagged "KERNEL N".
 run() {
   local k=$1 n=$2; shift 2
   local log; log=$(mktemp)
@@ -47,7 +48,7 @@ run() {
     ./run-qemu.sh $flag --no-lockdep --smp "$n" --mem 1G --timeout 1200 --run "/bin/$*" </dev/null >"$log" 2>&1 || true
   fi
   tr -d '\r' <"$log" | grep -aoE '(usemem|page_fault1|lock_stat) .*' |
-    sed -e "s/^lock_stat /lock_stat $1 /" -e "s/^/$k $n /" >>"$raw" || true
+    sed -e "s/^/$k $n /" >>"$raw" || true
   rm -f "$log"
 }
 

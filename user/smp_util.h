@@ -134,14 +134,30 @@ static inline int is_2m_pte(const char *p)
 	return (kpageflags(pfn) >> KPF_THP & 1) && pfns_contiguous(p, 512);
 }
 
-/* The benchmarks' tail: /proc/lock_stat where the kernel has it, each line prefixed "lock_stat ". */
-static inline void print_lock_stat(void)
+/*
+ * /proc/lock_stat around one benchmark, where the kernel has it (Linux has
+ * it only with CONFIG_LOCK_STAT): lock_stat_clear() before the runs (Linux's
+ * "write 0"), print_lock_stat(name) after them prints each line prefixed
+ * "lock_stat NAME | ", so each benchmark's contentions are its own.
+ */
+static inline void lock_stat_clear(void)
+{
+	int fd = open("/proc/lock_stat", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "0", 1) != 1)
+			perror("lock_stat clear");
+		close(fd);
+	}
+}
+
+static inline void print_lock_stat(const char *name)
 {
 	FILE *f = fopen("/proc/lock_stat", "r");
 	char line[256];
 
 	while (f && fgets(line, sizeof(line), f))
-		printf("lock_stat %s", line);
+		printf("lock_stat %s | %s", name, line);
 	if (f)
 		fclose(f);
 }

@@ -2,7 +2,8 @@
  * The lock statistics and the validator's files: /proc/lock_stat's row of
  * the folio mapcount bit lock counts an acquisition for each large folio
  * whose mapcount fork and munmap change, /proc/lockdep_stats reports no
- * lock-order problem so far, and /proc/lockdep knows the buddy's zone lock.
+ * lock-order problem so far, /proc/lockdep knows the buddy's zone lock, and
+ * writing "0" to /proc/lock_stat clears the counts (Linux's lock_stat_write).
  * Linux has these files only with CONFIG_LOCK_STAT / CONFIG_LOCKDEP, which
  * Debian's kernel leaves out: there, and on a foliOS built LOCKDEP=0
  * ("debug_locks: 0") for the lockdep files, the checks are skipped.
@@ -59,6 +60,21 @@ static void check_bit_lock_counted(void)
 	   "of 16 folios (at least 48)", after - before);
 }
 
+/* After "0" is written, the bit lock's row starts again from (nearly) zero. */
+static void check_lock_stat_clear(void)
+{
+	long before = mapcount_lock_acquisitions(), after;
+
+	if (before < 0) {
+		skip("no /proc/lock_stat with the mapcount bit lock");
+		return;
+	}
+	ok(write_text("/proc/lock_stat", "0") == 0, "write \"0\" to /proc/lock_stat");
+	after = mapcount_lock_acquisitions();
+	ok(before >= 48 && after >= 0 && after < 16,
+	   "mapcount bit lock acquisitions %ld before the clear, %ld after", before, after);
+}
+
 static void check_lockdep_files(void)
 {
 	static char buf[65536];
@@ -83,6 +99,7 @@ int main(void)
 {
 	mount_proc_sys();
 	check_bit_lock_counted();
+	check_lock_stat_clear();
 	check_lockdep_files();
 	return tap_done();
 }

@@ -4,11 +4,13 @@
  * held), /proc/lockdep_stats (the counts against the table sizes) and
  * /proc/lock_stat (per class: contentions, cycles waited, acquisitions,
  * summed over the CPUs; with the mapcount bit lock's row always, lockdep
- * or not).  Read without the graph lock: a snapshot that may be torn by
+ * or not; writing "0" clears the counts, as Linux's does, so a benchmark
+ * can read what one run of it cost).  Read without the graph lock: a snapshot that may be torn by
  * a concurrent first use, never pointing outside the tables.
  */
 #include "kernel/locking/lockdep_internals.h"
 #include "linux/proc_fs.h"
+#include "linux/string.h"
 #include "mm/rmap.h"
 
 static void print_name(struct seq_file *m, const struct lock_class *class)
@@ -105,6 +107,23 @@ static int lock_stat_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * Linux's lock_stat_write: "0" zeroes every CPU's counts of every class
+ * and of the mapcount bit lock; anything else is accepted and ignored.
+ * Counts taken on other CPUs meanwhile may survive the clear or be lost.
+ */
+static int lock_stat_write(struct file *file, char *buf, size_t len)
+{
+	unsigned int n = READ_ONCE(nr_lock_classes);
+
+	if (!len || buf[0] != '0')
+		return 0;
+	memset(mapcount_lock_stats, 0, sizeof(mapcount_lock_stats));
+	for (unsigned int i = 0; i < n; i++)
+		memset(lock_classes[i].stats, 0, sizeof(lock_classes[i].stats));
+	return 0;
+}
+
 const struct proc_dir_entry proc_lockdep = { "lockdep", lockdep_show };
 const struct proc_dir_entry proc_lockdep_stats = { "lockdep_stats", lockdep_stats_show };
-const struct proc_dir_entry proc_lock_stat = { "lock_stat", lock_stat_show };
+const struct proc_dir_entry proc_lock_stat = { "lock_stat", lock_stat_show, lock_stat_write };

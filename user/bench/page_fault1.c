@@ -13,8 +13,9 @@
  * One line per repetition:
  *   page_fault1 KIND FOLIO cpus=C tasks=N mib=M pages_per_s=P loops=L task_pages=a,b,...
  * (pages_per_s: pages faulted by all tasks / run time; loops: whole
- * mmap-touch-munmap rounds completed); at the end /proc/lock_stat if the
- * kernel has it, each line prefixed "lock_stat ".
+ * mmap-touch-munmap rounds completed); after each kind's repetitions
+ * /proc/lock_stat if the kernel has it, cleared before them, each line
+ * prefixed "lock_stat page_fault1 KIND FOLIO | ".
  */
 #include "../smp_util.h"
 #include <getopt.h>
@@ -136,10 +137,17 @@ int main(int argc, char **argv)
 	cnt = mmap(NULL, sizeof(*cnt), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cnt == MAP_FAILED)
 		return 1;
-	for (int threads = 0; threads < 2; threads++)
+	for (int threads = 0; threads < 2; threads++) {
+		const char *kind = threads ? "thread" : "process";
+		char name[64];
+
+		if (strcmp(kinds, "all") && strcmp(kinds, kind))
+			continue;
+		lock_stat_clear();
 		for (int r = 0; r < reps; r++)
-			if (!strcmp(kinds, "all") || !strcmp(kinds, threads ? "thread" : "process"))
-				one(threads);
-	print_lock_stat();
+			one(threads);
+		snprintf(name, sizeof(name), "page_fault1 %s %s", kind, thp ? "THP" : "4K");
+		print_lock_stat(name);
+	}
 	return 0;
 }

@@ -17,8 +17,9 @@
  * One line per repetition:
  *   usemem PATTERN FOLIO cpus=C children=N mib=M pages_per_s=P wall_ms=W child_ms=a,b,...
  * (pages_per_s: pages copied by all children / wall time from the release
- * to the last child's end); at the end, /proc/lock_stat if the kernel has it,
- * each line prefixed "lock_stat ".
+ * to the last child's end); after each benchmark's repetitions,
+ * /proc/lock_stat if the kernel has it, cleared before them, each line
+ * prefixed "lock_stat usemem PATTERN FOLIO | ".
  */
 #include "../smp_util.h"
 #include <getopt.h>
@@ -152,6 +153,18 @@ static void one(const char *pattern, const char *folio)
 	munmap(p, len);
 }
 
+/* The repetitions of one benchmark, then its own lock statistics. */
+static void bench(const char *pattern, const char *folio)
+{
+	char name[64];
+
+	lock_stat_clear();
+	for (int r = 0; r < reps; r++)
+		one(pattern, folio);
+	snprintf(name, sizeof(name), "usemem %s %s", pattern, folio);
+	print_lock_stat(name);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const folios[] = { "4K", "2M-pte" }, *const patterns[] = { "seq", "rand" };
@@ -178,10 +191,8 @@ int main(int argc, char **argv)
 	len = (len + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
 	for (int f = 0; f < 2; f++)
 		for (int q = 0; q < 2; q++)
-			for (int r = 0; r < reps; r++)
-				if ((!strcmp(folio, "all") || !strcmp(folio, folios[f])) &&
-				    (!strcmp(pattern, "all") || !strcmp(pattern, patterns[q])))
-					one(patterns[q], folios[f]);
-	print_lock_stat();
+			if ((!strcmp(folio, "all") || !strcmp(folio, folios[f])) &&
+			    (!strcmp(pattern, "all") || !strcmp(pattern, patterns[q])))
+				bench(patterns[q], folios[f]);
 	return 0;
 }
