@@ -53,12 +53,15 @@ int file_set_name(struct file *file, const char *fmt, ...)
 long sys_getcwd(char *ubuf, unsigned long size)
 {
 	char path[DIR_PATH_MAX + 2];
-	struct inode *pwd = current->fs->pwd;
+	struct inode *pwd = get_fs_pwd(current->fs);
+	bool removed = pwd && !pwd->i_nlink;
 	size_t len;
 
-	if (pwd && !pwd->i_nlink)
-		return -ENOENT;
 	len = snprintf(path, sizeof(path), "/%s", pwd ? (const char *)pwd->i_private : "") + 1;
+	if (pwd)
+		iput(pwd);
+	if (removed)
+		return -ENOENT;
 	if (len > size)
 		return -ERANGE;
 	return copy_to_user(ubuf, path, len) ? -EFAULT : (long)len;

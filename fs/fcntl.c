@@ -13,13 +13,10 @@
  * at or above arg (EINVAL past the fd limit, EMFILE when none is free
  * below it, as Linux's f_dupfd).
  */
-long sys_fcntl(int fd, int cmd, unsigned long arg)
+static long do_fcntl(int fd, int cmd, unsigned long arg, struct file *f)
 {
-	struct file *f = fget(fd);
 	int ret;
 
-	if (!f)
-		return -EBADF;
 	switch (cmd) {
 	case F_GETFD:
 		return get_close_on_exec(fd) ? FD_CLOEXEC : 0;
@@ -44,4 +41,16 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 		return ret;
 	}
 	return -EINVAL;
+}
+
+long sys_fcntl(int fd, int cmd, unsigned long arg)
+{
+	struct fd f = fdget(fd);
+	long ret;
+
+	if (!f.file)
+		return -EBADF;
+	ret = do_fcntl(fd, cmd, arg, f.file);
+	fdput(f);
+	return ret;
 }

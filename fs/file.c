@@ -57,12 +57,45 @@ void fput(struct file *f)
 	kfree(f);
 }
 
-/* The file of fd in current's table, NULL if none (no reference: see include/linux/fs.h). */
+/*
+ * The file of fd in current's table with a reference for the caller
+ * (Linux's fget), or NULL if fd is not open.  Taken under file_lock: a
+ * close by another thread either emptied the slot first or drops the
+ * table's reference after this one is taken.
+ */
 struct file *fget(int fd)
 {
+	struct files_struct *files = current->files;
+	struct file *f;
+
 	if (fd < 0 || fd >= NR_OPEN)
 		return NULL;
-	return READ_ONCE(current->files->fd[fd]);
+	spin_lock(&files->file_lock);
+	f = files->fd[fd];
+	if (f)
+		get_file(f);
+	spin_unlock(&files->file_lock);
+	return f;
+}
+
+/*
+ * fd's file for one system call, ended by fdput() (Linux's fdget and
+ * __fget_light): while current is the only user of its table no other
+ * task can close fd meanwhile (only current could share the table, by
+ * clone), so no reference is needed; otherwise fget's.
+ */
+struct fd fdget(int fd)
+{
+	struct files_struct *files = current->files;
+	struct file *f;
+
+	if (__atomic_load_n(&files->count, __ATOMIC_ACQUIRE) == 1) {
+		if (fd < 0 || fd >= NR_OPEN)
+			return (struct fd){ NULL, 0 };
+		return (struct fd){ READ_ONCE(files->fd[fd]), 0 };
+	}
+	f = fget(fd);
+	return (struct fd){ f, f ? FDPUT_FPUT : 0 };
 }
 
 /* How many fds this process may use: RLIMIT_NOFILE, at most the table. */
@@ -237,9 +270,13 @@ long sys_dup3(int oldfd, int newfd, int flags)
 
 long sys_dup2(int oldfd, int newfd)
 {
-	if (oldfd == newfd)
-		return fget(oldfd) ? newfd : -EBADF;
-	return sys_dup3(oldfd, newfd, 0);       /* replaces newfd, as dup2 does */
+	struct fd f;
+
+	if (oldfd != newfd)
+		return sys_dup3(oldfd, newfd, 0);       /* replaces newfd, as dup2 does */
+	f = fdget(oldfd);
+	fdput(f);
+	return f.file ? newfd : -EBADF;
 }
 
 long sys_dup(int oldfd)
@@ -249,7 +286,7 @@ long sys_dup(int oldfd)
 
 	if (!f)
 		return -EBADF;
-	fd = fd_install(get_file(f), false);
+	fd = fd_install(f, false);              /* fget's reference becomes the table's */
 	if (fd < 0)
 		fput(f);
 	return fd;

@@ -5,11 +5,12 @@
 
 long sys_ioctl(int fd, unsigned long cmd, unsigned long arg)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret;
 
-	if (!f)
+	if (!f.file)
 		return -EBADF;
-	if (!f->f_op->unlocked_ioctl)
-		return -ENOTTY;
-	return f->f_op->unlocked_ioctl(f, cmd, arg);
+	ret = f.file->f_op->unlocked_ioctl ? f.file->f_op->unlocked_ioctl(f.file, cmd, arg) : -ENOTTY;
+	fdput(f);
+	return ret;
 }

@@ -198,17 +198,24 @@ static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, lo
 	const char *dir = "";
 	size_t n;
 
-	if (name[0] != '/' && dirfd != AT_FDCWD) {
-		struct file *d = fget(dirfd);
+	struct inode *pwd = NULL;
+	struct fd d = { NULL, 0 };
 
-		*err = !d ? -EBADF : !S_ISDIR(file_inode(d)->i_mode) ? -ENOTDIR : 0;
-		if (*err)
+	if (name[0] != '/' && dirfd != AT_FDCWD) {
+		d = fdget(dirfd);
+		*err = !d.file ? -EBADF : !S_ISDIR(file_inode(d.file)->i_mode) ? -ENOTDIR : 0;
+		if (*err) {
+			fdput(d);
 			return NULL;
-		dir = file_inode(d)->i_private;         /* a directory's path */
-	} else if (name[0] != '/' && current->fs->pwd) {
-		dir = current->fs->pwd->i_private;
+		}
+		dir = file_inode(d.file)->i_private;    /* a directory's path */
+	} else if (name[0] != '/' && (pwd = get_fs_pwd(current->fs))) {
+		dir = pwd->i_private;
 	}
 	snprintf(buf, half, "%s/%s", dir, name);
+	fdput(d);
+	if (pwd)
+		iput(pwd);
 	n = strlen(buf);
 	*trailing = n && buf[n - 1] == '/';
 	*err = normalize(buf, buf + half);

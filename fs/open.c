@@ -212,11 +212,30 @@ long sys_creat(const char *upath, int mode)
 
 /* close(fd): 0 or -EBADF. */
 /* Make dir (a referenced directory inode) current's working directory. */
-static void set_fs_pwd(struct inode *dir)
+/* The working directory of fs with a reference for the caller (iput), NULL for "/" (Linux's get_fs_pwd). */
+struct inode *get_fs_pwd(struct fs_struct *fs)
 {
-	if (current->fs->pwd)
-		iput(current->fs->pwd);
-	current->fs->pwd = dir;
+	struct inode *pwd;
+
+	spin_lock(&fs->lock);
+	pwd = fs->pwd;
+	if (pwd)
+		ihold(pwd);
+	spin_unlock(&fs->lock);
+	return pwd;
+}
+
+/* Make dir (the caller's reference, which fs takes) the working directory of fs (Linux's set_fs_pwd). */
+void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
+{
+	struct inode *old;
+
+	spin_lock(&fs->lock);
+	old = fs->pwd;
+	fs->pwd = dir;
+	spin_unlock(&fs->lock);
+	if (old)
+		iput(old);
 }
 
 /* chdir(2): ENOENT, ENOTDIR, EFAULT... as the lookup gives them. */
@@ -231,22 +250,25 @@ long sys_chdir(const char *upath)
 		iput(dir);
 		return -ENOTDIR;
 	}
-	set_fs_pwd(dir);
+	set_fs_pwd(current->fs, dir);
 	return 0;
 }
 
 /* fchdir(2): the directory an fd has open; EBADF, ENOTDIR. */
 long sys_fchdir(int fd)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = -ENOTDIR;
 
-	if (!f)
+	if (!f.file)
 		return -EBADF;
-	if (!S_ISDIR(file_inode(f)->i_mode))
-		return -ENOTDIR;
-	ihold(file_inode(f));
-	set_fs_pwd(file_inode(f));
-	return 0;
+	if (S_ISDIR(file_inode(f.file)->i_mode)) {
+		ihold(file_inode(f.file));
+		set_fs_pwd(current->fs, file_inode(f.file));
+		ret = 0;
+	}
+	fdput(f);
+	return ret;
 }
 
 long sys_close(int fd)
@@ -298,18 +320,24 @@ long do_truncate(struct inode *inode, loff_t length)
 /* ftruncate's checks in Linux's order: EINVAL, EBADF, EINVAL (not a regular file open for writing). */
 long sys_ftruncate(int fd, long length)
 {
-	struct file *f;
+	struct inode *inode;
+	struct fd f;
+	long ret;
 
 	if (length < 0)
 		return -EINVAL;
-	f = fget(fd);
-	if (!f)
+	f = fdget(fd);
+	if (!f.file)
 		return -EBADF;
-	if (!S_ISREG(file_inode(f)->i_mode) || !(f->f_mode & FMODE_WRITE))
-		return -EINVAL;
-	if (!file_inode(f)->i_op || !file_inode(f)->i_op->setattr)
-		return -EROFS;
-	return do_truncate(file_inode(f), length);
+	inode = file_inode(f.file);
+	if (!S_ISREG(inode->i_mode) || !(f.file->f_mode & FMODE_WRITE))
+		ret = -EINVAL;
+	else if (!inode->i_op || !inode->i_op->setattr)
+		ret = -EROFS;
+	else
+		ret = do_truncate(inode, length);
+	fdput(f);
+	return ret;
 }
 
 /* truncate(path): EISDIR, EINVAL (not a regular file), EROFS (not writable), as Linux's vfs_truncate. */
@@ -373,7 +401,9 @@ long vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
 
 long sys_fallocate(int fd, int mode, long offset, long len)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? vfs_fallocate(f.file, mode, offset, len) : -EBADF;
 
-	return f ? vfs_fallocate(f, mode, offset, len) : -EBADF;
+	fdput(f);
+	return ret;
 }

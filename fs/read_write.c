@@ -41,51 +41,68 @@ long vfs_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
 
 long sys_read(int fd, char *buf, unsigned long count)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? vfs_read(f.file, buf, count, &f.file->f_pos) : -EBADF;
 
-	return f ? vfs_read(f, buf, count, &f->f_pos) : -EBADF;
+	fdput(f);
+	return ret;
 }
 
 long sys_write(int fd, const char *buf, unsigned long count)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? vfs_write(f.file, buf, count, &f.file->f_pos) : -EBADF;
 
-	return f ? vfs_write(f, buf, count, &f->f_pos) : -EBADF;
+	fdput(f);
+	return ret;
 }
 
 /*
- * The file of fd for a read or write at off that leaves the file position
- * alone (pread64, pwrite64): its errors in Linux's order, EINVAL for a
- * negative offset before EBADF, ESPIPE for a stream.  NULL with *err set.
+ * fd's file for a read or write at off that leaves the file position
+ * alone (pread64, pwrite64), with their errors in Linux's order: EINVAL
+ * for a negative offset before EBADF, ESPIPE for a stream.  No file, with
+ * *err set, on error; else the caller fdput()s it.
  */
-static struct file *fget_positioned(int fd, long off, long *err)
+static struct fd fdget_positioned(int fd, long off, long *err)
 {
-	struct file *f;
+	struct fd f = { NULL, 0 };
 
 	*err = -EINVAL;
 	if (off < 0)
-		return NULL;
-	f = fget(fd);
-	*err = f ? -ESPIPE : -EBADF;
-	return f && (f->f_mode & FMODE_PREAD) ? f : NULL;
+		return f;
+	f = fdget(fd);
+	*err = f.file ? -ESPIPE : -EBADF;
+	if (f.file && !(f.file->f_mode & FMODE_PREAD)) {
+		fdput(f);
+		f = (struct fd){ NULL, 0 };
+	}
+	return f;
 }
 
 long sys_pread64(int fd, char *buf, unsigned long count, long off)
 {
 	loff_t pos = off;
-	long err;
-	struct file *f = fget_positioned(fd, off, &err);
+	long ret;
+	struct fd f = fdget_positioned(fd, off, &ret);
 
-	return f ? vfs_read(f, buf, count, &pos) : err;
+	if (!f.file)
+		return ret;
+	ret = vfs_read(f.file, buf, count, &pos);
+	fdput(f);
+	return ret;
 }
 
 long sys_pwrite64(int fd, const char *buf, unsigned long count, long off)
 {
 	loff_t pos = off;
-	long err;
-	struct file *f = fget_positioned(fd, off, &err);
+	long ret;
+	struct fd f = fdget_positioned(fd, off, &ret);
 
-	return f ? vfs_write(f, buf, count, &pos) : err;
+	if (!f.file)
+		return ret;
+	ret = vfs_write(f.file, buf, count, &pos);
+	fdput(f);
+	return ret;
 }
 
 /*
@@ -121,23 +138,28 @@ struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
  */
 static long do_iov(int fd, const void *uiov, unsigned long iovcnt, bool write)
 {
-	struct file *f = fget(fd);
-	struct iovec *iov;
+	struct fd f = fdget(fd);
+	struct file *file = f.file;
+	struct iovec *iov = NULL;
 	long total = 0, err;
 
-	if (!f || !(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
-		return -EBADF;
+	if (!file || !(file->f_mode & (write ? FMODE_WRITE : FMODE_READ))) {
+		total = -EBADF;
+		goto out;
+	}
 	iov = import_iovec(uiov, iovcnt, &err);
-	if (!iov)
-		return err;
+	if (!iov) {
+		total = err;
+		goto out;
+	}
 	for (unsigned long i = 0; i < iovcnt && (unsigned long)total < MAX_RW_COUNT; i++) {
 		unsigned long len = MIN(iov[i].iov_len, MAX_RW_COUNT - total);
 		long n;
 
 		if (!len)
 			continue;
-		n = write ? vfs_write(f, iov[i].iov_base, len, &f->f_pos) :
-			    vfs_read(f, iov[i].iov_base, len, &f->f_pos);
+		n = write ? vfs_write(file, iov[i].iov_base, len, &file->f_pos) :
+			    vfs_read(file, iov[i].iov_base, len, &file->f_pos);
 		if (n < 0) {
 			total = total ? total : n;
 			break;
@@ -146,7 +168,9 @@ static long do_iov(int fd, const void *uiov, unsigned long iovcnt, bool write)
 		if ((unsigned long)n < len)
 			break;
 	}
+out:
 	kfree(iov);
+	fdput(f);
 	return total;
 }
 
@@ -219,9 +243,11 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 
 long sys_lseek(int fd, long off, int whence)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? vfs_llseek(f.file, off, whence) : -EBADF;
 
-	return f ? vfs_llseek(f, off, whence) : -EBADF;
+	fdput(f);
+	return ret;
 }
 
 /* read(2) of a directory. */

@@ -56,20 +56,23 @@ static bool filldir64(struct dir_context *ctx, const char *name, int namelen, lo
 /* List a directory: struct linux_dirent64 records, as many as fit. */
 long sys_getdents64(int fd, void *ubuf, unsigned long count)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
 	struct getdents_callback64 buf = {
 		.ctx.actor = filldir64, .current_dir = ubuf, .count = count,
 	};
-	int ret;
+	long ret;
 
-	if (!f)
+	if (!f.file)
 		return -EBADF;
-	if (!f->f_op->iterate_shared)
-		return -ENOTDIR;
-	buf.ctx.pos = f->f_pos;
-	ret = f->f_op->iterate_shared(f, &buf.ctx);
-	f->f_pos = buf.ctx.pos;
-	if (ret)
-		return ret;
-	return buf.error ? buf.error : (long)buf.used;
+	ret = -ENOTDIR;
+	if (!f.file->f_op->iterate_shared)
+		goto out;
+	buf.ctx.pos = f.file->f_pos;
+	ret = f.file->f_op->iterate_shared(f.file, &buf.ctx);
+	f.file->f_pos = buf.ctx.pos;
+	if (!ret)
+		ret = buf.error ? buf.error : (long)buf.used;
+out:
+	fdput(f);
+	return ret;
 }

@@ -29,15 +29,16 @@
 /* One fd's revents (Linux's do_pollfd). */
 static __poll_t do_pollfd(const struct pollfd *pfd)
 {
-	struct file *f;
+	struct fd f;
 	__poll_t mask;
 
 	if (pfd->fd < 0)
 		return 0;
-	f = fget(pfd->fd);
-	if (!f)
+	f = fdget(pfd->fd);
+	if (!f.file)
 		return POLLNVAL;
-	mask = f->f_op->poll ? f->f_op->poll(f, NULL) : DEFAULT_POLLMASK;
+	mask = f.file->f_op->poll ? f.file->f_op->poll(f.file, NULL) : DEFAULT_POLLMASK;
+	fdput(f);
 	return mask & ((__poll_t)(unsigned short)pfd->events | POLLERR | POLLHUP);
 }
 

@@ -106,21 +106,26 @@ static long vmsplice_to_pipe(struct file *file, const struct iovec *iov, unsigne
  */
 long sys_vmsplice(int fd, const void *uiov, unsigned long nr_segs, unsigned int flags)
 {
-	struct file *file = fget(fd);
 	struct iovec *iov;
+	struct fd f;
 	long ret;
 
 	if (flags & ~SPLICE_F_ALL)
 		return -EINVAL;
-	if (!file)
+	f = fdget(fd);
+	if (!f.file)
 		return -EBADF;
-	if (!(file->f_mode & FMODE_WRITE))
-		return file->f_mode & FMODE_READ && get_pipe_info(file) ?
-		       sys_readv(fd, uiov, nr_segs) : -EBADF;
+	if (!(f.file->f_mode & FMODE_WRITE)) {
+		ret = f.file->f_mode & FMODE_READ && get_pipe_info(f.file) ?
+		      sys_readv(fd, uiov, nr_segs) : -EBADF;
+		goto out;
+	}
 	iov = import_iovec(uiov, nr_segs, &ret);
-	if (!iov)
-		return ret;
-	ret = vmsplice_to_pipe(file, iov, nr_segs, flags);
-	kfree(iov);
+	if (iov) {
+		ret = vmsplice_to_pipe(f.file, iov, nr_segs, flags);
+		kfree(iov);
+	}
+out:
+	fdput(f);
 	return ret;
 }

@@ -22,9 +22,11 @@ static long cp_new_stat(const struct inode *inode, void *ubuf)
 
 long sys_fstat(int fd, void *ubuf)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? cp_new_stat(file_inode(f.file), ubuf) : -EBADF;
 
-	return f ? cp_new_stat(file_inode(f), ubuf) : -EBADF;
+	fdput(f);
+	return ret;
 }
 
 long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)

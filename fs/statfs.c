@@ -57,7 +57,9 @@ long sys_statfs(const char *upath, void *ubuf)
 
 long sys_fstatfs(int fd, void *ubuf)
 {
-	struct file *f = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? do_statfs(file_inode(f.file), ubuf) : -EBADF;
 
-	return f ? do_statfs(file_inode(f), ubuf) : -EBADF;
+	fdput(f);
+	return ret;
 }

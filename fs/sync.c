@@ -27,11 +27,11 @@ static int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int data
 
 static long do_fsync(int fd, int datasync)
 {
-	struct file *file = fget(fd);
+	struct fd f = fdget(fd);
+	long ret = f.file ? vfs_fsync_range(f.file, 0, MAX_LFS_FILESIZE, datasync) : -EBADF;
 
-	if (!file)
-		return -EBADF;
-	return vfs_fsync_range(file, 0, MAX_LFS_FILESIZE, datasync);
+	fdput(f);
+	return ret;
 }
 
 long sys_fsync(int fd)
@@ -53,5 +53,8 @@ long sys_sync(void)
 /* Write back the file system of fd: any open fd will do, as in Linux (a pipe's is pipefs). */
 long sys_syncfs(int fd)
 {
-	return fget(fd) ? 0 : -EBADF;
+	struct fd f = fdget(fd);
+
+	fdput(f);
+	return f.file ? 0 : -EBADF;
 }

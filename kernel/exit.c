@@ -480,7 +480,7 @@ long sys_wait4(int pid, int *wstatus, int options, void *rusage)
  */
 static int waitid_select(int which, int upid, struct wait_opts *wo, unsigned int *f_flags)
 {
-	struct file *f;
+	struct fd f;
 
 	switch (which) {
 	case P_ALL:
@@ -493,11 +493,14 @@ static int waitid_select(int which, int upid, struct wait_opts *wo, unsigned int
 		wo->pgrp = upid ? upid : current->pgid;
 		return upid >= 0 ? 0 : -EINVAL;
 	case P_PIDFD:
-		f = upid >= 0 ? fget(upid) : NULL;
-		if (!f)
-			return upid >= 0 ? -EBADF : -EINVAL;
-		wo->pid = pidfd_pid(f);
-		*f_flags = f->f_flags;
+		if (upid < 0)
+			return -EINVAL;
+		f = fdget(upid);
+		if (!f.file)
+			return -EBADF;
+		wo->pid = pidfd_pid(f.file);
+		*f_flags = f.file->f_flags;
+		fdput(f);
 		return wo->pid < 0 ? wo->pid : 0;
 	}
 	return -EINVAL;

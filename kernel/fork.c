@@ -149,9 +149,8 @@ static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
 	if (!t->fs)
 		return -ENOMEM;
 	t->fs->users = 1;
-	t->fs->pwd = current->fs->pwd;
-	if (t->fs->pwd)
-		ihold(t->fs->pwd);
+	spin_lock_init(&t->fs->lock, "fs->lock");
+	t->fs->pwd = get_fs_pwd(current->fs);
 	return 0;
 }
 
@@ -166,6 +165,7 @@ int init_task_shared(struct task_struct *t)
 	if (!t->fs || !t->sighand)
 		return -ENOMEM;
 	t->fs->users = 1;
+	spin_lock_init(&t->fs->lock, "fs->lock");
 	t->sighand->count = 1;
 	return alloc_signal_struct(t);
 }

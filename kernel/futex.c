@@ -461,13 +461,19 @@ long sys_set_robust_list(void *head, unsigned long len)
 /* get_robust_list(pid, head_ptr, len_ptr): pid's (0: the caller's) head; -ESRCH. */
 long sys_get_robust_list(int pid, void **head_ptr, unsigned long *len_ptr)
 {
-	struct task_struct *t = pid ? find_task_by_vpid(pid) : current;
-	unsigned long len = sizeof(struct robust_list_head);
+	unsigned long len = sizeof(struct robust_list_head), head = 0, flags;
+	struct task_struct *t;
 
-	if (!t || t->state == TASK_DEAD)
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = pid ? find_task_by_vpid(pid) : current;
+	if (t && t->state != TASK_DEAD)
+		head = READ_ONCE(t->robust_list);
+	else
+		t = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!t)
 		return -ESRCH;
-	if (copy_to_user(len_ptr, &len, sizeof(len)) ||
-	    copy_to_user(head_ptr, &t->robust_list, sizeof(t->robust_list)))
+	if (copy_to_user(len_ptr, &len, sizeof(len)) || copy_to_user(head_ptr, &head, sizeof(head)))
 		return -EFAULT;
 	return 0;
 }

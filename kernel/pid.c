@@ -25,11 +25,15 @@
  */
 static __poll_t pidfd_poll(struct file *file, struct poll_table_struct *pts)
 {
-	struct task_struct *task = find_task_by_vpid((long)file->private_data);
+	struct task_struct *task;
+	unsigned long flags;
+	bool exited;
 
-	if (!task || task->state == TASK_ZOMBIE || task->state == TASK_DEAD)
-		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	task = find_task_by_vpid((long)file->private_data);
+	exited = !task || task->state == TASK_ZOMBIE || task->state == TASK_DEAD;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return exited ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static const struct file_operations pidfd_fops = {
@@ -74,11 +78,17 @@ static int pidfd_create(int pid, unsigned int flags)
  */
 long sys_pidfd_open(int pid, unsigned int flags)
 {
+	unsigned long irqflags;
+	bool found;
+
 	if (flags & ~PIDFD_NONBLOCK)
 		return -EINVAL;
 	if (pid <= 0)
 		return -EINVAL;
-	if (!find_task_by_vpid(pid))
+	spin_lock_irqsave(&tasklist_lock, irqflags);
+	found = find_task_by_vpid(pid);
+	spin_unlock_irqrestore(&tasklist_lock, irqflags);
+	if (!found)
 		return -ESRCH;
 	return pidfd_create(pid, flags);
 }

@@ -99,11 +99,17 @@ void task_release(struct task_struct *t)
 	free_task(t);
 }
 
-/* The task with this pid, a zombie too (until reaped), or NULL. */
+/*
+ * The task with this pid, a zombie too (until reaped), or NULL.  The
+ * caller holds tasklist_lock for as long as it uses the task: tasks have
+ * no reference count of their own, and the lock keeps a found one from
+ * being reaped and freed.
+ */
 struct task_struct *find_task_by_vpid(int pid)
 {
 	struct task_struct *t;
 
+	lockdep_assert_held(&tasklist_lock);
 	list_for_each_entry(t, &all_tasks, task_list)   /* threads too: a TID finds its thread */
 		if (t->pid == pid && t->signal)         /* not one clone() is still making */
 			return t;

@@ -36,6 +36,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	mmap_write_lock(current->mm);
 	ret = do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
 	mmap_write_unlock(current->mm);
+	if (file)
+		fput(file);             /* the VMA took its own */
 	if (ret >= 0 && (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE) {
 		mmap_read_lock(current->mm);
 		mm_populate(current->mm, ret, len);

@@ -221,9 +221,10 @@ struct file {
  * The fd table; CLONE_FILES threads share one (count: its tasks).
  * file_lock (Linux's) guards the slots and the cloexec bits: a slot is
  * found, filled or emptied under it (two threads opening at once get two
- * fds).  A file taken from a slot is used without a reference of its own
- * (foliOS's fget; Linux's takes one): a close by another thread during a
- * call on the same fd is not yet safe.
+ * fds).  A system call holds the file it works on with a reference
+ * (fget, or fdget when the table has no other user), so a close by another
+ * thread meanwhile only empties the slot; the file lives until that call's
+ * fput.
  */
 struct files_struct {
 	int count;
@@ -244,6 +245,11 @@ static inline unsigned long inode_dev(const struct inode *inode)
 {
 	return inode->i_sb && inode->i_sb->s_dev ? inode->i_sb->s_dev : 1;
 }
+
+/* fs/open.c: the working directory (struct fs_struct in linux/sched.h) */
+struct fs_struct;
+struct inode *get_fs_pwd(struct fs_struct *fs);
+void set_fs_pwd(struct fs_struct *fs, struct inode *dir);
 
 /* fs/d_path.c */
 __printf(2, 3) int file_set_name(struct file *file, const char *fmt, ...);
@@ -266,12 +272,30 @@ static inline struct file *get_file(struct file *f)
 	return f;
 }
 
+/*
+ * fd's file for the length of one system call (Linux's struct fd): file is
+ * NULL if fd is not open; FDPUT_FPUT says fdget took a reference that
+ * fdput drops.
+ */
+struct fd {
+	struct file *file;
+	unsigned int flags;
+};
+#define FDPUT_FPUT      1
+
 /* fs/file.c */
 struct file *fget(int fd);
+struct fd fdget(int fd);
 struct iovec;
 struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 void fput(struct file *f);
+
+static inline void fdput(struct fd f)
+{
+	if (f.flags & FDPUT_FPUT)
+		fput(f.file);
+}
 int fd_install(struct file *f, bool cloexec);
 int f_dupfd(unsigned int from, struct file *f, bool cloexec);
 struct file *file_close_fd(unsigned int fd);

@@ -25,9 +25,15 @@
 struct mm_struct;
 struct task_struct;
 
-/* The working directory, shared by CLONE_FS (Linux's struct fs_struct). */
+/*
+ * The working directory, shared by CLONE_FS (Linux's struct fs_struct).
+ * lock guards pwd: a reader takes its own reference under it
+ * (get_fs_pwd), so a chdir by another thread cannot free the inode under
+ * a path lookup.
+ */
 struct fs_struct {
-	int users;                      /* tasks using it; guarded by the tasks' group */
+	int users;                      /* tasks using it (atomic) */
+	spinlock_t lock;
 	struct inode *pwd;              /* referenced; NULL: "/" */
 };
 

@@ -20,7 +20,7 @@ long sys_sched_yield(void)
 	return 0;
 }
 
-/* pid 0: the caller; else the task with that pid, or NULL. */
+/* pid 0: the caller; else the task with that pid, or NULL.  tasklist_lock held. */
 static struct task_struct *find_process_by_pid(int pid)
 {
 	return pid ? find_task_by_vpid(pid) : current;
@@ -29,8 +29,9 @@ static struct task_struct *find_process_by_pid(int pid)
 /*
  * Give p the CPUs of new_mask (Linux's __set_cpus_allowed_ptr): -EINVAL if
  * none of them is online.  If p's CPU is no longer allowed, p moves: now
- * if it is queued, at its next schedule() if it runs (current schedules
- * at once: the call returns on an allowed CPU).
+ * if it is queued, at its next schedule() if it runs.  Returns 1 when p
+ * is current and must move: the caller schedules once it holds no lock,
+ * so the call returns on an allowed CPU.  tasklist_lock held (p stays).
  */
 static long __sched_setaffinity(struct task_struct *p, const struct cpumask *new_mask)
 {
@@ -58,9 +59,7 @@ static long __sched_setaffinity(struct task_struct *p, const struct cpumask *new
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 	if (kick)
 		smp_send_reschedule(rq->cpu);
-	if (move_self)
-		schedule();
-	return 0;
+	return move_self;
 }
 
 /*
@@ -72,15 +71,22 @@ long sys_sched_setaffinity(int pid, unsigned int len, const unsigned long *user_
 {
 	struct cpumask new_mask = { 0 }, possible;
 	struct task_struct *p;
+	unsigned long flags;
+	long ret = -ESRCH;
 
 	if (copy_from_user(&new_mask.bits, user_mask_ptr, MIN(len, CPUMASK_SIZE)))
 		return -EFAULT;
-	p = find_process_by_pid(pid);
-	if (!p || p->state == TASK_ZOMBIE || p->state == TASK_DEAD)
-		return -ESRCH;
 	cpumask_setall(&possible);
 	cpumask_and(&new_mask, &new_mask, &possible);
-	return __sched_setaffinity(p, &new_mask);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	p = find_process_by_pid(pid);
+	if (p && p->state != TASK_ZOMBIE && p->state != TASK_DEAD)
+		ret = __sched_setaffinity(p, &new_mask);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (ret <= 0)
+		return ret;
+	schedule();
+	return 0;
 }
 
 /*
@@ -94,13 +100,17 @@ long sys_sched_getaffinity(int pid, unsigned int len, unsigned long *user_mask_p
 	struct cpumask mask;
 	struct task_struct *p;
 	unsigned int retlen = MIN(len, CPUMASK_SIZE);
+	unsigned long flags;
 
 	if (len * 8 < nr_cpu_ids || (len & (sizeof(unsigned long) - 1)))
 		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
 	p = find_process_by_pid(pid);
+	if (p)
+		cpumask_and(&mask, &p->cpus_mask, cpu_online_mask);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!p)
 		return -ESRCH;
-	cpumask_and(&mask, &p->cpus_mask, cpu_online_mask);
 	if (copy_to_user(user_mask_ptr, &mask.bits, retlen))
 		return -EFAULT;
 	return retlen;
