@@ -39,7 +39,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	f->f_mapping = inode->i_mapping;
 	f->f_op = inode->i_fop;
 	if (inode->i_sb)
-		inode->i_sb->s_nr_files++;
+		atomic_inc(&inode->i_sb->s_nr_files);
 	return f;
 }
 
@@ -51,7 +51,7 @@ void fput(struct file *f)
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode->i_sb)
-		f->f_inode->i_sb->s_nr_files--;         /* before iput: it may free the super block */
+		atomic_dec(&f->f_inode->i_sb->s_nr_files);      /* before iput: it may free the sb */
 	iput(f->f_inode);
 	kfree(f->f_pathname);
 	kfree(f);

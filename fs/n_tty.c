@@ -12,8 +12,12 @@
  * line longer than read_buf loses bytes: as in Linux, its last slot is
  * kept for the newline.
  *
- * Lock order: see mm/rmap.c; one CPU; the receive side runs in the interrupt,
- * the read side with interrupts off except while it copies to user memory.
+ * Lock order: atomic_read_lock (a mutex: readers one at a time, each taking
+ * whole lines, as Linux's) -> tty->lock (irqsave: the receive interrupt,
+ * on whichever CPU the IOAPIC sends it to, and a reader on another CPU
+ * change the same indices) -> tasklist_lock (^C's kill_pgrp), the console
+ * lock (echo) and read_wait's lock.  A reader sleeps and copies to user
+ * memory with neither spinlock held; see also mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"
@@ -22,7 +26,6 @@
 #include "linux/signal.h"
 #include "linux/uaccess.h"
 #include <asm/bitops.h>
-#include <asm/irqflags.h>
 
 #define INTR_CHAR       0x03            /* ^C */
 #define EOF_CHAR        0x04            /* ^D */
@@ -104,24 +107,8 @@ static void isig(struct tty_struct *tty, unsigned char c, int sig)
 	kill_pgrp(tty->pgrp, sig);
 }
 
-/*
- * May the driver hand over another byte?  No when read_buf is full for an
- * ordinary byte while a complete line waits for a reader: then the UART
- * is throttled until n_tty_read() unthrottles it.  Interrupts off.
- */
-bool n_tty_check_throttle(struct tty_struct *tty)
-{
-	if (read_cnt(tty) < N_TTY_BUF_SIZE - 1 || tty->canon_head == tty->read_tail)
-		return false;
-	if (!tty->throttled) {
-		tty->throttled = true;
-		uart_throttle();
-	}
-	return true;
-}
-
-/* One received byte (from the UART interrupt, interrupts off). */
-void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
+/* Edit one received byte into read_buf; tty->lock held. */
+static void __n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 {
 	if (c == '\r')
 		c = '\n';
@@ -142,8 +129,36 @@ void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 }
 
 /*
- * Take up to size bytes of the line at read_tail into buf (interrupts
- * off).  Sets *eol when the line's end was taken; an EOF mark ends the
+ * May the driver hand over another byte?  No when read_buf is full for an
+ * ordinary byte while a complete line waits for a reader: then the UART
+ * is throttled until n_tty_read() unthrottles it.  Interrupts off; takes
+ * tty->lock.
+ */
+bool n_tty_check_throttle(struct tty_struct *tty)
+{
+	bool full;
+
+	spin_lock(&tty->lock);
+	full = read_cnt(tty) >= N_TTY_BUF_SIZE - 1 && tty->canon_head != tty->read_tail;
+	if (full && !tty->throttled) {
+		tty->throttled = true;
+		uart_throttle();
+	}
+	spin_unlock(&tty->lock);
+	return full;
+}
+
+/* One received byte (from the UART interrupt, interrupts off); takes tty->lock. */
+void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
+{
+	spin_lock(&tty->lock);
+	__n_tty_receive_char(tty, c);
+	spin_unlock(&tty->lock);
+}
+
+/*
+ * Take up to size bytes of the line at read_tail into buf (tty->lock
+ * held).  Sets *eol when the line's end was taken; an EOF mark ends the
  * line without being copied.  Returns the bytes copied.
  */
 static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsigned long size,
@@ -189,29 +204,39 @@ bool n_tty_input_available(const struct tty_struct *tty)
 /*
  * Read at most one line, and at most count bytes of it (the rest stays
  * for the next read).  Blocks until a line is complete unless nonblock
- * (-EAGAIN); a signal ends the wait (-ERESTARTSYS: EINTR or a restart).  0 at EOF (^D at a
- * line's start); -EFAULT if ubuf cannot take the bytes (they are gone).
+ * (-EAGAIN); a signal ends the wait (-ERESTARTSYS: EINTR or a restart).
+ * 0 at EOF (^D at a line's start); -EFAULT if ubuf cannot take the bytes
+ * (they are gone).  Readers take atomic_read_lock in turn; each chunk
+ * comes out of read_buf under tty->lock and goes to user memory outside
+ * it.  A ^C that flushed the line between the wait and the copy sends
+ * the reader back to waiting.
  */
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock)
 {
 	char chunk[READ_CHUNK];
-	unsigned long done = 0, n;
-	unsigned long flags = arch_local_irq_save();
+	unsigned long done = 0, n, flags;
 	bool eol = false;
-	int err = count ? wait_for_line(tty, nonblock) : 0;
+	int err = 0;
 
-	while (!err && !eol && done < count && tty->read_tail != tty->canon_head) {
+	mutex_lock(&tty->atomic_read_lock);
+	while (!eol && done < count) {
+		if (!done && (err = wait_for_line(tty, nonblock)))
+			break;
+		spin_lock_irqsave(&tty->lock, flags);
 		n = copy_from_read_buf(tty, chunk, MIN(count - done, sizeof(chunk)), &eol);
 		if (tty->throttled && read_cnt(tty) < N_TTY_BUF_SIZE - 1) {
 			tty->throttled = false;
 			uart_unthrottle();
 		}
-		arch_local_irq_restore(flags);
-		if (copy_to_user(ubuf + done, chunk, n))
-			return -EFAULT;
+		spin_unlock_irqrestore(&tty->lock, flags);
+		if (!n && !eol && done)
+			break;
+		if (copy_to_user(ubuf + done, chunk, n)) {
+			err = -EFAULT;
+			break;
+		}
 		done += n;
-		flags = arch_local_irq_save();
 	}
-	arch_local_irq_restore(flags);
+	mutex_unlock(&tty->atomic_read_lock);
 	return err ? err : (long)done;
 }

@@ -206,7 +206,7 @@ bool has_submounts(const char *path)
  */
 static long may_umount(struct vfsmount *mnt, int flags)
 {
-	bool busy = mnt->mnt_root->i_sb->s_nr_files > 0;
+	bool busy = atomic_read(&mnt->mnt_root->i_sb->s_nr_files) > 0;
 
 	if (has_submounts(mnt->mnt_path))
 		return -EBUSY;

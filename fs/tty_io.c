@@ -19,6 +19,7 @@
 #define TTY_WRITE_CHUNK 4096
 
 struct tty_struct console_tty = {
+	.lock = SPINLOCK_INIT("tty->lock"), .atomic_read_lock = MUTEX_INIT("atomic_read_lock"),
 	.pgrp = 0, .read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
 };
 

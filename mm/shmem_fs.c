@@ -28,7 +28,13 @@
 #include "mm/thp_policy.h"
 
 static struct shmem_sb_info shm_mnt;    /* the internal mount: no size limit, no names */
-static unsigned long next_dev = 0x20;   /* st_dev of the next tmpfs (Linux: anonymous devs) */
+static unsigned long next_dev = 0x20;   /* st_dev of the next tmpfs */
+
+/* A device number for a new tmpfs (Linux's get_anon_bdev): two mounts on two CPUs get two. */
+static unsigned long get_anon_dev(void)
+{
+	return __atomic_fetch_add(&next_dev, 1, __ATOMIC_RELAXED);
+}
 
 static const struct inode_operations shmem_dir_inode_operations;
 static const struct super_operations shmem_ops;
@@ -307,7 +313,7 @@ int shmem_fill_super(const char *path, const char *options, struct inode **root)
 		return err;
 	}
 	sbinfo->sb = (struct super_block){
-		.s_op = &shmem_ops, .s_magic = TMPFS_MAGIC, .s_dev = next_dev++,
+		.s_op = &shmem_ops, .s_magic = TMPFS_MAGIC, .s_dev = get_anon_dev(),
 		.s_maxbytes = MAX_LFS_FILESIZE, .s_fs_info = sbinfo,
 	};
 	*root = shmem_get_inode(&sbinfo->sb, NULL, path, S_IFDIR | mode);
@@ -379,7 +385,7 @@ void shmem_init(void)
 {
 	shm_mnt.huge = SHMEM_HUGE_NEVER;
 	shm_mnt.sb = (struct super_block){
-		.s_op = &shmem_ops, .s_magic = TMPFS_MAGIC, .s_dev = next_dev++,
+		.s_op = &shmem_ops, .s_magic = TMPFS_MAGIC, .s_dev = get_anon_dev(),
 		.s_maxbytes = MAX_LFS_FILESIZE, .s_fs_info = &shm_mnt,
 	};
 	shm_mnt_sbinfo = &shm_mnt;

@@ -8,7 +8,8 @@
 #   4. panic paths (crash=...), both variants: exit code and report
 #   5. difftest: generated programs on both variants against Linux's records
 #   6. GDB against QEMU in batch mode (tests/gdb-test.sh)
-#   7. the console as a user types into it (tests/tty-test.sh), both variants
+#   7. the console as a user types into it (tests/tty-test.sh), both variants,
+#      and page-mapcount on 4 CPUs
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 2
@@ -301,13 +302,14 @@ pass=$((pass + p)) fail=$((fail + f))
 
 took "gdb"
 echo "# ---- tty ----"
-for flag in "" --no-page-mapcount; do
-  tests/tty-test.sh $flag </dev/null >"$log/tty${flag:+-nopm}.log" 2>&1
+for flags in "" --no-page-mapcount "--smp 4"; do
+  tlog="$log/tty$(echo "$flags" | tr -d ' ' | sed 's/--no-page-mapcount/-nopm/; s/--smp/-smp/').log"
+  tests/tty-test.sh $flags </dev/null >"$tlog" 2>&1
   rc=$?
-  sed 's/^/  tty: /' "$log/tty${flag:+-nopm}.log" | grep -E '^  tty: (not )?ok'
-  p=$(grep -cE '^ok ' "$log/tty${flag:+-nopm}.log"); f=$(grep -cE '^not ok ' "$log/tty${flag:+-nopm}.log")
+  sed "s/^/  tty${flags:+ $flags}: /" "$tlog" | grep -E '^  tty.*: (not )?ok'
+  p=$(grep -cE '^ok ' "$tlog"); f=$(grep -cE '^not ok ' "$tlog")
   pass=$((pass + p)) fail=$((fail + f))
-  [ $rc = 0 ] || [ "$f" -gt 0 ] || result "tty test ${flag:-(page-mapcount)}" FAIL "exit $rc"
+  [ $rc = 0 ] || [ "$f" -gt 0 ] || result "tty test ${flags:-(page-mapcount)}" FAIL "exit $rc"
 done
 
 took "tty"

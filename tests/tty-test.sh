@@ -10,11 +10,21 @@
 #      and the shell survives to run the next command and exit 3; ^U
 #      (0x15) kills a typed line and DEL erases a byte; ^D (0x04) at a
 #      line's start is end of file for cat.
-# Usage: tests/tty-test.sh [--no-page-mapcount].  Prints "ok N - ..." /
-# "not ok N - ..." lines; exits 1 if one failed.
+# Usage: tests/tty-test.sh [--no-page-mapcount] [--smp N] (on N CPUs the
+# UART's interrupt and the reading shell are on different CPUs now and
+# then).  Prints "ok N - ..." / "not ok N - ..." lines; exits 1 if one failed.
 set -u
 cd "$(dirname "$0")/.."
-flag=${1:-}
+flag= smp=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-page-mapcount) flag=$1; shift ;;
+    --smp) smp=$2; shift 2 ;;
+    *) sed -n '13,15p' "$0"; exit 2 ;;
+  esac
+done
+tag=${flag:+-nopm}
+[ "$smp" = 1 ] || tag="$tag-smp$smp"
 lines=250
 log=build/test-logs
 mkdir -p "$log"
@@ -36,9 +46,9 @@ expect() {
 
 # boot NAME: start QEMU with the shell; its input is fd 7 ($in is a FIFO).
 boot() {
-  out="$log/tty-$1${flag:+-nopm}.log" in=$(mktemp -u)
+  out="$log/tty-$1$tag.log" in=$(mktemp -u)
   mkfifo "$in"
-  ./run-qemu.sh $flag --timeout 120 <"$in" >"$out" 2>&1 &
+  ./run-qemu.sh $flag --smp "$smp" --timeout 120 <"$in" >"$out" 2>&1 &
   qpid=$!
   exec 7>"$in"
   rm -f "$in"

@@ -70,7 +70,7 @@ struct super_block {
 	unsigned long s_dev;            /* st_dev of its files; 0 is shown as 1 */
 	loff_t s_maxbytes;              /* the largest file */
 	void *s_fs_info;                /* the file system's */
-	int s_nr_files;                 /* files open on it: umount is EBUSY while any is */
+	atomic_t s_nr_files;            /* files open on it: umount is EBUSY while any is */
 };
 
 /* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */

@@ -8,6 +8,8 @@
 #define _LINUX_TTY_H
 
 #include "linux/fs.h"
+#include "linux/mutex.h"
+#include "linux/spinlock.h"
 #include "linux/wait.h"
 
 #define N_TTY_BUF_SIZE  4096            /* Linux's: a line may be this long */
@@ -18,6 +20,8 @@
  * are taken modulo N_TTY_BUF_SIZE.
  */
 struct tty_struct {
+	spinlock_t lock;                /* the fields below read_buf..throttled: reader vs interrupt */
+	struct mutex atomic_read_lock;  /* one reader at a time takes whole lines (Linux's) */
 	char read_buf[N_TTY_BUF_SIZE];
 	unsigned long read_flags[N_TTY_BUF_SIZE / 64];  /* bit i: read_buf[i] ends a line */
 	unsigned int read_head;         /* next byte the interrupt stores */
