@@ -109,13 +109,10 @@ void put_task_shared(struct task_struct *t)
 	t->signal = NULL;
 }
 
-/* Join current's thread group (CLONE_THREAD): its tgid, leader, list. */
+/* Join current's thread group (CLONE_THREAD): its tgid, leader, list.  tasklist_lock held. */
 static void join_thread_group(struct task_struct *t)
 {
 	struct signal_struct *sig = current->signal;
-	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
 
 	__atomic_add_fetch(&sig->sigcnt, 1, __ATOMIC_RELAXED);
 	sig->nr_threads++;
@@ -124,7 +121,6 @@ static void join_thread_group(struct task_struct *t)
 	t->signal = sig;
 	t->tgid = current->tgid;
 	t->group_leader = current->group_leader;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /* Copies of parent's dispositions and working directory for t, or the same ones (flags). */
@@ -221,8 +217,17 @@ static int clone_check_flags(unsigned long flags, unsigned long tls)
 	return 0;
 }
 
-/* The child's place in the task tree: a thread or CLONE_PARENT child shares current's parent. */
-static void set_parent(struct task_struct *t, unsigned long flags)
+/*
+ * Give the child its place in the task tree, in one hold of tasklist_lock
+ * (Linux's copy_process under it): its thread group (CLONE_THREAD), its
+ * parent (a thread or CLONE_PARENT child shares current's).  Unless a
+ * signal is pending for current: then -ERESTARTNOINTR and nothing is
+ * attached, so no child can miss a signal sent to the group or the
+ * process group meanwhile — a SIGKILL of another thread's exit_group
+ * (zap_other_threads) finds either the new thread on the list or the
+ * cloning thread with SIGKILL pending.
+ */
+static int attach_child(struct task_struct *t, unsigned long flags)
 {
 	struct task_struct *parent = current->group_leader;
 	unsigned long irq;
@@ -230,11 +235,18 @@ static void set_parent(struct task_struct *t, unsigned long flags)
 	if (flags & (CLONE_PARENT | CLONE_THREAD))
 		parent = parent->parent;
 	spin_lock_irqsave(&tasklist_lock, irq);
+	if (signal_pending(current)) {
+		spin_unlock_irqrestore(&tasklist_lock, irq);
+		return -ERESTARTNOINTR;
+	}
+	if (flags & CLONE_THREAD)
+		join_thread_group(t);
 	t->parent = parent;
 	t->pgid = current->pgid;
 	if (!(flags & CLONE_THREAD))
 		list_add_tail(&t->sibling, &parent->children);
 	spin_unlock_irqrestore(&tasklist_lock, irq);
+	return 0;
 }
 
 /*
@@ -255,13 +267,14 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 		return -ENOMEM;
 	INIT_LIST_HEAD(&c->sibling);
 	ret = copy_mm_files(c, flags);
+	if (!ret && !(flags & CLONE_THREAD))
+		ret = alloc_signal_struct(c);
 	if (!ret)
-		ret = flags & CLONE_THREAD ? (join_thread_group(c), 0) : alloc_signal_struct(c);
+		ret = attach_child(c, flags);
 	if (ret) {
 		abort_process(c);
 		return ret;
 	}
-	set_parent(c, flags);
 	if ((flags & CLONE_PARENT_SETTID) && parent_tid)
 		copy_to_user(parent_tid, &c->pid, sizeof(c->pid));
 	c->set_child_tid = flags & CLONE_CHILD_SETTID ? (unsigned long)child_tid : 0;

@@ -1,23 +1,30 @@
 /*
  * Guest test (TAP): a seeded random-syscall fuzzer.  Four worker processes
- * (and the children they fork and wait for) call mmap, munmap, mprotect, madvise, brk,
- * read, write, pipe, fork, exit, getpid and the THP knobs' files with
- * random and nasty arguments — kernel and non-canonical pointers, huge and
- * negative lengths, odd flags, closed fds — mostly inside an arena of
- * their own so they live long enough to do damage.  A worker may die of
- * SIGSEGV (it may unmap itself); the kernel must not panic, warn or leak
- * (runtests and the kernel check that).  test_fuzz [seed [steps]].
+ * (and the children they fork and wait for, and up to two threads each
+ * starts, which share its memory and fd table) call mmap, munmap,
+ * mprotect, madvise, brk, read, write, pipe, close, dup2, fstat, lseek,
+ * fcntl, fork, exit, getpid and the THP knobs' files with random and
+ * nasty arguments — kernel and non-canonical pointers, huge and negative
+ * lengths, odd flags, closed fds, fds another thread is closing — mostly
+ * inside an arena of their own so they live long enough to do damage.  A
+ * worker may die of SIGSEGV (it may unmap itself); the kernel must not
+ * panic, warn or leak (runtests and the kernel check that).  On several
+ * CPUs the threads' calls race for real.  test_fuzz [seed [steps]].
  */
 #include "thp_util.h"
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #define ARENA   (16UL << 20)
 #define WORKERS 4
+#define THREADS 2               /* at most, per worker process */
 
-static unsigned int seed;
+static __thread unsigned int seed;
 static char *arena;
+static int nr_threads;
 
 static unsigned long rnd(void)
 {
@@ -51,9 +58,10 @@ static void step(void)
 {
 	unsigned long a = any_addr(), l = any_len();
 	char buf[64];
+	struct stat st;
 	int fds[2];
 
-	switch (rnd() % 12) {
+	switch (rnd() % 16) {
 	case 0: syscall(SYS_mmap, a, l, rnd() % 8, MAP_PRIVATE | MAP_ANONYMOUS | (rnd() % 2 ? MAP_FIXED : 0), -1, 0); break;
 	case 1: syscall(SYS_munmap, a, l); break;
 	case 2: syscall(SYS_mprotect, a, l, rnd() % 8); break;
@@ -71,20 +79,35 @@ static void step(void)
 	case 8: if (rnd() % 16 == 0) memset((char *)a, (int)rnd(), l % (16 * PAGE)); break;
 	case 9: thp_set(16UL << (rnd() % 8), (const char *[]){ "always", "never", "inherit", "madvise" }[rnd() % 4]); break;
 	case 10: split_deferred(); break;
-	default: syscall(SYS_getpid); break;
+	case 11: close((int)(rnd() % 12) + 3); break;     /* maybe another thread's pipe */
+	case 12: dup2((int)(rnd() % 14), (int)(rnd() % 12) + 3); break;
+	case 13: syscall(SYS_fstat, (int)(rnd() % 16), rnd() % 4 ? (unsigned long)&st : a); break;
+	case 14: syscall(SYS_lseek, (int)(rnd() % 16), (long)rnd() % 8192, (int)(rnd() % 4)); break;
+	default: syscall(SYS_fcntl, (int)(rnd() % 16), (int)(rnd() % 5), rnd() % 64); break;
 	}
 }
 
+static void *fuzz_thread(void *arg);
+
 /*
  * A worker: steps; sometimes it forks a child that fuzzes on (inheriting
- * this address space) while the parent waits for it — so no fuzzing
- * process is ever orphaned — and sometimes it exits early.
+ * this address space) while the parent waits for it, sometimes it starts
+ * a thread that fuzzes the same process beside it, and sometimes it exits
+ * early (the whole process: its threads die with it).  A process forks
+ * only while it has no thread and threads never fork, so no fuzzing
+ * process is ever orphaned: a thread's SIGSEGV cannot kill a process
+ * that waits for a child.
  */
 static __attribute__((noreturn)) void worker(int steps, int depth)
 {
 	for (int i = 0; i < steps; i++) {
+		pthread_t t;
+
 		step();
-		if (rnd() % 64 == 0 && depth < 4) {
+		if (rnd() % 128 == 0 && nr_threads < THREADS &&
+		    !pthread_create(&t, NULL, fuzz_thread, (void *)(long)(seed ^ (unsigned int)i)))
+			__atomic_add_fetch(&nr_threads, 1, __ATOMIC_RELAXED);
+		if (rnd() % 64 == 0 && depth < 4 && !nr_threads) {
 			pid_t pid = fork();
 
 			if (!pid) {
@@ -98,6 +121,15 @@ static __attribute__((noreturn)) void worker(int steps, int depth)
 			break;
 	}
 	_exit(0);
+}
+
+/* A thread of a worker: steps with its own seed, then ends. */
+static void *fuzz_thread(void *arg)
+{
+	seed = (unsigned int)(long)arg;
+	for (int i = 0; i < 1000; i++)
+		step();
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -115,6 +147,7 @@ int main(int argc, char **argv)
 			dup2(null, 0);                  /* no read may block on the console, */
 			dup2(null, 1);                  /* random writes to fd 1 stay quiet */
 			dup2(null, 2);
+			signal(SIGPIPE, SIG_IGN);       /* a pipe another thread closed: EPIPE */
 			seed = base + w;
 			arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			worker(steps, 0);
