@@ -44,7 +44,7 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow \
 	-mno-80387 -mno-fp-ret-in-387 \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	-fcf-protection=none -Werror -DCONFIG_LOCKDEP=$(LOCKDEP)
+	-fcf-protection=none -Werror -DCONFIG_LOCKDEP=$(LOCKDEP) -DCONFIG_SLUB_DEBUG=$(LOCKDEP)
 
 KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
 ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
@@ -118,7 +118,7 @@ run: all
 
 # --- tests -----------------------------------------------------------------
 
-HOST_CFLAGS := $(CFLAGS_COMMON) -O1 -Itests/host/include -fsanitize=address,undefined \
+HOST_CFLAGS := $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=1 -O1 -Itests/host/include -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 HOST_MM := $(filter-out mm/ktest_%.c mm/syscalls.c mm/gup.c mm/gup_test.c mm/mempolicy.c mm/shmem.c \
 	mm/shmem_fs.c mm/memfd.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c kernel/locking/rwsem.c

@@ -168,6 +168,25 @@ struct file *file_close_fd(unsigned int fd)
 	return f;
 }
 
+/*
+ * Empty fd's slot only if it still holds f: true if so, and the table's
+ * reference is the caller's again.  False if another thread closed fd
+ * meanwhile (that close put the reference; f may be gone) or put another
+ * file there.
+ */
+bool file_close_fd_if(unsigned int fd, struct file *f)
+{
+	struct files_struct *files = current->files;
+	bool ours;
+
+	spin_lock(&files->file_lock);
+	ours = fd < NR_OPEN && files->fd[fd] == f;
+	if (ours)
+		WRITE_ONCE(files->fd[fd], NULL);
+	spin_unlock(&files->file_lock);
+	return ours;
+}
+
 /* Put f in the lowest free slot below RLIMIT_NOFILE; the fd, or -EMFILE. */
 int fd_install(struct file *f, bool cloexec)
 {

@@ -293,8 +293,12 @@ static struct file *pipe_end(struct inode *inode, struct pipe_inode_info *p, uns
 }
 
 /*
- * Install both ends, read end first, and copy the fds to ufds[2]; on a
- * failure neither stays installed.  0, -EMFILE or -EFAULT.
+ * Install both ends, read end first, and copy the fds to ufds[2]: the
+ * ends' references go to the table.  On a failure neither stays installed
+ * and both references are put here — except an end that another thread
+ * closed in the window (its close put it; the end may be freed already).
+ * Linux reserves the fds and installs only after the copy instead.
+ * 0, -EMFILE or -EFAULT.
  */
 static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec)
 {
@@ -304,10 +308,10 @@ static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec
 	fds[1] = fds[0] < 0 ? -1 : fd_install(w, cloexec);
 	if (fds[1] >= 0 && !copy_to_user(ufds, fds, sizeof(fds)))
 		return 0;
-	if (fds[0] >= 0)
-		file_close_fd(fds[0]);
-	if (fds[1] >= 0)
-		file_close_fd(fds[1]);
+	if (fds[0] < 0 || file_close_fd_if(fds[0], r))
+		fput(r);                /* the last end frees p */
+	if (fds[1] < 0 || file_close_fd_if(fds[1], w))
+		fput(w);
 	return fds[1] < 0 ? -EMFILE : -EFAULT;
 }
 
@@ -341,12 +345,10 @@ long sys_pipe2(int *ufds, int flags)
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
 	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;
 	if (w)
-		ret = pipe_install(r, w, ufds, flags & O_CLOEXEC);
-	if (ret && r)
+		ret = pipe_install(r, w, ufds, flags & O_CLOEXEC);     /* puts both on failure */
+	else if (r)
 		fput(r);                /* the last end frees p */
-	if (ret && w)
-		fput(w);
-	if (ret && !r)
+	else
 		kfree(p);
 	iput(inode);            /* the ends hold it now */
 	return ret;

@@ -44,6 +44,7 @@ int single_open(struct file *file, int (*show)(struct seq_file *m, void *v), voi
 
 	if (!m)
 		return -ENOMEM;
+	mutex_init(&m->lock, "seq_file->lock");
 	m->show = show;
 	m->private = data;
 	file->private_data = m;
@@ -96,23 +97,28 @@ static int seq_fill(struct seq_file *m)
 	return 0;
 }
 
-/* read(2): the text from *pos on, made anew when reading from 0. */
+/*
+ * read(2): the text from *pos on, made anew when reading from 0.  Under
+ * m->lock: threads reading one open file at once would otherwise free
+ * and refill the same buffer under each other.
+ */
 long seq_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
 	struct seq_file *m = file->private_data;
 	unsigned long n;
+	long ret = 0;
 
-	if (*pos == 0 || !m->buf) {
-		int ret = seq_fill(m);
-
-		if (ret)
-			return ret;
+	mutex_lock(&m->lock);
+	if (*pos == 0 || !m->buf)
+		ret = seq_fill(m);
+	if (!ret) {
+		n = (size_t)*pos < m->count ? MIN(count, m->count - *pos) : 0;
+		ret = copy_to_user(ubuf, m->buf + *pos, n) ? -EFAULT : (long)n;
+		if (ret > 0)
+			*pos += n;
 	}
-	n = (size_t)*pos < m->count ? MIN(count, m->count - *pos) : 0;
-	if (copy_to_user(ubuf, m->buf + *pos, n))
-		return -EFAULT;
-	*pos += n;
-	return n;
+	mutex_unlock(&m->lock);
+	return ret;
 }
 
 /*

@@ -105,8 +105,8 @@ static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
 		WRITE_ONCE(huge_zero_pfn, folio_pfn(folio));
 		folio = NULL;
 	}
-	if (huge_zero_folio) {
-		huge_zero_refcount++;
+	if (huge_zero_folio && !test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags)) {
+		huge_zero_refcount++;   /* once per mm: two of its threads may both get here */
 		set_bit(MMF_HUGE_ZERO_PAGE, &mm->flags);
 	}
 	spin_unlock_irqrestore(&huge_zero_lock, flags);

@@ -299,6 +299,7 @@ static inline void fdput(struct fd f)
 int fd_install(struct file *f, bool cloexec);
 int f_dupfd(unsigned int from, struct file *f, bool cloexec);
 struct file *file_close_fd(unsigned int fd);
+bool file_close_fd_if(unsigned int fd, struct file *f);
 void set_close_on_exec(unsigned int fd, bool flag);
 bool get_close_on_exec(unsigned int fd);
 struct files_struct *dup_fd(struct files_struct *src);

@@ -8,8 +8,10 @@
 #define _LINUX_SEQ_FILE_H
 
 #include "linux/fs.h"
+#include "linux/mutex.h"
 
 struct seq_file {
+	struct mutex lock;      /* one reader at a time: threads sharing the file (Linux's) */
 	char *buf;
 	size_t size;            /* bytes in buf */
 	size_t count;           /* bytes written, <= size; == size after an overflow */
