@@ -32,9 +32,12 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	if (!f)
 		return NULL;
 	atomic_set(&f->f_count, 1);
+	mutex_init(&f->f_pos_lock, "file->f_pos_lock");
 	f->f_flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
 		    (acc != O_RDONLY ? FMODE_WRITE : 0);
+	if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))
+		f->f_mode |= FMODE_ATOMIC_POS;
 	f->f_inode = inode;
 	f->f_mapping = inode->i_mapping;
 	f->f_op = inode->i_fop;
@@ -96,6 +99,31 @@ struct fd fdget(int fd)
 	}
 	f = fget(fd);
 	return (struct fd){ f, f ? FDPUT_FPUT : 0 };
+}
+
+/*
+ * fdget for a call that moves the file position (read, write, lseek,
+ * getdents: Linux's fdget_pos).  A regular file or directory that someone
+ * else holds too (another thread's table slot, a dup in another process,
+ * a call in flight) is taken under f_pos_lock, so two reads never read
+ * from the same position; fdput_pos() ends it.
+ */
+struct fd fdget_pos(int fd)
+{
+	struct fd f = fdget(fd);
+
+	if (f.file && (f.file->f_mode & FMODE_ATOMIC_POS) && atomic_read(&f.file->f_count) > 1) {
+		f.flags |= FDPUT_POS_UNLOCK;
+		mutex_lock(&f.file->f_pos_lock);
+	}
+	return f;
+}
+
+void fdput_pos(struct fd f)
+{
+	if (f.flags & FDPUT_POS_UNLOCK)
+		mutex_unlock(&f.file->f_pos_lock);
+	fdput(f);
 }
 
 /* How many fds this process may use: RLIMIT_NOFILE, at most the table. */

@@ -54,6 +54,8 @@ static struct file *vfs_open(struct inode *inode, int flags, long *err)
 	if (f->f_op->open)
 		*err = f->f_op->open(inode, f);
 	if (*err) {                             /* not opened: nothing to release */
+		if (inode->i_sb)
+			atomic_dec(&inode->i_sb->s_nr_files);   /* alloc_file counted it */
 		iput(inode);
 		kfree(f);
 		return NULL;

@@ -41,19 +41,19 @@ long vfs_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
 
 long sys_read(int fd, char *buf, unsigned long count)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_pos(fd);
 	long ret = f.file ? vfs_read(f.file, buf, count, &f.file->f_pos) : -EBADF;
 
-	fdput(f);
+	fdput_pos(f);
 	return ret;
 }
 
 long sys_write(int fd, const char *buf, unsigned long count)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_pos(fd);
 	long ret = f.file ? vfs_write(f.file, buf, count, &f.file->f_pos) : -EBADF;
 
-	fdput(f);
+	fdput_pos(f);
 	return ret;
 }
 
@@ -138,7 +138,7 @@ struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err)
  */
 static long do_iov(int fd, const void *uiov, unsigned long iovcnt, bool write)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_pos(fd);
 	struct file *file = f.file;
 	struct iovec *iov = NULL;
 	long total = 0, err;
@@ -170,7 +170,7 @@ static long do_iov(int fd, const void *uiov, unsigned long iovcnt, bool write)
 	}
 out:
 	kfree(iov);
-	fdput(f);
+	fdput_pos(f);
 	return total;
 }
 
@@ -243,10 +243,10 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 
 long sys_lseek(int fd, long off, int whence)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_pos(fd);
 	long ret = f.file ? vfs_llseek(f.file, off, whence) : -EBADF;
 
-	fdput(f);
+	fdput_pos(f);
 	return ret;
 }
 

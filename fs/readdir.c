@@ -56,7 +56,7 @@ static bool filldir64(struct dir_context *ctx, const char *name, int namelen, lo
 /* List a directory: struct linux_dirent64 records, as many as fit. */
 long sys_getdents64(int fd, void *ubuf, unsigned long count)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_pos(fd);
 	struct getdents_callback64 buf = {
 		.ctx.actor = filldir64, .current_dir = ubuf, .count = count,
 	};
@@ -73,6 +73,6 @@ long sys_getdents64(int fd, void *ubuf, unsigned long count)
 	if (!ret)
 		ret = buf.error ? buf.error : (long)buf.used;
 out:
-	fdput(f);
+	fdput_pos(f);
 	return ret;
 }

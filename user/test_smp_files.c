@@ -13,7 +13,10 @@
  *   kernel does not crash;
  * - cwd churn: one thread keeps changing directory between two directories
  *   while others ask getcwd and open a file by a relative name: getcwd is
- *   always one of the two, the open finds the file that directory has.
+ *   always one of the two, the open finds the file that directory has;
+ * - shared file position: threads read one regular file through one fd a
+ *   few bytes at a time; as on Linux (f_pos_lock) every byte is read by
+ *   exactly one of them, none twice and none skipped.
  *
  * The same static binary runs on Linux (../shared/peer/linux-peer.sh
  * --mounts: /tmp is a tmpfs there).
@@ -202,11 +205,65 @@ static void test_cwd_churn(void)
 	rmdir(DIR_B);
 }
 
+#define POS_FILE        "/tmp/smp_files_pos"
+#define POS_WORDS       16384
+#define POS_READERS     3
+
+static int pos_fd;
+static int pos_seen[POS_WORDS];         /* how often each word was read */
+static long pos_odd;                    /* reads that did not return one whole word */
+
+/* Word k of the file holds k: each 4-byte read says where it read. */
+static void *pos_reader(void *arg)
+{
+	unsigned int word;
+	ssize_t n;
+
+	while ((n = read(pos_fd, &word, sizeof(word))) > 0) {
+		if (n != sizeof(word) || word >= POS_WORDS)
+			__atomic_add_fetch(&pos_odd, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_add_fetch(&pos_seen[word], 1, __ATOMIC_RELAXED);
+	}
+	return arg;
+}
+
+static void test_shared_pos(void)
+{
+	static unsigned int words[POS_WORDS];
+	pthread_t t[POS_READERS];
+	int once = 0, twice = 0, never = 0;
+
+	for (unsigned int k = 0; k < POS_WORDS; k++)
+		words[k] = k;
+	pos_fd = open(POS_FILE, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (pos_fd < 0 || write(pos_fd, words, sizeof(words)) != sizeof(words) ||
+	    lseek(pos_fd, 0, SEEK_SET) != 0) {
+		ok(0, "write %s", POS_FILE);
+		return;
+	}
+	for (int i = 0; i < POS_READERS; i++)
+		pthread_create(&t[i], NULL, pos_reader, NULL);
+	for (int i = 0; i < POS_READERS; i++)
+		pthread_join(t[i], NULL);
+	for (int k = 0; k < POS_WORDS; k++) {
+		once += pos_seen[k] == 1;
+		twice += pos_seen[k] > 1;
+		never += pos_seen[k] == 0;
+	}
+	ok(once == POS_WORDS && !pos_odd,
+	   "%d threads reading one fd 4 bytes at a time: %d of %d words read once, %d more than "
+	   "once, %d never, %ld odd reads", POS_READERS, once, POS_WORDS, twice, never, pos_odd);
+	close(pos_fd);
+	unlink(POS_FILE);
+}
+
 int main(void)
 {
 	mount_proc_sys();
 	test_close_while_reading();
 	test_fd_churn();
 	test_cwd_churn();
+	test_shared_pos();
 	return tap_done();
 }

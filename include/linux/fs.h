@@ -31,6 +31,7 @@
 #include "linux/list.h"
 #include "linux/xarray.h"
 #include "linux/rwsem.h"
+#include "linux/mutex.h"
 
 #define NR_OPEN         256             /* kselftest_harness.h keeps a pidfd per test */
 #define MAX_RW_COUNT    0x7ffff000UL    /* INT_MAX & PAGE_MASK: longest read or write */
@@ -46,6 +47,7 @@ typedef unsigned int fmode_t;
 #define FMODE_WRITE     0x2
 #define FMODE_LSEEK     0x4             /* llseek works (not a stream) */
 #define FMODE_PREAD     0x8             /* pread works */
+#define FMODE_ATOMIC_POS 0x8000         /* f_pos moves under f_pos_lock when shared (Linux's) */
 
 /* getdents64's d_type values */
 #define DT_DIR          4
@@ -210,6 +212,7 @@ struct file {
 	fmode_t f_mode;                 /* FMODE_* */
 	unsigned int f_flags;           /* O_ACCMODE, O_APPEND, O_NONBLOCK: as opened or F_SETFL'ed */
 	loff_t f_pos;
+	struct mutex f_pos_lock;        /* read, write, lseek, getdents of a shared regular file or dir */
 	struct inode *f_inode;
 	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
 	const struct file_operations *f_op;
@@ -282,10 +285,13 @@ struct fd {
 	unsigned int flags;
 };
 #define FDPUT_FPUT      1
+#define FDPUT_POS_UNLOCK 2
 
 /* fs/file.c */
 struct file *fget(int fd);
 struct fd fdget(int fd);
+struct fd fdget_pos(int fd);
+void fdput_pos(struct fd f);
 struct iovec;
 struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
