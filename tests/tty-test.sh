@@ -94,6 +94,9 @@ tr -d '\r' <"$out" | grep -qx 'alive' || ok=FAIL
 [ $rc = 3 ] || ok=FAIL
 result $ok "Ctrl-C kills the foreground cat with SIGINT, the shell survives (exit $rc)"
 ok=OK
-[ "$(tr -d '\r' <"$out" | grep -cx 'x"y')" = 2 ] && tr -d '\r' <"$out" | grep -q 'done$' || ok=FAIL
+# the echo of x"y, and cat's copy of it: on a line of its own, or after the
+# echo of the typeahead when cat writes later (on SMP), as on Linux
+[ "$(tr -d '\r' <"$out" | grep -c 'x"y$')" = 2 ] && tr -d '\r' <"$out" | grep -qx 'x"y' &&
+  tr -d '\r' <"$out" | grep -q 'done$' || ok=FAIL
 result $ok "^D at a line's start ends cat's input, the line before it was read whole"
 [ $fails = 0 ]
