@@ -92,11 +92,10 @@ struct fd fdget(int fd)
 	struct files_struct *files = current->files;
 	struct file *f;
 
-	if (__atomic_load_n(&files->count, __ATOMIC_ACQUIRE) == 1) {
-		if (fd < 0 || fd >= NR_OPEN)
-			return (struct fd){ NULL, 0 };
+	if (fd < 0 || fd >= NR_OPEN)
+		return (struct fd){ NULL, 0 };
+	if (__atomic_load_n(&files->count, __ATOMIC_ACQUIRE) == 1)
 		return (struct fd){ READ_ONCE(files->fd[fd]), 0 };
-	}
 	f = fget(fd);
 	return (struct fd){ f, f ? FDPUT_FPUT : 0 };
 }

@@ -212,8 +212,6 @@ long sys_creat(const char *upath, int mode)
 	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 
-/* close(fd): 0 or -EBADF. */
-/* Make dir (a referenced directory inode) current's working directory. */
 /* The working directory of fs with a reference for the caller (iput), NULL for "/" (Linux's get_fs_pwd). */
 struct inode *get_fs_pwd(struct fs_struct *fs)
 {
@@ -273,6 +271,7 @@ long sys_fchdir(int fd)
 	return ret;
 }
 
+/* close(fd): 0 or -EBADF. */
 long sys_close(int fd)
 {
 	struct file *f = fd < 0 ? NULL : file_close_fd(fd);
