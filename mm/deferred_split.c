@@ -12,21 +12,23 @@
  *   [..........######]          ==>        10 to the buddy (MemFree grows),
  *   LM = 6, one slot (mm, 6)               6 mapped, each _mapcount 0
  *
- * Splitting needs each page's own mapcount.  With CONFIG_NO_PAGE_MAPCOUNT
- * nobody keeps it, so it is counted by the anon rmap walk over the VMAs
- * of the folio's anon_vma (rmap_walk_anon, mm/anon_vma.c); with
- * CONFIG_PAGE_MAPCOUNT the walk must agree with the per-page counts.  The
- * order-0 folios keep the anon_vma and their pages' indexes.  The
- * PTEs stay as they are: they map the same pages, now of small folios.
+ * A split is Linux's protocol (__folio_split): under the folio lock and
+ * the anon_vma's lock for write, try_to_migrate() (mm/rmap_migrate.c)
+ * replaces every PTE of the folio by a migration entry, so the folio has
+ * no mapping left and a fault that meets an entry waits; the refcount is
+ * frozen at the caller's one reference; the struct pages are rewritten as
+ * new folios, each locked; remove_migration_ptes() (mm/migrate.c) puts
+ * each new folio's PTEs back, the rmap counting them afresh, which also
+ * works without per-page mapcounts (CONFIG_NO_PAGE_MAPCOUNT); the pages no
+ * entry named any more are freed.  The PTEs map the same pages as before,
+ * now of small folios; the new folios keep the anon_vma and the indexes.
  *
- * A split holds the folio lock, every mapping mm's mmap_lock (held off by
- * folio_lock_mms(), mm/folio_mms.c: foliOS's stand-in for Linux's unmap
- * to migration entries), the anon_vma's lock for write and the refcount
- * frozen, so the counts it takes and the struct pages it rewrites change
- * under nobody.
+ *   PTE-mapped order-4 folio  -> 16 migration entries, LM 0, ref 1 (ours)
+ *   rewrite: 16 order-0 folios, locked, ref 1 each
+ *   remap: each entry back to its PTE (add_rmap, ref +1); unmapped ones freed
  *
- * Lock order: see mm/rmap.c; split_folio() takes split_lock, and under it
- * rmap_trace_lock and (freeing pages) zone.lock.
+ * Lock order: see mm/rmap.c (folio lock, anon_vma lock, then each PTE
+ * table's lock in turn; freeing pages takes zone.lock).
  */
 #include "linux/errno.h"
 #include "mm/deferred_split.h"
@@ -38,7 +40,9 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/internal.h"
-#include "mm/folio_mms.h"
+#include "mm/migrate.h"
+#include "mm/swapops.h"
+#include "linux/wait.h"
 
 static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");
 static LIST_HEAD(split_queue);
@@ -118,137 +122,28 @@ unsigned long deferred_split_count(void)
 }
 
 /*
- * Per-page mapping counts of the folio being split; split_lock guards
- * them.  Not irqsave: a split may wait for a PTE lock, whose holder may be
- * waiting for this CPU to answer a TLB flush.
+ * Is folio, just remapped, mapped only in part (what its scheme can tell:
+ * with PAGE_MAPCOUNT the pages mapped, without it the large mapcount
+ * against the pages, as __folio_remove_rmap decides)?
  */
-static spinlock_t split_lock = SPINLOCK_INIT("split");
-static int split_counts[HPAGE_PMD_NR];
-
-/* What folio_count_mappings() gathers; the walk stops at a PMD mapping. */
-struct count_mappings {
-	int *counts;
-	long total;
-	bool pmd_mapped;
-};
-
-/*
- * rmap_one of folio_count_mappings(): count the PTEs of vma that map
- * pages of folio.  address is where the folio's first page (or vma's start)
- * would be; an mremap may have left the folio's pages under two PMDs, so
- * each page is looked up on its own.  No PTL: the split holds vma's mm
- * off (folio_lock_mms), so no entry that maps the folio changes.
- */
-static bool count_mappings_one(struct folio *folio, struct vm_area_struct *vma,
-			       unsigned long address, void *arg)
+static bool folio_partially_mapped_now(const struct folio *folio)
 {
-	unsigned long nr = folio_nr_pages(folio), pfn = folio_pfn(folio);
-	struct count_mappings *cm = arg;
+	long mapped = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) :
+							 folio_large_mapcount(folio);
 
-	for (unsigned long i = 0; i < nr; i++) {
-		unsigned long addr = vma_address(vma, folio->index + i, 1);
-		pmd_t *pmd;
-		pte_t *pte;
-
-		if (addr == (unsigned long)-EFAULT)
-			continue;
-		pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
-		if (!pmd || !pgent_present(*pmd))
-			continue;
-		if (pgent_huge(*pmd)) {
-			cm->pmd_mapped |= pgent_pfn(*pmd) == pfn;
-			if (cm->pmd_mapped)
-				return false;
-			continue;
-		}
-		pte = pte_offset(pmd, addr);
-		if (pgent_present(*pte) && pgent_pfn(*pte) == pfn + i) {
-			cm->counts[i]++;
-			cm->total++;
-		}
-	}
-	return true;
+	return mapped && mapped < (long)folio_nr_pages(folio);
 }
 
 /*
- * Count into counts[i] the PTEs that map page i of folio, in every VMA
- * the anon rmap walk finds (rmap_walk_anon; the caller holds the
- * anon_vma's lock).  Returns the total, or -EBUSY if some PMD maps the
- * folio.
+ * Make the 2^order pages at head, of a frozen and unmapped folio being
+ * split, a new anon folio of mapping at index: no mapping yet, one
+ * reference (the split's), the flags given (PG_locked at least: it stays
+ * locked until its PTEs are back); AnonExclusive stays per page.
  */
-static long folio_count_mappings(struct folio *folio, int *counts)
+static void split_new_folio(struct page *head, unsigned int order, void *mapping,
+			    unsigned long index, unsigned long flags)
 {
-	struct count_mappings cm = { .counts = counts };
-	struct rmap_walk_control rwc = { .arg = &cm, .rmap_one = count_mappings_one };
-
-	memset(counts, 0, folio_nr_pages(folio) * sizeof(*counts));
-	rmap_walk_anon(folio, &rwc, true);
-	return cm.pmd_mapped ? -EBUSY : cm.total;
-}
-
-/* The head's flags a split keeps on page 0: the caller's folio lock and its waiters. */
-#define SPLIT_KEEP_FLAGS        (BIT(PG_locked) | BIT(PG_waiters))
-
-/*
- * Turn every page of folio into an order-0 folio with counts[i] mappings
- * and as many references; page 0 also keeps the caller's reference and
- * lock.  AnonExclusive stays per page.  AnonPages moves from what it
- * counted for the folio to the pages still mapped.  Returns the number of
- * pages that were not mapped (the caller frees them).
- */
-static noinline_fn unsigned long __split_folio_to_order0(struct folio *folio,
-							 const int *counts)
-{
-	unsigned long nr = folio_nr_pages(folio), index = folio->index, unmapped = 0;
-	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
-	void *mapping = folio->mapping;
-	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
-
-	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
-	for (unsigned long i = nr; i-- > 0;) {
-		struct page *page = folio_page(folio, i);
-		bool exclusive = PageAnonExclusive(page);
-
-		memset(page, 0, sizeof(*page));
-		page->flags = (exclusive ? BIT(PG_anon_exclusive) : 0) | (i ? 0 : keep);
-		page->mapping = mapping;
-		page->index = index + i;
-		atomic_set(&page->_mapcount, counts[i] - 1);
-		set_page_count(page, counts[i] + !i);
-		unmapped += !counts[i];
-	}
-	mod_node_page_state(NR_ANON_MAPPED, (long)(nr - unmapped) - counted);
-	return unmapped;
-}
-
-/*
- * Free the pages after first that an order-0 split left unmapped
- * (counts[i] == 0); first itself goes with the caller's reference.
- */
-static void free_unmapped_pages(struct page *first, unsigned long nr, const int *counts)
-{
-	for (unsigned long i = 1; i < nr; i++) {
-		if (counts[i])
-			continue;
-		set_page_count(first + i, 1);
-		folio_put(page_folio(first + i));
-	}
-}
-
-/*
- * Make the 2^order pages at head, of a folio being split, a new anon
- * folio of the anon_vma mapping, at index: page i mapped counts[i] times, all by the one mm
- * mm_id, a reference per mapping; AnonExclusive stays per page.  keep:
- * the old head's flags this folio takes over with the caller's reference
- * (0 for all but the first).  Returns how many pages of it are mapped.
- */
-static unsigned long split_new_folio(struct page *head, unsigned int order, void *mapping,
-				     unsigned long index, const int *counts, mm_id_t mm_id,
-				     unsigned long keep)
-{
-	struct folio *folio = (struct folio *)head;
-	unsigned long nr = 1UL << order, mapped = 0;
-	long total = 0;
+	unsigned long nr = 1UL << order;
 
 	for (unsigned long i = 0; i < nr; i++) {
 		bool exclusive = PageAnonExclusive(head + i);
@@ -256,138 +151,136 @@ static unsigned long split_new_folio(struct page *head, unsigned int order, void
 		memset(head + i, 0, sizeof(*head));
 		head[i].flags = exclusive ? BIT(PG_anon_exclusive) : 0;
 		atomic_set(&head[i]._mapcount, -1);
-		total += counts[i];
-		mapped += counts[i] > 0;
 	}
-	prep_compound_page(head, order);
-	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
-		atomic_set(&head[i]._mapcount, counts[i] - 1);
-	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
-		atomic_set(&folio->_nr_pages_mapped, mapped);
+	if (order)
+		prep_compound_page(head, order);
 	head->mapping = mapping;
 	head->index = index;
-	head->flags |= keep;
-	set_page_count(head, total + !!keep);
-	if (total) {
-		atomic_set(&folio->_large_mapcount, total - 1);
-		folio->_mm_id_mapcount[0] = total - 1;
-		folio_set_mm_id(folio, 0, mm_id);
-	}
+	head->flags |= flags;
+	set_page_count(head, 1);
 	if (order > 1)
-		folio_set_large_rmappable(folio);
-	mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
-	return mapped;
+		folio_set_large_rmappable((struct folio *)head);
+	if (order)
+		mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
 }
 
+/* The head's flags the first new folio keeps: the caller's folio lock and its waiters. */
+#define SPLIT_KEEP_FLAGS        (BIT(PG_locked) | BIT(PG_waiters))
+
 /*
- * Split a folio mapped by one mm only into folios of new_order (> 0):
- * the unmapped ones are freed, the partially mapped ones queued for
- * deferred split.  AnonPages moves as the new folios count.
+ * Rewrite the struct pages of the frozen, unmapped folio as folios of
+ * new_order (Linux's __split_unmapped_folio), from the last so that the
+ * head, whose mapping and index they copy, goes last.  Every new folio is
+ * locked; the first keeps the caller's lock and reference.
  */
-static void __split_folio_to_order(struct folio *folio, const int *counts, unsigned int new_order)
+static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
-	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;       /* PG_locked: never 0 */
+	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
 	void *mapping = folio->mapping;
-	long counted = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) : (long)nr;
-	mm_id_t mm_id = folio_mm_id(folio, folio_mm_id(folio, 0) == MM_ID_DUMMY);
-	long now = 0;
 
 	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
-	for (unsigned long i = 0; i < nr; i += step) {
-		struct folio *new = (struct folio *)folio_page(folio, i);
-		unsigned long mapped = split_new_folio(&new->page, new_order, mapping, index + i,
-						       counts + i, mm_id, i ? 0 : keep);
-
-		now += IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !mapped ? mapped : step;
-		if (!mapped && i) {             /* the first goes with the caller's reference */
-			set_page_count(&new->page, 1);
-			folio_put(new);
-		} else if (mapped && mapped < step) {
-			deferred_split_folio(new, true);
-		}
+	for (unsigned long i = nr; i;) {
+		i -= step;
+		split_new_folio(folio_page(folio, i), new_order, mapping, index + i,
+				i ? BIT(PG_locked) : keep);
 	}
-	mod_node_page_state(NR_ANON_MAPPED, now - counted);
 }
 
 /*
- * The split proper, with everything held (see split_folio_to_order): the
- * mappings counted, checked against the mapcounts, the refcount frozen at
- * exactly those plus the caller's, the struct pages rewritten.
+ * Give the new folios of a split their PTEs back (Linux's remap_page) and
+ * let them go: each one's migration entries turn into PTEs; a partially
+ * mapped one is queued for deferred split; all but the first (the
+ * caller's) are unlocked and lose the split's reference, which frees the
+ * ones no PTE maps.  Waiters that looked a page up while its struct page
+ * was rewritten may sleep on any page's address: those are woken too.
  */
-static int __split_folio_locked(struct folio *folio, unsigned int new_order)
+static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int new_order)
+{
+	unsigned long step = 1UL << new_order;
+
+	for (unsigned long i = 0; i < nr; i += step) {
+		struct folio *new = (struct folio *)folio_page(folio, i);
+
+		remove_migration_ptes(new, new, NULL);
+		if (new_order > 1 && folio_partially_mapped_now(new))
+			deferred_split_folio(new, true);
+		if (i) {
+			folio_unlock(new);
+			folio_put(new);
+		}
+	}
+	smp_mb();       /* the unlocks before the look at the waiters' count */
+	if (atomic_read(&nr_migration_waiters))
+		for (unsigned long i = 0; i < nr; i++)
+			wake_up_var(folio_page(folio, i));
+}
+
+/*
+ * The split proper (Linux's __folio_split), under the folio lock and the
+ * anon_vma's lock: unmap every PTE to a migration entry, freeze the
+ * refcount at the caller's one reference, rewrite the struct pages,
+ * remap.  If a page stays mapped (pinned) or a reference besides ours
+ * exists (a pin, a pipe, a /proc reader, a batch not yet freed), the PTEs
+ * go back and the queue state is made true again: -EAGAIN.
+ */
+static int __folio_split(struct folio *folio, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio);
-	long total = folio_count_mappings(folio, split_counts);
 
-	if (total < 0)
-		return total;
-	if (total != folio_large_mapcount(folio)) {
-		VM_WARN_ON_ONCE(true, "split_folio: rmap walk disagrees with the large mapcount");
+	if (!folio_mapped(folio))
+		return -EBUSY;
+	try_to_migrate(folio, TTU_SPLIT_HUGE_PMD);
+	if (folio_mapped(folio) || !folio_ref_freeze(folio, 1)) {
+		remove_migration_ptes(folio, folio, NULL);
+		if (folio_partially_mapped_now(folio))
+			deferred_split_folio(folio, true);
+		else
+			folio_unqueue_deferred_split(folio);
 		return -EAGAIN;
 	}
-	for (unsigned long i = 0; IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && i < nr; i++)
-		VM_WARN_ON_ONCE(split_counts[i] != atomic_read(&folio_page(folio, i)->_mapcount) + 1,
-				"split_folio: rmap walk disagrees with a page's mapcount");
-	/* A reference besides the mappings' and ours (a pin, a pipe, a /proc reader): not now. */
-	if (!folio_ref_freeze(folio, total + 1))
-		return -EAGAIN;
 	/*
-	 * An unmap may have queued the folio again since the caller took it
-	 * off (before its mm was held off); frozen, no scan takes it now, so
-	 * off it goes before page[2], its list link, is rewritten (Linux's
-	 * __folio_split does the same).
+	 * The unmap queued the folio as partially mapped on the way, or an
+	 * unmap did before; frozen, no scan takes it now, so off it goes
+	 * before page[2], its list link, is rewritten (as Linux's).
 	 */
 	folio_unqueue_deferred_split(folio);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, -1);
-	if (new_order)
-		__split_folio_to_order(folio, split_counts, new_order);
-	else if (__split_folio_to_order0(folio, split_counts))
-		free_unmapped_pages(&folio->page, nr, split_counts);
+	__split_unmapped_folio(folio, new_order);
+	remap_new_folios(folio, nr, new_order);
 	return 0;
 }
 
 /*
- * Split an anon large folio that only PTEs map into folios of new_order
- * (Linux's split_huge_page_to_list_to_order): to order 0 the pages
- * nobody maps are freed; to a higher order, only a folio one mm maps
- * (no MM-ID slot sharing to divide).  The caller holds a reference and
- * the folio lock, which stay with the new folio of the first page, and
- * has taken the folio off the deferred split queue; held is the mm whose
- * mmap_lock it holds, or NULL (folio_lock_mms).  0, -EINVAL (an order
- * anon folios cannot have, or not below the folio's), -EBUSY (not mapped,
- * a PMD maps it, two mms do for new_order > 0, or too many mms) or
- * -EAGAIN (a lock was busy, or a reference other than its mappings and
- * the caller's exists).
+ * Split a mapped anon large folio into folios of new_order
+ * (Linux's split_huge_page_to_list_to_order), its PMD mappings split into
+ * PTEs on the way (TTU_SPLIT_HUGE_PMD): unmapped pages are freed,
+ * new folios mapped in part are queued for deferred split.  The caller
+ * holds a reference and the folio lock, which stay with the new folio of
+ * the first page, and has taken the folio off the deferred split queue;
+ * it holds no page-table lock.  0, -EINVAL (an order anon folios cannot
+ * have, or not below the folio's), -EBUSY (not mapped)
+ * or -EAGAIN (a pinned page, or a reference other than the mappings' and
+ * the caller's).
  */
-int split_folio_to_order(struct folio *folio, unsigned int new_order, struct mm_struct *held)
+int split_folio_to_order(struct folio *folio, unsigned int new_order)
 {
 	int ret, order = folio_order(folio);
 	struct anon_vma *anon_vma;
-	struct folio_mms fm;
 
 	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
 			"split_folio: not a large anon folio");
 	VM_WARN_ON_ONCE(!folio_test_locked(folio), "split_folio: folio not locked");
 	if (new_order == 1 || new_order >= (unsigned int)order)
 		return -EINVAL;
-	if (new_order && folio_test_large_maybe_mapped_shared(folio))
-		return -EBUSY;
 	anon_vma = folio_get_anon_vma(folio);
 	if (!anon_vma) {
 		ret = -EBUSY;
 		goto out;
 	}
-	ret = folio_lock_mms(folio, &fm, held);
-	if (ret)
-		goto out_put;
 	anon_vma_lock_write(anon_vma);
-	spin_lock(&split_lock);
-	ret = __split_folio_locked(folio, new_order);
-	spin_unlock(&split_lock);
+	ret = __folio_split(folio, new_order);
 	anon_vma_unlock_write(anon_vma);
-	folio_unlock_mms(&fm);
-out_put:
 	put_anon_vma(anon_vma);
 out:
 	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
@@ -421,12 +314,11 @@ static struct folio *deferred_split_take(void)
 
 /*
  * Split up to nr_to_scan queued folios (Linux's deferred_split_scan, the
- * shrinker's work), each under a reference and its lock; held is the mm
- * whose mmap_lock the caller holds, or NULL.  A folio that cannot be
+ * shrinker's work), each under a reference and its lock.  A folio that cannot be
  * split now goes back on the queue, behind the others.  Returns how many
  * were split.
  */
-unsigned long deferred_split_scan(unsigned long nr_to_scan, struct mm_struct *held)
+unsigned long deferred_split_scan(unsigned long nr_to_scan)
 {
 	unsigned long split = 0;
 
@@ -438,7 +330,7 @@ unsigned long deferred_split_scan(unsigned long nr_to_scan, struct mm_struct *he
 		if (!folio)
 			break;
 		if (folio_trylock(folio)) {
-			ret = split_folio_to_order(folio, 0, held);
+			ret = split_folio_to_order(folio, 0);
 			folio_unlock(folio);
 		}
 		if (ret)

@@ -17,13 +17,13 @@ void deferred_split_folio(struct folio *folio, bool partially_mapped);
 bool folio_unqueue_deferred_split(struct folio *folio);
 bool deferred_split_queue(struct folio *folio);
 unsigned long deferred_split_count(void);
-unsigned long deferred_split_scan(unsigned long nr_to_scan, struct mm_struct *held);
-int split_folio_to_order(struct folio *folio, unsigned int new_order, struct mm_struct *held);
+unsigned long deferred_split_scan(unsigned long nr_to_scan);
+int split_folio_to_order(struct folio *folio, unsigned int new_order);
 
-/* The locked folio (a reference held) to order 0, no mmap_lock held by the caller. */
+/* The locked folio (a reference held) to order 0; the caller holds no page-table lock. */
 static inline int split_folio(struct folio *folio)
 {
-	return split_folio_to_order(folio, 0, NULL);
+	return split_folio_to_order(folio, 0);
 }
 
 #endif

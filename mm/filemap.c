@@ -26,6 +26,7 @@
 #include "mm/rmap.h"
 #include "mm/vmstat.h"
 #include "mm/pgtable.h"
+#include "mm/swapops.h"
 
 /* An empty page cache for host (Linux's address_space_init_once, and inode_init_once's part). */
 void address_space_init_once(struct address_space *mapping, struct inode *host)
@@ -294,6 +295,26 @@ void folio_wait_locked(struct folio *folio)
 	might_sleep();
 	if (folio_test_locked(folio))
 		wait_var_trylock(folio, folio_unlocked_for_waiter);
+}
+
+/* Tasks in migration_entry_wait_on_locked(); a split wakes each page's address if any. */
+atomic_t nr_migration_waiters;
+
+/*
+ * Sleep until the folio that the migration entry names is unlocked
+ * (Linux's migration_entry_wait_on_locked), with the PTE lock ptl held
+ * on entry and dropped after queueing: while the entry is there, its
+ * page is not freed.  No reference is taken, so a split's refcount
+ * freeze does not fail for a waiter.  A split may rewrite the page's
+ * struct page meanwhile, so the folio looked up may be the old head or
+ * the page itself; split_folio_to_order() wakes every page's address when
+ * nr_migration_waiters says someone waits.
+ */
+void migration_entry_wait_on_locked(swp_entry_t entry, spinlock_t *ptl)
+{
+	atomic_inc(&nr_migration_waiters);
+	wait_var_unlock(pfn_swap_entry_folio(entry), folio_unlocked_for_waiter, ptl);
+	atomic_dec(&nr_migration_waiters);
 }
 
 void folio_wake_bit(struct folio *folio)

@@ -19,6 +19,7 @@
 #include "mm/mm_id.h"
 #include "mm/rmap.h"
 #include "mm/pgtable.h"
+#include "mm/swapops.h"
 #include "mm/mmap_lock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
@@ -128,6 +129,32 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 }
 
 /*
+ * Copy the non-present, non-PROT_NONE PTE src_pte at addr into dst_pte
+ * (Linux's copy_nonpresent_pte): a migration entry, whose page a split or
+ * migration on another CPU holds unmapped.  The child gets the entry, and
+ * remove_migration_ptes() maps the page in both; in a copy-on-write
+ * mapping the entry turns read-only and shared in both first, as a
+ * present PTE would.  Returns 1 if an anon page's entry was copied (the
+ * child's RSS counts it), else 0.
+ */
+static int copy_nonpresent_pte(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
+			       pte_t *dst_pte, pte_t *src_pte, unsigned long addr)
+{
+	pte_t pte = *src_pte;
+
+	if (!is_swap_pte(pte))
+		return 0;
+	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(pte)),
+			"copy_nonpresent_pte: a swap entry of a kind foliOS never makes");
+	if (is_cow_mapping(src_vma->vm_flags)) {
+		pte = migration_pte_wrprotect(pte, false);
+		set_pte_at(src_vma->vm_mm, addr, src_pte, pte);
+	}
+	set_pte_at(dst_vma->vm_mm, addr, dst_pte, pte);
+	return 1;
+}
+
+/*
  * Duplicate the present PTEs of [addr, end) under one PMD of src_vma into
  * dst_vma (Linux's copy_pte_range), in batches of consecutive PTEs of one
  * folio (folio_pte_batch); a zero-page PTE is copied as it is (special,
@@ -152,8 +179,10 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		struct folio *folio;
 
 		nr = 1;
-		if (!pgent_present(*src))
+		if (!pgent_present(*src)) {
+			anon += copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr);
 			continue;
+		}
 		page = vm_normal_page(src_vma, addr, *src);
 		if (unlikely(!page)) {  /* the zero page */
 			__copy_ptes(dst, src, 1, false);

@@ -72,7 +72,7 @@ static unsigned long split_pte_folio(struct mm_struct *mm, pte_t *pte, unsigned 
 	folio_get(folio);
 	if (folio_trylock(folio)) {
 		queued = folio_unqueue_deferred_split(folio);
-		if (split_folio_to_order(folio, new_order, mm) && queued)
+		if (split_folio_to_order(folio, new_order) && queued)
 			deferred_split_queue(folio);
 		folio_unlock(folio);
 	}

@@ -169,7 +169,7 @@ static int split_deferred_store(const struct thp_attr *attr, int order, const ch
 {
 	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
 		return -EINVAL;
-	deferred_split_scan(~0UL, NULL);
+	deferred_split_scan(~0UL);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
+#include "mm/swapops.h"
 #include "linux/string.h"
 
 /* Linux's scan results, the ones an anon MADV_COLLAPSE can give here. */
@@ -148,6 +149,10 @@ static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long had
 		struct page *page;
 		struct folio *folio;
 
+		if (is_swap_pte(pte[i])) {
+			VM_WARN_ON_ONCE(true, "khugepaged: a migration entry under the anon_vma lock");
+			return SCAN_FAIL;
+		}
 		if (!pgent_present(pte[i]) || pgent_special(pte[i]))
 			continue;               /* none or the zero page */
 		writable |= pgent_write(pte[i]);
@@ -200,7 +205,14 @@ int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned l
 	if (!hugepage_vma_check(vma))
 		return -EINVAL;
 	for (unsigned long addr = hstart; addr < hend; addr += HPAGE_PMD_SIZE) {
-		int result = hpage_collapse_scan_pmd(vma, addr);
+		int result;
+
+		/* Linux's collapse holds it too: no split or migration unmaps these folios meanwhile. */
+		if (vma->anon_vma)
+			anon_vma_lock_write(vma->anon_vma);
+		result = hpage_collapse_scan_pmd(vma, addr);
+		if (vma->anon_vma)
+			anon_vma_unlock_write(vma->anon_vma);
 
 		if (result == SCAN_SUCCEED || result == SCAN_PMD_MAPPED) {
 			thps++;

@@ -38,6 +38,8 @@
 #include "linux/string.h"
 #include "mm/vmstat.h"
 #include "mm/tlb.h"
+#include "mm/swapops.h"
+#include "mm/migrate.h"
 
 unsigned long zero_pfn;
 
@@ -68,7 +70,7 @@ struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp)
 {
 	struct folio *folio = folio_alloc(gfp, 0);
 
-	if (!folio && deferred_split_scan(~0UL, mm))
+	if (!folio && deferred_split_scan(~0UL))
 		folio = folio_alloc(gfp, 0);
 	return folio;
 }
@@ -377,13 +379,30 @@ static __always_inline int do_wp_page(struct vm_area_struct *vma, unsigned long 
 }
 
 /*
+ * A fault on a swap-format PTE (Linux's do_swap_page, of which foliOS has
+ * only the migration-entry half, having no swap): wait until the split or
+ * migration that put the entry there is done, then retry the access (0);
+ * any other entry is a kernel bug: -ENXIO (SIGBUS, as Linux's bad PTE).
+ */
+static int do_swap_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
+			pte_t entry)
+{
+	if (!is_migration_entry(pte_to_swp_entry(entry))) {
+		VM_WARN_ON_ONCE(true, "do_swap_page: a swap entry of a kind foliOS never makes");
+		return -ENXIO;
+	}
+	migration_entry_wait(vma->vm_mm, pmd, address);
+	return 0;
+}
+
+/*
  * The PTE level of a fault (Linux's handle_pte_fault): a PTE table is
  * installed if *pmd is none, and the PTE read without its lock (tables are
  * not freed under the mmap_lock held for read).  A none PTE goes to the
  * anon or file fault, which take the lock and look again; a
  * write-protected one to do_wp_page, with the lock taken and the PTE
- * rechecked.  A PMD that is no PTE table by now, or a PTE another CPU is
- * changing (a migration entry), means: retry the access.
+ * rechecked; a swap-format one (a migration entry) to do_swap_page.  A
+ * PMD that is no PTE table by now means: retry the access.
  */
 static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			    unsigned int flags)
@@ -405,8 +424,9 @@ static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned
 	if (pgent_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
 					       do_fault(vma, address, pmd, flags);
-	if (!pgent_present(entry) || pgent_write(entry) ||
-	    !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+	if (is_swap_pte(entry))
+		return do_swap_page(vma, address, pmd, entry);
+	if (pgent_write(entry) || !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;
 	ptl = pte_lockptr(vma->vm_mm, pmdval);
 	spin_lock(ptl);

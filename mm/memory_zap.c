@@ -14,6 +14,7 @@
 #include "mm/internal.h"
 #include "mm/rmap.h"
 #include "mm/tlb.h"
+#include "mm/swapops.h"
 
 /*
  * Unmap a batch of nr PTEs of one page-cache folio (Linux's
@@ -43,6 +44,23 @@ static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struc
 }
 
 /*
+ * Clear the non-present, non-PROT_NONE PTE at addr (Linux's
+ * zap_nonpresent_ptes): a migration entry, whose page a split or
+ * migration holds and will not map here again (remove_migration_ptes
+ * finds no entry).  Returns 1 if the entry counted in RSS (an anon page),
+ * else 0.  No flush: the CPU never cached it.
+ */
+static int zap_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr, pte_t *pte)
+{
+	if (!is_swap_pte(*pte))
+		return 0;
+	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(*pte)),
+			"zap_nonpresent_pte: a swap entry of a kind foliOS never makes");
+	ptep_get_and_clear(vma->vm_mm, addr, pte);
+	return 1;
+}
+
+/*
  * Unmap the present PTEs of [addr, end) under one PMD, a batch of PTEs of
  * one folio at a time (Linux's zap_pte_range + zap_present_ptes): one rmap
  * call per batch, its references gathered in tlb to drop after the flush
@@ -68,8 +86,10 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		struct folio *folio;
 
 		nr = 1;
-		if (!pgent_present(*pte))
+		if (!pgent_present(*pte)) {
+			anon += zap_nonpresent_pte(vma, addr, pte);
 			continue;
+		}
 		page = vm_normal_page(vma, addr, *pte);
 		if (unlikely(!page)) {
 			ptep_get_and_clear(vma->vm_mm, addr, pte);
@@ -85,10 +105,10 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
 		cleared += nr;
 	}
-	if (cleared) {
+	if (anon)
 		add_mm_counter(vma->vm_mm, -anon);
+	if (cleared)
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
-	}
 	pte_unmap_unlock(pte, ptl);
 	tlb_free_empty_tables(tlb, vma, table_addr, PT_PTE);
 }

@@ -44,6 +44,126 @@
 #include "mm/deferred_split.h"
 #include "mm/vmstat.h"
 #include "mm/folio_mms.h"
+#include "mm/swapops.h"
+
+/* Does pte hold a migration entry naming page i of src? */
+static bool pte_migrates_page(pte_t pte, struct folio *src, unsigned long i)
+{
+	swp_entry_t entry;
+
+	if (!is_swap_pte(pte))
+		return false;
+	entry = pte_to_swp_entry(pte);
+	return is_migration_entry(entry) && swp_offset_pfn(entry) == folio_pfn(src) + i;
+}
+
+/* Does the migration entry pte say the page was AnonExclusive? */
+static bool migration_pte_exclusive(pte_t pte)
+{
+	return !is_readable_migration_entry(pte_to_swp_entry(pte));
+}
+
+/*
+ * The PTE of new in vma that the migration entry pte stands for (Linux's
+ * remove_migration_pte): the VMA's protection now (mprotect may have
+ * changed it), writable only if the entry is, young, dirty and soft-dirty
+ * as the entry remembers.
+ */
+static pte_t migration_entry_to_pte(pte_t pte, struct page *new, struct vm_area_struct *vma)
+{
+	swp_entry_t entry = pte_to_swp_entry(pte);
+	pte_t ret = mk_pte_entry(page_to_pfn(new), vma_pgprot(vma, is_writable_migration_entry(entry)));
+
+	if (is_migration_entry_young(entry))
+		ret = pgent_mkyoung(ret);
+	if (is_migration_entry_dirty(entry))
+		ret = pgent_mkdirty(ret);
+	return pte_swp_soft_dirty(pte) ? pgent_mksoft_dirty(ret) : ret;
+}
+
+/* Where remove_migration_ptes() maps the pages: dst, and how often each page got mapped. */
+struct remove_migration_arg {
+	struct folio *dst;
+	int *counts;
+};
+
+/*
+ * folio_walk_vma_ptes() callback of remove_migration_ptes(): each run of
+ * migration entries naming pages i.. of src, alike in exclusivity, turns
+ * into PTEs of the same pages of dst, with one rmap batch and a reference
+ * per PTE.  No flush: the entries were not present.
+ */
+static bool remove_migration_pte_table(struct folio *src, struct vm_area_struct *vma,
+				       unsigned long addr, pte_t *pte, unsigned long i, int nr,
+				       void *arg)
+{
+	struct remove_migration_arg *rma = arg;
+
+	for (int k = 0, run; k < nr; k += run ? run : 1) {
+		struct page *new = folio_page(rma->dst, i + k);
+		bool excl;
+
+		run = 0;
+		if (!pte_migrates_page(pte[k], src, i + k))
+			continue;
+		excl = migration_pte_exclusive(pte[k]);
+		while (k + run < nr && pte_migrates_page(pte[k + run], src, i + k + run) &&
+		       migration_pte_exclusive(pte[k + run]) == excl)
+			run++;
+		folio_ref_add(rma->dst, run);
+		folio_add_anon_rmap_ptes(rma->dst, new, run, vma, addr + k * PAGE_SIZE,
+					 excl ? RMAP_EXCLUSIVE : RMAP_NONE);
+		for (int j = 0; j < run; j++) {
+			set_pte_at(vma->vm_mm, addr + (k + j) * PAGE_SIZE, pte + k + j,
+				   migration_entry_to_pte(pte[k + j], new + j, vma));
+			if (rma->counts)
+				rma->counts[i + k + j]++;
+		}
+	}
+	return true;
+}
+
+static bool remove_migration_pte(struct folio *src, struct vm_area_struct *vma,
+				 unsigned long address, void *arg)
+{
+	return folio_walk_vma_ptes(src, vma, remove_migration_pte_table, arg);
+}
+
+/*
+ * Turn every migration entry that names a page of src back into a PTE of
+ * the same page of dst (Linux's remove_migration_ptes with RMP_LOCKED: the
+ * caller holds the anon_vma's lock and the folio locks); src == dst undoes
+ * try_to_migrate() or remaps a split folio.  dst has src's anon_vma,
+ * index and size.  counts, if not NULL, gets +1 for each PTE of dst's
+ * page i.
+ */
+void remove_migration_ptes(struct folio *src, struct folio *dst, int *counts)
+{
+	struct remove_migration_arg rma = { .dst = dst, .counts = counts };
+	struct rmap_walk_control rwc = { .arg = &rma, .rmap_one = remove_migration_pte };
+
+	rmap_walk_anon(src, &rwc, true);
+}
+
+/*
+ * A fault (or GUP) met a swap-format PTE at address (Linux's
+ * migration_entry_wait): if it still is a migration entry, sleep until
+ * its folio is unlocked, with the PTE lock dropped.  The caller retries
+ * the access; the mmap_lock it holds for read stays held.
+ */
+void migration_entry_wait(struct mm_struct *mm, pmd_t *pmd, unsigned long address)
+{
+	spinlock_t *ptl;
+	pte_t *ptep = pte_offset_map_lock(mm, pmd, address, &ptl);
+
+	if (!ptep)
+		return;
+	if (is_swap_pte(*ptep) && is_migration_entry(pte_to_swp_entry(*ptep))) {
+		migration_entry_wait_on_locked(pte_to_swp_entry(*ptep), ptl);
+		return;
+	}
+	pte_unmap_unlock(ptep, ptl);
+}
 
 /*
  * The entry of the new page for old: its frame is pfn, its bits are old's

@@ -4,7 +4,10 @@
 
 #include "mm/folio.h"
 #include "mm/mm_types.h"
+#include "mm/pgtable.h"
 
 int migrate_anon_folio(struct folio *src, struct mm_struct *held);
+void remove_migration_ptes(struct folio *src, struct folio *dst, int *counts);
+void migration_entry_wait(struct mm_struct *mm, pmd_t *pmd, unsigned long address);
 
 #endif

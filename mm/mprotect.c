@@ -12,6 +12,19 @@
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/mm.h"
+#include "mm/swapops.h"
+
+/*
+ * A migration entry under mprotect (Linux's change_pte_range does this to
+ * every one): a writable one turns read-only (exclusive still), so the
+ * PTE remove_migration_ptes() makes is not writable against the new
+ * protection; the write fault that follows finds the page exclusive.
+ */
+static void change_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr, pte_t *pte)
+{
+	if (is_swap_pte(*pte))
+		set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
+}
 
 /*
  * Rewrite the present PTEs of [addr, end), under pmd, for vma's
@@ -30,8 +43,10 @@ static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, un
 	for (; addr < end; addr += PAGE_SIZE, pte++) {
 		struct page *page;
 
-		if (!pgent_present(*pte))
+		if (!pgent_present(*pte)) {
+			change_nonpresent_pte(vma, addr, pte);
 			continue;
+		}
 		page = vm_normal_page(vma, addr, *pte);  /* the zero page stays read-only */
 		set_pte_at(vma->vm_mm, addr, pte, pgent_modify(*pte, vma_pgprot(vma,
 				can_change_pte_writable(vma, *pte, page))));

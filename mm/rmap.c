@@ -27,24 +27,26 @@
  *                                                 fork (the parent's; the child's nested)
  *     folio lock (PG_locked) mm/folio.h           page-cache add/remove, split,
  *                                                 migration; under a PTL only
- *                                                 folio_trylock (reuse)
- *       (mmap_lock, i_mmap_rwsem: trylock only, under a folio lock: split and
- *        migration hold off the mms that map the folio, mm/folio_mms.c)
+ *                                                 folio_trylock (reuse); a fault
+ *                                                 that meets a migration entry
+ *                                                 sleeps until it is unlocked
+ *       (mmap_lock, i_mmap_rwsem: trylock only, under a folio lock: migration
+ *        holds off the mms that map the folio, mm/folio_mms.c)
  *       i_mmap_rwsem         include/linux/fs.h   a file's i_mmap; write: link, unlink,
  *                                                 a VMA's range moves, its zap frees
  *                                                 tables; read: rmap_walk_file, truncate
  *         anon_vma->root->rwsem  mm/anon_vma.c    an anon_vma tree's chains; write:
  *                                                 link, unlink, a VMA's range moves,
- *                                                 its zap frees tables, split; read:
- *                                                 rmap_walk_anon
+ *                                                 its zap frees tables, split (across
+ *                                                 unmap, freeze and remap: PTLs in
+ *                                                 turn under it), MADV_COLLAPSE;
+ *                                                 read: rmap_walk_anon
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
  *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page
  *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
  *                                                 fork: the child's, then the parent's
  *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
  *       (the locks below may be taken under a PTL)
- *   split_lock               mm/deferred_split.c  the split's per-page counts;
- *                                                 split_queue_lock under it
  *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
  *                                                 from its "before" to its "after":
  *                                                 bit lock, split_queue_lock,
@@ -70,7 +72,8 @@
  *                                                 and counts, signal state (Linux's
  *                                                 siglock), tasks in use; kmalloc_lock
  *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
- *                                                 wait_var_event); wakers: see below
+ *                                                 wait_var_event); wakers: see below;
+ *                                                 also under a PTL (migration wait)
  *       pi_lock        irq   kernel/sched/core.c  one task's wake-up and affinity
  *         rq->lock     irq   kernel/sched/core.c  one CPU's run queue; held across
  *                                                 schedule()'s switch; two of them

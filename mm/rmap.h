@@ -101,6 +101,16 @@ struct anon_vma *folio_get_anon_vma(const struct folio *folio);
 void put_anon_vma(struct anon_vma *anon_vma);
 void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc, bool locked);
 
+/* mm/rmap_migrate.c: the unmap half of split and migration. */
+typedef bool (*folio_pte_table_fn)(struct folio *folio, struct vm_area_struct *vma,
+				   unsigned long addr, pte_t *pte, unsigned long i, int nr, void *arg);
+bool folio_walk_vma_ptes(struct folio *folio, struct vm_area_struct *vma,
+			 folio_pte_table_fn fn, void *arg);
+enum ttu_flags {
+	TTU_SPLIT_HUGE_PMD = BIT(0),    /* split the folio's PMD mappings into PTEs first */
+};
+void try_to_migrate(struct folio *folio, enum ttu_flags flags);
+
 /*
  * A folio this vma's mm alone maps became exclusive (COW reuse): point it
  * at vma's own anon_vma, so later walks skip the VMAs of the processes it

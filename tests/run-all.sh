@@ -109,9 +109,9 @@ for v in 0 1; do
     $flag --smp 4 --run /bin/runtests --timeout 900
   # Every folio traced while four CPUs COW, fork and unmap the same folios:
   # the trace records one operation at a time, each with its own change.
-  guest_suite "$log/trace-smp4-$name.log" "$name, 4 CPUs, every folio traced" 4 \
+  guest_suite "$log/trace-smp4-$name.log" "$name, 4 CPUs, every folio traced" 5 \
     $flag --smp 4 --append mapcount_trace=all \
-    --run "/bin/runtests test_smp_cow test_smp_forkrace test_smp_random test_trace" --timeout 600
+    --run "/bin/runtests test_smp_cow test_smp_forkrace test_smp_random test_smp_split test_trace" --timeout 600
   took "guest suite on 4 CPUs ($name)"
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)

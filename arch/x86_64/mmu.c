@@ -106,6 +106,9 @@ void arch_pgd_init(pgent_t *pgd)
 
 int pgent_decode(pgent_t e, char *buf, size_t size)
 {
+	if (e && !pgent_present(e))     /* a swap-format entry: migration (mm/swapops.h) */
+		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgent_swp_type(e),
+				__pgent_swp_offset(e), pgent_swp_soft_dirty(e) ? " SD" : "");
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s",
 			e & _PAGE_PRESENT ? "P" : "-", e & _PAGE_RW ? " W" : " R",
 			e & _PAGE_USER ? " U" : " K", e & _PAGE_ACCESSED ? " A" : "",

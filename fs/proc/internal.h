@@ -37,6 +37,8 @@ struct proc_walk_ops {
 			  unsigned long end);
 	/* a present PTE; under its table's lock */
 	void (*pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
+	/* a swap-format PTE: a migration entry, mm/swapops.h (NULL: skipped); the same */
+	void (*swap_pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
 };
 struct proc_walk {
 	const struct proc_walk_ops *ops;

@@ -22,6 +22,7 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "mm/pgtable.h"
+#include "mm/swapops.h"
 #include "mm/rmap.h"
 #include "mm/mm_id.h"
 #include "mm/thp_policy.h"
@@ -106,10 +107,12 @@ static void smaps_account_rss(struct mem_size_stats *mss, struct folio *folio, u
  * Account one mapping (Linux's smaps_account): a PTE maps one page, a PMD
  * leaf all of its folio; dirty is the entry's bit.  A folio with one
  * reference is this mapping's alone (never a page-cache folio: the cache
- * holds its own); else each page counts 1/mapcount of itself to Pss.
+ * holds its own); else each page counts 1/mapcount of itself to Pss.  A
+ * page behind a migration entry has no mapcount for the moment: it counts
+ * as this mapping's alone (Linux's smaps_account with migration).
  */
 static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pmd, bool young,
-			  bool dirty)
+			  bool dirty, bool migration)
 {
 	struct folio *folio = page_folio(page);
 	unsigned long nr = pmd ? folio_nr_pages(folio) : 1, size = nr * PAGE_SIZE;
@@ -117,7 +120,7 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 	smaps_account_rss(mss, folio, size, pmd, young);
 	dirty = dirty || folio_test_anon(folio) || folio_test_dirty(folio);
 	mss->dirty_pages += dirty ? nr : 0;
-	if (folio_ref_count(folio) == 1) {
+	if (folio_ref_count(folio) == 1 || migration) {
 		smaps_page_accumulate(mss, folio, size, (u64)size << PSS_SHIFT, dirty, true);
 		mss->mapcount_max = MAX(mss->mapcount_max, 1UL);
 		return;
@@ -139,7 +142,7 @@ static void smaps_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long ad
 {
 	if (!is_huge_zero_pmd(*pmd))
 		smaps_account(walk->private, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd),
-			      pgent_dirty(*pmd));
+			      pgent_dirty(*pmd), false);
 }
 
 static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
@@ -147,12 +150,20 @@ static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long ad
 	struct page *page = vm_normal_page(walk->vma, addr, *pte);
 
 	if (page)
-		smaps_account(walk->private, page, false, pgent_young(*pte), pgent_dirty(*pte));
+		smaps_account(walk->private, page, false, pgent_young(*pte), pgent_dirty(*pte), false);
+}
+
+/* A page behind a migration entry is still in Rss (Linux's smaps_pte_entry). */
+static void smaps_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	smaps_account(walk->private, pfn_swap_entry_to_page(pte_to_swp_entry(*pte)), false, false,
+		      false, true);
 }
 
 static const struct proc_walk_ops smaps_walk_ops = {
 	.pmd_entry = smaps_pmd_entry,
 	.pte_entry = smaps_pte_entry,
+	.swap_pte_entry = smaps_swap_pte_entry,
 };
 
 /*

@@ -5,7 +5,8 @@
  *
  * pagemap: one 64-bit entry per virtual page: the PFN (a teaching kernel
  * shows it), PM_SOFT_DIRTY, PM_MMAP_EXCLUSIVE (per mode: see
- * page_mapped_exclusively()), PM_FILE for a page-cache page, PM_PRESENT.
+ * page_mapped_exclusively()), PM_FILE for a page-cache page, PM_PRESENT;
+ * a migration entry shows as Linux's swap entry (PM_SWAP).
  *
  * Locks: each walk holds the mm as fs/proc/task_walk.c says.
  */
@@ -14,6 +15,7 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "mm/pgtable.h"
+#include "mm/swapops.h"
 #include "mm/mm_api.h"
 #include "linux/slab.h"
 #include "linux/uaccess.h"
@@ -23,6 +25,8 @@
 #define PM_SOFT_DIRTY           (1UL << 55)
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_FILE                 (1UL << 61)
+#define PM_SWAP                 (1UL << 62)
+#define MAX_SWAPFILES_SHIFT     5       /* a swap entry's frame: type below, offset above */
 #define PM_PRESENT              (1UL << 63)
 #define PM_ENTRY_BYTES          8
 /* the entries made under one hold of the mmap_lock (Linux's PAGEMAP_WALK_SIZE: a PMD's) */
@@ -75,9 +79,26 @@ static void pagemap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long 
 	*pagemap_slot(walk, addr) = pagemap_entry(pgent_pfn(*pte), *pte, *pagemap_slot(walk, addr));
 }
 
+/*
+ * A migration entry (a split or migration has the page unmapped for a
+ * moment): Linux's swap entry format, PM_SWAP with the type in bits 0-4
+ * and the pfn above them, no PM_PRESENT, no PM_MMAP_EXCLUSIVE (Linux's
+ * pte_to_pagemap_entry for a migration entry).
+ */
+static void pagemap_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	swp_entry_t entry = pte_to_swp_entry(*pte);
+	u64 frame = swp_type(entry) | ((u64)swp_offset_pfn(entry) << MAX_SWAPFILES_SHIFT);
+
+	*pagemap_slot(walk, addr) = (frame & PM_PFRAME_MASK) | PM_SWAP |
+		(pte_swp_soft_dirty(*pte) ? PM_SOFT_DIRTY : *pagemap_slot(walk, addr)) |
+		(folio_test_anon(pfn_swap_entry_folio(entry)) ? 0 : PM_FILE);
+}
+
 static const struct proc_walk_ops pagemap_walk_ops = {
 	.pmd_entry = pagemap_pmd_entry,
 	.pte_entry = pagemap_pte_entry,
+	.swap_pte_entry = pagemap_swap_pte_entry,
 };
 
 /*
@@ -205,6 +226,19 @@ static void clear_refs_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned lo
 }
 
 /*
+ * A migration entry loses its soft-dirty bit (Linux's clear_soft_dirty)
+ * and, unlike Linux's, its write permission too: the PTE that
+ * remove_migration_ptes() makes is then write-protected like the others,
+ * and the next write is recorded.  Other types leave it alone.
+ */
+static void clear_refs_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	if (*(int *)walk->private == CLEAR_REFS_SOFT_DIRTY)
+		set_pte_at(walk->vma->vm_mm, addr, pte,
+			   pte_swp_clear_soft_dirty(migration_pte_wrprotect(*pte, true)));
+}
+
+/*
  * Clearing the referenced or soft-dirty state of every present entry
  * (Linux's clear_refs_pte_range).  Write-protecting makes the next write
  * fault, and the fault marks the entry soft-dirty again; an exclusive
@@ -213,6 +247,7 @@ static void clear_refs_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned lo
 static const struct proc_walk_ops clear_refs_walk_ops = {
 	.pmd_entry = clear_refs_pmd_entry,
 	.pte_entry = clear_refs_pte_entry,
+	.swap_pte_entry = clear_refs_swap_pte_entry,
 };
 
 /* Clear the VMAs of mm that type concerns (Linux's clear_refs_test_walk); mmap_lock held for write. */

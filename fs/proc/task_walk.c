@@ -19,6 +19,7 @@
 #include "linux/sched.h"
 #include "mm/mmap_lock.h"
 #include "mm/pgtable.h"
+#include "mm/swapops.h"
 
 /*
  * The mm bound to inode, pinned and with its mmap_lock held for read
@@ -44,8 +45,8 @@ void proc_mm_unlock(struct mm_struct *mm)
 
 /*
  * The range [addr, end) of one PMD entry: a PMD leaf goes to pmd_entry
- * under pmd_lock, the present entries of a PTE table to pte_entry under
- * the table's lock.  False if the entry turned from a PTE table into
+ * under pmd_lock, the present entries of a PTE table to pte_entry and
+ * its migration entries to swap_pte_entry, under the table's lock.  False if the entry turned from a PTE table into
  * something else between the two looks (the caller looks again).
  */
 static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
@@ -66,9 +67,12 @@ static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr
 	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
 	if (!pte)
 		return false;
-	for (; addr < end; addr += PAGE_SIZE, pte++)
+	for (; addr < end; addr += PAGE_SIZE, pte++) {
 		if (pgent_present(*pte))
 			walk->ops->pte_entry(walk, pte, addr);
+		else if (is_swap_pte(*pte) && walk->ops->swap_pte_entry)
+			walk->ops->swap_pte_entry(walk, pte, addr);
+	}
 	pte_unmap_unlock(pte, ptl);
 	return true;
 }

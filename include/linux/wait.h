@@ -120,6 +120,7 @@ struct wait_queue_head *__var_waitqueue(void *var);
 void init_wait_var_entry(struct wait_bit_queue_entry *wbq_entry, void *var);
 void wake_up_var(void *var);
 void wait_var_trylock(void *var, bool (*trylock)(void *var));
+void wait_var_unlock(void *var, bool (*ready)(void *var), spinlock_t *lock);
 
 #define ___wait_var_event(var, condition, state) ({                             \
 	struct wait_queue_head *__wq_head = __var_waitqueue(var);              \

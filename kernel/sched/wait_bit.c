@@ -30,6 +30,28 @@ void wait_var_trylock(void *var, bool (*trylock)(void *var))
 	___wait_var_event(var, trylock(var), TASK_UNINTERRUPTIBLE);
 }
 
+/*
+ * Sleep on var at most once, dropping lock only after queueing (the shape
+ * of Linux's migration_entry_wait_on_locked): a waker that changes what
+ * ready() reads and calls wake_up_var() after taking lock cannot slip
+ * between the test and the sleep.  Returns with lock dropped; the caller
+ * looks again.  The host tests' version yields instead.
+ */
+void wait_var_unlock(void *var, bool (*ready)(void *var), spinlock_t *lock)
+{
+	struct wait_queue_head *wq_head = __var_waitqueue(var);
+	struct wait_bit_queue_entry wbq_entry;
+	bool go;
+
+	init_wait_var_entry(&wbq_entry, var);
+	prepare_to_wait(wq_head, &wbq_entry.wq_entry, TASK_UNINTERRUPTIBLE);
+	go = ready(var);
+	spin_unlock(lock);
+	if (!go)
+		schedule();
+	finish_wait(wq_head, &wbq_entry.wq_entry);
+}
+
 struct wait_queue_head *__var_waitqueue(void *var)
 {
 	unsigned long h = (unsigned long)var * 0x61c8864680b583ebUL;

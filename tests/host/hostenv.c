@@ -179,6 +179,15 @@ void wait_var_trylock(void *var, bool (*trylock)(void *var))
 		sched_yield();
 }
 
+void wait_var_unlock(void *var, bool (*ready)(void *var), spinlock_t *lock)
+{
+	bool go = ready(var);
+
+	spin_unlock(lock);
+	if (!go)
+		sched_yield();
+}
+
 void wake_up_var(void *var)
 {
 }

@@ -141,6 +141,9 @@ void arch_pgd_init(pgent_t *pgd)
 
 int pgent_decode(pgent_t e, char *buf, size_t size)
 {
+	if (e && !pgent_present(e))     /* a swap-format entry: migration (mm/swapops.h) */
+		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgent_swp_type(e),
+				__pgent_swp_offset(e), pgent_swp_soft_dirty(e) ? " SD" : "");
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s", e & SW_P ? "P" : "-",
 			e & SW_W ? " W" : " R", e & SW_U ? " U" : " K", e & SW_A ? " A" : "",
 			e & SW_D ? " D" : "", e & SW_LEAF ? " LEAF" : "", e & SW_NONE ? " PROTNONE" : "",

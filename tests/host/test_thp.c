@@ -253,7 +253,7 @@ static void test_split_frees(void **state)
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED),
 			 IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? 12 : 512);
 	free0 = zone.free_pages;
-	assert_int_equal(deferred_split_scan(~0UL, NULL), 1);
+	assert_int_equal(deferred_split_scan(~0UL), 1);
 	assert_int_equal(zone.free_pages - free0, 500);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 12);
 	assert_int_equal(read_byte(mm, BASE + PMD_SIZE - 1, ACC_USER | ACC_WRITE), 'z');
@@ -302,26 +302,35 @@ static void test_rmap_trace(void **state)
 }
 
 /*
- * A split's record: taken when the split itself returns (the trace's return
- * hook), before split_folio() frees the pages nobody maps — the head page's
- * state after is that of an order-0 folio no one maps.
+ * A split's records: try_to_migrate() first takes the 12 PTEs away (one
+ * remove of 12: LM 12 -> 0, they are migration entries now), then the
+ * split itself, recorded when it returns (the trace's return hook) on a
+ * folio no PTE maps: LM 0 before, and after, the head page's state as an
+ * order-0 folio not yet remapped.  The remap of the order-0 folios is not
+ * traced: "order 9" chose the 2 MiB folio only.
  */
 static void test_rmap_trace_split(void **state)
 {
-	struct rmap_trace_rec r, last = { 0 };
+	struct rmap_trace_rec r, prev = { 0 }, last = { 0 };
 	struct folio *f;
 
 	(void)state;
 	assert_int_equal(rmap_trace_control("order 9"), 0);
 	f = thp_with_last_12_pages_mapped();
-	assert_int_equal(deferred_split_scan(~0UL, NULL), 1);
+	assert_int_equal(deferred_split_scan(~0UL), 1);
 	assert_int_equal(rmap_trace_control("off"), 0);
-	for (unsigned long i = 0; rmap_trace_get(i, &r); i++)
+	for (unsigned long i = 0; rmap_trace_get(i, &r); i++) {
+		prev = last;
 		last = r;
+	}
+	assert_int_equal(prev.op, RMAP_TRACE_REMOVE_PTES);
+	assert_int_equal(prev.nr, 12);
+	assert_int_equal(prev.before.lm, 12);
+	assert_int_equal(prev.after.lm, 0);
 	assert_int_equal(last.op, RMAP_TRACE_SPLIT);
 	assert_int_equal(last.pfn, folio_pfn(f));
 	assert_int_equal(last.nr, 512);
-	assert_int_equal(last.before.lm, 12);
+	assert_int_equal(last.before.lm, 0);
 	assert_int_equal(last.order, 0);
 	assert_int_equal(last.after.lm, 0);
 	assert_true(last.caller != 0);

@@ -12,6 +12,30 @@ def protnone(entry):
     return entry & 0x101 == 0x100
 
 
+SWP_TYPES = {1: "read", 2: "read-exclusive", 3: "write"}
+SWP_PFN_BITS = 40
+
+
+def migration(entry):
+    """A swap-format PTE (P and PROTNONE clear, not 0): a migration entry
+    (asm/pgtable.h, mm/swapops.h): type in bits 1-5, offset from bit 12."""
+    return entry and not entry & 0x101
+
+
+def decode_migration(entry):
+    """'migration write pfn 0x1234 young dirty soft-dirty'."""
+    swp_type, offset = (entry >> 1) & 0x1f, (entry >> 12) & ((1 << 51) - 1)
+    words = ["migration", SWP_TYPES.get(swp_type, "type %d?" % swp_type),
+             "pfn %#x" % (offset & ((1 << SWP_PFN_BITS) - 1))]
+    if offset >> SWP_PFN_BITS & 1:
+        words.append("young")
+    if offset >> (SWP_PFN_BITS + 1) & 1:
+        words.append("dirty")
+    if entry >> 11 & 1:
+        words.append("soft-dirty")
+    return " ".join(words)
+
+
 def decode(entry):
     """x86 entry bits as words, e.g. 'P W U A D NX'."""
     words = [name for bit, name in BITS if entry & (1 << bit)]
@@ -30,6 +54,9 @@ def walk(vaddr, root):
     for depth, (name, shift, lname) in enumerate(LEVELS):
         index = (vaddr >> shift) & 511
         entry = utils.phys_read_u64(table + index * 8)
+        if depth == 3 and migration(entry):
+            yield name, lname, table, index, entry, "migration", 0
+            return
         if not entry & 1 and not (depth >= 2 and protnone(entry)):
             yield name, lname, table, index, entry, "none", 0
             return
@@ -57,7 +84,9 @@ kernel pointer to it (e.g. init_pgd).  Prints every level's index and
 entry with its bits decoded (P present, W/RO, U user, A accessed, D dirty,
 PS leaf at PUD/PMD level, G global, PROTNONE a PROT_NONE leaf the
 CPU sees as not present, SPECIAL a PTE of the zero page, NX/X) and the
-physical address found."""
+physical address found.  A migration entry (a PTE a split or migration
+took away for a moment) shows its type, the page it names and the bits
+it keeps."""
 
     def __init__(self):
         super().__init__("pgwalk", gdb.COMMAND_USER)
@@ -84,6 +113,10 @@ physical address found."""
             if kind == "none":
                 print("%s  not present" % where)
                 print("=> not mapped (no %s entry)" % lname)
+                return
+            if kind == "migration":
+                print("%s  %s" % (where, decode_migration(entry)))
+                print("=> unmapped for a split or migration: a fault waits for the folio lock")
                 return
             print("%s  %s" % (where, decode(entry)))
             if kind == "leaf":

@@ -118,11 +118,37 @@ static inline pgent_t pgent_restore_write(pgent_t e)
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
+static inline pgent_t pgent_mkyoung(pgent_t e)   { return e | _PAGE_ACCESSED; }
+/* Dirty, and soft-dirty too (Linux's pte_mkdirty on x86). */
+static inline pgent_t pgent_mkdirty(pgent_t e)   { return e | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
 static inline pgent_t pgent_mkspecial(pgent_t e) { return e | _PAGE_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
+
+/*
+ * A swap-format entry (Linux's swap PTE): not present, not PROT_NONE,
+ * not none.  foliOS has no swap; mm/swapops.h uses the format for
+ * migration entries only.  The CPU ignores every bit; type is never 0,
+ * so the entry is never none.
+ *
+ *   63 62                           12 11  10   6 5      1  0
+ *   [0][       offset (51 bits)       ][SD][  0  ][ type ][0]
+ *
+ * SD is the entry's soft-dirty bit, in the place of the present entry's.
+ */
+#define __SWP_TYPE_BITS         5
+#define __SWP_OFFSET_BITS       51
+static inline pgent_t __swp_entry_to_pgent(unsigned int type, unsigned long offset)
+{
+	return ((pgent_t)type << 1) | ((pgent_t)offset << 12);
+}
+static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 0x1f; }
+static inline unsigned long __pgent_swp_offset(pgent_t e) { return (e >> 12) & (BIT(51) - 1); }
+static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & _PAGE_SOFT_DIRTY; }
+static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | _PAGE_SOFT_DIRTY; }
+static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
 
 /* Decode an entry's bits into "P W U A D PS G NX" for dumps and helpers. */
 int pgent_decode(pgent_t e, char *buf, size_t size);

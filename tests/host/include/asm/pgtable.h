@@ -89,11 +89,30 @@ static inline pgent_t pgent_restore_write(pgent_t e)
 static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
+static inline pgent_t pgent_mkyoung(pgent_t e)   { return e | SW_A; }
+/* Dirty, and soft-dirty too (Linux's pte_mkdirty on x86). */
+static inline pgent_t pgent_mkdirty(pgent_t e)   { return e | SW_D | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~SW_A; }
 static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~SW_D; }
 static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
 /* The same entry for the next page frame (Linux's pte_next_pfn). */
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
+
+/*
+ * A swap-format entry (mm/swapops.h: migration entries): P and NONE
+ * clear, type (never 0) in bits 1-5, offset from bit 12, SD its soft-dirty.
+ */
+#define __SWP_TYPE_BITS         5
+#define __SWP_OFFSET_BITS       51
+static inline pgent_t __swp_entry_to_pgent(unsigned int type, unsigned long offset)
+{
+	return ((pgent_t)type << 1) | ((pgent_t)offset << 12);
+}
+static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 0x1f; }
+static inline unsigned long __pgent_swp_offset(pgent_t e) { return (e >> 12) & (BIT(51) - 1); }
+static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & SW_SOFT_DIRTY; }
+static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | SW_SOFT_DIRTY; }
+static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
 
 int pgent_decode(pgent_t e, char *buf, size_t size);
 void arch_pgd_init(pgent_t *pgd);

@@ -1,0 +1,184 @@
+/*
+ * try_to_migrate (Linux's mm/rmap.c, try_to_migrate_one): the unmap half
+ * of the split and migration protocol.  Every PTE that maps a page of a
+ * locked anon folio becomes a migration entry (mm/swapops.h) naming that
+ * page; the folio's rmap for it goes, and the mapping's reference with it.
+ * Then nothing reaches the folio through a page table: a fault or GUP
+ * that meets an entry waits for the folio lock (migration_entry_wait),
+ * fork copies the entry, zap clears it.  remove_migration_ptes()
+ * (mm/migrate.c) puts the PTEs back, of the same pages or of new ones.
+ *
+ *   PTEs          | rw p0 | ro p1 | rw p2 |        folio: LM 3, ref 3 + ours
+ *   try_to_migrate| W p0  | R/RE p1 | W p2 |      folio: LM 0, ref ours only
+ *                   (W: writable, RE: read-only exclusive, R: maybe shared)
+ *
+ * A page that is AnonExclusive loses the flag (the entry keeps it), which
+ * a GUP pin forbids (Linux's folio_try_share_anon_rmap_pte): a pinned
+ * folio with an exclusive page mapped is left as it was from that page on,
+ * and the caller sees it still mapped.
+ *
+ * Locks: the caller holds the folio lock and the anon_vma's lock (the
+ * walk is rmap_walk_anon with locked = true); each PTE table's lock is
+ * taken in turn.  Page tables are freed only under the rmap locks of their
+ * VMA (mm/pgtable.c: free_empty_tables), so the walk down to them is safe.
+ * A PMD mapping is split into PTEs first if the caller asks
+ * (TTU_SPLIT_HUGE_PMD, a folio split), else left alone.
+ *
+ * Lock order: see mm/rmap.c.
+ */
+#include "linux/errno.h"
+#include "mm/rmap.h"
+#include "mm/swapops.h"
+#include "mm/internal.h"
+
+/* Does pte map page i of folio (a normal page, not through a PMD)? */
+static bool pte_maps_folio_page(pte_t pte, struct folio *folio, unsigned long i)
+{
+	return pgent_present(pte) && !pgent_special(pte) && pgent_pfn(pte) == folio_pfn(folio) + i;
+}
+
+/*
+ * Replace the nr PTEs from pte (at addr, in one table whose lock the
+ * caller holds), mapping pages i.. of folio, by migration entries; flush
+ * them from every CPU, then drop their rmap and references in one batch.
+ * False if a page is exclusive and the folio may be pinned (nothing done).
+ */
+static bool migrate_pte_run(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
+			    pte_t *pte, unsigned long i, int nr)
+{
+	struct page *first = folio_page(folio, i);
+
+	for (int k = 0; k < nr; k++)
+		if (PageAnonExclusive(first + k) && folio_maybe_dma_pinned(folio))
+			return false;
+	for (int k = 0; k < nr; k++) {
+		pte_t pteval = ptep_get_and_clear(vma->vm_mm, addr, pte + k);
+
+		set_pte_at(vma->vm_mm, addr, pte + k,
+			   mk_migration_pte(pteval, first + k, PageAnonExclusive(first + k)));
+		ClearPageAnonExclusive(first + k);
+	}
+	flush_tlb_range(vma, addr, addr + ((unsigned long)nr << PAGE_SHIFT));
+	folio_remove_rmap_ptes(folio, first, nr, vma);
+	folio_put_refs(folio, nr);
+	return true;
+}
+
+/*
+ * folio_walk_vma_ptes() callback of try_to_migrate(): the pages i.. i+nr-1
+ * of folio in the PTE table at addr (locked): each run of PTEs mapping consecutive pages goes to
+ * migrate_pte_run().  False as migrate_pte_run() says.
+ */
+static bool migrate_pte_table(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
+			      pte_t *pte, unsigned long i, int nr, void *arg)
+{
+	int k = 0;
+
+	while (k < nr) {
+		int run = 0;
+
+		while (k + run < nr && pte_maps_folio_page(pte[k + run], folio, i + k + run))
+			run++;
+		if (run && !migrate_pte_run(folio, vma, addr + k * PAGE_SIZE, pte + k, i + k, run))
+			return false;
+		k += run ? run : 1;
+	}
+	return true;
+}
+
+/*
+ * Call fn for each PTE table of vma's mm that may hold PTEs of folio's
+ * pages in vma, under that table's lock: pte points at the entry of page
+ * i, at addr, and the nr pages from i lie in the table and in vma.  Each
+ * page is placed on its own (mremap may have put the pages under several
+ * tables).  The walk of try_to_migrate() and remove_migration_ptes(),
+ * under the rmap lock of vma.  False from fn stops the walk and returns
+ * false.
+ */
+bool folio_walk_vma_ptes(struct folio *folio, struct vm_area_struct *vma,
+			 folio_pte_table_fn fn, void *arg)
+{
+	unsigned long nr_pages = folio_nr_pages(folio), i = 0;
+	struct mm_struct *mm = vma->vm_mm;
+
+	while (i < nr_pages) {
+		unsigned long addr = vma_address(vma, folio->index + i, 1);
+		unsigned long nr;
+		spinlock_t *ptl;
+		pmd_t *pmd;
+		pte_t *pte;
+		bool ok;
+
+		if (addr == (unsigned long)-EFAULT) {
+			i++;
+			continue;
+		}
+		nr = MIN(nr_pages - i, PTRS_PER_TABLE - pt_index(addr, PT_PTE));
+		nr = MIN(nr, (vma->vm_end - addr) >> PAGE_SHIFT);
+		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+		pte = pmd ? pte_offset_map_lock(mm, pmd, addr, &ptl) : NULL;
+		if (pte) {
+			ok = fn(folio, vma, addr, pte, i, nr, arg);
+			pte_unmap_unlock(pte, ptl);
+			if (!ok)
+				return false;
+		}
+		i += nr;
+	}
+	return true;
+}
+
+/*
+ * If a PMD leaf of vma maps folio at address, split it into PTEs (Linux's
+ * split_huge_pmd_address with the folio given: only a leaf of this folio,
+ * rechecked under pmd_lock).
+ */
+static void split_folio_pmd(struct folio *folio, struct vm_area_struct *vma, unsigned long address)
+{
+	unsigned long haddr = address & PMD_MASK;
+	pmd_t *pmd;
+	spinlock_t *ptl;
+
+	if (haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end)
+		return;
+	pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false);
+	if (!pmd)
+		return;
+	ptl = pmd_lock(vma->vm_mm, pmd);
+	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
+		__split_huge_pmd_locked(vma, pmd, haddr);
+	spin_unlock(ptl);
+}
+
+/*
+ * rmap_one of try_to_migrate(); false stops the walk: a page could not be
+ * unmapped.  With TTU_SPLIT_HUGE_PMD (a split) a PMD leaf of the folio
+ * becomes 512 PTEs first, which then go like the others.
+ */
+static bool try_to_migrate_one(struct folio *folio, struct vm_area_struct *vma,
+			       unsigned long address, void *arg)
+{
+	enum ttu_flags flags = (enum ttu_flags)(unsigned long)arg;
+
+	if ((flags & TTU_SPLIT_HUGE_PMD) && folio_test_pmd_mappable(folio))
+		split_folio_pmd(folio, vma, vma_address(vma, folio->index, 1));
+	return folio_walk_vma_ptes(folio, vma, migrate_pte_table, NULL);
+}
+
+/*
+ * Replace every PTE mapping of the locked anon folio by a migration entry
+ * (Linux's try_to_migrate with TTU_RMAP_LOCKED: the caller holds the
+ * anon_vma's lock); flags: TTU_SPLIT_HUGE_PMD to split PMD mappings
+ * first, else they stay.  The caller checks folio_mapped() afterwards:
+ * still mapped means a pinned page (or a PMD) stayed, and
+ * remove_migration_ptes() must undo what was done.
+ */
+void try_to_migrate(struct folio *folio, enum ttu_flags flags)
+{
+	struct rmap_walk_control rwc = { .arg = (void *)(unsigned long)flags,
+					 .rmap_one = try_to_migrate_one };
+
+	VM_WARN_ON_ONCE(!folio_test_locked(folio), "try_to_migrate: folio not locked");
+	VM_WARN_ON_ONCE(!folio_test_anon(folio), "try_to_migrate: not an anon folio");
+	rmap_walk_anon(folio, &rwc, true);
+}

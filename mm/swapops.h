@@ -1,0 +1,184 @@
+/*
+ * Swap-format page-table entries (Linux's include/linux/swapops.h), of
+ * which foliOS uses one kind: the migration entry.
+ *
+ * A split or a migration first makes a folio's mappings unreachable:
+ * try_to_migrate() (mm/rmap_migrate.c) replaces each PTE that maps a page
+ * of the folio by a migration entry naming that page; a fault or GUP that
+ * meets one waits until the folio is unlocked (migration_entry_wait(),
+ * mm/migrate.c); remove_migration_ptes() turns each entry back into a PTE,
+ * of the same page (split) or of its copy (migration).  The entry keeps
+ * what the PTE said that the page does not:
+ *
+ *   type    SWP_MIGRATION_WRITE           the PTE was writable (and so
+ *                                         the page AnonExclusive)
+ *           SWP_MIGRATION_READ_EXCLUSIVE  read-only, AnonExclusive
+ *           SWP_MIGRATION_READ            read-only, maybe shared
+ *   offset  [ dirty | young | pfn (SWP_PFN_BITS) ]
+ *   soft-dirty in the entry itself (pte_swp_soft_dirty)
+ *
+ * While a page is behind migration entries its folio holds no mapping
+ * of it (the rmap was removed with the PTE), but Rss, fork, mprotect,
+ * mremap, zap, smaps and pagemap still see the page there.
+ */
+#ifndef MM_SWAPOPS_H
+#define MM_SWAPOPS_H
+
+#include "mm/pgtable.h"
+#include "mm/folio.h"
+
+typedef struct {
+	unsigned long val;
+} swp_entry_t;
+
+#define SWP_TYPE_SHIFT          __SWP_OFFSET_BITS
+#define SWP_OFFSET_MASK         (BIT(SWP_TYPE_SHIFT) - 1)
+
+/* The types (Linux numbers them after the swap files; foliOS has none). */
+enum {
+	SWP_MIGRATION_READ = 1,
+	SWP_MIGRATION_READ_EXCLUSIVE,
+	SWP_MIGRATION_WRITE,
+};
+
+/* What a migration entry's offset holds above the pfn (Linux's SWP_MIG_*_BIT). */
+#define SWP_PFN_BITS            (52 - PAGE_SHIFT)
+#define SWP_MIG_YOUNG           BIT(SWP_PFN_BITS)
+#define SWP_MIG_DIRTY           BIT(SWP_PFN_BITS + 1)
+
+static inline swp_entry_t swp_entry(unsigned int type, unsigned long offset)
+{
+	return (swp_entry_t){ ((unsigned long)type << SWP_TYPE_SHIFT) | (offset & SWP_OFFSET_MASK) };
+}
+static inline unsigned int swp_type(swp_entry_t entry)  { return entry.val >> SWP_TYPE_SHIFT; }
+static inline unsigned long swp_offset(swp_entry_t entry) { return entry.val & SWP_OFFSET_MASK; }
+
+/* Neither none nor a mapping (PROT_NONE counts as one): a swap-format entry. */
+static inline bool is_swap_pte(pte_t pte)
+{
+	return !pgent_none(pte) && !pgent_present(pte);
+}
+
+static inline swp_entry_t pte_to_swp_entry(pte_t pte)
+{
+	return swp_entry(__pgent_swp_type(pte), __pgent_swp_offset(pte));
+}
+
+static inline pte_t swp_entry_to_pte(swp_entry_t entry)
+{
+	return __swp_entry_to_pgent(swp_type(entry), swp_offset(entry));
+}
+
+static inline bool pte_swp_soft_dirty(pte_t pte)        { return pgent_swp_soft_dirty(pte); }
+static inline pte_t pte_swp_mksoft_dirty(pte_t pte)     { return pgent_swp_mksoft_dirty(pte); }
+static inline pte_t pte_swp_clear_soft_dirty(pte_t pte) { return pgent_swp_clear_soft_dirty(pte); }
+
+static inline bool is_migration_entry(swp_entry_t entry)
+{
+	return swp_type(entry) >= SWP_MIGRATION_READ && swp_type(entry) <= SWP_MIGRATION_WRITE;
+}
+static inline bool is_writable_migration_entry(swp_entry_t entry)
+{
+	return swp_type(entry) == SWP_MIGRATION_WRITE;
+}
+static inline bool is_readable_migration_entry(swp_entry_t entry)
+{
+	return swp_type(entry) == SWP_MIGRATION_READ;
+}
+static inline bool is_readable_exclusive_migration_entry(swp_entry_t entry)
+{
+	return swp_type(entry) == SWP_MIGRATION_READ_EXCLUSIVE;
+}
+
+static inline swp_entry_t make_readable_migration_entry(unsigned long offset)
+{
+	return swp_entry(SWP_MIGRATION_READ, offset);
+}
+static inline swp_entry_t make_readable_exclusive_migration_entry(unsigned long offset)
+{
+	return swp_entry(SWP_MIGRATION_READ_EXCLUSIVE, offset);
+}
+static inline swp_entry_t make_writable_migration_entry(unsigned long offset)
+{
+	return swp_entry(SWP_MIGRATION_WRITE, offset);
+}
+
+static inline swp_entry_t make_migration_entry_young(swp_entry_t entry)
+{
+	return swp_entry(swp_type(entry), swp_offset(entry) | SWP_MIG_YOUNG);
+}
+static inline swp_entry_t make_migration_entry_dirty(swp_entry_t entry)
+{
+	return swp_entry(swp_type(entry), swp_offset(entry) | SWP_MIG_DIRTY);
+}
+static inline bool is_migration_entry_young(swp_entry_t entry)
+{
+	return swp_offset(entry) & SWP_MIG_YOUNG;
+}
+static inline bool is_migration_entry_dirty(swp_entry_t entry)
+{
+	return swp_offset(entry) & SWP_MIG_DIRTY;
+}
+
+/* The page a migration entry names (Linux's pfn_swap_entry_to_page). */
+static inline unsigned long swp_offset_pfn(swp_entry_t entry)
+{
+	return swp_offset(entry) & (BIT(SWP_PFN_BITS) - 1);
+}
+static inline struct page *pfn_swap_entry_to_page(swp_entry_t entry)
+{
+	return pfn_to_page(swp_offset_pfn(entry));
+}
+static inline struct folio *pfn_swap_entry_folio(swp_entry_t entry)
+{
+	return page_folio(pfn_swap_entry_to_page(entry));
+}
+
+/*
+ * The migration entry that stands for the PTE pteval of page (Linux's
+ * try_to_migrate_one builds it): its writability, the page's
+ * AnonExclusive, young, dirty and soft-dirty.
+ */
+static inline pte_t mk_migration_pte(pte_t pteval, struct page *page, bool anon_exclusive)
+{
+	unsigned long pfn = page_to_pfn(page);
+	swp_entry_t entry;
+	pte_t pte;
+
+	if (pgent_write(pteval))
+		entry = make_writable_migration_entry(pfn);
+	else if (anon_exclusive)
+		entry = make_readable_exclusive_migration_entry(pfn);
+	else
+		entry = make_readable_migration_entry(pfn);
+	if (pgent_young(pteval))
+		entry = make_migration_entry_young(entry);
+	if (pgent_dirty(pteval))
+		entry = make_migration_entry_dirty(entry);
+	pte = swp_entry_to_pte(entry);
+	return pgent_soft_dirty(pteval) ? pte_swp_mksoft_dirty(pte) : pte;
+}
+
+/*
+ * The migration entry pte made read-only (Linux's fork and mprotect do
+ * this): a writable one stays exclusive if exclusive says so, the
+ * soft-dirty bit stays.
+ */
+static inline pte_t migration_pte_wrprotect(pte_t pte, bool exclusive)
+{
+	swp_entry_t entry = pte_to_swp_entry(pte);
+	unsigned long offset = swp_offset(entry);
+	pte_t new;
+
+	if (!is_writable_migration_entry(entry) && (exclusive || !is_readable_exclusive_migration_entry(entry)))
+		return pte;
+	new = swp_entry_to_pte(exclusive ? make_readable_exclusive_migration_entry(offset) :
+					   make_readable_migration_entry(offset));
+	return pte_swp_soft_dirty(pte) ? pte_swp_mksoft_dirty(new) : new;
+}
+
+/* mm/filemap.c */
+extern atomic_t nr_migration_waiters;
+void migration_entry_wait_on_locked(swp_entry_t entry, spinlock_t *ptl);
+
+#endif
