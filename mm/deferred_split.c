@@ -202,7 +202,7 @@ static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int
 	for (unsigned long i = 0; i < nr; i += step) {
 		struct folio *new = (struct folio *)folio_page(folio, i);
 
-		remove_migration_ptes(new, new, NULL);
+		remove_migration_ptes(new, new);
 		if (new_order > 1 && folio_partially_mapped_now(new))
 			deferred_split_folio(new, true);
 		if (i) {
@@ -232,7 +232,7 @@ static int __folio_split(struct folio *folio, unsigned int new_order)
 		return -EBUSY;
 	try_to_migrate(folio, TTU_SPLIT_HUGE_PMD);
 	if (folio_mapped(folio) || !folio_ref_freeze(folio, 1)) {
-		remove_migration_ptes(folio, folio, NULL);
+		remove_migration_ptes(folio, folio);
 		if (folio_partially_mapped_now(folio))
 			deferred_split_folio(folio, true);
 		else

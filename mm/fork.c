@@ -219,7 +219,11 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
-		int ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) : -EAGAIN;
+		int ret;
+
+		if (is_swap_pmd(*pmd))  /* a PMD migration entry: its 512 PTE entries are copied */
+			__split_huge_pmd(src_vma, pmd, addr);
+		ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) : -EAGAIN;
 
 		if (ret == -EAGAIN)
 			ret = copy_pte_range(dst_vma, src_vma, pmd, addr, next);

@@ -35,6 +35,7 @@
 #include "mm/internal.h"
 #include "mm/tlb.h"
 #include "mm/rmap.h"
+#include "mm/swapops.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
@@ -300,6 +301,21 @@ static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long h
 }
 
 /*
+ * A PMD migration entry becomes the deposited PTE table with 512 PTE
+ * migration entries, one per page, alike in type and bits (Linux's
+ * __split_huge_pmd_locked for a migration entry): no rmap or reference
+ * changes (the entry holds neither), no flush (nothing was present).
+ */
+static void split_pmd_migration_entry(struct mm_struct *mm, pmd_t *pmd, unsigned long haddr)
+{
+	pte_t *table = pgtable_trans_huge_withdraw(mm);
+
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
+		set_pte_at(mm, haddr + i * PAGE_SIZE, table + i, pmd_migration_entry_page(*pmd, i));
+	pmd_populate(mm, pmd, table);
+}
+
+/*
  * Replace the PMD leaf *pmd (mapping address) by the deposited PTE table
  * with 512 PTEs to the same pages, same permissions; the folio's rmap moves
  * from one PMD mapping to 512 PTE mappings (folio_remap_pmd_as_ptes).  The
@@ -310,7 +326,8 @@ static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long h
  * cannot map the PMD again (Linux's rule for !vma_is_anonymous).
  * Under pmd_lock (Linux's __split_huge_pmd_locked): the leaf is made not
  * present and flushed first (pmdp_invalidate), so no CPU writes through it
- * while the PTEs are filled, then the table goes in (pmd_populate).
+ * while the PTEs are filled, then the table goes in (pmd_populate).  A
+ * PMD migration entry becomes 512 PTE migration entries.
  */
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
 {
@@ -319,6 +336,10 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 	pmd_t old;
 	pte_t *table;
 
+	if (is_pmd_migration_entry(*pmd)) {
+		split_pmd_migration_entry(mm, pmd, haddr);
+		return;
+	}
 	VM_WARN_ON_ONCE(!pgent_huge(*pmd), "__split_huge_pmd: not a PMD leaf");
 	if (!vma_is_anonymous(vma)) {
 		zap_file_pmd(vma, pmd, haddr);
@@ -338,12 +359,15 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 	pmd_populate(mm, pmd, table);
 }
 
-/* Split the PMD leaf *pmd, if it still is one, under pmd_lock (Linux's __split_huge_pmd). */
+/*
+ * Split the PMD leaf or PMD migration entry *pmd, if it still is one,
+ * under pmd_lock (Linux's __split_huge_pmd).
+ */
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address)
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 
-	if (pgent_huge(*pmd))
+	if (pgent_huge(*pmd) || is_pmd_migration_entry(*pmd))
 		__split_huge_pmd_locked(vma, pmd, address);
 	spin_unlock(ptl);
 }
@@ -360,7 +384,7 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 	if (IS_ALIGNED(address, PMD_SIZE))
 		return;
 	pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
-	if (pmd && pgent_huge(READ_ONCE(*pmd)))
+	if (pmd && (pgent_huge(READ_ONCE(*pmd)) || is_swap_pmd(READ_ONCE(*pmd))))
 		__split_huge_pmd(vma, pmd, address);
 }
 

@@ -19,6 +19,7 @@
 #include "mm/deferred_split.h"
 #include "mm/huge_memory_debugfs.h"
 #include "mm/rmap.h"
+#include "mm/swapops.h"
 #include "mm/pgtable.h"
 #include "mm/internal.h"
 
@@ -103,7 +104,8 @@ static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned lon
 /*
  * Split the THPs mm maps in [start, end) to new_order (Linux's
  * split_huge_pages_pid): anon ones and page-cache ones alike.  The caller
- * holds mm's mmap_lock for write (Linux's read suffices: its split unmaps).
+ * holds mm's mmap_lock for write (Linux's read suffices: its walk takes
+ * each table's lock; this one reads the PTEs without).
  */
 void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			       unsigned int new_order)
@@ -117,7 +119,7 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 			break;
 		addr = addr > vma->vm_start ? addr : vma->vm_start;
 		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
-		if (!pmd || pgent_none(*pmd) ||
+		if (!pmd || pgent_none(*pmd) || is_swap_pmd(*pmd) ||
 		    (pgent_huge(*pmd) && !split_pmd_folio(vma, pmd, addr, new_order))) {
 			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
 			continue;

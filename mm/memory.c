@@ -439,7 +439,8 @@ static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned
 /*
  * Resolve a fault at address in vma, whose permissions the caller checked
  * (Linux's __handle_mm_fault; GUP checks them its own way, FOLL_FORCE):
- * the PMD level first (a new THP, or a write to a PMD-mapped one), then
+ * the PMD level first (a new THP, a write to a PMD-mapped one, or a wait
+ * for a PMD migration entry to go), then
  * the PTE level; a none entry of a VMA with vm_ops faults through it
  * (do_fault, mm/memory_file.c), which may map a PMD.  The caller holds the
  * mmap_lock.  Returns 0 (retry the access), -ENOMEM (OOM) or -ENXIO
@@ -458,6 +459,10 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 		return -ENOMEM;
 	pmdval = READ_ONCE(*pmd);
 	if (unlikely(!pgent_present(pmdval) || pgent_huge(pmdval))) {
+		if (is_swap_pmd(pmdval)) {      /* a THP being migrated: wait, then retry */
+			pmd_migration_entry_wait(vma->vm_mm, pmd);
+			return 0;
+		}
 		if (pgent_none(pmdval) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
 			if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
 				return 0;

@@ -129,7 +129,7 @@ static int queue_folio(struct folio *folio, struct queue_pages *qp)
 	if (!(qp->flags & MPOL_MF_MOVE_ALL) && folio_maybe_mapped_shared(folio))
 		return 0;
 	folio_get(folio);
-	ret = migrate_anon_folio(folio, current->mm);
+	ret = migrate_anon_folio(folio);
 	folio_put(folio);
 	if (ret)
 		qp->nr_failed++;

@@ -6,8 +6,9 @@
 #include "mm/mm_types.h"
 #include "mm/pgtable.h"
 
-int migrate_anon_folio(struct folio *src, struct mm_struct *held);
-void remove_migration_ptes(struct folio *src, struct folio *dst, int *counts);
+int migrate_anon_folio(struct folio *src);
+void remove_migration_ptes(struct folio *src, struct folio *dst);
 void migration_entry_wait(struct mm_struct *mm, pmd_t *pmd, unsigned long address);
+void pmd_migration_entry_wait(struct mm_struct *mm, pmd_t *pmd);
 
 #endif

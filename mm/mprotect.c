@@ -71,6 +71,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
+		if (is_swap_pmd(*pmd))  /* a PMD migration entry: its 512 PTE entries go below */
+			__split_huge_pmd(vma, pmd, addr);
 		if (pgent_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
 				if (change_huge_pmd(vma, pmd, addr))

@@ -19,6 +19,7 @@
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
+#include "mm/swapops.h"
 #include "mm/rmap.h"
 #include "linux/printk.h"
 
@@ -119,6 +120,8 @@ static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long 
 		extent = MIN(extent, pmd_extent_end(new_addr, new_addr + extent) - new_addr);
 		if (!old_pmd || pgent_none(*old_pmd))
 			continue;
+		if (is_swap_pmd(*old_pmd))      /* a PMD migration entry: its PTE entries move */
+			__split_huge_pmd(vma, old_pmd, old_addr);
 		if (pgent_huge(*old_pmd)) {
 			if (extent == PMD_SIZE && move_huge_pmd(vma, old_addr, old_pmd, new_addr))
 				continue;

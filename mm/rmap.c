@@ -30,16 +30,15 @@
  *                                                 folio_trylock (reuse); a fault
  *                                                 that meets a migration entry
  *                                                 sleeps until it is unlocked
- *       (mmap_lock, i_mmap_rwsem: trylock only, under a folio lock: migration
- *        holds off the mms that map the folio, mm/folio_mms.c)
  *       i_mmap_rwsem         include/linux/fs.h   a file's i_mmap; write: link, unlink,
  *                                                 a VMA's range moves, its zap frees
  *                                                 tables; read: rmap_walk_file, truncate
  *         anon_vma->root->rwsem  mm/anon_vma.c    an anon_vma tree's chains; write:
  *                                                 link, unlink, a VMA's range moves,
- *                                                 its zap frees tables, split (across
- *                                                 unmap, freeze and remap: PTLs in
- *                                                 turn under it), MADV_COLLAPSE;
+ *                                                 its zap frees tables, split and
+ *                                                 migration (across unmap, freeze
+ *                                                 and remap: PTLs in turn under
+ *                                                 it), MADV_COLLAPSE;
  *                                                 read: rmap_walk_anon
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
  *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page

@@ -22,7 +22,7 @@
  * taken in turn.  Page tables are freed only under the rmap locks of their
  * VMA (mm/pgtable.c: free_empty_tables), so the walk down to them is safe.
  * A PMD mapping is split into PTEs first if the caller asks
- * (TTU_SPLIT_HUGE_PMD, a folio split), else left alone.
+ * (TTU_SPLIT_HUGE_PMD, a folio split), else becomes a PMD migration entry.
  *
  * Lock order: see mm/rmap.c.
  */
@@ -129,49 +129,79 @@ bool folio_walk_vma_ptes(struct folio *folio, struct vm_area_struct *vma,
 }
 
 /*
- * If a PMD leaf of vma maps folio at address, split it into PTEs (Linux's
- * split_huge_pmd_address with the folio given: only a leaf of this folio,
- * rechecked under pmd_lock).
+ * Replace the PMD leaf *pmd of vma at haddr, which maps folio, by a PMD
+ * migration entry naming its head (Linux's set_pmd_migration_entry):
+ * cleared and flushed, the folio's PMD rmap and the mapping's reference
+ * dropped; the deposited table stays.  False (nothing done) if the THP is
+ * exclusive and may be pinned.  Under pmd_lock.
  */
-static void split_folio_pmd(struct folio *folio, struct vm_area_struct *vma, unsigned long address)
+static bool set_pmd_migration_entry(struct folio *folio, struct vm_area_struct *vma, pmd_t *pmd,
+				    unsigned long haddr)
 {
-	unsigned long haddr = address & PMD_MASK;
-	pmd_t *pmd;
-	spinlock_t *ptl;
+	struct page *head = &folio->page;
+	bool exclusive = PageAnonExclusive(head);
+	pmd_t old;
 
-	if (haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end)
-		return;
-	pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false);
-	if (!pmd)
-		return;
+	if (exclusive && folio_maybe_dma_pinned(folio))
+		return false;
+	old = pmdp_huge_get_and_clear(vma->vm_mm, haddr, pmd);
+	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
+	set_pmd_at(vma->vm_mm, haddr, pmd, mk_migration_pte(old, head, exclusive));
+	ClearPageAnonExclusive(head);
+	folio_remove_rmap_pmd(folio, head, vma);
+	folio_put(folio);
+	return true;
+}
+
+/*
+ * A PMD leaf of folio in vma, if there is one: split into PTEs (a split,
+ * TTU_SPLIT_HUGE_PMD: they go to migration entries next) or made a PMD
+ * migration entry (a migration).  False as set_pmd_migration_entry() says.
+ */
+static bool try_to_migrate_pmd(struct folio *folio, struct vm_area_struct *vma, enum ttu_flags flags)
+{
+	unsigned long haddr = vma_address(vma, folio->index, 1);
+	bool ok = true;
+	spinlock_t *ptl;
+	pmd_t *pmd;
+
+	if (haddr == (unsigned long)-EFAULT || haddr + PMD_SIZE > vma->vm_end ||
+	    !(pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false)))
+		return true;
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
-		__split_huge_pmd_locked(vma, pmd, haddr);
+	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio)) {
+		if (flags & TTU_SPLIT_HUGE_PMD)
+			__split_huge_pmd_locked(vma, pmd, haddr);
+		else
+			ok = set_pmd_migration_entry(folio, vma, pmd, haddr);
+	}
 	spin_unlock(ptl);
+	return ok;
 }
 
 /*
  * rmap_one of try_to_migrate(); false stops the walk: a page could not be
- * unmapped.  With TTU_SPLIT_HUGE_PMD (a split) a PMD leaf of the folio
- * becomes 512 PTEs first, which then go like the others.
+ * unmapped.  A PMD leaf of the folio goes first (try_to_migrate_pmd()),
+ * then the PTEs.
  */
 static bool try_to_migrate_one(struct folio *folio, struct vm_area_struct *vma,
 			       unsigned long address, void *arg)
 {
 	enum ttu_flags flags = (enum ttu_flags)(unsigned long)arg;
 
-	if ((flags & TTU_SPLIT_HUGE_PMD) && folio_test_pmd_mappable(folio))
-		split_folio_pmd(folio, vma, vma_address(vma, folio->index, 1));
+	if (folio_test_pmd_mappable(folio) && !try_to_migrate_pmd(folio, vma, flags))
+		return false;
 	return folio_walk_vma_ptes(folio, vma, migrate_pte_table, NULL);
 }
 
 /*
- * Replace every PTE mapping of the locked anon folio by a migration entry
- * (Linux's try_to_migrate with TTU_RMAP_LOCKED: the caller holds the
- * anon_vma's lock); flags: TTU_SPLIT_HUGE_PMD to split PMD mappings
- * first, else they stay.  The caller checks folio_mapped() afterwards:
- * still mapped means a pinned page (or a PMD) stayed, and
- * remove_migration_ptes() must undo what was done.
+ * Replace every PTE and PMD mapping of the locked anon folio by a
+ * migration entry (Linux's try_to_migrate with TTU_RMAP_LOCKED: the
+ * caller holds the anon_vma's lock); flags: TTU_SPLIT_HUGE_PMD to split
+ * PMD mappings into PTEs first (a folio split), else a PMD becomes a PMD
+ * migration entry.  The caller checks folio_mapped() afterwards: still
+ * mapped means a pinned page stayed, and remove_migration_ptes() must
+ * undo what was done.
  */
 void try_to_migrate(struct folio *folio, enum ttu_flags flags)
 {

@@ -177,6 +177,30 @@ static inline pte_t migration_pte_wrprotect(pte_t pte, bool exclusive)
 	return pte_swp_soft_dirty(pte) ? pte_swp_mksoft_dirty(new) : new;
 }
 
+/*
+ * A PMD migration entry (Linux's, with THP migration): the same format in a
+ * PMD, naming the head page; PS clear, so no walker takes it for a leaf
+ * (and a leaf being split, pmdp_invalidate's non-present one, keeps PS).
+ */
+static inline bool is_swap_pmd(pmd_t pmd)
+{
+	return !pgent_none(pmd) && !pgent_present(pmd) && !pgent_huge(pmd);
+}
+
+static inline bool is_pmd_migration_entry(pmd_t pmd)
+{
+	return is_swap_pmd(pmd) && is_migration_entry(pte_to_swp_entry(pmd));
+}
+
+/* The PTE migration entry of page i of a PMD migration entry (its split). */
+static inline pte_t pmd_migration_entry_page(pmd_t pmd, unsigned long i)
+{
+	swp_entry_t entry = pte_to_swp_entry(pmd);
+	pte_t pte = swp_entry_to_pte(swp_entry(swp_type(entry), swp_offset(entry) + i));
+
+	return pte_swp_soft_dirty(pmd) ? pte_swp_mksoft_dirty(pte) : pte;
+}
+
 /* mm/filemap.c */
 extern atomic_t nr_migration_waiters;
 void migration_entry_wait_on_locked(swp_entry_t entry, spinlock_t *ptl);

@@ -1,12 +1,13 @@
 /*
- * The split protocol under fire: a 2 MiB THP is split to order 0
+ * The split and migration protocol under fire: a 2 MiB THP is migrated
+ * (mbind MPOL_MF_MOVE: a new THP), split to order 0
  * (/sys/kernel/debug/split_huge_pages) and folded again (MADV_COLLAPSE),
  * round after round, while threads on other CPUs write and read its
  * pages, a thread forks children that check what they inherited, and a
- * thread reads the region's pagemap.  A split turns every PTE of the
- * folio into a migration entry, rewrites the struct pages and maps them
- * back; a fault that meets an entry waits, fork copies it, pagemap shows
- * it as Linux's swap-format entry.  So:
+ * thread reads the region's pagemap.  Both turn every PTE (migration: and
+ * PMD) of the folio into a migration entry and map the pages back, the
+ * same or copies; a fault that meets an entry waits, fork copies it,
+ * pagemap shows it as Linux's swap-format entry.  So:
  *   - no write is lost and no page reads as another's (each writer owns
  *     every NR_WRITERS-th page: word 0 its tag, word 1 its last count);
  *   - a child forked mid-split sees every page's tag, and its own writes
@@ -17,6 +18,7 @@
  * Runs on Linux as it is (debugfs needs linux-peer.sh --mounts).
  */
 #include "smp_util.h"
+#include <sys/syscall.h>
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
@@ -113,6 +115,13 @@ static void *pagemap_reader(void *arg)
 	return NULL;
 }
 
+/* mbind(MPOL_LOCAL, MPOL_MF_MOVE): on one node Linux and foliOS move every page anyway. */
+static int migrate_region(void)
+{
+	return syscall(SYS_mbind, region, PMD_SIZE, 4 /* MPOL_LOCAL */, NULL, 0UL,
+		       2 /* MPOL_MF_MOVE */);
+}
+
 static int split_region(void)
 {
 	char cmd[96];
@@ -182,7 +191,7 @@ static void test_split_shared_with_busy_child(void)
 int main(void)
 {
 	pthread_t t[NR_WRITERS + 2];
-	int nt = 0, splits = 0, collapses = 0, rounds_run = 0;
+	int nt = 0, splits = 0, collapses = 0, migrations = 0, rounds_run = 0;
 	uint64_t t0;
 
 	mount_proc_sys();
@@ -210,6 +219,10 @@ int main(void)
 	while ((splits < ROUNDS || forks < 3) && rounds_run++ < 10 * ROUNDS &&
 	       now_ns() - t0 < 20000000000ULL) {
 		sched_yield();          /* one CPU: let the forker and the reader in */
+		unsigned long pfn = pfn_of(region);
+
+		if (region_is_thp() && !migrate_region() && pfn_of(region) != pfn && region_is_thp())
+			migrations++;
 		if (region_is_thp() && !split_region() && !region_is_thp())
 			splits++;
 		if (!region_is_thp() && !madvise(region, PMD_SIZE, MADV_COLLAPSE) && region_is_thp())
@@ -221,9 +234,11 @@ int main(void)
 	while (nt--)
 		pthread_join(t[nt], NULL);
 	thp_set(2048, "inherit");
-	printf("# %d rounds: %d splits, %d collapses, %lu forks, %lu migration entries seen\n",
-	       rounds_run, splits, collapses, forks, swap_seen);
-	ok(splits > 0 && collapses > 0, "the THP was split and collapsed while threads wrote to it");
+	printf("# %d rounds: %d splits, %d collapses, %d migrations, %lu forks, "
+	       "%lu migration entries seen\n", rounds_run, splits, collapses, migrations, forks,
+	       swap_seen);
+	ok(splits > 0 && collapses > 0 && migrations > 0,
+	   "the THP was migrated, split and collapsed while threads wrote to it");
 	ok(lost_writes == 0, "no write lost across the splits (%lu lost)", lost_writes);
 	ok(bad_tags == 0, "no page read as another page (%lu)", bad_tags);
 	ok(forks > 0 && children_bad == 0, "children forked mid-split saw every page (%lu of %lu bad)",

@@ -39,6 +39,9 @@ struct proc_walk_ops {
 	void (*pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
 	/* a swap-format PTE: a migration entry, mm/swapops.h (NULL: skipped); the same */
 	void (*swap_pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
+	/* a PMD migration entry over [addr, end) (NULL: skipped); under pmd_lock */
+	void (*swap_pmd_entry)(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+			       unsigned long end);
 };
 struct proc_walk {
 	const struct proc_walk_ops *ops;

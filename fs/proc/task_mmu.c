@@ -160,10 +160,19 @@ static void smaps_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned lo
 		      false, true);
 }
 
+/* A THP behind a PMD migration entry: all of it, as its PMD counted (Linux's smaps_pmd_entry). */
+static void smaps_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+				 unsigned long end)
+{
+	smaps_account(walk->private, pfn_swap_entry_to_page(pte_to_swp_entry(*pmd)), true, false,
+		      false, true);
+}
+
 static const struct proc_walk_ops smaps_walk_ops = {
 	.pmd_entry = smaps_pmd_entry,
 	.pte_entry = smaps_pte_entry,
 	.swap_pte_entry = smaps_swap_pte_entry,
+	.swap_pmd_entry = smaps_swap_pmd_entry,
 };
 
 /*

@@ -85,20 +85,35 @@ static void pagemap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long 
  * and the pfn above them, no PM_PRESENT, no PM_MMAP_EXCLUSIVE (Linux's
  * pte_to_pagemap_entry for a migration entry).
  */
-static void pagemap_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+static u64 pagemap_swap_entry(pte_t pte, u64 sd)
 {
-	swp_entry_t entry = pte_to_swp_entry(*pte);
+	swp_entry_t entry = pte_to_swp_entry(pte);
 	u64 frame = swp_type(entry) | ((u64)swp_offset_pfn(entry) << MAX_SWAPFILES_SHIFT);
 
-	*pagemap_slot(walk, addr) = (frame & PM_PFRAME_MASK) | PM_SWAP |
-		(pte_swp_soft_dirty(*pte) ? PM_SOFT_DIRTY : *pagemap_slot(walk, addr)) |
-		(folio_test_anon(pfn_swap_entry_folio(entry)) ? 0 : PM_FILE);
+	return (frame & PM_PFRAME_MASK) | PM_SWAP | (pte_swp_soft_dirty(pte) ? PM_SOFT_DIRTY : sd) |
+	       (folio_test_anon(pfn_swap_entry_folio(entry)) ? 0 : PM_FILE);
+}
+
+static void pagemap_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
+{
+	*pagemap_slot(walk, addr) = pagemap_swap_entry(*pte, *pagemap_slot(walk, addr));
+}
+
+/* A PMD migration entry: each page as the PTE entry its split would make. */
+static void pagemap_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+				   unsigned long end)
+{
+	for (; addr < end; addr += PAGE_SIZE)
+		*pagemap_slot(walk, addr) = pagemap_swap_entry(
+			pmd_migration_entry_page(*pmd, (addr & ~PMD_MASK) >> PAGE_SHIFT),
+			*pagemap_slot(walk, addr));
 }
 
 static const struct proc_walk_ops pagemap_walk_ops = {
 	.pmd_entry = pagemap_pmd_entry,
 	.pte_entry = pagemap_pte_entry,
 	.swap_pte_entry = pagemap_swap_pte_entry,
+	.swap_pmd_entry = pagemap_swap_pmd_entry,
 };
 
 /*
@@ -238,6 +253,14 @@ static void clear_refs_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsign
 			   pte_swp_clear_soft_dirty(migration_pte_wrprotect(*pte, true)));
 }
 
+static void clear_refs_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
+				      unsigned long end)
+{
+	if (*(int *)walk->private == CLEAR_REFS_SOFT_DIRTY)
+		set_pmd_at(walk->vma->vm_mm, addr, pmd,
+			   pte_swp_clear_soft_dirty(migration_pte_wrprotect(*pmd, true)));
+}
+
 /*
  * Clearing the referenced or soft-dirty state of every present entry
  * (Linux's clear_refs_pte_range).  Write-protecting makes the next write
@@ -248,6 +271,7 @@ static const struct proc_walk_ops clear_refs_walk_ops = {
 	.pmd_entry = clear_refs_pmd_entry,
 	.pte_entry = clear_refs_pte_entry,
 	.swap_pte_entry = clear_refs_swap_pte_entry,
+	.swap_pmd_entry = clear_refs_swap_pmd_entry,
 };
 
 /* Clear the VMAs of mm that type concerns (Linux's clear_refs_test_walk); mmap_lock held for write. */

@@ -45,8 +45,9 @@ void proc_mm_unlock(struct mm_struct *mm)
 
 /*
  * The range [addr, end) of one PMD entry: a PMD leaf goes to pmd_entry
- * under pmd_lock, the present entries of a PTE table to pte_entry and
- * its migration entries to swap_pte_entry, under the table's lock.  False if the entry turned from a PTE table into
+ * under pmd_lock (a PMD migration entry to swap_pmd_entry), the present
+ * entries of a PTE table to pte_entry and its migration entries to
+ * swap_pte_entry, under the table's lock.  False if the entry turned from a PTE table into
  * something else between the two looks (the caller looks again).
  */
 static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
@@ -60,6 +61,8 @@ static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr
 	if (!pgent_present(pmdval) || pgent_huge(pmdval)) {
 		if (pgent_present(pmdval) && walk->ops->pmd_entry)
 			walk->ops->pmd_entry(walk, pmd, addr, end);
+		else if (is_pmd_migration_entry(pmdval) && walk->ops->swap_pmd_entry)
+			walk->ops->swap_pmd_entry(walk, pmd, addr, end);
 		spin_unlock(ptl);
 		return true;
 	}

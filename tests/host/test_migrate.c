@@ -3,7 +3,8 @@
  * in the parent and by 512 PTEs in a forked child moves as one folio —
  * both mms map the new one, with the same counts, data and exclusive
  * state — a small page moves, and a folio someone else holds a reference
- * to (a pin, a GUP in flight) does not.  Nothing leaks, no warning fires.
+ * to (a pin, a GUP in flight) does not; fork, zap and the remap handle
+ * migration entries.  Nothing leaks, no warning fires.
  */
 #include "linux/errno.h"
 #include "tests/host/hostenv.h"
@@ -14,6 +15,8 @@
 #include "mm/internal.h"
 #include "mm/migrate.h"
 #include "mm/vmstat.h"
+#include "mm/rmap.h"
+#include "mm/swapops.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -38,7 +41,7 @@ static int migrate(struct folio *folio)
 	int ret;
 
 	folio_get(folio);
-	ret = migrate_anon_folio(folio, NULL);
+	ret = migrate_anon_folio(folio);
 	folio_put(folio);
 	return ret;
 }
@@ -99,11 +102,69 @@ static void test_small_and_referenced(void **state)
 	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), 's');
 }
 
+/*
+ * The walkers that meet a migration entry (mm/swapops.h), one at a time,
+ * with a PMD THP unmapped by try_to_migrate() as a migration starts: its
+ * PMD is a writable PMD migration entry; mprotect splits it into 512 PTE
+ * entries and makes them read-only (still exclusive); fork copies them,
+ * shared now; a zap clears one; remove_migration_ptes() maps the rest
+ * back in both mms, by PTEs, with the counts right and COW still working.
+ */
+static void test_walkers_meet_migration_entries(void **state)
+{
+	struct anon_vma *anon_vma;
+	struct mm_struct *child;
+	struct folio *f;
+	pmd_t *pmd;
+
+	(void)state;
+	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	user_write(mm, BASE, 'a');
+	f = folio_of(mm, BASE);
+	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	folio_get(f);
+	folio_lock(f);
+	anon_vma = folio_get_anon_vma(f);
+	anon_vma_lock_write(anon_vma);          /* each walk's own hold: fork must link the child */
+	try_to_migrate(f, 0);
+	anon_vma_unlock_write(anon_vma);
+	pmd = pgtable_entry(mm->pgd, BASE, PT_PMD, false);
+	assert_true(is_pmd_migration_entry(*pmd));
+	assert_true(is_writable_migration_entry(pte_to_swp_entry(*pmd)));
+	assert_false(folio_mapped(f));
+	assert_int_equal(folio_ref_count(f), 1);
+	/* mprotect splits the PMD entry; read-only, the entries stay exclusive */
+	assert_int_equal(do_mprotect(mm, BASE, HPAGE_PMD_SIZE, PROT_READ), 0);
+	assert_false(is_swap_pmd(*pmd));
+	assert_true(is_readable_exclusive_migration_entry(pte_to_swp_entry(*pte_offset(pmd, BASE))));
+	assert_int_equal(do_mprotect(mm, BASE, HPAGE_PMD_SIZE, RW), 0);
+	child = dup_mm(mm);                     /* copies the 512 entries, shared now */
+	assert_true(is_readable_migration_entry(pte_to_swp_entry(*pte_offset(pmd, BASE))));
+	zap_page_range(find_vma(mm, BASE), BASE + PAGE_SIZE, BASE + 2 * PAGE_SIZE);
+	anon_vma_lock_write(anon_vma);
+	remove_migration_ptes(f, f);
+	anon_vma_unlock_write(anon_vma);
+	put_anon_vma(anon_vma);
+	folio_unlock(f);
+	assert_int_equal(folio_entire_mapcount(f), 0);
+	assert_int_equal(folio_mapcount(f), 2 * HPAGE_PMD_NR - 1);
+	assert_int_equal(folio_ref_count(f), 2 * HPAGE_PMD_NR);
+	folio_put(f);
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'a');
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'a');
+	assert_int_equal(read_byte(mm, BASE, ACC_USER | ACC_WRITE), -1);   /* shared: COW */
+	user_write(mm, BASE, 'p');
+	assert_int_equal(read_byte(child, BASE, ACC_USER), 'a');
+	assert_ptr_not_equal(folio_of(mm, BASE), f);
+	mm_exit(child);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_thp_pmd_and_ptes, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_small_and_referenced, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_walkers_meet_migration_entries, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);
