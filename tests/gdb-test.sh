@@ -3,7 +3,8 @@
 # through the repo's .gdbinit, stop at kmain in long mode, stop in the
 # page-fault handler on the deliberate fault of ktest paging_map_pte and run
 # the helpers there, then stop at ktest rmap's checkpoint and show the
-# folio that two mms map; last, a tmpfs file's VMA and page-cache folio.
+# folio that two mms map; a tmpfs file's VMA and page-cache folio; last, a
+# split: its PTEs are migration entries.
 # Prints "ok N - ..." / "not ok N - ..." lines.
 set -u
 cd "$(dirname "$0")/.."
@@ -48,6 +49,12 @@ timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "break folio_add_file_rmap_ptes if (folio->flags >> PG_swapbacked) & 1" -ex "continue" \
   -ex "vmas" -ex "folio -p &folio->page" \
   -ex "kill" >>"$out" 2>&1
+# A fourth in a split: the folio frozen, its PTEs migration entries.
+kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+start_qemu --run "/bin/test_smp_split"
+timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
+  -ex "break __split_unmapped_folio" -ex "continue" -ex "pgwalk folio->index*4096" \
+  -ex "folio -p &folio->page" -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0
 check() {  # check DESCRIPTION REGEX
@@ -90,6 +97,7 @@ check "a user page fault names the task and its VMA" 'task [0-9]+ \(test_thp_cow
 check "vmas has help text" 'folios mapped there'
 check "vmas names a file VMA's file, inode and offset" 'file /tmp/test_filemap_proc  inode [0-9]+  offset 0x0$'
 check "folio shows a shmem folio's file" 'mapping: 0x[0-9a-f]+ \(shmem: address_space of inode [0-9]+\)'
+check "pgwalk decodes a migration entry during a split" 'PT +\(PTE\).* migration (read|read-exclusive|write) pfn 0x[0-9a-f]+'
 n=$((n + 1))
 head=$(grep -m1 '^head_pfn:' "$out" | awk '{print $2}')
 if [ -n "$head" ] && [ "$(grep -c "^head_pfn: $head\$" "$out")" = 2 ] &&

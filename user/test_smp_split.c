@@ -1,6 +1,6 @@
 /*
  * The split and migration protocol under fire: a 2 MiB THP is migrated
- * (mbind MPOL_MF_MOVE: a new THP), split to order 0
+ * (mbind MPOL_MF_MOVE_ALL: a new THP), split to order 0
  * (/sys/kernel/debug/split_huge_pages) and folded again (MADV_COLLAPSE),
  * round after round, while threads on other CPUs write and read its
  * pages, a thread forks children that check what they inherited, and a
@@ -14,7 +14,8 @@
  *     (copy-on-write) never reach the parent;
  *   - pagemap never shows a page of the region as a hole: present, or
  *     PM_SWAP (a migration entry) for a moment;
- *   - a THP that a busy child maps by its own PMD splits all the same.
+ *   - a THP that a busy child maps by its own PMD migrates and splits all
+ *     the same.
  * Runs on Linux as it is (debugfs needs linux-peer.sh --mounts).
  */
 #include "smp_util.h"
@@ -115,11 +116,14 @@ static void *pagemap_reader(void *arg)
 	return NULL;
 }
 
-/* mbind(MPOL_LOCAL, MPOL_MF_MOVE): on one node Linux and foliOS move every page anyway. */
+/*
+ * mbind(MPOL_LOCAL, MPOL_MF_MOVE_ALL): on one node Linux and foliOS move
+ * every page anyway; _ALL moves those a child shares too (root may).
+ */
 static int migrate_region(void)
 {
 	return syscall(SYS_mbind, region, PMD_SIZE, 4 /* MPOL_LOCAL */, NULL, 0UL,
-		       2 /* MPOL_MF_MOVE */);
+		       4 /* MPOL_MF_MOVE_ALL */);
 }
 
 static int split_region(void)
@@ -139,10 +143,11 @@ static int region_is_thp(void)
 /*
  * A child maps the same THP by its own PMD and takes its mmap_lock for
  * write again and again (mmap/munmap) until the pipe closes; then it
- * checks its copy.  The parent splits the THP meanwhile: the split unmaps
- * the child's PMD too (no lock of the child's but its page tables') and
- * must succeed.  The child exits 0 if every page still holds its tag and
- * is no longer a THP.
+ * checks its copy.  The parent migrates the THP (MPOL_MF_MOVE_ALL: the
+ * child's mapping too) and then splits it meanwhile: both unmap the
+ * child's PMD as well, taking no lock of the child's but its page
+ * tables', and must succeed.  The child exits 0 if every page still holds
+ * its tag and is no longer a THP.
  */
 static int child_churn(int rfd)
 {
@@ -163,6 +168,7 @@ static int child_churn(int rfd)
 
 static void test_split_shared_with_busy_child(void)
 {
+	unsigned long pfn;
 	int fds[2], status;
 	pid_t pid;
 
@@ -180,6 +186,9 @@ static void test_split_shared_with_busy_child(void)
 	}
 	close(fds[0]);
 	usleep(20000);
+	pfn = pfn_of(region);
+	ok(!migrate_region() && pfn_of(region) != pfn && region_is_thp(),
+	   "a THP a busy child maps too migrates, for both (MPOL_MF_MOVE_ALL)");
 	ok(!split_region() && !region_is_thp(),
 	   "a THP a busy child maps too is split (its PMD with it)");
 	*word(0, 1) = 1;                /* copy-on-write now: the child keeps its tag */
