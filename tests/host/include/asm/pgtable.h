@@ -99,17 +99,18 @@ static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
 /*
- * A swap-format entry (mm/swapops.h: migration entries): P and NONE
- * clear, type (never 0) in bits 1-5, offset from bit 12, SD its soft-dirty.
+ * A swap-format entry (mm/swapops.h: migration entries), laid out unlike
+ * x86's: P, NONE and LEAF clear, the type (never 0) in bits 1-3, SD its
+ * soft-dirty bit, the offset in bits 16-63.
  */
-#define __SWP_TYPE_BITS         5
-#define __SWP_OFFSET_BITS       51
+#define __SWP_TYPE_BITS         3
+#define __SWP_OFFSET_BITS       48
 static inline pgent_t __swp_entry_to_pgent(unsigned int type, unsigned long offset)
 {
-	return ((pgent_t)type << 1) | ((pgent_t)offset << 12);
+	return ((pgent_t)(type & 7) << 1) | ((pgent_t)offset << 16);
 }
-static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 0x1f; }
-static inline unsigned long __pgent_swp_offset(pgent_t e) { return (e >> 12) & (BIT(51) - 1); }
+static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 7; }
+static inline unsigned long __pgent_swp_offset(pgent_t e) { return e >> 16; }
 static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & SW_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
