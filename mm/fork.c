@@ -137,8 +137,9 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
  * present PTE would.  Returns 1 if an anon page's entry was copied (the
  * child's RSS counts it), else 0.
  */
-static int copy_nonpresent_pte(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma,
-			       pte_t *dst_pte, pte_t *src_pte, unsigned long addr)
+static noinline_fn int copy_nonpresent_pte(struct vm_area_struct *dst_vma,
+					   struct vm_area_struct *src_vma, pte_t *dst_pte,
+					   pte_t *src_pte, unsigned long addr)
 {
 	pte_t pte = *src_pte;
 
@@ -180,7 +181,8 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 
 		nr = 1;
 		if (!pgent_present(*src)) {
-			anon += copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr);
+			if (unlikely(!pgent_none(*src)))
+				anon += copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr);
 			continue;
 		}
 		page = vm_normal_page(src_vma, addr, *src);
@@ -219,11 +221,12 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	pmd_t *pmd;
 
 	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
-		int ret;
+		int ret = -EAGAIN;
 
-		if (is_swap_pmd(*pmd))  /* a PMD migration entry: its 512 PTE entries are copied */
+		if (pgent_huge(*pmd))
+			ret = copy_huge_pmd(dst_vma, src_vma, pmd, addr);
+		else if (unlikely(is_swap_pmd(*pmd)))   /* a PMD migration entry: copy its PTE ones */
 			__split_huge_pmd(src_vma, pmd, addr);
-		ret = pgent_huge(*pmd) ? copy_huge_pmd(dst_vma, src_vma, pmd, addr) : -EAGAIN;
 
 		if (ret == -EAGAIN)
 			ret = copy_pte_range(dst_vma, src_vma, pmd, addr, next);

@@ -384,8 +384,8 @@ static __always_inline int do_wp_page(struct vm_area_struct *vma, unsigned long 
  * migration that put the entry there is done, then retry the access (0);
  * any other entry is a kernel bug: -ENXIO (SIGBUS, as Linux's bad PTE).
  */
-static int do_swap_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			pte_t entry)
+static noinline_fn int do_swap_page(struct vm_area_struct *vma, unsigned long address,
+				    pmd_t *pmd, pte_t entry)
 {
 	if (!is_migration_entry(pte_to_swp_entry(entry))) {
 		VM_WARN_ON_ONCE(true, "do_swap_page: a swap entry of a kind foliOS never makes");
@@ -424,7 +424,7 @@ static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned
 	if (pgent_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
 					       do_fault(vma, address, pmd, flags);
-	if (is_swap_pte(entry))
+	if (unlikely(!pgent_present(entry)))   /* not none: a swap-format entry */
 		return do_swap_page(vma, address, pmd, entry);
 	if (pgent_write(entry) || !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;

@@ -50,7 +50,8 @@ static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struc
  * finds no entry).  Returns 1 if the entry counted in RSS (an anon page),
  * else 0.  No flush: the CPU never cached it.
  */
-static int zap_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr, pte_t *pte)
+static noinline_fn int zap_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
+					  pte_t *pte)
 {
 	if (!is_swap_pte(*pte))
 		return 0;
@@ -87,7 +88,8 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 
 		nr = 1;
 		if (!pgent_present(*pte)) {
-			anon += zap_nonpresent_pte(vma, addr, pte);
+			if (unlikely(!pgent_none(*pte)))
+				anon += zap_nonpresent_pte(vma, addr, pte);
 			continue;
 		}
 		page = vm_normal_page(vma, addr, *pte);

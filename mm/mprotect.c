@@ -20,7 +20,8 @@
  * PTE remove_migration_ptes() makes is not writable against the new
  * protection; the write fault that follows finds the page exclusive.
  */
-static void change_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr, pte_t *pte)
+static noinline_fn void change_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
+					      pte_t *pte)
 {
 	if (is_swap_pte(*pte))
 		set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
@@ -44,7 +45,8 @@ static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, un
 		struct page *page;
 
 		if (!pgent_present(*pte)) {
-			change_nonpresent_pte(vma, addr, pte);
+			if (unlikely(!pgent_none(*pte)))
+				change_nonpresent_pte(vma, addr, pte);
 			continue;
 		}
 		page = vm_normal_page(vma, addr, *pte);  /* the zero page stays read-only */
