@@ -115,45 +115,55 @@ struct queue_pages {
 
 /*
  * One folio of the range lies outside the node mask (all do: node 0 is
- * never in a mask that moves anything).  Without MPOL_MF_MOVE that is
- * -EIO (only MPOL_MF_STRICT walks then); a folio other mms may map stays
- * unless MPOL_MF_MOVE_ALL, not a failure (Linux's migrate_folio_add).
- * Returns 0 or -EIO.
+ * never in a mask that moves anything); the caller holds a reference.
+ * Without MPOL_MF_MOVE that is -EIO (only MPOL_MF_STRICT walks then); a
+ * folio other mms may map stays unless MPOL_MF_MOVE_ALL, not a failure
+ * (Linux's migrate_folio_add).  Returns 0 or -EIO.
  */
 static int queue_folio(struct folio *folio, struct queue_pages *qp)
 {
-	int ret;
-
 	if (!(qp->flags & (MPOL_MF_MOVE | MPOL_MF_MOVE_ALL)))
 		return -EIO;
 	if (!(qp->flags & MPOL_MF_MOVE_ALL) && folio_maybe_mapped_shared(folio))
 		return 0;
-	folio_get(folio);
-	ret = migrate_anon_folio(folio);
-	folio_put(folio);
-	if (ret)
+	if (migrate_anon_folio(folio))
 		qp->nr_failed++;
 	return 0;
 }
 
 /*
- * The end of the run of PTEs from addr (below end) that map consecutive
- * pages of one folio, the one the PTE at addr maps now: a migrated
- * folio's run maps the new folio, and is not queued again.
+ * The folio the PTE at addr maps, with a reference, and in *next the
+ * address past the run of PTEs from addr (below end, in this table) that
+ * map its next pages; NULL if no normal page is mapped there (none, the
+ * zero page, or a migration entry: a split or migration elsewhere holds
+ * that page for a moment).  Under the table's lock, as Linux's
+ * queue_folios_pte_range: a folio a present PTE maps is not frozen, so
+ * the reference is safe to take; the migration runs after the unlock.
  */
-static unsigned long folio_run_end(pmd_t *pmd, unsigned long addr, unsigned long end)
+static struct folio *folio_run_get(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
+				   unsigned long end, unsigned long *next)
 {
-	unsigned long pfn = pgent_pfn(*pte_offset(pmd, addr));
-	struct folio *folio = page_folio(pfn_to_page(pfn));
-	unsigned long last = folio_pfn(folio) + folio_nr_pages(folio) - 1;
+	spinlock_t *ptl;
+	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+	struct folio *folio = NULL;
+	struct page *page;
 
-	for (addr += PAGE_SIZE; addr < end && pfn < last; addr += PAGE_SIZE) {
-		pte_t pte = *pte_offset(pmd, addr);
+	*next = pte ? addr + PAGE_SIZE : end;
+	if (!pte)
+		return NULL;
+	page = pgent_present(*pte) ? vm_normal_page(vma, addr, *pte) : NULL;
+	if (page) {
+		unsigned long pfn = page_to_pfn(page);
 
-		if (!pgent_present(pte) || pgent_special(pte) || pgent_pfn(pte) != ++pfn)
-			break;
+		folio = page_folio(page);
+		folio_get(folio);
+		for (const pte_t *p = pte + 1; *next < end && pfn < folio_pfn(folio) +
+		     folio_nr_pages(folio) - 1; *next += PAGE_SIZE, p++)
+			if (!pgent_present(*p) || pgent_special(*p) || pgent_pfn(*p) != ++pfn)
+				break;
 	}
-	return addr;
+	pte_unmap_unlock(pte, ptl);
+	return folio;
 }
 
 /* The PTEs of [addr, end) under pmd: each run of a folio's pages once.  0 or -EIO. */
@@ -161,20 +171,33 @@ static int queue_pages_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigne
 				 unsigned long end, struct queue_pages *qp)
 {
 	while (addr < end) {
-		pte_t pte = *pte_offset(pmd, addr);
-		struct page *page = pgent_present(pte) ? vm_normal_page(vma, addr, pte) : NULL;
-		int ret;
+		unsigned long next;
+		struct folio *folio = folio_run_get(vma, pmd, addr, end, &next);
+		int ret = 0;
 
-		if (!page) {
-			addr += PAGE_SIZE;
-			continue;
+		if (folio) {
+			ret = queue_folio(folio, qp);
+			folio_put(folio);
 		}
-		ret = queue_folio(page_folio(page), qp);
 		if (ret)
 			return ret;
-		addr = folio_run_end(pmd, addr, end);
+		addr = next;
 	}
 	return 0;
+}
+
+/* The THP a PMD leaf maps (not the huge zero folio), with a reference, under pmd_lock; or NULL. */
+static struct folio *pmd_folio_get(struct mm_struct *mm, pmd_t *pmd)
+{
+	spinlock_t *ptl = pmd_lock(mm, pmd);
+	struct folio *folio = NULL;
+
+	if (pgent_present(*pmd) && pgent_huge(*pmd) && !is_huge_zero_pmd(*pmd)) {
+		folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+		folio_get(folio);
+	}
+	spin_unlock(ptl);
+	return folio;
 }
 
 /* Walk [start, end) of vma by PMDs (Linux's queue_folios_pmd and _pte_range). */
@@ -182,6 +205,7 @@ static int queue_pages_vma(struct vm_area_struct *vma, unsigned long start, unsi
 			   struct queue_pages *qp)
 {
 	unsigned long addr, next;
+	struct folio *folio;
 	int ret = 0;
 
 	for (addr = start; addr < end && !ret; addr = next) {
@@ -190,10 +214,12 @@ static int queue_pages_vma(struct vm_area_struct *vma, unsigned long start, unsi
 		next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
 		if (!pmd || !pgent_present(*pmd))
 			continue;
-		if (!pgent_huge(*pmd))
+		if (!pgent_huge(*pmd)) {
 			ret = queue_pages_pte_range(vma, pmd, addr, next, qp);
-		else if (!is_huge_zero_pmd(*pmd))
-			ret = queue_folio(page_folio(pfn_to_page(pgent_pfn(*pmd))), qp);
+		} else if ((folio = pmd_folio_get(vma->vm_mm, pmd))) {
+			ret = queue_folio(folio, qp);
+			folio_put(folio);
+		}
 	}
 	return ret;
 }
