@@ -87,7 +87,7 @@ static long split_huge_pages_pid(const char *buf)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!mm)
 		return t ? -EINVAL : -ESRCH;
-	/* For write, not Linux's read: the range walk reads PTEs without their locks. */
+	/* For write, not Linux's read: the range walk reads PMD leaves without their lock. */
 	mmap_write_lock(mm);
 	split_huge_pages_in_range(mm, start & PAGE_MASK, end & PAGE_MASK, order);
 	mmap_write_unlock(mm);

@@ -48,35 +48,51 @@ static void split_mapped_file_folio(struct folio *folio, unsigned int new_order)
 }
 
 /*
- * Split the large folio that the present PTE *pte (at addr) maps to
- * new_order, if it is bigger.  Returns the address past the run of PTEs
- * from addr on (below end and this PTE table) that map the folio's next
- * pages: where the walk goes on.  A folio may be mapped in pieces (mremap
- * moves single pages), so the walk never skips what this run does not map.
+ * Split the large folio that the PTE of addr under *pmd maps, if present,
+ * to new_order, if it is bigger.  Returns the address past the run of
+ * PTEs from addr on (below end and this PTE table) that map the folio's
+ * next pages: where the walk goes on.  A folio may be mapped in pieces
+ * (mremap moves single pages), so the walk never skips what this run does
+ * not map.
  */
-static unsigned long split_pte_folio(struct mm_struct *mm, pte_t *pte, unsigned long addr,
+static unsigned long split_pte_folio(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
 				     unsigned long end, unsigned int new_order)
 {
-	struct page *page = pfn_to_page(pgent_pfn(*pte));
-	struct folio *folio = page_folio(page);
-	unsigned long rest = folio_nr_pages(folio) - (page - &folio->page);
-	unsigned long limit = MIN(end, ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE);
-	int nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
+	unsigned long limit = MIN(end, ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE), rest;
+	struct folio *folio;
+	struct page *page;
+	spinlock_t *ptl;
 	bool queued;
+	pte_t *pte;
+	int nr;
 
-	if (!folio_test_large(folio) || new_order >= (unsigned int)folio_order(folio))
-		return addr + nr * PAGE_SIZE;
-	if (!folio_test_anon(folio)) {
-		split_mapped_file_folio(folio, new_order);
-		return addr + nr * PAGE_SIZE;
+	/* Under the PTE lock: a folio a present PTE maps is not being split (frozen). */
+	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	if (!pte)
+		return limit;
+	if (!pgent_present(*pte) || pgent_special(*pte)) {
+		pte_unmap_unlock(pte, ptl);
+		return addr + PAGE_SIZE;
 	}
+	page = pfn_to_page(pgent_pfn(*pte));
+	folio = page_folio(page);
+	rest = folio_nr_pages(folio) - (page - &folio->page);
+	nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
 	folio_get(folio);
+	pte_unmap_unlock(pte, ptl);
+	if (!folio_test_large(folio) || new_order >= (unsigned int)folio_order(folio))
+		goto out;
+	if (!folio_test_anon(folio)) {
+		split_file_folio(folio, folio->mapping, new_order);
+		goto out;
+	}
 	if (folio_trylock(folio)) {
 		queued = folio_unqueue_deferred_split(folio);
 		if (split_folio_to_order(folio, new_order) && queued)
 			deferred_split_queue(folio);
 		folio_unlock(folio);
 	}
+out:
 	folio_put(folio);
 	return addr + nr * PAGE_SIZE;
 }
@@ -105,7 +121,7 @@ static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned lon
  * Split the THPs mm maps in [start, end) to new_order (Linux's
  * split_huge_pages_pid): anon ones and page-cache ones alike.  The caller
  * holds mm's mmap_lock for write (Linux's read suffices: its walk takes
- * each table's lock; this one reads the PTEs without).
+ * each entry's lock; this one reads a PMD leaf without).
  */
 void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			       unsigned int new_order)
@@ -113,7 +129,6 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 	for (unsigned long addr = start; addr < end;) {
 		struct vm_area_struct *vma = find_vma(mm, addr);
 		pmd_t *pmd;
-		pte_t *pte;
 
 		if (!vma || vma->vm_start >= end)
 			break;
@@ -124,9 +139,7 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
 			continue;
 		}
-		pte = pte_offset(pmd, addr);
-		addr = pgent_present(*pte) ? split_pte_folio(mm, pte, addr, end, new_order) :
-					     addr + PAGE_SIZE;
+		addr = split_pte_folio(mm, pmd, addr, end, new_order);
 	}
 }
 

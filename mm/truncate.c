@@ -25,6 +25,41 @@
 #include "mm/internal.h"
 
 /*
+ * Does the PMD leaf at *pmd (up to *next, the PMD's end), or else the PTE
+ * of addr (then *next becomes addr's next page), map a page-cache page
+ * (not an anon copy, not a zero page)?  Looked at under the entry's lock:
+ * an anon folio that a split or migration in another process rewrites has
+ * no present entry left by then, so its struct pages are never read half
+ * rewritten.
+ */
+static bool maps_file_page(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
+			   unsigned long *next)
+{
+	struct page *page = NULL;
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+	pte_t *pte;
+	bool file;
+
+	if (pgent_huge(*pmd)) {
+		if (pgent_present(*pmd) && !is_huge_zero_pmd(*pmd))
+			page = pfn_to_page(pgent_pfn(*pmd));
+		file = page && !folio_test_anon(page_folio(page));
+		spin_unlock(ptl);
+		return file;
+	}
+	spin_unlock(ptl);
+	*next = addr + PAGE_SIZE;
+	pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+	if (!pte)
+		return false;
+	if (pgent_present(*pte))
+		page = vm_normal_page(vma, addr, *pte);
+	file = page && !folio_test_anon(page_folio(page));
+	pte_unmap_unlock(pte, ptl);
+	return file;
+}
+
+/*
  * Zap the pages of [start, end) in the private vma that belong to a file
  * (Linux's zap_details with even_cows false): anon folios, the private
  * copies a write made, are kept.  foliOS's zap_page_range has no such
@@ -34,23 +69,9 @@ static void zap_file_pages(struct vm_area_struct *vma, unsigned long start, unsi
 {
 	for (unsigned long addr = start, next; addr < end; addr = next) {
 		pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
-		struct page *page = NULL;
-		pte_t *pte;
 
 		next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
-		if (!pmd || !pgent_present(*pmd))
-			continue;
-		if (pgent_huge(*pmd)) {
-			if (!is_huge_zero_pmd(*pmd) &&
-			    !folio_test_anon(page_folio(pfn_to_page(pgent_pfn(*pmd)))))
-				zap_page_range(vma, addr, next);
-			continue;
-		}
-		next = addr + PAGE_SIZE;
-		pte = pte_offset(pmd, addr);
-		if (pgent_present(*pte))
-			page = vm_normal_page(vma, addr, *pte);
-		if (page && !folio_test_anon(page_folio(page)))
+		if (pmd && pgent_present(*pmd) && maps_file_page(vma, pmd, addr, &next))
 			zap_page_range(vma, addr, next);
 	}
 }
