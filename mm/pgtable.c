@@ -352,8 +352,9 @@ static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned
  * the PMD entry of *addr in the first non-empty one at or after *addr
  * (empty ones and missing tables are skipped, a missing PUD or PGD table
  * by its whole range, advancing *addr), with *next set to where that
- * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf or
- * points to a PTE table (pte_offset()).  NULL when none is left below end.
+ * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf, a PMD
+ * migration entry (mm/swapops.h) or points to a PTE table (pte_offset()).
+ * NULL when none is left below end.
  */
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
 {
@@ -480,9 +481,12 @@ void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *sc
 		pmd_t *pmd;
 
 		for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
-			pte_t *pte = pte_offset(pmd, addr);
 			unsigned long i, nr = (next - addr) >> PAGE_SHIFT;
+			pte_t *pte;
 
+			if (!pgent_present(*pmd) && !pgent_huge(*pmd))
+				continue;       /* a PMD migration entry: no table, no leaf */
+			pte = pte_offset(pmd, addr);
 			if (pgent_huge(*pmd)) {
 				scratch[0] = pass ? 0 : pgent_wrprotect(*pmd);
 				r->pmds += !pass;
