@@ -220,7 +220,8 @@ static int __migrate_anon_folio(struct folio *src, struct folio *dst)
  * mapping the anon rmap walk finds, the deferred-split state.  The old
  * folio is freed when the caller drops its reference.  0, -EAGAIN (not
  * anon, a zero page, pinned or otherwise referenced, locked by someone)
- * or -ENOMEM.
+ * or -ENOMEM.  migrate_anon_folio() retries, and splits a large folio
+ * when no folio of its order can be had.
  */
 static int migrate_anon_folio_once(struct folio *src)
 {
@@ -254,7 +255,7 @@ unlock:
  * GUP in flight or a lock held by another CPU is a moment's.
  */
 #define MIGRATE_RETRIES 10
-int migrate_anon_folio(struct folio *src)
+static int migrate_anon_folio_retry(struct folio *src)
 {
 	int ret = migrate_anon_folio_once(src);
 
@@ -263,5 +264,49 @@ int migrate_anon_folio(struct folio *src)
 			cpu_relax();
 		ret = migrate_anon_folio_once(src);
 	}
+	return ret;
+}
+
+/*
+ * No folio of src's order to be had: split src and migrate its pages one
+ * by one (Linux's migrate_pages_batch does so, try_split_folio).  The
+ * caller's reference stays with page 0's folio; each other page still
+ * mapped is migrated under a reference of its own.  0 or the last error.
+ */
+static int migrate_split_folio(struct folio *src)
+{
+	unsigned long pfn = folio_pfn(src), nr = folio_nr_pages(src);
+	int ret = -EAGAIN, err;
+	bool queued;
+
+	if (folio_trylock(src)) {
+		queued = folio_unqueue_deferred_split(src);
+		ret = split_folio(src);
+		if (ret && queued)
+			deferred_split_queue(src);
+		folio_unlock(src);
+	}
+	if (ret)
+		return ret;
+	ret = folio_mapped(src) ? migrate_anon_folio_retry(src) : 0;
+	for (unsigned long i = 1; i < nr; i++) {
+		struct folio *folio = page_folio(pfn_to_page(pfn + i));
+
+		if (!folio_try_get(folio))
+			continue;               /* unmapped, freed by the split */
+		if (page_folio(pfn_to_page(pfn + i)) == folio && folio_mapped(folio) &&
+		    (err = migrate_anon_folio_retry(folio)))
+			ret = err;
+		folio_put(folio);
+	}
+	return ret;
+}
+
+int migrate_anon_folio(struct folio *src)
+{
+	int ret = migrate_anon_folio_retry(src);
+
+	if (ret == -ENOMEM && folio_test_large(src))
+		ret = migrate_split_folio(src);
 	return ret;
 }

@@ -124,6 +124,8 @@ static void test_fd_churn(void)
 		pthread_create(&t[i], NULL, fd_user, NULL);
 	for (t0 = now_ns(); now_ns() - t0 < CHURN_NS; rounds++) {
 		dup2(pipefd[rounds & 1], CHURN_FD);
+		if (!(rounds & 63))
+			sched_yield();  /* one CPU: let the users in while the fd is open too */
 		close(CHURN_FD);
 	}
 	stop = 1;

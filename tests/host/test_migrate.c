@@ -159,12 +159,41 @@ static void test_walkers_meet_migration_entries(void **state)
 	mm_exit(child);
 }
 
+/*
+ * No 2 MiB block left in the buddy: migrating a THP splits it and moves
+ * its pages one by one, as Linux's migrate_pages does; data intact.
+ */
+static void test_thp_without_a_block(void **state)
+{
+	struct folio *f, *blocks[64];
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	user_write(mm, BASE, 'a');
+	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
+	f = folio_of(mm, BASE);
+	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	while (n < 64 && (blocks[n] = folio_alloc(0, HPAGE_PMD_ORDER)))
+		n++;
+	assert_true(n < 64);                    /* the buddy has no 2 MiB block left */
+	assert_int_equal(migrate(f), 0);
+	assert_int_equal(folio_order(folio_of(mm, BASE)), 0);
+	assert_ptr_not_equal(folio_of(mm, BASE), f);
+	assert_int_not_equal(folio_pfn(folio_of(mm, BASE + PAGE_SIZE)), folio_pfn(f) + 1);
+	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'a');
+	assert_int_equal(read_byte(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, ACC_USER), 'z');
+	while (n)
+		folio_put(blocks[--n]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_thp_pmd_and_ptes, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_small_and_referenced, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_walkers_meet_migration_entries, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_thp_without_a_block, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);
