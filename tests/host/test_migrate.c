@@ -46,6 +46,19 @@ static int migrate(struct folio *folio)
 	return ret;
 }
 
+/* A PMD THP at BASE, 'a' in its first byte, 'z' in its last page. */
+static struct folio *map_pmd_thp(void)
+{
+	struct folio *f;
+
+	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	user_write(mm, BASE, 'a');
+	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
+	f = folio_of(mm, BASE);
+	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	return f;
+}
+
 /* PMD in the parent, PTEs in the child: one migration moves every mapping. */
 static void test_thp_pmd_and_ptes(void **state)
 {
@@ -54,11 +67,7 @@ static void test_thp_pmd_and_ptes(void **state)
 	long thps;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	user_write(mm, BASE, 'a');
-	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
-	f = folio_of(mm, BASE);
-	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	f = map_pmd_thp();
 	child = dup_mm(mm);
 	split_huge_pmd_address(find_vma(child, BASE), BASE + PAGE_SIZE);
 	assert_int_equal(folio_mapcount(f), 1 + HPAGE_PMD_NR);
@@ -118,10 +127,7 @@ static void test_walkers_meet_migration_entries(void **state)
 	pmd_t *pmd;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	user_write(mm, BASE, 'a');
-	f = folio_of(mm, BASE);
-	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	f = map_pmd_thp();
 	folio_get(f);
 	folio_lock(f);
 	anon_vma = folio_get_anon_vma(f);
@@ -169,11 +175,7 @@ static void test_thp_without_a_block(void **state)
 	int n = 0;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, HPAGE_PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	user_write(mm, BASE, 'a');
-	user_write(mm, BASE + HPAGE_PMD_SIZE - PAGE_SIZE, 'z');
-	f = folio_of(mm, BASE);
-	assert_int_equal(folio_order(f), HPAGE_PMD_ORDER);
+	f = map_pmd_thp();
 	while (n < 64 && (blocks[n] = folio_alloc(0, HPAGE_PMD_ORDER)))
 		n++;
 	assert_true(n < 64);                    /* the buddy has no 2 MiB block left */
