@@ -15,8 +15,7 @@
  *     (copy-on-write) never reach the parent;
  *   - pagemap never shows a page of the region as a hole: present, or
  *     PM_SWAP (a migration entry) for a moment;
- *   - a THP that a busy child maps by its own PMD migrates and splits all
- *     the same.
+ *   - a THP that a busy child maps by its own PMD splits all the same.
  * Runs on Linux as it is (debugfs needs linux-peer.sh --mounts).
  */
 #include "smp_util.h"
@@ -145,9 +144,9 @@ static int region_is_thp(void)
  * A child maps the same THP by its own PMD and takes its mmap_lock for
  * write again and again (mmap/munmap) until the pipe closes; then it
  * checks its copy.  The parent migrates the THP (MPOL_MF_MOVE_ALL: the
- * child's mapping too) and then splits it meanwhile: both unmap the
- * child's PMD as well, taking no lock of the child's but its page
- * tables', and must succeed.  The child exits 0 if every page still holds
+ * child's mapping too; said, not checked) and then splits it meanwhile:
+ * both unmap the child's PMD as well, taking no lock of the child's but
+ * its page tables'; the split must succeed.  The child exits 0 if every page still holds
  * its tag and is no longer a THP.
  */
 static int child_churn(int rfd)
@@ -187,11 +186,15 @@ static void test_split_shared_with_busy_child(void)
 	}
 	close(fds[0]);
 	usleep(20000);
+	/*
+	 * Not a check: mbind without MPOL_MF_STRICT may leave a folio it
+	 * could not move, on Linux too, and foliOS now and then does here
+	 * (issue 19's note).
+	 */
 	pfn = pfn_of(region);
 	ret = migrate_region() ? -errno : 0;
-	ok(!ret && pfn_of(region) != pfn,
-	   "a THP a busy child maps too migrates, for both (MPOL_MF_MOVE_ALL: %d, pfn %#lx -> %#lx, "
-	   "still a THP: %d)", ret, pfn, pfn_of(region), region_is_thp());
+	printf("# the THP a busy child maps too: mbind MPOL_MF_MOVE_ALL %d, pfn %#lx -> %#lx, "
+	       "still a THP: %d\n", ret, pfn, pfn_of(region), region_is_thp());
 	ok(!split_region() && !region_is_thp(),
 	   "a THP a busy child maps too is split (its PMD with it)");
 	*word(0, 1) = 1;                /* copy-on-write now: the child keeps its tag */
