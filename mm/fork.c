@@ -134,8 +134,7 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
  * migration on another CPU holds unmapped.  The child gets the entry, and
  * remove_migration_ptes() maps the page in both; in a copy-on-write
  * mapping the entry turns read-only and shared in both first, as a
- * present PTE would.  Returns 1 if an anon page's entry was copied (the
- * child's RSS counts it), else 0.
+ * present PTE would.  Returns 1: the child's RSS counts its anon page.
  */
 static noinline_fn int copy_nonpresent_pte(struct vm_area_struct *dst_vma,
 					   struct vm_area_struct *src_vma, pte_t *dst_pte,
@@ -143,8 +142,6 @@ static noinline_fn int copy_nonpresent_pte(struct vm_area_struct *dst_vma,
 {
 	pte_t pte = *src_pte;
 
-	if (!is_swap_pte(pte))
-		return 0;
 	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(pte)),
 			"copy_nonpresent_pte: a swap entry of a kind foliOS never makes");
 	if (is_cow_mapping(src_vma->vm_flags)) {

@@ -47,14 +47,12 @@ static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struc
  * Clear the non-present, non-PROT_NONE PTE at addr (Linux's
  * zap_nonpresent_ptes): a migration entry, whose page a split or
  * migration holds and will not map here again (remove_migration_ptes
- * finds no entry).  Returns 1 if the entry counted in RSS (an anon page),
- * else 0.  No flush: the CPU never cached it.
+ * finds no entry).  Returns 1: its anon page counted in RSS.  No flush:
+ * the CPU never cached it.
  */
 static noinline_fn int zap_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
 					  pte_t *pte)
 {
-	if (!is_swap_pte(*pte))
-		return 0;
 	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(*pte)),
 			"zap_nonpresent_pte: a swap entry of a kind foliOS never makes");
 	ptep_get_and_clear(vma->vm_mm, addr, pte);

@@ -23,8 +23,7 @@
 static noinline_fn void change_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
 					      pte_t *pte)
 {
-	if (is_swap_pte(*pte))
-		set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
+	set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
 }
 
 /*
