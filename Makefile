@@ -1,6 +1,8 @@
 SHELL := /bin/bash
 # foliOS build.  `make` builds the default kernel (per-page mapcounts kept);
-# `make NO_PAGE_MAPCOUNT=1` the CONFIG_NO_PAGE_MAPCOUNT one.  Each variant
+# `make NO_PAGE_MAPCOUNT=1` the CONFIG_NO_PAGE_MAPCOUNT one; `make
+# MAPCOUNT_PAGES=1` the third, whose large mapcount counts mapped pages
+# (the 2026 RFC "mm/rmap: support arbitrary folio mappings").  Each variant
 # has its own build directory, so both can exist side by side.
 #
 #   make / make all      kernel ELF + bootable GRUB ISO of one variant
@@ -17,9 +19,14 @@ SHELL := /bin/bash
 #   make clean
 
 NO_PAGE_MAPCOUNT ?= 0
+MAPCOUNT_PAGES ?= 0
 RMAP_TRACE ?= 1
 LOCKDEP ?= 1
-ifeq ($(NO_PAGE_MAPCOUNT),1)
+ifeq ($(MAPCOUNT_PAGES),1)
+# no per-page mapcounts either: the RFC's kernel behaves like NO_PAGE_MAPCOUNT
+override NO_PAGE_MAPCOUNT := 1
+VARIANT := mapcount-pages
+else ifeq ($(NO_PAGE_MAPCOUNT),1)
 VARIANT := no-page-mapcount
 else
 VARIANT := page-mapcount
@@ -39,6 +46,7 @@ NASM_DEBUG := -g -F dwarf
 
 CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -I. -iquote include -DCONFIG_NO_PAGE_MAPCOUNT=$(NO_PAGE_MAPCOUNT) \
+	-DCONFIG_MAPCOUNT_PAGES=$(MAPCOUNT_PAGES) \
 	-DCONFIG_RMAP_TRACE=$(RMAP_TRACE) -MMD -MP
 KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow \
@@ -114,7 +122,7 @@ $(B)/folios.iso: $(B)/folios.elf boot/grub.cfg
 		|| { cat $(B)/grub-mkrescue.log >&2; exit 1; }
 
 run: all
-	-./run-qemu.sh $(if $(filter 1,$(NO_PAGE_MAPCOUNT)),--no-page-mapcount)
+	-./run-qemu.sh $(if $(filter 1,$(MAPCOUNT_PAGES)),--mapcount-pages,$(if $(filter 1,$(NO_PAGE_MAPCOUNT)),--no-page-mapcount))
 
 # --- tests -----------------------------------------------------------------
 
@@ -124,10 +132,16 @@ HOST_MM := $(filter-out mm/ktest_%.c mm/syscalls.c mm/gup.c mm/gup_test.c mm/mem
 	mm/shmem_fs.c mm/memfd.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c kernel/locking/rwsem.c
 HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/softmmu.c arch/x86_64/return_hook.c
 HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
+# The host tests' mm/ objects, compiled once per variant and linked into each.
+HOST_OBJS := $(HOST_LIB:%.c=$(B)/host/obj/%.o)
 
-$(B)/host/test_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
+$(B)/host/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $< $(HOST_LIB) -lcmocka -pthread -o $@
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(B)/host/test_%: tests/host/test_%.c $(HOST_OBJS) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -lcmocka -pthread -o $@
 
 # The concurrent host test under ThreadSanitizer (clang), both variants:
 # make tsan-host (not part of make test: a few seconds, and clang only).

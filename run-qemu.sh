@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot foliOS in QEMU (TCG).  Builds what is missing first.
 #
-#   run-qemu.sh [--no-page-mapcount] [--no-rmap-trace] [--no-lockdep] [--append "ARGS"]
+#   run-qemu.sh [--no-page-mapcount | --mapcount-pages] [--no-rmap-trace] [--no-lockdep] [--append "ARGS"]
 #               [--mem SIZE] [--smp N (1-8)]
 #               [--timeout SECONDS] [--icount] [--gdb]
 #               [--run "CMD ARGS"] [--add HOSTFILE[:/guest/path]]...
@@ -13,12 +13,13 @@
 # The serial console is on stdio; Ctrl-A X quits QEMU.
 set -u
 root=$(cd "$(dirname "$0")" && pwd)
-variant=page-mapcount nopm=0 notrace=0 nolockdep=0 append="" mem=512M smp=1 timeout_s="" icount=() gdb=0
+variant=page-mapcount nopm=0 mcpages=0 notrace=0 nolockdep=0 append="" mem=512M smp=1 timeout_s="" icount=() gdb=0
 run_cmd="" adds=()
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-page-mapcount) variant=no-page-mapcount nopm=1; shift ;;
+    --mapcount-pages) variant=mapcount-pages mcpages=1; shift ;;
     --no-rmap-trace) notrace=1; shift ;;
     --no-lockdep) nolockdep=1; shift ;;
     --append) append="$append $2"; shift 2 ;;
@@ -41,7 +42,7 @@ accel=tcg
 [ "$smp" -gt 1 ] && [ ${#icount[@]} = 0 ] && accel=tcg,thread=multi
 
 "$root/scripts/install-deps.sh" || exit 2
-make -s -C "$root" NO_PAGE_MAPCOUNT=$nopm RMAP_TRACE=$((1 - notrace)) LOCKDEP=$((1 - nolockdep)) all >&2 ||
+make -s -C "$root" NO_PAGE_MAPCOUNT=$nopm MAPCOUNT_PAGES=$mcpages RMAP_TRACE=$((1 - notrace)) LOCKDEP=$((1 - nolockdep)) all >&2 ||
   { echo "run-qemu.sh: build failed" >&2; exit 2; }
 [ $notrace = 1 ] && variant=$variant-notrace
 [ $nolockdep = 1 ] && variant=$variant-nolockdep

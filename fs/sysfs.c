@@ -130,7 +130,7 @@ static bool sysfs_entry(const struct sysfs_dir *dir, loff_t pos, char *name, siz
 		strlcpy(name, found, size);
 		return true;
 	}
-	for (int order = 0; dir->size_dirs && order <= HPAGE_PMD_ORDER; order++) {
+	for (int order = 0; dir->size_dirs && order <= THP_MAX_ANON_ORDER; order++) {
 		if (!(THP_ORDERS_ALL_ANON & BIT(order)) || pos--)
 			continue;
 		snprintf(name, size, "hugepages-%lukB", (PAGE_SIZE << order) / 1024);

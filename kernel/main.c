@@ -25,7 +25,6 @@
 
 void crash_if_asked(void);
 
-#define VARIANT (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ? "no-page-mapcount" : "page-mapcount")
 
 extern char _kernel_phys_start[], _kernel_end[];
 
@@ -106,7 +105,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	multiboot_cmdline(magic, info_pa);
 	setup_loglevel();
 	multiboot_parse(magic, info_pa);
-	pr_notice("foliOS (%s) x86-64, built " __DATE__ " " __TIME__ "\n", VARIANT);
+	pr_notice("foliOS (%s) x86-64, built " __DATE__ " " __TIME__ "\n", MAPCOUNT_VARIANT);
 	pr_notice("Command line: %s\n", boot_info.cmdline);
 	mmu_init();
 	cpu_features_init();

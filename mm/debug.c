@@ -63,9 +63,9 @@ void dump_folio(const struct folio *folio, const struct page *page)
 		       PageAnonExclusive(&folio->page));
 		return;
 	}
-	pr_err("  large_mapcount:%d entire_mapcount:%d pincount:%d\n",
-	       folio_large_mapcount(folio), folio_entire_mapcount(folio),
-	       atomic_read(&folio->_pincount));
+	pr_err("  large_mapcount:%d pmd_mappings:%d total_mapped_pages:%lu pincount:%d\n",
+	       folio_large_mapcount(folio), folio_nr_pmd_mappings(folio),
+	       folio_total_mapped_pages(folio), atomic_read(&folio->_pincount));
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		pr_err("  nr_pages_mapped:%#x page %lu mapcount:%d\n",
 		       atomic_read(&folio->_nr_pages_mapped), (unsigned long)(page - &folio->page),

@@ -124,12 +124,14 @@ unsigned long deferred_split_count(void)
 /*
  * Is folio, just remapped, mapped only in part (what its scheme can tell:
  * with PAGE_MAPCOUNT the pages mapped, without it the large mapcount
- * against the pages, as __folio_remove_rmap decides)?
+ * against the pages, with MAPCOUNT_PAGES the total of mapped pages, as
+ * __folio_remove_rmap decides)?
  */
 static bool folio_partially_mapped_now(const struct folio *folio)
 {
 	long mapped = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? folio_nr_pages_mapped(folio) :
-							 folio_large_mapcount(folio);
+		      IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? (long)folio_total_mapped_pages(folio) :
+							  folio_large_mapcount(folio);
 
 	return mapped && mapped < (long)folio_nr_pages(folio);
 }

@@ -9,6 +9,15 @@
  *            +32 _mm_id_mapcount[0] _mm_id_mapcount[1]
  *            +40 _mm_id[0] _mm_id[1]  == unsigned long _mm_ids
  *            +48 _mapcount_1  _refcount_1  +56 _nr_pages
+ *
+ * CONFIG_MAPCOUNT_PAGES (the 2026 RFC "mm/rmap: support arbitrary folio
+ * mappings") keeps neither _nr_pages_mapped nor _entire_mapcount.  Its
+ * 64-bit count of mapped pages takes the first 8 bytes, and the large
+ * mapcount moves into page[1]'s own _mapcount (the RFC's patch 9), which
+ * no tail page needs once tail pages keep no mapcount:
+ *
+ *   page[1]  +16 _total_mapped_pages (8 bytes)  +24 (unused) _pincount
+ *            +32 ... as above ...  +48 large mapcount (in _mapcount_1)
  *   page[2]  _flags_2  _head_2  _deferred_list
  *   page[3]  _flags_3  _head_3  (hugetlb's fields in Linux; reserved here)
  *
@@ -77,8 +86,14 @@ struct folio {
 			unsigned long _head_1;
 			union {
 				struct {
-					atomic_t _large_mapcount;
-					atomic_t _nr_pages_mapped;
+					union {
+						struct {
+							atomic_t _large_mapcount;
+							atomic_t _nr_pages_mapped;
+						};
+						/* CONFIG_MAPCOUNT_PAGES only */
+						atomic_long_t _total_mapped_pages;
+					};
 					atomic_t _entire_mapcount;
 					atomic_t _pincount;
 					mm_id_mapcount_t _mm_id_mapcount[2];
@@ -143,6 +158,7 @@ FOLIO_PAGE1_OFFSET(_flags_1, 0);
 FOLIO_PAGE1_OFFSET(_head_1, 8);
 FOLIO_PAGE1_OFFSET(_large_mapcount, 16);
 FOLIO_PAGE1_OFFSET(_nr_pages_mapped, 20);
+FOLIO_PAGE1_OFFSET(_total_mapped_pages, 16);
 FOLIO_PAGE1_OFFSET(_entire_mapcount, 24);
 FOLIO_PAGE1_OFFSET(_pincount, 28);
 FOLIO_PAGE1_OFFSET(_mm_id_mapcount, 32);
@@ -155,6 +171,19 @@ FOLIO_PAGE1_OFFSET(_nr_pages, 56);
 _Static_assert(offsetof(struct folio, _deferred_list) == 2 * sizeof(struct page) + 16,
 	       "_deferred_list at +16 of page[2]");
 _Static_assert(sizeof(struct folio) == 4 * sizeof(struct page), "folio spans four pages");
+
+/*
+ * The word that holds a large folio's mapcount (stored minus one): the
+ * seeds' _large_mapcount, or with CONFIG_MAPCOUNT_PAGES page[1]'s own
+ * _mapcount, which reads -1 — a tail page's value — while nothing maps
+ * the folio.
+ */
+static __always_inline atomic_t *folio_large_mapcount_ptr(const struct folio *folio)
+{
+	struct folio *f = (struct folio *)folio;
+
+	return IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? &f->_mapcount_1 : &f->_large_mapcount;
+}
 
 static inline bool PageTail(const struct page *page)
 {

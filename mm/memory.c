@@ -245,9 +245,10 @@ static __always_inline bool __wp_can_reuse_large_anon_folio(struct folio *folio,
 			"large mapcount above refcount: a mapping without its reference");
 	if (folio_large_mapcount(folio) != folio_ref_count(folio))
 		goto unlock;
-	VM_WARN_ON_ONCE(folio_large_mapcount(folio) > folio_nr_pages(folio),
-			"reuse: more PTE mappings than pages in one mm");
-	VM_WARN_ON_ONCE(folio_entire_mapcount(folio), "reuse: PTE fault on a PMD-mapped folio");
+	VM_WARN_ON_ONCE(folio_total_mapped_pages(folio) > (unsigned long)folio_nr_pages(folio),
+			"reuse: a page mapped twice by one mm");
+	VM_WARN_ON_ONCE(!IS_ENABLED(CONFIG_MAPCOUNT_PAGES) && folio_nr_pmd_mappings(folio),
+			"reuse: PTE fault on a PMD-mapped folio");
 	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != vma->vm_mm->mm_id &&
 			folio_mm_id(folio, 1) != vma->vm_mm->mm_id,
 			"reuse: exclusive folio without this mm in a slot");

@@ -16,6 +16,12 @@
 #define MAX_PAGE_ORDER  10
 #define NR_PAGE_ORDERS  (MAX_PAGE_ORDER + 1)
 #define HPAGE_PMD_ORDER 9
+#define HPAGE_PMD_NR    (1UL << HPAGE_PMD_ORDER)
+/*
+ * The largest anon THP: 2 MiB as in Linux, or 4 MiB with
+ * CONFIG_MAPCOUNT_PAGES, whose rmap lets several PMDs map one folio.
+ */
+#define THP_MAX_ANON_ORDER (HPAGE_PMD_ORDER + CONFIG_MAPCOUNT_PAGES)
 
 typedef unsigned int gfp_t;
 #define __GFP_ZERO      BIT(0)  /* zero the memory */

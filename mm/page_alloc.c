@@ -157,14 +157,17 @@ static void prep_compound_head(struct page *page, unsigned int order)
 
 	folio->_flags_1 = (folio->_flags_1 & ~FOLIO_ORDER_MASK) | order;
 	folio->_nr_pages = 1U << order;
-	atomic_set(&folio->_large_mapcount, -1);
+	atomic_set(folio_large_mapcount_ptr(folio), -1);
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		atomic_long_set(&folio->_total_mapped_pages, 0);
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		atomic_set(&folio->_nr_pages_mapped, 0);
 	folio->_mm_ids = 0;
 	folio->_mm_id_mapcount[0] = -1;
 	folio->_mm_id_mapcount[1] = -1;
 	atomic_set(&folio->_pincount, 0);
-	atomic_set(&folio->_entire_mapcount, -1);
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		atomic_set(&folio->_entire_mapcount, -1);
 	if (order > 1)
 		INIT_LIST_HEAD(&folio->_deferred_list);
 }
@@ -270,8 +273,10 @@ static const char *tail_page_bad_reason(const struct page *head, const struct pa
 /* What is wrong with page[1], which carries the folio's mapcounts and MM ID slots; or NULL. */
 static const char *folio_second_page_bad_reason(const struct folio *folio)
 {
-	if (atomic_read(&folio->_large_mapcount) != -1)
+	if (atomic_read(folio_large_mapcount_ptr(folio)) != -1)
 		return "nonzero large_mapcount";
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES) && atomic_long_read(&folio->_total_mapped_pages))
+		return "nonzero total_mapped_pages";
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) && atomic_read(&folio->_nr_pages_mapped))
 		return "nonzero nr_pages_mapped";
 	if (folio->_mm_id_mapcount[0] != -1)
@@ -280,7 +285,7 @@ static const char *folio_second_page_bad_reason(const struct folio *folio)
 		return "nonzero mm mapcount 1";
 	if (folio->_mm_ids)
 		return "MM ID slot or shared bit still set";
-	if (atomic_read(&folio->_entire_mapcount) != -1)
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES) && atomic_read(&folio->_entire_mapcount) != -1)
 		return "nonzero entire_mapcount";
 	if (atomic_read(&folio->_pincount))
 		return "nonzero pincount";

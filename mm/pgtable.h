@@ -38,7 +38,6 @@ enum pt_level { PT_PTE = 1, PT_PMD = 2, PT_PUD = 3, PT_PGD = 4 };
 #define PMD_MASK        (~(PMD_SIZE - 1))
 #define PUD_SIZE        (1UL << PUD_SHIFT)
 #define PGDIR_SIZE      (1UL << PGDIR_SHIFT)
-#define HPAGE_PMD_NR    (1UL << HPAGE_PMD_ORDER)
 #define HPAGE_PMD_SIZE  PMD_SIZE
 
 /* Shift of the address bits that index a table at this level. */

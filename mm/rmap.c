@@ -14,6 +14,9 @@
  *   dup (fork)      as add, for the child's mm; AnonExclusive cleared
  *   remove          LM -= n, slot -= n, slot freed at 0; "shared" cleared
  *                   when one slot holds all mappings again
+ * CONFIG_MAPCOUNT_PAGES has no EM: TMP (total mapped pages) moves with LM,
+ * by 1 per PTE and 512 per PMD; a folio of order 9 or more starts mapped
+ * by PMDs (a 4 MiB one by two: LM = 2, TMP = 1024).
  *
  * Lock order: the one table for the whole kernel (Linux keeps its own here).
  * Every lock that exists; an indented lock may be taken while the one above
@@ -108,6 +111,7 @@ struct bit_spin_lock_stats mapcount_lock_stats[NR_CPUS];
 
 /* Which mapcount mode this kernel was built in, for debuggers (scripts/gdb). */
 const bool config_page_mapcount = IS_ENABLED(CONFIG_PAGE_MAPCOUNT);
+const bool config_mapcount_pages = IS_ENABLED(CONFIG_MAPCOUNT_PAGES);
 
 /*
  * Move the mapped-memory counters (Linux's __folio_mod_stat): nr pages
@@ -143,7 +147,7 @@ static int __folio_add_rmap_ptes_pagemapcount(struct folio *folio, struct page *
 	} while (page++, --nr_pages > 0);
 	if (first && atomic_add_return_relaxed(first, mapped) < ENTIRELY_MAPPED)
 		nr = first;
-	folio_add_large_mapcount(folio, orig_nr_pages, vma);
+	folio_add_large_mapcount(folio, orig_nr_pages, orig_nr_pages, vma);
 	return nr;
 }
 
@@ -163,8 +167,31 @@ static int __folio_add_rmap_pmd_pagemapcount(struct folio *folio, struct vm_area
 			nr = 0;         /* raced ahead of a remove of ENTIRELY_MAPPED */
 		}
 	}
-	folio_inc_large_mapcount(folio, vma);
+	folio_add_large_mapcount(folio, 1, HPAGE_PMD_NR, vma);
 	return nr;
+}
+
+/*
+ * The RFC's add: nr_pages pages by mappings of this level.  The folio
+ * counts as mapped from its first mapping; PMD statistics move when the
+ * first PMD mappings come (total - mapcount, 511 per PMD, was 0).
+ * foliOS counts them for every folio a PMD can map; the RFC, which maps
+ * no anon folio larger than a PMD yet, for PMD-sized ones.
+ */
+static int __folio_add_rmap_mapped_pages(struct folio *folio, int nr_pages,
+					 struct vm_area_struct *vma, enum rmap_level level,
+					 int *nr_pmdmapped)
+{
+	const int nr_mappings = nr_pages >> rmap_level_to_order(level);
+	unsigned long nr_mapped_pages;
+	int mapcount;
+
+	mapcount = folio_add_return_large_mapcount(folio, nr_mappings, nr_pages, vma,
+						   &nr_mapped_pages);
+	if (level == RMAP_LEVEL_PMD &&
+	    nr_mapped_pages - mapcount == (unsigned long)(nr_pages - nr_mappings))
+		*nr_pmdmapped = folio_large_nr_pages(folio);
+	return mapcount == nr_mappings ? folio_large_nr_pages(folio) : 0;
 }
 
 /*
@@ -176,15 +203,18 @@ static __always_inline int __folio_add_rmap(struct folio *folio, struct page *pa
 					    int nr_pages, struct vm_area_struct *vma,
 					    enum rmap_level level, int *nr_pmdmapped)
 {
+	unsigned long unused;
 	int nr;
 
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
+	if (level == RMAP_LEVEL_PTE && !folio_test_large(folio))
+		return atomic_inc_and_test(&folio->_mapcount);
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		return __folio_add_rmap_mapped_pages(folio, nr_pages, vma, level, nr_pmdmapped);
 	if (level == RMAP_LEVEL_PTE) {
-		if (!folio_test_large(folio))
-			return atomic_inc_and_test(&folio->_mapcount);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			return __folio_add_rmap_ptes_pagemapcount(folio, page, nr_pages, vma);
-		nr = folio_add_return_large_mapcount(folio, nr_pages, vma);
+		nr = folio_add_return_large_mapcount(folio, nr_pages, nr_pages, vma, &unused);
 		/* Was completely unmapped: now the whole folio counts as mapped. */
 		return nr == nr_pages ? folio_large_nr_pages(folio) : 0;
 	}
@@ -192,7 +222,7 @@ static __always_inline int __folio_add_rmap(struct folio *folio, struct page *pa
 		return __folio_add_rmap_pmd_pagemapcount(folio, vma, nr_pmdmapped);
 	if (atomic_inc_and_test(&folio->_entire_mapcount))
 		*nr_pmdmapped = folio_large_nr_pages(folio);
-	nr = folio_inc_return_large_mapcount(folio, vma);
+	nr = folio_add_return_large_mapcount(folio, 1, HPAGE_PMD_NR, vma, &unused);
 	return nr == 1 ? folio_large_nr_pages(folio) : 0;
 }
 
@@ -211,8 +241,30 @@ static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
 }
 
 /*
+ * The RFC's new large folio: below PMD order mapped by PTEs, else by PMDs
+ * (a 4 MiB folio by two), AnonExclusive on the first page of each
+ * mapping.  Returns the pages now mapped; *nr_pmdmapped for a PMD mapping.
+ */
+static int __folio_add_new_anon_rmap_mapped_pages(struct folio *folio,
+						  struct vm_area_struct *vma, bool exclusive,
+						  int *nr_pmdmapped)
+{
+	const unsigned int mapping_order = folio_test_pmd_mappable(folio) ? HPAGE_PMD_ORDER : 0;
+	const int nr = folio_large_nr_pages(folio);
+
+	if (exclusive)
+		for (int i = 0; i < nr; i += 1 << mapping_order)
+			__SetPageAnonExclusive(folio_page(folio, i));
+	folio_set_large_mapcount(folio, nr >> mapping_order, nr, vma);
+	if (mapping_order)
+		*nr_pmdmapped = nr;
+	return nr;
+}
+
+/*
  * Map a folio that was just allocated for vma at address: every page by a
- * PTE (order < PMD order), or the whole folio by one PMD.  With
+ * PTE (order < PMD order), or the whole folio by PMDs (one, except for a
+ * folio larger than a PMD with CONFIG_MAPCOUNT_PAGES).  With
  * RMAP_EXCLUSIVE the pages are PageAnonExclusive.  No lock needed: nobody
  * else can see the folio yet.
  */
@@ -227,6 +279,8 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 		atomic_set(&folio->_mapcount, 0);
 		if (exclusive)
 			__SetPageAnonExclusive(&folio->page);
+	} else if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES)) {
+		nr = __folio_add_new_anon_rmap_mapped_pages(folio, vma, exclusive, &nr_pmdmapped);
 	} else if (!folio_test_pmd_mappable(folio)) {
 		nr = folio_large_nr_pages(folio);
 		for (int i = 0; i < nr; i++) {
@@ -237,13 +291,13 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 			if (exclusive)
 				__SetPageAnonExclusive(page);
 		}
-		folio_set_large_mapcount(folio, nr, vma);
+		folio_set_large_mapcount(folio, nr, nr, vma);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_set(&folio->_nr_pages_mapped, nr);
 	} else {
 		nr = folio_large_nr_pages(folio);
 		atomic_set(&folio->_entire_mapcount, 0);
-		folio_set_large_mapcount(folio, 1, vma);
+		folio_set_large_mapcount(folio, 1, nr, vma);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_set(&folio->_nr_pages_mapped, ENTIRELY_MAPPED);
 		if (exclusive)
@@ -291,15 +345,14 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	__page_check_anon_rmap(folio, page, vma, address);
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
-	if (flags & RMAP_EXCLUSIVE) {
-		if (level == RMAP_LEVEL_PTE)
-			for (int i = 0; i < nr_pages; i++)
-				SetPageAnonExclusive(page + i);
-		else
-			SetPageAnonExclusive(page);
-	}
+	/* A mapping's exclusivity lives in the flag of its first page. */
+	if (flags & RMAP_EXCLUSIVE)
+		for (int i = 0; i < nr_pages; i += 1 << rmap_level_to_order(level))
+			SetPageAnonExclusive(page + i);
 	VM_WARN_ON_ONCE(!folio_test_large(folio) && PageAnonExclusive(page) &&
 			atomic_read(&folio->_mapcount) > 0, "exclusive small folio mapped more than once");
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		return;
 	for (int i = 0; i < nr_pages; i++) {
 		VM_WARN_ON_ONCE(folio_test_large(folio) && folio_entire_mapcount(folio) > 1 &&
 				PageAnonExclusive(page + i),
@@ -387,8 +440,7 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 				return -EBUSY;
 			ClearPageAnonExclusive(page);
 		}
-		atomic_inc(&folio->_entire_mapcount);
-		folio_inc_large_mapcount(folio, dst_vma);
+		__folio_dup_rmap_pmd(folio, dst_vma);
 		return 0;
 	}
 	if (maybe_pinned)
@@ -408,7 +460,7 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_inc(&page->_mapcount);
 	}
-	folio_add_large_mapcount(folio, nr_pages, dst_vma);
+	folio_add_large_mapcount(folio, nr_pages, nr_pages, dst_vma);
 	return 0;
 }
 
@@ -436,7 +488,7 @@ static int __folio_remove_rmap_ptes_pagemapcount(struct folio *folio, struct pag
 	atomic_t *mapped = &folio->_nr_pages_mapped;
 	int last = 0, nr = 0;
 
-	folio_sub_large_mapcount(folio, nr_pages, vma);
+	folio_sub_large_mapcount(folio, nr_pages, nr_pages, vma);
 	do {
 		last += atomic_add_negative(-1, &page->_mapcount);
 	} while (page++, --nr_pages > 0);
@@ -453,7 +505,7 @@ static int __folio_remove_rmap_pmd_pagemapcount(struct folio *folio, struct vm_a
 	atomic_t *mapped = &folio->_nr_pages_mapped;
 	int nr = 0;
 
-	folio_dec_large_mapcount(folio, vma);
+	folio_sub_large_mapcount(folio, 1, HPAGE_PMD_NR, vma);
 	if (atomic_add_negative(-1, &folio->_entire_mapcount)) {
 		nr = atomic_sub_return_relaxed(ENTIRELY_MAPPED, mapped);
 		if (nr < ENTIRELY_MAPPED) {
@@ -476,6 +528,7 @@ static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
 					      struct vm_area_struct *vma, enum rmap_level level,
 					      int *nr_pmdmapped, bool *partially_mapped)
 {
+	unsigned long unused;
 	bool last = false;
 	int nr;
 
@@ -483,9 +536,9 @@ static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
 		last = atomic_add_negative(-1, &folio->_entire_mapcount);
 		if (last)
 			*nr_pmdmapped = folio_large_nr_pages(folio);
-		nr = folio_dec_return_large_mapcount(folio, vma);
+		nr = folio_sub_return_large_mapcount(folio, 1, HPAGE_PMD_NR, vma, &unused);
 	} else {
-		nr = folio_sub_return_large_mapcount(folio, nr_pages, vma);
+		nr = folio_sub_return_large_mapcount(folio, nr_pages, nr_pages, vma, &unused);
 	}
 	if (!nr)
 		return folio_large_nr_pages(folio);     /* now completely unmapped */
@@ -495,6 +548,29 @@ static int __folio_remove_rmap_nopagemapcount(struct folio *folio, int nr_pages,
 		*partially_mapped = nr < folio_large_nr_pages(folio) &&
 				    !folio_entire_mapcount(folio);
 	return 0;
+}
+
+/*
+ * The RFC's remove.  The folio is unmapped with its last mapping, its PMD
+ * statistics go with its last PMD mapping (total == mapcount), and it is
+ * certainly partially mapped while fewer pages than it has are mapped in
+ * all (an average mapcount below 1).  That misses a folio unmapped in part
+ * while shared (fork, then unmap half in both), until one mm alone maps it.
+ */
+static int __folio_remove_rmap_mapped_pages(struct folio *folio, int nr_pages,
+					    struct vm_area_struct *vma, enum rmap_level level,
+					    int *nr_pmdmapped, bool *partially_mapped)
+{
+	const int nr_mappings = nr_pages >> rmap_level_to_order(level);
+	unsigned long nr_mapped_pages;
+	int mapcount;
+
+	mapcount = folio_sub_return_large_mapcount(folio, nr_mappings, nr_pages, vma,
+						   &nr_mapped_pages);
+	if (level == RMAP_LEVEL_PMD && nr_mapped_pages == (unsigned long)mapcount)
+		*nr_pmdmapped = folio_large_nr_pages(folio);
+	*partially_mapped = nr_mapped_pages && nr_mapped_pages < (unsigned long)folio_large_nr_pages(folio);
+	return mapcount ? 0 : folio_large_nr_pages(folio);
 }
 
 static __always_inline void __folio_remove_rmap(struct folio *folio, struct page *page,
@@ -507,6 +583,9 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
 	if (!folio_test_large(folio))
 		nr = atomic_add_negative(-1, &folio->_mapcount);
+	else if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		nr = __folio_remove_rmap_mapped_pages(folio, nr_pages, vma, level,
+						      &nr_pmdmapped, &partially_mapped);
 	else if (IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT))
 		nr = __folio_remove_rmap_nopagemapcount(folio, nr_pages, vma, level,
 							&nr_pmdmapped, &partially_mapped);

@@ -15,8 +15,20 @@
  * With CONFIG_PAGE_MAPCOUNT each page also counts its own PTE mappings in
  * page->_mapcount and _nr_pages_mapped counts pages mapped by PTE (plus
  * ENTIRELY_MAPPED while a PMD maps the folio); CONFIG_NO_PAGE_MAPCOUNT keeps
- * neither.  All counts are stored minus one; the readers return the
- * logical value.
+ * neither.  Both count PMD mappings of the (PMD-sized) folio in
+ * _entire_mapcount.  These counts are stored minus one; the readers return
+ * the logical value.
+ *
+ * CONFIG_MAPCOUNT_PAGES (the 2026 RFC) replaces _entire_mapcount by
+ *
+ *   _total_mapped_pages = pages mapped, summed over all mappings: a PTE
+ *                         adds 1, a PMD 512 (stored as is, from 0)
+ *
+ * updated with _large_mapcount under the same bit lock.  The average
+ * mapcount of a page, "partially mapped" and the PMD statistics all follow
+ * from the two counts, so one folio may be mapped by PTEs and by several
+ * PMDs at once (a 4 MiB folio by two).  The MM ID slots still count
+ * mappings, and each mapping still holds one folio reference.
  *
  * Lock order: see mm/rmap.c.  The folio's mapcount bit lock
  * (FOLIO_MM_IDS_LOCK_BITNUM of _mm_ids) is held only around a slot update.
@@ -180,14 +192,43 @@ enum rmap_level {
 	RMAP_LEVEL_PMD,
 };
 
-static inline int folio_large_mapcount(const struct folio *folio)
+/* The page order of one mapping at this level: a PTE maps 1 page, a PMD 512. */
+static __always_inline unsigned int rmap_level_to_order(enum rmap_level level)
 {
-	return atomic_read(&folio->_large_mapcount) + 1;
+	return level == RMAP_LEVEL_PMD ? HPAGE_PMD_ORDER : 0;
 }
 
+static inline int folio_large_mapcount(const struct folio *folio)
+{
+	return atomic_read(folio_large_mapcount_ptr(folio)) + 1;
+}
+
+/*
+ * How many PMDs map this folio.  The seeds' schemes count them in
+ * _entire_mapcount; the RFC's follows from its two counts: a PMD mapping
+ * adds 511 more to the total of mapped pages than to the mapcount, a PTE
+ * the same to both.
+ */
+static inline int folio_nr_pmd_mappings(const struct folio *folio)
+{
+	if (!folio_test_pmd_mappable(folio))
+		return 0;
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		return atomic_read(&folio->_entire_mapcount) + 1;
+	return (atomic_long_read(&folio->_total_mapped_pages) - folio_large_mapcount(folio)) /
+	       (HPAGE_PMD_NR - 1);
+}
+
+/*
+ * How often one entry maps the whole folio: the PMDs of a PMD-sized one.
+ * Kept by the seeds' schemes; with CONFIG_MAPCOUNT_PAGES, which has no
+ * such field, derived (and 0 for a folio larger than a PMD).
+ */
 static inline int folio_entire_mapcount(const struct folio *folio)
 {
-	return atomic_read(&folio->_entire_mapcount) + 1;
+	if (folio_order(folio) != HPAGE_PMD_ORDER)
+		return 0;
+	return folio_nr_pmd_mappings(folio);
 }
 
 /* How many page-table entries map some page of this folio. */
@@ -201,6 +242,23 @@ static inline int folio_mapcount(const struct folio *folio)
 static inline bool folio_mapped(const struct folio *folio)
 {
 	return folio_mapcount(folio) >= 1;
+}
+
+/*
+ * Pages mapped, summed over all mappings: a page mapped twice counts
+ * twice, a PMD mapping counts 512 (Linux's folio_total_mapped_pages, from
+ * the RFC).  The seeds' schemes keep no such count, but it follows
+ * exactly from theirs: every mapping counts once in the large mapcount,
+ * and each PMD maps 511 pages more than that.
+ */
+static inline unsigned long folio_total_mapped_pages(const struct folio *folio)
+{
+	if (!folio_test_large(folio))
+		return folio_mapcount(folio);
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		return atomic_long_read(&folio->_total_mapped_pages);
+	return folio_large_mapcount(folio) +
+	       (unsigned long)folio_nr_pmd_mappings(folio) * (HPAGE_PMD_NR - 1);
 }
 
 static inline unsigned int folio_mm_id(const struct folio *folio, int idx)
@@ -250,22 +308,18 @@ static inline bool folio_maybe_mapped_shared(const struct folio *folio)
 /*
  * Average number of mappings per page, rounded, at least 1 if any page is
  * mapped (fs/proc/internal.h: kpagecount and smaps with NO_PAGE_MAPCOUNT).
+ * The RFC's form; for the seeds' schemes it gives exactly what their
+ * entire-mapcount form gives.
  */
 static inline int folio_average_page_mapcount(const struct folio *folio)
 {
-	int mapcount, entire_mapcount, avg;
+	unsigned long total_mapped_pages = folio_total_mapped_pages(folio);
+	const unsigned int order = folio_order(folio);
 
-	if (!folio_test_large(folio))
-		return atomic_read(&folio->_mapcount) + 1;
-	mapcount = folio_large_mapcount(folio);
-	if (unlikely(mapcount <= 0))
-		return 0;
-	entire_mapcount = folio_entire_mapcount(folio);
-	if (mapcount <= entire_mapcount)
-		return entire_mapcount;
-	mapcount -= entire_mapcount;
-	avg = ((unsigned int)mapcount + folio_large_nr_pages(folio) / 2) >> folio_large_order(folio);
-	return MAX(avg + entire_mapcount, 1);
+	if (!total_mapped_pages || !order)
+		return total_mapped_pages;
+	total_mapped_pages += 1UL << (order - 1);       /* round to closest... */
+	return MAX(total_mapped_pages >> order, 1UL);   /* ...but at least 1 */
 }
 
 /*
@@ -318,14 +372,19 @@ static inline bool folio_needs_cow_for_dma(const struct vm_area_struct *vma,
 	return test_bit(MMF_HAS_PINNED, &vma->vm_mm->flags) && folio_maybe_dma_pinned(folio);
 }
 
-/* Invariants of a large folio's mapcount state, checked on every change. */
-static inline void __folio_large_mapcount_sanity_checks(const struct folio *folio, int diff,
+/*
+ * Invariants of a large folio's mapcount state, checked on every change of
+ * nr_mappings mappings that map nr_pages pages.
+ */
+static inline void __folio_large_mapcount_sanity_checks(const struct folio *folio,
+							int nr_mappings, int nr_pages,
 							mm_id_t mm_id)
 {
 	VM_WARN_ON_ONCE(!folio_test_large(folio), "large mapcount of a small folio");
-	VM_WARN_ON_ONCE(diff <= 0, "large mapcount diff <= 0");
+	VM_WARN_ON_ONCE(nr_mappings <= 0 || nr_mappings > nr_pages,
+			"large mapcount: no mappings, or more mappings than pages");
 	VM_WARN_ON_ONCE(mm_id < MM_ID_MIN || mm_id > MM_ID_MAX, "MM ID out of range");
-	VM_WARN_ON_ONCE(diff > folio_large_nr_pages(folio), "diff > nr_pages");
+	VM_WARN_ON_ONCE(nr_pages > folio_large_nr_pages(folio), "mapped pages > folio pages");
 	VM_WARN_ON_ONCE(folio_large_nr_pages(folio) - 1 > MM_ID_MAPCOUNT_MAX,
 			"folio too large for a per-MM mapcount");
 	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) == MM_ID_DUMMY && folio->_mm_id_mapcount[0] != -1,
@@ -340,34 +399,56 @@ static inline void __folio_large_mapcount_sanity_checks(const struct folio *foli
 			"unmapped folio marked maybe-shared");
 }
 
+/*
+ * With CONFIG_MAPCOUNT_PAGES, move the count of mapped pages by diff pages
+ * (under the bit lock, with the mapcount) and return its new value; the
+ * seeds' schemes keep no such count: 0.
+ */
+static __always_inline unsigned long folio_mod_total_mapped_pages(struct folio *folio, long diff)
+{
+	unsigned long total;
+
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		return 0;
+	total = atomic_long_read(&folio->_total_mapped_pages) + diff;
+	atomic_long_set(&folio->_total_mapped_pages, total);
+	return total;
+}
+
 /* First mappings of a new folio, all by vma's mm: slot 0 takes them. */
-static inline void folio_set_large_mapcount(struct folio *folio, int mapcount,
+static inline void folio_set_large_mapcount(struct folio *folio, int nr_mappings, int nr_pages,
 					     struct vm_area_struct *vma)
 {
-	__folio_large_mapcount_sanity_checks(folio, mapcount, vma->vm_mm->mm_id);
+	__folio_large_mapcount_sanity_checks(folio, nr_mappings, nr_pages, vma->vm_mm->mm_id);
 	VM_WARN_ON_ONCE(folio_mm_id(folio, 0) != MM_ID_DUMMY, "new folio: slot 0 in use");
 	VM_WARN_ON_ONCE(folio_mm_id(folio, 1) != MM_ID_DUMMY, "new folio: slot 1 in use");
-	atomic_set(&folio->_large_mapcount, mapcount - 1);
-	folio->_mm_id_mapcount[0] = mapcount - 1;
+	atomic_set(folio_large_mapcount_ptr(folio), nr_mappings - 1);
+	folio_mod_total_mapped_pages(folio, nr_pages);
+	folio->_mm_id_mapcount[0] = nr_mappings - 1;
 	folio_set_mm_id(folio, 0, vma->vm_mm->mm_id);
 }
 
 /*
- * Add diff mappings by vma's mm.  Its slot grows; without one it takes a
- * free slot, and the folio becomes "maybe shared" if others map it too; with
- * no free slot the mappings are counted in _large_mapcount only (the folio
- * is already marked shared then).  Returns the new logical large mapcount.
+ * Add nr_mappings mappings, of nr_pages pages in all, by vma's mm.  Its
+ * slot grows; without one it takes a free slot, and the folio becomes
+ * "maybe shared" if others map it too; with no free slot the mappings are
+ * counted in the large mapcount only (the folio is already marked shared
+ * then).  Returns the new logical large mapcount, and the new total of
+ * mapped pages in *nr_mapped_pages (0 in the seeds' schemes).
  */
-static inline int folio_add_return_large_mapcount(struct folio *folio, int diff,
-						  struct vm_area_struct *vma)
+static inline int folio_add_return_large_mapcount(struct folio *folio, int nr_mappings,
+						  int nr_pages, struct vm_area_struct *vma,
+						  unsigned long *nr_mapped_pages)
 {
 	const mm_id_t mm_id = vma->vm_mm->mm_id;
+	const int diff = nr_mappings;
 	int new_mapcount_val;
 
 	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) + diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	__folio_large_mapcount_sanity_checks(folio, nr_mappings, nr_pages, mm_id);
+	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) + diff;
+	atomic_set(folio_large_mapcount_ptr(folio), new_mapcount_val);
+	*nr_mapped_pages = folio_mod_total_mapped_pages(folio, nr_pages);
 	if (folio_mm_id(folio, 0) == mm_id) {
 		folio->_mm_id_mapcount[0] += diff;
 	} else if (folio_mm_id(folio, 1) == mm_id) {
@@ -389,22 +470,26 @@ static inline int folio_add_return_large_mapcount(struct folio *folio, int diff,
 }
 
 /*
- * Remove diff mappings by vma's mm.  A slot whose count goes negative is
- * freed: that happens legitimately when some of this mm's mappings were
- * added while no slot was free.  When one slot holds every remaining
- * mapping (or none are left) the folio is "exclusive" again.  Returns the
- * new logical large mapcount.
+ * Remove nr_mappings mappings, of nr_pages pages in all, by vma's mm.  A
+ * slot whose count goes negative is freed: that happens legitimately when
+ * some of this mm's mappings were added while no slot was free.  When one
+ * slot holds every remaining mapping (or none are left) the folio is
+ * "exclusive" again.  Returns the new logical large mapcount, and the new
+ * total of mapped pages in *nr_mapped_pages (0 in the seeds' schemes).
  */
-static inline int folio_sub_return_large_mapcount(struct folio *folio, int diff,
-						  struct vm_area_struct *vma)
+static inline int folio_sub_return_large_mapcount(struct folio *folio, int nr_mappings,
+						  int nr_pages, struct vm_area_struct *vma,
+						  unsigned long *nr_mapped_pages)
 {
 	const mm_id_t mm_id = vma->vm_mm->mm_id;
+	const int diff = nr_mappings;
 	int new_mapcount_val;
 
 	folio_lock_large_mapcount(folio);
-	__folio_large_mapcount_sanity_checks(folio, diff, mm_id);
-	new_mapcount_val = atomic_read(&folio->_large_mapcount) - diff;
-	atomic_set(&folio->_large_mapcount, new_mapcount_val);
+	__folio_large_mapcount_sanity_checks(folio, nr_mappings, nr_pages, mm_id);
+	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) - diff;
+	atomic_set(folio_large_mapcount_ptr(folio), new_mapcount_val);
+	*nr_mapped_pages = folio_mod_total_mapped_pages(folio, -(long)nr_pages);
 	if (folio_mm_id(folio, 0) == mm_id) {
 		folio->_mm_id_mapcount[0] -= diff;
 		if (folio->_mm_id_mapcount[0] >= 0)
@@ -430,24 +515,54 @@ out:
 	return new_mapcount_val + 1;
 }
 
+static __always_inline void folio_add_large_mapcount(struct folio *folio, int nr_mappings,
+						     int nr_pages, struct vm_area_struct *vma)
+{
+	unsigned long nr_mapped_pages;
+
+	folio_add_return_large_mapcount(folio, nr_mappings, nr_pages, vma, &nr_mapped_pages);
+}
+
+static __always_inline void folio_sub_large_mapcount(struct folio *folio, int nr_mappings,
+						     int nr_pages, struct vm_area_struct *vma)
+{
+	unsigned long nr_mapped_pages;
+
+	folio_sub_return_large_mapcount(folio, nr_mappings, nr_pages, vma, &nr_mapped_pages);
+}
+
+/* One more PMD mapping, by dst_vma's mm (fork; no statistic moves). */
+static __always_inline void __folio_dup_rmap_pmd(struct folio *folio,
+						 struct vm_area_struct *dst_vma)
+{
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		atomic_inc(&folio->_entire_mapcount);
+	folio_add_large_mapcount(folio, 1, HPAGE_PMD_NR, dst_vma);
+}
+
+/*
+ * A PMD maps 512 pages: in the seeds' schemes the whole PMD-sized folio,
+ * with CONFIG_MAPCOUNT_PAGES any 512 naturally aligned pages of a folio of
+ * order 9 or more (the RFC's "arbitrary folio mappings").
+ */
 static __always_inline void __folio_rmap_sanity_checks(const struct folio *folio,
 							const struct page *page, int nr_pages,
 							enum rmap_level level)
 {
+	const unsigned long mapping_nr = 1UL << rmap_level_to_order(level);
+
 	VM_WARN_ON_ONCE(nr_pages <= 0, "rmap of no pages");
 	VM_WARN_ON_ONCE(page_folio(page) != folio, "page not in folio");
 	VM_WARN_ON_ONCE(page_folio(page + nr_pages - 1) != folio, "page range leaves the folio");
+	if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES)) {
+		VM_WARN_ON_ONCE(nr_pages % mapping_nr || (page - &folio->page) % mapping_nr,
+				"rmap of pages not aligned to the mapping size");
+		return;
+	}
 	VM_WARN_ON_ONCE(level == RMAP_LEVEL_PMD && (folio_order(folio) != HPAGE_PMD_ORDER ||
 						    page != &folio->page),
 			"PMD rmap of a folio that is not PMD-sized");
 }
-
-#define folio_add_large_mapcount(f, diff, vma)  ((void)folio_add_return_large_mapcount(f, diff, vma))
-#define folio_sub_large_mapcount(f, diff, vma)  ((void)folio_sub_return_large_mapcount(f, diff, vma))
-#define folio_inc_large_mapcount(f, vma)        folio_add_large_mapcount(f, 1, vma)
-#define folio_dec_large_mapcount(f, vma)        folio_sub_large_mapcount(f, 1, vma)
-#define folio_inc_return_large_mapcount(f, vma) folio_add_return_large_mapcount(f, 1, vma)
-#define folio_dec_return_large_mapcount(f, vma) folio_sub_return_large_mapcount(f, 1, vma)
 
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags);

@@ -38,8 +38,7 @@ static __always_inline void __folio_dup_file_rmap(struct folio *folio, struct pa
 	VM_WARN_ON_ONCE(folio_test_anon(folio), "file dup of an anon folio");
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
 	if (level == RMAP_LEVEL_PMD) {
-		atomic_inc(&folio->_entire_mapcount);
-		folio_inc_large_mapcount(folio, dst_vma);
+		__folio_dup_rmap_pmd(folio, dst_vma);
 		return;
 	}
 	if (!folio_test_large(folio)) {
@@ -49,7 +48,7 @@ static __always_inline void __folio_dup_file_rmap(struct folio *folio, struct pa
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		for (int i = 0; i < nr_pages; i++)
 			atomic_inc(&page[i]._mapcount);
-	folio_add_large_mapcount(folio, nr_pages, dst_vma);
+	folio_add_large_mapcount(folio, nr_pages, nr_pages, dst_vma);
 }
 
 noinline_fn void folio_dup_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,

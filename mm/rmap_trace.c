@@ -109,7 +109,8 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 	bool large = folio_test_large(folio);
 
 	s->lm = folio_mapcount(folio);
-	s->em = large ? folio_entire_mapcount(folio) : 0;
+	s->em = IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? (int)folio_total_mapped_pages(folio) :
+						    folio_entire_mapcount(folio);
 	s->npm = large ? folio_nr_pages_mapped(folio) : -1;
 	for (int i = 0; i < 2; i++) {
 		s->id[i] = large ? folio_mm_id(folio, i) : 0;

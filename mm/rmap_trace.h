@@ -53,7 +53,10 @@ static inline enum folio_kind folio_kind(const struct folio *folio)
 
 const char *folio_kind_name(enum folio_kind kind);
 
-/* A folio's mapcount state, logical values (-1: not kept in this mode). */
+/*
+ * A folio's mapcount state, logical values (-1: not kept in this mode);
+ * em is the total of mapped pages with CONFIG_MAPCOUNT_PAGES ("tmp").
+ */
 struct rmap_trace_state {
 	int lm, em, npm, mc[2];
 	unsigned int id[2];

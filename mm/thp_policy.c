@@ -123,7 +123,7 @@ int thp_enabled_store(int order, const char *buf, size_t len)
 /* The anon order of a folio of "size" bytes, or -1 if foliOS has no such size. */
 int thp_anon_order(unsigned long size)
 {
-	for (int order = 0; order <= HPAGE_PMD_ORDER; order++)
+	for (int order = 0; order <= THP_MAX_ANON_ORDER; order++)
 		if ((PAGE_SIZE << order) == size && (THP_ORDERS_ALL_ANON & BIT(order)))
 			return order;
 	return -1;

@@ -7,8 +7,8 @@
 #include "mm/mm_types.h"
 #include "mm/mm.h"
 
-/* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux. */
-#define THP_ORDERS_ALL_ANON     ((BIT(HPAGE_PMD_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
+/* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux, or 4 MiB. */
+#define THP_ORDERS_ALL_ANON     ((BIT(THP_MAX_ANON_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
 
 extern int thp_use_zero_page;
 

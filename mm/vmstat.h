@@ -10,6 +10,7 @@
 #define MM_VMSTAT_H
 
 #include "linux/atomic.h"
+#include "mm/mm.h"
 
 enum node_stat_item {
 	NR_ANON_MAPPED,         /* pages of anon folios counted as mapped */
@@ -65,7 +66,7 @@ enum mthp_stat_item {
 	__MTHP_STAT_COUNT
 };
 
-#define MTHP_STAT_ORDERS        10      /* orders 0 … HPAGE_PMD_ORDER */
+#define MTHP_STAT_ORDERS        (THP_MAX_ANON_ORDER + 1)
 
 extern atomic_long_t mthp_stats[MTHP_STAT_ORDERS][__MTHP_STAT_COUNT];
 

@@ -17,7 +17,7 @@ import tempfile
 LINE = re.compile(
     r"#(?P<seq>\d+) pid=(?P<pid>\d+) mm=(?P<mm>\d+) (?P<op>\w+) nr=(?P<nr>-?\d+) "
     r"folio=(?P<folio>\S+) by (?P<caller>\S+): lm (?P<lm0>-?\d+)->(?P<lm>-?\d+) "
-    r"em \S+ npm \S+ slot0 (?P<a0>\d+):(?P<am0>-?\d+)->(?P<id0>\d+):(?P<mc0>-?\d+) "
+    r"(?:em|tmp) \S+ npm \S+ slot0 (?P<a0>\d+):(?P<am0>-?\d+)->(?P<id0>\d+):(?P<mc0>-?\d+) "
     r"slot1 (?P<a1>\d+):(?P<am1>-?\d+)->(?P<id1>\d+):(?P<mc1>-?\d+) "
     r"shared (?P<sh0>\d)->(?P<sh>\d)")
 

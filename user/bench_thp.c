@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 
 	len = (size_t)(argc > 1 ? atoi(argv[1]) : 64) << 20;
 	printf("# bench_thp: %zu MiB, %s, median of 3\n", len >> 20,
-	       page_mapcount_mode() ? "page-mapcount" : "no-page-mapcount");
+	       mapcount_mode_name());
 	for (enum kind k = K_4K; k < NR_KINDS; k++) {
 		unsigned long long t[4][3];
 		int ok_ = 1;

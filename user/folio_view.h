@@ -40,7 +40,9 @@ static inline int write_text(const char *path, const char *s)
 /* foliOS's /proc/folio/<pfn>, parsed; -1 fields if absent. */
 struct folio_view {
 	long pfn, head_pfn, order, refcount, large_mapcount, entire_mapcount;
+	long total_mapped_pages;                /* pages mapped, over all mappings */
 	long nr_pages_mapped, page_mapcount;    /* -1 without CONFIG_PAGE_MAPCOUNT */
+	int mapcount_pages;                     /* the RFC's scheme: no entire_mapcount */
 	long mm_id[2], mm_id_pid[2], mm_id_mapcount[2];
 	long shared, anon_exclusive, partially_mapped;
 	char mapping[8];                        /* "anon", "file", "shmem", "none"; "" if absent */
@@ -73,6 +75,16 @@ static inline int folio_view_pfn(unsigned long pfn, struct folio_view *v)
 	v->refcount = fv_field(buf, "refcount");
 	v->large_mapcount = fv_field(buf, "large_mapcount");
 	v->entire_mapcount = fv_field(buf, "entire_mapcount");
+	v->total_mapped_pages = fv_field(buf, "total_mapped_pages");
+	/*
+	 * The RFC's scheme keeps no entire mapcount: a PMD-sized folio's PMD
+	 * mappings follow from its counts (each adds 511 more pages than
+	 * mappings).
+	 */
+	v->mapcount_pages = v->entire_mapcount < 0;
+	if (v->mapcount_pages)
+		v->entire_mapcount = v->order == 9 ?
+				     (v->total_mapped_pages - v->large_mapcount) / 511 : 0;
 	v->nr_pages_mapped = fv_field(buf, "nr_pages_mapped");
 	v->page_mapcount = fv_field(buf, "page_mapcount");
 	v->mm_id[0] = fv_field(buf, "mm_id0");

@@ -78,8 +78,12 @@ int main(int argc, char **argv)
 	}
 	printf("pfn %#lx: page %ld of a folio at pfn %#lx, order %ld (%ld KiB)\n", pfn,
 	       (long)(pfn - v.head_pfn), (unsigned long)v.head_pfn, v.order, 4L << v.order);
-	printf("refcount %ld, large mapcount %ld, entire mapcount %ld", v.refcount,
-	       v.large_mapcount, v.entire_mapcount);
+	printf("refcount %ld, large mapcount %ld, ", v.refcount, v.large_mapcount);
+	if (v.mapcount_pages)
+		printf("total mapped pages %ld (PMD mappings %ld)", v.total_mapped_pages,
+		       (v.total_mapped_pages - v.large_mapcount) / 511);
+	else
+		printf("entire mapcount %ld", v.entire_mapcount);
 	if (v.nr_pages_mapped >= 0)
 		printf(", nr_pages_mapped %ld, this page's mapcount %ld", v.nr_pages_mapped,
 		       v.page_mapcount);

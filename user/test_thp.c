@@ -267,7 +267,7 @@ static void test_pressure(void)
 
 int main(void)
 {
-	printf("# test_thp (%s)\n", page_mapcount_mode() ? "page-mapcount" : "no-page-mapcount");
+	printf("# test_thp (%s)\n", mapcount_mode_name());
 	test_knobs();
 	for (unsigned long kb = 16; kb <= 1024; kb *= 2)
 		test_mthp_fault(kb);

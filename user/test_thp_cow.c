@@ -310,7 +310,7 @@ static void test_mode_counts(void)
 
 int main(void)
 {
-	printf("# test_thp_cow (%s)\n", page_mapcount_mode() ? "page-mapcount" : "no-page-mapcount");
+	printf("# test_thp_cow (%s)\n", mapcount_mode_name());
 	for (enum kind k = MTHP_64K; k <= PMD_2M; k++) {
 		test_child_write(k);
 		test_parent_reuse(k);

@@ -28,7 +28,7 @@ static int read_trace(struct rec *recs, int max)
 	for (line = strtok_r(buf, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
 		struct rec *r = &recs[n];
 
-		if (sscanf(line, "#%*u pid=%d mm=%*u %15s nr=%d folio=%*s by %*s lm %d->%d em %*s "
+		if (sscanf(line, "#%*u pid=%d mm=%*u %15s nr=%d folio=%*s by %*s lm %d->%d %*s %*s "
 			   "npm %*s slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d", &r->pid, r->op,
 			   &r->nr, &r->lm0, &r->lm1, &r->s0a, &r->m0a, &r->s0b, &r->m0b, &r->s1a, &r->m1a,
 			   &r->s1b, &r->m1b, &r->sh0, &r->sh1) == 15)

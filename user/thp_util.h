@@ -137,8 +137,13 @@ static inline int my_slot(const struct folio_view *v)
 	return -1;
 }
 
-/* Does this kernel keep per-page mapcounts (the folio view shows page_mapcount)? */
-static inline int page_mapcount_mode(void)
+enum mapcount_mode { NO_PAGE_MAPCOUNT, PAGE_MAPCOUNT, MAPCOUNT_PAGES };
+
+/*
+ * Which scheme this kernel keeps, from what its folio view shows:
+ * page_mapcount (per-page mapcounts), or no entire_mapcount (the RFC's).
+ */
+static inline enum mapcount_mode mapcount_mode(void)
 {
 	static int mode = -1;
 	struct folio_view v;
@@ -148,9 +153,25 @@ static inline int page_mapcount_mode(void)
 		return mode;
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	p[0] = 1;
-	mode = folio_at(p, &v) == 0 && v.page_mapcount >= 0;
+	mode = NO_PAGE_MAPCOUNT;
+	if (folio_at(p, &v) == 0)
+		mode = v.page_mapcount >= 0 ? PAGE_MAPCOUNT :
+		       v.mapcount_pages ? MAPCOUNT_PAGES : NO_PAGE_MAPCOUNT;
 	munmap(p, PAGE);
 	return mode;
+}
+
+/* Does this kernel keep per-page mapcounts (the folio view shows page_mapcount)? */
+static inline int page_mapcount_mode(void)
+{
+	return mapcount_mode() == PAGE_MAPCOUNT;
+}
+
+static inline const char *mapcount_mode_name(void)
+{
+	static const char *const names[] = { "no-page-mapcount", "page-mapcount", "mapcount-pages" };
+
+	return names[mapcount_mode()];
 }
 
 /* len bytes of anon memory starting on an align boundary. */

@@ -36,10 +36,11 @@ static int mapcount_trace_show(struct seq_file *m, void *v)
 		char caller[64];
 
 		ksym_format(r.caller, caller, sizeof(caller));
-		seq_printf(m, "#%lu pid=%d mm=%u %s nr=%d folio=%#lx/%u by %s: lm %d->%d em %d->%d "
+		seq_printf(m, "#%lu pid=%d mm=%u %s nr=%d folio=%#lx/%u by %s: lm %d->%d %s %d->%d "
 			   "npm %d->%d slot0 %u:%d->%u:%d slot1 %u:%d->%u:%d shared %d->%d%s%s\n",
 			   r.seq, r.pid, r.mm_id, rmap_trace_op_name(r.op), r.nr, r.pfn, r.order,
-			   caller, a->lm, b->lm, a->em, b->em, a->npm, b->npm, a->id[0], a->mc[0],
+			   caller, a->lm, b->lm, IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? "tmp" : "em",
+			   a->em, b->em, a->npm, b->npm, a->id[0], a->mc[0],
 			   b->id[0], b->mc[0], a->id[1], a->mc[1], b->id[1], b->mc[1], a->shared,
 			   b->shared, r.kind == FOLIO_KIND_ANON ? "" : " ",
 			   r.kind == FOLIO_KIND_ANON ? "" : folio_kind_name(r.kind));

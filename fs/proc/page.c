@@ -224,6 +224,7 @@ static void folio_show_mapping(struct seq_file *m, struct folio *folio, const st
 /* A large folio's mapcounts that must agree, read at once under its mapcount lock. */
 struct folio_counts {
 	int large_mapcount, entire_mapcount, nr_pages_mapped, page_mapcount, mm_id_mapcount[2];
+	unsigned long total_mapped_pages;
 	unsigned int mm_id[2];
 	bool shared;
 };
@@ -235,7 +236,8 @@ static void folio_read_counts(struct folio *folio, struct page *page, struct fol
 	if (large)
 		folio_lock_large_mapcount(folio);
 	c->large_mapcount = folio_mapcount(folio);
-	c->entire_mapcount = large ? folio_entire_mapcount(folio) : 0;
+	c->total_mapped_pages = folio_total_mapped_pages(folio);
+	c->entire_mapcount = folio_entire_mapcount(folio);
 	c->nr_pages_mapped = large ? folio_nr_pages_mapped(folio) : folio_mapcount(folio);
 	c->page_mapcount = large ? folio_precise_page_mapcount(folio, page) : folio_mapcount(folio);
 	for (int i = 0; i < 2; i++) {
@@ -271,9 +273,12 @@ static void folio_show_held(struct seq_file *m, struct folio *folio, struct page
 
 	folio_read_counts(folio, page, &c);
 	page_flag_names(folio->flags | (page->flags & BIT(PG_anon_exclusive)), flags, sizeof(flags));
-	seq_printf(m, "pfn: %ld\nhead_pfn: %lu\norder: %u\nrefcount: %d\nlarge_mapcount: %d\n"
-		   "entire_mapcount: %d\n", pfn, folio_pfn(folio), folio_order(folio),
-		   folio_ref_count(folio) - 1, c.large_mapcount, c.entire_mapcount);
+	seq_printf(m, "pfn: %ld\nhead_pfn: %lu\norder: %u\nrefcount: %d\nlarge_mapcount: %d\n",
+		   pfn, folio_pfn(folio), folio_order(folio), folio_ref_count(folio) - 1,
+		   c.large_mapcount);
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		seq_printf(m, "entire_mapcount: %d\n", c.entire_mapcount);
+	seq_printf(m, "total_mapped_pages: %lu\n", c.total_mapped_pages);
 	if (large)
 		seq_printf(m, "pincount: %d\n", atomic_read(&folio->_pincount));
 	seq_printf(m, "maybe_dma_pinned: %d\n", folio_maybe_dma_pinned(folio));
@@ -295,9 +300,12 @@ static void folio_show_bare(struct seq_file *m, struct page *page, long pfn)
 	char flags[128];
 
 	page_flag_names(page->flags, flags, sizeof(flags));
-	seq_printf(m, "pfn: %ld\nhead_pfn: %ld\norder: 0\nrefcount: %d\nlarge_mapcount: 0\n"
-		   "entire_mapcount: 0\nmaybe_dma_pinned: 0\nmapping: none\ninode: 0\nindex: 0\n",
+	seq_printf(m, "pfn: %ld\nhead_pfn: %ld\norder: 0\nrefcount: %d\nlarge_mapcount: 0\n",
 		   pfn, pfn, page_ref_count(page));
+	if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+		seq_printf(m, "entire_mapcount: 0\n");
+	seq_printf(m, "total_mapped_pages: 0\nmaybe_dma_pinned: 0\nmapping: none\ninode: 0\n"
+		   "index: 0\n");
 	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 		seq_printf(m, "nr_pages_mapped: 0\npage_mapcount: 0\n");
 	for (int i = 0; i < 2; i++)

@@ -25,6 +25,18 @@ typedef unsigned long pgoff_t;  /* a page offset in a file */
 #define CONFIG_NO_PAGE_MAPCOUNT 0
 #endif
 #define CONFIG_PAGE_MAPCOUNT (!CONFIG_NO_PAGE_MAPCOUNT)
+/*
+ * The third scheme (the 2026 RFC): a large folio's mapcounts count mapped
+ * pages, a PMD 512 of them.  It keeps no per-page mapcounts either.
+ */
+#ifndef CONFIG_MAPCOUNT_PAGES
+#define CONFIG_MAPCOUNT_PAGES 0
+#endif
+_Static_assert(!CONFIG_MAPCOUNT_PAGES || CONFIG_NO_PAGE_MAPCOUNT,
+	       "CONFIG_MAPCOUNT_PAGES keeps no per-page mapcounts");
+/* The variant's name: the banner, build/<name>/, the tests' labels. */
+#define MAPCOUNT_VARIANT (CONFIG_MAPCOUNT_PAGES ? "mapcount-pages" : \
+			  CONFIG_NO_PAGE_MAPCOUNT ? "no-page-mapcount" : "page-mapcount")
 #ifndef CONFIG_LOCKDEP                  /* the lock validator: kernel debug builds */
 #define CONFIG_LOCKDEP 0
 #endif

@@ -169,7 +169,7 @@ static double run_once(int s, bool fork, bool cold)
 
 static void bench(int s, bool fork, bool cold)
 {
-	const char *mode = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? "page-mapcount" : "no-page-mapcount";
+	const char *mode = MAPCOUNT_VARIANT;
 	double t[MAX_REPS];
 
 	for (int r = 0; r < reps; r++) {

@@ -21,7 +21,7 @@ int main(void)
 	static const int nrs[] = { 1, 16, 512 };
 	struct test_mm a, b;
 	struct folio *f;
-	const char *mode = IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? "page-mapcount" : "no-page-mapcount";
+	const char *mode = MAPCOUNT_VARIANT;
 
 	host_machine_boot(64UL << 20);
 	test_mm_init(&a, NULL);
@@ -39,8 +39,8 @@ int main(void)
 			double t0 = now_ns(), t1, t2;
 
 			for (int i = 0; i < iters; i++) {
-				folio_add_large_mapcount(f, nr, &b.vma);
-				folio_sub_large_mapcount(f, nr, &b.vma);
+				folio_add_large_mapcount(f, nr, nr, &b.vma);
+				folio_sub_large_mapcount(f, nr, nr, &b.vma);
 			}
 			t1 = now_ns();
 			for (int i = 0; i < iters; i++) {

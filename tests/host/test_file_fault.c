@@ -259,7 +259,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mmap_checks, boot0, shutdown),
 	};
 
-	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ?
-					   "file faults (page-mapcount)" :
-					   "file faults (no-page-mapcount)", tests, NULL, NULL);
+	return cmocka_run_group_tests_name(VARIANT_LABEL("file faults"), tests, NULL, NULL);
 }

@@ -278,6 +278,5 @@ int main(void)
 		T(test_fork_dup), T(test_small_folio), T(test_rmap_walk_file),
 	};
 
-	return cmocka_run_group_tests_name(PM ? "file rmap (page-mapcount)" :
-					   "file rmap (no-page-mapcount)", tests, NULL, NULL);
+	return cmocka_run_group_tests_name(VARIANT_LABEL("file rmap"), tests, NULL, NULL);
 }

@@ -52,11 +52,15 @@ static int shutdown(void **state)
 	assert_int_equal(s.shared, SHARED);                                    \
 } while (0)
 
-/* Per-page mapcounts: expected value with PAGE_MAPCOUNT, untouched without. */
+/*
+ * Per-page mapcounts: expected value with PAGE_MAPCOUNT, untouched without
+ * (with MAPCOUNT_PAGES, page[1]'s holds the large mapcount).
+ */
 static void expect_page_mapcounts(struct folio *f, int from, int to, int mapcount)
 {
 	for (int i = from; i < to; i++)
-		assert_int_equal(atomic_read(&folio_page(f, i)->_mapcount) + 1, PM ? mapcount : 0);
+		if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES) || i != 1)
+			assert_int_equal(atomic_read(&folio_page(f, i)->_mapcount) + 1, PM ? mapcount : 0);
 }
 
 static void expect_exclusive(struct folio *f, int from, int to, bool excl)
@@ -344,9 +348,9 @@ static void test_sanity_checks(void **state)
 
 	(void)state;
 	host_log_clear();
-	folio_add_large_mapcount(f, 5, &A.vma);                 /* diff > nr_pages (4) */
-	assert_non_null(strstr(host_log(), "diff > nr_pages"));
-	folio_add_large_mapcount(f, 1, &bogus_vma);
+	folio_add_large_mapcount(f, 5, 5, &A.vma);              /* 5 pages of a 4-page folio */
+	assert_non_null(strstr(host_log(), "mapped pages > folio pages"));
+	folio_add_large_mapcount(f, 1, 1, &bogus_vma);
 	assert_non_null(strstr(host_log(), "MM ID out of range"));
 	assert_int_equal(nr_warnings, 2);
 	small = folio_alloc(0, 0);
@@ -362,7 +366,8 @@ static void test_sanity_checks(void **state)
 static void test_free_checks(void **state)
 {
 	static const char *const reasons[] = {
-		"nonzero large_mapcount", "nonzero mm mapcount 0", "nonzero entire_mapcount",
+		"nonzero large_mapcount", "nonzero mm mapcount 0",
+		IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? "nonzero total_mapped_pages" : "nonzero entire_mapcount",
 		"nonzero pincount", "on deferred list",
 	};
 
@@ -371,9 +376,14 @@ static void test_free_checks(void **state)
 		struct folio *f = folio_alloc(0, 3);
 
 		switch (i) {
-		case 0: atomic_set(&f->_large_mapcount, 0); break;
+		case 0: atomic_set(folio_large_mapcount_ptr(f), 0); break;
 		case 1: f->_mm_id_mapcount[0] = 0; break;
-		case 2: atomic_set(&f->_entire_mapcount, 0); break;
+		case 2:
+			if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES))
+				atomic_long_set(&f->_total_mapped_pages, 1);
+			else
+				atomic_set(&f->_entire_mapcount, 0);
+			break;
 		case 3: atomic_set(&f->_pincount, 1); break;
 		case 4: list_add(&f->_deferred_list, &f->_deferred_list); f->_deferred_list.next = &f->lru; break;
 		}
@@ -444,6 +454,5 @@ int main(void)
 		T(test_free_checks), T(test_fresh_folio_all_orders), T(test_mm_ids),
 	};
 
-	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_PAGE_MAPCOUNT) ? "rmap (page-mapcount)"
-					   : "rmap (no-page-mapcount)", tests, NULL, NULL);
+	return cmocka_run_group_tests_name(VARIANT_LABEL("rmap"), tests, NULL, NULL);
 }

@@ -146,7 +146,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collapse, boot, shutdown),
 	};
 
-	return cmocka_run_group_tests_name(IS_ENABLED(CONFIG_NO_PAGE_MAPCOUNT) ?
-					   "zeropage (no-page-mapcount)" : "zeropage (page-mapcount)",
-					   tests, NULL, NULL);
+	return cmocka_run_group_tests_name(VARIANT_LABEL("zeropage"), tests, NULL, NULL);
 }

@@ -24,6 +24,11 @@ def page_mapcount_mode():
     return int(gdb.parse_and_eval("(int)config_page_mapcount")) != 0
 
 
+def mapcount_pages_mode():
+    """Was the kernel built with CONFIG_MAPCOUNT_PAGES (the RFC's scheme)?"""
+    return int(gdb.parse_and_eval("(int)config_mapcount_pages")) != 0
+
+
 class Folio(gdb.Command):
     """Show the folio holding a page frame: order, refcount, what it holds
 (anon memory: its anon_vma; a page-cache folio: shmem or file, the inode
@@ -78,8 +83,16 @@ Usage: folio PFN        (any pfn of the folio)
             print("anon_exclusive: %d" % (1 if ae else 0))
             return
         ids = int(f["_mm_ids"])
-        print("large_mapcount: %d" % (int(f["_large_mapcount"]["counter"]) + 1))
-        print("entire_mapcount: %d" % (int(f["_entire_mapcount"]["counter"]) + 1))
+        if mapcount_pages_mode():
+            # the RFC's scheme: the large mapcount in page[1]'s _mapcount,
+            # the total of mapped pages where _large_mapcount was
+            lm = int(f["_mapcount_1"]["counter"]) + 1
+            total = int(f["_total_mapped_pages"]["counter"])
+            print("large_mapcount: %d" % lm)
+            print("total_mapped_pages: %d (PMD mappings: %d)" % (total, (total - lm) // 511))
+        else:
+            print("large_mapcount: %d" % (int(f["_large_mapcount"]["counter"]) + 1))
+            print("entire_mapcount: %d" % (int(f["_entire_mapcount"]["counter"]) + 1))
         print("pincount: %d" % int(f["_pincount"]["counter"]))
         if page_mapcount_mode():
             print("nr_pages_mapped: %#x" % int(f["_nr_pages_mapped"]["counter"]))
