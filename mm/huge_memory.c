@@ -170,6 +170,82 @@ static struct folio *huge_anon_fault_folio(struct mm_struct *mm, unsigned int fl
 }
 
 /*
+ * With CONFIG_MAPCOUNT_PAGES, a fault may map a 4 MiB folio by the two PMD
+ * entries of its naturally aligned range (one PMD table holds both): if
+ * the size is enabled for vma, the range lies in vma and both entries are
+ * none.  pmd is the entry of address.
+ */
+static bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
+{
+	const unsigned int order = THP_MAX_ANON_ORDER;
+	pmd_t *first = pmd - ((address >> PMD_SHIFT) & ((1UL << (order - HPAGE_PMD_ORDER)) - 1));
+
+	if (order == HPAGE_PMD_ORDER || !thp_vma_allowable_order(vma, order) ||
+	    !thp_vma_suitable_order(vma, address, order))
+		return false;
+	for (int i = 0; i < 1 << (order - HPAGE_PMD_ORDER); i++)
+		if (!pgent_none(READ_ONCE(first[i])))
+			return false;
+	return true;
+}
+
+/*
+ * The multi-PMD anon fault (the RFC's "arbitrary folio mappings"): a new
+ * zeroed 4 MiB folio, one PMD leaf per 2 MiB of it, each with its own
+ * reference and deposited table; the rmap counts 2 mappings, 1 024 pages.
+ * As do_huge_pmd_anonymous_page(): 0 (also when another CPU filled an
+ * entry first: retry), or VM_FAULT_FALLBACK when no block or table is free.
+ */
+static int do_huge_anonymous_multi_pmd(struct vm_area_struct *vma, unsigned long address,
+				       pmd_t *pmd)
+{
+	const unsigned int order = THP_MAX_ANON_ORDER, nr_pmds = 1U << (order - HPAGE_PMD_ORDER);
+	unsigned long haddr = address & ~((PAGE_SIZE << order) - 1);
+	pmd_t *first = pmd - ((address - haddr) >> PMD_SHIFT);
+	struct mm_struct *mm = vma->vm_mm;
+	pte_t *tables[1U << (THP_MAX_ANON_ORDER - HPAGE_PMD_ORDER)] = { NULL };
+	struct folio *folio = folio_alloc(__GFP_ZERO, order);
+	int ret = VM_FAULT_FALLBACK;
+	spinlock_t *ptl;
+	unsigned int i;
+
+	count_mthp_stat(order, folio ? MTHP_STAT_ANON_FAULT_ALLOC : MTHP_STAT_ANON_FAULT_FALLBACK);
+	if (!folio)
+		return VM_FAULT_FALLBACK;
+	for (i = 0; i < nr_pmds; i++)
+		if (!(tables[i] = pte_alloc_one()))
+			goto out;
+	ptl = pmd_lock(mm, pmd);
+	for (i = 0; i < nr_pmds; i++)
+		if (!pgent_none(first[i]))
+			break;
+	ret = 0;
+	if (i < nr_pmds) {
+		spin_unlock(ptl);
+		goto out;
+	}
+	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
+	folio_ref_add(folio, nr_pmds - 1);
+	for (i = 0; i < nr_pmds; i++) {
+		set_pmd_at(mm, haddr + i * PMD_SIZE, first + i,
+			   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio) + i * HPAGE_PMD_NR,
+							    vm_get_page_prot(vma))));
+		pgtable_trans_huge_deposit(mm, tables[i]);
+		tables[i] = NULL;
+	}
+	add_mm_counter(mm, folio_nr_pages(folio));
+	spin_unlock(ptl);
+	folio = NULL;
+out:
+	for (i = 0; i < nr_pmds; i++)
+		if (tables[i])
+			pte_free(tables[i]);
+	if (folio)
+		folio_put(folio);
+	return ret;
+}
+
+/*
  * An anon fault at address where the PMD entry is none and a 2 MiB folio
  * is allowed (the caller checked): a read (flags without FAULT_FLAG_WRITE)
  * maps the huge zero folio if use_zero_page is set; otherwise allocate a
@@ -191,6 +267,10 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 
 	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
 		return VM_FAULT_FALLBACK;
+	if (((flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page)) &&
+	    thp_multi_pmd_allowed(vma, address, pmd) &&
+	    do_huge_anonymous_multi_pmd(vma, address, pmd) != VM_FAULT_FALLBACK)
+		return 0;
 	table = pte_alloc_one();
 	if (!table)
 		return VM_FAULT_FALLBACK;
@@ -224,8 +304,10 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 /*
  * A write to a read-only PMD leaf of a writable mapping (Linux's
  * do_huge_pmd_wp_page, MISSING.md §Patch 13), under pmd_lock: reuse the
- * whole THP if it is ours alone — head PageAnonExclusive, or refcount 1
- * (only this PMD maps it) checked again under the folio lock — else split
+ * PMD's pages if they are ours alone — the PMD's first page
+ * PageAnonExclusive, or refcount 1 (only this PMD maps the folio) checked
+ * under the folio lock, or (CONFIG_MAPCOUNT_PAGES: a 4 MiB folio has two
+ * PMDs) every mapping and reference this mm's by the MM owner slots — else split
  * the PMD and return VM_FAULT_FALLBACK so the PTE path retries, copying
  * one 4 KiB page or reusing through the MM owner slots.  A folio locked
  * elsewhere is not waited for (a spinlock is held): the PMD is split.
@@ -240,13 +322,15 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 	if (is_huge_zero_pmd(*pmd))
 		goto fallback;
 	if (!PageAnonExclusive(page)) {
-		if (folio_ref_count(folio) != 1 || !folio_trylock(folio))
+		if (!folio_trylock(folio))
 			goto fallback;
-		if (folio_ref_count(folio) != 1) {
+		if (folio_ref_count(folio) == 1) {
+			folio_move_anon_rmap(folio, vma);
+		} else if (!IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ||
+			   !wp_can_reuse_large_anon_folio(folio, vma)) {
 			folio_unlock(folio);
 			goto fallback;
 		}
-		folio_move_anon_rmap(folio, vma);
 		SetPageAnonExclusive(page);
 		folio_unlock(folio);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
@@ -261,22 +345,23 @@ fallback:
 
 /*
  * The rmap half of splitting a PMD into 512 PTEs (Linux's
- * __split_huge_pmd_locked for anon folios): each PTE will hold a folio
- * reference; the 512 PTE mappings are added (exclusive if the PMD was) and
- * then the PMD mapping is removed.  Net: refcount +511, this mm's slot and
- * the large mapcount +511, entire mapcount -1.  The caller replaces the
- * PMD entry by a table of PTEs.
+ * __split_huge_pmd_locked for anon folios): the PMD maps the 512 pages of
+ * folio from page; each PTE will hold a folio reference; the 512 PTE
+ * mappings are added (exclusive if the PMD was) and then the PMD mapping
+ * is removed.  Net: refcount +511, this mm's slot and the large mapcount
+ * +511, entire mapcount -1 (the total of mapped pages stays).  The caller
+ * replaces the PMD entry by a table of PTEs.
  */
-void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+void folio_remap_pmd_as_ptes(struct folio *folio, struct page *page, struct vm_area_struct *vma,
 			     unsigned long haddr)
 {
-	const bool anon_exclusive = PageAnonExclusive(&folio->page);
+	const bool anon_exclusive = PageAnonExclusive(page);
 
 	VM_WARN_ON_ONCE(!folio_test_pmd_mappable(folio), "PMD split of a small folio");
 	folio_ref_add(folio, HPAGE_PMD_NR - 1);
-	folio_add_anon_rmap_ptes(folio, &folio->page, HPAGE_PMD_NR, vma, haddr,
+	folio_add_anon_rmap_ptes(folio, page, HPAGE_PMD_NR, vma, haddr,
 				 anon_exclusive ? RMAP_EXCLUSIVE : RMAP_NONE);
-	folio_remove_rmap_pmd(folio, &folio->page, vma);
+	folio_remove_rmap_pmd(folio, page, vma);
 }
 
 /*
@@ -354,7 +439,9 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 			set_pte_at(mm, haddr + i * PAGE_SIZE, table + i, zero);
 	} else {
 		set_ptes(mm, haddr, table, pgent_huge_to_pte(old, 0), HPAGE_PMD_NR);
-		folio_remap_pmd_as_ptes(page_folio(pfn_to_page(pgent_pfn(old))), vma, haddr);
+		struct page *page = pfn_to_page(pgent_pfn(old));
+
+		folio_remap_pmd_as_ptes(page_folio(page), page, vma, haddr);
 	}
 	pmd_populate(mm, pmd, table);
 }

@@ -205,6 +205,7 @@ long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long l
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
 			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma);
 struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);

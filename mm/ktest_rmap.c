@@ -94,7 +94,7 @@ static void rmap_pmd_split(struct ktest *t)
 	KTEST_ASSERT(t, f);
 	folio_add_new_anon_rmap(f, &a.vma, 0, RMAP_EXCLUSIVE);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_THPS), 512);
-	folio_remap_pmd_as_ptes(f, &a.vma, 0);
+	folio_remap_pmd_as_ptes(f, &f->page, &a.vma, 0);
 	KTEST_EXPECT_EQ(t, folio_ref_count(f), 512);
 	KTEST_EXPECT_EQ(t, folio_entire_mapcount(f), 0);
 	KTEST_EXPECT_EQ(t, folio_large_mapcount(f), 512);

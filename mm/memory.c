@@ -258,6 +258,12 @@ unlock:
 	return exclusive;
 }
 
+/* The PMD write fault's view of __wp_can_reuse_large_anon_folio() (mm/huge_memory.c). */
+bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma)
+{
+	return __wp_can_reuse_large_anon_folio(folio, vma);
+}
+
 /*
  * May this mm reuse the page for writing?  A small folio it holds the only
  * reference to is ours alone from now on: it moves to vma's anon_vma

@@ -186,15 +186,28 @@ static int queue_pages_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigne
 	return 0;
 }
 
-/* The THP a PMD leaf maps (not the huge zero folio), with a reference, under pmd_lock; or NULL. */
-static struct folio *pmd_folio_get(struct mm_struct *mm, pmd_t *pmd)
+/*
+ * The THP a PMD leaf at addr maps (not the huge zero folio), with a
+ * reference, under pmd_lock; or NULL.  *nr_pmds: how many PMD leaves from
+ * this one (in its table) map its next pages in turn — 2 for a 4 MiB
+ * folio's two — so the walk moves the folio once.
+ */
+static struct folio *pmd_folio_get(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+				   unsigned long *nr_pmds)
 {
 	spinlock_t *ptl = pmd_lock(mm, pmd);
 	struct folio *folio = NULL;
+	unsigned long pfn = pgent_pfn(*pmd);
 
+	*nr_pmds = 1;
 	if (pgent_present(*pmd) && pgent_huge(*pmd) && !is_huge_zero_pmd(*pmd)) {
-		folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+		folio = page_folio(pfn_to_page(pfn));
 		folio_get(folio);
+		while (pfn + *nr_pmds * HPAGE_PMD_NR < folio_pfn(folio) + folio_nr_pages(folio) &&
+		       pt_index(addr, PT_PMD) + *nr_pmds < PTRS_PER_TABLE &&
+		       pgent_present(pmd[*nr_pmds]) && pgent_huge(pmd[*nr_pmds]) &&
+		       pgent_pfn(pmd[*nr_pmds]) == pfn + *nr_pmds * HPAGE_PMD_NR)
+			(*nr_pmds)++;
 	}
 	spin_unlock(ptl);
 	return folio;
@@ -204,7 +217,7 @@ static struct folio *pmd_folio_get(struct mm_struct *mm, pmd_t *pmd)
 static int queue_pages_vma(struct vm_area_struct *vma, unsigned long start, unsigned long end,
 			   struct queue_pages *qp)
 {
-	unsigned long addr, next;
+	unsigned long addr, next, nr_pmds;
 	struct folio *folio;
 	int ret = 0;
 
@@ -216,7 +229,8 @@ static int queue_pages_vma(struct vm_area_struct *vma, unsigned long start, unsi
 			continue;
 		if (!pgent_huge(*pmd)) {
 			ret = queue_pages_pte_range(vma, pmd, addr, next, qp);
-		} else if ((folio = pmd_folio_get(vma->vm_mm, pmd))) {
+		} else if ((folio = pmd_folio_get(vma->vm_mm, pmd, addr, &nr_pmds))) {
+			next = MIN((addr & PMD_MASK) + nr_pmds * PMD_SIZE, end);
 			ret = queue_folio(folio, qp);
 			folio_put(folio);
 		}

@@ -106,35 +106,42 @@ static bool remove_migration_pte_table(struct folio *src, struct vm_area_struct 
 }
 
 /*
- * If vma holds a PMD migration entry of src's head, make it a PMD leaf of
- * dst (Linux's remove_migration_pmd), with dst's PMD rmap and a reference.
+ * If vma holds a PMD migration entry of src's page i (the first of a PMD's
+ * 512), make it a PMD leaf of dst's page i (Linux's remove_migration_pmd),
+ * with dst's PMD rmap and a reference.
  */
-static void remove_migration_pmd(struct folio *src, struct folio *dst, struct vm_area_struct *vma)
+static void remove_migration_pmd(struct folio *src, struct folio *dst, struct vm_area_struct *vma,
+				 unsigned long i)
 {
-	unsigned long haddr = vma_address(vma, src->index, 1);
+	unsigned long haddr = vma_address(vma, src->index + i, 1);
 	spinlock_t *ptl;
 	pmd_t *pmd;
 
-	if (haddr == (unsigned long)-EFAULT || haddr + PMD_SIZE > vma->vm_end ||
+	if (haddr == (unsigned long)-EFAULT || !IS_ALIGNED(haddr, PMD_SIZE) ||
+	    haddr + PMD_SIZE > vma->vm_end ||
 	    !(pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false)))
 		return;
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (is_pmd_migration_entry(*pmd) && pte_migrates_page(*pmd, src, 0)) {
+	if (is_pmd_migration_entry(*pmd) && pte_migrates_page(*pmd, src, i)) {
 		folio_get(dst);
-		folio_add_anon_rmap_pmd(dst, &dst->page, vma, haddr,
+		folio_add_anon_rmap_pmd(dst, folio_page(dst, i), vma, haddr,
 					migration_pte_exclusive(*pmd) ? RMAP_EXCLUSIVE : RMAP_NONE);
 		set_pmd_at(vma->vm_mm, haddr, pmd,
-			   migration_entry_to_pgent(*pmd, folio_pfn(dst), vma, true));
+			   migration_entry_to_pgent(*pmd, folio_pfn(dst) + i, vma, true));
 	}
 	spin_unlock(ptl);
 }
 
-/* rmap_one of remove_migration_ptes(): a PMD entry of a PMD-sized src, then PTE entries. */
+/*
+ * rmap_one of remove_migration_ptes(): the PMD entries of a src a PMD can
+ * map (one per 2 MiB of it), then PTE entries.
+ */
 static bool remove_migration_pte(struct folio *src, struct vm_area_struct *vma,
 				 unsigned long address, void *arg)
 {
-	if (folio_test_pmd_mappable(src))
-		remove_migration_pmd(src, arg, vma);
+	for (unsigned long i = 0; folio_test_pmd_mappable(src) && i < (unsigned long)folio_nr_pages(src);
+	     i += HPAGE_PMD_NR)
+		remove_migration_pmd(src, arg, vma, i);
 	return folio_walk_vma_ptes(src, vma, remove_migration_pte_table, arg);
 }
 

@@ -583,7 +583,7 @@ void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages
 #define folio_remove_rmap_pte(folio, page, vma) \
 	folio_remove_rmap_ptes(folio, page, 1, vma)
 void folio_remove_rmap_pmd(struct folio *folio, struct page *page, struct vm_area_struct *vma);
-void folio_remap_pmd_as_ptes(struct folio *folio, struct vm_area_struct *vma,
+void folio_remap_pmd_as_ptes(struct folio *folio, struct page *page, struct vm_area_struct *vma,
 			     unsigned long haddr);
 
 /* Page-cache folios (mm/rmap.c, mm/rmap_file.c). */

@@ -129,16 +129,16 @@ bool folio_walk_vma_ptes(struct folio *folio, struct vm_area_struct *vma,
 }
 
 /*
- * Replace the PMD leaf *pmd of vma at haddr, which maps folio, by a PMD
- * migration entry naming its head (Linux's set_pmd_migration_entry):
- * cleared and flushed, the folio's PMD rmap and the mapping's reference
- * dropped; the deposited table stays.  False (nothing done) if the THP is
- * exclusive and may be pinned.  Under pmd_lock.
+ * Replace the PMD leaf *pmd of vma at haddr, which maps folio from page
+ * head on, by a PMD migration entry naming head (Linux's
+ * set_pmd_migration_entry): cleared and flushed, the folio's PMD rmap and
+ * the mapping's reference dropped; the deposited table stays.  False
+ * (nothing done) if the PMD's pages are exclusive and may be pinned.
+ * Under pmd_lock.
  */
-static bool set_pmd_migration_entry(struct folio *folio, struct vm_area_struct *vma, pmd_t *pmd,
-				    unsigned long haddr)
+static bool set_pmd_migration_entry(struct folio *folio, struct page *head,
+				    struct vm_area_struct *vma, pmd_t *pmd, unsigned long haddr)
 {
-	struct page *head = &folio->page;
 	bool exclusive = PageAnonExclusive(head);
 	pmd_t old;
 
@@ -154,26 +154,29 @@ static bool set_pmd_migration_entry(struct folio *folio, struct vm_area_struct *
 }
 
 /*
- * A PMD leaf of folio in vma, if there is one: split into PTEs (a split,
- * TTU_SPLIT_HUGE_PMD: they go to migration entries next) or made a PMD
- * migration entry (a migration).  False as set_pmd_migration_entry() says.
+ * A PMD leaf in vma mapping folio's pages i.. (the first of a PMD's 512),
+ * if there is one: split into PTEs (a split, TTU_SPLIT_HUGE_PMD: they go
+ * to migration entries next) or made a PMD migration entry (a migration).
+ * False as set_pmd_migration_entry() says.
  */
-static bool try_to_migrate_pmd(struct folio *folio, struct vm_area_struct *vma, enum ttu_flags flags)
+static bool try_to_migrate_pmd(struct folio *folio, struct vm_area_struct *vma, unsigned long i,
+			       enum ttu_flags flags)
 {
-	unsigned long haddr = vma_address(vma, folio->index, 1);
+	unsigned long haddr = vma_address(vma, folio->index + i, 1);
 	bool ok = true;
 	spinlock_t *ptl;
 	pmd_t *pmd;
 
-	if (haddr == (unsigned long)-EFAULT || haddr + PMD_SIZE > vma->vm_end ||
+	if (haddr == (unsigned long)-EFAULT || !IS_ALIGNED(haddr, PMD_SIZE) ||
+	    haddr + PMD_SIZE > vma->vm_end ||
 	    !(pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false)))
 		return true;
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio)) {
+	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio) + i) {
 		if (flags & TTU_SPLIT_HUGE_PMD)
 			__split_huge_pmd_locked(vma, pmd, haddr);
 		else
-			ok = set_pmd_migration_entry(folio, vma, pmd, haddr);
+			ok = set_pmd_migration_entry(folio, folio_page(folio, i), vma, pmd, haddr);
 	}
 	spin_unlock(ptl);
 	return ok;
@@ -189,8 +192,10 @@ static bool try_to_migrate_one(struct folio *folio, struct vm_area_struct *vma,
 {
 	enum ttu_flags flags = (enum ttu_flags)(unsigned long)arg;
 
-	if (folio_test_pmd_mappable(folio) && !try_to_migrate_pmd(folio, vma, flags))
-		return false;
+	for (unsigned long i = 0; folio_test_pmd_mappable(folio) && i < (unsigned long)folio_nr_pages(folio);
+	     i += HPAGE_PMD_NR)
+		if (!try_to_migrate_pmd(folio, vma, i, flags))
+			return false;
 	return folio_walk_vma_ptes(folio, vma, migrate_pte_table, NULL);
 }
 

@@ -21,8 +21,6 @@
 #include "mm/thp_policy.h"
 #include "mm/pgtable.h"
 
-/* Orders a shmem folio may have: order 2 (16 KiB) to 9 (2 MiB), as Linux's. */
-#define THP_ORDERS_ALL_FILE_DEFAULT     (THP_ORDERS_ALL_ANON & (BIT(HPAGE_PMD_ORDER + 1) - 1))
 #define MAYBE_PMD_ORDER                 BIT(HPAGE_PMD_ORDER)
 
 static int shmem_huge = SHMEM_HUGE_NEVER;

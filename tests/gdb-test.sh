@@ -3,8 +3,9 @@
 # through the repo's .gdbinit, stop at kmain in long mode, stop in the
 # page-fault handler on the deliberate fault of ktest paging_map_pte and run
 # the helpers there, then stop at ktest rmap's checkpoint and show the
-# folio that two mms map; a tmpfs file's VMA and page-cache folio; last, a
-# split: its PTEs are migration entries.
+# folio that two mms map; a tmpfs file's VMA and page-cache folio; a
+# split: its PTEs are migration entries; last, on the mapcount-pages
+# kernel, a 4 MiB folio two PMDs map.
 # Prints "ok N - ..." / "not ok N - ..." lines.
 set -u
 cd "$(dirname "$0")/.."
@@ -55,6 +56,13 @@ start_qemu --run "/bin/test_smp_split"
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "break __split_unmapped_folio" -ex "continue" -ex "pgwalk folio->index*4096" \
   -ex "folio -p &folio->page" -ex "kill" >>"$out" 2>&1
+# A fifth on the third variant: the 4 MiB folio of test_thp_4m, just mapped.
+kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+FOLIOS_VARIANT=mapcount-pages start_qemu --mapcount-pages --run "/bin/test_thp_4m"
+FOLIOS_VARIANT=mapcount-pages timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
+  -ex "break do_huge_anonymous_multi_pmd" -ex "continue" -ex "finish" \
+  -ex "pgwalk (address&~0x3fffff)+0x200000" -ex "folio (*pmd>>12)&0xffffffffff" \
+  -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0
 check() {  # check DESCRIPTION REGEX
@@ -98,6 +106,8 @@ check "vmas has help text" 'folios mapped there'
 check "vmas names a file VMA's file, inode and offset" 'file /tmp/test_filemap_proc  inode [0-9]+  offset 0x0$'
 check "folio shows a shmem folio's file" 'mapping: 0x[0-9a-f]+ \(shmem: address_space of inode [0-9]+\)'
 check "pgwalk decodes a migration entry during a split" 'PT +\(PTE\).* migration (read|read-exclusive|write) pfn 0x[0-9a-f]+'
+check "folio shows a 4 MiB folio's two PMD mappings (mapcount-pages)" '^total_mapped_pages: 1024 \(PMD mappings: 2\)'
+check "pgwalk shows the 4 MiB folio's second PMD leaf, a user PS leaf" 'PD +\(PMD\).* U .*PS'
 n=$((n + 1))
 head=$(grep -m1 '^head_pfn:' "$out" | awk '{print $2}')
 if [ -n "$head" ] && [ "$(grep -c "^head_pfn: $head\$" "$out")" = 2 ] &&

@@ -33,10 +33,10 @@ static inline int thp_set(unsigned long kb, const char *mode)
 	return write_text(path, mode);
 }
 
-/* Every size "never" but kb "always" (kb == 0: all never). */
+/* Every size "never" but kb "always" (kb == 0: all never); 4096 kB only where it exists. */
 static inline void thp_only(unsigned long kb)
 {
-	for (unsigned long k = 16; k <= 2048; k *= 2)
+	for (unsigned long k = 16; k <= 4096; k *= 2)
 		thp_set(k, k == kb ? "always" : "never");
 }
 

@@ -105,7 +105,7 @@ static void smaps_account_rss(struct mem_size_stats *mss, struct folio *folio, u
 
 /*
  * Account one mapping (Linux's smaps_account): a PTE maps one page, a PMD
- * leaf all of its folio; dirty is the entry's bit.  A folio with one
+ * leaf 512 (all of a PMD-sized folio, half of a 4 MiB one); dirty is the entry's bit.  A folio with one
  * reference is this mapping's alone (never a page-cache folio: the cache
  * holds its own); else each page counts 1/mapcount of itself to Pss.  A
  * page behind a migration entry has no mapcount for the moment: it counts
@@ -115,7 +115,7 @@ static void smaps_account(struct mem_size_stats *mss, struct page *page, bool pm
 			  bool dirty, bool migration)
 {
 	struct folio *folio = page_folio(page);
-	unsigned long nr = pmd ? folio_nr_pages(folio) : 1, size = nr * PAGE_SIZE;
+	unsigned long nr = pmd ? HPAGE_PMD_NR : 1, size = nr * PAGE_SIZE;
 
 	smaps_account_rss(mss, folio, size, pmd, young);
 	dirty = dirty || folio_test_anon(folio) || folio_test_dirty(folio);

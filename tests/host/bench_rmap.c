@@ -28,7 +28,7 @@ int main(void)
 	test_mm_init(&b, &a);
 	f = folio_alloc(0, HPAGE_PMD_ORDER);
 	folio_add_new_anon_rmap(f, &a.vma, 0, RMAP_EXCLUSIVE);
-	folio_remap_pmd_as_ptes(f, &a.vma, 0);          /* 512 PTE mappings by a */
+	folio_remap_pmd_as_ptes(f, &f->page, &a.vma, 0);          /* 512 PTE mappings by a */
 	printf("%-17s %5s %22s %26s\n", "mode", "nr", "add+sub large mapcount",
 	       "try_dup_anon_rmap_ptes");
 	for (unsigned int k = 0; k < 3; k++) {

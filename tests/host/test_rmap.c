@@ -2,8 +2,11 @@
  * Unit tests of the rmap core: one test per row of the state table in
  * shared/seeds/MISSING.md, patch 12's Examples 1 and 2, the per-MM mapcount
  * underflow, the sanity checks, the bad-page names of the free path and
- * the MM ID allocator.  Built and run in both mapcount modes; each step
- * checks every field.
+ * the MM ID allocator; the RFC's total of mapped pages (its example in
+ * every variant; with CONFIG_MAPCOUNT_PAGES a 4 MiB folio by two PMDs, by
+ * a PMD and PTEs, and a partial unmap while shared, which the scheme
+ * cannot see).  Built and run in all three variants; each step checks
+ * every field.
  */
 #include "linux/errno.h"
 #include "tests/host/hostenv.h"
@@ -186,7 +189,7 @@ static void test_split_pmd(void **state)
 
 	(void)state;
 	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_EXCLUSIVE);
-	folio_remap_pmd_as_ptes(f, &A.vma, 0);
+	folio_remap_pmd_as_ptes(f, &f->page, &A.vma, 0);
 	assert_int_equal(folio_ref_count(f), 512);
 	EXPECT_FOLIO(f, 512, 0, 512, A.mm->mm_id, 512, 0, 0, false);
 	expect_page_mapcounts(f, 0, 512, 1);
@@ -242,7 +245,7 @@ static void test_add_pmd(void **state)
 
 	(void)state;
 	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_NONE);
-	folio_remap_pmd_as_ptes(f, &A.vma, 0);
+	folio_remap_pmd_as_ptes(f, &f->page, &A.vma, 0);
 	assert_int_equal(anon_thps() - thps0, 0);
 	folio_add_anon_rmap_pmd(f, &f->page, &B.vma, 0, RMAP_NONE);
 	EXPECT_FOLIO(f, 513, 1, 512, A.mm->mm_id, 512, B.mm->mm_id, 1, true);
@@ -442,6 +445,128 @@ static void test_mm_ids(void **state)
 	nr_warnings = 0;
 }
 
+/* The RFC's example: 2 PMDs and 1 PTE, mapcount 3, 1 025 pages mapped. */
+static void test_rfc_example(void **state)
+{
+	struct folio *f = folio_alloc(0, HPAGE_PMD_ORDER);
+
+	(void)state;
+	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_EXCLUSIVE);
+	assert_int_equal(folio_try_dup_anon_rmap_pmd(f, &f->page, &B.vma, &A.vma), 0);
+	folio_add_anon_rmap_pte(f, folio_page(f, 7), &B.vma, 7 * PAGE_SIZE, RMAP_NONE);
+	assert_int_equal(folio_large_mapcount(f), 3);
+	assert_int_equal(folio_total_mapped_pages(f), 1025);
+	assert_int_equal(folio_nr_pmd_mappings(f), 2);
+	assert_int_equal(folio_entire_mapcount(f), 2);
+	assert_int_equal(folio_average_page_mapcount(f), 2);   /* 1025 / 512, rounded */
+	assert_int_equal(anon_thps() - thps0, 512);
+	folio_remove_rmap_pmd(f, &f->page, &A.vma);
+	folio_remove_rmap_pmd(f, &f->page, &B.vma);
+	assert_int_equal(folio_total_mapped_pages(f), 1);
+	assert_int_equal(folio_average_page_mapcount(f), 1);   /* at least 1 */
+	assert_int_equal(anon_thps() - thps0, 0);
+	assert_true(folio_test_partially_mapped(f));
+	folio_remove_rmap_pte(f, folio_page(f, 7), &B.vma);
+	assert_int_equal(folio_total_mapped_pages(f), 0);
+	assert_int_equal(folio_average_page_mapcount(f), 0);
+	assert_int_equal(anon_pages() - anon0, 0);
+}
+
+/* A new 4 MiB folio: two PMD mappings, 1 024 pages, AnonHugePages 4 MiB. */
+static struct folio *new_4m_folio(void)
+{
+	struct folio *f = folio_alloc(0, HPAGE_PMD_ORDER + 1);
+
+	assert_non_null(f);
+	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_EXCLUSIVE);
+	return f;
+}
+
+static void test_4m_two_pmds(void **state)
+{
+	struct folio *f;
+
+	(void)state;
+	f = new_4m_folio();
+	assert_int_equal(folio_large_mapcount(f), 2);
+	assert_int_equal(folio_total_mapped_pages(f), 1024);
+	assert_int_equal(folio_nr_pmd_mappings(f), 2);
+	assert_int_equal(folio_entire_mapcount(f), 0);          /* no PMD maps it whole */
+	assert_int_equal(f->_mm_id_mapcount[0] + 1, 2);
+	/* One AnonExclusive flag per mapping: its first page. */
+	for (int i = 0; i < 1024; i++)
+		assert_int_equal(PageAnonExclusive(folio_page(f, i)), i % 512 == 0);
+	assert_int_equal(anon_pages() - anon0, 1024);
+	assert_int_equal(anon_thps() - thps0, 1024);
+	/* The second PMD goes: half the folio unmapped, queued for split. */
+	folio_remove_rmap_pmd(f, folio_page(f, 512), &A.vma);
+	assert_int_equal(folio_total_mapped_pages(f), 512);
+	assert_true(folio_test_partially_mapped(f));
+	assert_int_equal(anon_thps() - thps0, 1024);            /* a PMD still maps it */
+	folio_remove_rmap_pmd(f, folio_page(f, 0), &A.vma);
+	assert_int_equal(folio_large_mapcount(f), 0);
+	assert_int_equal(anon_pages() - anon0, 0);
+	assert_int_equal(anon_thps() - thps0, 0);
+}
+
+/*
+ * A PMD split into PTEs: +512 PTE mappings, -1 PMD, the total unchanged;
+ * then fork shares the other PMD and the PTEs, and one mm's write reuses
+ * nothing while the slots say "shared".
+ */
+static void test_4m_pmd_and_ptes(void **state)
+{
+	struct folio *f;
+
+	(void)state;
+	f = new_4m_folio();
+	folio_add_anon_rmap_ptes(f, folio_page(f, 512), 512, &A.vma, 512 * PAGE_SIZE, RMAP_EXCLUSIVE);
+	folio_remove_rmap_pmd(f, folio_page(f, 512), &A.vma);
+	assert_int_equal(folio_large_mapcount(f), 513);
+	assert_int_equal(folio_total_mapped_pages(f), 1024);
+	assert_int_equal(folio_nr_pmd_mappings(f), 1);
+	assert_false(folio_test_partially_mapped(f));
+	assert_int_equal(folio_try_dup_anon_rmap_pmd(f, folio_page(f, 0), &B.vma, &A.vma), 0);
+	assert_int_equal(folio_try_dup_anon_rmap_ptes(f, folio_page(f, 512), 512, &B.vma, &A.vma), 0);
+	assert_int_equal(folio_large_mapcount(f), 1026);
+	assert_int_equal(folio_total_mapped_pages(f), 2048);
+	assert_true(folio_maybe_mapped_shared(f));
+	assert_int_equal(folio_average_page_mapcount(f), 2);
+	/* B goes: A alone maps it again, exclusive by its slot. */
+	folio_remove_rmap_pmd(f, folio_page(f, 0), &B.vma);
+	folio_remove_rmap_ptes(f, folio_page(f, 512), 512, &B.vma);
+	assert_false(folio_maybe_mapped_shared(f));
+	assert_int_equal(folio_total_mapped_pages(f), 1024);
+	folio_remove_rmap_pmd(f, folio_page(f, 0), &A.vma);
+	folio_remove_rmap_ptes(f, folio_page(f, 512), 512, &A.vma);
+	assert_int_equal(anon_pages() - anon0, 0);
+	assert_int_equal(anon_thps() - thps0, 0);
+}
+
+/*
+ * What the scheme gives up (the RFC's patch 1, example A): a folio unmapped
+ * in part while two mms share it keeps an average mapcount >= 1 and is not
+ * queued; once one mm alone maps it, the next unmap queues it.
+ */
+static void test_partial_while_shared(void **state)
+{
+	struct folio *f = folio_alloc(0, 4);
+
+	(void)state;
+	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_EXCLUSIVE);
+	assert_int_equal(folio_try_dup_anon_rmap_ptes(f, &f->page, 16, &B.vma, &A.vma), 0);
+	folio_remove_rmap_ptes(f, folio_page(f, 0), 8, &A.vma);
+	folio_remove_rmap_ptes(f, folio_page(f, 0), 8, &B.vma);
+	assert_int_equal(folio_total_mapped_pages(f), 16);      /* 8 pages, twice */
+	assert_int_equal(folio_average_page_mapcount(f), 1);
+	assert_false(folio_test_partially_mapped(f));           /* missed */
+	folio_remove_rmap_ptes(f, folio_page(f, 8), 8, &B.vma);
+	assert_int_equal(folio_total_mapped_pages(f), 8);
+	assert_true(folio_test_partially_mapped(f));            /* B gone: seen */
+	folio_remove_rmap_ptes(f, folio_page(f, 8), 8, &A.vma);
+	assert_int_equal(anon_pages() - anon0, 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, boot, shutdown)
 
 int main(void)
@@ -452,7 +577,11 @@ int main(void)
 		T(test_remove_pmd_with_ptes), T(test_cow_copy), T(test_example_1),
 		T(test_example_2), T(test_underflow), T(test_sanity_checks),
 		T(test_free_checks), T(test_fresh_folio_all_orders), T(test_mm_ids),
+		T(test_rfc_example),
+		/* the RFC's scheme only: the seeds' cannot map part of a folio by a PMD */
+		T(test_4m_two_pmds), T(test_4m_pmd_and_ptes), T(test_partial_while_shared),
 	};
 
-	return cmocka_run_group_tests_name(VARIANT_LABEL("rmap"), tests, NULL, NULL);
+	return _cmocka_run_group_tests(VARIANT_LABEL("rmap"), tests, ARRAY_SIZE(tests) -
+				       (IS_ENABLED(CONFIG_MAPCOUNT_PAGES) ? 0 : 3), NULL, NULL);
 }

@@ -446,7 +446,7 @@ static void op_pmd(void)
 		model_pmd(m, mm, 1);
 		note_mms(m);
 	} else {
-		folio_remap_pmd_as_ptes(m->f, &mms[mm].vma, 0);
+		folio_remap_pmd_as_ptes(m->f, &m->f->page, &mms[mm].vma, 0);
 		model_pmd(m, mm, -1);
 		for (int i = 0; i < m->nr; i++)
 			model_pte(m, mm, i, 1);

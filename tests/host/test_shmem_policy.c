@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define ALL_FILE        THP_ORDERS_ALL_ANON             /* orders 2 .. 9 */
+#define ALL_FILE        THP_ORDERS_ALL_FILE_DEFAULT     /* orders 2 .. 9 */
 #define PMD             BIT(HPAGE_PMD_ORDER)
 #define MASK_UPTO(o)    ((BIT((o) + 1) - 1) & ALL_FILE)
 
