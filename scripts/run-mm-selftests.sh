@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run Linux's mm selftests, built by scripts/build-mm-selftests.sh, on both
-# foliOS variants, one boot per program, and print each program's ksft
+# Run Linux's mm selftests, built by scripts/build-mm-selftests.sh, on the
+# three foliOS variants (MM_VARIANTS to choose), one boot per program, and print each program's ksft
 # "Totals" line (khugepaged prints none: its OK/Fail counts instead; a
 # program that dies before its plan, as the kselftest_harness.h ones do
 # without MAP_SHARED, shows "no Totals" and how the guest ended).
@@ -26,8 +26,8 @@ args_of() {
     *) echo "" ;;
   esac
 }
-for v in page-mapcount no-page-mapcount; do
-  flag=$([ $v = no-page-mapcount ] && echo --no-page-mapcount)
+for v in ${MM_VARIANTS:-page-mapcount no-page-mapcount mapcount-pages}; do
+  flag=$([ $v = page-mapcount ] || echo --$v)
   mkdir -p "build/mm-selftests/$v"
   for p in $progs; do
     log=build/mm-selftests/$v/$p.log
