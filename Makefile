@@ -11,6 +11,7 @@ SHELL := /bin/bash
 #   make host-tests      only the host tests (mm/ built for the host)
 #   make bench           bench_folio on both variants and Linux: table + plot (BENCH_ARGS)
 #   make bench-host      fork/munmap and the rmap calls natively, both modes (BENCH_HOST_ARGS)
+#   make mapcount-report the three schemes side by side: docs/mapcount-report.md
 #   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
 #   make difftest        generated system-call programs, foliOS against Linux (SEEDS, STEPS)
 #   make difftest-record Linux's records of the fixed seeds, for make test (needs the peer)
@@ -58,7 +59,7 @@ KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c mm/*.c fs/*.c
 ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
-.PHONY: all run test host-tests bench bench-host clean user fuzz-rmap tsan-host difftest difftest-record
+.PHONY: all run test host-tests bench bench-host mapcount-report clean user fuzz-rmap tsan-host difftest difftest-record
 all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
@@ -175,6 +176,9 @@ bench:
 
 bench-host:
 	scripts/bench-host.sh $(BENCH_HOST_ARGS)
+
+mapcount-report:
+	scripts/mapcount-report.sh
 
 # difftest (docs/difftest.md): with the Linux peer, SEEDS against live Linux;
 # without it, the fixed seeds against the committed Linux records.

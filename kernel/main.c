@@ -10,6 +10,7 @@
 #include "linux/cmdline.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
+#include "mm/mapcount_shadow.h"
 #include "mm/fail_alloc.h"
 #include "linux/ktest.h"
 #include "linux/string.h"
@@ -62,6 +63,8 @@ static void setup_mm_options(void)
 		pr_warn("failslab=%s: not interval,probability,space,times; ignored\n", val);
 	if (cmdline_get(boot_info.cmdline, "fail_seed", val, sizeof(val)))
 		fault_inject_seed(simple_strtoul(val, NULL, 0));
+	if (cmdline_has(boot_info.cmdline, "mapcount_shadow") && mapcount_shadow_setup())
+		pr_warn("mapcount_shadow: no memory for the shadow counts; off\n");
 }
 
 /* Run the self-tests named by "ktest[=suite]" and power off with the result. */

@@ -52,10 +52,12 @@
  *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
  *                                                 from its "before" to its "after":
  *                                                 bit lock, split_queue_lock,
- *                                                 rmap_trace_lock, zone.lock under it
+ *                                                 mapcount_shadow_lock, rmap_trace_lock,
+ *                                                 zone.lock under it
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
+ *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
  *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                                 folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
@@ -105,6 +107,7 @@
 #include "mm/vmstat.h"
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
+#include "mm/mapcount_shadow.h"
 
 
 struct bit_spin_lock_stats mapcount_lock_stats[NR_CPUS];
@@ -314,6 +317,7 @@ noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_str
 {
 	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
+	mapcount_shadow_mod(folio, &folio->page, folio_nr_pages(folio), vma, 1);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, 1);
 }
 
@@ -345,6 +349,7 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	__page_check_anon_rmap(folio, page, vma, address);
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
+	mapcount_shadow_mod(folio, page, nr_pages, vma, 1);
 	/* A mapping's exclusivity lives in the flag of its first page. */
 	if (flags & RMAP_EXCLUSIVE)
 		for (int i = 0; i < nr_pages; i += 1 << rmap_level_to_order(level))
@@ -467,13 +472,22 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 noinline_fn int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
+	int ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
+
+	if (!ret)
+		mapcount_shadow_mod(folio, page, nr_pages, dst_vma, 1);
+	return ret;
 }
 
 noinline_fn int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma, RMAP_LEVEL_PMD);
+	int ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
+					    RMAP_LEVEL_PMD);
+
+	if (!ret)
+		mapcount_shadow_mod(folio, page, HPAGE_PMD_NR, dst_vma, 1);
+	return ret;
 }
 
 /*
@@ -599,6 +613,7 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	if (partially_mapped && folio_test_anon(folio) && !folio_test_partially_mapped(folio))
 		deferred_split_folio(folio, true);
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
+	mapcount_shadow_mod(folio, page, nr_pages, vma, -1);
 }
 
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */

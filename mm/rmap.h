@@ -339,6 +339,27 @@ static inline int folio_precise_page_mapcount(const struct folio *folio,
 	return mapcount;
 }
 
+/*
+ * A page's mapcount as /proc shows it (kpagecount, smaps' Pss): precise,
+ * or the folio's average (fs/proc/internal.h's folio_average_page_mapcount).
+ */
+static inline int proc_page_mapcount(const struct folio *folio, const struct page *page)
+{
+	if (!folio_test_large(folio))
+		return folio_mapcount(folio);
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
+		return folio_precise_page_mapcount(folio, page);
+	return folio_average_page_mapcount(folio);
+}
+
+/* Is this mapping of page the only one (pagemap's PM_MMAP_EXCLUSIVE, smaps' "private")? */
+static inline bool page_mapped_exclusively(const struct folio *folio, const struct page *page)
+{
+	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !folio_test_large(folio))
+		return proc_page_mapcount(folio, page) < 2;
+	return !folio_maybe_mapped_shared(folio);
+}
+
 /* _nr_pages_mapped's count of PTE-mapped pages; -1 without PAGE_MAPCOUNT. */
 static inline int folio_nr_pages_mapped(const struct folio *folio)
 {

@@ -130,7 +130,21 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   rc=$?
   ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
   result "--mem 64M: OOM kills, fork storm, nothing leaks ($name)" $ok "exit $rc, see $out"
-  took "small runs and OOM ($name)"
+  # The shadow exact counter (make mapcount-report) on the fork/exec stories:
+  # never a false "exclusive"; per-page answers exact only where per-page
+  # mapcounts are kept.
+  out="$log/shadow-$name.log"
+  ./run-qemu.sh $flag --append mapcount_shadow --timeout 300 \
+    --run "/bin/sh -c \"/bin/test_thp_cow > /dev/null; /bin/cat /proc/mapcount_report\"" </dev/null >"$out" 2>&1
+  ok=OK; sp='[[:space:]]*$'
+  grep -q '^shadow: on' "$out" && grep -qE '^changes: [1-9]' "$out" && grep -qE "false_exclusive 0$sp" "$out" || ok=FAIL
+  if [ $name = page-mapcount ]; then
+    grep -qE 'kpagecount: pages [0-9]+ wrong 0 ' "$out" && grep -qE "uss: pages [0-9]+ wrong 0$sp" "$out" || ok=FAIL
+  else
+    grep -qE 'kpagecount: pages [0-9]+ wrong [1-9]' "$out" || ok=FAIL
+  fi
+  result "shadow exact counter: no false \"exclusive\", per-page answers exact only with per-page mapcounts ($name)" $ok "see $out"
+  took "small runs, OOM and shadow ($name)"
   [ $name = mapcount-pages ] && continue
 
   # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)

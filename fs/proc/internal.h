@@ -9,7 +9,8 @@
 
 /* the files of /proc, in its listing's order */
 extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
-	proc_kpageflags, proc_mapcount_trace, proc_pgtable_floor, proc_interrupts;
+	proc_kpageflags, proc_mapcount_trace, proc_mapcount_report, proc_pgtable_floor,
+	proc_interrupts;
 /* kernel/locking/lockdep_proc.c */
 extern const struct proc_dir_entry proc_lockdep, proc_lockdep_stats, proc_lock_stat;
 
@@ -53,8 +54,6 @@ void proc_mm_unlock(struct mm_struct *mm);
 void proc_walk_range(struct proc_walk *walk, unsigned long start, unsigned long end);
 
 /* task_mmu.c */
-int proc_page_mapcount(struct folio *folio, struct page *page);
-bool page_mapped_exclusively(struct folio *folio, struct page *page);
 void task_mem(struct seq_file *m, struct inode *inode);
 int maps_show(struct seq_file *m, void *v);
 int smaps_show(struct seq_file *m, void *v);

@@ -3,6 +3,7 @@
  *
  *   mapcount_trace  the rmap trace (mm/rmap_trace.c): reading lists the
  *                   records, writing selects what is traced
+ *   mapcount_report the shadow exact counter's findings (mm/mapcount_shadow.c)
  *   pgtable_floor   the page-table copy/clear floor make bench measures
  */
 #include "linux/errno.h"
@@ -14,6 +15,7 @@
 #include "mm/mm.h"
 #include "mm/pgtable.h"
 #include "mm/rmap_trace.h"
+#include "mm/mapcount_shadow.h"
 #include <asm/timex.h>
 
 /*
@@ -99,6 +101,45 @@ static int mapcount_trace_store(struct file *file, char *buf, size_t len)
 	cmd[strcspn(cmd, "\n")] = '\0';
 	return rmap_trace_control(cmd);
 }
+
+/*
+ * /proc/mapcount_report: the shadow exact counter's findings
+ * (mm/mapcount_shadow.c); writing "reset" zeroes them.
+ */
+static int mapcount_report_show(struct seq_file *m, void *v)
+{
+	struct mapcount_shadow_stats s;
+
+	mapcount_shadow_read(&s);
+	seq_printf(m, "variant: %s\nshadow: %s\nchanges: %lu\n", MAPCOUNT_VARIANT,
+		   s.overflowed ? "stopped (its hash is full: the counts below are partial)" :
+		   READ_ONCE(mapcount_shadow_on) ? "on" : "off (boot with mapcount_shadow)",
+		   s.changes);
+	seq_printf(m, "maybe_shared: answers %lu false_shared %lu false_exclusive %lu\n",
+		   s.shared_answers, s.false_shared, s.false_exclusive);
+	seq_printf(m, "partially_mapped: removals %lu queued %lu missed %lu\n",
+		   s.partial_removals, s.partial_queued, s.partial_missed);
+	seq_printf(m, "kpagecount: pages %lu wrong %lu abs_error %lu\n", s.page_checks,
+		   s.kpagecount_wrong, s.kpagecount_error);
+	seq_printf(m, "uss: pages %lu wrong %lu\n", s.page_checks, s.uss_wrong);
+	return 0;
+}
+
+/* "reset"; a bare newline (a shell's echo may write it on its own) does nothing. */
+static int mapcount_report_store(struct file *file, char *buf, size_t len)
+{
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!*buf)
+		return 0;
+	if (strcmp(buf, "reset"))
+		return -EINVAL;
+	mapcount_shadow_reset();
+	return 0;
+}
+
+const struct proc_dir_entry proc_mapcount_report = {
+	"mapcount_report", mapcount_report_show, mapcount_report_store,
+};
 
 const struct proc_dir_entry proc_mapcount_trace = {
 	"mapcount_trace", mapcount_trace_show, mapcount_trace_store,

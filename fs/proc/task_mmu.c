@@ -41,24 +41,6 @@ struct mem_size_stats {
 	unsigned long pages, anon_pages, dirty_pages, mapcount_max;     /* numa_maps */
 };
 
-/* A page's mapcount as /proc shows it: precise, or the folio's average. */
-int proc_page_mapcount(struct folio *folio, struct page *page)
-{
-	if (!folio_test_large(folio))
-		return folio_mapcount(folio);
-	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
-		return folio_precise_page_mapcount(folio, page);
-	return folio_average_page_mapcount(folio);
-}
-
-/* Is this mapping of page the only one (pagemap's PM_MMAP_EXCLUSIVE, smaps' "private")? */
-bool page_mapped_exclusively(struct folio *folio, struct page *page)
-{
-	if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT) || !folio_test_large(folio))
-		return proc_page_mapcount(folio, page) < 2;
-	return !folio_maybe_mapped_shared(folio);
-}
-
 /* Pss by kind, and the shared/private, clean/dirty split (Linux's smaps_page_accumulate). */
 static void smaps_page_accumulate(struct mem_size_stats *mss, struct folio *folio,
 				  unsigned long size, u64 pss, bool dirty, bool private)

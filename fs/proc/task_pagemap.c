@@ -15,6 +15,7 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "mm/pgtable.h"
+#include "mm/rmap.h"
 #include "mm/swapops.h"
 #include "mm/mm_api.h"
 #include "linux/slab.h"
