@@ -41,8 +41,18 @@ static char *map_4m_folio(int seed)
 static void test_two_pmds(void)
 {
 	long huge1 = meminfo_kb("AnonHugePages"), huge0 = huge1, rollup0 = rollup_anon_huge_kb();
-	char *p = map_4m_folio(1000);
+	static char trace[8192];
 	struct folio_view v;
+	char *p;
+
+	write_text("/proc/mapcount_trace", "order 10");
+	p = map_4m_folio(1000);
+	write_text("/proc/mapcount_trace", "off");
+	read_text("/proc/mapcount_trace", trace, sizeof(trace));
+	write_text("/proc/mapcount_trace", "clear");
+	ok(strstr(trace, " new nr=1024 ") && strstr(trace, "/10 by ") &&
+	   strstr(trace, "lm 0->2 tmp 0->1024 "),
+	   "the trace records it: new, 1024 pages, order 10, lm 0->2 tmp 0->1024");
 
 	folio_at(p, &v);
 	ok(v.order == 10 && v.large_mapcount == 2 && v.total_mapped_pages == 1024 &&
@@ -128,8 +138,9 @@ static void test_migrate(void)
 
 /*
  * A PMD and PTEs: mprotect of one page splits the second PMD (513
- * mappings, 1024 pages); unmapping one of those pages leaves 1023:
- * partially mapped, and deferred split splits the folio.
+ * mappings, 1024 pages), then of the first (PTEs only: 1024, 1024);
+ * unmapping one page leaves 1023: partially mapped, and deferred split
+ * splits the folio.
  */
 static void test_pmd_and_ptes(void)
 {
@@ -144,9 +155,16 @@ static void test_pmd_and_ptes(void)
 	   v.partially_mapped == 0 && rollup_anon_huge_kb() >= 2048,
 	   "a PMD and 512 PTEs: mapcount %ld, total %ld, not partially mapped",
 	   v.large_mapcount, v.total_mapped_pages);
+	mprotect(p, PAGE, PROT_READ);
+	mprotect(p, PAGE, PROT_READ | PROT_WRITE);
+	folio_at(p, &v);
+	ok(v.order == 10 && v.large_mapcount == 1024 && v.total_mapped_pages == 1024 &&
+	   v.partially_mapped == 0 && pfns_contiguous(p, 1024) && check_pattern(p, 1024, 3000, ~0UL),
+	   "PTEs only, 1024 of them: mapcount %ld, total %ld, still one folio",
+	   v.large_mapcount, v.total_mapped_pages);
 	madvise(second + 7 * PAGE, PAGE, MADV_DONTNEED);
 	folio_at(p, &v);
-	ok(v.large_mapcount == 512 && v.total_mapped_pages == 1023 && v.partially_mapped == 1,
+	ok(v.large_mapcount == 1023 && v.total_mapped_pages == 1023 && v.partially_mapped == 1,
 	   "one PTE gone: total %ld < 1024, queued for deferred split", v.total_mapped_pages);
 	split_deferred();
 	folio_at(p, &v);
