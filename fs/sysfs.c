@@ -113,15 +113,29 @@ static const struct file_operations sysfs_file_rw_fops = {
 static const struct proc_dir_entry sysfs_ro = { "", sysfs_show, NULL, &sysfs_file_fops };
 static const struct proc_dir_entry sysfs_rw = { "", sysfs_show, sysfs_store, &sysfs_file_rw_fops };
 
-/* Entry pos of a directory: its name and DT_ type; false past the end. */
-static bool sysfs_entry(const struct sysfs_dir *dir, loff_t pos, char *name, size_t size,
-			unsigned int *type)
+/*
+ * Does a directory of this size (order, -1: not a size directory) have
+ * the file?  As in Linux, hugepages-4096kB has no shmem_enabled: shmem
+ * has no such size.
+ */
+static bool sysfs_attr_exists(const struct thp_attr *attr, int order)
+{
+	return order < 0 || !attr->orders || (attr->orders & BIT(order));
+}
+
+/* Entry pos of a directory of this size: its name and DT_ type; false past the end. */
+static bool sysfs_entry(const struct sysfs_dir *dir, int order, loff_t pos, char *name,
+			size_t size, unsigned int *type)
 {
 	const char *found = NULL;
 
 	*type = DT_REG;
-	for (const struct thp_attr *a = dir->attrs; !found && a && a->name; a++, pos--)
+	for (const struct thp_attr *a = dir->attrs; !found && a && a->name; a++) {
+		if (!sysfs_attr_exists(a, order))
+			continue;
 		found = pos ? NULL : a->name;
+		pos--;
+	}
 	if (!found)
 		*type = DT_DIR;
 	for (int i = 0; !found && i < 2 && dir->subdirs[i]; i++, pos--)
@@ -142,11 +156,12 @@ static bool sysfs_entry(const struct sysfs_dir *dir, loff_t pos, char *name, siz
 /* List a directory from entry ctx->pos on (d_ino: the position + 2). */
 static int sysfs_readdir(struct file *file, struct dir_context *ctx)
 {
-	const struct sysfs_dir *dir = SYSFS_DIR(PROC_I(file_inode(file))->arg);
+	long arg = PROC_I(file_inode(file))->arg;
+	const struct sysfs_dir *dir = SYSFS_DIR(arg);
 	unsigned int type;
 	char name[32];
 
-	for (; sysfs_entry(dir, ctx->pos, name, sizeof(name), &type); ctx->pos++)
+	for (; sysfs_entry(dir, SYSFS_ORDER(arg), ctx->pos, name, sizeof(name), &type); ctx->pos++)
 		if (!dir_emit(ctx, name, strlen(name), ctx->pos + 2, type))
 			break;
 	return 0;
@@ -188,7 +203,7 @@ static struct inode *sysfs_file(int d, const char *name, int order)
 	struct inode *inode;
 
 	for (int i = 0; attrs && attrs[i].name; i++) {
-		if (strcmp(name, attrs[i].name))
+		if (strcmp(name, attrs[i].name) || !sysfs_attr_exists(&attrs[i], order))
 			continue;
 		inode = proc_get_inode(attrs[i].store ? &sysfs_rw : &sysfs_ro,
 				       SYSFS_ARG(d, i, order));

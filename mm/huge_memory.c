@@ -246,8 +246,8 @@ out:
 }
 
 /*
- * An anon fault at address where the PMD entry is none and a 2 MiB folio
- * is allowed (the caller checked): a read (flags without FAULT_FLAG_WRITE)
+ * An anon fault at address where the PMD entry is none and a 2 MiB or
+ * 4 MiB folio is allowed (the caller checked; 4 MiB is tried first): a read (flags without FAULT_FLAG_WRITE)
  * maps the huge zero folio if use_zero_page is set; otherwise allocate a
  * zeroed PMD-order folio and map it with one PMD leaf.  The folio and the
  * table to deposit are allocated unlocked; under pmd_lock the PMD must
@@ -271,6 +271,8 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 	    thp_multi_pmd_allowed(vma, address, pmd) &&
 	    do_huge_anonymous_multi_pmd(vma, address, pmd) != VM_FAULT_FALLBACK)
 		return 0;
+	if (!thp_vma_allowable_order(vma, HPAGE_PMD_ORDER))
+		return VM_FAULT_FALLBACK;       /* only 4 MiB was allowed, and did not fit */
 	table = pte_alloc_one();
 	if (!table)
 		return VM_FAULT_FALLBACK;

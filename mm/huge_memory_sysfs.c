@@ -208,7 +208,8 @@ const struct thp_attr khugepaged_attr[] = {
 
 const struct thp_attr thpsize_attr[] = {
 	{ "enabled", enabled_show, enabled_store },
-	{ "shmem_enabled", shmem_show, shmem_store },
+	{ .name = "shmem_enabled", .show = shmem_show, .store = shmem_store,
+	  .orders = THP_ORDERS_ALL_FILE_DEFAULT },
 	{ NULL },
 };
 

@@ -21,6 +21,7 @@ struct thp_attr {
 	unsigned int min, max;          /* … its range … */
 	const char *const *choices;     /* … or the names of its values, max of them */
 	int item;                       /* a stats file's enum mthp_stat_item */
+	unsigned long orders;           /* a per-size file: the sizes that have it (0: all) */
 };
 
 /* NULL-name-terminated tables, one per directory. */

@@ -470,7 +470,7 @@ int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigne
 			pmd_migration_entry_wait(vma->vm_mm, pmd);
 			return 0;
 		}
-		if (pgent_none(pmdval) && anon && thp_vma_allowable_order(vma, HPAGE_PMD_ORDER)) {
+		if (pgent_none(pmdval) && anon && thp_vma_allowable_orders(vma, THP_ORDERS_PMD)) {
 			if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
 				return 0;
 		} else if (pgent_huge(READ_ONCE(*pmd))) {

@@ -9,6 +9,8 @@
 
 /* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux, or 4 MiB. */
 #define THP_ORDERS_ALL_ANON     ((BIT(THP_MAX_ANON_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
+/* The anon orders a PMD leaf maps: 2 MiB, and 4 MiB (two PMDs) with CONFIG_MAPCOUNT_PAGES. */
+#define THP_ORDERS_PMD          (BIT(HPAGE_PMD_ORDER) | BIT(THP_MAX_ANON_ORDER))
 /* Orders a shmem folio may have: order 2 (16 KiB) to 9 (2 MiB), as Linux's. */
 #define THP_ORDERS_ALL_FILE_DEFAULT     (THP_ORDERS_ALL_ANON & (BIT(HPAGE_PMD_ORDER + 1) - 1))
 
