@@ -1,7 +1,8 @@
 /*
  * PMD-mapped transparent huge pages (Linux's mm/huge_memory.c): the 2 MiB
  * anon fault, its write fault (reuse or split), fork's copy, munmap's zap,
- * mprotect's change, and splitting a PMD mapping into 512 PTEs.
+ * mprotect's change, and splitting a PMD mapping into 512 PTEs.  The 4 MiB
+ * fault of CONFIG_MAPCOUNT_PAGES is in mm/huge_memory_multi_pmd.c.
  *
  *   PMD leaf (PS bit) ---------------------> 2 MiB folio, order 9
  *                                            EM = 1, LM = 1, slot (mm, 1)
@@ -167,82 +168,6 @@ static struct folio *huge_anon_fault_folio(struct mm_struct *mm, unsigned int fl
 	count_mthp_stat(HPAGE_PMD_ORDER, folio ? MTHP_STAT_ANON_FAULT_ALLOC :
 						 MTHP_STAT_ANON_FAULT_FALLBACK);
 	return folio;
-}
-
-/*
- * With CONFIG_MAPCOUNT_PAGES, a fault may map a 4 MiB folio by the two PMD
- * entries of its naturally aligned range (one PMD table holds both): if
- * the size is enabled for vma, the range lies in vma and both entries are
- * none.  pmd is the entry of address.
- */
-static bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
-{
-	const unsigned int order = THP_MAX_ANON_ORDER;
-	pmd_t *first = pmd - ((address >> PMD_SHIFT) & ((1UL << (order - HPAGE_PMD_ORDER)) - 1));
-
-	if (order == HPAGE_PMD_ORDER || !thp_vma_allowable_order(vma, order) ||
-	    !thp_vma_suitable_order(vma, address, order))
-		return false;
-	for (int i = 0; i < 1 << (order - HPAGE_PMD_ORDER); i++)
-		if (!pgent_none(READ_ONCE(first[i])))
-			return false;
-	return true;
-}
-
-/*
- * The multi-PMD anon fault (the RFC's "arbitrary folio mappings"): a new
- * zeroed 4 MiB folio, one PMD leaf per 2 MiB of it, each with its own
- * reference and deposited table; the rmap counts 2 mappings, 1 024 pages.
- * As do_huge_pmd_anonymous_page(): 0 (also when another CPU filled an
- * entry first: retry), or VM_FAULT_FALLBACK when no block or table is free.
- */
-static int do_huge_anonymous_multi_pmd(struct vm_area_struct *vma, unsigned long address,
-				       pmd_t *pmd)
-{
-	const unsigned int order = THP_MAX_ANON_ORDER, nr_pmds = 1U << (order - HPAGE_PMD_ORDER);
-	unsigned long haddr = address & ~((PAGE_SIZE << order) - 1);
-	pmd_t *first = pmd - ((address - haddr) >> PMD_SHIFT);
-	struct mm_struct *mm = vma->vm_mm;
-	pte_t *tables[1U << (THP_MAX_ANON_ORDER - HPAGE_PMD_ORDER)] = { NULL };
-	struct folio *folio = folio_alloc(__GFP_ZERO, order);
-	int ret = VM_FAULT_FALLBACK;
-	spinlock_t *ptl;
-	unsigned int i;
-
-	count_mthp_stat(order, folio ? MTHP_STAT_ANON_FAULT_ALLOC : MTHP_STAT_ANON_FAULT_FALLBACK);
-	if (!folio)
-		return VM_FAULT_FALLBACK;
-	for (i = 0; i < nr_pmds; i++)
-		if (!(tables[i] = pte_alloc_one()))
-			goto out;
-	ptl = pmd_lock(mm, pmd);
-	for (i = 0; i < nr_pmds; i++)
-		if (!pgent_none(first[i]))
-			break;
-	ret = 0;
-	if (i < nr_pmds) {
-		spin_unlock(ptl);
-		goto out;
-	}
-	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
-	folio_ref_add(folio, nr_pmds - 1);
-	for (i = 0; i < nr_pmds; i++) {
-		set_pmd_at(mm, haddr + i * PMD_SIZE, first + i,
-			   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio) + i * HPAGE_PMD_NR,
-							    vm_get_page_prot(vma))));
-		pgtable_trans_huge_deposit(mm, tables[i]);
-		tables[i] = NULL;
-	}
-	add_mm_counter(mm, folio_nr_pages(folio));
-	spin_unlock(ptl);
-	folio = NULL;
-out:
-	for (i = 0; i < nr_pmds; i++)
-		if (tables[i])
-			pte_free(tables[i]);
-	if (folio)
-		folio_put(folio);
-	return ret;
 }
 
 /*

@@ -206,6 +206,9 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 			       unsigned int flags);
 int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma);
+/* huge_memory_multi_pmd.c: a 4 MiB anon folio by two PMDs (CONFIG_MAPCOUNT_PAGES). */
+bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+int do_huge_anonymous_multi_pmd(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
