@@ -462,27 +462,26 @@ static inline int folio_add_return_large_mapcount(struct folio *folio, int nr_ma
 						  unsigned long *nr_mapped_pages)
 {
 	const mm_id_t mm_id = vma->vm_mm->mm_id;
-	const int diff = nr_mappings;
 	int new_mapcount_val;
 
 	folio_lock_large_mapcount(folio);
 	__folio_large_mapcount_sanity_checks(folio, nr_mappings, nr_pages, mm_id);
-	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) + diff;
+	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) + nr_mappings;
 	atomic_set(folio_large_mapcount_ptr(folio), new_mapcount_val);
 	*nr_mapped_pages = folio_mod_total_mapped_pages(folio, nr_pages);
 	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] += diff;
+		folio->_mm_id_mapcount[0] += nr_mappings;
 	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] += diff;
+		folio->_mm_id_mapcount[1] += nr_mappings;
 	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
 		folio_set_mm_id(folio, 0, mm_id);
-		folio->_mm_id_mapcount[0] = diff - 1;
+		folio->_mm_id_mapcount[0] = nr_mappings - 1;
 		/* We might have other mappings already. */
-		if (new_mapcount_val != diff - 1)
+		if (new_mapcount_val != nr_mappings - 1)
 			folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
 	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
 		folio_set_mm_id(folio, 1, mm_id);
-		folio->_mm_id_mapcount[1] = diff - 1;
+		folio->_mm_id_mapcount[1] = nr_mappings - 1;
 		/* Slot 0 certainly has mappings as well. */
 		folio->_mm_ids |= FOLIO_MM_IDS_SHARED_BIT;
 	}
@@ -503,22 +502,21 @@ static inline int folio_sub_return_large_mapcount(struct folio *folio, int nr_ma
 						  unsigned long *nr_mapped_pages)
 {
 	const mm_id_t mm_id = vma->vm_mm->mm_id;
-	const int diff = nr_mappings;
 	int new_mapcount_val;
 
 	folio_lock_large_mapcount(folio);
 	__folio_large_mapcount_sanity_checks(folio, nr_mappings, nr_pages, mm_id);
-	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) - diff;
+	new_mapcount_val = atomic_read(folio_large_mapcount_ptr(folio)) - nr_mappings;
 	atomic_set(folio_large_mapcount_ptr(folio), new_mapcount_val);
 	*nr_mapped_pages = folio_mod_total_mapped_pages(folio, -(long)nr_pages);
 	if (folio_mm_id(folio, 0) == mm_id) {
-		folio->_mm_id_mapcount[0] -= diff;
+		folio->_mm_id_mapcount[0] -= nr_mappings;
 		if (folio->_mm_id_mapcount[0] >= 0)
 			goto out;
 		folio->_mm_id_mapcount[0] = -1;
 		folio_set_mm_id(folio, 0, MM_ID_DUMMY);
 	} else if (folio_mm_id(folio, 1) == mm_id) {
-		folio->_mm_id_mapcount[1] -= diff;
+		folio->_mm_id_mapcount[1] -= nr_mappings;
 		if (folio->_mm_id_mapcount[1] >= 0)
 			goto out;
 		folio->_mm_id_mapcount[1] = -1;

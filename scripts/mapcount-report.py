@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The table and the plot of make mapcount-report (scripts/mapcount-report.sh).
 
-mapcount-report.py SHADOW_TXT BENCH_TXT OUTDIR BENCH_ARGS COMMIT
+mapcount-report.py SHADOW_TXT BENCH_MD OUTDIR COMMIT
 
 SHADOW_TXT: "VARIANT<TAB>WORKLOAD<TAB>line of /proc/mapcount_report";
-BENCH_TXT: "VARIANT bench_mapcount SIZE OP CYCLES REPS".  Writes
+BENCH_MD: scripts/bench-mapcount.sh's table, taken as it is.  Writes
 OUTDIR/mapcount-report.md and OUTDIR/pictures/mapcount-report.png (gnuplot).
 """
 import re
@@ -28,15 +28,6 @@ def parse_shadow(path):
         else:
             for name, num in re.findall(r"(\w+) (\d+)", rest):
                 d[key + "." + name] = int(num)
-    return res
-
-
-def parse_bench(path):
-    res = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) >= 5:
-            res[(f[0], f[2], f[3])] = f[4]
     return res
 
 
@@ -64,19 +55,6 @@ def shadow_tables(shadow, workloads):
                 d["kpagecount.wrong"], d["kpagecount.pages"],
                 pct(d["kpagecount.wrong"], d["kpagecount.pages"]), d["uss.wrong"],
                 pct(d["uss.wrong"], d["uss.pages"])))
-    return rows
-
-
-def bench_table(bench):
-    keys = sorted({(s, o) for (_, s, o) in bench}, key=lambda k: (k[0], k[1]))
-    rows = ["| folios | operation | " + " | ".join(VARIANTS) + " | mapcount-pages / page-mapcount |",
-            "|---|---|---:|---:|---:|---:|"]
-    for s, o in keys:
-        vals = [bench.get((v, s, o), "—") for v in VARIANTS]
-        ratio = "—"
-        if vals[0].isdigit() and vals[2].isdigit():
-            ratio = "%.3f" % (int(vals[2]) / int(vals[0]))
-        rows.append("| %s | %s | %s | %s |" % (s, o, " | ".join(vals), ratio))
     return rows
 
 
@@ -116,8 +94,8 @@ unset multiplot
 
 
 def main():
-    shadow_path, bench_path, outdir, bench_args, commit = sys.argv[1:6]
-    shadow, bench = parse_shadow(shadow_path), parse_bench(bench_path)
+    shadow_path, bench_path, outdir, commit = sys.argv[1:5]
+    shadow = parse_shadow(shadow_path)
     workloads = []
     for (_, w) in shadow:
         if w not in workloads:
@@ -145,10 +123,10 @@ def main():
              ""] + shadow_tables(shadow, workloads) + [
              "", "![wrong answers per workload](pictures/mapcount-report.png)", "",
              "## The cost", "",
-             "`bench_mapcount %s` (`user/bench/bench_mapcount.c`), median guest cycles under "
-             "`--icount` on the kernels without lockdep; remap = mprotect of one page of each "
-             "PMD (the PMD→PTE remap); 4M-pmd exists only in mapcount-pages." % bench_args, ""
-             ] + bench_table(bench) + [""]
+             "`scripts/bench-mapcount.sh` (`user/bench/bench_mapcount.c`) on the kernels "
+             "without lockdep; remap = mprotect of one page of each PMD (the PMD→PTE "
+             "remap); 4M-pmd exists only in mapcount-pages.", ""
+             ] + open(bench_path).read().rstrip("\n").split("\n") + [""]
     with open(outdir + "/mapcount-report.md", "w") as f:
         f.write("\n".join(lines))
     plot(shadow, workloads, outdir)

@@ -2,8 +2,8 @@
 # make mapcount-report: the three mapcount schemes side by side.  The same
 # workloads run on each variant booted with the shadow exact counter
 # (mapcount_shadow, mm/mapcount_shadow.c), which counts every wrong answer
-# of the scheme (/proc/mapcount_report); then bench_mapcount times the
-# operations they differ on.  Writes docs/mapcount-report.md and
+# of the scheme (/proc/mapcount_report); then scripts/bench-mapcount.sh
+# times the operations they differ on.  Writes docs/mapcount-report.md and
 # docs/pictures/mapcount-report.png.
 #
 #   scripts/mapcount-report.sh [--quick] [-o DIR]   (--quick: one workload,
@@ -40,10 +40,6 @@ for v in $variants; do
   done <<<"$workloads"
 done
 bench_args="-m 64 -r 5"; [ $quick = 1 ] && bench_args="-m 8 -r 1"
-for v in $variants; do
-  flag=; [ $v = page-mapcount ] || flag=--$v
-  ./run-qemu.sh $flag --no-lockdep --icount --mem 1024M --run "/bin/bench_mapcount $bench_args" \
-    --timeout 1800 </dev/null 2>/dev/null | tr -d '\r' | grep -o 'bench_mapcount .*' | sed "s|^|$v |" >>"$raw/bench.txt"
-done
+scripts/bench-mapcount.sh $bench_args >"$raw/bench.md"
 commit=$(git log -1 --format=%h)$(git diff --quiet HEAD -- . 2>/dev/null || echo "+changes")
-python3 scripts/mapcount-report.py "$raw/shadow.txt" "$raw/bench.txt" "$out" "$bench_args" "$commit"
+python3 scripts/mapcount-report.py "$raw/shadow.txt" "$raw/bench.md" "$out" "$commit"

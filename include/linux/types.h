@@ -34,9 +34,17 @@ typedef unsigned long pgoff_t;  /* a page offset in a file */
 #endif
 _Static_assert(!CONFIG_MAPCOUNT_PAGES || CONFIG_NO_PAGE_MAPCOUNT,
 	       "CONFIG_MAPCOUNT_PAGES keeps no per-page mapcounts");
-/* The variant's name: the banner, build/<name>/, the tests' labels. */
-#define MAPCOUNT_VARIANT (CONFIG_MAPCOUNT_PAGES ? "mapcount-pages" : \
-			  CONFIG_NO_PAGE_MAPCOUNT ? "no-page-mapcount" : "page-mapcount")
+/*
+ * The variant's name: the banner, build/<name>/, the tests' labels.  A
+ * string literal, so that a label can be pasted around it.
+ */
+#if CONFIG_MAPCOUNT_PAGES
+#define MAPCOUNT_VARIANT "mapcount-pages"
+#elif CONFIG_NO_PAGE_MAPCOUNT
+#define MAPCOUNT_VARIANT "no-page-mapcount"
+#else
+#define MAPCOUNT_VARIANT "page-mapcount"
+#endif
 #ifndef CONFIG_LOCKDEP                  /* the lock validator: kernel debug builds */
 #define CONFIG_LOCKDEP 0
 #endif

@@ -21,8 +21,6 @@ const char *host_log(void);
 void host_log_clear(void);
 
 /* A test group's name with the variant: "rmap (mapcount-pages)". */
-#define VARIANT_LABEL(name) (CONFIG_MAPCOUNT_PAGES ? name " (mapcount-pages)" :        \
-			     CONFIG_NO_PAGE_MAPCOUNT ? name " (no-page-mapcount)" :     \
-						       name " (page-mapcount)")
+#define VARIANT_LABEL(name) name " (" MAPCOUNT_VARIANT ")"
 
 #endif
