@@ -35,6 +35,7 @@ void inode_init_always(struct super_block *sb, struct inode *inode)
 	inode->i_nlink = 1;
 	inode->i_sb = sb;
 	address_space_init_once(&inode->i_data, inode);
+	init_rwsem(&inode->i_rwsem, "inode->i_rwsem");
 }
 
 /* A new inode of sb with one reference (sb's destroy_inode frees it); NULL if out of memory. */

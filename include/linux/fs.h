@@ -168,7 +168,52 @@ struct inode {
 	struct list_head i_sb_list;     /* on inode_sb_list (fs/inode.c); zeroed if not */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
 	struct address_space i_data;
+	struct rw_semaphore i_rwsem;    /* inode_lock: i_size, data writes, seals; a dir's entries */
 };
+
+/*
+ * inode_lock (Linux's i_rwsem): a file's size and writes (O_APPEND,
+ * truncate, fallocate, seals) for writing; a directory's entries, written
+ * under the exclusive lock (create, unlink, rename) and read under the
+ * shared one (lookup, readdir).  Two directories at once (rename) nest by
+ * subclass, parent before child, else by address (lock_rename).
+ */
+enum inode_i_mutex_lock_class {
+	I_MUTEX_NORMAL,
+	I_MUTEX_PARENT,
+	I_MUTEX_PARENT2,
+	I_MUTEX_CHILD,
+};
+
+static inline void inode_lock(struct inode *inode)
+{
+	down_write(&inode->i_rwsem);
+}
+
+static inline void inode_unlock(struct inode *inode)
+{
+	up_write(&inode->i_rwsem);
+}
+
+static inline void inode_lock_shared(struct inode *inode)
+{
+	down_read(&inode->i_rwsem);
+}
+
+static inline void inode_unlock_shared(struct inode *inode)
+{
+	up_read(&inode->i_rwsem);
+}
+
+static inline void inode_lock_nested(struct inode *inode, unsigned int subclass)
+{
+	down_write_nested(&inode->i_rwsem, subclass);
+}
+
+static inline void inode_assert_locked(struct inode *inode)
+{
+	WARN_ON_ONCE(!rwsem_is_locked(&inode->i_rwsem), "inode_assert_locked: i_rwsem not held");
+}
 
 /*
  * A readdir in progress: iterate_shared() calls dir_emit() for each entry
