@@ -308,14 +308,22 @@ long sys_access(const char *upath, int mode)
 	return sys_faccessat(AT_FDCWD, upath, mode);
 }
 
-/* Set a regular file's size through its setattr (Linux's do_truncate): 0 or -errno. */
+/*
+ * Set a regular file's size through its setattr (Linux's do_truncate),
+ * under inode_lock as Linux's: writes, fallocate and other truncations of
+ * the file wait.  0 or -errno.
+ */
 long do_truncate(struct inode *inode, loff_t length)
 {
 	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = length };
+	long err;
 
 	if (length < 0)
 		return -EINVAL;
-	return inode->i_op->setattr(inode, &attr);
+	inode_lock(inode);
+	err = inode->i_op->setattr(inode, &attr);
+	inode_unlock(inode);
+	return err;
 }
 
 /* ftruncate's checks in Linux's order: EINVAL, EBADF, EINVAL (not a regular file open for writing). */

@@ -23,7 +23,7 @@
  * foliOS needs none of that: walks remember their path, and a node is
  * found empty by looking at its slots.
  *
- * Locking: the caller's (see include/linux/xarray.h).
+ * Locking: the caller holds xa_lock (see include/linux/xarray.h).
  */
 #include "linux/xarray.h"
 #include "linux/errno.h"
@@ -264,5 +264,6 @@ void xa_destroy(struct xarray *xa)
 {
 	if (xa->xa_height && xa->xa_head)
 		xa_free_nodes(xa->xa_head, xa->xa_height);
-	xa_init(xa);
+	xa->xa_head = NULL;
+	xa->xa_height = 0;
 }

@@ -13,8 +13,23 @@
  * fills a new folio through mapping->a_ops->read_folio (the initrd), or
  * reads zeros where there is none (a shmem hole stays a hole).
  *
- * Locking: one CPU, non-preemptive kernel: the i_pages "lock" is implicit;
- * the folio lock is taken where Linux takes it (mm/truncate.c).
+ * Locking (Linux's, see the lock order in mm/rmap.c):
+ *   i_pages.xa_lock   the tree, nrpages, folio->mapping and ->index of a
+ *                     cached folio and the cache's references: taken by
+ *                     every lookup, insertion and removal.  Linux's
+ *                     lookups need no lock (RCU, folio_try_get, recheck);
+ *                     foliOS has no RCU, so they take it (lib/xarray.c).
+ *                     A cached folio's refcount is frozen only under it
+ *                     (a split, mm/truncate.c), so a lookup under it never
+ *                     meets a frozen folio.
+ *   the folio lock    held to insert, fill (read_folio), remove, truncate
+ *                     or split a folio, and by a fault from ->fault to its
+ *                     PTE (mm/memory_file.c): whoever holds it and still
+ *                     sees folio->mapping set knows truncation has not
+ *                     taken the folio out.
+ *   inode_lock        i_size and writes (the file systems' write paths,
+ *                     truncation, fallocate); reads and faults need only
+ *                     the folio's reference and lock.
  */
 #include "linux/pagemap.h"
 #include "linux/wait.h"
@@ -33,18 +48,48 @@ void address_space_init_once(struct address_space *mapping, struct inode *host)
 {
 	memset(mapping, 0, sizeof(*mapping));
 	mapping->host = host;
-	xa_init(&mapping->i_pages);
+	xa_init(&mapping->i_pages, "mapping->i_pages");
 	INIT_LIST_HEAD(&mapping->i_mmap);
 	init_rwsem(&mapping->i_mmap_rwsem, "mapping->i_mmap_rwsem");
 }
 
-/* The folio caching index, with a new reference; NULL if none. */
+/*
+ * The folio caching index, with a new reference; NULL if none.  Takes
+ * xa_lock: while the folio is in the tree it holds the cache's references
+ * (never frozen outside xa_lock), so the reference cannot land on a folio
+ * being freed or split.
+ */
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 {
-	struct folio *folio = xa_load(&mapping->i_pages, index);
+	struct folio *folio;
 
+	xa_lock(&mapping->i_pages);
+	folio = xa_load(&mapping->i_pages, index);
+	if (folio) {
+		VM_WARN_ON_ONCE(folio_ref_count(folio) < (int)folio_nr_pages(folio),
+				"filemap_get_folio: a cached folio lacks the cache's references");
+		folio_get(folio);
+	}
+	xa_unlock(&mapping->i_pages);
+	return folio;
+}
+
+/*
+ * The first folio caching an index in [*index, max], with a new reference,
+ * *index set to an index it caches; NULL if none (one step of Linux's
+ * find_get_entries).  Under xa_lock, as filemap_get_folio.  The caller
+ * that locks the folio rechecks folio->mapping: it may have left the
+ * cache since.
+ */
+struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
+{
+	struct folio *folio;
+
+	xa_lock(&mapping->i_pages);
+	folio = xa_find(&mapping->i_pages, index, max);
 	if (folio)
 		folio_get(folio);
+	xa_unlock(&mapping->i_pages);
 	return folio;
 }
 
@@ -67,24 +112,36 @@ static void filemap_account_folio(struct folio *folio, long nr)
 /*
  * Cache folio (not in any cache, index aligned to its size) at index of
  * mapping, in every slot it covers: folio->mapping and ->index are set,
- * the cache takes folio_nr_pages() references.  0, -EEXIST (some index of
- * the range is cached already) or -ENOMEM (nothing changed).
+ * the cache takes folio_nr_pages() references (Linux's
+ * __filemap_add_folio).  0, -EEXIST (some index of the range is cached
+ * already: another task got there first) or -ENOMEM (nothing changed).
+ * The conflict check and the store are one step under xa_lock, so of two
+ * tasks adding at once exactly one succeeds.
  */
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index)
 {
 	long nr = folio_nr_pages(folio);
 	pgoff_t found = index;
+	int err = 0;
 
 	VM_WARN_ON_ONCE(folio->mapping || !IS_ALIGNED(index, nr),
 			"filemap_add_folio: folio cached, or index not aligned");
-	if (xa_find(&mapping->i_pages, &found, index + nr - 1))
-		return -EEXIST;
-	if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio))
-		return -ENOMEM;
 	folio_ref_add(folio, nr);
 	folio->mapping = mapping;
 	folio->index = index;
-	mapping->nrpages += nr;
+	xa_lock(&mapping->i_pages);
+	if (xa_find(&mapping->i_pages, &found, index + nr - 1))
+		err = -EEXIST;
+	else if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio))
+		err = -ENOMEM;
+	if (!err)
+		mapping->nrpages += nr;
+	xa_unlock(&mapping->i_pages);
+	if (err) {
+		folio->mapping = NULL;
+		folio_put_refs(folio, nr);
+		return err;
+	}
 	filemap_account_folio(folio, nr);
 	return 0;
 }
@@ -100,10 +157,13 @@ void filemap_remove_folio(struct folio *folio)
 	long nr = folio_nr_pages(folio);
 
 	VM_WARN_ON_ONCE(folio_mapped(folio), "filemap_remove_folio: still mapped");
+	VM_WARN_ON_ONCE(!folio_test_locked(folio), "filemap_remove_folio: folio not locked");
+	xa_lock(&mapping->i_pages);
 	xa_store_range(&mapping->i_pages, folio->index, folio->index + nr - 1, NULL);
 	mapping->nrpages -= nr;
-	filemap_account_folio(folio, -nr);
 	folio->mapping = NULL;
+	xa_unlock(&mapping->i_pages);
+	filemap_account_folio(folio, -nr);
 	folio_put_refs(folio, nr);
 }
 
@@ -175,21 +235,73 @@ static bool mapping_can_read_folio(const struct address_space *mapping)
 }
 
 /*
+ * Wait until a folio another task is reading in is filled (Linux's
+ * filemap_update_page): filemap_create_folio() keeps it locked from its
+ * insertion until read_folio is done.  0 if it holds the file's data,
+ * -EAGAIN if it left the cache meanwhile (its read failed, or truncation
+ * took it: look again), -EIO if it is cached but was never filled.
+ */
+static int filemap_wait_uptodate(struct address_space *mapping, struct folio *folio)
+{
+	int err = 0;
+
+	if (folio_test_uptodate(folio))
+		return 0;
+	folio_lock(folio);
+	if (folio->mapping != mapping)
+		err = -EAGAIN;
+	else if (!folio_test_uptodate(folio))
+		err = -EIO;
+	folio_unlock(folio);
+	return err;
+}
+
+/*
+ * The folio holding page index of file, with a reference: from the cache,
+ * else read in through a_ops->read_folio; NULL for a hole of a file that
+ * cannot be read in (shmem).  A folio of a file that reads its data is
+ * returned only once filled.  Two tasks missing at once both create a
+ * folio; the one that loses the insertion (-EEXIST) looks again and waits
+ * for the winner's.  An ERR_PTR: -ENOMEM, -EIO or read_folio's error.
+ */
+static struct folio *filemap_get_or_read_folio(struct file *file, struct address_space *mapping,
+					       pgoff_t index)
+{
+	for (;;) {
+		struct folio *folio = filemap_get_folio(mapping, index);
+		int err;
+
+		if (!mapping_can_read_folio(mapping))
+			return folio;
+		if (!folio)
+			folio = filemap_create_folio(file, mapping, index);
+		if (IS_ERR(folio) && PTR_ERR(folio) != -EEXIST)
+			return folio;
+		if (IS_ERR(folio))
+			continue;
+		err = filemap_wait_uptodate(mapping, folio);
+		if (!err)
+			return folio;
+		folio_put(folio);
+		if (err != -EAGAIN)
+			return ERR_PTR(err);
+	}
+}
+
+/*
  * Copy n bytes at offset of the page at index to ubuf: from the cache,
  * read in if a_ops can, else zeros (a hole).  The bytes copied (fewer
  * than n if ubuf faults part way), or -EFAULT if none, or an errno of
- * filemap_create_folio().
+ * filemap_get_or_read_folio().  No lock is held across the copy, which
+ * may fault (ubuf may map this very page): the reference keeps the folio.
  */
 static long filemap_copy_page(struct file *file, pgoff_t index, size_t offset, size_t n,
 			     char *ubuf)
 {
-	struct address_space *mapping = file->f_mapping;
-	struct folio *folio = filemap_get_folio(mapping, index);
+	struct folio *folio = filemap_get_or_read_folio(file, file->f_mapping, index);
 	const char *src = __va((phys_addr_t)zero_pfn << PAGE_SHIFT);
 	unsigned long left;
 
-	if (!folio && mapping_can_read_folio(mapping))
-		folio = filemap_create_folio(file, mapping, index);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
 	if (folio)
@@ -207,14 +319,18 @@ static long filemap_copy_page(struct file *file, pgoff_t index, size_t offset, s
  */
 long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
-	loff_t size = file->f_mapping->host->i_size;
+	struct inode *inode = file->f_mapping->host;
 	size_t done = 0;
 
-	while (done < count && *pos < size) {
-		size_t offset = *pos & ~PAGE_MASK;
-		size_t n = MIN(MIN(PAGE_SIZE - offset, count - done), (size_t)(size - *pos));
-		long copied = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
+	while (done < count) {
+		loff_t size = i_size_read(inode);
+		size_t offset = *pos & ~PAGE_MASK, n;
+		long copied;
 
+		if (*pos >= size)
+			break;
+		n = MIN(MIN(PAGE_SIZE - offset, count - done), (size_t)(size - *pos));
+		copied = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
 		if (copied < 0)
 			return done ? (long)done : copied;
 		done += copied;
@@ -228,7 +344,8 @@ long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 /*
  * ->fault of a file's VMAs (generic_file_mmap's; Linux's filemap_fault):
  * the page at vmf->pgoff, from the cache or read in through read_folio,
- * in vmf->page with a reference.
+ * in vmf->page with a reference.  The caller (__do_fault) locks the folio
+ * and checks that it is still cached and inside i_size.
  * -ENXIO beyond EOF (SIGBUS), -ENOMEM, or -ENXIO if it cannot be read.
  */
 int filemap_fault(struct vm_fault *vmf)
@@ -237,11 +354,9 @@ int filemap_fault(struct vm_fault *vmf)
 	struct address_space *mapping = file->f_mapping;
 	struct folio *folio;
 
-	if (vmf->pgoff >= DIV_ROUND_UP(mapping->host->i_size, PAGE_SIZE))
+	if (vmf->pgoff >= DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE))
 		return -ENXIO;
-	folio = filemap_get_folio(mapping, vmf->pgoff);
-	if (!folio)
-		folio = filemap_create_folio(file, mapping, vmf->pgoff);
+	folio = filemap_get_or_read_folio(file, mapping, vmf->pgoff);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio) == -ENOMEM ? -ENOMEM : -ENXIO;
 	vmf->page = folio_page(folio, vmf->pgoff - folio->index);

@@ -154,14 +154,12 @@ void split_huge_pages_in_file(struct address_space *mapping, pgoff_t first, pgof
 	pgoff_t index = first;
 	struct folio *folio;
 
-	while (index < end && (folio = xa_find(&mapping->i_pages, &index, end - 1))) {
-		pgoff_t next = folio->index + folio_nr_pages(folio);
+	while (index < end && (folio = filemap_get_next_folio(mapping, &index, end - 1))) {
+		pgoff_t next = folio->mapping == mapping ? folio->index + folio_nr_pages(folio) : index + 1;
 
-		if (folio_test_large(folio)) {
-			folio_get(folio);
+		if (folio_test_large(folio))
 			split_file_folio(folio, mapping, new_order);
-			folio_put(folio);
-		}
+		folio_put(folio);
 		if (!next)
 			break;
 		index = next;

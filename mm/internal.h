@@ -18,6 +18,10 @@ void prep_compound_page(struct page *head, unsigned int order);
 
 /* Returned by the PMD fault handlers when the PTE path must take over. */
 #define VM_FAULT_FALLBACK       1
+/* The file fault's folio left the cache before it was locked: retry the access. */
+#define VM_FAULT_RETRY          2
+/* Another task filled the entry first: nothing mapped, the access is retried. */
+#define VM_FAULT_NOPAGE         3
 
 /*
  * The protection of a page of vma, writable only if write (a page that is

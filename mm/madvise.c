@@ -17,6 +17,7 @@
 #include "linux/fs.h"
 #include "uapi/linux/falloc.h"
 #include "mm/internal.h"
+#include "mm/mmap_lock.h"
 #include "mm/mm.h"
 
 static bool madvise_behavior_valid(int behavior)
@@ -95,18 +96,28 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
  * MADV_REMOVE: punch a hole in the file behind a shared writable mapping
  * (Linux's madvise_remove: fallocate's PUNCH_HOLE, which unmaps the pages
  * from every mm and frees them).  0, -EINVAL (no file), -EACCES (not a
- * shared mapping that may be written) or fallocate's error.
+ * shared mapping that may be written) or fallocate's error.  The caller
+ * holds the mmap_lock for read; it is dropped around the fallocate, which
+ * takes inode_lock (above the mmap_lock: a write's copy from the user
+ * faults under inode_lock), and taken again: vma may be gone after.
  */
 static int madvise_remove(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	loff_t offset = (loff_t)(start - vma->vm_start) + ((loff_t)vma->vm_pgoff << PAGE_SHIFT);
+	struct mm_struct *mm = vma->vm_mm;
+	struct file *file = vma->vm_file;
+	int err;
 
-	if (!vma->vm_file || !vma->vm_file->f_mapping)
+	if (!file || !file->f_mapping)
 		return -EINVAL;
 	if (!vma_is_shared_maywrite(vma))
 		return -EACCES;
-	return vfs_fallocate(vma->vm_file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset,
-			     end - start);
+	get_file(file);
+	mmap_read_unlock(mm);
+	err = vfs_fallocate(file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, end - start);
+	fput(file);
+	mmap_read_lock(mm);
+	return err;
 }
 
 /* The advice that only sets or clears VMA flags, as Linux's madvise_vma_behavior(). */

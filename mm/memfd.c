@@ -8,12 +8,15 @@
  *   F_SEAL_SHRINK  no truncation below the size      (EPERM)
  *   F_SEAL_GROW    no growth: write, truncate, fallocate beyond it (EPERM)
  *   F_SEAL_WRITE   no write, no writable shared mapping; refused (EBUSY)
- *                  while one exists (mapping->i_mmap_writable) or a page
+ *                  while one exists (mapping_deny_writable) or a page
  *                  is pinned
  *   F_SEAL_FUTURE_WRITE  like WRITE for new writes and mappings only
  *   F_SEAL_SEAL    no further seals
  *
- * Locking: one CPU, non-preemptive kernel: none yet (Linux: inode_lock).
+ * Locking: the seals change under inode_lock, which writes, truncation
+ * and fallocate hold while they test them (mm/shmem.c); mmap races with
+ * F_SEAL_WRITE through i_mmap_writable's atomic handshake
+ * (include/linux/fs.h), never by reading the seals alone.
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -41,26 +44,39 @@ static unsigned int *memfd_file_seals_ptr(struct file *file)
 	return &SHMEM_I(file_inode(file))->seals;
 }
 
-/* -EBUSY if a page of mapping is pinned (Linux waits a while first: memfd_wait_for_pins). */
+/*
+ * -EBUSY if a page of mapping is pinned (Linux waits a while first:
+ * memfd_wait_for_pins).  The walk holds xa_lock: the folios it looks at
+ * stay cached meanwhile.
+ */
 static int memfd_check_pins(struct address_space *mapping)
 {
 	struct folio *folio;
 	unsigned long index;
+	int err = 0;
 
+	xa_lock(&mapping->i_pages);
 	xa_for_each_range(&mapping->i_pages, index, folio, 0, ~0UL) {
-		if (folio_maybe_dma_pinned(folio))
-			return -EBUSY;
+		if (folio_maybe_dma_pinned(folio)) {
+			err = -EBUSY;
+			break;
+		}
 		index = folio->index + folio_nr_pages(folio) - 1;
 	}
-	return 0;
+	xa_unlock(&mapping->i_pages);
+	return err;
 }
 
-/* F_ADD_SEALS (Linux's memfd_add_seals): 0, -EPERM, -EINVAL or -EBUSY. */
+/*
+ * F_ADD_SEALS (Linux's memfd_add_seals), under inode_lock: 0, -EPERM,
+ * -EINVAL or -EBUSY.  F_SEAL_WRITE first denies new writable mappings
+ * (-EBUSY while one exists), then checks the pins; a pin undoes the denial.
+ */
 static long memfd_add_seals(struct file *file, unsigned int seals)
 {
 	unsigned int *file_seals;
 	struct inode *inode = file_inode(file);
-	int err;
+	long err = 0;
 
 	if (!(file->f_mode & FMODE_WRITE))
 		return -EPERM;
@@ -69,19 +85,27 @@ static long memfd_add_seals(struct file *file, unsigned int seals)
 	file_seals = memfd_file_seals_ptr(file);
 	if (!file_seals)
 		return -EINVAL;
-	if (*file_seals & F_SEAL_SEAL)
-		return -EPERM;
+	inode_lock(inode);
+	if (*file_seals & F_SEAL_SEAL) {
+		err = -EPERM;
+		goto unlock;
+	}
 	if ((seals & F_SEAL_WRITE) && !(*file_seals & F_SEAL_WRITE)) {
-		if (file->f_mapping->i_mmap_writable > 0)
-			return -EBUSY;
-		err = memfd_check_pins(file->f_mapping);
+		err = mapping_deny_writable(file->f_mapping);
 		if (err)
-			return err;
+			goto unlock;
+		err = memfd_check_pins(file->f_mapping);
+		if (err) {
+			mapping_allow_writable(file->f_mapping);
+			goto unlock;
+		}
 	}
 	if ((seals & F_SEAL_EXEC) && (inode->i_mode & 0111))
 		seals |= F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_FUTURE_WRITE;
 	*file_seals |= seals;
-	return 0;
+unlock:
+	inode_unlock(inode);
+	return err;
 }
 
 /* fcntl's F_ADD_SEALS and F_GET_SEALS; -EINVAL for a file that is not shmem. */

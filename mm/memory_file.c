@@ -26,11 +26,14 @@
  * for shmem) but soft-dirty tracking, which clear_refs turns on by clearing
  * VM_SOFTDIRTY: then a write faults into wp_page_shared.
  *
- * Locks: the caller holds the mmap_lock for read; finish_fault maps under
- * pmd_lock or the PTE table's lock, rechecking that the entries are still
- * none (else another CPU mapped them first: the page goes back, the access
- * is retried).  Order: mm/rmap.c.  Linux takes the folio lock around
- * ->fault .. finish_fault against truncation; foliOS does not yet.
+ * Locks: the caller holds the mmap_lock for read.  The folio lock is held
+ * from ->fault's return to the PTE's (__do_fault .. finish_fault), as in
+ * Linux: truncation locks each folio before it takes it out of the cache,
+ * so a fault that still sees folio->mapping under the lock maps a folio
+ * truncation has not removed, and truncation's unmap then finds the PTE.
+ * finish_fault maps under pmd_lock or the PTE table's lock, rechecking
+ * that the entries are still none (else another CPU mapped them first:
+ * the access is retried).  Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/pagemap.h"
@@ -142,10 +145,10 @@ static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page
 /*
  * Map page, which holds a folio reference the caller passes on (Linux's
  * finish_fault): one PMD if it can be, else PTEs — several only for a
- * large shmem folio whose PTEs are all none.  0 or -ENOMEM (no page
- * table); on error the reference is still the caller's.  A PTE another
- * CPU filled meanwhile (or a PMD leaf there now) is 0 too: the reference
- * is dropped and the access retried.
+ * large shmem folio whose PTEs are all none.  0 (the reference is the
+ * mapping's), -ENOMEM (no page table) or VM_FAULT_NOPAGE (another CPU
+ * filled the PTE, or put a PMD leaf there, meanwhile: nothing mapped);
+ * but for 0 the reference is still the caller's.
  */
 static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
 {
@@ -162,11 +165,11 @@ static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
 	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(mm, pmd))
 		return -ENOMEM;
 	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
-	if (!pte || !pgent_none(*pte)) {
-		if (pte)
-			pte_unmap_unlock(pte, ptl);
-		folio_put(folio);
-		return 0;
+	if (!pte)
+		return VM_FAULT_NOPAGE;
+	if (!pgent_none(*pte)) {
+		pte_unmap_unlock(pte, ptl);
+		return VM_FAULT_NOPAGE;
 	}
 	nr = finish_fault_nr(vmf, folio, &addr, &page, &pte);
 	folio_ref_add(folio, nr - 1);
@@ -175,12 +178,54 @@ static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
 	return 0;
 }
 
-/* Ask vm_ops->fault for the page (Linux's __do_fault): 0 with vmf->page referenced, or -errno. */
+/*
+ * Ask vm_ops->fault for the page and lock its folio (Linux's __do_fault,
+ * with filemap_fault's checks after folio_lock): 0 with vmf->page
+ * referenced and its folio locked, still in the file's cache and inside
+ * i_size; VM_FAULT_RETRY if truncation took the folio out meanwhile
+ * (nothing held); or -errno (-ENXIO: the page is past EOF now, SIGBUS).
+ * The lock may sleep: the caller holds no spinlock.
+ */
 static int __do_fault(struct vm_fault *vmf)
 {
+	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
+	struct folio *folio;
+	int ret;
+
 	if (!vmf->vma->vm_ops->fault)
 		return -ENXIO;
-	return vmf->vma->vm_ops->fault(vmf);
+	ret = vmf->vma->vm_ops->fault(vmf);
+	if (ret)
+		return ret;
+	folio = page_folio(vmf->page);
+	folio_lock(folio);
+	if (folio->mapping != mapping)
+		ret = VM_FAULT_RETRY;
+	else if (vmf->pgoff >= DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE))
+		ret = -ENXIO;
+	if (ret) {
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	return ret;
+}
+
+/*
+ * Map the locked page-cache page __do_fault returned, then unlock its
+ * folio; if it was not mapped, its reference goes too.  A shared write
+ * marks the folio dirty.  finish_fault's result.
+ */
+static int finish_file_fault(struct vm_fault *vmf, pmd_t *pmd, bool dirty)
+{
+	struct folio *folio = page_folio(vmf->page);
+	int ret = finish_fault(vmf, pmd, vmf->page);
+
+	if (!ret && dirty)
+		folio_mark_dirty(folio);
+	folio_unlock(folio);
+	if (ret)
+		folio_put(folio);
+	return ret;
 }
 
 /* A read (or unshare) fault: map the page-cache page (Linux's do_read_fault). */
@@ -188,22 +233,19 @@ static int do_read_fault(struct vm_fault *vmf, pmd_t *pmd)
 {
 	int ret = __do_fault(vmf);
 
-	if (ret)
-		return ret;
-	ret = finish_fault(vmf, pmd, vmf->page);
-	if (ret)
-		folio_put(page_folio(vmf->page));
-	return ret;
+	return ret ? ret : finish_file_fault(vmf, pmd, false);
 }
 
 /*
  * A write fault on a private mapping (Linux's do_cow_fault): the page's
  * data is copied into a new order-0 anon folio, which is mapped writable;
- * the page-cache folio stays as it was, its reference dropped.
+ * the page-cache folio stays as it was, unlocked and its reference
+ * dropped once copied.  A truncation that races with the copy unmaps it
+ * again (truncate_pagecache's second unmap, as Linux's).
  */
 static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
 {
-	struct folio *new;
+	struct folio *new, *folio;
 	int ret;
 
 	if (anon_vma_prepare(vmf->vma))
@@ -216,8 +258,10 @@ static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
 		folio_put(new);
 		return ret;
 	}
+	folio = page_folio(vmf->page);
 	memcpy(page_address(&new->page), page_address(vmf->page), PAGE_SIZE);
-	folio_put(page_folio(vmf->page));
+	folio_unlock(folio);
+	folio_put(folio);
 	ret = finish_fault(vmf, pmd, &new->page);
 	if (ret)
 		folio_put(new);
@@ -231,19 +275,9 @@ static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
  */
 static int do_shared_fault(struct vm_fault *vmf, pmd_t *pmd)
 {
-	struct folio *folio;
 	int ret = __do_fault(vmf);
 
-	if (ret)
-		return ret;
-	folio = page_folio(vmf->page);
-	ret = finish_fault(vmf, pmd, vmf->page);
-	if (ret) {
-		folio_put(folio);
-		return ret;
-	}
-	folio_mark_dirty(folio);
-	return 0;
+	return ret ? ret : finish_file_fault(vmf, pmd, true);
 }
 
 /*
@@ -258,11 +292,15 @@ int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsi
 		.pgoff = linear_page_index(vma, address & PAGE_MASK),
 	};
 
+	int ret;
+
 	if (!(flags & FAULT_FLAG_WRITE))
-		return do_read_fault(&vmf, pmd);
-	if (!(vma->vm_flags & VM_SHARED))
-		return do_cow_fault(&vmf, pmd);
-	return do_shared_fault(&vmf, pmd);
+		ret = do_read_fault(&vmf, pmd);
+	else if (!(vma->vm_flags & VM_SHARED))
+		ret = do_cow_fault(&vmf, pmd);
+	else
+		ret = do_shared_fault(&vmf, pmd);
+	return ret == VM_FAULT_RETRY || ret == VM_FAULT_NOPAGE ? 0 : ret;
 }
 
 /*

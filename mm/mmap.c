@@ -274,10 +274,14 @@ static int mmap_file_vm_flags(struct file *file, unsigned long prot, unsigned lo
  * Set the new vma up as the mapping of file, or as shared anonymous
  * memory (Linux's mmap_region: call_mmap, or shmem_zero_setup for
  * MAP_SHARED|MAP_ANONYMOUS: a new shmem object), then link it to its
- * file.  0 or the errno of the file's mmap.
+ * file.  A shared mapping that may write takes its i_mmap_writable count
+ * after the file's mmap (which may clear VM_MAYWRITE of a sealed memfd)
+ * and fails with -EPERM if a seal denied writes meanwhile (Linux 6.7's
+ * order).  0 or the errno; on error the vma holds no file.
  */
 static int mmap_vma_setup(struct vm_area_struct *vma, struct file *file)
 {
+	bool writable;
 	int err = 0;
 
 	if (file) {
@@ -286,10 +290,19 @@ static int mmap_vma_setup(struct vm_area_struct *vma, struct file *file)
 	} else if (vma->vm_flags & VM_SHARED) {
 		err = shmem_zero_setup(vma);
 	}
-	if (err)
+	writable = !err && vma->vm_file && vma->vm_file->f_mapping && vma_is_shared_maywrite(vma);
+	if (writable)
+		err = mapping_map_writable(vma->vm_file->f_mapping);
+	if (err) {
+		if (vma->vm_file)
+			fput(vma->vm_file);
+		vma->vm_file = NULL;
 		return err;
+	}
 	if (vma->vm_file)
 		vma_link_file(vma);
+	if (writable)
+		mapping_unmap_writable(vma->vm_file->f_mapping);     /* vma_link_file counted it */
 	return 0;
 }
 

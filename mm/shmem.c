@@ -14,8 +14,18 @@
  * Truncation removes folios from the cache (mm/truncate.c), then
  * shmem_recalc_inode() gives back what went: alloced - nrpages.
  *
- * Locking: one CPU, non-preemptive kernel: none yet (Linux: the folio lock
- * and info->lock).  Lock order: see mm/rmap.c.
+ * Locking (Linux's; order in mm/rmap.c):
+ *   inode_lock        writes, truncation (do_truncate), fallocate and the
+ *                     seals: i_size changes only under it, so O_APPEND
+ *                     writes never overlap and a write never races a
+ *                     truncation.  Faults and reads do not take it.
+ *   info->lock        alloced and i_blocks, taken around each insertion
+ *                     into the cache and by shmem_recalc_inode, so the
+ *                     pages counted and the pages cached never drift.
+ *   used_blocks       the mount's budget, by compare-and-swap.
+ *   the page cache    a fault that finds no folio allocates one; of two
+ *                     tasks inserting at once one wins, the other takes
+ *                     the winner's (filemap_add_folio's -EEXIST).
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -39,31 +49,50 @@ static struct page *folio_file_page(struct folio *folio, pgoff_t index)
 	return folio_page(folio, index - folio->index);
 }
 
-/* Take nr pages from the mount's size= budget: 0 or -ENOSPC (Linux's shmem_inode_acct_blocks). */
+/*
+ * Take nr pages from the mount's size= budget: 0 or -ENOSPC (Linux's
+ * shmem_inode_acct_blocks).  A compare-and-swap, as Linux's
+ * percpu_counter_limited_add: two faults at once never both take the
+ * last pages.
+ */
 static int shmem_inode_acct_blocks(struct inode *inode, long nr)
 {
 	struct shmem_sb_info *sbinfo = SHMEM_SB(inode->i_sb);
+	unsigned long used = __atomic_load_n(&sbinfo->used_blocks, __ATOMIC_RELAXED);
 
-	if (sbinfo->max_blocks && sbinfo->used_blocks + nr > sbinfo->max_blocks)
-		return -ENOSPC;
-	sbinfo->used_blocks += nr;
+	do {
+		if (sbinfo->max_blocks && used + nr > sbinfo->max_blocks)
+			return -ENOSPC;
+	} while (!__atomic_compare_exchange_n(&sbinfo->used_blocks, &used, used + nr, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	return 0;
+}
+
+static void shmem_inode_unacct_blocks(struct inode *inode, long nr)
+{
+	__atomic_sub_fetch(&SHMEM_SB(inode->i_sb)->used_blocks, nr, __ATOMIC_RELAXED);
 }
 
 /*
  * Give back the pages truncation took out of the page cache: those
  * alloced counts that the cache no longer holds (Linux's shmem_recalc_inode).
+ * Under info->lock, which every insertion holds: nrpages can only have
+ * dropped (a removal) since alloced last moved.
  */
 static void shmem_recalc_inode(struct inode *inode)
 {
 	struct shmem_inode_info *info = SHMEM_I(inode);
-	long freed = info->alloced - inode->i_mapping->nrpages;
+	long freed;
 
-	if (freed <= 0)
-		return;
-	info->alloced -= freed;
-	inode->i_blocks -= freed * BLOCKS_PER_PAGE;
-	SHMEM_SB(inode->i_sb)->used_blocks -= freed;
+	spin_lock(&info->lock);
+	freed = info->alloced - READ_ONCE(inode->i_mapping->nrpages);
+	if (freed > 0) {
+		info->alloced -= freed;
+		inode->i_blocks -= freed * BLOCKS_PER_PAGE;
+	}
+	spin_unlock(&info->lock);
+	if (freed > 0)
+		shmem_inode_unacct_blocks(inode, freed);
 }
 
 /*
@@ -88,9 +117,31 @@ static unsigned long shmem_suitable_orders(struct inode *inode, struct vm_fault 
 }
 
 /*
+ * Cache folio at index and count it in alloced and i_blocks, one step
+ * under info->lock (Linux's shmem_add_to_page_cache + shmem_recalc_inode).
+ * 0, -EEXIST (another task cached a folio there first) or -ENOMEM.
+ */
+static int shmem_add_to_page_cache(struct inode *inode, struct folio *folio, pgoff_t index)
+{
+	struct shmem_inode_info *info = SHMEM_I(inode);
+	long nr = folio_nr_pages(folio);
+	int err;
+
+	spin_lock(&info->lock);
+	err = filemap_add_folio(inode->i_mapping, folio, index);
+	if (!err) {
+		info->alloced += nr;
+		inode->i_blocks += nr * BLOCKS_PER_PAGE;
+	}
+	spin_unlock(&info->lock);
+	return err;
+}
+
+/*
  * Allocate a zeroed, swap-backed folio of 2^order pages for index and add
  * it to the page cache at its aligned index.  The folio (our reference),
- * or an ERR_PTR: -ENOSPC over size=, -ENOMEM.
+ * or an ERR_PTR: -ENOSPC over size=, -ENOMEM, -EEXIST (a folio got there
+ * first).
  */
 static struct folio *shmem_alloc_folio(struct inode *inode, pgoff_t index, int order)
 {
@@ -104,16 +155,14 @@ static struct folio *shmem_alloc_folio(struct inode *inode, pgoff_t index, int o
 	err = folio ? 0 : -ENOMEM;
 	if (folio) {
 		__folio_set_swapbacked(folio);
-		err = filemap_add_folio(inode->i_mapping, folio, ALIGN_DOWN(index, nr));
+		err = shmem_add_to_page_cache(inode, folio, ALIGN_DOWN(index, nr));
 		if (err)
 			folio_put(folio);
 	}
 	if (err) {
-		SHMEM_SB(inode->i_sb)->used_blocks -= nr;
+		shmem_inode_unacct_blocks(inode, nr);
 		return ERR_PTR(err);
 	}
-	SHMEM_I(inode)->alloced += nr;
-	inode->i_blocks += nr * BLOCKS_PER_PAGE;
 	if (order)
 		count_mthp_stat(order, MTHP_STAT_SHMEM_ALLOC);
 	return folio;
@@ -121,7 +170,8 @@ static struct folio *shmem_alloc_folio(struct inode *inode, pgoff_t index, int o
 
 /*
  * Try each allowed order from the largest down, then a single page
- * (Linux's shmem_alloc_and_add_folio): the folio or an ERR_PTR.
+ * (Linux's shmem_alloc_and_add_folio): the folio or an ERR_PTR; -EEXIST
+ * at once if a folio appeared in the range (the caller looks again).
  */
 static struct folio *shmem_alloc_and_add_folio(struct inode *inode, pgoff_t index,
 					       struct vm_fault *vmf, unsigned long orders)
@@ -132,7 +182,7 @@ static struct folio *shmem_alloc_and_add_folio(struct inode *inode, pgoff_t inde
 	while (order > 0) {
 		struct folio *folio = shmem_alloc_folio(inode, index, order);
 
-		if (!IS_ERR(folio))
+		if (!IS_ERR(folio) || PTR_ERR(folio) == -EEXIST)
 			return folio;
 		count_mthp_stat(order, MTHP_STAT_SHMEM_FALLBACK);
 		order = next_order(&suitable, order);
@@ -146,7 +196,8 @@ static struct folio *shmem_alloc_and_add_folio(struct inode *inode, pgoff_t inde
  * a hole stays a hole.  write_end (a write's end, 0 if none) and vmf (a
  * fault's, or NULL) steer the huge policy.  0, -EINVAL (SGP_READ or
  * SGP_CACHE at or past EOF), -ENOENT (SGP_NOALLOC at a hole), -EFBIG,
- * -ENOSPC or -ENOMEM.
+ * -ENOSPC or -ENOMEM.  A folio another task cached first is taken (the
+ * lookup is repeated on -EEXIST, as Linux's).
  */
 static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_end,
 			       struct folio **foliop, enum sgp_type sgp, struct vm_fault *vmf)
@@ -157,8 +208,9 @@ static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_
 	*foliop = NULL;
 	if (index > (MAX_LFS_FILESIZE >> PAGE_SHIFT))
 		return -EFBIG;
-	if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= inode->i_size)
+	if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= i_size_read(inode))
 		return -EINVAL;
+repeat:
 	folio = filemap_get_folio(inode->i_mapping, index);
 	if (folio && !folio_test_uptodate(folio) && sgp == SGP_READ) {
 		folio_put(folio);               /* reserved by fallocate: still a hole */
@@ -170,6 +222,8 @@ static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_
 		orders = shmem_allowable_huge_orders(inode, vmf ? vmf->vma : NULL, index,
 						     write_end, false);
 		folio = shmem_alloc_and_add_folio(inode, index, vmf, orders);
+		if (IS_ERR(folio) && PTR_ERR(folio) == -EEXIST)
+			goto repeat;
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
 	}
@@ -209,15 +263,17 @@ static int shmem_check_size_seals(struct inode *inode, loff_t newsize)
 }
 
 /*
- * Change a file's size (Linux's shmem_setattr with ATTR_SIZE): shrinking
- * unmaps the cut part from every mapping and frees its folios.
- * 0, -EPERM (sealed) or -EFBIG.
+ * Change a file's size (Linux's shmem_setattr with ATTR_SIZE; the caller
+ * holds inode_lock): shrinking unmaps the cut part from every mapping and
+ * frees its folios, then unmaps again for the private copies a racing
+ * write fault made meanwhile (as Linux's).  0, -EPERM (sealed) or -EFBIG.
  */
 static int shmem_setattr(struct inode *inode, struct iattr *attr)
 {
 	loff_t oldsize = inode->i_size, newsize = attr->ia_size, holebegin;
 	int err;
 
+	inode_assert_locked(inode);
 	if (!(attr->ia_valid & ATTR_SIZE))
 		return 0;
 	if (newsize > inode->i_sb->s_maxbytes)
@@ -225,13 +281,15 @@ static int shmem_setattr(struct inode *inode, struct iattr *attr)
 	err = shmem_check_size_seals(inode, newsize);
 	if (err)
 		return err;
-	inode->i_size = newsize;
+	i_size_write(inode, newsize);
 	if (newsize >= oldsize)
 		return 0;
 	holebegin = ALIGN_UP(newsize, (loff_t)PAGE_SIZE);
 	if (oldsize > holebegin)
 		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
 	shmem_truncate_range(inode, newsize, -1);
+	if (oldsize > holebegin)
+		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
 	return 0;
 }
 
@@ -276,16 +334,13 @@ static long shmem_write_chunk(struct inode *inode, const char *ubuf, size_t n, l
 		return -EFAULT;
 	n -= left;
 	if (pos + (loff_t)n > inode->i_size)
-		inode->i_size = pos + n;
+		i_size_write(inode, pos + n);
 	return n;
 }
 
-/*
- * write(2): page by page into the cache, the file growing as it goes;
- * O_APPEND writes at the end.  Bytes written (short at the first error
- * after some), or -EPERM (sealed), -EFBIG, -ENOSPC, -EFAULT.
- */
-static long shmem_file_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
+/* shmem_file_write's body, inode_lock held. */
+static long shmem_file_write_locked(struct file *file, const char *ubuf, size_t count,
+				    loff_t *pos)
 {
 	struct inode *inode = file_inode(file);
 	size_t done = 0;
@@ -307,6 +362,26 @@ static long shmem_file_write(struct file *file, const char *ubuf, size_t count, 
 			break;
 	}
 	return done;
+}
+
+/*
+ * write(2) (Linux's shmem_file_write_iter, under inode_lock): page by
+ * page into the cache, the file growing as it goes; O_APPEND writes at
+ * the end, which stays put until the write is done.  Bytes written (short
+ * at the first error after some), or -EPERM (sealed), -EFBIG, -ENOSPC,
+ * -EFAULT.  The copy from the user may fault, even on this file's own
+ * pages: only inode_lock (a sleeping lock above the mmap_lock, which a
+ * fault takes) and a folio reference are held across it.
+ */
+static long shmem_file_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
+{
+	struct inode *inode = file_inode(file);
+	long ret;
+
+	inode_lock(inode);
+	ret = shmem_file_write_locked(file, ubuf, count, pos);
+	inode_unlock(inode);
+	return ret;
 }
 
 /*
@@ -334,15 +409,24 @@ static loff_t shmem_seek_hole_data(struct inode *inode, loff_t offset, int whenc
 	return whence == SEEK_DATA ? -ENXIO : inode->i_size;
 }
 
-/* lseek: SEEK_DATA and SEEK_HOLE see the holes; the rest as generic_file_llseek. */
+/*
+ * lseek: SEEK_DATA and SEEK_HOLE see the holes, under inode_lock (as
+ * Linux's: no truncation or fallocate moves them meanwhile); the rest as
+ * generic_file_llseek.
+ */
 static loff_t shmem_file_llseek(struct file *file, loff_t offset, int whence)
 {
+	struct inode *inode = file_inode(file);
 	loff_t pos;
 
 	if (whence != SEEK_DATA && whence != SEEK_HOLE)
 		return generic_file_llseek(file, offset, whence);
-	pos = shmem_seek_hole_data(file_inode(file), offset, whence);
-	return pos < 0 ? pos : vfs_setpos(file, pos, MAX_LFS_FILESIZE);
+	inode_lock(inode);
+	pos = shmem_seek_hole_data(inode, offset, whence);
+	if (pos >= 0)
+		pos = vfs_setpos(file, pos, MAX_LFS_FILESIZE);
+	inode_unlock(inode);
+	return pos;
 }
 
 /* Reserve [offset, end) (Linux's shmem_fallocate without PUNCH_HOLE).  0 or -errno. */
@@ -361,35 +445,45 @@ static long shmem_reserve_range(struct inode *inode, loff_t offset, loff_t end)
 }
 
 /*
- * fallocate: mode 0 or FALLOC_FL_KEEP_SIZE reserves the range (the file
- * grows unless KEEP_SIZE), PUNCH_HOLE|KEEP_SIZE frees it.  0, or
- * -EOPNOTSUPP (another mode), -EPERM (sealed), -ENOSPC, -ENOMEM, -EFBIG.
- * A reservation that fails part way keeps what it got.
+ * fallocate (Linux's shmem_fallocate, under inode_lock): mode 0 or
+ * FALLOC_FL_KEEP_SIZE reserves the range (the file grows unless
+ * KEEP_SIZE), PUNCH_HOLE|KEEP_SIZE frees it.  0, or -EOPNOTSUPP (another
+ * mode), -EPERM (sealed), -ENOSPC, -ENOMEM, -EFBIG.  A reservation that
+ * fails part way keeps what it got.
  */
 static long shmem_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
 {
 	struct inode *inode = file_inode(file);
 	loff_t end = offset + len;
-	long err;
+	unsigned int seals;
+	long err = 0;
 
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;
+	inode_lock(inode);
+	seals = SHMEM_I(inode)->seals;         /* F_ADD_SEALS holds inode_lock too */
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		loff_t unmap_start = ALIGN_UP(offset, (loff_t)PAGE_SIZE);
 		loff_t unmap_end = ALIGN_DOWN(end, (loff_t)PAGE_SIZE);
 
-		if (SHMEM_I(inode)->seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
-			return -EPERM;
+		if (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)) {
+			err = -EPERM;
+			goto out;
+		}
 		if (unmap_end > unmap_start)
 			unmap_mapping_range(inode->i_mapping, unmap_start, unmap_end - unmap_start, 0);
 		shmem_truncate_range(inode, offset, end - 1);
-		return 0;
+		goto out;
 	}
-	if ((SHMEM_I(inode)->seals & F_SEAL_GROW) && end > inode->i_size)
-		return -EPERM;
+	if ((seals & F_SEAL_GROW) && end > inode->i_size) {
+		err = -EPERM;
+		goto out;
+	}
 	err = shmem_reserve_range(inode, offset, end);
 	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size && !err)
-		inode->i_size = end;
+		i_size_write(inode, end);
+out:
+	inode_unlock(inode);
 	return err;
 }
 

@@ -60,6 +60,7 @@ static void shmem_init_mapping(struct inode *inode)
 {
 	inode->i_mapping = &inode->i_data;
 	address_space_init_once(inode->i_mapping, inode);
+	spin_lock_init(&SHMEM_I(inode)->lock, "shmem_inode_info->lock");
 	inode->i_mapping->flags |= BIT(AS_LARGE_FOLIO_SUPPORT) | BIT(AS_UNEVICTABLE);
 }
 

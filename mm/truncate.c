@@ -12,7 +12,15 @@
  *        [0 1 2 3]  ->  [0] [1] [2] [3]
  *   3. pages 2 and 3, wholly past the cut, leave the cache and are freed
  *
- * Locking: the folio lock is held over each folio's truncation and split.
+ * Locking: the caller of a truncation holds inode_lock (i_size changed
+ * under it); each folio is looked up with a reference (filemap_get_next_folio,
+ * under xa_lock), locked, and truncated only if it is still in the
+ * mapping — a truncation or split on another CPU may have moved it.  A
+ * fault holds the folio lock until its PTE is set, so the unmap that
+ * follows the lock finds every mapping.  A split freezes the refcount and
+ * rewrites the struct pages and slots under xa_lock: lookups never see a
+ * half-split folio.  Order: folio lock, i_mmap_rwsem, PTLs; xa_lock,
+ * split_queue_lock (mm/rmap.c).
  */
 #include "linux/pagemap.h"
 #include "linux/string.h"
@@ -144,10 +152,13 @@ static void split_new_file_folio(struct page *head, unsigned int order, unsigned
  * Split a locked page-cache folio into folios of new_order (Linux's
  * split_huge_page_to_list_to_order on a file folio).  Linux unmaps it
  * into migration entries and maps the pieces back; foliOS unmaps it: the
- * cache keeps the data, the next access faults the pieces in.  The
- * caller's reference and the lock stay on the first piece; the xarray
- * slots point to the new folios.  0, -EINVAL (new_order not below the
- * folio's) or -EAGAIN (a reference other than the cache's and the caller's).
+ * cache keeps the data, the next access faults the pieces in (a fault
+ * waits on the folio lock meanwhile).  The refcount is frozen at the
+ * cache's and the caller's references under xa_lock while the struct
+ * pages and slots are rewritten (Linux's folio_ref_freeze in
+ * __folio_split).  The caller's reference and the lock stay on the first
+ * piece; the xarray slots point to the new folios.  0, -EINVAL (new_order
+ * not below the folio's) or -EAGAIN (another reference: a lookup, a pin).
  */
 int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 {
@@ -163,7 +174,9 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 		return -EINVAL;
 	if (folio_mapped(folio))
 		unmap_mapping_pages(mapping, index, nr, false);
-	if (folio_mapped(folio) || folio_ref_count(folio) != (int)nr + 1) {
+	xa_lock(&mapping->i_pages);
+	if (folio_mapped(folio) || !folio_ref_freeze(folio, nr + 1)) {
+		xa_unlock(&mapping->i_pages);
 		count_mthp_stat(order, MTHP_STAT_SPLIT_FAILED);
 		return -EAGAIN;
 	}
@@ -175,8 +188,9 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 		/* the slots exist: storing into them allocates nothing, cannot fail */
 		xa_store_range(&mapping->i_pages, index + i, index + i + step - 1, folio_page(folio, i));
 	}
-	folio_ref_add(folio, 1);
+	folio_ref_add(folio, 1);        /* the pieces' counts are set: unfrozen */
 	__folio_set_locked(folio);
+	xa_unlock(&mapping->i_pages);
 	count_mthp_stat(order, MTHP_STAT_SPLIT);
 	return 0;
 }
@@ -227,13 +241,15 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 	pgoff_t last = lend < 0 ? ~0UL : (pgoff_t)lend >> PAGE_SHIFT;
 	struct folio *folio;
 
-	while (mapping->nrpages && (folio = xa_find(&mapping->i_pages, &index, last))) {
-		pgoff_t next = folio->index + folio_nr_pages(folio);
-		bool split;
+	while (READ_ONCE(mapping->nrpages) && (folio = filemap_get_next_folio(mapping, &index, last))) {
+		pgoff_t next = index + 1;
+		bool split = false;
 
-		folio_get(folio);
 		folio_lock(folio);
-		split = truncate_folio(folio, lstart, lend < 0 ? MAX_LFS_FILESIZE : lend);
+		if (folio->mapping == mapping) {        /* still cached: ours to truncate */
+			next = folio->index + folio_nr_pages(folio);
+			split = truncate_folio(folio, lstart, lend < 0 ? MAX_LFS_FILESIZE : lend);
+		}
 		folio_unlock(folio);
 		folio_put(folio);
 		if (split)
@@ -245,21 +261,23 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 }
 
 /*
- * Drop folio from its cache if nobody uses it (Linux's mapping_evict_folio):
- * clean, unmapped, unlocked, and referenced by the cache alone.  True if
- * it went.
+ * Drop folio, which the caller holds a reference to, from mapping's cache
+ * if nobody else uses it (Linux's mapping_evict_folio): still cached,
+ * clean, unmapped, not locked by anyone (a fault or truncation at work),
+ * referenced by the cache and the caller alone.  True if it went.
  */
-static bool mapping_evict_folio(struct folio *folio)
+static bool mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 {
-	if (folio_test_dirty(folio) || folio_test_locked(folio) || folio_mapped(folio) ||
-	    folio_ref_count(folio) != (int)folio_nr_pages(folio))
+	bool evict;
+
+	if (!folio_trylock(folio))
 		return false;
-	folio_get(folio);
-	folio_lock(folio);
-	filemap_remove_folio(folio);
+	evict = folio->mapping == mapping && !folio_test_dirty(folio) && !folio_mapped(folio) &&
+		folio_ref_count(folio) == (int)folio_nr_pages(folio) + 1;
+	if (evict)
+		filemap_remove_folio(folio);
 	folio_unlock(folio);
-	folio_put(folio);
-	return true;
+	return evict;
 }
 
 /*
@@ -277,12 +295,13 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 
 	if (!mapping->a_ops || !mapping->a_ops->read_folio)
 		return 0;
-	while (mapping->nrpages && (folio = xa_find(&mapping->i_pages, &index, end))) {
+	while (READ_ONCE(mapping->nrpages) && (folio = filemap_get_next_folio(mapping, &index, end))) {
 		unsigned long nr = folio_nr_pages(folio);
-		pgoff_t next = folio->index + nr;
+		pgoff_t next = folio->mapping == mapping ? folio->index + nr : index + 1;
 
-		if (mapping_evict_folio(folio))
+		if (mapping_evict_folio(mapping, folio))
 			count += nr;
+		folio_put(folio);
 		if (!next || next > end)
 			break;
 		index = next;
@@ -299,15 +318,18 @@ void truncate_inode_pages_final(struct address_space *mapping)
 /*
  * The file shrank (or grew) to newsize: unmap the pages past it, private
  * copies too, then drop them from the cache and zero the tail of the page
- * newsize ends in (Linux's truncate_pagecache; Linux unmaps a second
- * time after truncating, for a racing fault foliOS cannot have).
+ * newsize ends in (Linux's truncate_pagecache).  A private write fault
+ * that copied a page before the truncation locked it may map its copy
+ * after the first unmap: the second unmap takes that copy away, as Linux's.
  */
 void truncate_pagecache(struct inode *inode, loff_t newsize)
 {
 	struct address_space *mapping = inode->i_mapping;
+	loff_t holebegin = ALIGN_UP(newsize, (loff_t)PAGE_SIZE);
 
-	unmap_mapping_range(mapping, ALIGN_UP(newsize, (loff_t)PAGE_SIZE), 0, 1);
+	unmap_mapping_range(mapping, holebegin, 0, 1);
 	truncate_inode_pages_range(mapping, newsize, -1);
+	unmap_mapping_range(mapping, holebegin, 0, 1);
 }
 
 /*

@@ -6,15 +6,16 @@
  *   vma->shared     its link in the file's mapping->i_mmap, where the
  *                   file rmap walk and truncation find it
  *   i_mmap_writable +1 while it is a MAP_SHARED mapping that may be
- *                   made writable (memfd's F_SEAL_WRITE waits for 0)
+ *                   made writable (memfd's F_SEAL_WRITE needs 0: see
+ *                   mapping_map_writable in include/linux/fs.h)
  *   vm_ops->open/close  told of every copy (split, mremap, fork) and of
  *                   every VMA that goes
  *
  * Each mm keeps its VMAs in a list sorted by address.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).  Linux
- * takes the file's i_mmap_rwsem around the i_mmap changes; one CPU and a
- * kernel that is not preempted make them atomic here.
+ * Lock order: see mm/rmap.c; the caller holds the mm's mmap_lock for
+ * write (mm/mm_api.h).  i_mmap changes under the file's i_mmap_rwsem
+ * (vma_interval_tree_insert/remove); i_mmap_writable is atomic.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -65,7 +66,7 @@ void vma_link_file(struct vm_area_struct *vma)
 	if (!mapping)
 		return;
 	if (vma_is_shared_maywrite(vma))
-		mapping->i_mmap_writable++;
+		mapping_allow_writable(mapping);
 	vma_interval_tree_insert(vma, mapping);
 }
 
@@ -77,7 +78,7 @@ static void vma_unlink_file(struct vm_area_struct *vma)
 	if (!mapping)
 		return;
 	if (vma_is_shared_maywrite(vma))
-		mapping->i_mmap_writable--;
+		mapping_unmap_writable(mapping);
 	vma_interval_tree_remove(vma, mapping);
 }
 

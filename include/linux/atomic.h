@@ -104,6 +104,32 @@ static inline bool atomic_add_unless(atomic_t *v, int a, int u)
 	return true;
 }
 
+/* Increment unless *v is negative; true if it did (Linux's atomic_inc_unless_negative). */
+static inline bool atomic_inc_unless_negative(atomic_t *v)
+{
+	int c = atomic_read(v);
+
+	do {
+		if (c < 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c + 1, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+/* Decrement unless *v is positive; true if it did (Linux's atomic_dec_unless_positive). */
+static inline bool atomic_dec_unless_positive(atomic_t *v)
+{
+	int c = atomic_read(v);
+
+	do {
+		if (c > 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c - 1, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
 typedef struct {
 	long counter;
 } atomic_long_t;

@@ -23,6 +23,7 @@
 #define _LINUX_FS_H
 
 #include "linux/types.h"
+#include "linux/errno.h"
 #include "linux/atomic.h"
 #include "linux/spinlock.h"
 #include "uapi/linux/fcntl.h"
@@ -126,7 +127,7 @@ struct address_space {
 	unsigned long nrpages;          /* pages cached; a 2 MiB folio counts 512 */
 	struct list_head i_mmap;        /* VMAs mapping it, by vma->shared (Linux: an interval tree) */
 	struct rw_semaphore i_mmap_rwsem;       /* i_mmap: write to change, read to walk */
-	int i_mmap_writable;            /* VM_SHARED writable mappings (F_SEAL_WRITE waits for 0) */
+	atomic_t i_mmap_writable;       /* > 0: shared writable mappings; < 0: denied (a seal) */
 	unsigned long flags;            /* AS_* */
 };
 
@@ -149,6 +150,34 @@ static inline void i_mmap_lock_read(struct address_space *mapping)
 static inline void i_mmap_unlock_read(struct address_space *mapping)
 {
 	up_read(&mapping->i_mmap_rwsem);
+}
+
+/*
+ * i_mmap_writable, Linux's handshake between shared writable mappings and
+ * F_SEAL_WRITE, one atomic counter with no lock: each VMA that is shared
+ * and may write counts +1 (mapping_map_writable, which fails with -EPERM
+ * once writes are denied); a seal drives it below 0 (mapping_deny_writable,
+ * which fails with -EBUSY while a writable mapping exists).  Whichever of
+ * an mmap and a seal comes second fails: no check-then-act window.
+ */
+static inline int mapping_map_writable(struct address_space *mapping)
+{
+	return atomic_inc_unless_negative(&mapping->i_mmap_writable) ? 0 : -EPERM;
+}
+
+static inline void mapping_unmap_writable(struct address_space *mapping)
+{
+	atomic_dec(&mapping->i_mmap_writable);
+}
+
+static inline int mapping_deny_writable(struct address_space *mapping)
+{
+	return atomic_dec_unless_positive(&mapping->i_mmap_writable) ? 0 : -EBUSY;
+}
+
+static inline void mapping_allow_writable(struct address_space *mapping)
+{
+	atomic_inc(&mapping->i_mmap_writable);
 }
 
 
@@ -208,6 +237,21 @@ static inline void inode_unlock_shared(struct inode *inode)
 static inline void inode_lock_nested(struct inode *inode, unsigned int subclass)
 {
 	down_write_nested(&inode->i_rwsem, subclass);
+}
+
+/*
+ * i_size is written under inode_lock (i_size_write) and read without it
+ * (i_size_read): reads, faults and stat see the old or the new size, never
+ * a torn one (64-bit loads and stores).
+ */
+static inline loff_t i_size_read(const struct inode *inode)
+{
+	return __atomic_load_n(&inode->i_size, __ATOMIC_ACQUIRE);
+}
+
+static inline void i_size_write(struct inode *inode, loff_t size)
+{
+	__atomic_store_n(&inode->i_size, size, __ATOMIC_RELEASE);
 }
 
 static inline void inode_assert_locked(struct inode *inode)

@@ -16,9 +16,10 @@
  * cache has refcount >= 512).  Each PTE or PMD mapping it holds one more
  * reference, as for anon folios.  Lookups return a new reference.
  *
- * Locking: the folio lock (PG_locked) is held to insert, remove, truncate
- * or split a page-cache folio; on one CPU it is only checked, never waited
- * for.  Lock order: see mm/rmap.c.
+ * Locking: the tree under i_pages.xa_lock; the folio lock (PG_locked) is
+ * held to insert, fill, remove, truncate or split a page-cache folio and
+ * by a fault until the folio is mapped; i_size under inode_lock
+ * (mm/filemap.c says which does what).  Lock order: see mm/rmap.c.
  */
 #ifndef _LINUX_PAGEMAP_H
 #define _LINUX_PAGEMAP_H
@@ -37,6 +38,7 @@ void address_space_init_once(struct address_space *mapping, struct inode *host);
 
 /* mm/filemap.c */
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
+struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
 void filemap_remove_folio(struct folio *folio);
 void folio_mark_dirty(struct folio *folio);

@@ -21,8 +21,9 @@ struct vm_operations_struct;
 
 /* A shmem inode (Linux's struct shmem_inode_info). */
 struct shmem_inode_info {
+	spinlock_t lock;                /* alloced and i_blocks, with each insertion */
 	unsigned long alloced;          /* data pages allocated, in the page cache */
-	unsigned int seals;             /* F_SEAL_*: memfd_create(MFD_ALLOW_SEALING) */
+	unsigned int seals;             /* F_SEAL_*: memfd_create(MFD_ALLOW_SEALING); inode_lock */
 	unsigned int flags;             /* SHMEM_F_* */
 	char *name;                     /* an internal-mount file's name ("memfd:x"), or NULL */
 	struct inode vfs_inode;
@@ -42,7 +43,7 @@ struct shmem_inode_info {
 /* A tmpfs super block (Linux's struct shmem_sb_info). */
 struct shmem_sb_info {
 	unsigned long max_blocks;       /* size=, in pages; 0: no limit (shm_mnt) */
-	unsigned long used_blocks;      /* pages allocated */
+	unsigned long used_blocks;      /* pages allocated: compare-and-swap (mm/shmem.c) */
 	unsigned long max_inodes;       /* nr_inodes= */
 	unsigned long nr_inodes;        /* inodes alive: the last one frees a detached tmpfs */
 	int huge;                       /* SHMEM_HUGE_NEVER .. ADVISE */

@@ -11,14 +11,20 @@
  * folio is stored in every slot it covers (xa_store_range), so a lookup of
  * any of its indices finds it, as Linux's multi-index entries do.
  *
- * Locking: the caller's (the mapping's i_pages lock; one CPU today).
- * Nodes come from kmalloc; an operation that must allocate may fail with
- * -ENOMEM and then leaves the tree as it was.
+ * Locking: xa_lock, a spinlock in the xarray (Linux's xa_lock), taken
+ * by the caller around every call (Linux's __xa_* flavour): stores,
+ * erases, finds and loads.  Linux's lookups walk the tree under RCU and
+ * its nodes are freed by RCU; foliOS has no RCU, so a node may be freed
+ * the moment a store empties it and a reader must hold xa_lock too.
+ * Nodes come from kmalloc (which never sleeps) under the lock; an
+ * operation that must allocate may fail with -ENOMEM and then leaves the
+ * tree as it was.
  */
 #ifndef _LINUX_XARRAY_H
 #define _LINUX_XARRAY_H
 
 #include "linux/types.h"
+#include "linux/spinlock.h"
 
 #define XA_CHUNK_SHIFT  6
 #define XA_CHUNK_SIZE   (1UL << XA_CHUNK_SHIFT)
@@ -26,17 +32,32 @@
 struct xa_node;
 
 struct xarray {
+	spinlock_t xa_lock;             /* the tree: see Locking above */
 	void *xa_head;                  /* an entry (height 0) or the root node */
 	unsigned int xa_height;         /* levels of nodes below xa_head */
 };
 
-#define XARRAY_INIT     { .xa_head = NULL, .xa_height = 0 }
+#define XARRAY_INIT(name) { .xa_lock = SPINLOCK_INIT(name), .xa_head = NULL, .xa_height = 0 }
 
-static inline void xa_init(struct xarray *xa)
+/* An empty xarray whose lock's lockdep class is name. */
+static inline void xa_init(struct xarray *xa, const char *name)
 {
+	spin_lock_init(&xa->xa_lock, name);
 	xa->xa_head = NULL;
 	xa->xa_height = 0;
 }
+
+static inline void xa_lock(struct xarray *xa)
+{
+	spin_lock(&xa->xa_lock);
+}
+
+static inline void xa_unlock(struct xarray *xa)
+{
+	spin_unlock(&xa->xa_lock);
+}
+
+#define xa_assert_locked(xa)    lockdep_assert_held(&(xa)->xa_lock)
 
 static inline bool xa_empty(const struct xarray *xa)
 {

@@ -28,7 +28,7 @@ static int shutdown(void **state)
 	mm = NULL;
 	assert_int_equal(atomic_read(&file.f_count), 1);
 	assert_true(list_empty(&inode.i_data.i_mmap));
-	assert_int_equal(inode.i_data.i_mmap_writable, 0);
+	assert_int_equal(atomic_read(&inode.i_data.i_mmap_writable), 0);
 	assert_int_equal(global_node_page_state(NR_FILE_MAPPED), 0);
 	assert_int_equal(global_node_page_state(NR_SHMEM_PMDMAPPED), 0);
 	truncate_inode_pages_final(&inode.i_data);
@@ -62,7 +62,7 @@ static void test_shared_pmd_fork(void **state)
 	(void)state;
 	assert_int_equal(do_mmap(mm, &file, BASE, PMD_SIZE, RW, MAP_SHARED | MAP_FIXED, 0), BASE);
 	assert_int_equal(atomic_read(&file.f_count), 2);
-	assert_int_equal(inode.i_data.i_mmap_writable, 1);
+	assert_int_equal(atomic_read(&inode.i_data.i_mmap_writable), 1);
 	user_write(mm, BASE + 5, 'x');
 	assert_true(pmd_mapped(mm, BASE));
 	f = folio_at(mm, BASE);
@@ -232,7 +232,7 @@ static void test_mmap_checks(void **state)
 	assert_int_equal(do_mmap(mm, &file, BASE, PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
 			 BASE);
 	assert_false(find_vma(mm, BASE)->vm_flags & (VM_SHARED | VM_MAYWRITE));
-	assert_int_equal(inode.i_data.i_mmap_writable, 0);
+	assert_int_equal(atomic_read(&inode.i_data.i_mmap_writable), 0);
 	assert_int_equal(do_mprotect(mm, BASE, PAGE_SIZE, RW), -EACCES);
 	assert_int_equal(do_mmap(mm, &file, BASE + PAGE_SIZE, PAGE_SIZE, RW,
 				 MAP_PRIVATE | MAP_FIXED, 0), BASE + PAGE_SIZE);

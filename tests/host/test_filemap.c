@@ -67,7 +67,9 @@ static void test_add_get_remove(void **state)
 	f = filemap_get_folio(mapping, 21);
 	assert_ptr_equal(f, large);
 	assert_int_equal(folio_ref_count(large), 17);
+	folio_lock(f);                  /* removal is under the folio lock */
 	filemap_remove_folio(f);
+	folio_unlock(f);
 	assert_int_equal(folio_ref_count(large), 1);
 	assert_null(large->mapping);
 	assert_null(filemap_get_folio(mapping, 16));

@@ -123,7 +123,7 @@ static void random_ops(struct xarray *xa, struct model *m, unsigned long span, i
 static void run_model(unsigned long base, unsigned long span, int ops)
 {
 	static struct model m;
-	struct xarray xa = XARRAY_INIT;
+	struct xarray xa = XARRAY_INIT("test xarray");
 	unsigned long present = 0;
 
 	memset(&m, 0, sizeof(m));
@@ -163,7 +163,7 @@ static void test_sparse(void **state)
 /* Height: grows for a far index, shrinks back when only index 0 is left. */
 static void test_grow_shrink(void **state)
 {
-	struct xarray xa = XARRAY_INIT;
+	struct xarray xa = XARRAY_INIT("test xarray");
 	unsigned long index = 1;
 
 	(void)state;
@@ -194,7 +194,7 @@ static void test_grow_shrink(void **state)
  */
 static void test_store_range_nomem(void **state)
 {
-	struct xarray xa = XARRAY_INIT;
+	struct xarray xa = XARRAY_INIT("test xarray");
 	unsigned long index;
 	int failures = 0;
 
@@ -235,7 +235,7 @@ static void test_store_range_nomem(void **state)
 /* xa_destroy frees every node of a full tree. */
 static void test_destroy(void **state)
 {
-	struct xarray xa = XARRAY_INIT;
+	struct xarray xa = XARRAY_INIT("test xarray");
 
 	(void)state;
 	for (unsigned long i = 0; i < 5000; i += 3)
