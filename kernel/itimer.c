@@ -10,8 +10,8 @@
  *
  * Locking: itimer_lock (irqsave: the tick takes it) guards every task's
  * it_real_expires/it_real_incr (Linux: sighand->siglock); send_sig under it
- * takes tasklist_lock.  The tick's walk of the task list relies on the
- * list changing only with interrupts off (tasklist_lock, one CPU).
+ * takes tasklist_lock.  The tick walks the task list under tasklist_lock
+ * (irq-safe), which every change of the list holds.
  */
 #include "linux/errno.h"
 #include "linux/sched.h"

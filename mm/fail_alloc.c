@@ -3,9 +3,9 @@
  * whether alloc_pages() or kmalloc() pretends to be out of memory.  A
  * seeded xorshift PRNG makes a run reproducible.
  *
- * Lock order: see mm/rmap.c; the counters are updated under the allocator's
- * own lock or with interrupts off on one CPU; a racing update only shifts
- * which call fails.
+ * Lock order: see mm/rmap.c; none of its own: CPUs deciding at once may
+ * race on the PRNG state and the counters, which only shifts which call
+ * fails and makes the counts approximate under --smp (exact on one CPU).
  */
 #include "linux/errno.h"
 #include "mm/fail_alloc.h"

@@ -21,8 +21,10 @@
  * read-only, and the caller writes through the kernel mapping — never into
  * a page another mm maps.
  *
- * Lock order: see mm/rmap.c; the caller owns mm or the mm's task cannot
- * run (one CPU, no preemption in the kernel).
+ * Lock order: see mm/rmap.c; __get_user_pages takes mm's mmap_lock for
+ * read, whose mm it is (current's, or another's for /proc/<pid>/mem and
+ * ptrace, which hold a reference to it: mmget), so the VMAs and page
+ * tables it walks stay; each page is taken under its PTE or PMD lock.
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -242,7 +244,7 @@ static struct page *get_one_page(struct vm_area_struct *vma, unsigned long addre
  * -EFAULT for an address without a VMA or whose VMA denies the access,
  * -ENOMEM.  The references stop at the first page that fails.  Takes the
  * mmap_lock for read (Linux leaves that to get_user_pages_remote()'s
- * caller; foliOS has no caller holding it).
+ * caller; no caller here holds it).
  */
 static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
 			     unsigned int gup_flags, struct page **pages)

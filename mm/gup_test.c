@@ -12,8 +12,9 @@
  * __gup_test_ioctl).  foliOS has no lockless GUP-fast: the *_FAST_*
  * commands take the same path as the others.
  *
- * Lock order: see mm/rmap.c; one CPU and no preemption in the kernel: the
- * test's state needs no lock.
+ * Lock order: see mm/rmap.c.  The PIN_LONGTERM test's pins are one
+ * global set, as Linux's: pin_longterm_test_mutex (Linux's) serializes
+ * its ioctls and the release, which may sleep (user copies, gup) under it.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -27,6 +28,7 @@
 #include <asm/arch.h>
 #include "uapi/linux/gup_test.h"
 
+static struct mutex pin_longterm_test_mutex = MUTEX_INIT("pin_longterm_test_mutex");
 static struct page **pin_longterm_test_pages;
 static unsigned long pin_longterm_test_nr_pages;
 
@@ -193,6 +195,22 @@ static long gup_test_batch(unsigned int cmd, unsigned long uarg)
 	return ret;
 }
 
+/* The PIN_LONGTERM_TEST_* ioctls, one at a time (Linux's pin_longterm_test_ioctl). */
+static long pin_longterm_test_ioctl(unsigned int cmd, unsigned long arg)
+{
+	long ret = 0;
+
+	mutex_lock(&pin_longterm_test_mutex);
+	if (cmd == PIN_LONGTERM_TEST_START)
+		ret = pin_longterm_test_start(arg);
+	else if (cmd == PIN_LONGTERM_TEST_STOP)
+		pin_longterm_test_stop();
+	else
+		ret = pin_longterm_test_read(arg);
+	mutex_unlock(&pin_longterm_test_mutex);
+	return ret;
+}
+
 static long gup_test_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {
@@ -204,19 +222,18 @@ static long gup_test_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	case DUMP_USER_PAGES_TEST:
 		return gup_test_batch(cmd, arg);
 	case PIN_LONGTERM_TEST_START:
-		return pin_longterm_test_start(arg);
 	case PIN_LONGTERM_TEST_STOP:
-		pin_longterm_test_stop();
-		return 0;
 	case PIN_LONGTERM_TEST_READ:
-		return pin_longterm_test_read(arg);
+		return pin_longterm_test_ioctl(cmd, arg);
 	}
 	return -EINVAL;
 }
 
 static int gup_test_release(struct inode *inode, struct file *file)
 {
+	mutex_lock(&pin_longterm_test_mutex);
 	pin_longterm_test_stop();
+	mutex_unlock(&pin_longterm_test_mutex);
 	return 0;
 }
 

@@ -24,19 +24,26 @@
  * never held together.  Other files point here and add what is their own.
  *
  * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
- *   mmap_lock (rwsem)        mm/mmap_lock.h       the VMA list; read: faults, gup,
+ *   inode->i_rwsem (rwsem)   include/linux/fs.h   inode_lock: a file's i_size, writes
+ *                                                 (O_APPEND), truncate, fallocate, seals;
+ *                                                 held across user copies, which fault:
+ *                                                 so above the mmap_lock (MADV_REMOVE
+ *                                                 drops that before its fallocate)
+ *     mmap_lock (rwsem)      mm/mmap_lock.h       the VMA list; read: faults, gup,
  *                                                 /proc, MADV_DONTNEED; write: mmap,
  *                                                 munmap, mprotect, mremap, brk, exit,
  *                                                 fork (the parent's; the child's nested)
- *     folio lock (PG_locked) mm/folio.h           page-cache add/remove, split,
+ *       folio lock (PG_locked) mm/folio.h         page-cache add/remove, split,
+ *                                                 truncation, a file fault from
+ *                                                 ->fault to its PTE (mm/filemap.c),
  *                                                 migration; under a PTL only
  *                                                 folio_trylock (reuse); a fault
  *                                                 that meets a migration entry
  *                                                 sleeps until it is unlocked
- *       i_mmap_rwsem         include/linux/fs.h   a file's i_mmap; write: link, unlink,
+ *         i_mmap_rwsem       include/linux/fs.h   a file's i_mmap; write: link, unlink,
  *                                                 a VMA's range moves, its zap frees
  *                                                 tables; read: rmap_walk_file, truncate
- *         anon_vma->root->rwsem  mm/anon_vma.c    an anon_vma tree's chains; write:
+ *           anon_vma->root->rwsem mm/anon_vma.c   an anon_vma tree's chains; write:
  *                                                 link, unlink, a VMA's range moves,
  *                                                 its zap frees tables, split and
  *                                                 migration (across unmap, freeze
@@ -56,6 +63,11 @@
  *                                                 zone.lock under it
  *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
  *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
+ *   shmem_inode_info->lock   mm/shmem.c           alloced, i_blocks, each insertion
+ *     i_pages.xa_lock        mm/filemap.c         a page cache's tree, nrpages, the
+ *                                                 cache's references; a file split's
+ *                                                 frozen refcount; lookups too (no RCU)
+ *       split_queue_lock, kmalloc_lock, zone.lock
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
  *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
