@@ -65,11 +65,8 @@ struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 
 	xa_lock(&mapping->i_pages);
 	folio = xa_load(&mapping->i_pages, index);
-	if (folio) {
-		VM_WARN_ON_ONCE(folio_ref_count(folio) < (int)folio_nr_pages(folio),
-				"filemap_get_folio: a cached folio lacks the cache's references");
+	if (folio)
 		folio_get(folio);
-	}
 	xa_unlock(&mapping->i_pages);
 	return folio;
 }
@@ -91,6 +88,21 @@ struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *ind
 		folio_get(folio);
 	xa_unlock(&mapping->i_pages);
 	return folio;
+}
+
+/*
+ * Does mapping cache a folio at some index of [first, last]?  Under
+ * xa_lock; only a hint, as the answer may change as soon as it is given
+ * (an insertion checks again: filemap_add_folio's -EEXIST).
+ */
+bool filemap_range_has_folio(struct address_space *mapping, pgoff_t first, pgoff_t last)
+{
+	bool found;
+
+	xa_lock(&mapping->i_pages);
+	found = xa_find(&mapping->i_pages, &first, last);
+	xa_unlock(&mapping->i_pages);
+	return found;
 }
 
 /*

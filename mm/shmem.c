@@ -109,7 +109,7 @@ static unsigned long shmem_suitable_orders(struct inode *inode, struct vm_fault 
 		unsigned long nr = 1UL << order, first = ALIGN_DOWN(index, nr);
 
 		if ((!vmf || thp_vma_suitable_order(vmf->vma, vmf->address, order)) &&
-		    !xa_find(&inode->i_mapping->i_pages, &first, first + nr - 1))
+		    !filemap_range_has_folio(inode->i_mapping, first, first + nr - 1))
 			return orders;
 		order = next_order(&orders, order);
 	}

@@ -39,6 +39,7 @@ void address_space_init_once(struct address_space *mapping, struct inode *host);
 /* mm/filemap.c */
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max);
+bool filemap_range_has_folio(struct address_space *mapping, pgoff_t first, pgoff_t last);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
 void filemap_remove_folio(struct folio *folio);
 void folio_mark_dirty(struct folio *folio);
