@@ -21,6 +21,7 @@
 #include "linux/spinlock.h"
 #include "linux/rwsem.h"
 #include "linux/cpumask.h"
+#include <asm/bitops.h>
 #include <asm/pgtable.h>
 
 /* One entry type for all levels (<asm/pgtable.h>); each level's name (mm/pgtable.h). */
@@ -88,7 +89,7 @@ enum pageflags {
 #define PAGEFLAG(name, bit)                                                   \
 static inline bool Page##name(const struct page *p)                           \
 {                                                                             \
-	return p->flags & BIT(bit);                                           \
+	return test_bit(bit, &p->flags);                                      \
 }                                                                             \
 static inline void SetPage##name(struct page *p) { p->flags |= BIT(bit); }   \
 static inline void ClearPage##name(struct page *p) { p->flags &= ~BIT(bit); }

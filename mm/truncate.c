@@ -241,7 +241,7 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 	pgoff_t last = lend < 0 ? ~0UL : (pgoff_t)lend >> PAGE_SHIFT;
 	struct folio *folio;
 
-	while (READ_ONCE(mapping->nrpages) && (folio = filemap_get_next_folio(mapping, &index, last))) {
+	while ((folio = filemap_get_next_folio(mapping, &index, last))) {
 		pgoff_t next = index + 1;
 		bool split = false;
 
@@ -295,7 +295,7 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 
 	if (!mapping->a_ops || !mapping->a_ops->read_folio)
 		return 0;
-	while (READ_ONCE(mapping->nrpages) && (folio = filemap_get_next_folio(mapping, &index, end))) {
+	while ((folio = filemap_get_next_folio(mapping, &index, end))) {
 		unsigned long nr = folio_nr_pages(folio);
 		pgoff_t next = folio->mapping == mapping ? folio->index + nr : index + 1;
 

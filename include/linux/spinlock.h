@@ -53,7 +53,7 @@ static inline void do_raw_spin_lock(spinlock_t *l)
 		return;
 	}
 	do {
-		while (READ_ONCE(l->locked))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
 			cpu_relax();
 	} while (!do_raw_spin_trylock(l));
 }

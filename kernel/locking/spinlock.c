@@ -11,7 +11,7 @@ void do_raw_spin_lock_contended(spinlock_t *l)
 	unsigned long long start = get_cycles();
 
 	do {
-		while (READ_ONCE(l->locked))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
 			cpu_relax();
 	} while (!do_raw_spin_trylock(l));
 	lock_contended_stat(&l->dep_map, get_cycles() - start);
