@@ -1,9 +1,10 @@
 /*
  * tmpfs directories on several CPUs at once (issue 31).  For CHURN_NS,
  * churner threads and a churner process each create, rename (in the
- * directory, into a subdirectory and back, to a second directory and
- * back), link, unlink, mkdir and rmdir names of their own in one tmpfs
- * directory, and all of them race on two shared names; meanwhile
+ * directory, a file into a subdirectory, a directory with its subtree to
+ * a second directory and back), link, unlink, mkdir and rmdir names of
+ * their own in one tmpfs directory, and all of them race on two shared
+ * names; meanwhile
  * threads list the directory with getdents64 through a small buffer (so
  * a pass takes many calls), open and stat names in it by absolute and
  * dirfd-relative paths, a thread mounts and unmounts a tmpfs below it,
@@ -13,6 +14,7 @@
  * - a getdents pass never gives a name twice, never a name no one made,
  *   and gives each name that exists throughout (the stable ones) once;
  * - an open or stat of a stable name always succeeds, on its own inode;
+ *   a stat of a churn name succeeds or gives ENOENT;
  * - each churner's calls on its own names all succeed, but a directory
  *   moved into its own subtree: EINVAL;
  * - on the shared names, exclusive creates and unlinks (mkdirs and
@@ -179,11 +181,14 @@ static int valid_name(const char *n)
 	       strchr("abdel", n[3]) && n[3] && !n[4];
 }
 
-/* One getdents pass over fd from position 0; 0 if it was right. */
-static int list_pass(int fd)
+/*
+ * Read a whole listing of fd from position 0, through a small buffer,
+ * into names (a name too long for a slot reads as "?"); the count, or -1.
+ */
+static int read_names(int fd, char names[MAX_NAMES][16])
 {
-	char buf[256] __attribute__((aligned(8))), names[MAX_NAMES][16];
-	int n = 0, stable[NR_STABLE] = { 0 }, wrong = 0;
+	char buf[256] __attribute__((aligned(8)));
+	int n = 0;
 	long got;
 
 	if (lseek(fd, 0, SEEK_SET))
@@ -193,23 +198,41 @@ static int list_pass(int fd)
 			struct dent64 *de = (struct dent64 *)(buf + off);
 
 			off += de->d_reclen;
-			if (!valid_name(de->d_name) || strlen(de->d_name) >= 16) {
-				add(&cnt->garbage, 1);
-				continue;
-			}
-			for (int i = 0; i < n; i++)
-				if (!strcmp(names[i], de->d_name))
-					add(&cnt->dup, 1);
 			if (n < MAX_NAMES)
-				strcpy(names[n++], de->d_name);
-			if (de->d_name[0] == 's' && de->d_name[1] != 'h')
-				stable[atoi(de->d_name + 1)]++;
+				strcpy(names[n++], strlen(de->d_name) < 16 ? de->d_name : "?");
 		}
 	}
-	for (int i = 0; i < NR_STABLE; i++)
-		wrong += stable[i] != 1;
+	return got < 0 || n == MAX_NAMES ? -1 : n;
+}
+
+/* How many of names[0..n) equal name. */
+static int count_name(char names[MAX_NAMES][16], int n, const char *name)
+{
+	int c = 0;
+
+	for (int i = 0; i < n; i++)
+		c += !strcmp(names[i], name);
+	return c;
+}
+
+/* One getdents pass over fd, checked; 0 if it was right. */
+static int list_pass(int fd)
+{
+	char names[MAX_NAMES][16], stable[8];
+	int n = read_names(fd, names), wrong = 0;
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		add(&cnt->garbage, !valid_name(names[i]));
+		add(&cnt->dup, count_name(names, i, names[i]) > 0);
+	}
+	for (int i = 0; i < NR_STABLE; i++) {
+		snprintf(stable, sizeof(stable), "s%02d", i);
+		wrong += count_name(names, n, stable) != 1;
+	}
 	add(&cnt->stable_wrong, wrong);
-	return got < 0 ? -1 : 0;
+	return 0;
 }
 
 static void *lister(void *arg)
@@ -228,7 +251,10 @@ static void *lister(void *arg)
 
 static ino_t stable_ino[NR_STABLE];
 
-/* Open, read and stat stable names by absolute and dirfd-relative paths. */
+/*
+ * Open, read and stat stable names by absolute and dirfd-relative paths;
+ * stat churn names, which come and go (ENOENT).
+ */
 static void *opener(void *arg)
 {
 	int dfd = open(D, O_RDONLY | O_DIRECTORY);
@@ -246,6 +272,8 @@ static void *opener(void *arg)
 		bad |= stat(path, &st) || st.st_ino != stable_ino[i];
 		if (fd >= 0)
 			close(fd);
+		snprintf(path, sizeof(path), D "/%s_%c", i & 1 ? "c1" : "p0", "abdle"[i % 5]);
+		bad |= stat(path, &st) && errno != ENOENT;      /* a churn name: there or not */
 		add(bad ? &cnt->open_bad : &cnt->opens, 1);
 	}
 	if (dfd >= 0)
@@ -337,30 +365,37 @@ static int setup(void)
 	return fd < 0 || write(fd, "m", 1) != 1 ? -1 : close(fd);
 }
 
+/* Is name one that should be left after the churn (the shared ones as given)? */
+static int expected_after(const char *name, int has_f, int has_d)
+{
+	if (!strcmp(name, "shared_f") || !strcmp(name, "shared_d"))
+		return name[7] == 'f' ? has_f : has_d;
+	return valid_name(name) && name[0] != 'c' && name[0] != 'p';
+}
+
 /* After the churn: exactly the stable names, the shared ones that exist, mv and mnt. */
 static void check_after(void)
 {
-	struct stat st, f, d;
-	int has_f = !stat(D "/shared_f", &f), has_d = !stat(D "/shared_d", &d), st_err;
-	int entries = NR_STABLE + 2 + has_f + has_d, seen = 0, fd = open(D, O_RDONLY | O_DIRECTORY);
-	char buf[1024] __attribute__((aligned(8)));
-	long got;
+	int has_f = !access(D "/shared_f", F_OK), has_d = !access(D "/shared_d", F_OK);
+	int want = 2 + NR_STABLE + 2 + has_f + has_d, fd = open(D, O_RDONLY | O_DIRECTORY);
+	char names[MAX_NAMES][16];
+	int n = fd < 0 ? -1 : read_names(fd, names), wrong = 0, st_err;
+	struct stat st;
 
 	ok(cnt->f_made - cnt->f_gone == has_f && cnt->d_made - cnt->d_gone == has_d &&
 	   !cnt->shared_bad, "shared names: %ld+%ld creates, %ld+%ld removes, %d+%d left, "
 	   "%ld wrong errors", cnt->f_made, cnt->d_made, cnt->f_gone, cnt->d_gone, has_f, has_d,
 	   cnt->shared_bad);
-	while (fd >= 0 && (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
-		for (long off = 0; off < got; off += ((struct dent64 *)(buf + off))->d_reclen)
-			seen++;
+	for (int i = 0; i < n; i++)
+		wrong += !expected_after(names[i], has_f, has_d) || count_name(names, i, names[i]);
 	if (fd >= 0)
 		close(fd);
 	st_err = stat(D, &st);
-	ok(!st_err && seen == entries + 2 && st.st_nlink == 2u + 2 + has_d &&
-	   st.st_size == 20 * (entries + 2),
-	   "afterwards: %d entries listed (want %d), nlink %lu (want %d), size %ld (want %d)",
-	   seen, entries + 2, (unsigned long)st.st_nlink, 4 + has_d, (long)st.st_size,
-	   20 * (entries + 2));
+	ok(n == want && !wrong && !st_err && st.st_nlink == 2u + 2 + has_d &&
+	   st.st_size == 20 * want,
+	   "afterwards: %d names listed (want %d), %d unexpected, nlink %lu (want %d), "
+	   "size %ld (want %d)", n, want, wrong, (unsigned long)st.st_nlink, 4 + has_d,
+	   (long)st.st_size, 20 * want);
 	unlink(D "/shared_f");
 	rmdir(D "/shared_d");
 }
