@@ -267,7 +267,7 @@ static long may_rename(struct path_parent *old, struct path_parent *new, unsigne
  * its descendant (I_MUTEX_PARENT, I_MUTEX_CHILD), else the lower address
  * first (I_MUTEX_PARENT, I_MUTEX_PARENT2).
  */
-void lock_rename(struct inode *p1, struct inode *p2)
+static void lock_rename(struct inode *p1, struct inode *p2)
 {
 	if (p1 == p2) {
 		inode_lock_nested(p1, I_MUTEX_PARENT);
@@ -284,7 +284,7 @@ void lock_rename(struct inode *p1, struct inode *p2)
 	inode_lock_nested(p2, is_subdir(p2, p1) ? I_MUTEX_CHILD : I_MUTEX_PARENT2);
 }
 
-void unlock_rename(struct inode *p1, struct inode *p2)
+static void unlock_rename(struct inode *p1, struct inode *p2)
 {
 	inode_unlock(p1);
 	if (p1 != p2) {

@@ -316,9 +316,6 @@ extern spinlock_t rename_lock;
 void dir_path(struct inode *dir, char *buf, size_t size);
 bool is_subdir(struct inode *new_dir, struct inode *old_dir);
 
-/* fs/namei_ops.c: the two directories of a rename, in Linux's order */
-void lock_rename(struct inode *p1, struct inode *p2);
-void unlock_rename(struct inode *p1, struct inode *p2);
 
 /* fs/inode.c */
 extern struct list_head inode_sb_list;
