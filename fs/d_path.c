@@ -10,7 +10,10 @@
  * left: an unlinked file, and always the last two, which never had one.
  * A rename after the open is not seen (Linux's dentry would follow it).
  *
- * Lock order: see mm/rmap.c; none taken.
+ * A directory's path (its i_private) is what relative lookups and getcwd
+ * start from; a tmpfs rename rewrites the paths of the subtree it moves
+ * under rename_lock (Linux's, a seqlock there), so readers copy a path
+ * under it: dir_path().  Lock order: see mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -23,6 +26,36 @@
 #include "linux/uaccess.h"
 #include "linux/syscalls.h"
 #include <stdarg.h>
+
+spinlock_t rename_lock = SPINLOCK_INIT("rename_lock");
+
+/* Copy directory dir's path ("" for the root, no leading '/') into buf (size bytes). */
+void dir_path(struct inode *dir, char *buf, size_t size)
+{
+	spin_lock(&rename_lock);
+	strlcpy(buf, dir->i_private, size);
+	spin_unlock(&rename_lock);
+}
+
+/*
+ * Is directory new_dir old_dir or below it (Linux's is_subdir)?  By their
+ * paths, which only a rename changes: under s_vfs_rename_mutex (and the
+ * directories' locks) the answer holds until they are dropped.
+ */
+bool is_subdir(struct inode *new_dir, struct inode *old_dir)
+{
+	const char *path, *dir;
+	size_t n;
+	bool ret;
+
+	spin_lock(&rename_lock);
+	path = new_dir->i_private;
+	dir = old_dir->i_private;
+	n = strlen(dir);
+	ret = !strncmp(path, dir, n) && (path[n] == '/' || !path[n] || !n);
+	spin_unlock(&rename_lock);
+	return ret;
+}
 
 /* Name file (printf-style: an absolute path, copied): 0 or -ENOMEM. */
 int file_set_name(struct file *file, const char *fmt, ...)
@@ -52,14 +85,16 @@ int file_set_name(struct file *file, const char *fmt, ...)
  */
 long sys_getcwd(char *ubuf, unsigned long size)
 {
-	char path[DIR_PATH_MAX + 2];
+	char path[DIR_PATH_MAX + 2] = "/";
 	struct inode *pwd = get_fs_pwd(current->fs);
-	bool removed = pwd && !pwd->i_nlink;
+	bool removed = pwd && !READ_ONCE(pwd->i_nlink);
 	size_t len;
 
-	len = snprintf(path, sizeof(path), "/%s", pwd ? (const char *)pwd->i_private : "") + 1;
-	if (pwd)
+	if (pwd) {
+		dir_path(pwd, path + 1, DIR_PATH_MAX);
 		iput(pwd);
+	}
+	len = strlen(path) + 1;
 	if (removed)
 		return -ENOENT;
 	if (len > size)

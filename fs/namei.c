@@ -17,8 +17,12 @@
  * mounted tmpfs's directories are walked one component at a time.
  * fs/namei_ops.c has the calls that create and remove names.
  *
- * Lock order: see mm/rmap.c; none taken: lookups only read the initrd and
- * make /proc inodes.
+ * Locking: a tmpfs directory is searched under its i_rwsem shared, one
+ * at a time (the walk holds a reference to the next before it lets go);
+ * the mount table is read under namespace_sem; a directory's path, where
+ * a relative name starts, is copied under rename_lock (dir_path()).  The
+ * initrd never changes, /proc inodes are made per lookup.  Lock order:
+ * see mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/namei.h"
@@ -56,7 +60,8 @@ char *getname(const char *upath, int flags, long *err)
 
 /*
  * Walk rest ("a/b/c", "" for the root itself) down from a mount's root
- * through each directory's i_op->lookup.  A referenced inode, NULL if a
+ * (the caller's reference, taken over) through each directory's
+ * i_op->lookup, under its i_rwsem shared.  A referenced inode, NULL if a
  * component is missing or not a directory, ERR_PTR(-ENAMETOOLONG).
  */
 static struct inode *walk_mnt(struct inode *root, const char *rest)
@@ -64,7 +69,6 @@ static struct inode *walk_mnt(struct inode *root, const char *rest)
 	struct inode *inode = root;
 	char name[NAME_MAX + 1];
 
-	ihold(inode);
 	while (*rest) {
 		size_t len = strcspn(rest, "/");
 		struct inode *next = NULL;
@@ -75,8 +79,11 @@ static struct inode *walk_mnt(struct inode *root, const char *rest)
 		}
 		memcpy(name, rest, len);
 		name[len] = '\0';
-		if (S_ISDIR(inode->i_mode) && inode->i_op && inode->i_op->lookup)
+		if (S_ISDIR(inode->i_mode) && inode->i_op && inode->i_op->lookup) {
+			inode_lock_shared(inode);
 			next = inode->i_op->lookup(inode, name);
+			inode_unlock_shared(inode);
+		}
 		iput(inode);
 		if (!next)
 			return NULL;
@@ -188,6 +195,39 @@ static long normalize(const char *in, char *out)
 }
 
 /*
+ * Copy the path of the directory a relative name starts from into buf
+ * (size bytes): dirfd's, or with AT_FDCWD the working directory's ("" for
+ * "/").  0, -EBADF, -ENOTDIR, or -ENOENT if the directory was removed
+ * (its path may name another one by now).
+ */
+static long start_dir_path(int dirfd, char *buf, size_t size)
+{
+	struct fd d = { NULL, 0 };
+	struct inode *dir;
+	long err = 0;
+
+	buf[0] = '\0';
+	if (dirfd != AT_FDCWD) {
+		d = fdget(dirfd);
+		if (!d.file)
+			return -EBADF;
+		dir = file_inode(d.file);
+		ihold(dir);
+		fdput(d);
+	} else if (!(dir = get_fs_pwd(current->fs))) {
+		return 0;
+	}
+	if (!S_ISDIR(dir->i_mode))
+		err = -ENOTDIR;
+	else if (IS_DEADDIR(dir))
+		err = -ENOENT;
+	else
+		dir_path(dir, buf, size);
+	iput(dir);
+	return err;
+}
+
+/*
  * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
  * directory) or name (absolute) into buf, then normalize it into the
  * second half of buf.  Returns the normalized path, or NULL with *err set.
@@ -195,27 +235,16 @@ static long normalize(const char *in, char *out)
 static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
 {
 	const size_t half = PATH_MAX + DIR_PATH_MAX;
-	const char *dir = "";
 	size_t n;
 
-	struct inode *pwd = NULL;
-	struct fd d = { NULL, 0 };
-
-	if (name[0] != '/' && dirfd != AT_FDCWD) {
-		d = fdget(dirfd);
-		*err = !d.file ? -EBADF : !S_ISDIR(file_inode(d.file)->i_mode) ? -ENOTDIR : 0;
-		if (*err) {
-			fdput(d);
+	buf[0] = '\0';
+	if (name[0] != '/') {
+		*err = start_dir_path(dirfd, buf, half);
+		if (*err)
 			return NULL;
-		}
-		dir = file_inode(d.file)->i_private;    /* a directory's path */
-	} else if (name[0] != '/' && (pwd = get_fs_pwd(current->fs))) {
-		dir = pwd->i_private;
 	}
-	snprintf(buf, half, "%s/%s", dir, name);
-	fdput(d);
-	if (pwd)
-		iput(pwd);
+	n = strlen(buf);
+	snprintf(buf + n, half - n, "/%s", name);
 	n = strlen(buf);
 	*trailing = n && buf[n - 1] == '/';
 	*err = normalize(buf, buf + half);

@@ -5,7 +5,14 @@
  * calls the directory's inode_operations (fs/libfs.c and mm/shmem.c for
  * tmpfs); a directory without them is on a read-only file system (EROFS).
  *
- * Locking: one CPU, non-preemptive kernel: none yet (Linux: i_rwsem).
+ * Locking, as Linux's: the checks on paths come first, unlocked; then the
+ * parent's i_rwsem is taken (I_MUTEX_PARENT), the name looked up again
+ * under it, and the operation done: a name another thread made or removed
+ * meanwhile gives EEXIST or ENOENT, and nothing is made in a removed
+ * directory (ENOENT).  The inode of a name that goes, or of a file that
+ * gains one, is locked too (its i_nlink).  A rename takes both parents
+ * with lock_rename; rmdir and rename hold namespace_sem for reading
+ * across their mount-point checks.  Lock order: see mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -41,6 +48,35 @@ static long path_exists(const char *path)
 	return -EEXIST;
 }
 
+/*
+ * May name be made in dir, whose i_rwsem the caller holds (Linux's
+ * may_create after its lookup)?  0, -ENOENT (dir was removed) or -EEXIST.
+ */
+static long may_create(struct inode *dir, const char *name)
+{
+	struct inode *found;
+
+	if (IS_DEADDIR(dir))
+		return -ENOENT;
+	found = dir->i_op->lookup(dir, name);
+	if (!found)
+		return 0;
+	iput(found);                            /* not the last: the entry holds one */
+	return -EEXIST;
+}
+
+static long vfs_mkdir(struct inode *dir, const char *name, umode_t mode)
+{
+	long err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	err = may_create(dir, name);
+	if (!err)
+		err = dir->i_op->mkdir(dir, name, mode);
+	inode_unlock(dir);
+	return err;
+}
+
 long sys_mkdirat(int dirfd, const char *upath, int mode)
 {
 	struct path_parent pp;
@@ -52,9 +88,43 @@ long sys_mkdirat(int dirfd, const char *upath, int mode)
 	if (!err && !DIR_OP(pp.dir, mkdir))
 		err = -EROFS;
 	if (!err)
-		err = pp.dir->i_op->mkdir(pp.dir, pp.last,
-					  mode & (S_IRWXUGO | S_ISVTX) & ~CURRENT_UMASK);
+		err = vfs_mkdir(pp.dir, pp.last, mode & (S_IRWXUGO | S_ISVTX) & ~CURRENT_UMASK);
 	path_parent_put(&pp);
+	return err;
+}
+
+/* Is dir a mount point?  Only directories can be; the caller holds namespace_sem. */
+static bool is_mountpoint(struct inode *dir)
+{
+	char path[DIR_PATH_MAX];
+
+	if (!S_ISDIR(dir->i_mode))
+		return false;
+	dir_path(dir, path, sizeof(path));
+	return path_is_mountpoint(path);
+}
+
+/*
+ * rmdir under the locks (Linux's vfs_rmdir): dir's, the victim's, and
+ * namespace_sem, so no mount lands on it meanwhile.  0 or -errno.
+ */
+static long vfs_rmdir(struct inode *dir, const char *name)
+{
+	struct inode *victim;
+	long err = -ENOENT;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	victim = dir->i_op->lookup(dir, name);
+	if (victim) {
+		inode_lock(victim);
+		down_read(&namespace_sem);
+		err = is_mountpoint(victim) ? -EBUSY : dir->i_op->rmdir(dir, name);
+		up_read(&namespace_sem);
+		inode_unlock(victim);
+	}
+	inode_unlock(dir);
+	if (victim)
+		iput(victim);
 	return err;
 }
 
@@ -79,7 +149,7 @@ static long do_rmdir(int dirfd, const char *upath)
 	else if (!DIR_OP(pp.dir, rmdir))
 		err = -EROFS;
 	else
-		err = pp.dir->i_op->rmdir(pp.dir, pp.last);
+		err = vfs_rmdir(pp.dir, pp.last);
 	path_parent_put(&pp);
 	return err;
 }
@@ -102,6 +172,25 @@ static long unlink_trailing(const char *path)
 	return err;
 }
 
+/* unlink under dir's lock and the victim's (Linux's vfs_unlink).  0 or -errno. */
+static long vfs_unlink(struct inode *dir, const char *name)
+{
+	struct inode *victim;
+	long err = -ENOENT;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	victim = dir->i_op->lookup(dir, name);
+	if (victim) {
+		inode_lock(victim);
+		err = dir->i_op->unlink(dir, name);
+		inode_unlock(victim);
+	}
+	inode_unlock(dir);
+	if (victim)
+		iput(victim);
+	return err;
+}
+
 static long do_unlinkat(int dirfd, const char *upath)
 {
 	struct path_parent pp;
@@ -116,7 +205,7 @@ static long do_unlinkat(int dirfd, const char *upath)
 	else if (pp.trailing)
 		err = unlink_trailing(pp.path);
 	else
-		err = pp.dir->i_op->unlink(pp.dir, pp.last);
+		err = vfs_unlink(pp.dir, pp.last);
 	path_parent_put(&pp);
 	return err;
 }
@@ -168,12 +257,106 @@ static long may_rename(struct path_parent *old, struct path_parent *new, unsigne
 	iput(inode);
 	if (!dir && (old->trailing || new->trailing))
 		return -ENOTDIR;
-	if (path_below(old->path, new->path))
+	return path_below(old->path, new->path) ? -ENOTEMPTY : 0;
+}
+
+/*
+ * Lock the two directories of a rename (Linux's lock_rename): one is
+ * locked once; across directories s_vfs_rename_mutex first, so that no
+ * other rename changes which is above which, then an ancestor before
+ * its descendant (I_MUTEX_PARENT, I_MUTEX_CHILD), else the lower address
+ * first (I_MUTEX_PARENT, I_MUTEX_PARENT2).
+ */
+static void lock_rename(struct inode *p1, struct inode *p2)
+{
+	if (p1 == p2) {
+		inode_lock_nested(p1, I_MUTEX_PARENT);
+		return;
+	}
+	mutex_lock(&p1->i_sb->s_vfs_rename_mutex);
+	if (is_subdir(p1, p2) || (!is_subdir(p2, p1) && p2 < p1)) {
+		struct inode *t = p1;
+
+		p1 = p2;
+		p2 = t;
+	}
+	inode_lock_nested(p1, I_MUTEX_PARENT);
+	inode_lock_nested(p2, is_subdir(p2, p1) ? I_MUTEX_CHILD : I_MUTEX_PARENT2);
+}
+
+static void unlock_rename(struct inode *p1, struct inode *p2)
+{
+	inode_unlock(p1);
+	if (p1 != p2) {
+		inode_unlock(p2);
+		mutex_unlock(&p1->i_sb->s_vfs_rename_mutex);
+	}
+}
+
+/*
+ * rename's checks before the target is locked (Linux's do_renameat2 and
+ * its trap): ENOENT without a source or into a removed directory,
+ * ENOTEMPTY when the target is the source's directory or above it.
+ */
+static long rename_trap(struct inode *old_dir, struct inode *source, struct inode *new_dir,
+			struct inode *target)
+{
+	if (!source || IS_DEADDIR(new_dir))
+		return -ENOENT;
+	if (target && S_ISDIR(target->i_mode) && is_subdir(old_dir, target))
 		return -ENOTEMPTY;
-	if (path_is_mountpoint(old->path) || path_is_mountpoint(new->path) ||
-	    has_submounts(old->path))
-		return -EBUSY;          /* mounts are kept by path: they would not follow */
 	return 0;
+}
+
+/*
+ * EBUSY for a mount point, or a directory with mounts below it (mounts
+ * are kept by path: they would not follow); namespace_sem held.
+ */
+static long rename_busy(struct inode *source, struct inode *target)
+{
+	char path[DIR_PATH_MAX];
+
+	if (is_mountpoint(source) || (target && is_mountpoint(target)))
+		return -EBUSY;
+	if (!S_ISDIR(source->i_mode))
+		return 0;
+	dir_path(source, path, sizeof(path));
+	return has_submounts(path) ? -EBUSY : 0;
+}
+
+/*
+ * rename under the locks (Linux's vfs_rename): both directories
+ * (lock_rename), the target's inode if the new name exists, and
+ * namespace_sem for reading across the checks and the move.  0 or -errno.
+ */
+static long vfs_rename(struct inode *old_dir, const char *old_name, struct inode *new_dir,
+		       const char *new_name, unsigned int flags)
+{
+	struct inode *source, *target;
+	bool lock_target;
+	long err;
+
+	lock_rename(old_dir, new_dir);
+	source = old_dir->i_op->lookup(old_dir, old_name);
+	target = new_dir->i_op->lookup(new_dir, new_name);
+	err = rename_trap(old_dir, source, new_dir, target);
+	lock_target = !err && target && target != source;
+	if (lock_target)
+		inode_lock(target);
+	down_read(&namespace_sem);
+	if (!err)
+		err = rename_busy(source, target);
+	if (!err)
+		err = old_dir->i_op->rename(old_dir, old_name, new_dir, new_name, flags);
+	up_read(&namespace_sem);
+	if (lock_target)
+		inode_unlock(target);
+	unlock_rename(old_dir, new_dir);
+	if (source)
+		iput(source);
+	if (target)
+		iput(target);
+	return err;
 }
 
 /*
@@ -199,7 +382,7 @@ long sys_renameat2(int olddfd, const char *uold, int newdfd, const char *unew, u
 	}
 	err = may_rename(&old, &new, flags);
 	if (!err)
-		err = old.dir->i_op->rename(old.dir, old.last, new.dir, new.last, flags);
+		err = vfs_rename(old.dir, old.last, new.dir, new.last, flags);
 	path_parent_put(&new);
 	path_parent_put(&old);
 	return err;
@@ -226,9 +409,27 @@ static long may_link(struct inode *inode, struct path_parent *new)
 		return -EXDEV;
 	if (!DIR_OP(new->dir, link))
 		return -EROFS;
-	if (S_ISDIR(inode->i_mode))
-		return -EPERM;
-	return inode->i_nlink ? 0 : -ENOENT;
+	return S_ISDIR(inode->i_mode) ? -EPERM : 0;
+}
+
+/*
+ * link under the new name's directory lock and the file's (Linux's
+ * vfs_link): EEXIST, ENOENT if the file lost its last name or dir was
+ * removed.  0 or -errno.
+ */
+static long vfs_link(struct inode *inode, struct inode *dir, const char *name)
+{
+	long err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	err = may_create(dir, name);
+	if (!err) {
+		inode_lock(inode);
+		err = inode->i_nlink ? dir->i_op->link(inode, dir, name) : -ENOENT;
+		inode_unlock(inode);
+	}
+	inode_unlock(dir);
+	return err;
 }
 
 long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int flags)
@@ -246,7 +447,7 @@ long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int 
 	if (!err) {
 		err = may_link(inode, &new);
 		if (!err)
-			err = new.dir->i_op->link(inode, new.dir, new.last);
+			err = vfs_link(inode, new.dir, new.last);
 		path_parent_put(&new);
 	}
 	iput(inode);

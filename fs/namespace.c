@@ -12,10 +12,18 @@
  * A later mount on the same path hides an earlier one, as Linux stacks
  * them.  umount2() refuses a mount with open files (EBUSY, as Linux's
  * mount reference count does) unless told to detach it (MNT_DETACH):
- * then files still open live on until closed.  Locking: one CPU,
- * non-preemptive: none yet.
+ * then files still open live on until closed.
+ *
+ * Locking: namespace_sem (Linux's) guards the table: read by lookups
+ * (which take a reference to the root they walk from), and by rmdir and
+ * rename across their checks and change (so no mount appears on or below
+ * what they remove or move, whose paths change); written by mount, under
+ * the mount point's i_rwsem (Linux's lock_mount: it cannot be removed
+ * meanwhile), and umount, which empties the detached tree afterwards.
+ * Lock order: see mm/rmap.c.
  */
 #include "linux/errno.h"
+#include "linux/err.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
 #include "linux/printk.h"
@@ -39,6 +47,7 @@ struct vfsmount {
 };
 
 static struct vfsmount mounts[NR_MOUNTS];
+struct rw_semaphore namespace_sem = { .dep_map = { .name = "namespace_sem" } };
 
 /* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
 static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char **rest)
@@ -52,25 +61,29 @@ static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char 
 }
 
 /*
- * The root inode of the mount that covers a normalized path (not
- * referenced), *rest set to the part of the path below it; NULL if no
- * mount covers it.
+ * The root inode of the mount that covers a normalized path, referenced
+ * (an umount meanwhile leaves the caller's walk a detached tree), *rest
+ * set to the part of the path below it; NULL if no mount covers it.
  */
 struct inode *lookup_mnt(const char *path, const char **rest)
 {
 	struct vfsmount *best = NULL;
 	const char *r;
 
+	down_read(&namespace_sem);
 	for (int i = 0; i < NR_MOUNTS; i++)
 		if (mnt_covers(&mounts[i], path, &r) &&
 		    (!best || strlen(mounts[i].mnt_path) >= strlen(best->mnt_path))) {
 			best = &mounts[i];
 			*rest = r;
 		}
+	if (best)
+		ihold(best->mnt_root);
+	up_read(&namespace_sem);
 	return best ? best->mnt_root : NULL;
 }
 
-/* The topmost mount on exactly this path, or NULL. */
+/* The topmost mount on exactly this path, or NULL; namespace_sem held. */
 static struct vfsmount *find_mount(const char *path)
 {
 	struct vfsmount *found = NULL;
@@ -81,6 +94,7 @@ static struct vfsmount *find_mount(const char *path)
 	return found;
 }
 
+/* Is a mount on path?  The caller holds namespace_sem. */
 bool path_is_mountpoint(const char *path)
 {
 	return find_mount(path) != NULL;
@@ -88,8 +102,9 @@ bool path_is_mountpoint(const char *path)
 
 /*
  * Mount a new file system of type fstype ("tmpfs") on the directory at
- * normalized path, with its option string.  0, -ENODEV (unknown type),
- * -EINVAL (a bad option, or the root), -EBUSY (the table is full), -ENOMEM.
+ * normalized path, with its option string; namespace_sem held for
+ * writing.  0, -ENODEV (unknown type), -EINVAL (a bad option, or the
+ * root), -EBUSY (the table is full), -ENOMEM.
  */
 static int kern_mount(const char *path, const char *fstype, const char *options)
 {
@@ -135,27 +150,49 @@ static char *copy_mount_options(const void *data, long *err)
 	return opts;
 }
 
+/* tmpfs on path, or with MS_REMOUNT new options for the one there; namespace_sem written. */
+static long do_mount_path(const char *path, const char *fstype, unsigned long flags,
+			  const char *opts)
+{
+	struct vfsmount *mnt;
+
+	if (!(flags & MS_REMOUNT))
+		return kern_mount(path, fstype, opts);
+	mnt = find_mount(path);
+	if (!mnt)
+		return -EINVAL;
+	return shmem_reconfigure(mnt->mnt_root->i_sb, opts);
+}
+
 /*
  * Mount what fstype names on the directory target: proc and sysfs are
  * always there (no effect); tmpfs is mounted, or with MS_REMOUNT its
- * options changed.  0 or -errno.
+ * options changed.  A tmpfs directory is locked first (Linux's
+ * lock_mount), so an rmdir cannot remove it between the check that it
+ * lives and the mount.  0 or -errno (ENOENT: it was removed).
  */
 static long do_mount(struct inode *target, const char *fstype, unsigned long flags,
 		     const char *opts)
 {
-	const char *path = target->i_private;           /* a directory's path */
-	struct vfsmount *mnt;
+	char path[DIR_PATH_MAX];
+	bool lock = target->i_op != NULL;       /* the read-only trees never change */
+	long err = -ENOENT;
 
 	if (!strcmp(fstype, "proc") || !strcmp(fstype, "sysfs"))
 		return 0;
 	if (!S_ISDIR(target->i_mode))
 		return -ENOTDIR;
-	if (!(flags & MS_REMOUNT))
-		return kern_mount(path, fstype, opts ? opts : "");
-	mnt = find_mount(path);
-	if (!mnt)
-		return -EINVAL;
-	return shmem_reconfigure(mnt->mnt_root->i_sb, opts ? opts : "");
+	if (lock)
+		inode_lock(target);
+	if (!IS_DEADDIR(target)) {
+		down_write(&namespace_sem);
+		dir_path(target, path, sizeof(path));
+		err = do_mount_path(path, fstype, flags, opts ? opts : "");
+		up_write(&namespace_sem);
+	}
+	if (lock)
+		inode_unlock(target);
+	return err;
 }
 
 /*
@@ -186,7 +223,7 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	return ret;
 }
 
-/* Does a mount sit below path (not on it)? */
+/* Does a mount sit below path (not on it)?  The caller holds namespace_sem. */
 bool has_submounts(const char *path)
 {
 	size_t n = strlen(path);
@@ -224,6 +261,30 @@ static long may_umount(struct vfsmount *mnt, int flags)
 }
 
 /*
+ * Take the mount whose root is target out of the table (namespace_sem
+ * written): its root, still referenced, or an ERR_PTR (see sys_umount2).
+ */
+static struct inode *umount_root(struct inode *target, int flags)
+{
+	char path[DIR_PATH_MAX];
+	struct vfsmount *mnt;
+	struct inode *root;
+	long ret;
+
+	dir_path(target, path, sizeof(path));
+	mnt = find_mount(path);
+	if (!mnt || mnt->mnt_root != target)
+		return ERR_PTR(-EINVAL);
+	ret = may_umount(mnt, flags);
+	if (ret)
+		return ERR_PTR(ret);
+	root = mnt->mnt_root;
+	mnt->mnt_root = NULL;
+	mnt->mnt_expiry_mark = false;
+	return root;
+}
+
+/*
  * umount2: detach the tmpfs mounted at target and drop its tree; with
  * MNT_DETACH, open files keep their inodes (and the super block) until
  * closed.  0, -EINVAL (not a mount point, a bad flag), -EBUSY (mounts
@@ -231,8 +292,7 @@ static long may_umount(struct vfsmount *mnt, int flags)
  */
 long sys_umount2(const char *utarget, int flags)
 {
-	struct inode *target;
-	struct vfsmount *mnt;
+	struct inode *target, *root = ERR_PTR(-EINVAL);
 	long ret;
 
 	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
@@ -240,23 +300,24 @@ long sys_umount2(const char *utarget, int flags)
 	ret = user_path_at(AT_FDCWD, utarget, 0, &target);
 	if (ret)
 		return ret;
-	mnt = S_ISDIR(target->i_mode) ? find_mount(target->i_private) : NULL;
+	if (S_ISDIR(target->i_mode)) {
+		down_write(&namespace_sem);
+		root = umount_root(target, flags);
+		up_write(&namespace_sem);
+	}
 	iput(target);
-	if (!mnt || mnt->mnt_root != target)
-		return -EINVAL;
-	ret = may_umount(mnt, flags);
-	if (ret)
-		return ret;
-	simple_remove_all(mnt->mnt_root);
-	iput(mnt->mnt_root);
-	mnt->mnt_root = NULL;
-	mnt->mnt_expiry_mark = false;
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	simple_remove_all(root);        /* its own locks: not under namespace_sem */
+	iput(root);
 	return 0;
 }
 
 /* The boot mounts: tmpfs on /tmp and /dev/shm, as a Linux distribution's. */
 void mnt_init(void)
 {
+	down_write(&namespace_sem);
 	if (kern_mount("tmp", "tmpfs", "") || kern_mount("dev/shm", "tmpfs", ""))
 		panic("mnt_init: cannot mount tmpfs");
+	up_write(&namespace_sem);
 }

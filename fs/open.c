@@ -5,6 +5,10 @@
  * writable /proc and /sys knobs can be written.  O_CREAT creates through
  * the parent directory's inode_operations, O_TMPFILE makes a nameless
  * file in a directory, O_TRUNC empties a regular file.
+ *
+ * Locking: O_CREAT looks the name up and creates it under the parent's
+ * i_rwsem (as fs/namei_ops.c); the working directory is under fs->lock
+ * (linux/sched.h).  Lock order: see mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -78,6 +82,29 @@ static long open_existing(struct inode *found, int flags, struct inode **inode)
 }
 
 /*
+ * O_CREAT in a directory that has create (Linux's lookup_open): under its
+ * i_rwsem, so that of two opens creating one name at once one creates it
+ * and the other opens it.  Else as open_create.
+ */
+static long create_locked(struct inode *dir, const char *name, int flags, umode_t mode,
+			  struct inode **inode)
+{
+	struct inode *found;
+	long err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	found = dir->i_op->lookup(dir, name);
+	if (found)
+		err = open_existing(found, flags, inode);
+	else if (IS_DEADDIR(dir))
+		err = -ENOENT;
+	else
+		err = dir->i_op->create(dir, name, mode, inode);
+	inode_unlock(dir);
+	return err;
+}
+
+/*
  * O_CREAT (Linux's open_last_lookups): the parent resolved, a name ending
  * in '/' (or ".", "/") is -EISDIR, an existing file is opened (see
  * open_existing), a new one made through the parent's create op with mode
@@ -88,22 +115,22 @@ static long open_create(int dirfd, const char *name, int flags, int mode, struct
 			char *path)
 {
 	struct path_parent pp;
-	struct inode *found;
+	struct inode *found = NULL;
 	long err = path_parentat(dirfd, name, &pp);
+	bool create = !err && pp.dir && pp.dir->i_op && pp.dir->i_op->create;
 
 	if (err)
 		return err;
-	found = pp.type == LAST_NORM && !pp.trailing ? lookup_path(pp.path) : NULL;
+	if (pp.type == LAST_NORM && !pp.trailing && !create)
+		found = lookup_path(pp.path);           /* a read-only tree's, or a mount's root */
 	if (pp.type != LAST_NORM || pp.trailing)
 		err = -EISDIR;
+	else if (create)
+		err = create_locked(pp.dir, pp.last, flags, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
 	else if (IS_ERR(found))
 		err = PTR_ERR(found);
-	else if (found)
-		err = open_existing(found, flags, inode);
-	else if (!pp.dir->i_op || !pp.dir->i_op->create)
-		err = -EROFS;
 	else
-		err = pp.dir->i_op->create(pp.dir, pp.last, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+		err = found ? open_existing(found, flags, inode) : -EROFS;
 	if (!err)
 		snprintf(path, PATH_MAX, "/%s", pp.path);
 	path_parent_put(&pp);

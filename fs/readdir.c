@@ -1,4 +1,10 @@
-/* getdents64 (Linux's fs/readdir.c): the directory's iterate_shared fills the buffer. */
+/*
+ * getdents64 (Linux's fs/readdir.c): the directory's iterate_shared fills
+ * the buffer.  Locking: the file's f_pos_lock (fdget_pos) when it is
+ * shared, then a tmpfs directory's i_rwsem shared (iterate_dir) while the
+ * records are copied out: a fault there takes mmap_lock, below i_rwsem.
+ * Lock order: see mm/rmap.c.
+ */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/string.h"
@@ -53,6 +59,30 @@ static bool filldir64(struct dir_context *ctx, const char *name, int namelen, lo
 	return true;
 }
 
+/*
+ * Run file's iterate_shared from its position (Linux's iterate_dir): a
+ * directory of a file system that changes its entries (one with
+ * inode_operations) under its i_rwsem shared, and -ENOENT once removed;
+ * the read-only trees' never change.
+ */
+static int iterate_dir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file_inode(file);
+	bool lock = dir->i_op != NULL;
+	int ret = -ENOENT;
+
+	if (lock)
+		inode_lock_shared(dir);
+	if (!IS_DEADDIR(dir)) {
+		ctx->pos = file->f_pos;
+		ret = file->f_op->iterate_shared(file, ctx);
+		file->f_pos = ctx->pos;
+	}
+	if (lock)
+		inode_unlock_shared(dir);
+	return ret;
+}
+
 /* List a directory: struct linux_dirent64 records, as many as fit. */
 long sys_getdents64(int fd, void *ubuf, unsigned long count)
 {
@@ -67,9 +97,7 @@ long sys_getdents64(int fd, void *ubuf, unsigned long count)
 	ret = -ENOTDIR;
 	if (!f.file->f_op->iterate_shared)
 		goto out;
-	buf.ctx.pos = f.file->f_pos;
-	ret = f.file->f_op->iterate_shared(f.file, &buf.ctx);
-	f.file->f_pos = buf.ctx.pos;
+	ret = iterate_dir(f.file, &buf.ctx);
 	if (!ret)
 		ret = buf.error ? buf.error : (long)buf.used;
 out:

@@ -24,12 +24,31 @@
  * never held together.  Other files point here and add what is their own.
  *
  * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
- *   inode->i_rwsem (rwsem)   include/linux/fs.h   inode_lock: a file's i_size, writes
- *                                                 (O_APPEND), truncate, fallocate, seals;
- *                                                 held across user copies, which fault:
- *                                                 so above the mmap_lock (MADV_REMOVE
- *                                                 drops that before its fallocate)
- *     mmap_lock (rwsem)      mm/mmap_lock.h       the VMA list; read: faults, gup,
+ *   file->f_pos_lock (mutex) include/linux/fs.h   a shared file's position: read,
+ *                                                 write, lseek, getdents
+ *     sb->s_vfs_rename_mutex include/linux/fs.h   one rename across a tmpfs's
+ *                                                 directories at a time (lock_rename)
+ *       inode->i_rwsem       include/linux/fs.h   a directory's entries (fs/libfs.c);
+ *                                                 write: create, link, unlink, mkdir,
+ *                                                 rmdir, rename, umount; read: lookup,
+ *                                                 getdents, held across its copy to
+ *                                                 user: above mmap_lock (a fault);
+ *                                                 two by lock_rename: an ancestor
+ *                                                 /1 (PARENT) then /3 (CHILD), else
+ *                                                 by address /1 then /2 (PARENT2)
+ *         inode->i_rwsem     include/linux/fs.h   (subclass 0, under /1../3) the inode
+ *                                                 whose name goes or that gains one
+ *                                                 (i_nlink), a mount point (mount);
+ *                                                 a file's inode_lock: i_size, writes
+ *                                                 (O_APPEND), truncate, fallocate,
+ *                                                 seals, across user copies (faults:
+ *                                                 MADV_REMOVE drops the mmap_lock
+ *                                                 before its fallocate)
+ *           namespace_sem    fs/namespace.c       the mount table; write: mount,
+ *                                                 umount; read: lookups, and rmdir
+ *                                                 and rename across their checks
+ *     mmap_lock (rwsem)      mm/mmap_lock.h       the VMA list (under each lock above);
+ *                                                 read: faults, gup,
  *                                                 /proc, MADV_DONTNEED; write: mmap,
  *                                                 munmap, mprotect, mremap, brk, exit,
  *                                                 fork (the parent's; the child's nested)
@@ -79,6 +98,11 @@
  *   itimer_lock        irq   kernel/itimer.c      ITIMER_REAL; the tick sends SIGALRM
  *     tasklist_lock, kmalloc_lock
  *   inode_sb_list_lock       fs/inode.c           the inodes' list (new_inode, iput)
+ *   rename_lock              fs/d_path.c          tmpfs directories' paths and the
+ *                                                 links of their entry lists (readdir
+ *                                                 cursors move under a shared i_rwsem);
+ *                                                 under i_rwsem, namespace_sem and
+ *                                                 s_vfs_rename_mutex; nothing under it
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
  *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);

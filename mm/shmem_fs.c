@@ -14,7 +14,13 @@
  *
  * A tmpfs lives while mounted or while one of its inodes does: each
  * inode counts in sbinfo->nr_inodes, and the last to go after an unmount
- * frees the super block.  Locking: one CPU, non-preemptive: none yet.
+ * frees the super block.
+ *
+ * Locking: the directory operations run under the directories' i_rwsem,
+ * taken by the VFS (fs/namei_ops.c; fs/libfs.c keeps the entries);
+ * nr_inodes is atomic, as inodes are made and freed in many directories
+ * at once; remount changes the limits under namespace_sem.  Lock order:
+ * see mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/err.h"
@@ -39,6 +45,28 @@ static unsigned long get_anon_dev(void)
 static const struct inode_operations shmem_dir_inode_operations;
 static const struct super_operations shmem_ops;
 
+/*
+ * Count a new inode against nr_inodes= (Linux's shmem_reserve_inode):
+ * false at the limit.  Lock-free: mkdirs in other directories race here.
+ */
+static bool shmem_reserve_inode(struct shmem_sb_info *sbinfo)
+{
+	unsigned long n = __atomic_load_n(&sbinfo->nr_inodes, __ATOMIC_RELAXED);
+
+	do {
+		if (sbinfo->max_inodes && n >= sbinfo->max_inodes)
+			return false;
+	} while (!__atomic_compare_exchange_n(&sbinfo->nr_inodes, &n, n + 1, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
+/* Uncount an inode; true if it was the last (a detached tmpfs then goes). */
+static bool shmem_free_inode(struct shmem_sb_info *sbinfo)
+{
+	return !__atomic_sub_fetch(&sbinfo->nr_inodes, 1, __ATOMIC_ACQ_REL);
+}
+
 /* Free an inode at its last iput (Linux's shmem_evict_inode + shmem_free_inode). */
 static void shmem_destroy_inode(struct inode *inode)
 {
@@ -51,7 +79,7 @@ static void shmem_destroy_inode(struct inode *inode)
 		simple_dir_destroy(inode);
 	kfree(info->name);
 	kfree(info);
-	if (!--sbinfo->nr_inodes && sbinfo != &shm_mnt)
+	if (shmem_free_inode(sbinfo) && sbinfo != &shm_mnt)
 		kfree(sbinfo);
 }
 
@@ -64,13 +92,9 @@ static void shmem_init_mapping(struct inode *inode)
 	inode->i_mapping->flags |= BIT(AS_LARGE_FOLIO_SUPPORT) | BIT(AS_UNEVICTABLE);
 }
 
-/* A directory's path: dir's joined with name, or name itself for a root. */
-static int shmem_init_dir(struct inode *inode, struct inode *dir, const char *name)
+/* A directory: a mount's root at path, or "" for one its parent names (simple_add_entry). */
+static int shmem_init_dir(struct inode *inode, const char *path)
 {
-	char path[DIR_PATH_MAX + NAME_MAX + 2];
-
-	snprintf(path, sizeof(path), "%s%s%s", dir ? (char *)dir->i_private : "",
-		 dir && *(char *)dir->i_private ? "/" : "", name);
 	inode->i_op = &shmem_dir_inode_operations;
 	inode->i_fop = &simple_dir_operations;
 	return simple_dir_init(inode, path);
@@ -78,31 +102,33 @@ static int shmem_init_dir(struct inode *inode, struct inode *dir, const char *na
 
 /*
  * A new inode of sb with one reference (Linux's shmem_get_inode): a
- * regular file or a directory named name in dir (dir NULL: name is the
- * whole path of a mount's root).  The inode or an ERR_PTR: -ENOSPC past
- * nr_inodes=, -ENOMEM, -ENAMETOOLONG.
+ * regular file or a directory (root_path: a mount's root's path, else
+ * NULL).  The inode or an ERR_PTR: -ENOSPC past nr_inodes=, -ENOMEM,
+ * -ENAMETOOLONG.
  */
-static struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir,
-				     const char *name, umode_t mode)
+static struct inode *shmem_get_inode(struct super_block *sb, const char *root_path, umode_t mode)
 {
 	struct shmem_sb_info *sbinfo = SHMEM_SB(sb);
 	struct shmem_inode_info *info;
 	struct inode *inode;
 
-	if (sbinfo->max_inodes && sbinfo->nr_inodes >= sbinfo->max_inodes)
+	if (!shmem_reserve_inode(sbinfo))
 		return ERR_PTR(-ENOSPC);
 	info = kzalloc(sizeof(*info));
-	if (!info)
+	if (!info) {
+		shmem_free_inode(sbinfo);
 		return ERR_PTR(-ENOMEM);
+	}
 	inode = &info->vfs_inode;
 	inode_init_always(sb, inode);
 	inode->i_ino = get_next_ino();
 	inode->i_mode = mode;
 	info->seals = F_SEAL_SEAL;              /* memfd_create(MFD_ALLOW_SEALING) clears it */
 	if (S_ISDIR(mode)) {
-		int err = shmem_init_dir(inode, dir, name);
+		int err = shmem_init_dir(inode, root_path ? root_path : "");
 
 		if (err) {
+			shmem_free_inode(sbinfo);
 			kfree(info);
 			return ERR_PTR(err);
 		}
@@ -112,14 +138,13 @@ static struct inode *shmem_get_inode(struct super_block *sb, struct inode *dir,
 		shmem_init_mapping(inode);
 	}
 	inode_sb_list_add(inode);
-	sbinfo->nr_inodes++;
 	return inode;
 }
 
 /* create (open O_CREAT): a new file in dir, *res a reference for the caller. */
 static int shmem_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
 {
-	struct inode *inode = shmem_get_inode(dir->i_sb, dir, name, S_IFREG | mode);
+	struct inode *inode = shmem_get_inode(dir->i_sb, NULL, S_IFREG | mode);
 	int err;
 
 	if (IS_ERR(inode))
@@ -137,7 +162,7 @@ static int shmem_create(struct inode *dir, const char *name, umode_t mode, struc
 
 static int shmem_mkdir(struct inode *dir, const char *name, umode_t mode)
 {
-	struct inode *inode = shmem_get_inode(dir->i_sb, dir, name, S_IFDIR | mode);
+	struct inode *inode = shmem_get_inode(dir->i_sb, NULL, S_IFDIR | mode);
 	int err;
 
 	if (IS_ERR(inode))
@@ -151,7 +176,7 @@ static int shmem_mkdir(struct inode *dir, const char *name, umode_t mode)
 /* O_TMPFILE: a file without a name (i_nlink 0) that dies with its last close. */
 static int shmem_tmpfile(struct inode *dir, umode_t mode, struct inode **res)
 {
-	struct inode *inode = shmem_get_inode(dir->i_sb, dir, NULL, S_IFREG | mode);
+	struct inode *inode = shmem_get_inode(dir->i_sb, NULL, S_IFREG | mode);
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
@@ -317,7 +342,8 @@ int shmem_fill_super(const char *path, const char *options, struct inode **root)
 		.s_op = &shmem_ops, .s_magic = TMPFS_MAGIC, .s_dev = get_anon_dev(),
 		.s_maxbytes = MAX_LFS_FILESIZE, .s_fs_info = sbinfo,
 	};
-	*root = shmem_get_inode(&sbinfo->sb, NULL, path, S_IFDIR | mode);
+	mutex_init(&sbinfo->sb.s_vfs_rename_mutex, "sb->s_vfs_rename_mutex");
+	*root = shmem_get_inode(&sbinfo->sb, path, S_IFDIR | mode);
 	if (!IS_ERR(*root))
 		return 0;
 	kfree(sbinfo);
@@ -360,7 +386,7 @@ struct file *shmem_file_setup(const char *name, loff_t size, unsigned long flags
 
 	if (size < 0 || size > MAX_LFS_FILESIZE)
 		return ERR_PTR(-EINVAL);
-	inode = shmem_get_inode(&shm_mnt.sb, NULL, NULL, S_IFREG | S_IRWXUGO);
+	inode = shmem_get_inode(&shm_mnt.sb, NULL, S_IFREG | S_IRWXUGO);
 	if (IS_ERR(inode))
 		return ERR_PTR(PTR_ERR(inode));
 	inode->i_size = size;

@@ -17,7 +17,10 @@
  * with data in the page cache has i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
- * Locking: one CPU, non-preemptive kernel: none yet.
+ * Locking: each type names its own below; a directory's entries are under
+ * its inode_lock (i_rwsem; fs/libfs.c), directory paths under rename_lock
+ * (fs/d_path.c), the mount table under namespace_sem (fs/namespace.c).
+ * The order of all of them: see mm/rmap.c.
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -74,6 +77,7 @@ struct super_block {
 	loff_t s_maxbytes;              /* the largest file */
 	void *s_fs_info;                /* the file system's */
 	atomic_t s_nr_files;            /* files open on it: umount is EBUSY while any is */
+	struct mutex s_vfs_rename_mutex;        /* one rename across directories at a time */
 };
 
 /* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */
@@ -88,7 +92,10 @@ struct iattr {
  * inode_operations, with names in place of dentries).  name is one path
  * component, NUL-terminated, never "." or "..".  Each returns 0 or -errno;
  * lookup a referenced inode or NULL.  An absent op on a directory means
- * its file system is read-only (EROFS).
+ * its file system is read-only (EROFS).  The VFS calls them with dir's
+ * i_rwsem held, as Linux's: shared for lookup, exclusive for the others
+ * (rename: both directories, lock_rename), and the inode of the name
+ * that goes (unlink, rmdir, a rename's target) or gains a link locked.
  */
 struct inode_operations {
 	struct inode *(*lookup)(struct inode *dir, const char *name);
@@ -259,6 +266,9 @@ static inline void inode_assert_locked(struct inode *inode)
 	WARN_ON_ONCE(!rwsem_is_locked(&inode->i_rwsem), "inode_assert_locked: i_rwsem not held");
 }
 
+/* A removed directory (Linux's S_DEAD): nothing is made in it; checked under its lock. */
+#define IS_DEADDIR(inode) (S_ISDIR((inode)->i_mode) && !(inode)->i_nlink)
+
 /*
  * A readdir in progress: iterate_shared() calls dir_emit() for each entry
  * from ctx->pos on, advancing pos past each one that was taken.
@@ -346,6 +356,10 @@ void set_fs_pwd(struct fs_struct *fs, struct inode *dir);
 /* fs/d_path.c */
 __printf(2, 3) int file_set_name(struct file *file, const char *fmt, ...);
 char *file_path(struct file *file, char *buf, int buflen);
+extern spinlock_t rename_lock;
+void dir_path(struct inode *dir, char *buf, size_t size);
+bool is_subdir(struct inode *new_dir, struct inode *old_dir);
+
 
 /* fs/inode.c */
 extern struct list_head inode_sb_list;
@@ -421,6 +435,7 @@ void simple_remove_all(struct inode *dir);
 extern const struct file_operations simple_dir_operations;
 
 /* fs/namespace.c: the mount table */
+extern struct rw_semaphore namespace_sem;
 struct inode *lookup_mnt(const char *path, const char **rest);
 bool path_is_mountpoint(const char *path);
 bool has_submounts(const char *path);

@@ -51,6 +51,19 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* Take e off its list and put it after head (list_move) or before it (list_move_tail). */
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add(e, head);
+}
+
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add_tail(e, head);
+}
+
 static inline bool list_is_singular(const struct list_head *h)
 {
 	return h->next != h && h->next == h->prev;
