@@ -1,7 +1,6 @@
 /*
  * The FPU, SSE and AVX registers of user tasks (Linux's arch/x86/kernel/fpu/
- * init.c, core.c and xstate.c, reduced to what one CPU and eager switching
- * need).
+ * init.c, core.c and xstate.c, reduced to eager switching).
  *
  * Every task that runs user code owns a struct fpstate: XSAVE's standard
  * form for the components in XCR0 (x87, SSE, and AVX where the CPU has it;
@@ -12,6 +11,11 @@
  * these registers (-mno-sse -mno-80387 ..., see the Makefile), so they hold
  * the user's values across system calls and interrupts; only this file
  * executes FPU instructions.
+ *
+ * Locking: none needed.  Each CPU is set up by fpu__init_cpu() (the boot
+ * CPU and every AP); a task's fpstate is touched only by the CPU running
+ * it, by fork (the parent, copying its own) and by exec and signal
+ * delivery (the task itself): never by two CPUs at once.
  */
 #include "linux/errno.h"
 #include <asm/arch.h>

@@ -2,8 +2,8 @@
  * ktest suite "lockdep": each case makes the validator see one kind of bug
  * on locks of its own (classes named "ktest_*", used nowhere else) and
  * checks that it was reported; lockdep_expect_reports() keeps the report
- * from printing and panicking.  Nothing here deadlocks for real: one CPU
- * takes the locks in both orders one after the other.  Needs CONFIG_LOCKDEP
+ * from printing and panicking.  Nothing here deadlocks for real: the
+ * test's one task takes the locks in both orders one after the other.  Needs CONFIG_LOCKDEP
  * (each case passes trivially without it).
  *
  * Lock order: the ktest_* locks only, never with another lock held.
