@@ -94,6 +94,7 @@ struct task_struct {
 	unsigned long set_child_tid;    /* CLONE_CHILD_SETTID: the TID goes here when it starts */
 	unsigned long clear_child_tid;  /* CLONE_CHILD_CLEARTID: cleared and futex-woken at exit */
 	unsigned long robust_list;      /* set_robust_list's head, walked at exit */
+	int pagefault_disabled;         /* pagefault_disable() nesting (linux/uaccess.h) */
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
 	struct list_head sibling;       /* in parent->children */
