@@ -17,7 +17,11 @@
  * with data in the page cache has i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
- * Locking: one CPU, non-preemptive kernel: none yet.
+ * Locking (the order: mm/rmap.c): an inode's i_count is atomic;
+ * inode_lock (i_rwsem) guards its size, data writes and a directory's
+ * entries; i_mmap_rwsem its file rmap; inode_sb_list_lock the inode list;
+ * f_pos_lock a shared file's position; files->file_lock an fd table's
+ * slots; i_sequence is set once, by cmpxchg (kernel/futex.c).
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -169,6 +173,7 @@ struct inode {
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
 	struct address_space i_data;
 	struct rw_semaphore i_rwsem;    /* inode_lock: i_size, data writes, seals; a dir's entries */
+	u64 i_sequence;                 /* its shared futexes' key, set at the first (kernel/futex.c) */
 };
 
 /*
