@@ -145,6 +145,7 @@ void scheduler_ipi(void);
 void sched_fork(struct task_struct *p, const struct task_struct *parent);
 void sched_wait_off_cpu(struct task_struct *p);
 void schedule_tail(struct task_struct *prev);
+void ret_from_fork(struct task_struct *prev, struct pt_regs *regs);
 void free_task(struct task_struct *t);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_release(struct task_struct *t);
