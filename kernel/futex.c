@@ -10,16 +10,23 @@
  * the waiter sees the new value (EAGAIN) or the waker sees the waiter.
  *
  * Keys (Linux's get_futex_key): a FUTEX_PRIVATE_FLAG futex is (mm,
- * address); a shared one in a MAP_SHARED mapping is (inode, page index,
- * offset in the page), so every process mapping the object finds it;
- * a shared one in private memory is (mm, address) marked shared.
+ * address); a shared one in a MAP_SHARED mapping is (the inode's sequence
+ * number, page index, offset in the page), so every process mapping the
+ * object finds it — a number, not the inode pointer, which a freed and
+ * reallocated inode would reuse; a shared one in private memory is (mm,
+ * address) marked shared.
  *
  * Lock order: see mm/rmap.c.  get_futex_key takes the mmap_lock for
- * reading and drops it before any bucket lock.  The word is read under
- * the bucket lock: Linux reads it with page faults disabled and, on a
- * fault, drops the lock, faults the page in and retries; here a first
- * read before the lock faults it in, so the locked read finds it present
- * (no swap) — a munmap racing on another CPU is the case still to handle.
+ * reading and drops it before any bucket lock.  Under a bucket lock (a
+ * spinlock, interrupts off) the word is read, or compared and exchanged,
+ * only with page faults disabled (Linux's get_futex_value_locked): a
+ * fault fails at once instead of taking the mmap_lock; the caller drops
+ * its locks, faults the page in (get_user, or fault_in_user_writeable for
+ * a write), and starts again from the key, since a munmap, mmap or
+ * MADV_DONTNEED on another CPU may have changed the mapping meanwhile.
+ * The robust-list walk at exit holds no lock: it updates the word by
+ * cmpxchg, so a FUTEX_WAITERS bit another CPU sets meanwhile survives.
+ * No other operation touches user memory (no WAKE_OP, no PI).
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -34,6 +41,7 @@
 #include "mm/mm_api.h"
 #include "mm/mmap_lock.h"
 #include <asm/arch.h>
+#include <asm/futex.h>
 
 #define FUTEX_HASH_BITS 6
 #define FUT_OFF_INODE   1               /* key.offset: an (inode, index) key */
@@ -41,7 +49,7 @@
 
 /* Which futex: see the keys above (Linux's union futex_key, both form). */
 struct futex_key {
-	unsigned long ptr;              /* the mm or the inode */
+	unsigned long ptr;              /* the mm, or the inode's i_sequence */
 	unsigned long word;             /* the address or the page index */
 	unsigned int offset;            /* the offset in the page | FUT_OFF_* */
 };
@@ -90,9 +98,29 @@ static bool futex_match(const struct futex_key *a, const struct futex_key *b)
 }
 
 /*
+ * The inode's number for futex keys (Linux's get_inode_sequence_number):
+ * given at its first shared futex from a global 64-bit counter, never 0,
+ * never reused, so a key cannot alias a later inode at the same address.
+ * Racing first uses agree through the cmpxchg.
+ */
+static u64 get_inode_sequence_number(struct inode *inode)
+{
+	static u64 i_seq;
+	u64 old = __atomic_load_n(&inode->i_sequence, __ATOMIC_RELAXED), new;
+
+	if (old)
+		return old;
+	new = __atomic_add_fetch(&i_seq, 1, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&inode->i_sequence, &old, new, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return old;
+	return new;
+}
+
+/*
  * The key of the futex word at uaddr in current's mm (Linux's
  * get_futex_key): 0, -EINVAL if uaddr is not 4-byte aligned, -EFAULT if
- * it is not mapped.
+ * it is not mapped.  Takes and drops the mmap_lock (shared futexes).
  */
 static int get_futex_key(unsigned long uaddr, bool private, struct futex_key *key)
 {
@@ -110,7 +138,7 @@ static int get_futex_key(unsigned long uaddr, bool private, struct futex_key *ke
 	if (vma && vma->vm_start <= uaddr) {
 		ret = 0;
 		if ((vma->vm_flags & VM_SHARED) && vma->vm_file) {
-			key->ptr = (unsigned long)file_inode(vma->vm_file);
+			key->ptr = get_inode_sequence_number(file_inode(vma->vm_file));
 			key->word = vma->vm_pgoff + ((uaddr - vma->vm_start) >> PAGE_SHIFT);
 			key->offset = (uaddr & ~PAGE_MASK) | FUT_OFF_INODE;
 		} else {
@@ -121,10 +149,55 @@ static int get_futex_key(unsigned long uaddr, bool private, struct futex_key *ke
 	return ret;
 }
 
-/* Read the futex word; 0 or -EFAULT. */
-static int get_futex_value(u32 *val, unsigned long uaddr)
+/*
+ * Read the futex word under a bucket lock (Linux's
+ * get_futex_value_locked): 0, or -EFAULT if the page is not there (or
+ * nothing is mapped) — the caller drops its locks, faults it in with
+ * get_user and starts again.
+ */
+static int get_futex_value_locked(u32 *val, unsigned long uaddr)
 {
-	return copy_from_user(val, (const void *)uaddr, sizeof(*val)) ? -EFAULT : 0;
+	int ret;
+
+	pagefault_disable();
+	ret = copy_from_user(val, (const void *)uaddr, sizeof(*val)) ? -EFAULT : 0;
+	pagefault_enable();
+	return ret;
+}
+
+/*
+ * *uaddr = newval if it holds oldval, *curval what it held, without
+ * sleeping (Linux's futex_cmpxchg_value_locked): 0 or -EFAULT (then fault
+ * it in writable with fault_in_user_writeable and try again).
+ */
+static int futex_cmpxchg_value_locked(u32 *curval, unsigned long uaddr, u32 oldval, u32 newval)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = futex_atomic_cmpxchg_inatomic(curval, (u32 *)uaddr, oldval, newval);
+	pagefault_enable();
+	return ret;
+}
+
+/*
+ * Make the word at uaddr present and writable in current's mm, as a
+ * write fault would (Linux's fault_in_user_writeable, through
+ * fixup_user_fault): 0, or -EFAULT if it cannot be written.  Takes the
+ * mmap_lock: no spinlock held.
+ */
+static int fault_in_user_writeable(unsigned long uaddr)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int ret = -EFAULT;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, uaddr);
+	if (vma && vma->vm_start <= uaddr)
+		ret = handle_mm_fault(vma, uaddr, FAULT_FLAG_WRITE);
+	mmap_read_unlock(mm);
+	return ret < 0 ? -EFAULT : 0;
 }
 
 /*
@@ -226,6 +299,44 @@ static int futex_wait_queue(struct futex_q *q, u64 end)
 }
 
 /*
+ * Queue q on its bucket if the word at uaddr still holds val (Linux's
+ * futex_wait_setup): 0 (queued), -EAGAIN if it holds something else,
+ * -EFAULT/-EINVAL.  The word is read under the bucket lock with faults
+ * disabled; if the page is not there, the lock is dropped, get_user
+ * faults it in, and the key is looked up again.
+ */
+static int futex_wait_setup(unsigned long uaddr, bool private, u32 val, struct futex_q *q)
+{
+	struct futex_hash_bucket *hb;
+	unsigned long flags;
+	u32 uval;
+	int ret;
+
+	for (;;) {
+		ret = get_futex_key(uaddr, private, &q->key);
+		if (ret)
+			return ret;
+		hb = hash_futex(&q->key);
+		spin_lock_irqsave(&hb->lock, flags);
+		ret = get_futex_value_locked(&uval, uaddr);
+		if (!ret)
+			break;
+		spin_unlock_irqrestore(&hb->lock, flags);
+		ret = get_user(uval, (u32 *)uaddr);
+		if (ret)
+			return ret;
+	}
+	if (uval != val) {
+		ret = -EAGAIN;
+	} else {
+		q->hb = hb;
+		list_add_tail(&q->list, &hb->chain);
+	}
+	spin_unlock_irqrestore(&hb->lock, flags);
+	return ret;
+}
+
+/*
  * FUTEX_WAIT(_BITSET): if the word at uaddr holds val, sleep until woken
  * (0), the timeout end passes (-ETIMEDOUT) or a signal comes (-EINTR
  * with a timeout, else -ERESTARTSYS: SA_RESTART restarts the wait); -EAGAIN
@@ -234,29 +345,11 @@ static int futex_wait_queue(struct futex_q *q, u64 end)
 static long futex_wait(unsigned long uaddr, bool private, u32 val, u64 end, u32 bitset)
 {
 	struct futex_q q = { .task = current, .bitset = bitset };
-	struct futex_hash_bucket *hb;
-	unsigned long flags;
-	u32 uval;
 	int ret;
 
 	if (!bitset)
 		return -EINVAL;
-	ret = get_futex_key(uaddr, private, &q.key);
-	if (ret)
-		return ret;
-	ret = get_futex_value(&uval, uaddr);    /* faults the page in outside the lock */
-	if (ret)
-		return ret;
-	hb = hash_futex(&q.key);
-	spin_lock_irqsave(&hb->lock, flags);
-	ret = get_futex_value(&uval, uaddr);
-	if (!ret && uval != val)
-		ret = -EAGAIN;
-	if (!ret) {
-		q.hb = hb;
-		list_add_tail(&q.list, &hb->chain);
-	}
-	spin_unlock_irqrestore(&hb->lock, flags);
+	ret = futex_wait_setup(uaddr, private, val, &q);
 	if (ret)
 		return ret;
 	ret = futex_wait_queue(&q, end);
@@ -295,9 +388,11 @@ static void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb2,
 
 /*
  * FUTEX_(CMP_)REQUEUE (Linux's futex_requeue): wake nr_wake waiters of
- * uaddr1 and move up to nr_requeue others to uaddr2.  CMP first checks
- * that uaddr1 holds cmpval (else -EAGAIN).  Returns how many were woken
- * plus moved, or -errno.
+ * uaddr1 and move up to nr_requeue others to uaddr2.  CMP first checks,
+ * under both bucket locks, that uaddr1 holds cmpval (else -EAGAIN); if
+ * the page is not there, the locks go, get_user faults it in and the
+ * keys are looked up again.  Returns how many were woken plus moved, or
+ * -errno.
  */
 static long futex_requeue(unsigned long uaddr1, bool private, unsigned long uaddr2,
 			  int nr_wake, int nr_requeue, const u32 *cmpval)
@@ -311,6 +406,7 @@ static long futex_requeue(unsigned long uaddr1, bool private, unsigned long uadd
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
+retry:
 	ret = get_futex_key(uaddr1, private, &key1);
 	if (!ret)
 		ret = get_futex_key(uaddr2, private, &key2);
@@ -320,8 +416,15 @@ static long futex_requeue(unsigned long uaddr1, bool private, unsigned long uadd
 	hb2 = hash_futex(&key2);
 	flags = double_lock_hb(hb1, hb2);
 	if (cmpval) {
-		ret = get_futex_value(&uval, uaddr1);
-		if (!ret && uval != *cmpval)
+		ret = get_futex_value_locked(&uval, uaddr1);
+		if (ret) {
+			double_unlock_hb(hb1, hb2, flags);
+			ret = get_user(uval, (u32 *)uaddr1);
+			if (ret)
+				return ret;
+			goto retry;
+		}
+		if (uval != *cmpval)
 			ret = -EAGAIN;
 	}
 	list_for_each_entry_safe(q, n, &hb1->chain, list) {
@@ -401,20 +504,41 @@ long sys_futex(u32 *uaddr, int op, u32 val, const void *utime, u32 *uaddr2, u32 
 
 /*
  * A robust futex of the exiting task t at uaddr (Linux's
- * handle_futex_death): if t owns it (its TID in the word), the word keeps
- * FUTEX_WAITERS, gets FUTEX_OWNER_DIED, and one waiter wakes to take it.
+ * handle_futex_death): if t owns it (its TID in the word), the word gets
+ * FUTEX_OWNER_DIED, keeping FUTEX_WAITERS, and one waiter wakes to take
+ * it.  The word changes by cmpxchg: a waiter on another CPU may set
+ * FUTEX_WAITERS between the read and the write, and must not lose it
+ * (nor its wake-up).  pending: the entry of list_op_pending, which a
+ * dying unlocker may have released (owner 0) before waking anyone: wake
+ * one then.  0, or -EFAULT if the word cannot be read or written.  No
+ * lock held (t is current, in do_exit).
  */
-static void handle_futex_death(unsigned long uaddr, struct task_struct *t)
+static int handle_futex_death(unsigned long uaddr, struct task_struct *t, bool pending)
 {
-	u32 uval, nval;
+	u32 uval, nval, mval;
 
-	if (uaddr % sizeof(u32) || get_futex_value(&uval, uaddr) || (uval & FUTEX_TID_MASK) != (u32)t->pid)
-		return;
-	nval = (uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
-	if (copy_to_user((void *)uaddr, &nval, sizeof(nval)))
-		return;
+	if (uaddr % sizeof(u32))
+		return -EFAULT;
+retry:
+	if (get_user(uval, (u32 *)uaddr))
+		return -EFAULT;
+	if (pending && !(uval & FUTEX_TID_MASK)) {
+		do_futex_wake(uaddr, false, 1, FUTEX_BITSET_MATCH_ANY);
+		return 0;
+	}
+	if ((uval & FUTEX_TID_MASK) != (u32)t->pid)
+		return 0;
+	mval = (uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+	if (futex_cmpxchg_value_locked(&nval, uaddr, uval, mval)) {
+		if (fault_in_user_writeable(uaddr))
+			return -EFAULT;
+		goto retry;
+	}
+	if (nval != uval)
+		goto retry;
 	if (uval & FUTEX_WAITERS)
 		do_futex_wake(uaddr, false, 1, FUTEX_BITSET_MATCH_ANY);
+	return 0;
 }
 
 /* Read one user word of the robust list; false if it faults. */
@@ -441,12 +565,12 @@ void exit_robust_list(struct task_struct *t)
 	while (entry != t->robust_list && limit--) {
 		if (!fetch_robust_entry(&next, entry))
 			return;
-		if (entry != pending)
-			handle_futex_death(entry + head.futex_offset, t);
+		if (entry != pending && handle_futex_death(entry + head.futex_offset, t, false))
+			return;
 		entry = next & ~1UL;
 	}
 	if (pending)
-		handle_futex_death(pending + head.futex_offset, t);
+		handle_futex_death(pending + head.futex_offset, t, true);
 }
 
 /* set_robust_list(head, len): where the exit walk starts; -EINVAL for a wrong len. */

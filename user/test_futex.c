@@ -5,12 +5,17 @@
  * WAIT_BITSET/WAKE_BITSET, REQUEUE and CMP_REQUEUE (EAGAIN on a changed
  * word), EINTR when a handler runs, private vs shared futexes across fork
  * through MAP_SHARED memory, and the robust list walked at a thread's
- * exit (FUTEX_OWNER_DIED).  Waiters are pthreads.
+ * exit (FUTEX_OWNER_DIED).  Words the kernel reads under its bucket lock
+ * while their page is absent: never touched, or dropped and unmapped by
+ * another thread meanwhile; FUTEX_WAITERS set and cleared while the
+ * robust owner dies; CLONE_CHILD_SETTID into a page fork made COW.
+ * Waiters are pthreads.
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -330,6 +335,258 @@ static void test_robust(void)
 	   "set_robust_list with a wrong size: EINVAL");
 }
 
+/* A fresh anonymous page (never touched, so never faulted in), or NULL. */
+static uint32_t *fresh_page(int flags)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* errno of a futex call that must fail, or 0 if it returned ret instead. */
+static int futex_errno(long ret)
+{
+	return ret == -1 ? errno : 0;
+}
+
+/*
+ * The word's page was never touched: the kernel reads it under the
+ * bucket lock, where it may not fault it in; it must drop the lock, fault
+ * and retry.  Linux: CMP_REQUEUE with the word's value (0) succeeds with
+ * 0, another value gives EAGAIN; WAIT on 0 times out; on 1 EAGAIN.  Both
+ * private and shared ops; then the same words unmapped or PROT_NONE: EFAULT.
+ */
+static void test_untouched_page(void)
+{
+	struct timespec ts = { 0, 5 * 1000000 };
+	uint32_t *p1 = fresh_page(MAP_PRIVATE), *p2 = fresh_page(MAP_PRIVATE);
+	uint32_t *s1 = fresh_page(MAP_SHARED), *s2 = fresh_page(MAP_PRIVATE);
+	uint32_t *n1 = fresh_page(MAP_PRIVATE);
+	uint32_t *p3 = fresh_page(MAP_PRIVATE), *p4 = fresh_page(MAP_PRIVATE);
+
+	errno = 0;
+	ok(futex(p1, FUTEX_CMP_REQUEUE_PRIVATE, 1, (void *)1L, p2, 0) == 0,
+	   "CMP_REQUEUE on an untouched page, its value: 0 (errno %d)", errno);
+	ok(futex_errno(futex(p3, FUTEX_CMP_REQUEUE_PRIVATE, 1, (void *)1L, p2, 7)) == EAGAIN,
+	   "CMP_REQUEUE on an untouched page, another value: EAGAIN");
+	errno = 0;
+	ok(futex(s1, FUTEX_CMP_REQUEUE, 1, (void *)1L, s2, 0) == 0,
+	   "shared CMP_REQUEUE on an untouched MAP_SHARED page: 0 (errno %d)", errno);
+	ok(futex_errno(futex(p4, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0)) == EAGAIN,
+	   "WAIT on an untouched page, another value: EAGAIN");
+	ok(futex_errno(futex(s2 + 1, FUTEX_WAIT, 0, &ts, NULL, 0)) == ETIMEDOUT,
+	   "shared WAIT on an untouched page, its value: ETIMEDOUT");
+	mprotect(n1, 4096, PROT_NONE);
+	ok(futex_errno(futex(n1, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0)) == EFAULT &&
+	   futex_errno(futex(n1, FUTEX_CMP_REQUEUE_PRIVATE, 1, (void *)1L, p2, 0)) == EFAULT,
+	   "WAIT and CMP_REQUEUE on a PROT_NONE page: EFAULT");
+	munmap(p1, 4096);
+	ok(futex_errno(futex(p1, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0)) == EFAULT &&
+	   futex_errno(futex(p1, FUTEX_CMP_REQUEUE_PRIVATE, 1, (void *)1L, p2, 0)) == EFAULT &&
+	   futex_errno(futex(p1, FUTEX_CMP_REQUEUE, 1, (void *)1L, p2, 0)) == EFAULT,
+	   "WAIT and CMP_REQUEUE on an unmapped page: EFAULT");
+	munmap(p2, 4096);
+	munmap(p3, 4096);
+	munmap(p4, 4096);
+	munmap(s1, 4096);
+	munmap(s2, 4096);
+	munmap(n1, 4096);
+}
+
+/*
+ * Waiters, a waker and a requeuer on a page a fourth thread drops again
+ * and again (MADV_DONTNEED, then munmap and mmap again at the same
+ * address): the kernel finds the page gone under its bucket lock at
+ * random moments.  Every call must return what Linux allows there.
+ */
+struct dropped {
+	uint32_t *page;
+	volatile int stop;
+	int op_flag;                    /* FUTEX_PRIVATE_FLAG or 0 */
+	int bad;                        /* calls with an unexpected result */
+	int efault, calls;
+};
+
+static void dropped_result(struct dropped *d, long ret, int err, int allowed_ret)
+{
+	__atomic_add_fetch(&d->calls, 1, __ATOMIC_RELAXED);
+	if (ret == -1 && err == EFAULT)
+		__atomic_add_fetch(&d->efault, 1, __ATOMIC_RELAXED);
+	else if (!(ret >= 0 && ret <= allowed_ret) &&
+		 !(ret == -1 && (err == EAGAIN || err == ETIMEDOUT)))
+		__atomic_add_fetch(&d->bad, 1, __ATOMIC_RELAXED);
+}
+
+static void *dropped_waiter(void *arg)
+{
+	struct dropped *d = arg;
+	struct timespec ts = { 0, 1000000 };
+
+	while (!d->stop) {
+		long r = futex(d->page, FUTEX_WAIT | d->op_flag, 0, &ts, NULL, 0);
+
+		dropped_result(d, r, errno, 0);
+	}
+	return NULL;
+}
+
+static void *dropped_waker(void *arg)
+{
+	struct dropped *d = arg;
+
+	while (!d->stop) {
+		long r = futex(d->page, FUTEX_WAKE | d->op_flag, 1, NULL, NULL, 0);
+
+		dropped_result(d, r, errno, 1);
+		r = futex(d->page, FUTEX_CMP_REQUEUE | d->op_flag, 0, (void *)1L, d->page + 1, 0);
+		dropped_result(d, r, errno, 2);
+		r = futex(d->page + 1, FUTEX_WAKE | d->op_flag, 2, NULL, NULL, 0);
+		dropped_result(d, r, errno, 2);
+		sched_yield();
+	}
+	return NULL;
+}
+
+static void test_dropped_page(int op_flag, const char *name)
+{
+	struct dropped d = { .op_flag = op_flag };
+	pthread_t t[4];
+	int remapped = 1, drops = 0;
+
+	d.page = fresh_page(MAP_PRIVATE);
+	pthread_create(&t[0], NULL, dropped_waiter, &d);
+	pthread_create(&t[1], NULL, dropped_waiter, &d);
+	pthread_create(&t[2], NULL, dropped_waker, &d);
+	pthread_create(&t[3], NULL, dropped_waker, &d);
+	for (; drops < 200 && remapped; drops++) {
+		d.page[0] = 0;                  /* present again, for the next drop */
+		madvise(d.page, 4096, MADV_DONTNEED);
+		if (drops % 4 == 3) {
+			munmap(d.page, 4096);
+			remapped = mmap(d.page, 4096, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == d.page;
+		}
+		if (drops % 8 == 7)
+			sched_yield();          /* one CPU: the others run too */
+	}
+	d.stop = 1;
+	futex(d.page, FUTEX_WAKE | op_flag, 10, NULL, NULL, 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ok(remapped && d.bad == 0 && d.calls > 0,
+	   "%s WAIT/WAKE/CMP_REQUEUE on a page dropped and unmapped meanwhile: "
+	   "%d drops, %d calls (%d EFAULT), none unexpected (%d bad)", name, drops, d.calls,
+	   d.efault, d.bad);
+	munmap(d.page, 4096);
+}
+
+/*
+ * glibc's fork: clone(CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
+ * SIGCHLD) with the TID word in memory the fork makes COW.  The child's
+ * first return to user mode stores its TID there: a COW fault in the
+ * child's mm, which must happen where it may sleep.  The parent's copy
+ * keeps its value.
+ */
+static volatile pid_t settid_word;
+
+static void test_settid_cow(void)
+{
+	int good = 0, rounds = 20;
+
+	for (int i = 0; i < rounds; i++) {
+		int status = -1;
+		pid_t pid;
+
+		settid_word = -1;               /* present and written: COW after the clone */
+		pid = syscall(SYS_clone, CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD, 0,
+			      NULL, &settid_word, 0);
+		if (pid == 0)
+			_exit(settid_word == syscall(SYS_gettid) ? 0 : 1);
+		if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		    WEXITSTATUS(status) == 0 && settid_word == -1)
+			good++;
+	}
+	ok(good == rounds, "clone(CHILD_SETTID|CHILD_CLEARTID) with the TID word on a COW page: "
+	   "the child sees its TID, the parent's word unchanged (%d/%d)", good, rounds);
+}
+
+/*
+ * A robust futex whose owner dies while another thread keeps setting and
+ * clearing FUTEX_WAITERS (as waiters come and go).  The kernel's
+ * FUTEX_OWNER_DIED update must be atomic with respect to those: the
+ * final word keeps FUTEX_WAITERS exactly if the other thread's last
+ * successful change set it.  Races only with more than one CPU.
+ */
+struct robust_race {
+	struct robust_list_head head;
+	struct robust_entry entry;
+	volatile int ready, go;
+};
+
+static void *robust_race_owner(void *arg)
+{
+	struct robust_race *r = arg;
+
+	r->head.list.next = (struct robust_list *)&r->entry;
+	r->head.futex_offset = offsetof(struct robust_entry, word);
+	r->entry.next = &r->head.list;
+	r->entry.word = syscall(SYS_gettid);
+	syscall(SYS_set_robust_list, &r->head, sizeof(r->head));
+	r->ready = 1;
+	while (!r->go)
+		;
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+/* Toggle FUTEX_WAITERS until the owner's death shows; 1 if the last toggle set it. */
+static int toggle_waiters(uint32_t *word, uint32_t tid)
+{
+	int last = 0;
+
+	for (;;) {
+		uint32_t w = tid;
+
+		if (__atomic_compare_exchange_n(word, &w, tid | FUTEX_WAITERS, 0,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			last = 1;
+		else if (w & FUTEX_OWNER_DIED)
+			return last;
+		w = tid | FUTEX_WAITERS;
+		if (__atomic_compare_exchange_n(word, &w, tid, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			last = 0;
+		else if (w & FUTEX_OWNER_DIED)
+			return last;
+	}
+}
+
+static void test_robust_race(void)
+{
+	static struct robust_race r;
+	int rounds = 60, good = 0;
+
+	for (int i = 0; i < rounds; i++) {
+		pthread_attr_t attr;
+		pthread_t t;
+		uint32_t tid, final;
+		int last;
+
+		memset(&r, 0, sizeof(r));
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_create(&t, &attr, robust_race_owner, &r);
+		while (!r.ready)
+			sched_yield();
+		tid = r.entry.word;
+		r.go = 1;
+		last = toggle_waiters(&r.entry.word, tid);
+		final = r.entry.word;
+		good += final == (FUTEX_OWNER_DIED | (last ? FUTEX_WAITERS : 0));
+	}
+	ok(good == rounds, "robust death while FUTEX_WAITERS is set and cleared: "
+	   "the bit survives as last set (%d/%d)", good, rounds);
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -342,5 +599,10 @@ int main(void)
 	test_eintr();
 	test_shared_fork();
 	test_robust();
+	test_untouched_page();
+	test_dropped_page(FUTEX_PRIVATE_FLAG, "private");
+	test_dropped_page(0, "shared");
+	test_settid_cow();
+	test_robust_race();
 	return tap_done();
 }

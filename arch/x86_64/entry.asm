@@ -13,7 +13,7 @@ bits 64
 section .text
 
 extern trap_dispatch
-global trap_common, trap_common_end, syscall_entry, ret_from_fork
+global trap_common, trap_common_end, syscall_entry, ret_from_fork_asm
 
 %macro TRAP_NOERR 1
 trap_stub_%1:
@@ -141,10 +141,11 @@ syscall_entry:
 
 ; A new task's first return to user mode: __switch_to "returned" here with
 ; rsp at the struct pt_regs its creator filled in, and rax the task it
-; switched from.  schedule_tail(prev) finishes that switch (drops the run
-; queue lock it was made under).
-extern schedule_tail
-ret_from_fork:
+; switched from.  ret_from_fork(prev, regs) (arch/x86_64/process.c)
+; finishes that switch and leaves with interrupts off, as do_syscall does.
+extern ret_from_fork
+ret_from_fork_asm:
     mov rdi, rax
-    call schedule_tail
+    mov rsi, rsp
+    call ret_from_fork
     jmp trap_return

@@ -13,6 +13,7 @@
  *
  * Each CPU has its own area (percpu_area[cpu]); only that CPU writes it.
  */
+#include "linux/entry-common.h"
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
 #include <asm/arch.h>
@@ -51,7 +52,7 @@ _Static_assert(offsetof(struct percpu, cpu_number) == PERCPU_CPU_NUMBER,
 	       "asm/smp.h reads cpu_number there");
 _Static_assert(offsetof(struct percpu, preempt_count) == PERCPU_PREEMPT_COUNT,
 	       "asm/preempt.h reads preempt_count there");
-extern char syscall_entry[], ret_from_fork[];
+extern char syscall_entry[], ret_from_fork_asm[];
 
 static struct percpu *this_cpu_area(void)
 {
@@ -94,12 +95,25 @@ void arch_switch_mm_and_stack(struct task_struct *next)
 	this_cpu_area()->curr = next;
 }
 
-/* Point a new task's saved stack at ret_from_fork above its pt_regs. */
+/*
+ * A new task's first run, from ret_from_fork_asm (Linux's ret_from_fork):
+ * schedule_tail() finishes the switch from prev and stores the TID with
+ * interrupts on; then the return to user mode every system call makes
+ * (interrupts off for good, a reschedule or signal asked for meanwhile
+ * taken, no lock held), into the registers regs holds.
+ */
+void ret_from_fork(struct task_struct *prev, struct pt_regs *regs)
+{
+	schedule_tail(prev);
+	exit_to_user_mode_prepare(regs);
+}
+
+/* Point a new task's saved stack at ret_from_fork_asm above its pt_regs. */
 void arch_prepare_new_stack(struct task_struct *t)
 {
 	unsigned long *sp = (unsigned long *)task_pt_regs(t);
 
-	*--sp = (unsigned long)ret_from_fork;
+	*--sp = (unsigned long)ret_from_fork_asm;
 	for (int i = 0; i < 6; i++)             /* rbx rbp r12-r15 of __switch_to */
 		*--sp = 0;
 	t->sp = (unsigned long)sp;

@@ -20,6 +20,7 @@
 #include "linux/sched.h"
 #include "linux/signal.h"
 #include "linux/smp.h"
+#include "linux/uaccess.h"
 #include "mm/mm_api.h"
 
 struct idt_gate {
@@ -171,10 +172,29 @@ static void user_fault_signal(const struct pt_regs *regs, unsigned long cr2, int
 }
 
 /*
+ * May a uaccess copy's fault on a user address call the mm, which sleeps?
+ * Not with page faults disabled: the caller asked for the fixup (Linux's
+ * faulthandler_disabled()).  Nor under a spinlock or with interrupts off:
+ * might_fault() should have caught that caller already; lockdep reports
+ * it here too (interrupts are off in the handler, so might_sleep() always
+ * does), and the copy fails rather than sleep.
+ */
+static bool uaccess_fault_may_sleep(const struct pt_regs *regs)
+{
+	if (!faulthandler_disabled() && (regs->rflags & X86_EFLAGS_IF))
+		return true;
+	if (!pagefault_disabled())
+		might_sleep();
+	return false;
+}
+
+/*
  * Page faults.  User addresses go to the mm; what it cannot resolve sends
  * a user task SIGSEGV (SIGBUS past the end of a mapped file, SIGKILL when
- * out of memory), or makes a uaccess copy return -EFAULT.  User mode
- * touching a kernel address gets SIGSEGV.  Other kernel faults are fatal.
+ * out of memory), or makes a uaccess copy return -EFAULT.  A uaccess copy
+ * with page faults disabled (pagefault_disable, linux/uaccess.h) goes to
+ * its fixup without the mm.  User mode touching a kernel address gets
+ * SIGSEGV.  Other kernel faults are fatal.
  * Never inlined: GDB's pfbreak helper stops here.
  */
 noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
@@ -185,7 +205,7 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 	if (exec_probe_fault(regs, cr2))
 		return;
 	if (cr2 < TASK_SIZE_MAX && !smap_violation(regs, cr2) &&
-	    (user_mode(regs) || search_exception_tables(regs->rip))) {
+	    (user_mode(regs) || (search_exception_tables(regs->rip) && uaccess_fault_may_sleep(regs)))) {
 		if (regs->rflags & X86_EFLAGS_IF)
 			local_irq_enable();
 		ret = do_user_addr_fault(regs, cr2);

@@ -1,15 +1,59 @@
 /*
  * Copying to and from user memory.  The copy is "rep movsq" then "rep
  * movsb", each with an exception-table entry: a fault the page-fault
- * handler cannot resolve (see do_page_fault) ends the copy early, and rcx
- * says how much is left.
+ * handler cannot resolve (see do_page_fault), or any fault while page
+ * faults are disabled, ends the copy early, and rcx says how much is left.
  * With SMAP, the kernel may touch user pages only between stac and clac.
+ *
+ * Locks: none taken here; a fault takes the mmap_lock for reading, so
+ * every entry point calls might_fault() (linux/uaccess.h): never under a
+ * spinlock or with interrupts off unless page faults are disabled.
  */
 #include "linux/errno.h"
 #include <asm/arch.h>
 #include <asm/page.h>
 #include <asm/uaccess.h>
 #include "linux/uaccess.h"
+#include "linux/sched.h"
+#include "mm/mm_types.h"
+
+void pagefault_disable(void)
+{
+	current->pagefault_disabled++;
+	barrier();
+}
+
+void pagefault_enable(void)
+{
+	barrier();
+	current->pagefault_disabled--;
+}
+
+bool pagefault_disabled(void)
+{
+	return current->pagefault_disabled != 0;
+}
+
+/*
+ * might_fault()'s check (Linux's __might_fault in mm/memory.c): unless
+ * page faults are disabled, the caller must be able to sleep, and the
+ * fault's mmap_lock is taken in the validator's eyes (acquired and
+ * released at once), so a lock held here that the fault path also
+ * takes, or the mmap_lock itself, is reported now rather than the day
+ * the page is absent.
+ */
+void __might_fault(const char *file, int line)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (pagefault_disabled())
+		return;
+	__might_sleep(file, line, false);
+	if (mm) {
+		rwsem_acquire(&mm->mmap_lock, 0, false, _RET_IP_);
+		rwsem_release(&mm->mmap_lock, _RET_IP_);
+	}
+}
 
 bool access_ok(unsigned long addr, unsigned long size)
 {
@@ -45,6 +89,7 @@ static unsigned long copy_user_generic(void *dst, const void *src, unsigned long
 
 unsigned long copy_from_user(void *dst, const void *usrc, unsigned long n)
 {
+	might_fault();
 	if (!access_ok((unsigned long)usrc, n))
 		return n;
 	return copy_user_generic(dst, usrc, n);
@@ -52,6 +97,7 @@ unsigned long copy_from_user(void *dst, const void *usrc, unsigned long n)
 
 unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
 {
+	might_fault();
 	if (!access_ok((unsigned long)udst, n))
 		return n;
 	return copy_user_generic(udst, src, n);
@@ -63,6 +109,7 @@ unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
  */
 long strncpy_from_user(char *dst, const char *usrc, long size)
 {
+	might_fault();
 	for (long i = 0; i < size; i++) {
 		if (copy_from_user(dst + i, usrc + i, 1))
 			return -EFAULT;

@@ -17,10 +17,13 @@
  * with data in the page cache has i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
- * Locking: each type names its own below; a directory's entries are under
- * its inode_lock (i_rwsem; fs/libfs.c), directory paths under rename_lock
- * (fs/d_path.c), the mount table under namespace_sem (fs/namespace.c).
- * The order of all of them: see mm/rmap.c.
+ * Locking (the order of all of them: mm/rmap.c): an inode's i_count is
+ * atomic; inode_lock (i_rwsem) guards a file's size and data writes and a
+ * directory's entries (fs/libfs.c); directory paths are under rename_lock
+ * (fs/d_path.c), the mount table under namespace_sem (fs/namespace.c);
+ * i_mmap_rwsem guards a file's rmap, inode_sb_list_lock the inode list,
+ * f_pos_lock a shared file's position, files->file_lock an fd table's
+ * slots; i_sequence is set once, by cmpxchg (kernel/futex.c).
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -205,6 +208,7 @@ struct inode {
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
 	struct address_space i_data;
 	struct rw_semaphore i_rwsem;    /* inode_lock: i_size, data writes, seals; a dir's entries */
+	u64 i_sequence;                 /* its shared futexes' key, set at the first (kernel/futex.c) */
 };
 
 /*

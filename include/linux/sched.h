@@ -94,6 +94,7 @@ struct task_struct {
 	unsigned long set_child_tid;    /* CLONE_CHILD_SETTID: the TID goes here when it starts */
 	unsigned long clear_child_tid;  /* CLONE_CHILD_CLEARTID: cleared and futex-woken at exit */
 	unsigned long robust_list;      /* set_robust_list's head, walked at exit */
+	int pagefault_disabled;         /* pagefault_disable() nesting (linux/uaccess.h) */
 	struct task_struct *parent;
 	struct list_head children;      /* tasks whose parent we are */
 	struct list_head sibling;       /* in parent->children */
@@ -144,6 +145,7 @@ void scheduler_ipi(void);
 void sched_fork(struct task_struct *p, const struct task_struct *parent);
 void sched_wait_off_cpu(struct task_struct *p);
 void schedule_tail(struct task_struct *prev);
+void ret_from_fork(struct task_struct *prev, struct pt_regs *regs);
 void free_task(struct task_struct *t);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
 void task_release(struct task_struct *t);

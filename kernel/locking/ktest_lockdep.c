@@ -9,7 +9,10 @@
  * Lock order: the ktest_* locks only, never with another lock held.
  */
 #include "linux/ktest.h"
+#include "linux/sched.h"
 #include "linux/spinlock.h"
+#include "linux/uaccess.h"
+#include <asm/page.h>
 
 static spinlock_t lock_a = SPINLOCK_INIT("ktest_A");
 static spinlock_t lock_b = SPINLOCK_INIT("ktest_B");
@@ -105,6 +108,46 @@ static void lockdep_might_sleep(struct ktest *t)
 	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 }
 
+static u32 fault_word;
+static unsigned long fault_copy_left;
+
+/* A copy from an unmapped user address (the boot task has no mm: it faults). */
+static void user_copy_under_spinlock(void)
+{
+	spin_lock(&atomic_lock);
+	fault_copy_left = copy_from_user(&fault_word, (const void *)PAGE_SIZE, sizeof(fault_word));
+	spin_unlock(&atomic_lock);
+}
+
+static void user_copy_faults_disabled(void)
+{
+	pagefault_disable();
+	spin_lock(&atomic_lock);
+	fault_copy_left = copy_from_user(&fault_word, (const void *)PAGE_SIZE, sizeof(fault_word));
+	spin_unlock(&atomic_lock);
+	pagefault_enable();
+}
+
+/*
+ * A user copy under a spinlock: might_fault() reports it, and so does the
+ * fault handler, which does not call the mm there (the copy fails).  With
+ * page faults disabled, neither: the copy just fails.
+ */
+static void lockdep_might_fault(struct ktest *t)
+{
+	static struct task_struct lent;         /* ktest runs on the boot CPU with no task */
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		return;
+	arch_set_current(&lent);                /* pagefault_disabled() is a task's count */
+	KTEST_EXPECT_EQ(t, reports_of(user_copy_under_spinlock), 2);
+	KTEST_EXPECT_EQ(t, fault_copy_left, sizeof(fault_word));
+	KTEST_EXPECT_EQ(t, reports_of(user_copy_faults_disabled), 0);
+	KTEST_EXPECT_EQ(t, fault_copy_left, sizeof(fault_word));
+	KTEST_EXPECT(t, !pagefault_disabled());
+	arch_set_current(NULL);
+}
+
 static spinlock_t same_1 = SPINLOCK_INIT("ktest_same_class");
 static spinlock_t same_2 = SPINLOCK_INIT("ktest_same_class");
 
@@ -149,6 +192,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(lockdep_ab_ba),
 	KTEST_CASE(lockdep_irq_unsafe),
 	KTEST_CASE(lockdep_might_sleep),
+	KTEST_CASE(lockdep_might_fault),
 	KTEST_CASE(lockdep_nesting),
 };
 KTEST_SUITE(lockdep, lockdep_cases);

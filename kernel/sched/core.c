@@ -325,15 +325,19 @@ void schedule(void)
 
 /*
  * First thing a new task runs (from ret_from_fork): finish the switch from
- * prev, store its TID for CLONE_CHILD_SETTID in its own mm; interrupts
- * stay off until it enters user mode.
+ * prev with interrupts still off, then turn them on (Linux's
+ * finish_task_switch does) and store the TID for CLONE_CHILD_SETTID in its
+ * own mm: the word may be on a page fork made COW, whose fault sleeps.
+ * The caller turns interrupts off again on its way to user mode
+ * (exit_to_user_mode_prepare), taking what came meanwhile.
  */
 void schedule_tail(struct task_struct *prev)
 {
 	preempt_count_set(FORK_PREEMPT_COUNT);
 	finish_task_switch(prev);
+	local_irq_enable();
 	if (current->set_child_tid)
-		copy_to_user((void *)current->set_child_tid, &current->pid, sizeof(int));
+		put_user(current->pid, (int *)current->set_child_tid);
 }
 
 /*
