@@ -8,7 +8,8 @@
  * Locks: the caller holds the mmap_lock (for write, or for read as
  * MADV_DONTNEED does) or, truncating another process, the file's
  * i_mmap_rwsem; PTEs are cleared under their table's lock, a PMD leaf
- * under pmd_lock.  Order: mm/rmap.c.
+ * under pmd_lock.  Only sleeping locks are held between PMDs, where the
+ * walk may give the CPU away (cond_resched).  Order: mm/rmap.c.
  */
 #include "linux/pagemap.h"
 #include "mm/internal.h"
@@ -143,6 +144,7 @@ void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 				continue;
 		}
 		zap_pte_range(tlb, vma, pmd, addr, next);
+		cond_resched();         /* a big unmap: let the others on this CPU run */
 	}
 }
 

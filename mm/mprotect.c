@@ -9,7 +9,8 @@
  * and each PTE table's lock is taken around its entries' rewrite (a
  * truncation may be zapping them from another process); the MMUs of
  * other CPUs running this mm's threads set A/D bits meanwhile
- * (mm/pgtable.h's atomic helpers keep them).
+ * (mm/pgtable.h's atomic helpers keep them).  Between PMD tables the
+ * walk may give the CPU away (cond_resched), holding only the mmap_lock.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -91,6 +92,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
 		pages += change_pte_range(vma, pmd, addr, next);
+		cond_resched();
 	}
 	if (pages)      /* a downgraded PTE may be cached: no CPU writes through it after this */
 		flush_tlb_range(vma, start, end);

@@ -244,7 +244,12 @@ static void handle_irq_vector(unsigned long v)
 	pr_warn("CPU %u: unexpected interrupt, vector %#lx\n", smp_processor_id(), v);
 }
 
-/* From user mode, after the handler (outside hardirq), a tick may preempt the task. */
+/*
+ * After the handler (outside hardirq), every tick goes to the scheduler,
+ * whether it interrupted user mode, a system call or the idle loop
+ * (Linux's scheduler_tick): a task that lives in system calls is asked to
+ * give way like any other, at its next return to user mode.
+ */
 static void handle_irq(struct pt_regs *regs, unsigned long v)
 {
 	if (v != SPURIOUS_APIC_VECTOR)
@@ -252,7 +257,7 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 	irq_enter();
 	handle_irq_vector(v);
 	irq_exit();
-	if (v == LOCAL_TIMER_VECTOR && user_mode(regs))
+	if (v == LOCAL_TIMER_VECTOR)
 		sched_tick();
 }
 

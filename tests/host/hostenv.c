@@ -172,6 +172,11 @@ long vfs_fallocate(struct file *file, int mode, long offset, long len)
 /* Each host thread is a CPU for preempt_count (<asm/preempt.h>). */
 __thread int host_preempt_count;
 
+/* A long loop's scheduling point (<linux/preempt.h>): the host's scheduler preempts on its own. */
+void cond_resched(void)
+{
+}
+
 /* The sleeping locks' sleep (<linux/wait.h>): a host thread yields and tries again. */
 void wait_var_trylock(void *var, bool (*trylock)(void *var))
 {
