@@ -69,6 +69,9 @@
  *   inode_sb_list_lock       fs/inode.c           the inodes' list (new_inode, iput)
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
+ *   rwsem->wait_lock         kernel/locking/rwsem.c  one rw_semaphore's queue of
+ *                                                 sleepers and its flags; wakes
+ *                                                 them: wq_head->lock
  *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
  *                                                 wakes them: pi_lock, rq->lock
  *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it
