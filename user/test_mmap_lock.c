@@ -14,6 +14,7 @@
  *              (each splits a VMA and merges it back)
  *
  * The same binary runs on Linux (linux-peer.sh --mounts --smp 4).
+ * Locks: none of its own; the threads meet at the stop flag and join.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -16,6 +16,7 @@
  * issue 31); the
  * fork+exit+wait time beside them is printed (rdtsc: cycles under
  * --icount).  Runs unchanged on Linux (linux-peer.sh --mounts --smp 4).
+ * Locks: none of its own; its threads meet at the stop flag and join.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

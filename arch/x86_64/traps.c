@@ -3,6 +3,10 @@
  * IRQs (through the IOAPIC), 0xec-0xff the local APIC's (asm/irq_vectors.h).
  * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug
  * unless the faulting instruction has an exception-table fixup (asm/uaccess.h).
+ *
+ * Locks: every CPU takes its own traps, interrupts off until the handler
+ * enables them; the tick's scheduler work takes run queue locks (irq-safe,
+ * kernel/sched/core.c).  Order: mm/rmap.c.
  */
 #include "linux/entry-common.h"
 #include "linux/errno.h"

@@ -18,6 +18,9 @@
  * is running it or still switching away from it; try_to_wake_up() waits
  * for on_cpu to clear before queueing a task elsewhere, and a zombie is
  * freed only once it is off its CPU (sched_wait_off_cpu).
+ *
+ * Locks: rq->lock (irq-safe) guards a run queue, its tasks' queue state
+ * and sleep_start; p->pi_lock serialises p's wake-ups.  Order: mm/rmap.c.
  */
 #include "kernel/sched/sched.h"
 #include "linux/string.h"

@@ -1,4 +1,8 @@
-/* The host stand-ins for kernel/ services used by mm/ (see hostenv.h). */
+/*
+ * The host stand-ins for kernel/ services used by mm/ (see hostenv.h).
+ * Locks: each test thread is a CPU; the stand-ins' sleeps yield to the
+ * host's scheduler and hold no lock of their own.
+ */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
