@@ -11,8 +11,10 @@
  *
  * Locks: dup_mm() holds the parent's mmap_lock for write (Linux's
  * dup_mmap); the child is not running, nobody else can reach it yet.  Each
- * table is copied under the child's, then the parent's page-table lock.
- * Order: mm/rmap.c.
+ * table is copied under the child's, then the parent's page-table lock;
+ * between tables the copy may give the CPU away (cond_resched), holding
+ * only the mmap_lock.  The parent's other threads' CPUs set A/D bits in
+ * its PTEs meanwhile (__copy_ptes keeps them).  Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -209,7 +211,7 @@ unlock:
  * Duplicate every mapping of src_vma into dst_vma, a PMD entry at a time
  * (Linux's copy_page_range): a PMD leaf as a PMD leaf — unless its THP may
  * be pinned: then copy_huge_pmd() split it (-EAGAIN) — a PTE table batch by
- * batch.  0 or -ENOMEM.
+ * batch, a scheduling point after each.  0 or -ENOMEM.
  */
 static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
@@ -230,6 +232,7 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 
 		if (ret)
 			return ret;
+		cond_resched();         /* a big fork: let the others on this CPU run */
 	}
 	return 0;
 }

@@ -262,7 +262,7 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 		folio_unlock(folio);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
-	set_pmd_at(vma->vm_mm, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
+	pmdp_set_access_flags(vma, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
 	flush_pmd_tlb_range(vma, address & PMD_MASK, (address & PMD_MASK) + HPAGE_PMD_SIZE);
 	return 0;
 fallback:
@@ -527,20 +527,23 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
  * mprotect of a whole PMD leaf: new permissions, writable only if the THP
  * is exclusive to this mm (else it waits for its write fault); the huge
  * zero folio's leaf stays read-only.  False if it is no leaf any more
- * (zap_huge_pmd()): the caller changes its PTEs.
+ * (zap_huge_pmd()): the caller changes its PTEs.  The new leaf is built
+ * from the one pmdp_invalidate_ad() took out, so the A/D bits stay.
  */
 bool change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	bool write;
+	pmd_t old;
 
 	if (!pgent_huge(*pmd)) {        /* split meanwhile, as zap_huge_pmd() says */
 		spin_unlock(ptl);
 		return false;
 	}
-	write = !is_huge_zero_pmd(*pmd) && can_change_pte_writable(vma, *pmd, page);
-	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(*pmd, vma_pgprot(vma, write)));
+	old = pmdp_invalidate_ad(vma->vm_mm, addr, pmd);
+	write = !is_huge_zero_pmd(old) && can_change_pte_writable(vma, old, page);
+	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(old, vma_pgprot(vma, write)));
 	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
 	spin_unlock(ptl);
 	return true;

@@ -54,15 +54,25 @@ static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long a
 
 /*
  * Store entry, the PTE of address with more permission (a write fault made
- * it writable): a present entry stays present, so the table's count stays
- * and the store is a plain one; whether stale TLB entries need a flush is
- * the arch's call (flush_tlb_fix_spurious_fault()).
+ * it writable, and dirty): a present entry stays present, so the table's
+ * count stays and the store is a plain one — the old entry was read-only,
+ * so a CPU could only have set its A bit meanwhile, and the new one is
+ * young (the fault was an access; Linux's callers pass pte_mkyoung).
+ * Whether stale TLB entries need a flush is the arch's call
+ * (flush_tlb_fix_spurious_fault()).
  */
 static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address,
 					 pte_t *ptep, pte_t entry)
 {
-	*ptep = entry;
+	WRITE_ONCE(*ptep, pgent_mkyoung(entry));
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
+}
+
+/* The same for a PMD leaf (Linux's pmdp_set_access_flags); the caller flushes. */
+static inline void pmdp_set_access_flags(struct vm_area_struct *vma, unsigned long address,
+					 pmd_t *pmdp, pmd_t entry)
+{
+	WRITE_ONCE(*pmdp, pgent_mkyoung(entry));
 }
 
 /* Are the nr PTEs from pte on all none (Linux's pte_range_none)? */

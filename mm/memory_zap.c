@@ -8,7 +8,8 @@
  * Locks: the caller holds the mmap_lock (for write, or for read as
  * MADV_DONTNEED does) or, truncating another process, the file's
  * i_mmap_rwsem; PTEs are cleared under their table's lock, a PMD leaf
- * under pmd_lock.  Order: mm/rmap.c.
+ * under pmd_lock.  Only sleeping locks are held between PMDs, where the
+ * walk may give the CPU away (cond_resched).  Order: mm/rmap.c.
  */
 #include "linux/pagemap.h"
 #include "mm/internal.h"
@@ -17,26 +18,30 @@
 #include "mm/swapops.h"
 
 /*
- * Unmap a batch of nr PTEs of one page-cache folio (Linux's
- * zap_present_folio_ptes for !anon): a write through any of them makes
- * the folio dirty, RssFile or RssShmem falls.
+ * nr PTEs of one page-cache folio were cleared, ptent their A/D bits
+ * merged (Linux's zap_present_folio_ptes for !anon): a write through any
+ * of them made the folio dirty; RssFile or RssShmem falls.
  */
-static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t *pte, int nr)
+static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t ptent, int nr)
 {
-	for (int i = 0; i < nr; i++)
-		if (pgent_dirty(pte[i])) {
-			folio_mark_dirty(folio);
-			break;
-		}
+	if (pgent_dirty(ptent))
+		folio_mark_dirty(folio);
 	add_mm_counter_file(vma->vm_mm, folio, -nr);
 }
 
-/* One batch of zap_pte_range: clear nr PTEs from pte (at addr) that map folio's pages from page on. */
+/*
+ * One batch of zap_pte_range: clear nr PTEs from pte (at addr) that map
+ * folio's pages from page on, each by one atomic exchange, so a dirty bit
+ * a CPU sets up to the clear reaches the folio.
+ */
 static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
 					  struct folio *folio, struct page *page, pte_t *pte,
 					  unsigned long addr, int nr)
 {
-	__clear_ptes(pte, nr);
+	pte_t ptent = __get_and_clear_ptes(pte, nr);
+
+	if (unlikely(!folio_test_anon(folio)))
+		zap_file_ptes(vma, folio, ptent, nr);
 	tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
 	folio_remove_rmap_ptes(folio, page, nr, vma);
 	if (__tlb_remove_folio_pages(tlb, page, nr))
@@ -100,8 +105,6 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
 		if (likely(folio_test_anon(folio)))
 			anon += nr;
-		else
-			zap_file_ptes(vma, folio, pte, nr);
 		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
 		cleared += nr;
 	}
@@ -141,6 +144,7 @@ void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 				continue;
 		}
 		zap_pte_range(tlb, vma, pmd, addr, next);
+		cond_resched();         /* a big unmap: let the others on this CPU run */
 	}
 }
 

@@ -7,7 +7,10 @@
  *
  * Lock order: see mm/rmap.c; the caller holds the mmap_lock for write,
  * and each PTE table's lock is taken around its entries' rewrite (a
- * truncation may be zapping them from another process).
+ * truncation may be zapping them from another process); the MMUs of
+ * other CPUs running this mm's threads set A/D bits meanwhile
+ * (mm/pgtable.h's atomic helpers keep them).  Between PMD tables the
+ * walk may give the CPU away (cond_resched), holding only the mmap_lock.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -28,8 +31,10 @@ static noinline_fn void change_nonpresent_pte(struct vm_area_struct *vma, unsign
 
 /*
  * Rewrite the present PTEs of [addr, end), under pmd, for vma's
- * permissions, under the PTE table's lock (Linux's change_pte_range).
- * Returns how many it rewrote.
+ * permissions, under the PTE table's lock (Linux's change_pte_range): each
+ * by ptep_modify_prot_start/_commit, so the A/D bits a CPU of another
+ * thread sets up to the start stay in the new entry.  Returns how many it
+ * rewrote; the caller flushes them.
  */
 static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 				      unsigned long end)
@@ -42,6 +47,7 @@ static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, un
 		return 0;
 	for (; addr < end; addr += PAGE_SIZE, pte++) {
 		struct page *page;
+		pte_t oldpte;
 
 		if (!pgent_present(*pte)) {
 			if (unlikely(!pgent_none(*pte)))
@@ -49,8 +55,9 @@ static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, un
 			continue;
 		}
 		page = vm_normal_page(vma, addr, *pte);  /* the zero page stays read-only */
-		set_pte_at(vma->vm_mm, addr, pte, pgent_modify(*pte, vma_pgprot(vma,
-				can_change_pte_writable(vma, *pte, page))));
+		oldpte = ptep_modify_prot_start(vma->vm_mm, addr, pte);
+		ptep_modify_prot_commit(vma->vm_mm, addr, pte, oldpte, pgent_modify(oldpte,
+				vma_pgprot(vma, can_change_pte_writable(vma, oldpte, page))));
 		pages++;
 	}
 	pte_unmap_unlock(pte, ptl);
@@ -85,6 +92,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
 		pages += change_pte_range(vma, pmd, addr, next);
+		cond_resched();
 	}
 	if (pages)      /* a downgraded PTE may be cached: no CPU writes through it after this */
 		flush_tlb_range(vma, start, end);

@@ -181,17 +181,22 @@ static inline void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
 		*ptep = pte;
 }
 
+/*
+ * The MMU of every CPU sets accessed and dirty bits in present leaves
+ * whatever lock is held (<asm/pgtable.h>): every store helper that reads a
+ * present entry and writes back a changed one does it in one atomic
+ * instruction, so that no such bit is lost between the read and the write.
+ */
 static inline pgent_t get_and_clear_entry(pgent_t *entry)
 {
-	pgent_t old = *entry;
+	pgent_t old = pgent_xchg(entry, 0);
 
-	*entry = 0;
 	if (!pgent_none(old))
 		pt_add_used(entry, -1);
 	return old;
 }
 
-/* Clear the PTE at ptep and return what it was. */
+/* Clear the PTE at ptep and return what it was, A and D as of the clear. */
 static inline pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
 	return get_and_clear_entry(ptep);
@@ -203,25 +208,78 @@ static inline pmd_t pmdp_huge_get_and_clear(struct mm_struct *mm, unsigned long 
 	return get_and_clear_entry(pmdp);
 }
 
-/*
- * Make a PMD leaf not present and flush it from the TLBs, keeping it a
- * leaf to software, before it is replaced (Linux's pmdp_invalidate): no
- * CPU writes through the old 2 MiB translation while the PTEs are built.
- * Under pmd_lock; returns the old entry; the count stays.
- */
-static inline pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+/* Write-protect a present PTE, keeping its A/D bits (fork, clear_refs); the count stays. */
+static inline void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
-	pmd_t old = *pmdp;
-
-	WRITE_ONCE(*pmdp, pgent_mkinvalid(old));
-	flush_tlb_mm_range(mm, haddr, haddr + PMD_SIZE, PMD_SHIFT, false);
-	return old;
+	pgent_clear_write(ptep);
 }
 
 /* Write-protect a PMD leaf (fork's copy-on-write); the count stays. */
 static inline void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
-	*pmdp = pgent_wrprotect(*pmdp);
+	pgent_clear_write(pmdp);
+}
+
+/* Make a present PTE old; was it young?  The caller flushes if it must. */
+static inline bool ptep_test_and_clear_young(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	return pgent_test_and_clear_young(ptep);
+}
+
+/*
+ * Replace the PMD leaf at pmdp by pmd, returning the old one with the A/D
+ * bits it had at that instant (Linux's pmdp_establish); neither is none,
+ * so the count stays.  Under pmd_lock.
+ */
+static inline pmd_t pmdp_establish(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp,
+				   pmd_t pmd)
+{
+	return pgent_xchg(pmdp, pmd);
+}
+
+/*
+ * Make a PMD leaf not present, keeping it a leaf to software, and return
+ * it as it was (Linux's pmdp_invalidate_ad): no CPU sets A or D in it from
+ * then on, so the caller may build the entry that replaces it from the
+ * returned one.  No flush: a CPU may still write through a stale TLB entry
+ * until the caller's flush (which it must do before it relies on that).
+ */
+static inline pmd_t pmdp_invalidate_ad(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+{
+	return pmdp_establish(mm, haddr, pmdp, pgent_mkinvalid(READ_ONCE(*pmdp)));
+}
+
+/*
+ * pmdp_invalidate_ad() and a flush from every TLB before the leaf is
+ * replaced (Linux's pmdp_invalidate): no CPU writes through the old 2 MiB
+ * translation while the PTEs of a split are built; they carry the
+ * returned entry's A/D bits.  Under pmd_lock; the count stays.
+ */
+static inline pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+{
+	pmd_t old = pmdp_invalidate_ad(mm, haddr, pmdp);
+
+	flush_tlb_mm_range(mm, haddr, haddr + PMD_SIZE, PMD_SHIFT, false);
+	return old;
+}
+
+/*
+ * Change a present PTE's protection in two steps (Linux's
+ * ptep_modify_prot_start/_commit, mprotect): start clears it and returns
+ * it, A and D as of the clear — no CPU can set them in a none entry; the
+ * caller builds the new entry from that one, and commit stores it.  The
+ * count stays (the entry is none only in between, under the PTE lock).
+ * Stale TLB entries are the caller's to flush, after commit.
+ */
+static inline pte_t ptep_modify_prot_start(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	return pgent_xchg(ptep, 0);
+}
+
+static inline void ptep_modify_prot_commit(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+					   pte_t old_pte, pte_t pte)
+{
+	WRITE_ONCE(*ptep, pte);
 }
 
 /*
@@ -235,20 +293,46 @@ static inline void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, 
 /*
  * Copy nr present PTEs into nr none PTEs of the child, each as it is
  * (accessed and dirty bits included), write-protecting them in both first
- * if wrprotect (Linux's wrprotect_ptes(), then set_ptes()).
+ * if wrprotect (Linux's wrprotect_ptes(), then set_ptes()): the parent's
+ * by clear_bit, keeping the A/D bits its other threads' CPUs set.
  */
 static inline void __copy_ptes(pte_t *dst_pte, pte_t *src_pte, unsigned int nr, bool wrprotect)
 {
 	if (wrprotect) {
-		for (unsigned int i = 0; i < nr; i++)
-			dst_pte[i] = src_pte[i] = pgent_wrprotect(src_pte[i]);
+		for (unsigned int i = 0; i < nr; i++) {
+			pgent_clear_write(&src_pte[i]);
+			dst_pte[i] = READ_ONCE(src_pte[i]);
+		}
 	} else {
 		for (unsigned int i = 0; i < nr; i++)
-			dst_pte[i] = src_pte[i];
+			dst_pte[i] = READ_ONCE(src_pte[i]);
 	}
 }
 
-/* Clear nr PTEs in use (Linux's clear_ptes()). */
+/*
+ * Clear nr PTEs in use and return the first as it was, with the accessed
+ * and dirty bits of all nr merged in (Linux's get_and_clear_full_ptes):
+ * a write through any of them dirtied the folio.
+ */
+static inline pte_t __get_and_clear_ptes(pte_t *ptep, unsigned int nr)
+{
+	pte_t pte = pgent_xchg(ptep, 0);
+
+	for (unsigned int i = 1; i < nr; i++) {
+		pte_t old = pgent_xchg(&ptep[i], 0);
+
+		if (pgent_young(old))
+			pte = pgent_mkyoung(pte);
+		if (pgent_dirty(old))
+			pte = pgent_mkdirty(pte);
+	}
+	return pte;
+}
+
+/*
+ * Clear nr PTEs of a table no MMU can reach any more (khugepaged's,
+ * detached and flushed): plain stores, nothing to lose.
+ */
 static inline void __clear_ptes(pte_t *ptep, unsigned int nr)
 {
 	for (unsigned int i = 0; i < nr; i++)

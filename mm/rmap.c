@@ -105,6 +105,9 @@
  *                                                 s_vfs_rename_mutex; nothing under it
  *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
  *                                                 held across user copies and gup
+ *   rwsem->wait_lock         kernel/locking/rwsem.c  one rw_semaphore's queue of
+ *                                                 sleepers and its flags; wakes
+ *                                                 them: wq_head->lock
  *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
  *                                                 wakes them: pi_lock, rq->lock
  *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it

@@ -3,6 +3,10 @@
  * IRQs (through the IOAPIC), 0xec-0xff the local APIC's (asm/irq_vectors.h).
  * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug
  * unless the faulting instruction has an exception-table fixup (asm/uaccess.h).
+ *
+ * Locks: every CPU takes its own traps, interrupts off until the handler
+ * enables them; the tick's scheduler work takes run queue locks (irq-safe,
+ * kernel/sched/core.c).  Order: mm/rmap.c.
  */
 #include "linux/entry-common.h"
 #include "linux/errno.h"
@@ -264,7 +268,12 @@ static void handle_irq_vector(unsigned long v)
 	pr_warn("CPU %u: unexpected interrupt, vector %#lx\n", smp_processor_id(), v);
 }
 
-/* From user mode, after the handler (outside hardirq), a tick may preempt the task. */
+/*
+ * After the handler (outside hardirq), every tick goes to the scheduler,
+ * whether it interrupted user mode, a system call or the idle loop
+ * (Linux's scheduler_tick): a task that lives in system calls is asked to
+ * give way like any other, at its next return to user mode.
+ */
 static void handle_irq(struct pt_regs *regs, unsigned long v)
 {
 	if (v != SPURIOUS_APIC_VECTOR)
@@ -272,7 +281,7 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 	irq_enter();
 	handle_irq_vector(v);
 	irq_exit();
-	if (v == LOCAL_TIMER_VECTOR && user_mode(regs))
+	if (v == LOCAL_TIMER_VECTOR)
 		sched_tick();
 }
 

@@ -3,8 +3,11 @@
  * preempt_disable() nesting (one per spinlock held), bits 16-19 the hardirq
  * nesting the interrupt entry adds (irq_enter/irq_exit).  Non-zero: the CPU
  * runs in atomic context and must not sleep (might_sleep() checks).  The
- * kernel is not preemptible (a task switches only where it sleeps or at the
- * return to user mode), so preempt_enable() never reschedules.
+ * kernel is not preemptible (a task switches only where it sleeps, at the
+ * return to user mode, or at a cond_resched()), so preempt_enable() never
+ * reschedules.
+ *
+ * Locks: none; the count is per CPU (per task across a switch).
  */
 #ifndef _LINUX_PREEMPT_H
 #define _LINUX_PREEMPT_H
@@ -31,5 +34,13 @@
 /* The interrupt entry and exit around a device interrupt's handler. */
 #define irq_enter() __preempt_count_add(HARDIRQ_OFFSET)
 #define irq_exit()  __preempt_count_sub(HARDIRQ_OFFSET)
+
+/*
+ * A point in a long kernel loop (fork's copy, an unmap) where current
+ * gives the CPU away if the tick asked for it (Linux's cond_resched under
+ * PREEMPT_NONE): no spinlock held, interrupts on; may sleep.  In
+ * kernel/sched/core.c (the host tests': hostenv.c).
+ */
+void cond_resched(void);
 
 #endif

@@ -1,48 +1,66 @@
 /*
  * Reader/writer semaphores (Linux's include/linux/rwsem.h): many readers
  * or one writer; a task that cannot have it sleeps (kernel/locking/rwsem.c).
- * count > 0: that many readers; RWSEM_WRITER_LOCKED: a writer.  As Linux's,
- * a waiting writer stops new readers (down_read_trylock fails while
- * nr_writers_waiting), so a stream of readers cannot starve it.  Never
- * taken in an interrupt handler; the holder may sleep.  Lockdep sees a
- * reader as a holder like any other (down_read twice can deadlock behind a
- * waiting writer).
+ * count, as Linux's: bit 0 a writer holds it, bit 1 tasks wait in
+ * wait_list, bit 2 the first of them is to have it next (hand-off), bits
+ * 8 and up the readers holding it.  A new reader or writer takes the fast
+ * path only while nobody waits; the sleepers are served in arrival order,
+ * the readers at the front of the queue together.  Never taken in an
+ * interrupt handler; the holder may sleep.  Lockdep sees a reader as a
+ * holder like any other (down_read twice can deadlock behind a waiting
+ * writer).
+ *
+ * Locks: wait_lock (a spinlock) guards wait_list and the waiters' state;
+ * count changes by atomic operations, its flag bits under wait_lock.
  */
 #ifndef _LINUX_RWSEM_H
 #define _LINUX_RWSEM_H
 
 #include "linux/types.h"
 #include "linux/lockdep.h"
+#include "linux/list.h"
+#include "linux/spinlock.h"
 
-#define RWSEM_WRITER_LOCKED (-1L)
+#define RWSEM_WRITER_LOCKED     (1UL << 0)
+#define RWSEM_FLAG_WAITERS      (1UL << 1)
+#define RWSEM_FLAG_HANDOFF      (1UL << 2)
+#define RWSEM_READER_BIAS       (1UL << 8)
+#define RWSEM_READER_MASK       (~(RWSEM_READER_BIAS - 1))
+#define RWSEM_LOCK_MASK         (RWSEM_WRITER_LOCKED | RWSEM_READER_MASK)
+#define RWSEM_READ_FAILED_MASK  (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)
 
 struct rw_semaphore {
-	long count;
-	int nr_waiters;                 /* sleeping in down_read/down_write */
-	int nr_writers_waiting;         /* of them, writers: new readers wait */
+	unsigned long count;
+	spinlock_t wait_lock;
+	struct list_head wait_list;     /* struct rwsem_waiter, in arrival order */
 	struct lockdep_map dep_map;
 };
 
 static inline void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
 	sem->count = 0;
-	sem->nr_waiters = 0;
-	sem->nr_writers_waiting = 0;
+	spin_lock_init(&sem->wait_lock, "rwsem->wait_lock");
+	INIT_LIST_HEAD(&sem->wait_list);
 	sem->dep_map = (struct lockdep_map){ .name = name };
 }
 
+/* A reader gets in at once while no writer holds sem and nobody waits (Linux's rwsem_read_trylock). */
 static inline bool __down_read_trylock(struct rw_semaphore *sem)
 {
-	long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	unsigned long c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
-	return c >= 0 && !__atomic_load_n(&sem->nr_writers_waiting, __ATOMIC_RELAXED) &&
-	       __atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	do {
+		if (c & RWSEM_READ_FAILED_MASK)
+			return false;
+	} while (!__atomic_compare_exchange_n(&sem->count, &c, c + RWSEM_READER_BIAS, false,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
 }
 
+/* A writer, only while nobody holds sem or waits for it. */
 static inline bool __down_write_trylock(struct rw_semaphore *sem)
 {
-	long c = 0;
+	unsigned long c = 0;
 
 	return __atomic_compare_exchange_n(&sem->count, &c, RWSEM_WRITER_LOCKED, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
@@ -81,12 +99,14 @@ static inline void down_read(struct rw_semaphore *sem)
 		rwsem_down_read_slowpath(sem);
 }
 
-/* The last reader out wakes the sleepers, if there are any. */
+/* The last reader out wakes the first sleeper(s), if any. */
 static inline void up_read(struct rw_semaphore *sem)
 {
+	unsigned long c;
+
 	rwsem_release(sem, _THIS_IP_);
-	if (!__atomic_sub_fetch(&sem->count, 1, __ATOMIC_RELEASE) &&
-	    unlikely(__atomic_load_n(&sem->nr_waiters, __ATOMIC_RELAXED)))
+	c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS, __ATOMIC_RELEASE);
+	if (unlikely((c & (RWSEM_LOCK_MASK | RWSEM_FLAG_WAITERS)) == RWSEM_FLAG_WAITERS))
 		rwsem_wake(sem);
 }
 
@@ -98,12 +118,12 @@ static inline void down_write(struct rw_semaphore *sem)
 
 static inline bool rwsem_is_locked(struct rw_semaphore *sem)
 {
-	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED) & RWSEM_LOCK_MASK;
 }
 
 static inline bool rwsem_is_write_locked(struct rw_semaphore *sem)
 {
-	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED) == RWSEM_WRITER_LOCKED;
+	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED) & RWSEM_WRITER_LOCKED;
 }
 
 #endif

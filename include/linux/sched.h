@@ -105,6 +105,7 @@ struct task_struct {
 	unsigned int cpu;               /* the CPU it runs, or last ran, or is queued on */
 	struct cpumask cpus_mask;       /* CPUs it may run on (sched_setaffinity) */
 	bool need_resched;              /* schedule at the next return to user mode */
+	unsigned long sleep_start;      /* jiffies + 1 as it went to sleep; 0: running (rq->lock) */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
 	struct lockdep_held lockdep;    /* the locks it holds (CONFIG_LOCKDEP) */

@@ -13,7 +13,7 @@
 #include "linux/bit_spinlock.h"
 #include "mm/folio.h"
 
-/* Many readers or one writer; a waiting writer stops new readers. */
+/* Many readers or one writer; a waiter (the flag, as one asleep in down_write) stops new ones. */
 static void rwsem_readers_writers(struct ktest *t)
 {
 	struct rw_semaphore sem;
@@ -22,9 +22,9 @@ static void rwsem_readers_writers(struct ktest *t)
 	down_read(&sem);
 	KTEST_EXPECT(t, down_read_trylock(&sem));
 	KTEST_EXPECT(t, !down_write_trylock(&sem));
-	sem.nr_writers_waiting = 1;             /* as a writer asleep in down_write */
+	sem.count |= RWSEM_FLAG_WAITERS;
 	KTEST_EXPECT(t, !down_read_trylock(&sem));
-	sem.nr_writers_waiting = 0;
+	sem.count &= ~RWSEM_FLAG_WAITERS;
 	up_read(&sem);
 	up_read(&sem);
 	KTEST_EXPECT(t, !rwsem_is_locked(&sem));

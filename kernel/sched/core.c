@@ -4,8 +4,11 @@
  * CPU when they wake and pulled between CPUs by the balancer
  * (kernel/sched/fair.c).
  *
- * A task is preempted only on its way back to user mode: the tick (or a
- * reschedule IPI) sets need_resched, exit_to_user_mode() calls schedule().
+ * A task is preempted only on its way back to user mode, or at a
+ * cond_resched() in a long kernel loop: the tick — every tick, wherever
+ * it lands — or a reschedule IPI sets need_resched, exit_to_user_mode()
+ * calls schedule().  A task that slept across a tick is queued at the
+ * front when it wakes (the latency CFS's sleeper credit gives it).
  * A task that sleeps sets its state, then calls schedule(); its waker calls
  * try_to_wake_up(), which puts it on a run queue (Linux's protocol: the
  * sleeper's state store and the waker's condition store are each ordered
@@ -15,6 +18,9 @@
  * is running it or still switching away from it; try_to_wake_up() waits
  * for on_cpu to clear before queueing a task elsewhere, and a zombie is
  * freed only once it is off its CPU (sched_wait_off_cpu).
+ *
+ * Locks: rq->lock (irq-safe) guards a run queue, its tasks' queue state
+ * and sleep_start; p->pi_lock serialises p's wake-ups.  Order: mm/rmap.c.
  */
 #include "kernel/sched/sched.h"
 #include "linux/string.h"
@@ -89,9 +95,19 @@ struct rq *task_rq_lock(struct task_struct *p)
 	}
 }
 
+/*
+ * p joins rq's queue: at the back, or at the front if it wakes from a
+ * sleep that spanned a tick (Linux's place_entity gives a waking sleeper
+ * the smallest vruntime less half a latency, so it runs next).  Such a
+ * task cannot starve the others: the next tick sends it to the back.
+ */
 static void activate_task(struct rq *rq, struct task_struct *p)
 {
-	list_add_tail(&p->run_list, &rq->queue);
+	if (p->sleep_start && (long)(jiffies - p->sleep_start) >= 0)
+		list_add(&p->run_list, &rq->queue);
+	else
+		list_add_tail(&p->run_list, &rq->queue);
+	p->sleep_start = 0;
 	rq->nr_running++;
 	WRITE_ONCE(p->on_rq, 1);
 }
@@ -247,6 +263,8 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 		list_add_tail(&prev->run_list, &rq->queue);
 	else
 		deactivate_task(rq, prev);
+	if (prev->state != TASK_RUNNING)
+		prev->sleep_start = jiffies + 1;        /* credit once a tick has passed */
 }
 
 static struct task_struct *pick_next_task(struct rq *rq)
@@ -341,9 +359,10 @@ void schedule_tail(struct task_struct *prev)
 }
 
 /*
- * Timer tick on this CPU in user mode (Linux's scheduler_tick): if others
- * wait here, current gives way at its return to user mode; and the
- * balancer evens out the run queues.
+ * Timer tick on this CPU, in user mode, kernel mode or idle (Linux's
+ * scheduler_tick): if others wait here, current gives way at its return
+ * to user mode or its next cond_resched(); and the balancer evens out the
+ * run queues.  Interrupts off (the run queue locks are irq-safe).
  */
 void sched_tick(void)
 {
@@ -352,6 +371,13 @@ void sched_tick(void)
 	if (READ_ONCE(rq->nr_running) > 1)
 		set_tsk_need_resched(current);
 	load_balance(rq);
+}
+
+void cond_resched(void)
+{
+	might_sleep();
+	if (unlikely(need_resched()))
+		schedule();
 }
 
 /*

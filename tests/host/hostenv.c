@@ -1,4 +1,8 @@
-/* The host stand-ins for kernel/ services used by mm/ (see hostenv.h). */
+/*
+ * The host stand-ins for kernel/ services used by mm/ (see hostenv.h).
+ * Locks: each test thread is a CPU; the stand-ins' sleeps yield to the
+ * host's scheduler and hold no lock of their own.
+ */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
@@ -171,6 +175,11 @@ long vfs_fallocate(struct file *file, int mode, long offset, long len)
 
 /* Each host thread is a CPU for preempt_count (<asm/preempt.h>). */
 __thread int host_preempt_count;
+
+/* A long loop's scheduling point (<linux/preempt.h>): the host's scheduler preempts on its own. */
+void cond_resched(void)
+{
+}
 
 /* The sleeping locks' sleep (<linux/wait.h>): a host thread yields and tries again. */
 void wait_var_trylock(void *var, bool (*trylock)(void *var))

@@ -1,4 +1,7 @@
-/* The software MMU (see softmmu.h) and the host's arch hooks for mm/. */
+/*
+ * The software MMU (see softmmu.h, which also says why it needs no lock)
+ * and the host's arch hooks for mm/.
+ */
 #include "tests/host/softmmu.h"
 #include <stdio.h>
 #include <string.h>
@@ -22,8 +25,14 @@ unsigned long softmmu_flushes;
 
 void softmmu_reset(void)
 {
-	memset(tlb, 0, sizeof(tlb));
+	softmmu_flush_local();
 	softmmu_flushes = 0;
+}
+
+/* Drop every translation this thread ("CPU") cached, as a CR3 reload. */
+void softmmu_flush_local(void)
+{
+	memset(tlb, 0, sizeof(tlb));
 }
 
 static struct tlb_entry *tlb_slot(unsigned long va)
@@ -42,34 +51,63 @@ static enum softmmu_result check(const struct tlb_entry *e, unsigned int access)
 	return SOFTMMU_OK;
 }
 
-/* Walk the tables like hardware; fill the TLB on success. */
+/*
+ * Walk the tables like hardware, each entry read once (another thread may
+ * be changing it); the leaf's pointer and the value read in *leaf, *val.
+ */
 static enum softmmu_result walk(pgd_t *pgd, unsigned long va, struct tlb_entry *out,
-				pgent_t **leaf)
+				pgent_t **leaf, pgent_t *val)
 {
 	pgent_t *table = pgd;
 
 	*out = (struct tlb_entry){ .valid = true, .pgd = pgd, .write = true, .user = true,
 				   .exec = true };
 	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
-		pgent_t *e = &table[pt_index(va, l)];
+		pgent_t *e = &table[pt_index(va, l)], v = __atomic_load_n(e, __ATOMIC_ACQUIRE);
 
-		if (!(*e & SW_P))       /* what the MMU sees: PROT_NONE faults */
+		if (!(v & SW_P))        /* what the MMU sees: PROT_NONE faults */
 			return SOFTMMU_NOT_PRESENT;
-		out->write &= pgent_write(*e);
-		out->user &= pgent_user(*e);
-		out->exec &= pgent_exec(*e);
-		if (l == PT_PTE || pgent_huge(*e)) {
+		out->write &= pgent_write(v);
+		out->user &= pgent_user(v);
+		out->exec &= pgent_exec(v);
+		if (l == PT_PTE || pgent_huge(v)) {
 			if (l == PT_PGD)
 				return SOFTMMU_PROTECTION;      /* no 512 GiB pages */
 			out->size = level_size(l);
 			out->vbase = va & ~(out->size - 1);
-			out->pbase = (phys_addr_t)pgent_pfn(*e) << PAGE_SHIFT;
+			out->pbase = (phys_addr_t)pgent_pfn(v) << PAGE_SHIFT;
 			*leaf = e;
+			*val = v;
 			return SOFTMMU_OK;
 		}
-		table = pgent_table(*e);
+		table = pgent_table(v);
 	}
 	return SOFTMMU_NOT_PRESENT;
+}
+
+/*
+ * Walk, check, and set A (and D for a write) in the leaf as a CPU does:
+ * by compare-and-swap against the value the walk read, walking again if
+ * the entry changed meanwhile — never into an entry that was cleared or
+ * write-protected under it (x86 sets them by a locked update of a
+ * present entry only).
+ */
+static enum softmmu_result walk_and_mark(pgd_t *pgd, unsigned long va, unsigned int access,
+					 struct tlb_entry *fresh)
+{
+	pgent_t *leaf, val;
+	enum softmmu_result r;
+
+	do {
+		r = walk(pgd, va, fresh, &leaf, &val);
+		if (r == SOFTMMU_OK)
+			r = check(fresh, access);
+		if (r != SOFTMMU_OK)
+			return r;
+	} while (!__atomic_compare_exchange_n(leaf, &val,
+					      val | SW_A | ((access & ACC_WRITE) ? SW_D : 0), false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	return SOFTMMU_OK;
 }
 
 enum softmmu_result softmmu_translate(pgd_t *pgd, unsigned long va, unsigned int access,
@@ -77,19 +115,15 @@ enum softmmu_result softmmu_translate(pgd_t *pgd, unsigned long va, unsigned int
 {
 	struct tlb_entry *slot = tlb_slot(va), fresh;
 	enum softmmu_result r;
-	pgent_t *leaf;
 
 	if (slot->valid && slot->pgd == pgd && va - slot->vbase < slot->size &&
 	    check(slot, access) == SOFTMMU_OK) {
 		*pa = slot->pbase + (va - slot->vbase);
 		return SOFTMMU_OK;
 	}
-	r = walk(pgd, va, &fresh, &leaf);
-	if (r == SOFTMMU_OK)
-		r = check(&fresh, access);
+	r = walk_and_mark(pgd, va, access, &fresh);
 	if (r != SOFTMMU_OK)
 		return r;
-	*leaf |= SW_A | ((access & ACC_WRITE) ? SW_D : 0);
 	*slot = fresh;
 	*pa = fresh.pbase + (va - fresh.vbase);
 	return SOFTMMU_OK;

@@ -5,6 +5,9 @@
  * cleared (release: x86 stores are not reordered with earlier accesses),
  * which is only correct because every other bit of the word is changed
  * only under the lock (Linux's __clear_bit_unlock).
+ *
+ * Locks: none; the locked instructions are safe against every CPU (and
+ * the MMU's A/D updates, for page-table entries).
  */
 #ifndef ASM_BITOPS_H
 #define ASM_BITOPS_H
@@ -25,6 +28,16 @@ static inline void set_bit(unsigned int nr, volatile unsigned long *addr)
 static inline void clear_bit(unsigned int nr, volatile unsigned long *addr)
 {
 	__asm__ __volatile__("lock btrq %1, %0" : "+m"(*addr) : "Ir"((unsigned long)nr) : "memory");
+}
+
+/* Atomically clear bit nr; return its old value (Linux's test_and_clear_bit). */
+static inline bool test_and_clear_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	bool old;
+
+	__asm__ __volatile__("lock btrq %2, %0" : "+m"(*addr), "=@ccc"(old)
+			     : "Ir"((unsigned long)nr) : "memory");
+	return old;
 }
 
 /* Non-atomic variants: only for a word nobody else can see yet (a new folio). */

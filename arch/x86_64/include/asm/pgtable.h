@@ -20,23 +20,29 @@
  * _PAGE_BIT_SOFTW3): set by software when a page is written through this
  * entry since /proc/<pid>/clear_refs last cleared it (the CPU never sets
  * it: clear_refs write-protects the entry so the write faults).
+ *
+ * Locks: none here; mm/pgtable.h says which lock guards which entry.  The
+ * MMU of every CPU sets A and D without any lock: see pgent_xchg() below.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
 
 #include <asm/page.h>
+#include <asm/bitops.h>
 
 #define PGDIR_SHIFT     39
 #define PUD_SHIFT       30
 #define PMD_SHIFT       21
 #define PTRS_PER_TABLE  512
 
+#define _PAGE_BIT_RW    1
+#define _PAGE_BIT_ACCESSED 5
 #define _PAGE_PRESENT   BIT(0)
-#define _PAGE_RW        BIT(1)
+#define _PAGE_RW        BIT(_PAGE_BIT_RW)
 #define _PAGE_USER      BIT(2)
 #define _PAGE_PWT       BIT(3)
 #define _PAGE_PCD       BIT(4)
-#define _PAGE_ACCESSED  BIT(5)
+#define _PAGE_ACCESSED  BIT(_PAGE_BIT_ACCESSED)
 #define _PAGE_DIRTY     BIT(6)
 #define _PAGE_PSE       BIT(7)
 #define _PAGE_GLOBAL    BIT(8)
@@ -149,6 +155,34 @@ static inline unsigned long __pgent_swp_offset(pgent_t e) { return (e >> 12) & (
 static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | _PAGE_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
+
+/*
+ * Changes to an entry the MMU may be using.  A CPU's page walk sets A
+ * (any access) and D (a write) in the leaf with a locked read-modify-write
+ * of its own, at any time, unless the entry is not present; a plain load,
+ * change and store of a present entry can overwrite that update, and a
+ * lost D is a lost write once something cleans pages.  So each change is
+ * one locked instruction (Linux's native_ptep_get_and_clear, and
+ * ptep_set_wrprotect and ptep_test_and_clear_young by clear_bit).
+ */
+
+/* Store e, return the entry as it was at that instant: xchg. */
+static inline pgent_t pgent_xchg(pgent_t *entry, pgent_t e)
+{
+	return __atomic_exchange_n(entry, e, __ATOMIC_SEQ_CST);
+}
+
+/* Clear W, keeping whatever the MMU sets meanwhile: lock btr. */
+static inline void pgent_clear_write(pgent_t *entry)
+{
+	clear_bit(_PAGE_BIT_RW, (volatile unsigned long *)entry);
+}
+
+/* Clear A; was it set?  lock btr. */
+static inline bool pgent_test_and_clear_young(pgent_t *entry)
+{
+	return test_and_clear_bit(_PAGE_BIT_ACCESSED, (volatile unsigned long *)entry);
+}
 
 /* Decode an entry's bits into "P W U A D PS G NX" for dumps and helpers. */
 int pgent_decode(pgent_t e, char *buf, size_t size);

@@ -1,4 +1,4 @@
-/* Host stand-in for asm/bitops.h, on the compiler's atomics. */
+/* Host stand-in for asm/bitops.h, on the compiler's atomics.  Locks: none. */
 #ifndef ASM_BITOPS_H
 #define ASM_BITOPS_H
 
@@ -18,6 +18,11 @@ static inline void set_bit(unsigned int nr, volatile unsigned long *addr)
 static inline void clear_bit(unsigned int nr, volatile unsigned long *addr)
 {
 	__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_RELAXED);
+}
+
+static inline bool test_and_clear_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_SEQ_CST) >> nr) & 1;
 }
 
 static inline void __set_bit(unsigned int nr, volatile unsigned long *addr)

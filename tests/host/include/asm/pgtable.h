@@ -10,11 +10,15 @@
  * SPEC a PTE of no normal page (the zero page: Linux's pte_special).
  * SD is the software soft-dirty bit (the MMU never sets it); SVW keeps W
  * while a migration write-protects the page to copy it.
+ *
+ * Locks: as <asm/pgtable.h> of x86: none here; the soft MMU sets A/D
+ * from any thread, so the helpers that change entries are atomic.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
 
 #include <asm/page.h>
+#include <asm/bitops.h>
 
 #define PGDIR_SHIFT     39
 #define PUD_SHIFT       30
@@ -22,12 +26,14 @@
 #define PTRS_PER_TABLE  512
 #define USER_PGD_PTRS   256
 
+#define SW_BIT_W 1
+#define SW_BIT_A 5
 #define SW_P    BIT(0)
-#define SW_W    BIT(1)
+#define SW_W    BIT(SW_BIT_W)
 #define SW_U    BIT(2)
 #define SW_X    BIT(3)
 #define SW_LEAF BIT(4)
-#define SW_A    BIT(5)
+#define SW_A    BIT(SW_BIT_A)
 #define SW_D    BIT(6)
 #define SW_NONE BIT(7)
 #define SW_SOFT_DIRTY BIT(8)
@@ -114,6 +120,26 @@ static inline unsigned long __pgent_swp_offset(pgent_t e) { return e >> 16; }
 static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & SW_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | SW_SOFT_DIRTY; }
 static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
+
+/*
+ * Changes to an entry the soft MMU may be using: its walk sets A and D by
+ * compare-and-swap (tests/host/softmmu.c), as a CPU by a locked write, so
+ * these are atomic too (x86's: xchg, lock btr).
+ */
+static inline pgent_t pgent_xchg(pgent_t *entry, pgent_t e)
+{
+	return __atomic_exchange_n(entry, e, __ATOMIC_SEQ_CST);
+}
+
+static inline void pgent_clear_write(pgent_t *entry)
+{
+	clear_bit(SW_BIT_W, (volatile unsigned long *)entry);
+}
+
+static inline bool pgent_test_and_clear_young(pgent_t *entry)
+{
+	return test_and_clear_bit(SW_BIT_A, (volatile unsigned long *)entry);
+}
 
 int pgent_decode(pgent_t e, char *buf, size_t size);
 void arch_pgd_init(pgent_t *pgd);
