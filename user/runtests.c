@@ -330,9 +330,11 @@ static void prefault_stack(void)
 		pad[i] = 0;
 }
 
+#define MAX_TESTS 128                   /* test programs in one run; make test checks it ran them all */
+
 int main(int argc, char **argv)
 {
-	char *names[64];
+	char *names[MAX_TESTS];
 	int nr = 0, passed = 0, failed = 0;
 	DIR *d;
 	struct dirent *e;
@@ -344,10 +346,10 @@ int main(int argc, char **argv)
 		test_timeout_s = atoi(argv[2]);
 		first = 3;
 	}
-	for (int i = first; i < argc && nr < 64; i++)
+	for (int i = first; i < argc && nr < MAX_TESTS; i++)
 		names[nr++] = argv[i];
 	if (!nr && (d = opendir("/bin"))) {
-		while ((e = readdir(d)) && nr < 64)
+		while ((e = readdir(d)) && nr < MAX_TESTS)
 			if (!strncmp(e->d_name, "test_", 5))
 				names[nr++] = strdup(e->d_name);
 		closedir(d);
