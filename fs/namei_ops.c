@@ -105,10 +105,12 @@ static bool is_mountpoint(struct inode *dir)
 }
 
 /*
- * rmdir under the locks (Linux's vfs_rmdir): dir's, the victim's, and
- * namespace_sem, so no mount lands on it meanwhile.  0 or -errno.
+ * Remove name from dir under the locks Linux's vfs_unlink and vfs_rmdir
+ * take: dir's, then the victim's (its i_nlink changes); a directory also
+ * under namespace_sem, so no mount lands on it meanwhile (-EBUSY if one
+ * is there).  0 or -errno.
  */
-static long vfs_rmdir(struct inode *dir, const char *name)
+static long vfs_remove(struct inode *dir, const char *name, bool rmdir)
 {
 	struct inode *victim;
 	long err = -ENOENT;
@@ -117,9 +119,13 @@ static long vfs_rmdir(struct inode *dir, const char *name)
 	victim = dir->i_op->lookup(dir, name);
 	if (victim) {
 		inode_lock(victim);
-		down_read(&namespace_sem);
-		err = is_mountpoint(victim) ? -EBUSY : dir->i_op->rmdir(dir, name);
-		up_read(&namespace_sem);
+		if (!rmdir) {
+			err = dir->i_op->unlink(dir, name);
+		} else {
+			down_read(&namespace_sem);
+			err = is_mountpoint(victim) ? -EBUSY : dir->i_op->rmdir(dir, name);
+			up_read(&namespace_sem);
+		}
 		inode_unlock(victim);
 	}
 	inode_unlock(dir);
@@ -149,7 +155,7 @@ static long do_rmdir(int dirfd, const char *upath)
 	else if (!DIR_OP(pp.dir, rmdir))
 		err = -EROFS;
 	else
-		err = vfs_rmdir(pp.dir, pp.last);
+		err = vfs_remove(pp.dir, pp.last, true);
 	path_parent_put(&pp);
 	return err;
 }
@@ -172,25 +178,6 @@ static long unlink_trailing(const char *path)
 	return err;
 }
 
-/* unlink under dir's lock and the victim's (Linux's vfs_unlink).  0 or -errno. */
-static long vfs_unlink(struct inode *dir, const char *name)
-{
-	struct inode *victim;
-	long err = -ENOENT;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	victim = dir->i_op->lookup(dir, name);
-	if (victim) {
-		inode_lock(victim);
-		err = dir->i_op->unlink(dir, name);
-		inode_unlock(victim);
-	}
-	inode_unlock(dir);
-	if (victim)
-		iput(victim);
-	return err;
-}
-
 static long do_unlinkat(int dirfd, const char *upath)
 {
 	struct path_parent pp;
@@ -205,7 +192,7 @@ static long do_unlinkat(int dirfd, const char *upath)
 	else if (pp.trailing)
 		err = unlink_trailing(pp.path);
 	else
-		err = vfs_unlink(pp.dir, pp.last);
+		err = vfs_remove(pp.dir, pp.last, false);
 	path_parent_put(&pp);
 	return err;
 }

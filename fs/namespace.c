@@ -47,7 +47,7 @@ struct vfsmount {
 };
 
 static struct vfsmount mounts[NR_MOUNTS];
-struct rw_semaphore namespace_sem = { .dep_map = { .name = "namespace_sem" } };
+DECLARE_RWSEM(namespace_sem, "namespace_sem");
 
 /* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
 static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char **rest)

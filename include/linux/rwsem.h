@@ -36,6 +36,14 @@ struct rw_semaphore {
 	struct lockdep_map dep_map;
 };
 
+/* A statically defined rw_semaphore, unlocked (Linux's DECLARE_RWSEM). */
+#define DECLARE_RWSEM(var, n)                                                \
+	struct rw_semaphore var = {                                          \
+		.wait_lock = SPINLOCK_INIT("rwsem->wait_lock"),              \
+		.wait_list = LIST_HEAD_INIT((var).wait_list),                \
+		.dep_map = { .name = n },                                    \
+	}
+
 static inline void init_rwsem(struct rw_semaphore *sem, const char *name)
 {
 	sem->count = 0;
