@@ -5,7 +5,7 @@
  *
  * Lock order: see mm/rmap.c; none of its own: CPUs deciding at once may
  * race on the PRNG state and the counters, which only shifts which call
- * fails and makes the counts approximate under --smp (exact on one CPU).
+ * fails and makes the counts approximate under --smp (exact with --smp 1).
  */
 #include "linux/errno.h"
 #include "mm/fail_alloc.h"

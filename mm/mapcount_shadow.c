@@ -21,7 +21,7 @@
  *
  * On with "mapcount_shadow" on the command line (the arrays are allocated
  * at boot, 12 bytes per page of RAM); /proc/mapcount_report shows the
- * counts, writing "reset" zeroes them.  Exact on one CPU; with several, an
+ * counts, writing "reset" zeroes them.  Exact with --smp 1; with several CPUs, an
  * rmap change of another CPU may fall between a change and its check.
  *
  * Lock order: see mm/rmap.c; mapcount_shadow_lock is taken under the
