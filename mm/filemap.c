@@ -301,27 +301,34 @@ static struct folio *filemap_get_or_read_folio(struct file *file, struct address
 }
 
 /*
- * Copy n bytes at offset of the page at index to ubuf: from the cache,
- * read in if a_ops can, else zeros (a hole).  The bytes copied (fewer
- * than n if ubuf faults part way), or -EFAULT if none, or an errno of
- * filemap_get_or_read_folio().  No lock is held across the copy, which
- * may fault (ubuf may map this very page): the reference keeps the folio.
+ * Copy up to n bytes (not past the page) at file position pos to ubuf:
+ * from the cache, read in if a_ops can, else zeros (a hole); none at or
+ * past EOF.  The bytes copied (fewer than n at EOF, or if ubuf faults
+ * part way; 0 at EOF), or -EFAULT if ubuf faulted at once, or an errno
+ * of filemap_get_or_read_folio().  i_size is read after the lookup, as
+ * Linux's filemap_read does: a truncation that took the page out before
+ * it was found is seen, so no zeros are read past the new end.  No lock
+ * is held across the copy, which may fault (ubuf may map this very
+ * page): the reference keeps the folio.
  */
-static long filemap_copy_page(struct file *file, pgoff_t index, size_t offset, size_t n,
-			     char *ubuf)
+static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubuf)
 {
+	pgoff_t index = pos >> PAGE_SHIFT;
 	struct folio *folio = filemap_get_or_read_folio(file, file->f_mapping, index);
 	const char *src = __va((phys_addr_t)zero_pfn << PAGE_SHIFT);
-	unsigned long left;
+	loff_t size = i_size_read(file->f_mapping->host);
+	unsigned long left = 0;
 
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
+	n = pos < size ? MIN(n, (size_t)(size - pos)) : 0;
 	if (folio)
 		src = page_address(folio_page(folio, index - folio->index));
-	left = copy_to_user(ubuf, src + offset, n);
+	if (n)
+		left = copy_to_user(ubuf, src + (pos & ~PAGE_MASK), n);
 	if (folio)
 		folio_put(folio);
-	return left == n ? -EFAULT : (long)(n - left);
+	return n && left == n ? -EFAULT : (long)(n - left);
 }
 
 /*
@@ -331,24 +338,18 @@ static long filemap_copy_page(struct file *file, pgoff_t index, size_t offset, s
  */
 long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
-	struct inode *inode = file->f_mapping->host;
 	size_t done = 0;
 
-	while (done < count) {
-		loff_t size = i_size_read(inode);
-		size_t offset = *pos & ~PAGE_MASK, n;
-		long copied;
+	while (done < count && *pos < i_size_read(file->f_mapping->host)) {
+		size_t n = MIN(PAGE_SIZE - (*pos & ~PAGE_MASK), count - done);
+		long copied = filemap_copy_page(file, *pos, n, ubuf + done);
 
-		if (*pos >= size)
-			break;
-		n = MIN(MIN(PAGE_SIZE - offset, count - done), (size_t)(size - *pos));
-		copied = filemap_copy_page(file, *pos >> PAGE_SHIFT, offset, n, ubuf + done);
 		if (copied < 0)
 			return done ? (long)done : copied;
 		done += copied;
 		*pos += copied;
 		if ((size_t)copied < n)
-			break;                  /* ubuf faulted: a short read, as Linux's */
+			break;                  /* EOF, or ubuf faulted: a short read, as Linux's */
 	}
 	return done;
 }

@@ -217,13 +217,16 @@ static int check_vma_flags(struct vm_area_struct *vma, unsigned int gup_flags)
 
 /*
  * One page for __get_user_pages: follow the page tables, fault and follow
- * again until the entry allows the reference.  Each fault makes progress;
- * a few rounds without it is a bug, reported and failed with -EFAULT.
+ * again until the entry allows the reference.  A fault may lose a race
+ * and map nothing (another CPU filled the entry, or truncated the file
+ * page it found: VM_FAULT_NOPAGE, VM_FAULT_RETRY), but each loss needs
+ * another CPU to finish a fault or truncation in between; a hundred
+ * rounds without a page is a bug, reported and failed with -EFAULT.
  */
 static struct page *get_one_page(struct vm_area_struct *vma, unsigned long address,
 				 unsigned int flags)
 {
-	for (int tries = 0; tries < 4; tries++) {
+	for (int tries = 0; tries < 100; tries++) {
 		struct page *page = follow_page_mask(vma, address, flags);
 		int ret;
 
@@ -239,26 +242,26 @@ static struct page *get_one_page(struct vm_area_struct *vma, unsigned long addre
 
 /*
  * Take references (FOLL_GET or FOLL_PIN) to the nr_pages pages of mm from
- * start on, faulting in what is missing (Linux's __get_user_pages).
- * Returns how many were taken (pages[] gets them), or -errno if none:
- * -EFAULT for an address without a VMA or whose VMA denies the access,
- * -ENOMEM.  The references stop at the first page that fails.  Takes the
- * mmap_lock for read (Linux leaves that to get_user_pages_remote()'s
- * caller; no caller here holds it).
+ * start on, faulting in what is missing (Linux's __get_user_pages), the
+ * caller holding mm's mmap_lock for read.  Returns how many were taken
+ * (pages[] gets them), or -errno if none: -EFAULT for an address without
+ * a VMA or whose VMA denies the access, -ENOMEM.  The references stop at
+ * the first page that fails.
  */
-static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
-			     unsigned int gup_flags, struct page **pages)
+static long __get_user_pages_locked(struct mm_struct *mm, unsigned long start,
+				    unsigned long nr_pages, unsigned int gup_flags,
+				    struct page **pages)
 {
 	struct vm_area_struct *vma = NULL;
 	unsigned long i;
 	long err = 0;
 
+	mmap_assert_locked(mm);
 	VM_WARN_ON_ONCE(!!(gup_flags & FOLL_GET) == !!(gup_flags & FOLL_PIN),
 			"__get_user_pages: FOLL_GET or FOLL_PIN, exactly one");
 	if (gup_flags & FOLL_PIN)
 		set_bit(MMF_HAS_PINNED, &mm->flags);
 	start &= PAGE_MASK;
-	mmap_read_lock(mm);
 	for (i = 0; i < nr_pages; i++, start += PAGE_SIZE) {
 		struct page *page;
 
@@ -276,8 +279,19 @@ static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned
 		}
 		pages[i] = page;
 	}
-	mmap_read_unlock(mm);
 	return i || !err ? (long)i : err;
+}
+
+/* __get_user_pages_locked under the mmap_lock for read (no caller here holds it). */
+static long __get_user_pages(struct mm_struct *mm, unsigned long start, unsigned long nr_pages,
+			     unsigned int gup_flags, struct page **pages)
+{
+	long ret;
+
+	mmap_read_lock(mm);
+	ret = __get_user_pages_locked(mm, start, nr_pages, gup_flags, pages);
+	mmap_read_unlock(mm);
+	return ret;
 }
 
 /* Plain references to pages of mm, which need not be current's (ptrace, /proc/<pid>/mem). */
@@ -315,24 +329,29 @@ long pin_user_pages(unsigned long start, unsigned long nr_pages, unsigned int gu
 }
 
 /*
- * Copy len bytes between buf and mm's memory at addr, a page at a time,
- * through plain references (Linux's access_remote_vm, in its
- * mm/memory.c): FOLL_WRITE writes buf into mm, else reads into buf;
+ * Copy len bytes between buf (kernel memory) and mm's memory at addr, a
+ * page at a time, through plain references (Linux's access_remote_vm, in
+ * its mm/memory.c): FOLL_WRITE writes buf into mm, else reads into buf;
  * FOLL_FORCE as /proc/<pid>/mem and ptrace use it.  Returns the bytes
- * copied, short (maybe 0) at the first page that cannot be had.
+ * copied, short (maybe 0) at the first page that cannot be had.  The
+ * mmap_lock is held across each page's copy, as Linux's: the mapping
+ * the page was found through stays, so a write cannot land in a memfd
+ * sealed against writes once that mapping went.
  */
 int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len,
 		     unsigned int gup_flags)
 {
 	int done = 0;
 
+	mmap_read_lock(mm);
 	while (done < len) {
 		unsigned long offset = (addr + done) & ~PAGE_MASK;
 		int chunk = MIN((unsigned long)(len - done), PAGE_SIZE - offset);
 		struct page *page;
 		char *va;
 
-		if (get_user_pages_remote(mm, addr + done, 1, gup_flags, &page) != 1)
+		if (__get_user_pages_locked(mm, addr + done, 1, gup_flags | FOLL_GET | FOLL_REMOTE,
+					    &page) != 1)
 			break;
 		va = (char *)page_address(page) + offset;
 		if (gup_flags & FOLL_WRITE)
@@ -342,5 +361,6 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
 		folio_put(page_folio(page));
 		done += chunk;
 	}
+	mmap_read_unlock(mm);
 	return done;
 }

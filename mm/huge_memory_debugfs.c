@@ -24,27 +24,24 @@
 #include "mm/internal.h"
 
 /*
- * Split a page-cache folio of mapping to new_order if it is larger; one
- * locked by someone else, or no longer in mapping, is left alone (Linux's
- * folio_trylock and mapping check).  The caller holds a reference.
+ * Split a page-cache folio to new_order if it is larger; one locked by
+ * someone else, or no longer in a page cache — in mapping, unless that is
+ * NULL (a folio found through a page table) — is left alone (Linux's
+ * folio_trylock and mapping check).  The caller holds a reference; the
+ * mapping is read under the folio lock, as truncation clears it under it.
  */
 static void split_file_folio(struct folio *folio, struct address_space *mapping,
 			     unsigned int new_order)
 {
+	struct address_space *cached;
+
 	if (new_order >= (unsigned int)folio_order(folio) || folio_test_locked(folio))
 		return;
 	folio_lock(folio);
-	if (folio->mapping == mapping)
+	cached = folio->mapping;
+	if (cached && !folio_test_anon(folio) && (!mapping || cached == mapping))
 		split_file_folio_to_order(folio, new_order);
 	folio_unlock(folio);
-}
-
-/* Split a mapped page-cache folio (found through a page table) to new_order. */
-static void split_mapped_file_folio(struct folio *folio, unsigned int new_order)
-{
-	folio_get(folio);
-	split_file_folio(folio, folio->mapping, new_order);
-	folio_put(folio);
 }
 
 /*
@@ -83,7 +80,7 @@ static unsigned long split_pte_folio(struct mm_struct *mm, pmd_t *pmd, unsigned 
 	if (!folio_test_large(folio) || new_order >= (unsigned int)folio_order(folio))
 		goto out;
 	if (!folio_test_anon(folio)) {
-		split_file_folio(folio, folio->mapping, new_order);
+		split_file_folio(folio, NULL, new_order);
 		goto out;
 	}
 	if (folio_trylock(folio)) {
@@ -101,16 +98,32 @@ out:
  * The PMD leaf *pmd of vma maps a THP at addr: a page-cache one is split
  * whole here; else (anon, the huge zero page) the PMD is split into PTEs
  * and the caller's walk splits the folio.  True if it is to walk the PTEs.
+ * The leaf is looked at, and a page-cache folio's reference taken, under
+ * pmd_lock: a truncation in another process may zap a file PMD (holding
+ * only i_mmap_rwsem and this lock) and free the folio.
  */
 static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 			    unsigned int new_order)
 {
-	struct folio *folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+	struct folio *folio = NULL;
+	bool table = pgent_present(*pmd) && !pgent_huge(*pmd);  /* split meanwhile */
 
-	if (new_order >= HPAGE_PMD_ORDER)
-		return false;
-	if (!is_huge_zero_pmd(*pmd) && !folio_test_anon(folio)) {
-		split_mapped_file_folio(folio, new_order);
+	if (new_order >= HPAGE_PMD_ORDER || table || !pgent_present(*pmd)) {
+		spin_unlock(ptl);
+		return table;
+	}
+	if (!is_huge_zero_pmd(*pmd)) {
+		folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+		if (folio_test_anon(folio))
+			folio = NULL;
+		else
+			folio_get(folio);
+	}
+	spin_unlock(ptl);
+	if (folio) {
+		split_file_folio(folio, NULL, new_order);
+		folio_put(folio);
 		return false;
 	}
 	__split_huge_pmd(vma, pmd, addr);

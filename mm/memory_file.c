@@ -239,9 +239,9 @@ static int do_read_fault(struct vm_fault *vmf, pmd_t *pmd)
 /*
  * A write fault on a private mapping (Linux's do_cow_fault): the page's
  * data is copied into a new order-0 anon folio, which is mapped writable;
- * the page-cache folio stays as it was, unlocked and its reference
- * dropped once copied.  A truncation that races with the copy unmaps it
- * again (truncate_pagecache's second unmap, as Linux's).
+ * the page-cache folio stays as it was, and stays locked until the copy
+ * is mapped, so a truncation either finds the copy's PTE when it unmaps
+ * again (truncate_pagecache's second unmap) or made __do_fault fail.
  */
 static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
 {
@@ -260,9 +260,9 @@ static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
 	}
 	folio = page_folio(vmf->page);
 	memcpy(page_address(&new->page), page_address(vmf->page), PAGE_SIZE);
+	ret = finish_fault(vmf, pmd, &new->page);
 	folio_unlock(folio);
 	folio_put(folio);
-	ret = finish_fault(vmf, pmd, &new->page);
 	if (ret)
 		folio_put(new);
 	return ret;

@@ -20,32 +20,42 @@
 /*
  * nr PTEs of one page-cache folio were cleared, ptent their A/D bits
  * merged (Linux's zap_present_folio_ptes for !anon): a write through any
- * of them made the folio dirty; RssFile or RssShmem falls.
+ * of them made the folio dirty; RssFile or RssShmem falls.  True if one
+ * was dirty: then the TLB is flushed before the PTE lock goes (Linux's
+ * force_flush), so no CPU writes through a stale entry once the mapping
+ * is gone — after which a memfd may be sealed against writes.
  */
-static void zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t ptent, int nr)
+static bool zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t ptent, int nr)
 {
-	if (pgent_dirty(ptent))
-		folio_mark_dirty(folio);
 	add_mm_counter_file(vma->vm_mm, folio, -nr);
+	if (!pgent_dirty(ptent))
+		return false;
+	folio_mark_dirty(folio);
+	return true;
 }
 
 /*
  * One batch of zap_pte_range: clear nr PTEs from pte (at addr) that map
- * folio's pages from page on, each by one atomic exchange, so a dirty bit
- * a CPU sets up to the clear reaches the folio.
+ * folio's pages from page on.  A page-cache folio's are cleared by atomic
+ * exchanges, so a dirty bit a CPU sets up to the clear reaches the folio;
+ * an anon folio's A/D bits do not outlive the mapping (plain stores).
+ * True if the TLB must be flushed before the PTE lock goes (zap_file_ptes).
  */
-static __always_inline void zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
+static __always_inline bool zap_present_folio_ptes(struct mmu_gather *tlb, struct vm_area_struct *vma,
 					  struct folio *folio, struct page *page, pte_t *pte,
 					  unsigned long addr, int nr)
 {
-	pte_t ptent = __get_and_clear_ptes(pte, nr);
+	bool force_flush = false;
 
-	if (unlikely(!folio_test_anon(folio)))
-		zap_file_ptes(vma, folio, ptent, nr);
+	if (likely(folio_test_anon(folio)))
+		__clear_ptes(pte, nr);
+	else
+		force_flush = zap_file_ptes(vma, folio, __get_and_clear_ptes(pte, nr), nr);
 	tlb_flush_pte_range(tlb, addr, (unsigned long)nr << PAGE_SHIFT);
 	folio_remove_rmap_ptes(folio, page, nr, vma);
 	if (__tlb_remove_folio_pages(tlb, page, nr))
 		tlb_flush_mmu(tlb);
+	return force_flush;
 }
 
 /*
@@ -79,6 +89,7 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 {
 	unsigned long table_addr = addr;
 	int cleared = 0, anon = 0, nr;
+	bool force_flush = false;
 	spinlock_t *ptl;
 	pte_t *pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
 
@@ -105,13 +116,15 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
 		if (likely(folio_test_anon(folio)))
 			anon += nr;
-		zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
+		force_flush |= zap_present_folio_ptes(tlb, vma, folio, page, pte, addr, nr);
 		cleared += nr;
 	}
 	if (anon)
 		add_mm_counter(vma->vm_mm, -anon);
 	if (cleared)
 		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
+	if (force_flush)
+		tlb_flush_mmu_tlbonly(tlb);
 	pte_unmap_unlock(pte, ptl);
 	tlb_free_empty_tables(tlb, vma, table_addr, PT_PTE);
 }

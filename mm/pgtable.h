@@ -312,26 +312,28 @@ static inline void __copy_ptes(pte_t *dst_pte, pte_t *src_pte, unsigned int nr, 
 /*
  * Clear nr PTEs in use and return the first as it was, with the accessed
  * and dirty bits of all nr merged in (Linux's get_and_clear_full_ptes):
- * a write through any of them dirtied the folio.
+ * each by an atomic exchange, so a bit another CPU's MMU sets up to the
+ * clear is not lost — a write through any of them dirtied the folio.
  */
 static inline pte_t __get_and_clear_ptes(pte_t *ptep, unsigned int nr)
 {
-	pte_t pte = pgent_xchg(ptep, 0);
+	pte_t pte = pgent_xchg(ptep, 0), others = 0;
 
-	for (unsigned int i = 1; i < nr; i++) {
-		pte_t old = pgent_xchg(&ptep[i], 0);
-
-		if (pgent_young(old))
-			pte = pgent_mkyoung(pte);
-		if (pgent_dirty(old))
-			pte = pgent_mkdirty(pte);
-	}
+	for (unsigned int i = 1; i < nr; i++)
+		others |= pgent_xchg(&ptep[i], 0);
+	if (pgent_young(others))
+		pte = pgent_mkyoung(pte);
+	if (pgent_dirty(others))
+		pte = pgent_mkdirty(pte);
 	return pte;
 }
 
 /*
- * Clear nr PTEs of a table no MMU can reach any more (khugepaged's,
- * detached and flushed): plain stores, nothing to lose.
+ * Clear nr PTEs by plain stores, where no A/D bit can matter: a table no
+ * MMU can reach any more (khugepaged's, detached and flushed), or entries
+ * whose bits die with them (an anon folio's, zapped).  Each store is one
+ * write: an MMU that comes to set a bit afterwards finds the entry not
+ * present and faults; one that came before loses only that bit.
  */
 static inline void __clear_ptes(pte_t *ptep, unsigned int nr)
 {

@@ -40,6 +40,7 @@
 #include "mm/pgtable.h"
 #include "mm/thp_policy.h"
 #include "mm/vmstat.h"
+#include "mm/rmap.h"
 
 #define BLOCKS_PER_PAGE (PAGE_SIZE / 512)
 
@@ -191,6 +192,34 @@ static struct folio *shmem_alloc_and_add_folio(struct inode *inode, pgoff_t inde
 }
 
 /*
+ * A truncation shrank the file below index while a fault allocated the
+ * folio for it: take the folio out again if all of it lies past EOF, so
+ * nothing stays cached (and counted against size=) there (Linux's
+ * shmem_get_folio_gfp, its i_size check after the insertion).  Linux's
+ * folio is locked from its allocation, and its writes lock it too; here a
+ * write(2) may already have filled the folio, and writes hold only
+ * inode_lock — so the removal needs inode_lock, which a fault (holding the
+ * mmap_lock, below it) may only try: if that fails, a write or truncation
+ * is at work, and the next truncation takes what is past EOF.  Drops the
+ * caller's reference; returns -EINVAL, as the check before the
+ * allocation would have.
+ */
+static int shmem_undo_add_past_eof(struct inode *inode, struct folio *folio)
+{
+	if (inode_trylock(inode)) {
+		folio_lock(folio);
+		if (folio->mapping == inode->i_mapping && !folio_mapped(folio) &&
+		    ((loff_t)folio->index << PAGE_SHIFT) >= i_size_read(inode))
+			filemap_remove_folio(folio);
+		folio_unlock(folio);
+		inode_unlock(inode);
+	}
+	folio_put(folio);
+	shmem_recalc_inode(inode);
+	return -EINVAL;
+}
+
+/*
  * Find or allocate the folio holding file page index (Linux's
  * shmem_get_folio_gfp): *foliop gets a reference, or NULL where sgp says
  * a hole stays a hole.  write_end (a write's end, 0 if none) and vmf (a
@@ -226,6 +255,8 @@ repeat:
 			goto repeat;
 		if (IS_ERR(folio))
 			return PTR_ERR(folio);
+		if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= i_size_read(inode))
+			return shmem_undo_add_past_eof(inode, folio);
 	}
 	if (sgp != SGP_FALLOC)
 		folio_set_uptodate(folio);      /* zeroed at allocation */
