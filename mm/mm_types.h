@@ -89,7 +89,7 @@ enum pageflags {
 #define PAGEFLAG(name, bit)                                                   \
 static inline bool Page##name(const struct page *p)                           \
 {                                                                             \
-	return test_bit(bit, &p->flags);                                      \
+	return p->flags & BIT(bit);                                           \
 }                                                                             \
 static inline void SetPage##name(struct page *p) { p->flags |= BIT(bit); }   \
 static inline void ClearPage##name(struct page *p) { p->flags &= ~BIT(bit); }

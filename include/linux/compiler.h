@@ -23,8 +23,20 @@
 #define __printf(a, b)  __attribute__((format(printf, a, b)))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
+/*
+ * A load or store the compiler must do exactly once, as written: of a
+ * word another CPU (or its MMU) may change meanwhile.  Under
+ * ThreadSanitizer (make tsan-host) a relaxed atomic, which TSan knows is
+ * a racy access by design (Linux's KCSAN reads READ_ONCE so too); the
+ * kernel's is the volatile access Linux's is.
+ */
+#if defined(__SANITIZE_THREAD__) || (defined(__has_feature) && __has_feature(thread_sanitizer))
+#define READ_ONCE(x)    __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
 #define READ_ONCE(x)    (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+#endif
 #define barrier()       __asm__ __volatile__("" ::: "memory")
 
 /*
