@@ -113,7 +113,8 @@ static int install_table(struct mm_struct *mm, pgent_t *e, enum pt_level l)
 		spin_lock(ptl);
 	}
 	if (pgent_none(*e)) {
-		WRITE_ONCE(*e, mk_table_entry(__pa(next) >> PAGE_SHIFT));
+		/* the zeroed table before the entry that publishes it (Linux's smp_wmb) */
+		smp_store_release(e, mk_table_entry(__pa(next) >> PAGE_SHIFT));
 		pt_account(e, 1);
 		next = NULL;
 	}
@@ -396,10 +397,12 @@ void pte_free(pte_t *table)
 /*
  * Replace the PMD leaf *pmd by the PTE table "table", filled with the
  * store helpers: the PMD table keeps the same number of entries in use.
+ * A release store, as Linux's pmd_install orders it with smp_wmb(): a
+ * lockless walker that sees the new entry sees the PTEs in the table.
  */
 void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
 {
-	WRITE_ONCE(*pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
+	smp_store_release(pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
 }
 
 /*

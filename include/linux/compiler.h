@@ -30,7 +30,12 @@
  * a racy access by design (Linux's KCSAN reads READ_ONCE so too); the
  * kernel's is the volatile access Linux's is.
  */
-#if defined(__SANITIZE_THREAD__) || (defined(__has_feature) && __has_feature(thread_sanitizer))
+#if !defined(__SANITIZE_THREAD__) && defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define __SANITIZE_THREAD__ 1           /* clang's way of saying it */
+#endif
+#endif
+#ifdef __SANITIZE_THREAD__
 #define READ_ONCE(x)    __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #else
