@@ -268,6 +268,30 @@ static int filemap_wait_uptodate(struct address_space *mapping, struct folio *fo
 	return err;
 }
 
+/* filemap_get_or_read_folio's slow half: folio (NULL: none) is not uptodate, or missing. */
+static noinline_fn struct folio *filemap_read_folio_slow(struct file *file,
+							 struct address_space *mapping,
+							 pgoff_t index, struct folio *folio)
+{
+	for (;;) {
+		int err;
+
+		if (!folio)
+			folio = filemap_create_folio(file, mapping, index);
+		if (IS_ERR(folio) && PTR_ERR(folio) != -EEXIST)
+			return folio;
+		if (!IS_ERR(folio)) {
+			err = filemap_wait_uptodate(mapping, folio);
+			if (!err)
+				return folio;
+			folio_put(folio);
+			if (err != -EAGAIN)
+				return ERR_PTR(err);
+		}
+		folio = filemap_get_folio(mapping, index);
+	}
+}
+
 /*
  * The folio holding page index of file, with a reference: from the cache,
  * else read in through a_ops->read_folio; NULL for a hole of a file that
@@ -276,28 +300,14 @@ static int filemap_wait_uptodate(struct address_space *mapping, struct folio *fo
  * folio; the one that loses the insertion (-EEXIST) looks again and waits
  * for the winner's.  An ERR_PTR: -ENOMEM, -EIO or read_folio's error.
  */
-static struct folio *filemap_get_or_read_folio(struct file *file, struct address_space *mapping,
-					       pgoff_t index)
+static inline struct folio *filemap_get_or_read_folio(struct file *file,
+						      struct address_space *mapping, pgoff_t index)
 {
-	for (;;) {
-		struct folio *folio = filemap_get_folio(mapping, index);
-		int err;
+	struct folio *folio = filemap_get_folio(mapping, index);
 
-		if (!mapping_can_read_folio(mapping))
-			return folio;
-		if (!folio)
-			folio = filemap_create_folio(file, mapping, index);
-		if (IS_ERR(folio) && PTR_ERR(folio) != -EEXIST)
-			return folio;
-		if (IS_ERR(folio))
-			continue;
-		err = filemap_wait_uptodate(mapping, folio);
-		if (!err)
-			return folio;
-		folio_put(folio);
-		if (err != -EAGAIN)
-			return ERR_PTR(err);
-	}
+	if (likely(!mapping_can_read_folio(mapping) || (folio && folio_test_uptodate(folio))))
+		return folio;
+	return filemap_read_folio_slow(file, mapping, index, folio);
 }
 
 /*
