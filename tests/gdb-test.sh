@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drive real GDB against QEMU in batch mode (DESIGN.md section 6): connect
 # through the repo's .gdbinit, stop at kmain in long mode, stop in the
-# page-fault handler on the deliberate fault of ktest paging_map_pte and run
+# page-fault handler on the deliberate fault of ktest paging_map_pte (the
+# lockdep ktests fault on a user address before it) and run
 # the helpers there, then stop at ktest rmap's checkpoint and show the
 # folio that two mms map; a tmpfs file's VMA and page-cache folio; a
 # split: its PTEs are migration entries; last, on the mapcount-pages
@@ -25,6 +26,7 @@ start_qemu --append "ktest"
 timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "hbreak kmain" -ex "continue" -ex "info registers rip" \
   -ex "next" -ex "next" -ex "info line *\$pc" \
+  -ex "delete" -ex "break paging_map_pte" -ex "continue" \
   -ex "delete" -ex "pfbreak" -ex "continue" -ex "bt 6" \
   -ex "pgwalk \$pf_addr" -ex "pgwalk &jiffies" \
   -ex "pgwalk 0xffff888000200000" \
