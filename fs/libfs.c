@@ -246,20 +246,25 @@ int simple_unlink(struct inode *dir, const char *name)
 	return 0;
 }
 
-/* Has dir no entries (Linux's simple_empty)?  Its cursors do not count. */
-static bool simple_empty(struct inode *dir)
+/* dir's first entry (cursors skipped) or NULL; dir's i_rwsem held. */
+static struct simple_dentry *first_positive(struct inode *dir)
 {
-	struct simple_dentry *d;
-	bool empty = true;
+	struct simple_dentry *d, *found = NULL;
 
 	spin_lock(&rename_lock);
 	list_for_each_entry(d, &dir->i_children, d_child)
 		if (d->d_inode) {
-			empty = false;
+			found = d;
 			break;
 		}
 	spin_unlock(&rename_lock);
-	return empty;
+	return found;
+}
+
+/* Has dir no entries (Linux's simple_empty)?  Its cursors do not count. */
+static bool simple_empty(struct inode *dir)
+{
+	return !first_positive(dir);
 }
 
 /*
@@ -402,21 +407,6 @@ int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new
 	if (new)
 		drop_entry(new);
 	return 0;
-}
-
-/* dir's first entry (cursors skipped) or NULL; dir's i_rwsem held. */
-static struct simple_dentry *first_positive(struct inode *dir)
-{
-	struct simple_dentry *d, *found = NULL;
-
-	spin_lock(&rename_lock);
-	list_for_each_entry(d, &dir->i_children, d_child)
-		if (d->d_inode) {
-			found = d;
-			break;
-		}
-	spin_unlock(&rename_lock);
-	return found;
 }
 
 /*
