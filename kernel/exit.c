@@ -22,6 +22,7 @@
 #include "uapi/linux/wait.h"
 #include "uapi/linux/futex.h"
 #include "linux/slab.h"
+#include "linux/rcupdate.h"
 
 #define __WNOTHREAD 0x20000000
 #define __WALL      0x40000000
@@ -305,6 +306,9 @@ static __noreturn void init_exit(struct task_struct *t, int wait_status)
 	if (alive)
 		pr_warn("power-off: killed %d leftover process(es)\n", alive);
 	put_task_shared(t);                     /* init's, so the leak check counts them back */
+	local_irq_enable();
+	rcu_barrier();                          /* what the page cache freed by RCU */
+	local_irq_disable();
 	user_space_leak_check();
 	arch_power_off(code);
 }

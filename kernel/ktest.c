@@ -78,18 +78,31 @@ static bool run_case(const struct ktest_case *c)
 	return !t.failed;
 }
 
+/* Does the filter ("" = all, or suite names separated by commas) take suite name? */
+static bool filter_takes(const char *filter, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!*filter)
+		return true;
+	for (const char *f = filter; f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
+		if (!strncmp(f, name, len) && (f[len] == ',' || !f[len]))
+			return true;
+	return false;
+}
+
 int ktest_run_all(const char *filter)
 {
 	const struct ktest_suite *s;
 	int nr_suites = 0, suite_no = 0, passed = 0, failed = 0;
 
 	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++)
-		nr_suites += !*filter || !strcmp(filter, s->name);
+		nr_suites += filter_takes(filter, s->name);
 	ktap("KTAP version 1\n1..%d\n", nr_suites);
 	for (s = __start_ktest_suites; s < __stop_ktest_suites; s++) {
 		int suite_failed = 0;
 
-		if (*filter && strcmp(filter, s->name))
+		if (!filter_takes(filter, s->name))
 			continue;
 		ktap("    KTAP version 1\n    # Subtest: %s\n    1..%zu\n", s->name, s->nr_cases);
 		for (size_t i = 0; i < s->nr_cases; i++) {

@@ -12,6 +12,7 @@
 #include "linux/signal.h"
 #include "linux/sched.h"
 #include "linux/printk.h"
+#include "linux/rcupdate.h"
 #include "linux/slab.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
@@ -163,7 +164,8 @@ void signal_delivered(struct ksignal *ksig)
 
 /*
  * On the way back to user mode (a system call's end, or an interrupt or
- * exception taken in user mode): give the CPU away if the tick or an IPI
+ * exception taken in user mode): run the RCU callbacks whose grace period
+ * ended (no lock is held here), give the CPU away if the tick or an IPI
  * asked (need_resched), run handlers, die of a fatal signal, or restart
  * an interrupted call.  Returns with interrupts off, so no new signal is
  * left behind between the last check and the return.
@@ -172,6 +174,10 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
+	if (rcu_core_pending()) {
+		local_irq_enable();
+		rcu_core();
+	}
 	local_irq_disable();
 	if (need_resched())
 		schedule();

@@ -16,12 +16,12 @@
  * Locking (Linux's, see the lock order in mm/rmap.c):
  *   i_pages.xa_lock   the tree, nrpages, folio->mapping and ->index of a
  *                     cached folio and the cache's references: taken by
- *                     every lookup, insertion and removal.  Linux's
- *                     lookups need no lock (RCU, folio_try_get, recheck);
- *                     foliOS has no RCU, so they take it (lib/xarray.c).
- *                     A cached folio's refcount is frozen only under it
- *                     (a split, mm/truncate.c), so a lookup under it never
- *                     meets a frozen folio.
+ *                     every insertion and removal, and by a split, which
+ *                     freezes the refcount under it (mm/truncate.c).
+ *   RCU               lookups take no lock, as Linux's: under
+ *                     rcu_read_lock() they walk the tree (lib/xarray.c),
+ *                     take a reference with folio_try_get() and check the
+ *                     slot still holds the folio (filemap_get_entry).
  *   the folio lock    held to insert, fill (read_folio), remove, truncate
  *                     or split a folio, and by a fault from ->fault to its
  *                     PTE (mm/memory_file.c): whoever holds it and still
@@ -33,6 +33,7 @@
  */
 #include "linux/pagemap.h"
 #include "linux/wait.h"
+#include "linux/rcupdate.h"
 #include "linux/errno.h"
 #include "linux/err.h"
 #include "linux/string.h"
@@ -54,54 +55,74 @@ void address_space_init_once(struct address_space *mapping, struct inode *host)
 }
 
 /*
- * The folio caching index, with a new reference; NULL if none.  Takes
- * xa_lock: while the folio is in the tree it holds the cache's references
- * (never frozen outside xa_lock), so the reference cannot land on a folio
- * being freed or split.
+ * A reference to folio, found at index of mapping under rcu_read_lock(),
+ * if the slot still holds it once the reference is taken (Linux's
+ * folio_try_get + xas_reload).  The folio may have been removed, freed
+ * and even reused since it was read: folio_try_get() fails on a free or
+ * frozen (being split) folio, and a reference taken on a page that is
+ * something else now is dropped again (every page's last put frees it,
+ * whoever drops it: mm/page_alloc.c).  False: look again.
+ */
+static bool filemap_try_get(struct address_space *mapping, pgoff_t index, struct folio *folio)
+{
+	if (!folio_try_get(folio))
+		return false;
+	if (likely(xa_load(&mapping->i_pages, index) == folio))
+		return true;
+	folio_put(folio);
+	return false;
+}
+
+/*
+ * The folio caching index, with a new reference; NULL if none (Linux's
+ * filemap_get_entry).  Takes no lock: the caller that locks the folio
+ * rechecks folio->mapping, as it may have left the cache since.
  */
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 {
 	struct folio *folio;
 
-	xa_lock(&mapping->i_pages);
-	folio = xa_load(&mapping->i_pages, index);
-	if (folio)
-		folio_get(folio);
-	xa_unlock(&mapping->i_pages);
+	rcu_read_lock();
+	do
+		folio = xa_load(&mapping->i_pages, index);
+	while (folio && !filemap_try_get(mapping, index, folio));
+	rcu_read_unlock();
 	return folio;
 }
 
 /*
  * The first folio caching an index in [*index, max], with a new reference,
  * *index set to an index it caches; NULL if none (one step of Linux's
- * find_get_entries).  Under xa_lock, as filemap_get_folio.  The caller
- * that locks the folio rechecks folio->mapping: it may have left the
- * cache since.
+ * find_get_entries).  Lockless, as filemap_get_folio.
  */
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
 {
+	pgoff_t start = *index;
 	struct folio *folio;
 
-	xa_lock(&mapping->i_pages);
-	folio = xa_find(&mapping->i_pages, index, max);
-	if (folio)
-		folio_get(folio);
-	xa_unlock(&mapping->i_pages);
+	rcu_read_lock();
+	for (;;) {
+		folio = xa_find(&mapping->i_pages, index, max);
+		if (!folio || filemap_try_get(mapping, *index, folio))
+			break;
+		*index = start;
+	}
+	rcu_read_unlock();
 	return folio;
 }
 
 /*
- * Does mapping cache a folio at some index of [first, last]?  Under
- * xa_lock; only a hint, as the answer may change as soon as it is given
- * (an insertion checks again: filemap_add_folio's -EEXIST).
+ * Does mapping cache a folio at some index of [first, last]?  Lockless;
+ * only a hint, as the answer may change as soon as it is given (an
+ * insertion checks again under xa_lock: filemap_add_folio's -EEXIST).
  */
 bool filemap_range_has_folio(struct address_space *mapping, pgoff_t first, pgoff_t last)
 {
 	bool found;
 
-	xa_lock(&mapping->i_pages);
+	rcu_read_lock();
 	found = xa_find(&mapping->i_pages, &first, last);
-	xa_unlock(&mapping->i_pages);
+	rcu_read_unlock();
 	return found;
 }
 

@@ -6,7 +6,8 @@
  *
  *   enabled, defrag, use_zero_page, shmem_enabled, hpage_pmd_size,
  *   split_deferred (foliOS's own: the deferred split queue's length;
- *   writing 1 splits them all, for the leak check)
+ *   writing 1 splits them all and waits for the frees RCU holds back
+ *   (rcu_barrier), for the leak check)
  *   khugepaged/{defrag, max_ptes_*, pages_to_scan, *_sleep_millisecs,
  *               pages_collapsed, full_scans}
  *   hugepages-<N>kB/{enabled, shmem_enabled}, hugepages-<N>kB/stats/<counter>
@@ -20,6 +21,7 @@
 #include "linux/errno.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/rcupdate.h"
 #include "mm/huge_memory_sysfs.h"
 #include "mm/thp_policy.h"
 #include "mm/deferred_split.h"
@@ -170,6 +172,7 @@ static int split_deferred_store(const struct thp_attr *attr, int order, const ch
 	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
 		return -EINVAL;
 	deferred_split_scan(~0UL);
+	rcu_barrier();                  /* the page cache's nodes: Slab as it will settle */
 	return 0;
 }
 

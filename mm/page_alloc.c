@@ -390,12 +390,19 @@ static void free_one_block(struct page *page, unsigned int order)
 
 /*
  * Drop a reference to a block of 2^order pages; the last one frees it.
- * A block with a bad page is reported and leaked.
+ * A block with a bad page is reported and leaked.  A lockless page-cache
+ * lookup may hold a passing reference to any page (mm/filemap.c): if that
+ * one is last, its folio_put() frees the first page alone, unless the
+ * block is a compound page, so the rest of a plain block goes back here,
+ * in the largest pieces that fit (Linux's __free_pages does the same).
  */
 void __free_pages(struct page *page, unsigned int order)
 {
 	if (put_page_testzero(page))
 		free_one_block(page, order);
+	else if (!PageHead(page))
+		while (order-- > 0)
+			free_one_block(page + (1UL << order), order);
 }
 
 /* The last reference to a folio went: off the deferred split queue, back to the buddy. */

@@ -127,23 +127,28 @@ void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t
 }
 
 /*
- * Make the 2^order pages at head, of a page-cache folio being split, one
- * folio of mapping at index holding the cache's references and the
- * page-cache flags (page_flags).
+ * Make the 2^order pages at head, of a frozen page-cache folio being
+ * split, one folio of mapping at index with the page-cache flags
+ * (page_flags).  Every field but the refcount is reset: that is 0 in
+ * every page of a frozen folio and keeps lockless lookups' folio_try_get()
+ * out until the caller sets it (page_ref_unfreeze).
  */
 static void split_new_file_folio(struct page *head, unsigned int order, unsigned long page_flags,
 				 struct address_space *mapping, pgoff_t index)
 {
 	for (unsigned long i = 0; i < (1UL << order); i++) {
-		memset(head + i, 0, sizeof(*head));
-		atomic_set(&head[i]._mapcount, -1);
+		struct page *page = head + i;
+
+		page->flags = 0;
+		memset(&page->lru, 0, offsetof(struct page, _mapcount) - offsetof(struct page, lru));
+		atomic_set(&page->_mapcount, -1);
+		page->memcg_data = 0;
 	}
 	if (order)
 		prep_compound_page(head, order);
 	head->flags |= page_flags;
 	head->mapping = mapping;
 	head->index = index;
-	set_page_count(head, 1 << order);
 	if (order > 1)
 		folio_set_large_rmappable((struct folio *)head);
 }
@@ -185,11 +190,13 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 		mod_node_page_state(keep & BIT(PG_swapbacked) ? NR_SHMEM_THPS : NR_FILE_THPS, -(long)nr);
 	for (unsigned long i = 0; i < nr; i += step) {
 		split_new_file_folio(folio_page(folio, i), new_order, keep, mapping, index + i);
+		if (i)                  /* the cache's references; the first piece's come last */
+			page_ref_unfreeze(folio_page(folio, i), step);
 		/* the slots exist: storing into them allocates nothing, cannot fail */
 		xa_store_range(&mapping->i_pages, index + i, index + i + step - 1, folio_page(folio, i));
 	}
-	folio_ref_add(folio, 1);        /* the pieces' counts are set: unfrozen */
 	__folio_set_locked(folio);
+	folio_ref_unfreeze(folio, step + 1);    /* the cache's and the caller's */
 	xa_unlock(&mapping->i_pages);
 	count_mthp_stat(order, MTHP_STAT_SPLIT);
 	return 0;

@@ -93,13 +93,13 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
     result "ktest run ($name) exits 0 with a summary" FAIL "exit $rc, see $log/ktest-$name.log"
   fi
 
-  # the cross-CPU calls again on four CPUs (the run above has one)
-  ./run-qemu.sh $flag --smp 4 --append ktest=smp --timeout 300 </dev/null >"$log/ktest-smp4-$name.log" 2>&1
+  # the cross-CPU calls and RCU again on four CPUs (the run above has one)
+  ./run-qemu.sh $flag --smp 4 --append ktest=smp,rcu --timeout 300 </dev/null >"$log/ktest-smp4-$name.log" 2>&1
   rc=$?
   p=$(grep -cE '^    ok [0-9]+ ' "$log/ktest-smp4-$name.log")
   f=$(grep -cE '^    not ok [0-9]+ ' "$log/ktest-smp4-$name.log")
   ok=OK; [ $rc = 0 ] && [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
-  result "ktest=smp on 4 CPUs: $p passed, $f failed ($name)" $ok "exit $rc, see $log/ktest-smp4-$name.log"
+  result "ktest=smp,rcu on 4 CPUs: $p passed, $f failed ($name)" $ok "exit $rc, see $log/ktest-smp4-$name.log"
   took "ktest ($name)"
 
   # guest tests: /bin/runtests runs each user/test_*.c in its own process

@@ -1,5 +1,5 @@
 /*
- * ktest: in-kernel self-tests, run with "ktest" (or "ktest=SUITE") on the
+ * ktest: in-kernel self-tests, run with "ktest" (or "ktest=SUITE,SUITE…") on the
  * command line, reported as KTAP.  Each case runs with a leak check around
  * it: free pages, per-order free blocks, page-table pages and kmalloc bytes
  * must be back to where they were, and no WARN or bad page may have fired.

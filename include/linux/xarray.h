@@ -6,16 +6,22 @@
  *   index bits:  ... | 6 bits | 6 bits | 6 bits      one level per 6 bits
  *   xa_head ->  node (64 slots) -> node -> entry     levels grow on demand
  *
- * A node has XA_CHUNK_SIZE slots; a tree of height h covers indices below
- * 64^h.  Entries are kernel pointers (never NULL, bit 0 clear).  A large
- * folio is stored in every slot it covers (xa_store_range), so a lookup of
- * any of its indices finds it, as Linux's multi-index entries do.
+ * A node has XA_CHUNK_SIZE slots and knows its shift: its slot for an
+ * index is (index >> shift) & 63, so the root's shift says how high the
+ * tree is.  Entries are kernel pointers with the two low bits clear (a
+ * folio); a slot or xa_head holding a node holds it tagged with bit 1
+ * (xa_mk_node), as Linux's internal entries are, so a walk tells the two
+ * apart by the value alone.  A large folio is stored in every slot it
+ * covers (xa_store_range), so a lookup of any of its indices finds it, as
+ * Linux's multi-index entries do.
  *
- * Locking: xa_lock, a spinlock in the xarray (Linux's xa_lock), taken
- * by the caller around every call (Linux's __xa_* flavour): stores,
- * erases, finds and loads.  Linux's lookups walk the tree under RCU and
- * its nodes are freed by RCU; foliOS has no RCU, so a node may be freed
- * the moment a store empties it and a reader must hold xa_lock too.
+ * Locking: xa_lock, a spinlock in the xarray (Linux's xa_lock), is held
+ * by the caller of every change (Linux's __xa_* flavour): stores and
+ * erases.  Lookups (xa_load, xa_find) need no lock, only rcu_read_lock()
+ * (or xa_lock, which also keeps the tree still): a node leaves the tree
+ * with one store and is freed a grace period later (call_rcu), and a
+ * node's shift never changes, so a walk that started before a change
+ * finds either the old or the new entry in each slot, never freed memory.
  * Nodes come from kmalloc (which never sleeps) under the lock; an
  * operation that must allocate may fail with -ENOMEM and then leaves the
  * tree as it was.
@@ -25,26 +31,29 @@
 
 #include "linux/types.h"
 #include "linux/spinlock.h"
+#include "linux/rcupdate.h"
 
 #define XA_CHUNK_SHIFT  6
 #define XA_CHUNK_SIZE   (1UL << XA_CHUNK_SHIFT)
 
-struct xa_node;
-
-struct xarray {
-	spinlock_t xa_lock;             /* the tree: see Locking above */
-	void *xa_head;                  /* an entry (height 0) or the root node */
-	unsigned int xa_height;         /* levels of nodes below xa_head */
+struct xa_node {
+	unsigned char shift;            /* index bits below this node's slot number */
+	struct rcu_head rcu_head;       /* its free, a grace period after it left the tree */
+	void __rcu *slots[XA_CHUNK_SIZE];
 };
 
-#define XARRAY_INIT(name) { .xa_lock = SPINLOCK_INIT(name), .xa_head = NULL, .xa_height = 0 }
+struct xarray {
+	spinlock_t xa_lock;             /* changes to the tree: see Locking above */
+	void __rcu *xa_head;            /* the entry at index 0 alone, or the root node */
+};
+
+#define XARRAY_INIT(name) { .xa_lock = SPINLOCK_INIT(name), .xa_head = NULL }
 
 /* An empty xarray whose lock's lockdep class is name. */
 static inline void xa_init(struct xarray *xa, const char *name)
 {
 	spin_lock_init(&xa->xa_lock, name);
 	xa->xa_head = NULL;
-	xa->xa_height = 0;
 }
 
 static inline void xa_lock(struct xarray *xa)
@@ -61,7 +70,23 @@ static inline void xa_unlock(struct xarray *xa)
 
 static inline bool xa_empty(const struct xarray *xa)
 {
-	return !xa->xa_head;
+	return !READ_ONCE(xa->xa_head);
+}
+
+/* A node as a slot holds it, and back. */
+static inline void *xa_mk_node(const struct xa_node *node)
+{
+	return (void *)((unsigned long)node | 2);
+}
+
+static inline bool xa_is_node(const void *entry)
+{
+	return ((unsigned long)entry & 3) == 2;
+}
+
+static inline struct xa_node *xa_to_node(const void *entry)
+{
+	return (struct xa_node *)((unsigned long)entry - 2);
 }
 
 void *xa_load(const struct xarray *xa, unsigned long index);

@@ -25,6 +25,7 @@
 #include "kernel/sched/sched.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/rcupdate.h"
 #include "linux/uaccess.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
@@ -323,6 +324,7 @@ void schedule(void)
 	struct task_struct *prev = rq->curr, *next;
 	int pc;
 
+	rcu_note_context_switch();
 	spin_lock(&rq->lock);
 	pc = preempt_count();
 	clear_tsk_need_resched(prev);
@@ -393,7 +395,8 @@ void scheduler_ipi(void)
 /*
  * Every CPU's idle loop, entered once it is up (the boot CPU after
  * starting init, each AP from arch/x86_64/smpboot.c): run what is queued,
- * else pull work from a busier CPU, else halt with interrupts on until an
+ * else pull work from a busier CPU, else run the RCU callbacks whose grace
+ * period ended (kernel/rcu/tree.c), else halt with interrupts on until an
  * interrupt (tick, IPI, device) may have made something runnable.  The
  * test and the halt happen with interrupts off (sti; hlt), so no wake-up
  * slips between them.
@@ -406,10 +409,15 @@ __noreturn void cpu_startup_entry(void)
 	if (!rq->idle)                  /* an AP: its boot stack (only the TSS reads it) */
 		init_idle(smp_processor_id(), (void *)(sp & ~(KSTACK_SIZE - 1)));
 	for (;;) {
+		rcu_idle_qs();
 		local_irq_disable();
-		if (READ_ONCE(rq->nr_running) || load_balance(rq))
+		if (READ_ONCE(rq->nr_running) || load_balance(rq)) {
 			schedule();
-		else
+		} else if (rcu_core_pending()) {
+			local_irq_enable();
+			rcu_core();
+		} else {
 			arch_cpu_idle();
+		}
 	}
 }

@@ -7,6 +7,8 @@
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
 #include "linux/wait.h"
+#include "linux/rcupdate.h"
+#include <pthread.h>
 #include "mm/mm.h"
 #include "mm/memblock.h"
 #include "mm/mm_api.h"
@@ -81,6 +83,7 @@ void warn_slowpath(const char *file, int line, const char *cond)
 
 void host_machine_shutdown(void)
 {
+	rcu_barrier();                  /* callbacks free memory of this machine */
 	if (host_phys_base)
 		munmap(host_phys_base, host_phys_size);
 	host_phys_base = NULL;
@@ -171,6 +174,43 @@ int shmem_zero_setup(struct vm_area_struct *vma)
 long vfs_fallocate(struct file *file, int mode, long offset, long len)
 {
 	return -EOPNOTSUPP;
+}
+
+/*
+ * RCU (<linux/rcupdate.h>): a callback waits on a list until rcu_barrier(),
+ * which the tests call between phases, with no thread inside a reader
+ * (their threads joined), and host_machine_shutdown() calls.  So whatever
+ * the threads of a concurrent test do, no node a reader may hold is freed
+ * under it.  Grace periods themselves are the kernel's (kernel/rcu/tree.c,
+ * tested by ktest rcu).
+ */
+static pthread_mutex_t host_rcu_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rcu_head *host_rcu_head, **host_rcu_tail = &host_rcu_head;
+
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	head->func = func;
+	head->next = NULL;
+	pthread_mutex_lock(&host_rcu_lock);
+	*host_rcu_tail = head;
+	host_rcu_tail = &head->next;
+	pthread_mutex_unlock(&host_rcu_lock);
+}
+
+/* Run every queued callback, in queue order. */
+void rcu_barrier(void)
+{
+	struct rcu_head *list, *next;
+
+	pthread_mutex_lock(&host_rcu_lock);
+	list = host_rcu_head;
+	host_rcu_head = NULL;
+	host_rcu_tail = &host_rcu_head;
+	pthread_mutex_unlock(&host_rcu_lock);
+	for (; list; list = next) {
+		next = list->next;
+		list->func(list);
+	}
 }
 
 /* Each host thread is a CPU for preempt_count (<asm/preempt.h>). */

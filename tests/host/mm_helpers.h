@@ -71,6 +71,7 @@ static inline void mm_test_shutdown(struct mm_struct *m, const struct mem_counts
 
 	if (m)
 		mm_exit(m);
+	rcu_barrier();                  /* the page cache's nodes, freed a grace period late */
 	mem_counts_snapshot(&after);
 	assert_true(mem_counts_equal(before, &after));
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);
