@@ -146,7 +146,7 @@ $(B)/host/test_%: tests/host/test_%.c $(HOST_OBJS) $(wildcard tests/host/*.h tes
 
 # The concurrent host tests under ThreadSanitizer (clang), both variants:
 # make tsan-host (not part of make test: a few seconds, and clang only).
-TSAN_TESTS := $(B)/host/tsan_concurrent_cow $(B)/host/tsan_concurrent_filemap
+TSAN_TESTS := $(B)/host/tsan_concurrent_cow $(B)/host/tsan_concurrent_filemap $(B)/host/tsan_xarray
 $(B)/host/tsan_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=1 -O1 -g -Itests/host/include -fsanitize=thread $< $(HOST_LIB) -lcmocka -pthread -o $@

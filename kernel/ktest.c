@@ -15,6 +15,7 @@
  */
 #include "linux/ktest.h"
 #include "linux/printk.h"
+#include "linux/rcupdate.h"
 #include "linux/string.h"
 #include "mm/mm.h"
 #include <asm/arch.h>
@@ -63,8 +64,10 @@ static bool run_case(const struct ktest_case *c)
 	struct mem_counts before, after;
 	unsigned long warns = nr_warnings, bad = nr_bad_pages;
 
+	rcu_barrier();                  /* frees by RCU count where they were queued */
 	mem_counts_snapshot(&before);
 	c->run(&t);
+	rcu_barrier();
 	mem_counts_snapshot(&after);
 	if (!mem_counts_equal(&before, &after)) {
 		mem_counts_print_diff(&before, &after);

@@ -24,17 +24,16 @@
  * is held for write around every chain link and unlink and around a move
  * of a linked VMA's range (split, merge, mremap), and for read around a
  * walk, so a walker sees each VMA once and at its true range.  A walker
- * may find a folio's anon_vma while its last VMA goes: Linux reads
- * folio->mapping under rcu_read_lock() and frees anon_vmas by RCU;
- * foliOS has no RCU, and anon_vma_free_lock stands in for it (see
- * folio_get_anon_vma()).
+ * may find a folio's anon_vma while its last VMA goes: as Linux, it reads
+ * folio->mapping under rcu_read_lock(), and an anon_vma is freed a grace
+ * period after its last reference went (Linux's slab is
+ * SLAB_TYPESAFE_BY_RCU, which keeps the memory an anon_vma that long;
+ * foliOS frees it by call_rcu).  See folio_get_anon_vma().
  */
 #include "linux/errno.h"
+#include "linux/rcupdate.h"
 #include "linux/slab.h"
 #include "mm/rmap.h"
-
-/* rcu_read_lock() of folio_get_anon_vma() and synchronize_rcu() of put_anon_vma(). */
-static spinlock_t anon_vma_free_lock = SPINLOCK_INIT("anon_vma_free");
 
 static struct anon_vma *anon_vma_alloc(void)
 {
@@ -54,22 +53,24 @@ static void get_anon_vma(struct anon_vma *anon_vma)
 	atomic_inc(&anon_vma->refcount);
 }
 
+static void anon_vma_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct anon_vma, rcu));
+}
+
 /*
  * Drop a reference; the last one frees the anon_vma and drops its root's.
- * Before the free, every folio_get_anon_vma() that may have read a folio's
- * pointer to it has finished (Linux frees it by RCU for the same reason).
+ * The free waits for a grace period: a folio_get_anon_vma() that read a
+ * folio's pointer to it may still be looking at its refcount.
  */
 void put_anon_vma(struct anon_vma *anon_vma)
 {
 	struct anon_vma *root = anon_vma->root;
-	unsigned long flags;
 
 	if (!atomic_dec_and_test(&anon_vma->refcount))
 		return;
 	VM_WARN_ON_ONCE(!list_empty(&anon_vma->rb_root), "put_anon_vma: freeing a linked anon_vma");
-	spin_lock_irqsave(&anon_vma_free_lock, flags);
-	spin_unlock_irqrestore(&anon_vma_free_lock, flags);
-	kfree(anon_vma);
+	call_rcu(&anon_vma->rcu, anon_vma_free_rcu);
 	if (root != anon_vma)
 		put_anon_vma(root);
 }
@@ -206,19 +207,18 @@ void unlink_anon_vmas(struct vm_area_struct *vma)
  * mapped (then its anon_vma may be gone: nothing keeps it for an unmapped
  * folio).  The caller holds a folio reference and ends with put_anon_vma()
  * (Linux's folio_get_anon_vma).  While the folio is mapped, some VMA on
- * its anon_vma maps it, so the anon_vma is alive; anon_vma_free_lock
- * keeps it so until the reference is taken.
+ * its anon_vma maps it, so the anon_vma is alive; rcu_read_lock() keeps
+ * its memory until the reference is taken, or found to be 0 already.
  */
 struct anon_vma *folio_get_anon_vma(const struct folio *folio)
 {
 	struct anon_vma *anon_vma;
-	unsigned long flags;
 
-	spin_lock_irqsave(&anon_vma_free_lock, flags);
+	rcu_read_lock();
 	anon_vma = folio_anon_vma(folio);
 	if (anon_vma && (!folio_mapped(folio) || !atomic_add_unless(&anon_vma->refcount, 1, 0)))
 		anon_vma = NULL;
-	spin_unlock_irqrestore(&anon_vma_free_lock, flags);
+	rcu_read_unlock();
 	return anon_vma;
 }
 

@@ -85,8 +85,8 @@
  *   shmem_inode_info->lock   mm/shmem.c           alloced, i_blocks, each insertion
  *     i_pages.xa_lock        mm/filemap.c         a page cache's tree, nrpages, the
  *                                                 cache's references; a file split's
- *                                                 frozen refcount; lookups too (no RCU)
- *       split_queue_lock, kmalloc_lock, zone.lock
+ *                                                 frozen refcount (lookups: RCU, no lock)
+ *       split_queue_lock, kmalloc_lock, zone.lock, rcu_state.lock
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
  *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
@@ -123,6 +123,9 @@
  *                                                 in CPU order (kernel/sched/fair.c)
  *         ida->lock, kmalloc_lock, zone.lock     the switch's mmdrop of a lazily
  *                                                 kept mm (arch/x86_64/tlb.c)
+ *   rcu_state.lock     irq   kernel/rcu/tree.c    grace periods, the callback lists;
+ *                                                 call_rcu() under any lock; nothing
+ *                                                 under it (the tick reports QSs)
  *   logbuf_lock        irq   kernel/printk.c      printk may run under any other lock
  *     graph_lock       irq   kernel/locking/lockdep.c  lockdep's tables (a raw word)
  *

@@ -40,6 +40,7 @@
 #include "mm/mm_types.h"
 #include "linux/bit_spinlock.h"
 #include "linux/rwsem.h"
+#include "linux/rcupdate.h"
 #include "linux/printk.h"
 #include "linux/errno.h"
 
@@ -60,6 +61,7 @@ struct anon_vma {
 	 */
 	struct rw_semaphore rwsem;
 	atomic_t refcount;              /* one while chains link it + children + walkers */
+	struct rcu_head rcu;            /* its free, a grace period after the last put */
 	/*
 	 * Linux's rb_root is an interval tree of the chains, keyed by the
 	 * VMAs' page-offset ranges.  foliOS keeps a plain list: the walk skips

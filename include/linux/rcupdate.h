@@ -59,7 +59,13 @@ static inline bool rcu_read_lock_held(void)
 	return preempt_count() || irqs_disabled();
 }
 
-#define rcu_dereference(p)              READ_ONCE(p)
+/*
+ * Linux's rcu_dereference is a plain load that relies on the address
+ * dependency to order what is read through the pointer; an acquire load
+ * is the same instruction on x86 and says so to the compiler and to
+ * ThreadSanitizer.
+ */
+#define rcu_dereference(p)              __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_assign_pointer(p, v)        smp_store_release(&(p), (v))
 #define RCU_INIT_POINTER(p, v)          WRITE_ONCE(p, v)
 

@@ -155,6 +155,12 @@ __noreturn void do_exit(int wait_status);
 __noreturn void do_task_dead(void);
 void sched_tick(void);
 void run_itimers(void);
+
+/* A CPU's idle task (pid 0; the boot CPU's runs kmain and the ktests first). */
+static inline bool is_idle_task(const struct task_struct *p)
+{
+	return p->pid == 0;
+}
 struct task_struct *find_task_by_vpid(int pid);
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);

@@ -42,6 +42,7 @@
 #include "linux/smp.h"
 #include "linux/spinlock.h"
 #include "linux/wait.h"
+#include <asm/processor.h>
 
 struct rcu_cblist {
 	struct rcu_head *head;
@@ -208,7 +209,10 @@ static void rcu_barrier_callback(struct rcu_head *head)
 
 /*
  * Queue one more callback and sleep until it has run: callbacks run in
- * queue order, so all earlier ones have run by then.
+ * queue order, so all earlier ones have run by then.  The boot context
+ * (the ktests run there before there are tasks) and an idle task cannot
+ * sleep: they run callbacks themselves while they wait, as an idle loop
+ * would.
  */
 void rcu_barrier(void)
 {
@@ -216,5 +220,12 @@ void rcu_barrier(void)
 
 	might_sleep();
 	call_rcu(&w.head, rcu_barrier_callback);
+	if (!current || is_idle_task(current)) {
+		while (!smp_load_acquire(&w.done)) {
+			rcu_core();
+			cpu_relax();
+		}
+		return;
+	}
 	wait_var_event(&w.done, smp_load_acquire(&w.done));
 }

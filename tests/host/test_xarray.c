@@ -2,13 +2,16 @@
  * Host tests of the page-cache index (lib/xarray.c): random stores,
  * loads, erases, range stores and finds against a model (a plain array),
  * sparse and dense, and running out of memory halfway through a store.
- * Every node must be freed when the tree empties (kmalloc_bytes).
+ * Every node must be freed when the tree empties (kmalloc_bytes).  And
+ * lockless readers (rcu_read_lock) racing with a writer that grows and
+ * shrinks the tree only ever see an index's entry or nothing.
  */
 #include "linux/errno.h"
 #include "linux/xarray.h"
 #include "tests/host/hostenv.h"
 #include "mm/mm.h"
 #include "mm/fail_alloc.h"
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +145,7 @@ static void run_model(unsigned long base, unsigned long span, int ops)
 
 	memset(&m, 0, sizeof(m));
 	m.base = base;
+	xa_lock(&xa);                   /* changes need it; it also makes loads safe */
 	random_ops(&xa, &m, span, ops);
 	check_loads(&xa, &m);
 	for (unsigned long i = 0; i < MODEL_SIZE; i++)
@@ -153,6 +157,7 @@ static void run_model(unsigned long base, unsigned long span, int ops)
 	}
 	assert_true(xa_empty(&xa));
 	assert_int_equal(height(&xa), 0);
+	xa_unlock(&xa);
 	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
 }
 
@@ -181,6 +186,7 @@ static void test_grow_shrink(void **state)
 	unsigned long index = 1;
 
 	(void)state;
+	xa_lock(&xa);
 	assert_int_equal(xa_store(&xa, 0, entry_of(1)), 0);
 	assert_int_equal(height(&xa), 0);                      /* in xa_head itself */
 	assert_int_equal(xa_store(&xa, 64 * 64, entry_of(2)), 0);
@@ -200,6 +206,7 @@ static void test_grow_shrink(void **state)
 	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
 	assert_ptr_equal(xa_erase(&xa, 0), entry_of(1));
 	assert_true(xa_empty(&xa));
+	xa_unlock(&xa);
 }
 
 /*
@@ -213,6 +220,7 @@ static void test_store_range_nomem(void **state)
 	int failures = 0;
 
 	(void)state;
+	xa_lock(&xa);
 	assert_int_equal(xa_store(&xa, 5, entry_of(5)), 0);
 	for (int n = 0;; n++) {
 		char spec[32];
@@ -243,6 +251,7 @@ static void test_store_range_nomem(void **state)
 	assert_int_equal(xa_store_range(&xa, 4096 + 512, 4096 + 1023, NULL), 0);
 	assert_int_equal(height(&xa), 1);
 	xa_destroy(&xa);
+	xa_unlock(&xa);
 	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
 }
 
@@ -252,10 +261,95 @@ static void test_destroy(void **state)
 	struct xarray xa = XARRAY_INIT("test xarray");
 
 	(void)state;
+	xa_lock(&xa);
 	for (unsigned long i = 0; i < 5000; i += 3)
 		assert_int_equal(xa_store(&xa, i * 97, entry_of(i)), 0);
 	xa_destroy(&xa);
+	xa_unlock(&xa);
 	assert_true(xa_empty(&xa));
+	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
+}
+
+/* Indices that make the tree grow to each height and shrink back. */
+static const unsigned long race_index[] = {
+	0, 1, 63, 64, 4095, 4096, 1UL << 20, (1UL << 30) + 5, 1UL << 45, ~0UL,
+};
+#define NR_RACE_INDEX (sizeof(race_index) / sizeof(race_index[0]))
+#define NR_READERS 3
+#define NR_PHASES 50
+#define PHASE_OPS 2000
+
+static struct xarray race_xa = XARRAY_INIT("race xarray");
+static bool race_done;
+
+static unsigned long race_rand(unsigned long *seed)
+{
+	*seed = *seed * 6364136223846793005UL + 1442695040888963407UL;
+	return *seed >> 33;
+}
+
+/* Loads and finds under rcu_read_lock(): an index's own entry, or nothing. */
+static void *race_reader(void *arg)
+{
+	unsigned long seed = (unsigned long)arg, bad = 0;
+
+	while (!__atomic_load_n(&race_done, __ATOMIC_ACQUIRE)) {
+		unsigned long index = race_index[race_rand(&seed) % NR_RACE_INDEX], found = index;
+		void *entry;
+
+		rcu_read_lock();
+		entry = xa_load(&race_xa, index);
+		bad += entry && entry != entry_of(index);
+		entry = xa_find(&race_xa, &found, ~0UL);
+		bad += entry && (found < index || entry != entry_of(found));
+		rcu_read_unlock();
+	}
+	return (void *)bad;
+}
+
+/*
+ * A writer storing and erasing at those indices under xa_lock, in phases:
+ * between two, with the readers gone, the freed nodes are let go (the
+ * host's rcu_barrier, see tests/host/hostenv.c).
+ */
+static void race_phase(unsigned long *seed)
+{
+	pthread_t readers[NR_READERS];
+
+	__atomic_store_n(&race_done, false, __ATOMIC_RELEASE);
+	for (long i = 0; i < NR_READERS; i++)
+		assert_int_equal(pthread_create(&readers[i], NULL, race_reader,
+						(void *)(*seed + i)), 0);
+	for (int n = 0; n < PHASE_OPS; n++) {
+		unsigned long index = race_index[race_rand(seed) % NR_RACE_INDEX];
+
+		xa_lock(&race_xa);
+		if (race_rand(seed) % 2)
+			assert_int_equal(xa_store(&race_xa, index, entry_of(index)), 0);
+		else
+			xa_erase(&race_xa, index);
+		xa_unlock(&race_xa);
+	}
+	__atomic_store_n(&race_done, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < NR_READERS; i++) {
+		void *bad;
+
+		pthread_join(readers[i], &bad);
+		assert_int_equal((unsigned long)bad, 0);
+	}
+	rcu_barrier();
+}
+
+static void test_lockless_readers(void **state)
+{
+	unsigned long seed = 1;
+
+	(void)state;
+	for (int phase = 0; phase < NR_PHASES; phase++)
+		race_phase(&seed);
+	xa_lock(&race_xa);
+	xa_destroy(&race_xa);
+	xa_unlock(&race_xa);
 	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
 }
 
@@ -267,6 +361,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_grow_shrink, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_store_range_nomem, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_destroy, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_lockless_readers, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
