@@ -20,7 +20,7 @@
  * is that entry in xa_head itself.  The tree grows a level when an index
  * does not fit and shrinks when the root node uses slot 0 alone, as
  * Linux's does; walks remember their path instead of parent pointers, and
- * a node is found empty by looking at its slots.
+ * a node counts its slots in use, so an emptied one is freed at once.
  *
  * Lockless readers (rcu_read_lock): every slot and xa_head is read once
  * (rcu_dereference) and written in one store; a new node is filled before
@@ -66,15 +66,12 @@ static void xa_node_free(struct xa_node *node)
 	call_rcu(&node->rcu_head, xa_node_free_rcu);
 }
 
-/* The largest index the tree under head can hold (head: xa_head's value). */
-static unsigned long xa_max_index(const void *head)
+/* Does the tree under head (xa_head's value) reach index? */
+static bool xa_reaches(const void *head, unsigned long index)
 {
-	unsigned int bits;
-
 	if (!xa_is_node(head))
-		return 0;
-	bits = xa_to_node(head)->shift + XA_CHUNK_SHIFT;
-	return bits >= 64 ? ~0UL : (1UL << bits) - 1;
+		return !index;
+	return !((index >> xa_to_node(head)->shift) >> XA_CHUNK_SHIFT);
 }
 
 /* Which slot of node index goes through. */
@@ -83,44 +80,76 @@ static unsigned int xa_offset(unsigned long index, const struct xa_node *node)
 	return (index >> node->shift) & XA_CHUNK_MASK;
 }
 
-static bool xa_node_empty(const struct xa_node *node)
+/* Set a slot of node (NULL: the slot is xa_head) to v, keeping node->count.  Under xa_lock. */
+static void xa_slot_set(struct xa_node *node, void **slot, void *v)
 {
-	for (int i = 0; i < (int)XA_CHUNK_SIZE; i++)
-		if (node->slots[i])
-			return false;
-	return true;
+	if (node)
+		node->count += !!v - !!*slot;
+	rcu_assign_pointer(*slot, v);
+}
+
+/*
+ * Walk to xas->xa_index's slot and return what it holds (NULL if none, or
+ * XA_RETRY_ENTRY: walk again); xas remembers the node (Linux's xas_load).
+ * A node's slots hold nodes above shift 0 and entries at shift 0, so the
+ * walk goes by the shift.  Under rcu_read_lock() or xa_lock.
+ */
+static __always_inline void *__xas_load(struct xa_state *xas)
+{
+	void *entry = rcu_dereference(xas->xa->xa_head);
+	struct xa_node *node;
+
+	xa_assert_reader();
+	xas->xa_node = NULL;
+	if (!xa_reaches(entry, xas->xa_index))
+		return NULL;
+	if (!xa_is_node(entry))
+		return entry;
+	node = xa_to_node(entry);
+	for (;;) {
+		entry = rcu_dereference(node->slots[xa_offset(xas->xa_index, node)]);
+		if (!node->shift || !entry)
+			break;
+		node = xa_to_node(entry);
+	}
+	xas->xa_node = node;
+	return entry;
+}
+
+void *xas_load(struct xa_state *xas)
+{
+	return __xas_load(xas);
 }
 
 /* The entry at index, or NULL.  Under rcu_read_lock() or xa_lock. */
 void *xa_load(const struct xarray *xa, unsigned long index)
 {
-	void *entry = rcu_dereference(xa->xa_head);
+	XA_STATE(xas, xa, index);
+	void *entry;
 
-	xa_assert_reader();
-	if (index > xa_max_index(entry))
-		return NULL;
-	while (xa_is_node(entry)) {
-		struct xa_node *node = xa_to_node(entry);
-
-		entry = rcu_dereference(node->slots[xa_offset(index, node)]);
-	}
+	do
+		entry = __xas_load(&xas);
+	while (xa_is_retry(entry));
 	return entry;
 }
 
 /*
  * Drop root nodes that only use slot 0: what slot 0 holds (a node, or the
- * entry at index 0) becomes xa_head.  An empty root was already taken out
- * by xa_clear().
+ * entry at index 0) becomes xa_head.  An entry leaves XA_RETRY_ENTRY
+ * behind, for a reader that found it in the old root (xas_reload).  An
+ * empty root was already taken out by xa_clear().
  */
 static void xa_shrink(struct xarray *xa)
 {
 	while (xa_is_node(xa->xa_head)) {
 		struct xa_node *root = xa_to_node(xa->xa_head);
+		void *child = root->slots[0];
 
-		for (int i = 1; i < (int)XA_CHUNK_SIZE; i++)
-			if (root->slots[i])
-				return;
-		rcu_assign_pointer(xa->xa_head, root->slots[0]);
+		if (root->count != 1 || !child)
+			return;
+		rcu_assign_pointer(xa->xa_head, child);
+		if (!xa_is_node(child))
+			rcu_assign_pointer(root->slots[0], XA_RETRY_ENTRY);
 		xa_node_free(root);
 	}
 }
@@ -141,7 +170,7 @@ static unsigned int xa_shift_for(unsigned long index)
  */
 static int xa_grow(struct xarray *xa, unsigned long index)
 {
-	while (index > xa_max_index(xa->xa_head)) {
+	while (!xa_reaches(xa->xa_head, index)) {
 		void *head = xa->xa_head;
 		unsigned int shift = 0;
 		struct xa_node *root;
@@ -154,31 +183,45 @@ static int xa_grow(struct xarray *xa, unsigned long index)
 		if (!root)
 			return -ENOMEM;
 		root->slots[0] = head;
+		root->count = head != NULL;
 		rcu_assign_pointer(xa->xa_head, xa_mk_node(root));
 	}
 	return 0;
 }
 
-/*
- * The slot that holds index's entry, creating the nodes on the way
- * (the tree must be high enough); NULL if out of memory.
- */
-static void **xa_create_slot(struct xarray *xa, unsigned long index)
+/* Put a new node one level below node in its empty slot; false if out of memory. */
+static noinline_fn bool xa_add_child(struct xa_node *node, void **slot)
 {
-	void **slot = &xa->xa_head;
+	struct xa_node *child = xa_node_alloc(node->shift - XA_CHUNK_SHIFT);
 
-	while (xa_is_node(*slot)) {
-		struct xa_node *node = xa_to_node(*slot);
+	if (child)
+		xa_slot_set(node, slot, xa_mk_node(child));
+	return child;
+}
 
+/*
+ * The slot that holds index's entry, creating the nodes on the way (the
+ * tree must be high enough), and in *leaf the node it is in (NULL: the
+ * slot is xa_head); NULL if out of memory.
+ */
+static void **xa_create_slot(struct xarray *xa, unsigned long index, struct xa_node **leaf)
+{
+	struct xa_node *node;
+	void **slot;
+
+	*leaf = NULL;
+	if (!xa_is_node(xa->xa_head))
+		return &xa->xa_head;
+	node = xa_to_node(xa->xa_head);
+	for (;;) {
 		slot = &node->slots[xa_offset(index, node)];
-		if (!*slot && node->shift) {
-			struct xa_node *child = xa_node_alloc(node->shift - XA_CHUNK_SHIFT);
-
-			if (!child)
-				return NULL;
-			rcu_assign_pointer(*slot, xa_mk_node(child));
-		}
+		if (!node->shift)
+			break;
+		if (!*slot && !xa_add_child(node, slot))
+			return NULL;
+		node = xa_to_node(*slot);
 	}
+	*leaf = node;
 	return slot;
 }
 
@@ -188,26 +231,26 @@ static void **xa_create_slot(struct xarray *xa, unsigned long index)
  */
 static void *xa_clear(struct xarray *xa, unsigned long index)
 {
-	void **path[XA_MAX_HEIGHT];
+	struct xa_node *path[XA_MAX_HEIGHT], *node = NULL;
 	void **slot = &xa->xa_head;
 	unsigned int depth = 0;
 	void *old;
 
-	if (index > xa_max_index(*slot))
+	if (!xa_reaches(*slot, index))
 		return NULL;
 	while (xa_is_node(*slot)) {
-		struct xa_node *node = xa_to_node(*slot);
-
-		path[depth++] = slot;
+		node = xa_to_node(*slot);
+		path[depth++] = node;
 		slot = &node->slots[xa_offset(index, node)];
 	}
 	old = *slot;
-	WRITE_ONCE(*slot, NULL);
-	while (depth && xa_node_empty(xa_to_node(*path[depth - 1]))) {
-		struct xa_node *node = xa_to_node(*path[--depth]);
+	xa_slot_set(node, slot, NULL);
+	while (depth && !path[depth - 1]->count) {
+		struct xa_node *empty = path[--depth], *parent = depth ? path[depth - 1] : NULL;
 
-		WRITE_ONCE(*path[depth], NULL);
-		xa_node_free(node);
+		xa_slot_set(parent, parent ? &parent->slots[xa_offset(index, parent)] : &xa->xa_head,
+			    NULL);
+		xa_node_free(empty);
 	}
 	xa_shrink(xa);
 	return old;
@@ -220,14 +263,23 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 	return xa_clear(xa, index);
 }
 
+/* Does [index, last] end in index's leaf (64 slots)? */
+static bool xa_last_in_leaf(unsigned long index, unsigned long last)
+{
+	return last - index <= XA_CHUNK_MASK - (index & XA_CHUNK_MASK);
+}
+
 /*
- * Store entry at every index of [first, last], first <= last (NULL erases them).  The
- * nodes are made first, so that running out of memory (-ENOMEM) leaves
- * the tree as it was; 0 on success.
+ * Store entry at every index of [first, last], first <= last (NULL erases
+ * them).  The nodes are made first, one walk per leaf, so that running
+ * out of memory (-ENOMEM) leaves the tree as it was; then each leaf's
+ * run of slots is filled in one go.  0 on success.
  */
 int xa_store_range(struct xarray *xa, unsigned long first, unsigned long last, void *entry)
 {
 	unsigned long index = first;
+	struct xa_node *leaf;
+	void **slot;
 
 	xa_assert_locked(xa);
 	if (!entry) {
@@ -238,21 +290,30 @@ int xa_store_range(struct xarray *xa, unsigned long first, unsigned long last, v
 	}
 	if (xa_grow(xa, last))
 		goto nomem;
-	do
-		if (!xa_create_slot(xa, index))
+	for (;; index = (index | XA_CHUNK_MASK) + 1) {
+		slot = xa_create_slot(xa, index, &leaf);
+		if (!slot)
 			goto nomem;
-	while (index++ != last);
-	index = first;
-	do
-		rcu_assign_pointer(*xa_create_slot(xa, index), entry);
-	while (index++ != last);
-	return 0;
+		if (xa_last_in_leaf(index, last))
+			break;
+	}
+	if (!xa_last_in_leaf(first, last))      /* several leaves: back to the first */
+		slot = xa_create_slot(xa, first, &leaf);
+	for (index = first;; index++) {
+		xa_slot_set(leaf, slot, entry);
+		if (index == last)
+			return 0;
+		if ((index + 1) & XA_CHUNK_MASK)
+			slot++;
+		else                                    /* the next leaf: it exists */
+			slot = xa_create_slot(xa, index + 1, &leaf);
+	}
 nomem:
 	/* clearing an empty slot frees the empty nodes made for it */
-	for (unsigned long i = first;; i++) {
+	for (unsigned long i = first;; i = (i | XA_CHUNK_MASK) + 1) {
 		if (!xa_load(xa, i))
 			xa_clear(xa, i);
-		if (i == index)
+		if (xa_last_in_leaf(i, index))
 			break;
 	}
 	xa_shrink(xa);
@@ -267,7 +328,8 @@ int xa_store(struct xarray *xa, unsigned long index, void *entry)
 
 /*
  * The first entry under node whose index is >= *index and <= max; sets
- * *index to it.  base is the first index node covers.
+ * *index to it.  base is the first index node covers.  XA_RETRY_ENTRY
+ * if the walk met one.
  */
 static void *xa_node_find(const struct xa_node *node, unsigned long base,
 			  unsigned long *index, unsigned long max)
@@ -282,7 +344,7 @@ static void *xa_node_find(const struct xa_node *node, unsigned long base,
 		if (off > (~0UL >> shift) || start > max)      /* past the top index, or max */
 			return NULL;
 		entry = rcu_dereference(node->slots[off]);
-		if (xa_is_node(entry))
+		if (entry && shift)
 			entry = xa_node_find(xa_to_node(entry), start, &from, max);
 		if (entry) {
 			*index = from;
@@ -299,14 +361,20 @@ static void *xa_node_find(const struct xa_node *node, unsigned long base,
  */
 void *xa_find(const struct xarray *xa, unsigned long *index, unsigned long max)
 {
-	void *head = rcu_dereference(xa->xa_head);
+	unsigned long start = *index;
+	void *head, *entry;
 
 	xa_assert_reader();
-	if (*index > max || *index > xa_max_index(head) || !head)
-		return NULL;
-	if (!xa_is_node(head))
-		return head;            /* *index is 0 */
-	return xa_node_find(xa_to_node(head), 0, index, max);
+	do {
+		head = rcu_dereference(xa->xa_head);
+		*index = start;
+		if (start > max || !xa_reaches(head, start) || !head)
+			return NULL;
+		if (!xa_is_node(head))
+			return head;    /* *index is 0 */
+		entry = xa_node_find(xa_to_node(head), 0, index, max);
+	} while (xa_is_retry(entry));
+	return entry;
 }
 
 static void xa_free_nodes(struct xa_node *node)

@@ -55,37 +55,32 @@ void address_space_init_once(struct address_space *mapping, struct inode *host)
 }
 
 /*
- * A reference to folio, found at index of mapping under rcu_read_lock(),
- * if the slot still holds it once the reference is taken (Linux's
- * folio_try_get + xas_reload).  The folio may have been removed, freed
- * and even reused since it was read: folio_try_get() fails on a free or
- * frozen (being split) folio, and a reference taken on a page that is
- * something else now is dropped again (every page's last put frees it,
- * whoever drops it: mm/page_alloc.c).  False: look again.
- */
-static bool filemap_try_get(struct address_space *mapping, pgoff_t index, struct folio *folio)
-{
-	if (!folio_try_get(folio))
-		return false;
-	if (likely(xa_load(&mapping->i_pages, index) == folio))
-		return true;
-	folio_put(folio);
-	return false;
-}
-
-/*
  * The folio caching index, with a new reference; NULL if none (Linux's
- * filemap_get_entry).  Takes no lock: the caller that locks the folio
- * rechecks folio->mapping, as it may have left the cache since.
+ * filemap_get_entry).  Takes no lock: under rcu_read_lock() it loads the
+ * slot, takes a reference with folio_try_get(), then reads the slot again
+ * (xas_reload).  Meanwhile the folio may have been removed, freed and
+ * even reused: folio_try_get() fails on a free or frozen (being split)
+ * folio, and a reference that landed on a page which is something else
+ * now is dropped again (every page's last put frees it, whoever drops
+ * it: mm/page_alloc.c).  The caller that locks the folio rechecks
+ * folio->mapping, as it may have left the cache since.
  */
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 {
+	XA_STATE(xas, &mapping->i_pages, index);
 	struct folio *folio;
 
 	rcu_read_lock();
-	do
-		folio = xa_load(&mapping->i_pages, index);
-	while (folio && !filemap_try_get(mapping, index, folio));
+repeat:
+	folio = xas_load(&xas);
+	if (xa_is_retry(folio))
+		goto repeat;
+	if (folio && !folio_try_get(folio))
+		goto repeat;
+	if (folio && unlikely(folio != xas_reload(&xas))) {
+		folio_put(folio);
+		goto repeat;
+	}
 	rcu_read_unlock();
 	return folio;
 }
@@ -93,7 +88,8 @@ struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 /*
  * The first folio caching an index in [*index, max], with a new reference,
  * *index set to an index it caches; NULL if none (one step of Linux's
- * find_get_entries).  Lockless, as filemap_get_folio.
+ * find_get_entries).  Lockless, as filemap_get_folio; the recheck walks
+ * to the index found again.
  */
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
 {
@@ -101,11 +97,14 @@ struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *ind
 	struct folio *folio;
 
 	rcu_read_lock();
-	for (;;) {
-		folio = xa_find(&mapping->i_pages, index, max);
-		if (!folio || filemap_try_get(mapping, *index, folio))
-			break;
-		*index = start;
+repeat:
+	*index = start;
+	folio = xa_find(&mapping->i_pages, index, max);
+	if (folio && !folio_try_get(folio))
+		goto repeat;
+	if (folio && unlikely(folio != xa_load(&mapping->i_pages, *index))) {
+		folio_put(folio);
+		goto repeat;
 	}
 	rcu_read_unlock();
 	return folio;

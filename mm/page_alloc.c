@@ -398,9 +398,11 @@ static void free_one_block(struct page *page, unsigned int order)
  */
 void __free_pages(struct page *page, unsigned int order)
 {
+	bool head = PageHead(page);     /* before the put: the last one resets the flags */
+
 	if (put_page_testzero(page))
 		free_one_block(page, order);
-	else if (!PageHead(page))
+	else if (!head)
 		while (order-- > 0)
 			free_one_block(page + (1UL << order), order);
 }

@@ -85,11 +85,15 @@ void rcu_sched_clock_irq(int user);
 void rcu_idle_qs(void);
 void rcu_core(void);
 
-/* Callbacks whose grace period has ended wait to run: rcu_core() has work. */
+/*
+ * Callbacks whose grace period has ended wait to run and no CPU is
+ * running them: rcu_core() has work here.
+ */
 extern struct rcu_head *rcu_done_list;
+extern bool rcu_invoking;
 static inline bool rcu_core_pending(void)
 {
-	return READ_ONCE(rcu_done_list) != NULL;
+	return READ_ONCE(rcu_done_list) && !READ_ONCE(rcu_invoking);
 }
 
 #endif

@@ -70,7 +70,7 @@ static struct rcu_data {
 	bool qs_needed;
 } __attribute__((aligned(64))) rcu_data[NR_CPUS];
 
-static bool rcu_invoking;               /* a CPU is running callbacks */
+bool rcu_invoking;                      /* a CPU is running callbacks */
 
 /* Move list's callbacks to the end of *tail's list; list becomes empty. */
 static void rcu_cblist_splice(struct rcu_cblist *list, struct rcu_head ***tail)
@@ -169,7 +169,8 @@ void rcu_idle_qs(void)
  * Run the callbacks whose GP has ended (Linux's rcu_core/rcu_do_batch).
  * Process context, interrupts on, no lock held.  One CPU at a time, so
  * they run in queue order; a CPU that finds another at it leaves the work
- * to it, and what it cannot see waits for the next call.
+ * to it, and what it cannot see waits for the next call.  Batches that
+ * ended meanwhile run too, unless the CPU is wanted elsewhere.
  */
 void rcu_core(void)
 {
@@ -190,6 +191,8 @@ void rcu_core(void)
 			next = list->next;
 			list->func(list);
 		}
+		if (current && need_resched())
+			break;
 	}
 	__atomic_store_n(&rcu_invoking, false, __ATOMIC_RELEASE);
 }

@@ -297,9 +297,20 @@ static void *race_reader(void *arg)
 		unsigned long index = race_index[race_rand(&seed) % NR_RACE_INDEX], found = index;
 		void *entry;
 
+		XA_STATE(xas, &race_xa, index);
+
 		rcu_read_lock();
 		entry = xa_load(&race_xa, index);
 		bad += entry && entry != entry_of(index);
+		entry = xas_load(&xas);
+		if (entry && !xa_is_retry(entry)) {
+			/* a node, if the entry was xa_head and the tree grew since */
+			void *again = xas_reload(&xas);
+
+			bad += entry != entry_of(index) || (again && !xa_is_retry(again) &&
+							     !xa_is_node(again) &&
+							     again != entry_of(index));
+		}
 		entry = xa_find(&race_xa, &found, ~0UL);
 		bad += entry && (found < index || entry != entry_of(found));
 		rcu_read_unlock();
@@ -353,6 +364,32 @@ static void test_lockless_readers(void **state)
 	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
 }
 
+/*
+ * A lookup's second look (xas_reload) reads the slot it found the entry
+ * in: after the tree shrank the entry into xa_head, that slot says retry.
+ */
+static void test_reload_after_shrink(void **state)
+{
+	struct xarray xa = XARRAY_INIT("test xarray");
+	XA_STATE(xas, &xa, 0);
+
+	(void)state;
+	xa_lock(&xa);
+	assert_int_equal(xa_store(&xa, 0, entry_of(1)), 0);
+	assert_int_equal(xa_store(&xa, 64, entry_of(2)), 0);
+	assert_ptr_equal(xas_load(&xas), entry_of(1));
+	assert_ptr_equal(xas_reload(&xas), entry_of(1));
+	assert_ptr_equal(xa_erase(&xa, 64), entry_of(2));
+	assert_int_equal(height(&xa), 0);
+	assert_true(xa_is_retry(xas_reload(&xas)));
+	assert_ptr_equal(xa_load(&xa, 0), entry_of(1));
+	assert_ptr_equal(xas_load(&xas), entry_of(1));
+	assert_ptr_equal(xas_reload(&xas), entry_of(1));
+	xa_erase(&xa, 0);
+	xa_unlock(&xa);
+	assert_int_equal(kmalloc_bytes_settled(), before.kmalloc_bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +399,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_range_nomem, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_destroy, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_lockless_readers, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_reload_after_shrink, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
