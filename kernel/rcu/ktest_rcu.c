@@ -104,7 +104,7 @@ static void rcu_grace_period_waits_for_every_cpu(struct ktest *t)
 	unsigned int cpu = smp_processor_id() ? 0 : 1;
 
 	if (num_online_cpus() < 2) {
-		ktest_diag("one CPU: nothing to hold");
+		ktest_diag("no second CPU to hold");
 		return;
 	}
 	cpumask_set_cpu(cpu, &other);

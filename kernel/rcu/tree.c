@@ -52,7 +52,6 @@ struct rcu_cblist {
 static struct rcu_state {
 	spinlock_t lock;                /* all below, and rcu_done_list */
 	bool gp_in_progress;
-	unsigned long gp_seq;           /* grace periods completed */
 	struct cpumask qsmask;          /* CPUs that owe the running GP a QS */
 	struct rcu_cblist next;         /* wait for the GP after the running one */
 	struct rcu_cblist wait;         /* wait for the running GP */
@@ -101,7 +100,6 @@ static void rcu_end_gp(void)
 {
 	lockdep_assert_held(&rcu_state.lock);
 	rcu_cblist_splice(&rcu_state.wait, &rcu_done_tail);
-	rcu_state.gp_seq++;
 	rcu_state.gp_in_progress = false;
 	if (rcu_state.next.head)
 		rcu_start_gp();
