@@ -1,10 +1,17 @@
 /*
- * The line discipline (Linux's drivers/tty/n_tty.c, canonical mode only):
- * bytes from the UART's receive interrupt are edited into lines in
- * read_buf — echo, ^H/DEL erase, ^U kill, CR read as NL (ICRNL), ^D ends
- * a line without itself (EOF at a line's start), ^C and ^\ send SIGINT and
- * SIGQUIT to the foreground process group and flush the input — and
- * n_tty_read() gives a reader at most one complete line per call.
+ * The line discipline (Linux's drivers/tty/n_tty.c): bytes from the
+ * UART's receive interrupt go into read_buf as the termios says.
+ *
+ *   ICANON on (the default): lines are edited — echo (ECHO, ECHOCTL),
+ *   VERASE erases a byte, VWERASE a word (IEXTEN), VKILL the line, CR
+ *   reads as NL (ICRNL), VEOF ends a line without itself (EOF at a line's
+ *   start), NL, VEOL and VEOL2 end one with themselves — and n_tty_read()
+ *   gives a reader at most one complete line per call.
+ *   ICANON off: every byte is readable as it comes; a read returns once
+ *   VMIN bytes came (or the count), or VTIME tenths of a second passed
+ *   without one (after the first, if VMIN is set), as Linux's.
+ *   ISIG: VINTR, VQUIT and VSUSP send SIGINT, SIGQUIT and SIGTSTP to the
+ *   foreground process group and flush the input (unless NOFLSH).
  *
  * Nothing is lost: when read_buf is full and a reader can empty it, the
  * UART is throttled (its receive interrupt off; the bytes wait in the
@@ -14,25 +21,24 @@
  *
  * Lock order: atomic_read_lock (a mutex: readers one at a time, each taking
  * whole lines, as Linux's) -> tty->lock (irqsave: the receive interrupt,
- * on whichever CPU the IOAPIC sends it to, and a reader on another CPU
- * change the same indices) -> tasklist_lock (^C's kill_pgrp), the console
- * lock (echo) and read_wait's lock.  A reader sleeps and copies to user
- * memory with neither spinlock held; see also mm/rmap.c.
+ * on whichever CPU the IOAPIC sends it to, a reader on another CPU and
+ * TCSETS change the same indices and modes) -> tasklist_lock (^C's
+ * kill_pgrp), the console lock (echo) and read_wait's lock.  A reader
+ * sleeps and copies to user memory with neither spinlock held; see also
+ * mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"
 #include "linux/printk.h"
 #include "linux/sched.h"
 #include "linux/signal.h"
+#include "linux/string.h"
 #include "linux/uaccess.h"
+#include <asm/arch.h>
 #include <asm/bitops.h>
 
-#define INTR_CHAR       0x03            /* ^C */
-#define EOF_CHAR        0x04            /* ^D */
-#define ERASE_CHAR      0x7f            /* DEL; ^H erases too */
-#define KILL_CHAR       0x15            /* ^U */
-#define QUIT_CHAR       0x1c            /* ^\ */
 #define READ_CHUNK      256             /* bytes a reader takes per interrupts-off stretch */
+#define DISABLED_CHAR   0               /* _POSIX_VDISABLE; also VEOF's mark in read_buf */
 
 #define MASK(i)         ((i) & (N_TTY_BUF_SIZE - 1))
 
@@ -41,23 +47,36 @@ static unsigned int read_cnt(const struct tty_struct *tty)
 	return tty->read_head - tty->read_tail;
 }
 
-/* A control character echoes as ^X (ECHOCTL), taking two columns. */
-static bool echoes_as_ctl(unsigned char c)
+/* A control character echoes as ^X with ECHOCTL, taking two columns. */
+static bool echoes_as_ctl(const struct tty_struct *tty, unsigned char c)
 {
-	return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+	return L_FLAG(tty, ECHOCTL) && ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f);
 }
 
-static void echo_char(unsigned char c)
+/* Echo c if ECHO is on (a newline also with ECHONL in canonical mode). */
+static void echo_char(const struct tty_struct *tty, unsigned char c)
 {
 	char ctl[2] = { '^', c ^ 0x40 };
 
-	if (echoes_as_ctl(c))
+	if (!L_FLAG(tty, ECHO) && !(c == '\n' && L_FLAG(tty, ECHONL) && L_FLAG(tty, ICANON)))
+		return;
+	if (echoes_as_ctl(tty, c))
 		console_write(ctl, 2);
 	else
 		console_write((const char *)&c, 1);
 }
 
-/* Store c at read_head; a line end also completes the line and wakes readers. */
+/* Is c the enabled control character cc[i]? */
+static bool is_cc(const struct tty_struct *tty, unsigned char c, int i)
+{
+	return tty->termios.c_cc[i] != DISABLED_CHAR && c == tty->termios.c_cc[i];
+}
+
+/*
+ * Store c at read_head; a line end also completes the line.  Readers are
+ * woken when there is something for them: a line, or any byte without
+ * ICANON.
+ */
 static void put_tty_queue(struct tty_struct *tty, unsigned char c, bool line_end)
 {
 	unsigned int i = MASK(tty->read_head);
@@ -68,28 +87,44 @@ static void put_tty_queue(struct tty_struct *tty, unsigned char c, bool line_end
 	else
 		clear_bit(i, tty->read_flags);
 	tty->read_head++;
-	if (line_end) {
+	if (line_end)
 		tty->canon_head = tty->read_head;
+	if (line_end || !L_FLAG(tty, ICANON))
 		wake_up_interruptible(&tty->read_wait);
-	}
 }
 
-/* ^H/DEL erase the last byte of the line being typed; ^U all of it. */
-static void eraser(struct tty_struct *tty, bool kill_line)
+/* Rub out the last byte of the line being typed from the screen (ECHOE). */
+static void echo_erase(const struct tty_struct *tty, unsigned char c)
 {
-	while (tty->read_head != tty->canon_head) {
-		unsigned char c = tty->read_buf[MASK(tty->read_head - 1)];
-
-		tty->read_head--;
+	if (!L_FLAG(tty, ECHO) || !L_FLAG(tty, ECHOE))
+		return;
+	console_write("\b \b", 3);
+	if (echoes_as_ctl(tty, c))
 		console_write("\b \b", 3);
-		if (echoes_as_ctl(c))
-			console_write("\b \b", 3);
-		if (!kill_line)
+}
+
+/* VERASE erases the last byte of the line being typed, VWERASE its last word, VKILL all of it. */
+static void eraser(struct tty_struct *tty, unsigned char c)
+{
+	bool kill_line = is_cc(tty, c, VKILL), word = !kill_line && is_cc(tty, c, VWERASE);
+	bool seen_alnum = false;
+
+	while (tty->read_head != tty->canon_head) {
+		unsigned char prev = tty->read_buf[MASK(tty->read_head - 1)];
+		bool alnum = prev == '_' || ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z') ||
+			     (prev >= '0' && prev <= '9');
+
+		if (word && seen_alnum && !alnum)
+			break;
+		seen_alnum |= alnum;
+		tty->read_head--;
+		echo_erase(tty, prev);
+		if (!kill_line && !word)
 			break;
 	}
 }
 
-/* Drop everything not yet read, complete lines too (Linux's n_tty_flush_buffer). */
+/* Drop everything not yet read, complete lines too (Linux's n_tty_flush_buffer); tty->lock held. */
 static void n_tty_flush_buffer(struct tty_struct *tty)
 {
 	tty->read_head = tty->canon_head = tty->read_tail;
@@ -99,47 +134,86 @@ static void n_tty_flush_buffer(struct tty_struct *tty)
 	}
 }
 
-/* ^C or ^\: echo it, flush the input, signal the foreground group (Linux's isig). */
+/* A signal character: echo it, flush the input, signal the foreground group (Linux's isig). */
 static void isig(struct tty_struct *tty, unsigned char c, int sig)
 {
-	echo_char(c);
-	n_tty_flush_buffer(tty);
+	echo_char(tty, c);
+	if (!L_FLAG(tty, NOFLSH))
+		n_tty_flush_buffer(tty);
 	kill_pgrp(tty->pgrp, sig);
 }
 
-/* Edit one received byte into read_buf; tty->lock held. */
-static void __n_tty_receive_char(struct tty_struct *tty, unsigned char c)
+/* The signal ISIG makes of c, or 0. */
+static int signal_char(const struct tty_struct *tty, unsigned char c)
 {
-	if (c == '\r')
-		c = '\n';
-	if (c == INTR_CHAR || c == QUIT_CHAR) {
-		isig(tty, c, c == INTR_CHAR ? SIGINT : SIGQUIT);
-	} else if (c == ERASE_CHAR || c == '\b' || c == KILL_CHAR) {
-		eraser(tty, c == KILL_CHAR);
-	} else if (c == '\n' || c == EOF_CHAR) {
+	if (!L_FLAG(tty, ISIG))
+		return 0;
+	if (is_cc(tty, c, VINTR))
+		return SIGINT;
+	if (is_cc(tty, c, VQUIT))
+		return SIGQUIT;
+	if (is_cc(tty, c, VSUSP))
+		return SIGTSTP;
+	return 0;
+}
+
+/* Edit one byte into the line being typed (ICANON); tty->lock held. */
+static void receive_canon_char(struct tty_struct *tty, unsigned char c)
+{
+	if (is_cc(tty, c, VERASE) || is_cc(tty, c, VKILL) ||
+	    (is_cc(tty, c, VWERASE) && L_FLAG(tty, IEXTEN))) {
+		eraser(tty, c);
+	} else if (c == '\n' || is_cc(tty, c, VEOF) || is_cc(tty, c, VEOL) || is_cc(tty, c, VEOL2)) {
 		if (read_cnt(tty) == N_TTY_BUF_SIZE)
 			return;                 /* the driver throttles before this */
-		if (c == '\n')
-			echo_char(c);
-		put_tty_queue(tty, c, true);
+		if (!is_cc(tty, c, VEOF))
+			echo_char(tty, c);
+		put_tty_queue(tty, is_cc(tty, c, VEOF) ? DISABLED_CHAR : c, true);
 	} else if (read_cnt(tty) < N_TTY_BUF_SIZE - 1) {
-		echo_char(c);                   /* the last slot waits for the newline */
+		echo_char(tty, c);              /* the last slot waits for the newline */
+		put_tty_queue(tty, c, false);
+	}
+}
+
+/* One received byte, as the termios says; tty->lock held. */
+static void __n_tty_receive_char(struct tty_struct *tty, unsigned char c)
+{
+	int sig;
+
+	if (I_FLAG(tty, ISTRIP))
+		c &= 0x7f;
+	if (c == '\r') {
+		if (I_FLAG(tty, IGNCR))
+			return;
+		if (I_FLAG(tty, ICRNL))
+			c = '\n';
+	} else if (c == '\n' && I_FLAG(tty, INLCR)) {
+		c = '\r';
+	}
+	sig = signal_char(tty, c);
+	if (sig) {
+		isig(tty, c, sig);
+	} else if (L_FLAG(tty, ICANON)) {
+		receive_canon_char(tty, c);
+	} else if (read_cnt(tty) < N_TTY_BUF_SIZE) {
+		echo_char(tty, c);
 		put_tty_queue(tty, c, false);
 	}
 }
 
 /*
- * May the driver hand over another byte?  No when read_buf is full for an
- * ordinary byte while a complete line waits for a reader: then the UART
- * is throttled until n_tty_read() unthrottles it.  Interrupts off; takes
- * tty->lock.
+ * May the driver hand over another byte?  No when read_buf is full while
+ * a reader can empty it (a complete line waits, or ICANON is off): then
+ * the UART is throttled until n_tty_read() unthrottles it.  Interrupts
+ * off; takes tty->lock.
  */
 bool n_tty_check_throttle(struct tty_struct *tty)
 {
 	bool full;
 
 	spin_lock(&tty->lock);
-	full = read_cnt(tty) >= N_TTY_BUF_SIZE - 1 && tty->canon_head != tty->read_tail;
+	full = read_cnt(tty) >= N_TTY_BUF_SIZE - 1 &&
+	       (!L_FLAG(tty, ICANON) || tty->canon_head != tty->read_tail);
 	if (full && !tty->throttled) {
 		tty->throttled = true;
 		uart_throttle();
@@ -157,86 +231,238 @@ void n_tty_receive_char(struct tty_struct *tty, unsigned char c)
 }
 
 /*
- * Take up to size bytes of the line at read_tail into buf (tty->lock
- * held).  Sets *eol when the line's end was taken; an EOF mark ends the
- * line without being copied.  Returns the bytes copied.
+ * Take up to size bytes at read_tail into buf (tty->lock held): with
+ * ICANON, of the line there, setting *eol when its end was taken (a VEOF
+ * mark ends the line without being copied); without, whatever came.
+ * Returns the bytes copied.
  */
 static unsigned long copy_from_read_buf(struct tty_struct *tty, char *buf, unsigned long size,
 					bool *eol)
 {
+	unsigned int end = L_FLAG(tty, ICANON) ? tty->canon_head : tty->read_head;
 	unsigned long n = 0;
 
-	while (n < size && tty->read_tail != tty->canon_head) {
+	while (n < size && tty->read_tail != end) {
 		unsigned int i = MASK(tty->read_tail++);
 
-		*eol = test_bit(i, tty->read_flags);
-		if (*eol && tty->read_buf[i] == EOF_CHAR)
+		*eol = L_FLAG(tty, ICANON) && test_bit(i, tty->read_flags);
+		if (*eol && tty->read_buf[i] == DISABLED_CHAR)
 			break;
 		buf[n++] = tty->read_buf[i];
 		if (*eol)
 			break;
 	}
+	if (tty->throttled && read_cnt(tty) < N_TTY_BUF_SIZE - 1) {
+		tty->throttled = false;
+		uart_unthrottle();
+	}
 	return n;
 }
 
 /*
- * Sleep until a complete line waits: 0, -EAGAIN or -ERESTARTSYS (a signal).
- * The receive interrupt wakes read_wait after it completed a line.
+ * Whether a read would return now: with ICANON a complete line (or an
+ * EOF mark) is buffered; without, a byte (for poll with VMIN and no
+ * VTIME: VMIN bytes, as Linux's input_available_p).
  */
-static int wait_for_line(struct tty_struct *tty, bool nonblock)
+bool n_tty_input_available(const struct tty_struct *tty, bool poll)
 {
-	while (!n_tty_input_available(tty)) {
-		if (signal_pending(current))
-			return -ERESTARTSYS;
-		if (nonblock)
-			return -EAGAIN;
-		(void)wait_event_interruptible(tty->read_wait, n_tty_input_available(tty));
-	}
-	return 0;
-}
+	unsigned int amt = 1;
 
-/* Whether a read would return now: a complete line (or an EOF mark) is buffered. */
-bool n_tty_input_available(const struct tty_struct *tty)
-{
-	return READ_ONCE(tty->canon_head) != READ_ONCE(tty->read_tail);
+	if (L_FLAG(tty, ICANON))
+		return READ_ONCE(tty->canon_head) != READ_ONCE(tty->read_tail);
+	if (poll && !tty->termios.c_cc[VTIME] && tty->termios.c_cc[VMIN])
+		amt = tty->termios.c_cc[VMIN];
+	return READ_ONCE(tty->read_head) - READ_ONCE(tty->read_tail) >= amt;
 }
 
 /*
- * Read at most one line, and at most count bytes of it (the rest stays
- * for the next read).  Blocks until a line is complete unless nonblock
+ * Sleep until input is there for a read, a signal comes (-ERESTARTSYS)
+ * or ktime_get_ns() passes end (0: no timeout; -ETIMEDOUT).  The receive
+ * interrupt wakes read_wait; a timed wait also waits on the tick.
+ */
+static int n_tty_wait(struct tty_struct *tty, u64 end)
+{
+	struct wait_queue_head *tick = __var_waitqueue((void *)&jiffies);
+	struct wait_bit_queue_entry tick_wait;
+	DEFINE_WAIT(wait);
+	int ret = 0;
+
+	init_wait_var_entry(&tick_wait, (void *)&jiffies);
+	for (;;) {
+		prepare_to_wait(&tty->read_wait, &wait, TASK_INTERRUPTIBLE);
+		if (end)
+			prepare_to_wait(tick, &tick_wait.wq_entry, TASK_INTERRUPTIBLE);
+		if (n_tty_input_available(tty, false))
+			break;
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (end && ktime_get_ns() >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&tty->read_wait, &wait);
+	if (end)
+		finish_wait(tick, &tick_wait.wq_entry);
+	return ret;
+}
+
+/* One chunk from read_buf to user memory: the bytes copied, or -EFAULT (they are gone). */
+static long read_chunk(struct tty_struct *tty, char *ubuf, unsigned long size, bool *eol)
+{
+	char chunk[READ_CHUNK];
+	unsigned long n, flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	n = copy_from_read_buf(tty, chunk, MIN(size, sizeof(chunk)), eol);
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return copy_to_user(ubuf, chunk, n) ? -EFAULT : (long)n;
+}
+
+/* ICANON: at most one line, at most count bytes of it (the rest stays for the next read). */
+static long n_tty_read_canon(struct tty_struct *tty, char *ubuf, unsigned long count,
+			     bool nonblock)
+{
+	unsigned long done = 0;
+	bool eol = false;
+	long n;
+
+	while (!eol && done < count) {
+		if (!done && !n_tty_input_available(tty, false)) {
+			int err = nonblock ? -EAGAIN : n_tty_wait(tty, 0);
+
+			if (err)
+				return err;
+			continue;       /* a ^C may have flushed the line meanwhile */
+		}
+		n = read_chunk(tty, ubuf + done, count - done, &eol);
+		if (n < 0)
+			return n;
+		if (!n && !eol && done)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/*
+ * ICANON off: bytes as they come, until VMIN of them (or count) came, or
+ * VTIME tenths of a second passed without one — counted from the read's
+ * start without VMIN, from the last byte with it; VMIN and VTIME 0: what
+ * is there now (Linux's n_tty_read).
+ */
+static long n_tty_read_raw(struct tty_struct *tty, char *ubuf, unsigned long count,
+			   bool nonblock)
+{
+	unsigned int vmin = tty->termios.c_cc[VMIN], vtime = tty->termios.c_cc[VTIME];
+	u64 timeout = vtime * 100000000ULL, end = vmin ? 0 : timeout ? ktime_get_ns() + timeout : 0;
+	unsigned long done = 0;
+	bool eol;
+	long n;
+
+	for (;;) {
+		n = read_chunk(tty, ubuf + done, count - done, &eol);
+		if (n < 0)
+			return n;
+		done += n;
+		if (done == count || (done && done >= vmin) || (!vmin && !vtime))
+			return done;
+		if (n && vtime)
+			end = ktime_get_ns() + timeout;
+		if (n)
+			continue;
+		if (nonblock)
+			return done ? (long)done : -EAGAIN;
+		n = n_tty_wait(tty, end);
+		if (n == -ETIMEDOUT || (n && done))
+			return done;
+		if (n)
+			return n;
+	}
+}
+
+/*
+ * read(2) on the tty, as its termios says.  Blocks unless nonblock
  * (-EAGAIN); a signal ends the wait (-ERESTARTSYS: EINTR or a restart).
- * 0 at EOF (^D at a line's start); -EFAULT if ubuf cannot take the bytes
- * (they are gone).  Readers take atomic_read_lock in turn; each chunk
- * comes out of read_buf under tty->lock and goes to user memory outside
- * it.  A ^C that flushed the line between the wait and the copy sends
- * the reader back to waiting.
+ * 0 at EOF (VEOF at a line's start) or when VMIN and VTIME allow it;
+ * -EFAULT if ubuf cannot take the bytes (they are gone).  Readers take
+ * atomic_read_lock in turn; each chunk comes out of read_buf under
+ * tty->lock and goes to user memory outside it.
  */
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock)
 {
-	char chunk[READ_CHUNK];
-	unsigned long done = 0, n, flags;
-	bool eol = false;
-	int err = 0;
+	long ret;
 
+	if (!count)
+		return 0;
 	mutex_lock(&tty->atomic_read_lock);
-	while (!eol && done < count) {
-		if (!done && (err = wait_for_line(tty, nonblock)))
-			break;
-		spin_lock_irqsave(&tty->lock, flags);
-		n = copy_from_read_buf(tty, chunk, MIN(count - done, sizeof(chunk)), &eol);
-		if (tty->throttled && read_cnt(tty) < N_TTY_BUF_SIZE - 1) {
-			tty->throttled = false;
-			uart_unthrottle();
-		}
-		spin_unlock_irqrestore(&tty->lock, flags);
-		if (!n && !eol && done)
-			break;
-		if (copy_to_user(ubuf + done, chunk, n)) {
-			err = -EFAULT;
-			break;
-		}
-		done += n;
-	}
+	if (L_FLAG(tty, ICANON))
+		ret = n_tty_read_canon(tty, ubuf, count, nonblock);
+	else
+		ret = n_tty_read_raw(tty, ubuf, count, nonblock);
 	mutex_unlock(&tty->atomic_read_lock);
-	return err ? err : (long)done;
+	return ret;
+}
+
+/* FIONREAD: the bytes reads would get now (with ICANON, of complete lines, EOF marks left out). */
+unsigned int n_tty_inq(struct tty_struct *tty)
+{
+	unsigned int n = 0, end;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	end = L_FLAG(tty, ICANON) ? tty->canon_head : tty->read_head;
+	for (unsigned int i = tty->read_tail; i != end; i++)
+		n += !(L_FLAG(tty, ICANON) && test_bit(MASK(i), tty->read_flags) &&
+		       tty->read_buf[MASK(i)] == DISABLED_CHAR);
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return n;
+}
+
+/* TCFLSH, TCSETSF: drop the input not yet read. */
+void n_tty_flush_input(struct tty_struct *tty)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	n_tty_flush_buffer(tty);
+	spin_unlock_irqrestore(&tty->lock, flags);
+}
+
+/*
+ * TCSETS*: take t's modes and control characters (the speeds stay), and
+ * flush the input first if asked.  Turning ICANON off makes what was
+ * typed readable byte by byte; turning it on makes what waits one line
+ * (Linux's n_tty_set_termios).  Readers are woken: what they may read
+ * changed.
+ */
+void n_tty_set_termios(struct tty_struct *tty, const struct termios *t, bool flush)
+{
+	struct ktermios *k = &tty->termios;
+	unsigned long flags;
+	bool canon_changed;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	if (flush)
+		n_tty_flush_buffer(tty);
+	canon_changed = (k->c_lflag ^ t->c_lflag) & ICANON;
+	k->c_iflag = t->c_iflag;
+	k->c_oflag = t->c_oflag;
+	k->c_cflag = t->c_cflag;
+	k->c_lflag = t->c_lflag;
+	k->c_line = t->c_line;
+	memcpy(k->c_cc, t->c_cc, sizeof(k->c_cc));
+	if (canon_changed) {
+		memset(tty->read_flags, 0, sizeof(tty->read_flags));
+		tty->canon_head = tty->read_tail;
+		if (L_FLAG(tty, ICANON) && read_cnt(tty)) {
+			__set_bit(MASK(tty->read_head - 1), tty->read_flags);
+			tty->canon_head = tty->read_head;
+		}
+	}
+	spin_unlock_irqrestore(&tty->lock, flags);
+	wake_up_interruptible(&tty->read_wait);
 }

@@ -1,10 +1,13 @@
 /*
- * The console's file operations (Linux's drivers/tty/tty_io.c): read goes
- * to the line discipline (fs/n_tty.c); write prints whole 4 KiB chunks;
- * the few ioctls programs use on a terminal.  The console is the
- * controlling tty of init's session: its foreground group is init's group
- * (foliOS's PID 1 has pgid 0), which every process joins unless it calls
- * setpgid — so ^C reaches a shell's children, and PID 1 ignores it.
+ * The console's file operations (Linux's drivers/tty/tty_io.c and
+ * tty_ioctl.c): read goes to the line discipline (fs/n_tty.c); write
+ * prints whole 4 KiB chunks; the termios and window-size ioctls, with
+ * Linux's defaults (tty_std_termios: canonical, echo, signals).  Output
+ * is always processed as OPOST|ONLCR (the UART driver writes CR before
+ * LF).  The console is the controlling tty of init's session: its
+ * foreground group is init's group (foliOS's PID 1 has pgid 0), which
+ * every process joins unless it calls setpgid — so ^C reaches a shell's
+ * children, and PID 1 ignores it.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"
@@ -12,15 +15,27 @@
 #include "linux/printk.h"
 #include "linux/uaccess.h"
 #include "linux/slab.h"
+#include "linux/signal.h"
+#include "linux/string.h"
 #include "uapi/linux/eventpoll.h"
 #include "uapi/linux/ioctls.h"
 #include "uapi/linux/stat.h"
+#include <asm/irqflags.h>
 
 #define TTY_WRITE_CHUNK 4096
 
 struct tty_struct console_tty = {
 	.lock = SPINLOCK_INIT("tty->lock"), .atomic_read_lock = MUTEX_INIT("atomic_read_lock"),
 	.pgrp = 0, .read_wait = __WAIT_QUEUE_HEAD_INITIALIZER(console_tty.read_wait),
+	.termios = {
+		.c_iflag = ICRNL | IXON, .c_oflag = OPOST | ONLCR,
+		.c_cflag = B38400 | CS8 | CREAD | HUPCL,
+		.c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
+		/* ^C ^\ DEL ^U ^D, VTIME 0, VMIN 1, -, ^Q ^S ^Z, -, ^R ^O ^W ^V (Linux's INIT_C_CC) */
+		.c_cc = "\003\034\177\025\004\0\1\0\021\023\032\0\022\017\027\026\0",
+		.c_ispeed = 38400, .c_ospeed = 38400,
+	},
+	.winsize = { .ws_row = 24, .ws_col = 80 },
 };
 
 /* read(2) on the console: a line at a time (n_tty_read). */
@@ -54,28 +69,115 @@ static long tty_write(struct file *f, const char *ubuf, size_t count, loff_t *po
 	return done ? (long)done : count ? -EFAULT : 0;
 }
 
+/* TCGETS: the 36 bytes of Linux's struct termios, taken whole under tty->lock. */
+static long tty_tcgets(struct tty_struct *tty, void *arg)
+{
+	struct termios t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	memcpy(&t, &tty->termios, sizeof(t));   /* struct ktermios starts as struct termios */
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return copy_to_user(arg, &t, sizeof(t)) ? -EFAULT : 0;
+}
+
 /*
- * ioctl on the console: TIOCGWINSZ (24x80) and TCGETS (a zeroed termios);
- * anything else -ENOTTY.
+ * TCSETS, TCSETSW (after the output drained: console writes never wait,
+ * so it has) and TCSETSF (the input flushed too).
  */
+static long tty_tcsets(struct tty_struct *tty, const void *arg, bool flush)
+{
+	struct termios t;
+
+	if (copy_from_user(&t, arg, sizeof(t)))
+		return -EFAULT;
+	n_tty_set_termios(tty, &t, flush);
+	return 0;
+}
+
+/* TCFLSH: TCIFLUSH and TCIOFLUSH drop the unread input; output is never queued. */
+static long tty_tcflsh(struct tty_struct *tty, unsigned long arg)
+{
+	if (arg != TCIFLUSH && arg != TCOFLUSH && arg != TCIOFLUSH)
+		return -EINVAL;
+	if (arg != TCOFLUSH)
+		n_tty_flush_input(tty);
+	return 0;
+}
+
+/* TIOCGWINSZ, TIOCSWINSZ: a new size goes with SIGWINCH to the foreground group (Linux's tty_do_resize). */
+static long tty_winsize(struct tty_struct *tty, unsigned int cmd, void *arg)
+{
+	struct winsize ws;
+	unsigned long flags;
+	bool changed;
+
+	if (cmd == TIOCGWINSZ) {
+		spin_lock_irqsave(&tty->lock, flags);
+		ws = tty->winsize;
+		spin_unlock_irqrestore(&tty->lock, flags);
+		return copy_to_user(arg, &ws, sizeof(ws)) ? -EFAULT : 0;
+	}
+	if (copy_from_user(&ws, arg, sizeof(ws)))
+		return -EFAULT;
+	spin_lock_irqsave(&tty->lock, flags);
+	changed = memcmp(&ws, &tty->winsize, sizeof(ws));
+	tty->winsize = ws;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	if (changed)
+		kill_pgrp(tty->pgrp, SIGWINCH);
+	return 0;
+}
+
+/*
+ * TIOCSTI: the byte at arg goes through the line discipline as if typed
+ * (Linux's tiocsti; foliOS runs everything as root, whom Linux 6.1 lets).
+ */
+static long tty_tiocsti(struct tty_struct *tty, char *arg)
+{
+	unsigned long flags;
+	char c;
+
+	if (get_user(c, arg))
+		return -EFAULT;
+	flags = arch_local_irq_save();          /* as from the receive interrupt */
+	n_tty_receive_char(tty, c);
+	arch_local_irq_restore(flags);
+	return 0;
+}
+
+/* ioctl on the console; what it does not know is -ENOTTY. */
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
-	static const unsigned short winsize[4] = { 24, 80, 0, 0 };
-	static const unsigned char termios[60];
+	struct tty_struct *tty = &console_tty;
+	void *p = (void *)arg;
 
-	if (cmd == TIOCGWINSZ)
-		return copy_to_user((void *)arg, winsize, sizeof(winsize)) ? -EFAULT : 0;
-	if (cmd == TCGETS)
-		return copy_to_user((void *)arg, termios, sizeof(termios)) ? -EFAULT : 0;
+	switch (cmd) {
+	case TCGETS:
+		return tty_tcgets(tty, p);
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return tty_tcsets(tty, p, cmd == TCSETSF);
+	case TCFLSH:
+		return tty_tcflsh(tty, arg);
+	case TIOCSTI:
+		return tty_tiocsti(tty, p);
+	case TIOCGWINSZ:
+	case TIOCSWINSZ:
+		return tty_winsize(tty, cmd, p);
+	case FIONREAD:
+		return put_user((int)n_tty_inq(tty), (int *)p) ? -EFAULT : 0;
+	}
 	return -ENOTTY;
 }
 
-/* Output never waits; input is ready when a whole line (or EOF) is buffered. */
+/* Output never waits; input is ready when a read would return (fs/n_tty.c). */
 static __poll_t tty_poll(struct file *f, struct poll_table_struct *wait)
 {
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
-	if (n_tty_input_available(&console_tty))
+	if (n_tty_input_available(&console_tty, true))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }

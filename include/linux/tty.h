@@ -2,7 +2,9 @@
  * The console tty (fs/tty_io.c, fs/n_tty.c), after Linux's tty layer: the
  * UART driver (arch) hands each received byte to the line discipline from
  * its interrupt; n_tty edits lines (echo, erase, kill, signals) in a 4 KiB
- * read buffer; read returns a line at a time.  One tty: the console.
+ * read buffer and read returns a line at a time — or, with ICANON off,
+ * the bytes as they come (VMIN, VTIME) — as the termios says.  One tty:
+ * the console.
  */
 #ifndef _LINUX_TTY_H
 #define _LINUX_TTY_H
@@ -11,6 +13,7 @@
 #include "linux/mutex.h"
 #include "linux/spinlock.h"
 #include "linux/wait.h"
+#include "uapi/asm-generic/termbits.h"
 
 #define N_TTY_BUF_SIZE  4096            /* Linux's: a line may be this long */
 
@@ -25,12 +28,18 @@ struct tty_struct {
 	char read_buf[N_TTY_BUF_SIZE];
 	unsigned long read_flags[N_TTY_BUF_SIZE / 64];  /* bit i: read_buf[i] ends a line */
 	unsigned int read_head;         /* next byte the interrupt stores */
-	unsigned int canon_head;        /* end of the last complete line */
+	unsigned int canon_head;        /* end of the last complete line (ICANON) */
 	unsigned int read_tail;         /* next byte a reader takes */
 	bool throttled;                 /* the UART's receive interrupt is off: buffer full */
+	struct ktermios termios;        /* modes and control characters (tty->lock) */
 	int pgrp;                       /* the foreground process group: gets ^C, ^\ */
-	wait_queue_head_t read_wait;    /* readers wait here for a complete line */
+	wait_queue_head_t read_wait;    /* readers wait here for input */
+	struct winsize winsize;         /* TIOCGWINSZ (tty->lock) */
 };
+
+/* The termios flags n_tty looks at (Linux's L_ICANON(tty) and friends). */
+#define L_FLAG(tty, f)  ((tty)->termios.c_lflag & (f))
+#define I_FLAG(tty, f)  ((tty)->termios.c_iflag & (f))
 
 extern struct tty_struct console_tty;
 
@@ -43,7 +52,10 @@ bool n_tty_check_throttle(struct tty_struct *tty);
 void n_tty_receive_char(struct tty_struct *tty, unsigned char c);
 
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock);
-bool n_tty_input_available(const struct tty_struct *tty);
+bool n_tty_input_available(const struct tty_struct *tty, bool poll);
+unsigned int n_tty_inq(struct tty_struct *tty);
+void n_tty_set_termios(struct tty_struct *tty, const struct termios *t, bool flush);
+void n_tty_flush_input(struct tty_struct *tty);
 
 /* The UART driver's flow control (arch): stop and restart its receive interrupt. */
 void uart_throttle(void);

@@ -2,7 +2,14 @@
 #ifndef _UAPI_LINUX_IOCTLS_H
 #define _UAPI_LINUX_IOCTLS_H
 
-#define TCGETS          0x5401
-#define TIOCGWINSZ      0x5413
+#define TCGETS          0x5401          /* struct termios (36 bytes) */
+#define TCSETS          0x5402          /* set now */
+#define TCSETSW         0x5403          /* set once output drained */
+#define TCSETSF         0x5404          /* drain, flush input, set */
+#define TCFLSH          0x540B          /* TCIFLUSH, TCOFLUSH, TCIOFLUSH */
+#define TIOCSTI         0x5412          /* a byte as if typed (Linux 6.1 lets root do it) */
+#define TIOCGWINSZ      0x5413          /* struct winsize */
+#define TIOCSWINSZ      0x5414
+#define FIONREAD        0x541B          /* int: bytes a read would get (TIOCINQ) */
 
 #endif
