@@ -23,7 +23,7 @@
 #include "uapi/linux/prctl.h"
 #include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
-#include "uapi/linux/utsname.h"
+#include "linux/utsname.h"
 
 long sys_getpid(void)
 {
@@ -126,14 +126,14 @@ long sys_getpgrp(void)
 	return current->pgid;
 }
 
+const struct new_utsname init_uts_name = {
+	.sysname = "Linux", .nodename = "folios", .release = UTS_RELEASE,
+	.version = UTS_VERSION, .machine = "x86_64", .domainname = "(none)",
+};
+
 long sys_newuname(struct new_utsname *name)
 {
-	static const struct new_utsname utsname = {
-		.sysname = "foliOS", .nodename = "folios", .release = "0.1",
-		.version = "foliOS teaching kernel", .machine = "x86_64", .domainname = "(none)",
-	};
-
-	return copy_to_user(name, &utsname, sizeof(utsname)) ? -EFAULT : 0;
+	return copy_to_user(name, &init_uts_name, sizeof(init_uts_name)) ? -EFAULT : 0;
 }
 
 /* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include "thp_util.h"
 
 #define MIB (1UL << 20)
@@ -222,6 +223,30 @@ static void test_other_files(void)
 		fclose(f);
 }
 
+/*
+ * uname says Linux (the ABI; foliOS's release names it), and /proc/version
+ * is Linux's line with the same release.
+ */
+static void test_uname_version(void)
+{
+	char line[512], want[128];
+	struct utsname u;
+	int major, minor;
+	FILE *f;
+
+	ok(uname(&u) == 0 && !strcmp(u.sysname, "Linux") && !strcmp(u.machine, "x86_64") &&
+	   sscanf(u.release, "%d.%d", &major, &minor) == 2,
+	   "uname: Linux %s %s", u.release, u.machine);
+	if (on_folios)
+		ok(strstr(u.release, "foliOS") != NULL, "uname: the release names foliOS");
+	snprintf(want, sizeof(want), "Linux version %s ", u.release);
+	f = fopen("/proc/version", "r");
+	ok(f && fgets(line, sizeof(line), f) && !strncmp(line, want, strlen(want)) &&
+	   strstr(line, u.version), "/proc/version: 'Linux version <release> ...<version>'");
+	if (f)
+		fclose(f);
+}
+
 /* open(path) succeeds (and is closed): 0, else errno. */
 static int open_errno(const char *path)
 {
@@ -364,6 +389,7 @@ int main(int argc, char **argv)
 	test_kpageflags(a);
 	test_smaps_shared(a);
 	test_other_files();
+	test_uname_version();
 	munmap(a, 4 * MIB);
 	test_paths();
 	test_zombie_status();
