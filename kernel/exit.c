@@ -28,7 +28,6 @@
 #define __WALL      0x40000000
 #define __WCLONE    0x80000000
 #define INT_MIN     (-2147483647 - 1)
-#define RUSAGE_SIZE 144                 /* struct rusage: 2 timevals, 14 longs */
 
 /* exit(code): this thread ends; the wait status carries the code's low byte in bits 8-15. */
 long sys_exit(int code)
@@ -390,6 +389,7 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 			if (!(wo->flags & WNOWAIT)) {
 				list_del(&c->sibling);
 				c->parent = NULL;
+				account_reaped_child(c);
 			}
 			return c;
 		}
@@ -399,15 +399,17 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 
 /*
  * Report zombie z (Linux's wait_task_zombie): its status to wo->stat or
- * wo->info, a resource usage of zeros (foliOS accounts no time) to
- * wo->rusage.  z is released unless WNOWAIT, even when a store faults, as
+ * wo->info, its resource usage and its reaped children's to wo->rusage.
+ * z is released unless WNOWAIT, even when a store faults, as
  * in Linux.  Returns its pid or -EFAULT.
  */
 static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
 {
-	static const char no_usage[RUSAGE_SIZE];
 	int pid = z->pid, status = z->exit_code;
+	struct rusage ru;
 
+	if (wo->rusage)
+		getrusage(z, RUSAGE_BOTH, &ru);
 	if (!(wo->flags & WNOWAIT))
 		task_release(z);
 	if (wo->info) {
@@ -418,7 +420,7 @@ static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
 	}
 	if (wo->stat && copy_to_user(wo->stat, &status, sizeof(status)))
 		return -EFAULT;
-	if (wo->rusage && copy_to_user(wo->rusage, no_usage, sizeof(no_usage)))
+	if (wo->rusage && copy_to_user(wo->rusage, &ru, sizeof(ru)))
 		return -EFAULT;
 	return pid;
 }

@@ -8,6 +8,7 @@
  */
 #include "linux/printk.h"
 #include "linux/cmdline.h"
+#include "linux/time64.h"
 #include "mm/thp_policy.h"
 #include "mm/rmap_trace.h"
 #include "mm/mapcount_shadow.h"
@@ -118,6 +119,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	acpi_boot_init();
 	apic_intr_mode_init();
 	timer_init();
+	timekeeping_init();
 	uart_startup();
 	local_irq_enable();
 	smp_init();

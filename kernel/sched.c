@@ -67,6 +67,7 @@ void __unhash_process(struct task_struct *t)
 	if (t->parent)
 		list_del(&t->sibling);
 	if (t->signal) {                        /* Linux's __exit_signal */
+		account_exit_thread(t);
 		list_del(&t->thread_node);
 		t->signal->nr_threads--;
 	}

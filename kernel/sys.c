@@ -1,5 +1,6 @@
 /*
- * Process identity, groups, limits and system information: the calls
+ * Process identity, groups, limits, resource usage (times, getrusage: the
+ * CPU time kernel/sched/cputime.c keeps) and system information: the calls
  * Linux has in kernel/sys.c, with the resource limits (do_prlimit), plus
  * getrandom, which has no better home here yet (Linux's drivers/char/random.c:
  * foliOS has no drivers/ and no entropy pool, and its numbers are the TSC's,
@@ -24,6 +25,8 @@
 #include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
 #include "linux/utsname.h"
+#include "linux/time64.h"
+#include "uapi/linux/time.h"
 
 long sys_getpid(void)
 {
@@ -134,6 +137,88 @@ const struct new_utsname init_uts_name = {
 long sys_newuname(struct new_utsname *name)
 {
 	return copy_to_user(name, &init_uts_name, sizeof(init_uts_name)) ? -EFAULT : 0;
+}
+
+static void ns_to_timeval(u64 ns, long tv[2])
+{
+	tv[0] = ns / NSEC_PER_SEC;
+	tv[1] = ns % NSEC_PER_SEC / NSEC_PER_USEC;
+}
+
+/*
+ * p's resource usage into r (Linux's getrusage): RUSAGE_SELF its whole
+ * process, RUSAGE_THREAD p alone, RUSAGE_CHILDREN its reaped children
+ * (and theirs), RUSAGE_BOTH the process and its children (wait4's).
+ * User and system time by tick, context switches; the rest 0.
+ */
+void getrusage(struct task_struct *p, int who, struct rusage *r)
+{
+	struct signal_struct *sig = p->signal;
+	struct task_cputime t = { 0 };
+	unsigned long flags;
+
+	memset(r, 0, sizeof(*r));
+	spin_lock_irqsave(&tasklist_lock, flags);
+	if (who == RUSAGE_THREAD) {
+		t.utime = READ_ONCE(p->utime);
+		t.stime = READ_ONCE(p->stime);
+		r->ru_nvcsw = READ_ONCE(p->nvcsw);
+		r->ru_nivcsw = READ_ONCE(p->nivcsw);
+	} else {
+		if (who != RUSAGE_CHILDREN) {
+			struct task_struct *th;
+
+			thread_group_cputime(p, &t);
+			r->ru_nvcsw = sig->nvcsw;
+			r->ru_nivcsw = sig->nivcsw;
+			list_for_each_entry(th, &sig->thread_head, thread_node) {
+				r->ru_nvcsw += READ_ONCE(th->nvcsw);
+				r->ru_nivcsw += READ_ONCE(th->nivcsw);
+			}
+		}
+		if (who != RUSAGE_SELF) {
+			t.utime += sig->cutime;
+			t.stime += sig->cstime;
+			r->ru_nvcsw += sig->cnvcsw;
+			r->ru_nivcsw += sig->cnivcsw;
+		}
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	ns_to_timeval(t.utime, r->ru_utime);
+	ns_to_timeval(t.stime, r->ru_stime);
+}
+
+long sys_getrusage(int who, void *ru)
+{
+	struct rusage r;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
+	getrusage(current, who, &r);
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+static long ns_to_clock_t(u64 ns)
+{
+	return ns / (NSEC_PER_SEC / USER_HZ);
+}
+
+/* times(buf): the process's and its reaped children's CPU time in clock ticks; returns ticks since boot. */
+long sys_times(struct tms *tbuf)
+{
+	struct signal_struct *sig = current->signal;
+	struct task_cputime t;
+	struct tms tms;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	thread_group_cputime(current, &t);
+	tms = (struct tms){ ns_to_clock_t(t.utime), ns_to_clock_t(t.stime),
+			    ns_to_clock_t(sig->cutime), ns_to_clock_t(sig->cstime) };
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (tbuf && copy_to_user(tbuf, &tms, sizeof(tms)))
+		return -EFAULT;
+	return ns_to_clock_t(ktime_get_ns());
 }
 
 /* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */

@@ -1,27 +1,131 @@
 /*
- * Time: clock_gettime (Linux's kernel/time/posix-timers.c) and nanosleep
- * (kernel/time/hrtimer.c).  Both clocks read the boot-relative nanoseconds
- * of ktime_get_ns(); there is no wall clock.
+ * The POSIX clocks (Linux's kernel/time/posix-timers.c and
+ * posix-cpu-timers.c) and the sleeps (kernel/time/hrtimer.c):
+ *
+ *   CLOCK_REALTIME(_COARSE)     the wall clock (kernel/timekeeping.c)
+ *   CLOCK_MONOTONIC(_COARSE, _RAW), CLOCK_BOOTTIME
+ *                               ktime_get_ns(): since boot (foliOS never
+ *                               suspends, so BOOTTIME is MONOTONIC)
+ *   CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
+ *                               exact CPU time (kernel/sched/cputime.c)
+ *
+ * The coarse clocks count whole ticks, as Linux's (resolution 1/HZ).
+ * Other processes' CPU clocks (negative clock ids) are EINVAL, and so is
+ * clock_nanosleep on a CPU clock (Linux sleeps on the process's).
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
+#include "linux/time64.h"
 #include "linux/uaccess.h"
 #include <asm/arch.h>
 #include "uapi/linux/time.h"
 
 #define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
+#define TICK_NSEC               (NSEC_PER_SEC / HZ)
+#define KTIME_SEC_MAX           (0x7fffffffffffffffLL / NSEC_PER_SEC)   /* Linux's */
+#define TIME_SETTOD_SEC_MAX     (KTIME_SEC_MAX - 30LL * 365 * 86400)
 
 static long nanosleep_restart(struct restart_block *rb);
 
+/* The process's exact CPU time: its threads', live and gone. */
+static u64 process_cputime(void)
+{
+	struct task_cputime t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	thread_group_cputime(current, &t);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return t.sum_exec_runtime;
+}
+
+/* Clock clock's time in *ns and its resolution in *res; -EINVAL for a clock foliOS has not. */
+static int clock_read(int clock, u64 *ns, u64 *res)
+{
+	*res = 1;
+	switch (clock) {
+	case CLOCK_REALTIME:
+		*ns = ktime_get_real_ns();
+		return 0;
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_BOOTTIME:
+		*ns = ktime_get_ns();
+		return 0;
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+		*ns = clock == CLOCK_REALTIME_COARSE ? ktime_get_real_ns() : ktime_get_ns();
+		*ns -= *ns % TICK_NSEC;
+		*res = TICK_NSEC;
+		return 0;
+	case CLOCK_PROCESS_CPUTIME_ID:
+		*ns = process_cputime();
+		return 0;
+	case CLOCK_THREAD_CPUTIME_ID:
+		*ns = task_sched_runtime(current);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int put_timespec(u64 ns, void *utp)
+{
+	struct __kernel_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+
+	return copy_to_user(utp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * A user timespec as nanoseconds, its seconds cut to max_secs: -EFAULT,
+ * or -EINVAL if negative or tv_nsec is out of range.
+ */
+static int get_timespec_ns(const void *utp, u64 *ns, s64 max_secs)
+{
+	struct __kernel_timespec ts;
+
+	if (copy_from_user(&ts, utp, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	*ns = MIN(ts.tv_sec, max_secs) * NSEC_PER_SEC + ts.tv_nsec;
+	return 0;
+}
+
 long sys_clock_gettime(int clock, void *tp)
 {
-	u64 ns = ktime_get_ns();
-	long ts[2] = { ns / 1000000000, ns % 1000000000 };
+	u64 ns, res;
+	int err = clock_read(clock, &ns, &res);
 
-	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+	return err ? err : put_timespec(ns, tp);
+}
+
+long sys_clock_getres(int clock, void *tp)
+{
+	u64 ns, res;
+	int err = clock_read(clock, &ns, &res);
+
+	return err ? err : tp ? put_timespec(res, tp) : 0;
+}
+
+/*
+ * clock_settime: CLOCK_REALTIME only (everyone is root here, whom Linux
+ * lets), to a date the clocks can still count 30 years on from (Linux's
+ * timespec64_valid_settod).
+ */
+long sys_clock_settime(int clock, const void *tp)
+{
+	struct __kernel_timespec ts;
+
+	if (clock != CLOCK_REALTIME)
 		return -EINVAL;
-	return copy_to_user(tp, ts, sizeof(ts)) ? -EFAULT : 0;
+	if (copy_from_user(&ts, tp, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_sec >= TIME_SETTOD_SEC_MAX || ts.tv_nsec < 0 ||
+	    ts.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	do_settimeofday64(ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec);
+	return 0;
 }
 
 /*
@@ -68,13 +172,28 @@ static long nanosleep_restart(struct restart_block *rb)
 /* nanosleep(req, rem): sleep at least req; rem gets what is left if a signal ends it. */
 long sys_nanosleep(const void *ureq, void *urem)
 {
-	long req[2];
+	u64 req;
+	int err = get_timespec_ns(ureq, &req, NANOSLEEP_MAX_SECS);
 
-	if (copy_from_user(req, ureq, sizeof(req)))
-		return -EFAULT;
-	if (req[0] < 0 || req[1] < 0 || req[1] >= 1000000000)
+	return err ? err : do_nanosleep(ktime_get_ns() + req, urem);
+}
+
+/*
+ * clock_nanosleep(clock, flags, req, rem): as nanosleep on the clock, or
+ * with TIMER_ABSTIME until the clock reads req (the wall clock's time is
+ * taken as the monotonic time it stands for now; rem is not written).
+ */
+long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
+{
+	u64 req, now = ktime_get_ns(), real = clock == CLOCK_REALTIME ? ktime_get_real_ns() : now;
+	int err;
+
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
 		return -EINVAL;
-	if (req[0] > NANOSLEEP_MAX_SECS)
-		req[0] = NANOSLEEP_MAX_SECS;
-	return do_nanosleep(ktime_get_ns() + req[0] * 1000000000ULL + req[1], urem);
+	err = get_timespec_ns(ureq, &req, flags & TIMER_ABSTIME ? KTIME_SEC_MAX : NANOSLEEP_MAX_SECS);
+	if (err)
+		return err;
+	if (!(flags & TIMER_ABSTIME))
+		return do_nanosleep(now + req, urem);
+	return do_nanosleep(now + (req > real ? req - real : 0), NULL);
 }

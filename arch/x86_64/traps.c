@@ -281,10 +281,8 @@ static void handle_irq(struct pt_regs *regs, unsigned long v)
 	irq_enter();
 	handle_irq_vector(v);
 	irq_exit();
-	if (v == LOCAL_TIMER_VECTOR) {
-		rcu_sched_clock_irq(user_mode(regs));
-		sched_tick();
-	}
+	if (v == LOCAL_TIMER_VECTOR)
+		update_process_times(user_mode(regs));
 }
 
 /*

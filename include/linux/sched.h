@@ -16,7 +16,7 @@
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
 #include "linux/cpumask.h"
-#include "linux/wait.h"
+#include "linux/seqlock.h"
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
 #include <asm/processor.h>
@@ -65,6 +65,12 @@ struct signal_struct {
 	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
 	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
+	/* CPU time (kernel/sched/cputime.c), under tasklist_lock: */
+	u64 utime, stime;               /* of its threads that are gone, by tick (ns) */
+	u64 sum_sched_runtime;          /* of its threads that are gone, exactly (ns) */
+	u64 cutime, cstime;             /* of its reaped children, and of theirs */
+	unsigned long nvcsw, nivcsw;    /* context switches of its threads that are gone */
+	unsigned long cnvcsw, cnivcsw;  /* of its reaped children, and of theirs */
 };
 
 #define KSTACK_ORDER    2
@@ -125,6 +131,12 @@ struct task_struct {
 	unsigned int sas_ss_flags;      /* SS_AUTODISARM */
 	struct restart_block restart_block;
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
+	/* CPU time (kernel/sched/cputime.c); written by the CPU running it: */
+	u64 utime, stime;               /* by tick: user and system (ns) */
+	u64 sum_exec_runtime;           /* exactly, up to exec_start (ns) */
+	u64 exec_start;                 /* ktime_get_ns() as it got the CPU; 0: not running */
+	seqcount_t cputime_seq;         /* a switch's update of the two above vs readers elsewhere */
+	unsigned long nvcsw, nivcsw;    /* context switches: it slept / it was preempted */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
@@ -154,7 +166,25 @@ void __unhash_process(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
 __noreturn void do_task_dead(void);
 void sched_tick(void);
+void update_process_times(int user_tick);
 void run_itimers(void);
+
+/* CPU time (kernel/sched/cputime.c) */
+struct task_cputime {
+	u64 utime, stime;               /* by tick (ns) */
+	u64 sum_exec_runtime;           /* exactly (ns) */
+};
+
+void account_switch(struct task_struct *prev, struct task_struct *next);
+void account_process_tick(struct task_struct *p, int user_tick);
+u64 task_sched_runtime(struct task_struct *t);
+void thread_group_cputime(struct task_struct *t, struct task_cputime *times);
+void account_exit_thread(struct task_struct *t);
+void account_reaped_child(struct task_struct *z);
+
+#define RUSAGE_BOTH     (-2)            /* wait4's: the child and its reaped children */
+struct rusage;
+void getrusage(struct task_struct *p, int who, struct rusage *r);
 
 /* A CPU's idle task (pid 0; the boot CPU's runs kmain and the ktests first). */
 static inline bool is_idle_task(const struct task_struct *p)

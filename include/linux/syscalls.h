@@ -6,6 +6,7 @@
 #include "linux/signal.h"
 
 struct new_utsname;
+struct tms;
 struct pollfd;
 
 /* fs/ */
@@ -155,6 +156,14 @@ long sys_arch_prctl(int code, unsigned long addr);
 
 /* kernel/time.c */
 long sys_clock_gettime(int clock, void *tp);
+long sys_clock_getres(int clock, void *tp);
+long sys_clock_settime(int clock, const void *tp);
+long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
 long sys_nanosleep(const void *ureq, void *urem);
+long sys_gettimeofday(void *tv, void *tz);
+long sys_settimeofday(const void *tv, const void *tz);
+long sys_time(long *tloc);
+long sys_times(struct tms *tbuf);
+long sys_getrusage(int who, void *ru);
 
 #endif

@@ -331,6 +331,7 @@ void schedule(void)
 	put_prev_task(rq, prev);
 	next = pick_next_task(rq);
 	if (next != prev) {
+		account_switch(prev, next);
 		rq->curr = next;
 		WRITE_ONCE(next->on_cpu, 1);
 		spin_release(&rq->lock, _THIS_IP_);     /* next unlocks it (Linux's lock switch) */
@@ -373,6 +374,18 @@ void sched_tick(void)
 	if (READ_ONCE(rq->nr_running) > 1)
 		set_tsk_need_resched(current);
 	load_balance(rq);
+}
+
+/*
+ * Every tick, on every CPU, after the interrupt's handler (Linux's
+ * update_process_times): a tick of CPU time for current, a quiescent
+ * state for RCU if the tick interrupted none, the scheduler's tick.
+ */
+void update_process_times(int user_tick)
+{
+	account_process_tick(current, user_tick);
+	rcu_sched_clock_irq(user_tick);
+	sched_tick();
 }
 
 void cond_resched(void)

@@ -31,4 +31,18 @@ struct rlimit {
 	unsigned long rlim_max;
 };
 
+#define RUSAGE_SELF     0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD   1
+
+/* getrusage(2), wait4(2): 144 bytes */
+struct rusage {
+	long ru_utime[2], ru_stime[2];  /* user and system time: tv_sec, tv_usec */
+	long ru_maxrss;                 /* largest resident set, KiB */
+	long ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+_Static_assert(sizeof(struct rusage) == 144, "struct rusage is 144 bytes in Linux's ABI");
+
 #endif

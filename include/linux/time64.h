@@ -1,0 +1,31 @@
+/*
+ * Kernel time (Linux's include/linux/time64.h and timekeeping.h): the
+ * monotonic clock is ktime_get_ns() (the TSC since boot, arch); the wall
+ * clock is it plus an offset set from the RTC at boot and by
+ * clock_settime/settimeofday (kernel/timekeeping.c).
+ */
+#ifndef _LINUX_TIME64_H
+#define _LINUX_TIME64_H
+
+#include "linux/types.h"
+#include <asm/arch.h>                  /* ktime_get_ns() */
+
+#define NSEC_PER_USEC   1000L
+#define NSEC_PER_SEC    1000000000L
+#define USER_HZ         100             /* times(2)'s clock ticks, as x86 Linux's */
+
+struct timespec64 {
+	s64 tv_sec;
+	long tv_nsec;
+};
+
+u64 ktime_get_real_ns(void);            /* since 1970-01-01 00:00 UTC */
+void do_settimeofday64(u64 real_ns);
+void timekeeping_init(void);
+s64 mktime64(unsigned int year, unsigned int mon, unsigned int day, unsigned int hour,
+	     unsigned int min, unsigned int sec);
+
+/* The battery-backed clock's date at boot (arch: the CMOS RTC), in seconds since 1970. */
+s64 read_persistent_clock64(void);
+
+#endif

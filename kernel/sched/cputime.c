@@ -1,0 +1,125 @@
+/*
+ * The CPU time of tasks (Linux's kernel/sched/cputime.c, with the runtime
+ * part of update_curr), two ways, as Linux's default (tick-based)
+ * accounting keeps it:
+ *
+ *   exactly   sum_exec_runtime: at each switch the monotonic clock's
+ *             advance since the task got the CPU (exec_start) is added.
+ *             CLOCK_THREAD_CPUTIME_ID and CLOCK_PROCESS_CPUTIME_ID read it.
+ *   by tick   utime, stime: each tick charges a whole tick to the user or
+ *             system time of the task it interrupted (account_process_tick).
+ *             times(2), getrusage(2) and wait4's rusage report these.
+ *
+ * A thread's times go into its signal_struct when it is unhashed; a
+ * process's, with its own reaped children's, into its parent's cutime and
+ * cstime when the parent reaps it (kernel/exit.c).
+ *
+ * Locks: a task's fields are written by the CPU running it (the switch
+ * with interrupts off, the tick); cputime_seq lets readers on other CPUs
+ * take sum_exec_runtime and exec_start as a pair.  The signal_struct
+ * sums and the walk of a group's threads are under tasklist_lock.
+ */
+#include "kernel/sched/sched.h"
+#include "linux/time64.h"
+#include <asm/arch.h>
+
+#define TICK_NSEC       (NSEC_PER_SEC / HZ)
+
+/* schedule(), interrupts off: prev leaves this CPU, next gets it. */
+void account_switch(struct task_struct *prev, struct task_struct *next)
+{
+	u64 now = ktime_get_ns();
+
+	write_seqcount_begin(&prev->cputime_seq);
+	if (prev->exec_start && now > prev->exec_start)
+		WRITE_ONCE(prev->sum_exec_runtime, prev->sum_exec_runtime + now - prev->exec_start);
+	WRITE_ONCE(prev->exec_start, 0);
+	write_seqcount_end(&prev->cputime_seq);
+	if (READ_ONCE(prev->state) == TASK_RUNNING)
+		WRITE_ONCE(prev->nivcsw, prev->nivcsw + 1);
+	else
+		WRITE_ONCE(prev->nvcsw, prev->nvcsw + 1);
+	write_seqcount_begin(&next->cputime_seq);
+	WRITE_ONCE(next->exec_start, now);
+	write_seqcount_end(&next->cputime_seq);
+}
+
+/*
+ * The tick, on p's CPU: a tick of user or system time for p (the boot
+ * context before there are tasks, and idle tasks, count none).
+ */
+void account_process_tick(struct task_struct *p, int user_tick)
+{
+	if (!p || is_idle_task(p))
+		return;
+	if (user_tick)
+		WRITE_ONCE(p->utime, p->utime + TICK_NSEC);
+	else
+		WRITE_ONCE(p->stime, p->stime + TICK_NSEC);
+}
+
+/* t's exact CPU time so far, running or not, read from any CPU. */
+u64 task_sched_runtime(struct task_struct *t)
+{
+	unsigned int seq;
+	u64 sum, start, now;
+
+	do {
+		seq = read_seqcount_begin(&t->cputime_seq);
+		sum = READ_ONCE(t->sum_exec_runtime);
+		start = READ_ONCE(t->exec_start);
+	} while (read_seqcount_retry(&t->cputime_seq, seq));
+	now = ktime_get_ns();
+	return sum + (start && now > start ? now - start : 0);
+}
+
+/*
+ * The CPU time of t's whole process: its live threads' and its gone
+ * threads' (Linux's thread_group_cputime).  tasklist_lock held.
+ */
+void thread_group_cputime(struct task_struct *t, struct task_cputime *times)
+{
+	struct signal_struct *sig = t->signal;
+	struct task_struct *th;
+
+	lockdep_assert_held(&tasklist_lock);
+	times->utime = sig->utime;
+	times->stime = sig->stime;
+	times->sum_exec_runtime = sig->sum_sched_runtime;
+	list_for_each_entry(th, &sig->thread_head, thread_node) {
+		times->utime += READ_ONCE(th->utime);
+		times->stime += READ_ONCE(th->stime);
+		times->sum_exec_runtime += task_sched_runtime(th);
+	}
+}
+
+/* A thread leaves its group (__unhash_process): its times stay the group's.  tasklist_lock held. */
+void account_exit_thread(struct task_struct *t)
+{
+	struct signal_struct *sig = t->signal;
+
+	lockdep_assert_held(&tasklist_lock);
+	sig->utime += READ_ONCE(t->utime);
+	sig->stime += READ_ONCE(t->stime);
+	sig->sum_sched_runtime += task_sched_runtime(t);
+	sig->nvcsw += READ_ONCE(t->nvcsw);
+	sig->nivcsw += READ_ONCE(t->nivcsw);
+}
+
+/*
+ * The parent reaps zombie z, its process's last thread: z's process's
+ * times and its own children's become the parent's children's (Linux's
+ * wait_task_zombie).  tasklist_lock held.
+ */
+void account_reaped_child(struct task_struct *z)
+{
+	struct signal_struct *psig = current->signal, *sig = z->signal;
+	struct task_cputime times;
+
+	lockdep_assert_held(&tasklist_lock);
+	thread_group_cputime(z, &times);
+	psig->cutime += times.utime + sig->cutime;
+	psig->cstime += times.stime + sig->cstime;
+	psig->cnvcsw += sig->nvcsw + READ_ONCE(z->nvcsw) + sig->cnvcsw;
+	psig->cnivcsw += sig->nivcsw + READ_ONCE(z->nivcsw) + sig->cnivcsw;
+}
