@@ -11,13 +11,14 @@
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 
+/* Linux's: d_name at offset 19, sizeof 24 (not packed: a 255-byte name's record, 280 bytes, fits rec). */
 struct linux_dirent64 {
 	u64 d_ino;
 	s64 d_off;
 	u16 d_reclen;
 	u8 d_type;
 	char d_name[];
-} __attribute__((packed));
+};
 
 struct getdents_callback64 {
 	struct dir_context ctx;
@@ -37,7 +38,7 @@ static bool filldir64(struct dir_context *ctx, const char *name, int namelen, lo
 {
 	struct getdents_callback64 *buf = container_of(ctx, struct getdents_callback64, ctx);
 	unsigned short reclen = ALIGN_UP(offsetof(struct linux_dirent64, d_name) + namelen + 1, 8);
-	char rec[sizeof(struct linux_dirent64) + 256] = { 0 };
+	char rec[sizeof(struct linux_dirent64) + 256] __attribute__((aligned(8))) = { 0 };
 	struct linux_dirent64 *d = (void *)rec;
 
 	if (reclen > buf->count || reclen > sizeof(rec)) {

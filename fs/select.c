@@ -138,7 +138,7 @@ long sys_ppoll(struct pollfd *ufds, unsigned int nfds, const void *tsp, const si
 	       unsigned long sigsetsize)
 {
 	long ts[2];
-	u64 end = 0;
+	u64 start = ktime_get_ns(), end = 0, spent;
 	bool timed = false;
 	long ret;
 
@@ -148,18 +148,23 @@ long sys_ppoll(struct pollfd *ufds, unsigned int nfds, const void *tsp, const si
 		if (ts[0] < 0 || ts[1] < 0 || (u64)ts[1] >= NSEC_PER_SEC)
 			return -EINVAL;
 		timed = ts[0] < PPOLL_MAX_SECS;         /* beyond: as good as forever */
-		end = ktime_get_ns() + (u64)ts[0] * NSEC_PER_SEC + ts[1];
+		end = start + (u64)ts[0] * NSEC_PER_SEC + ts[1];
 	}
 	ret = set_user_sigmask(sigmask, sigsetsize);
 	if (ret)
 		return ret;
 	ret = do_sys_poll(ufds, nfds, timed, end);
 	restore_saved_sigmask_unless(ret == -ERESTARTNOHAND);
-	if (timed && (ts[0] || ts[1])) {
-		u64 left = ktime_get_ns() < end ? end - ktime_get_ns() : 0;
-
-		ts[0] = left / NSEC_PER_SEC;
-		ts[1] = left % NSEC_PER_SEC;
+	if (tsp && (ts[0] || ts[1])) {          /* the time left goes back, as Linux's */
+		spent = ktime_get_ns() - start;
+		ts[0] -= spent / NSEC_PER_SEC;
+		ts[1] -= spent % NSEC_PER_SEC;
+		if (ts[1] < 0) {
+			ts[0]--;
+			ts[1] += NSEC_PER_SEC;
+		}
+		if (ts[0] < 0)
+			ts[0] = ts[1] = 0;
 		if (copy_to_user((void *)tsp, ts, sizeof(ts)) && ret == -ERESTARTNOHAND)
 			ret = -EINTR;
 	}

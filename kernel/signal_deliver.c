@@ -14,6 +14,7 @@
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
+#include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 #include <asm/irqflags.h>
@@ -264,6 +265,7 @@ long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigset
 	old = current->sighand->action[sig - 1];
 	if (act) {
 		new.mask &= ~SIG_KERNEL_ONLY_MASK;
+		new.flags &= UAPI_SA_FLAGS;     /* unknown flags read back as 0 (Linux 5.11+) */
 		current->sighand->action[sig - 1] = new;
 		if (new.handler == SIG_IGN || (new.handler == SIG_DFL && sig_kernel_ignore(sig)))
 			__flush_sigqueue_mask(sigmask(sig), current);
@@ -373,15 +375,27 @@ unsigned long sigsp(unsigned long sp, struct ksignal *ksig)
 }
 
 /*
+ * current's alternate stack as sp sees it, into st.  The padding after
+ * ss_flags is zeroed: st goes to user memory whole (Linux memsets it too).
+ */
+static void current_altstack(stack_t *st, unsigned long sp)
+{
+	memset(st, 0, sizeof(*st));
+	st->ss_sp = (void *)current->sas_ss_sp;
+	st->ss_size = current->sas_ss_size;
+	st->ss_flags = sas_ss_flags(sp) | current->sas_ss_flags;
+}
+
+/*
  * The alternate stack as sigaltstack's ss, old one to oss (Linux's
  * do_sigaltstack): -EPERM while running on it, -EINVAL for unknown
  * flags, -ENOMEM below MINSIGSTKSZ.  sp is the user's stack pointer.
  */
 int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
 {
-	stack_t old = { .ss_sp = (void *)current->sas_ss_sp, .ss_size = current->sas_ss_size,
-			.ss_flags = sas_ss_flags(sp) | current->sas_ss_flags };
+	stack_t old;
 
+	current_altstack(&old, sp);
 	if (ss) {
 		unsigned int mode = ss->ss_flags & ~SS_FLAG_BITS;
 
@@ -431,9 +445,9 @@ int restore_altstack(const stack_t *uss)
  */
 int __save_altstack(stack_t *uss, unsigned long sp)
 {
-	stack_t cur = { .ss_sp = (void *)current->sas_ss_sp, .ss_size = current->sas_ss_size,
-			.ss_flags = sas_ss_flags(sp) | current->sas_ss_flags };
+	stack_t cur;
 
+	current_altstack(&cur, sp);
 	if (copy_to_user(uss, &cur, sizeof(cur)))
 		return -EFAULT;
 	if (current->sas_ss_flags & SS_AUTODISARM) {

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <sys/wait.h>
 #include "tap.h"
+#include <sys/syscall.h>
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"     /* handlers take what they ignore */
 
@@ -268,6 +269,13 @@ static void test_poll_signal(void)
 	ok(ppoll(&pfd, 1, &ts, NULL) == 0, "ppoll times out (30 ms)");
 	ts = (struct timespec){ 0, 1000000000 };
 	ok(ppoll(&pfd, 1, &ts, NULL) == -1 && errno == EINVAL, "ppoll with tv_nsec 1e9: EINVAL");
+	write(p[1], "x", 1);
+	{
+		long left[2] = { 1L << 33, 0 };         /* the system call's own: the C library copies */
+
+		ok(syscall(SYS_ppoll, &pfd, 1, left, NULL, 8) == 1 && left[0] < (1L << 33) &&
+		   left[0] > (1L << 33) - 60, "ppoll writes the time left back, for 2^33 s too");
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	signal(SIGUSR1, SIG_DFL);
 	close(p[0]);

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -291,7 +292,10 @@ static void test_sigaltstack(void)
 
 	altstack = malloc(65536);
 	ss.ss_sp = altstack;
+	memset(&old, 0xff, sizeof(old));
 	ok(sigaltstack(NULL, &old) == 0 && old.ss_flags == SS_DISABLE, "sigaltstack: disabled at start");
+	ok(!memcmp((char *)&old + offsetof(stack_t, ss_flags) + sizeof(int), "\0\0\0\0", 4),
+	   "the old stack_t's padding comes back zeroed (no kernel bytes)");
 	ss.ss_size = MINSIGSTKSZ - 1;
 	ok(sigaltstack(&ss, NULL) == -1 && errno == ENOMEM, "sigaltstack below MINSIGSTKSZ: ENOMEM");
 	ss.ss_size = 65536;
@@ -383,6 +387,10 @@ static void test_flags(void)
 	   "sa_mask and the signal itself blocked in the handler; SIGUSR2 waits for its return");
 	sigprocmask(SIG_BLOCK, NULL, &mask);
 	ok(!sigismember(&mask, SIGUSR1) && !sigismember(&mask, SIGUSR2), "the mask is back after the handler");
+	sa(SIGUSR1, count, SA_RESTART | 0x400 /* SA_UNSUPPORTED */, NULL);
+	sigaction(SIGUSR1, NULL, &now);
+	ok((now.sa_flags & SA_RESTART) && !(now.sa_flags & 0x400),
+	   "a flag Linux does not know reads back cleared (%#x)", (unsigned int)now.sa_flags);
 	dfl(SIGUSR1);
 	dfl(SIGUSR2);
 }

@@ -261,6 +261,28 @@ static void test_dirs(void)
 	   "emptied directory removed");
 }
 
+/* Names of 253 to 255 bytes (NAME_MAX) are listed: their getdents64 records take 280 bytes. */
+static void test_long_names(void)
+{
+	char path[300], names[1024];
+	int listed = 0;
+
+	for (int len = 253; len <= 255; len++) {
+		snprintf(path, sizeof(path), D "/%0*d", len, len);
+		listed += !touch(path);
+	}
+	snprintf(path, sizeof(path), D "/%0256d", 256);
+	ok(listed == 3 && fails(open(path, O_CREAT | O_WRONLY, 0644), ENAMETOOLONG),
+	   "names of 253, 254, 255 bytes made; 256 ENAMETOOLONG");
+	list_dir(D, names, sizeof(names));
+	ok(strstr(names, "0253 ") && strstr(names, "0254 ") && strstr(names, "0255"),
+	   "getdents lists the three long names");
+	for (int len = 253; len <= 255; len++) {
+		snprintf(path, sizeof(path), D "/%0*d", len, len);
+		unlink(path);
+	}
+}
+
 /* Calls relative to an open directory keep working after the directory is renamed. */
 static void test_relative(void)
 {
@@ -588,6 +610,7 @@ int main(void)
 	test_fallocate();
 	test_names();
 	test_dirs();
+	test_long_names();
 	test_relative();
 	test_cwd();
 	test_unlinked();

@@ -46,6 +46,11 @@
 #define SA_RESTART      0x10000000UL
 #define SA_NODEFER      0x40000000UL
 #define SA_RESETHAND    0x80000000UL
+#define SA_EXPOSE_TAGBITS 0x00000800UL
+#define SA_UNSUPPORTED  0x00000400UL    /* never kept: a program's probe for unknown flags */
+/* The flags a sigaction keeps, the rest are cleared (Linux's UAPI_SA_FLAGS on x86-64). */
+#define UAPI_SA_FLAGS   (SA_NOCLDSTOP | SA_NOCLDWAIT | SA_SIGINFO | SA_ONSTACK | SA_RESTART | \
+			 SA_NODEFER | SA_RESETHAND | SA_EXPOSE_TAGBITS | SA_RESTORER)
 
 #define SIG_BLOCK       0       /* rt_sigprocmask's how */
 #define SIG_UNBLOCK     1
