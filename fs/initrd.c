@@ -263,12 +263,3 @@ void initrd_init(const void *start, unsigned long size)
 		tail = &ii->next;
 	}
 }
-
-/* The archive entry behind an initrd file's inode (exec reads its headers in place); false if none. */
-bool initrd_file_of(struct inode *inode, struct initrd_file *f)
-{
-	if (inode->i_sb != &initrd_sb || !S_ISREG(inode->i_mode))
-		return false;
-	*f = container_of(inode, struct initrd_inode, vfs_inode)->entry;
-	return true;
-}

@@ -1,7 +1,9 @@
 /*
  * The ELF loader (Linux's fs/binfmt_elf.c) for execve: static ELF64
- * executables from the initrd, ET_EXEC and static-PIE (ET_DYN without
- * PT_INTERP, loaded at ELF_PIE_BASE).
+ * executables from any page-cache file system (the initrd, tmpfs),
+ * ET_EXEC and static-PIE (ET_DYN without PT_INTERP, loaded at
+ * ELF_PIE_BASE).  The ELF header comes from the first bytes exec read
+ * (a->hdr), the program headers by kernel_read (Linux's load_elf_phdrs).
  *
  * A new mm gets each PT_LOAD segment mapped MAP_PRIVATE from the file at
  * its offset (Linux's elf_map): the pages come from the file's page cache
@@ -22,7 +24,8 @@
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
-#include "linux/initrd.h"
+#include "linux/pagemap.h"
+#include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
@@ -59,22 +62,36 @@ struct elf64_phdr {
 	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
 };
 
-/* Check the header; returns the load bias or -ENOEXEC. */
-static long elf_check(const struct initrd_file *f, const struct elf64_ehdr **ehp)
+/*
+ * Check the header in a->hdr and read the program headers into a new
+ * buffer (*php, the caller's to free): at least one, at most a page of
+ * them, as Linux's load_elf_phdrs.  Returns the load bias, -ENOEXEC (not
+ * an x86-64 ELF64 executable, or dynamic: no loader here) or -ENOMEM/-EIO.
+ */
+static long elf_check(struct exec_args *a, struct elf64_phdr **php)
 {
-	const struct elf64_ehdr *eh = (const void *)f->data;
-	const struct elf64_phdr *ph;
+	const struct elf64_ehdr *eh = (const void *)a->hdr;
+	unsigned long size = (unsigned long)eh->e_phnum * sizeof(**php);
+	loff_t pos = eh->e_phoff;
+	struct elf64_phdr *ph;
 
-	if (f->size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
+	if (memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
 	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_phentsize != sizeof(*ph) ||
-	    eh->e_phoff + (u64)eh->e_phnum * sizeof(*ph) > f->size)
+	    !size || size > PAGE_SIZE)
 		return -ENOEXEC;
-	ph = (const void *)(f->data + eh->e_phoff);
+	ph = kmalloc(size);
+	if (!ph)
+		return -ENOMEM;
+	if (kernel_read(a->file, ph, size, &pos) != (long)size)
+		goto noexec;
 	for (int i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_INTERP)
-			return -ENOEXEC;        /* dynamic: no loader here */
-	*ehp = eh;
+			goto noexec;            /* dynamic: no loader here */
+	*php = ph;
 	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
+noexec:
+	kfree(ph);
+	return -ENOEXEC;
 }
 
 /* The PROT_* bits of a segment's p_flags. */
@@ -104,8 +121,7 @@ static int padzero(unsigned long addr)
  * file page zeroed, anonymous pages after it.  0 or -errno (-ENOEXEC for a
  * segment outside the file or user space, misaligned or overlapping).
  */
-static int load_segment(struct file *file, const struct initrd_file *f,
-			const struct elf64_phdr *ph, unsigned long bias)
+static int load_segment(struct file *file, const struct elf64_phdr *ph, unsigned long bias)
 {
 	unsigned long start = ALIGN_DOWN(ph->p_vaddr + bias, PAGE_SIZE);
 	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
@@ -114,7 +130,8 @@ static int load_segment(struct file *file, const struct initrd_file *f,
 	struct vm_area_struct *vma = find_vma(current->mm, start);
 	long ret;
 
-	if (ph->p_offset + ph->p_filesz > f->size || end > TASK_SIZE_MAX || end < start ||
+	if (ph->p_offset + ph->p_filesz > (u64)i_size_read(file_inode(file)) ||
+	    end > TASK_SIZE_MAX || end < start ||
 	    (vma && vma->vm_start < end) || ((ph->p_vaddr - ph->p_offset) & ~PAGE_MASK))
 		return -ENOEXEC;
 	if (ph->p_filesz) {
@@ -197,17 +214,16 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 }
 
 /*
- * Map every PT_LOAD segment of file (archive entry f) into current's mm
- * with the load bias; set the data and brk bounds and *phdr_addr (where
+ * Map every PT_LOAD segment of file (program headers ph) into current's
+ * mm with the load bias; set the data and brk bounds and *phdr_addr (where
  * the program headers land, for AT_PHDR; 0 if no segment holds them).
  * 0 or -errno.
  */
-static int elf_map_segments(struct file *file, const struct initrd_file *f,
-			    const struct elf64_ehdr *eh, unsigned long bias,
+static int elf_map_segments(struct file *file, const struct elf64_ehdr *eh,
+			    const struct elf64_phdr *ph, unsigned long bias,
 			    unsigned long *phdr_addr)
 {
 	struct mm_struct *mm = current->mm;
-	const struct elf64_phdr *ph = (const void *)(f->data + eh->e_phoff);
 	unsigned long brk = 0;
 
 	for (int i = 0; i < eh->e_phnum; i++) {
@@ -215,7 +231,7 @@ static int elf_map_segments(struct file *file, const struct initrd_file *f,
 
 		if (ph[i].p_type != PT_LOAD)
 			continue;
-		ret = load_segment(file, f, &ph[i], bias);
+		ret = load_segment(file, &ph[i], bias);
 		if (ret)
 			return ret;
 		if (eh->e_phoff >= ph[i].p_offset && eh->e_phoff < ph[i].p_offset + ph[i].p_filesz)
@@ -230,31 +246,34 @@ static int elf_map_segments(struct file *file, const struct initrd_file *f,
 }
 
 /*
- * Load the ELF executable a->file (archive entry f; Linux's
- * load_elf_binary): build a new mm with its segments and the stack VMA as
- * current's, lay out the initial stack from a, and set *ip, *sp to the
- * entry point and the stack pointer.  The old mm goes only once all of
- * that worked; on failure it is current's again.  0 or -errno.
+ * Load the ELF executable a->file (Linux's load_elf_binary): build a new
+ * mm with its segments and the stack VMA as current's, lay out the
+ * initial stack from a, and set *ip, *sp to the entry point and the stack
+ * pointer.  The old mm goes only once all of that worked; on failure it
+ * is current's again.  0 or -errno.
  */
-int load_elf_binary(const struct initrd_file *f, struct exec_args *a,
-		    unsigned long *ip, unsigned long *sp)
+int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 {
-	const struct elf64_ehdr *eh;
+	const struct elf64_ehdr *eh = (const void *)a->hdr;
 	struct mm_struct *mm, *old = current->mm;
 	unsigned long phdr_addr = 0;
-	long bias = elf_check(f, &eh);
+	struct elf64_phdr *ph;
+	long bias = elf_check(a, &ph);
 	int ret;
 
 	if (bias < 0)
 		return bias;
 	mm = mm_alloc();
-	if (!mm)
+	if (!mm) {
+		kfree(ph);
 		return -ENOMEM;
+	}
 	mm->mmap_base = MMAP_BASE;
 	mm->start_stack = STACK_TOP;
 	current->mm = mm;
 	arch_switch_mm_and_stack(current);
-	ret = elf_map_segments(a->file, f, eh, bias, &phdr_addr);
+	ret = elf_map_segments(a->file, eh, ph, bias, &phdr_addr);
+	kfree(ph);
 	if (!ret && !vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
 				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
 		ret = -ENOMEM;

@@ -1,9 +1,10 @@
 /*
  * execve (Linux's fs/exec.c): the file name, argv and envp are copied
  * into the kernel (struct exec_args, linux/binfmts.h) within the limits
- * Linux sets, the file is looked up, and the ELF loader (kernel/
- * binfmt_elf.c) replaces the program.  On failure the old program
- * continues.
+ * Linux sets, the file is looked up and its first bytes read; a #! script
+ * names an interpreter to run instead (kernel/binfmt_script.c, up to
+ * BINPRM_MAX_RECURSION deep), and the ELF loader (kernel/binfmt_elf.c)
+ * replaces the program.  On failure the old program continues.
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -12,7 +13,7 @@
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
 #include "linux/namei.h"
-#include "linux/initrd.h"
+#include "linux/pagemap.h"
 #include "linux/signal.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
@@ -22,13 +23,13 @@
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
 /*
- * The file of an executable initrd file, read-only and named by its
- * normalized path (/proc/<pid>/maps shows it), as Linux's open_exec;
- * *f is its archive entry, whose headers the loader reads in place.
- * NULL with *err set otherwise: -EACCES for directories, devices, /proc
- * files, mode 0644 (only initrd files hold programs), -ENOMEM.
+ * The file of an executable, read-only and named by its normalized path
+ * (/proc/<pid>/maps shows it), as Linux's open_exec: a regular file with
+ * an execute bit (root needs one), on any file system whose files live
+ * in the page cache (the initrd, tmpfs).  NULL with *err set otherwise:
+ * -EACCES for directories, devices, /proc files, mode 0644; -ENOMEM.
  */
-static struct file *open_exec(const char *path, struct initrd_file *f, long *err)
+static struct file *open_exec(const char *path, long *err)
 {
 	char *name = kmalloc(PATH_MAX);
 	struct file *file = NULL;
@@ -38,7 +39,7 @@ static struct file *open_exec(const char *path, struct initrd_file *f, long *err
 	if (*err)
 		goto out;
 	*err = -EACCES;
-	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && initrd_file_of(inode, f)) {
+	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && inode->i_mapping) {
 		*err = -ENOMEM;
 		file = alloc_file(inode, O_RDONLY);     /* takes over the reference */
 	}
@@ -51,6 +52,45 @@ static struct file *open_exec(const char *path, struct initrd_file *f, long *err
 out:
 	kfree(name);
 	return file;
+}
+
+/* Read the first BINPRM_BUF_SIZE bytes of a->file into a->hdr, zeros past its end (Linux's prepare_binprm). */
+static int prepare_binprm(struct exec_args *a)
+{
+	loff_t pos = 0;
+	long n;
+
+	memset(a->hdr, 0, sizeof(a->hdr));
+	n = kernel_read(a->file, a->hdr, sizeof(a->hdr), &pos);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * Run the loader a->file's first bytes call for (Linux's exec_binprm and
+ * search_binary_handler): a script's names its interpreter, which is
+ * opened and looked at in turn, at most BINPRM_MAX_RECURSION times
+ * (-ELOOP past that); an ELF is loaded.  a->file may be replaced (and NULL
+ * if an interpreter could not be opened).  0 or -errno.
+ */
+static int exec_binprm(struct exec_args *a, unsigned long *ip, unsigned long *sp)
+{
+	for (int depth = 0;; depth++) {
+		long ret = prepare_binprm(a);
+
+		if (ret)
+			return ret;
+		if (a->hdr[0] != '#' || a->hdr[1] != '!')
+			return load_elf_binary(a, ip, sp);
+		if (depth == BINPRM_MAX_RECURSION)
+			return -ELOOP;
+		ret = load_script(a);
+		if (ret)
+			return ret;
+		fput(a->file);
+		a->file = open_exec(a->interp, &ret);
+		if (!a->file)
+			return ret;
+	}
 }
 
 /*
@@ -158,18 +198,19 @@ static int unshare_sighand_files(struct task_struct *tsk)
  */
 int do_execve(const char *path, struct exec_args *a)
 {
-	struct initrd_file f;
 	unsigned long ip, sp;
 	const char *base;
 	long ret;
 
-	a->file = open_exec(path, &f, &ret);
+	a->file = open_exec(path, &ret);
 	if (!a->file)
 		return ret;
-
-	ret = load_elf_binary(&f, a, &ip, &sp);
-	fput(a->file);
+	ret = exec_binprm(a, &ip, &sp);
+	if (a->file)
+		fput(a->file);
 	a->file = NULL;
+	kfree(a->interp);
+	a->interp = NULL;
 	if (ret)
 		return ret;
 	de_thread(current);
@@ -247,6 +288,34 @@ static int copy_string_kernel(const char *s, struct exec_args *a)
 		a->len += len;
 	}
 	return ret;
+}
+
+/*
+ * Replace argv[0] with the n strings strs (a script's interpreter, its
+ * argument and the script's path: Linux's remove_arg_zero and
+ * copy_string_kernel); argv[0] may be missing (argc 0).  0, -E2BIG past
+ * the limit or -ENOMEM.
+ */
+int exec_args_replace_arg0(struct exec_args *a, const char *const *strs, int n)
+{
+	unsigned long old = a->argc ? strlen(a->buf) + 1 : 0, new = 0;
+	int ret;
+
+	for (int i = 0; i < n; i++)
+		new += strlen(strs[i]) + 1;
+	if (a->len - old + new > a->limit)
+		return -E2BIG;
+	ret = new > old ? grow_args(a, new - old) : 0;
+	if (ret)
+		return ret;
+	memmove(a->buf + new, a->buf + old, a->len - old);
+	for (int i = 0, at = 0; i < n; i++) {
+		memcpy(a->buf + at, strs[i], strlen(strs[i]) + 1);
+		at += strlen(strs[i]) + 1;
+	}
+	a->len = a->len - old + new;
+	a->argc += n - (old ? 1 : 0);
+	return 0;
 }
 
 /*

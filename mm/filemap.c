@@ -331,17 +331,17 @@ static inline struct folio *filemap_get_or_read_folio(struct file *file,
 }
 
 /*
- * Copy up to n bytes (not past the page) at file position pos to ubuf:
- * from the cache, read in if a_ops can, else zeros (a hole); none at or
- * past EOF.  The bytes copied (fewer than n at EOF, or if ubuf faults
- * part way; 0 at EOF), or -EFAULT if ubuf faulted at once, or an errno
- * of filemap_get_or_read_folio().  i_size is read after the lookup, as
- * Linux's filemap_read does: a truncation that took the page out before
- * it was found is seen, so no zeros are read past the new end.  No lock
- * is held across the copy, which may fault (ubuf may map this very
- * page): the reference keeps the folio.
+ * Copy up to n bytes (not past the page) at file position pos to ubuf
+ * (a kernel buffer if kernel): from the cache, read in if a_ops can, else
+ * zeros (a hole); none at or past EOF.  The bytes copied (fewer than n at
+ * EOF, or if ubuf faults part way; 0 at EOF), or -EFAULT if ubuf faulted
+ * at once, or an errno of filemap_get_or_read_folio().  i_size is read
+ * after the lookup, as Linux's filemap_read does: a truncation that took
+ * the page out before it was found is seen, so no zeros are read past the
+ * new end.  No lock is held across the copy, which may fault (ubuf may
+ * map this very page): the reference keeps the folio.
  */
-static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubuf)
+static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubuf, bool kernel)
 {
 	pgoff_t index = pos >> PAGE_SHIFT;
 	struct folio *folio = filemap_get_or_read_folio(file, file->f_mapping, index);
@@ -354,25 +354,23 @@ static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubu
 	n = pos < size ? MIN(n, (size_t)(size - pos)) : 0;
 	if (folio)
 		src = page_address(folio_page(folio, index - folio->index));
-	if (n)
+	if (n && kernel)
+		memcpy(ubuf, src + (pos & ~PAGE_MASK), n);
+	else if (n)
 		left = copy_to_user(ubuf, src + (pos & ~PAGE_MASK), n);
 	if (folio)
 		folio_put(folio);
 	return n && left == n ? -EFAULT : (long)(n - left);
 }
 
-/*
- * read() through the page cache (Linux's filemap_read, for f_op->read):
- * up to count bytes from *pos, not past i_size; *pos advances.  Returns
- * the bytes read, or an errno if none were (-EFAULT, -ENOMEM, -EIO..).
- */
-long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+/* filemap_read into user memory, or kernel_read into the kernel's. */
+static long __filemap_read(struct file *file, char *buf, size_t count, loff_t *pos, bool kernel)
 {
 	size_t done = 0;
 
 	while (done < count && *pos < i_size_read(file->f_mapping->host)) {
 		size_t n = MIN(PAGE_SIZE - (*pos & ~PAGE_MASK), count - done);
-		long copied = filemap_copy_page(file, *pos, n, ubuf + done);
+		long copied = filemap_copy_page(file, *pos, n, buf + done, kernel);
 
 		if (copied < 0)
 			return done ? (long)done : copied;
@@ -382,6 +380,26 @@ long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 			break;                  /* EOF, or ubuf faulted: a short read, as Linux's */
 	}
 	return done;
+}
+
+/*
+ * read() through the page cache (Linux's filemap_read, for f_op->read):
+ * up to count bytes from *pos, not past i_size; *pos advances.  Returns
+ * the bytes read, or an errno if none were (-EFAULT, -ENOMEM, -EIO..).
+ */
+long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	return __filemap_read(file, ubuf, count, pos, false);
+}
+
+/*
+ * The same into a kernel buffer (Linux's kernel_read, which goes through
+ * f_op->read_iter): exec reads a program's headers so, from whatever
+ * file system holds it.  Page-cache files only.
+ */
+long kernel_read(struct file *file, void *buf, size_t count, loff_t *pos)
+{
+	return __filemap_read(file, buf, count, pos, true);
 }
 
 /*

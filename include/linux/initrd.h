@@ -18,6 +18,5 @@ bool initrd_entry(unsigned int index, struct initrd_file *f);
 
 struct inode;
 struct inode *initrd_iget(const char *path);
-bool initrd_file_of(struct inode *inode, struct initrd_file *f);
 
 #endif

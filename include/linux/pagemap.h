@@ -44,6 +44,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 void filemap_remove_folio(struct folio *folio);
 void folio_mark_dirty(struct folio *folio);
 long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos);
+long kernel_read(struct file *file, void *buf, size_t count, loff_t *pos);
 int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
 void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping);
 void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping);

@@ -1,0 +1,138 @@
+/*
+ * execve of programs written at run time, as Linux's: a copy of this
+ * program in tmpfs runs when its mode has an execute bit (EACCES without
+ * one); a #! script runs its interpreter with "interp [arg] script args"
+ * (the interpreter here: the copy, which writes the argv it got to a file
+ * when one of its arguments is "dump-argv");
+ * a script may name a script (4 levels), a script naming itself is
+ * ELOOP, "#!" alone ENOEXEC, a missing interpreter ENOENT, and a first
+ * line without a newline works.  Runs unchanged on Linux.
+ */
+#include "tap.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define DIR     "/tmp/es"
+#define PROG    DIR "/prog"
+#define OUT     DIR "/argv"
+
+/* As the interpreter: write argv joined by '|' to OUT. */
+static int dump_argv(int argc, char **argv)
+{
+	int fd = open(OUT, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	for (int i = 0; i < argc; i++) {
+		write(fd, argv[i], strlen(argv[i]));
+		write(fd, i + 1 < argc ? "|" : "\n", 1);
+	}
+	close(fd);
+	return 0;
+}
+
+/* Copy this program's file to path with mode; 0 or -1. */
+static int copy_self(const char *self, const char *path, mode_t mode)
+{
+	static char buf[1 << 16];
+	int in = open("/proc/self/exe", O_RDONLY), out;
+	long n;
+
+	if (in < 0)
+		in = open(self, O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	if (in < 0 || out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			return -1;
+	close(in);
+	close(out);
+	return n;
+}
+
+static int write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	int ok_ = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return ok_ ? 0 : -1;
+}
+
+/* fork, execve path with argv (NULL-terminated); the child's errno + 100 if execve failed, else its exit status. */
+static int run(const char *path, char *const argv[])
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(path, argv, (char *[]){ NULL });
+		_exit(100 + errno);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* OUT's one line, without its newline, into buf. */
+static const char *dumped(char *buf, size_t size)
+{
+	int fd = open(OUT, O_RDONLY);
+	long n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n - 1 : 0] = '\0';
+	unlink(OUT);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	char got[512];
+
+	for (int i = 1; i < argc; i++)          /* run as an interpreter */
+		if (!strcmp(argv[i], "dump-argv"))
+			return dump_argv(argc, argv);
+	mount_proc_sys();
+	mkdir("/tmp", 0777);
+	mkdir(DIR, 0755);
+	ok(copy_self(argv[0], PROG, 0755) == 0 &&
+	   run(PROG, (char *[]){ PROG, "dump-argv", "x", NULL }) == 0 &&
+	   !strcmp(dumped(got, sizeof(got)), PROG "|dump-argv|x"),
+	   "a program written to tmpfs with mode 0755 runs (%s)", got);
+	ok(copy_self(argv[0], DIR "/noexec", 0644) == 0 &&
+	   run(DIR "/noexec", (char *[]){ "noexec", NULL }) == 100 + EACCES,
+	   "mode 0644: EACCES");
+	write_file(DIR "/s1", "#!" PROG " dump-argv\n", 0755);
+	ok(run(DIR "/s1", (char *[]){ "s1", "a", "b", NULL }) == 0 &&
+	   !strcmp(dumped(got, sizeof(got)), PROG "|dump-argv|" DIR "/s1|a|b"),
+	   "#!interp arg: argv is interp, arg, the script's path, then argv[1..] (%s)", got);
+	write_file(DIR "/s2", "#!  " DIR "/s1  \t\n", 0755);
+	ok(run(DIR "/s2", (char *[]){ "s2", "c", NULL }) == 0 &&
+	   !strcmp(dumped(got, sizeof(got)), PROG "|dump-argv|" DIR "/s1|" DIR "/s2|c"),
+	   "a script as the interpreter, spaces around its name (%s)", got);
+	write_file(DIR "/s3", "#!" PROG, 0755);
+	ok(run(DIR "/s3", (char *[]){ "s3", "dump-argv", NULL }) == 0 &&
+	   !strcmp(dumped(got, sizeof(got)), PROG "|" DIR "/s3|dump-argv"),
+	   "a first line without a newline (%s)", got);
+	write_file(DIR "/loop", "#!" DIR "/loop\n", 0755);
+	ok(run(DIR "/loop", (char *[]){ "loop", NULL }) == 100 + ELOOP, "a script naming itself: ELOOP");
+	write_file(DIR "/empty", "#!\n", 0755);
+	ok(run(DIR "/empty", (char *[]){ "empty", NULL }) == 100 + ENOEXEC, "\"#!\" alone: ENOEXEC");
+	write_file(DIR "/missing", "#!" DIR "/nothing\n", 0755);
+	ok(run(DIR "/missing", (char *[]){ "missing", NULL }) == 100 + ENOENT,
+	   "a missing interpreter: ENOENT");
+	write_file(DIR "/text", "hello\n", 0755);
+	ok(run(DIR "/text", (char *[]){ "text", NULL }) == 100 + ENOEXEC, "a text file: ENOEXEC");
+	const char *names[] = { "prog", "noexec", "s1", "s2", "s3", "loop", "empty", "missing", "text" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), DIR "/%s", names[i]);
+		unlink(path);
+	}
+	ok(rmdir(DIR) == 0, "cleaned up");
+	return tap_done();
+}
