@@ -66,7 +66,7 @@ all: $(B)/folios.iso user
 # One set for both kernels; the initrd is built per run by run-qemu.sh.
 USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c)) \
 	      $(patsubst user/bench/%.c,build/user/bin/%,$(wildcard user/bench/*.c))
-user: $(USER_PROGS) build/user/bin/hello-pie
+user: $(USER_PROGS) build/user/bin/hello-pie build/user/bin/hello-dyn build/user/lib/ld-musl-x86_64.so.1
 
 # hello again, as a static-PIE executable (ET_DYN, no interpreter).  Debian's
 # musl-gcc does not pick musl's self-relocating rcrt1.o for -static-pie, so
@@ -78,6 +78,16 @@ build/user/bin/hello-pie: user/hello.c Makefile
 	gcc -nostdlib -static-pie -Wl,--no-dynamic-linker -o $@ $(MUSL_LIB)rcrt1.o \
 		$(MUSL_LIB)crti.o $@.o $(MUSL_LIB)libc.a $(MUSL_LIB)crtn.o
 	rm -f $@.o
+
+# hello once more, dynamically linked: PT_INTERP names musl's loader, which
+# is its libc.so too; the initrd has it at that name (run-qemu.sh: /lib).
+build/user/bin/hello-dyn: user/hello.c Makefile
+	@mkdir -p $(dir $@)
+	musl-gcc -O2 -o $@ $<
+
+build/user/lib/ld-musl-x86_64.so.1: Makefile
+	@mkdir -p $(dir $@)
+	cp $(MUSL_LIB)libc.so $@
 
 build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
 	@mkdir -p $(dir $@)

@@ -51,9 +51,10 @@ iso="$root/build/$variant/folios.iso"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The initrd: the bundled programs in /bin, plus --add files.
-mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp"
+# The initrd: the bundled programs in /bin, the dynamic loader in /lib, plus --add files.
+mkdir -p "$tmp/root/bin" "$tmp/root/lib" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp"
 cp "$root"/build/user/bin/* "$tmp/root/bin/"
+cp "$root"/build/user/lib/* "$tmp/root/lib/"
 for a in "${adds[@]}"; do
   host=${a%%:*} guest=/bin/$(basename "${a%%:*}")
   [[ $a == *:* ]] && guest=${a#*:}

@@ -1,4 +1,4 @@
-/* fstat and newfstatat (Linux's fs/stat.c): struct stat from the inode. */
+/* fstat, newfstatat and statx (Linux's fs/stat.c): struct stat or struct statx from the inode. */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
@@ -29,20 +29,67 @@ long sys_fstat(int fd, void *ubuf)
 	return ret;
 }
 
+/* Linux's cp_statx, from the same attributes as cp_new_stat (no times kept yet: 0). */
+static long cp_statx(const struct inode *inode, void *ubuf)
+{
+	unsigned long dev = inode_dev(inode), rdev = inode->i_rdev;
+	struct statx stx = {
+		.stx_mask = STATX_BASIC_STATS, .stx_blksize = 4096, .stx_nlink = inode->i_nlink,
+		.stx_mode = inode->i_mode, .stx_ino = inode->i_ino, .stx_size = inode->i_size,
+		.stx_blocks = inode->i_blocks,
+		.stx_rdev_major = (rdev >> 8) & 0xfff, .stx_rdev_minor = (rdev & 0xff) | ((rdev >> 12) & 0xfff00),
+		.stx_dev_major = (dev >> 8) & 0xfff, .stx_dev_minor = (dev & 0xff) | ((dev >> 12) & 0xfff00),
+	};
+
+	return copy_to_user(ubuf, &stx, sizeof(stx)) ? -EFAULT : 0;
+}
+
+/* The inode a *at call names: dirfd's own with AT_EMPTY_PATH and "", else the path's. */
+static long stat_inode(int dirfd, const char *upath, int flags, struct inode **inode)
+{
+	struct fd f;
+	char c;
+
+	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c) {
+		f = fdget(dirfd);
+		if (!f.file)
+			return -EBADF;
+		*inode = file_inode(f.file);
+		ihold(*inode);
+		fdput(f);
+		return 0;
+	}
+	return user_path_at(dirfd, upath, 0, inode);
+}
+
 long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
 {
 	struct inode *inode;
-	char c;
 	long ret;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
-	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c)
-		return sys_fstat(dirfd, ubuf);
-	ret = user_path_at(dirfd, upath, 0, &inode);
+	ret = stat_inode(dirfd, upath, flags, &inode);
 	if (ret)
 		return ret;
 	ret = cp_new_stat(inode, ubuf);
+	iput(inode);
+	return ret;
+}
+
+/* statx(dirfd, path, flags, mask, buf): every basic field, whatever mask asks (as Linux may). */
+long sys_statx(int dirfd, const char *upath, int flags, unsigned int mask, void *ubuf)
+{
+	struct inode *inode;
+	long ret;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE) ||
+	    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
+		return -EINVAL;
+	ret = stat_inode(dirfd, upath, flags, &inode);
+	if (ret)
+		return ret;
+	ret = cp_statx(inode, ubuf);
 	iput(inode);
 	return ret;
 }

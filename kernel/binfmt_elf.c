@@ -1,9 +1,11 @@
 /*
- * The ELF loader (Linux's fs/binfmt_elf.c) for execve: static ELF64
- * executables from any page-cache file system (the initrd, tmpfs),
- * ET_EXEC and static-PIE (ET_DYN without PT_INTERP, loaded at
- * ELF_PIE_BASE).  The ELF header comes from the first bytes exec read
- * (a->hdr), the program headers by kernel_read (Linux's load_elf_phdrs).
+ * The ELF loader (Linux's fs/binfmt_elf.c) for execve: ELF64 executables
+ * from any page-cache file system (the initrd, tmpfs), ET_EXEC and ET_DYN
+ * (PIE, loaded at ELF_PIE_BASE), static or dynamic.  A dynamic one names
+ * its interpreter (PT_INTERP: ld.so, an ET_DYN), which is mapped too, at
+ * an address mmap picks (Linux's load_elf_interp), and runs first: it
+ * finds the program by AT_PHDR/AT_ENTRY and itself by AT_BASE.  Headers
+ * are read with kernel_read (Linux's load_elf_phdrs).
  *
  * A new mm gets each PT_LOAD segment mapped MAP_PRIVATE from the file at
  * its offset (Linux's elf_map): the pages come from the file's page cache
@@ -29,6 +31,8 @@
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
+#include "linux/namei.h"
+#include "linux/time64.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
 #include "mm/mm_api.h"
@@ -46,7 +50,7 @@
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
-#define AUXV_WORDS 26                   /* the auxv pairs create_elf_tables writes, AT_NULL's too */
+#define AUXV_WORDS 32                   /* the auxv pairs create_elf_tables writes, AT_NULL's too */
 
 struct elf64_ehdr {
 	u8 e_ident[16];
@@ -63,18 +67,20 @@ struct elf64_phdr {
 };
 
 /*
- * Check the header in a->hdr and read the program headers into a new
- * buffer (*php, the caller's to free): at least one, at most a page of
- * them, as Linux's load_elf_phdrs.  Returns the load bias, -ENOEXEC (not
- * an x86-64 ELF64 executable, or dynamic: no loader here) or -ENOMEM/-EIO.
+ * Read and check file's ELF header into *eh and its program headers into
+ * a new buffer (*php, the caller's to free): an x86-64 ELF64 executable
+ * or shared object with at least one and at most a page of program
+ * headers, as Linux's load_elf_phdrs.  0, -ENOEXEC or -ENOMEM.
  */
-static long elf_check(struct exec_args *a, struct elf64_phdr **php)
+static int elf_read_headers(struct file *file, struct elf64_ehdr *eh, struct elf64_phdr **php)
 {
-	const struct elf64_ehdr *eh = (const void *)a->hdr;
-	unsigned long size = (unsigned long)eh->e_phnum * sizeof(**php);
-	loff_t pos = eh->e_phoff;
+	unsigned long size;
 	struct elf64_phdr *ph;
+	loff_t pos = 0;
 
+	if (kernel_read(file, eh, sizeof(*eh), &pos) != sizeof(*eh))
+		return -ENOEXEC;
+	size = (unsigned long)eh->e_phnum * sizeof(*ph);
 	if (memcmp(eh->e_ident, "\177ELF\2\1", 6) || eh->e_machine != 62 ||
 	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_phentsize != sizeof(*ph) ||
 	    !size || size > PAGE_SIZE)
@@ -82,16 +88,47 @@ static long elf_check(struct exec_args *a, struct elf64_phdr **php)
 	ph = kmalloc(size);
 	if (!ph)
 		return -ENOMEM;
-	if (kernel_read(a->file, ph, size, &pos) != (long)size)
-		goto noexec;
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_INTERP)
-			goto noexec;            /* dynamic: no loader here */
+	pos = eh->e_phoff;
+	if (kernel_read(file, ph, size, &pos) != (long)size) {
+		kfree(ph);
+		return -ENOEXEC;
+	}
 	*php = ph;
-	return eh->e_type == ET_DYN ? (long)ELF_PIE_BASE : 0;
-noexec:
-	kfree(ph);
-	return -ENOEXEC;
+	return 0;
+}
+
+/*
+ * The interpreter a dynamic executable names (PT_INTERP: a NUL-ended
+ * path), opened for exec; NULL with *err 0 for a static one, NULL with
+ * *err set if it cannot be (-ENOEXEC for a bad PT_INTERP, the open's error).
+ */
+static struct file *elf_open_interp(struct file *file, const struct elf64_ehdr *eh,
+				    const struct elf64_phdr *ph, long *err)
+{
+	struct file *interp = NULL;
+	char *name;
+
+	*err = 0;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		loff_t pos = ph[i].p_offset;
+
+		if (ph[i].p_type != PT_INTERP)
+			continue;
+		*err = -ENOEXEC;
+		if (ph[i].p_filesz < 2 || ph[i].p_filesz > PATH_MAX)
+			return NULL;
+		name = kmalloc(ph[i].p_filesz);
+		if (!name) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		if (kernel_read(file, name, ph[i].p_filesz, &pos) == (long)ph[i].p_filesz &&
+		    !name[ph[i].p_filesz - 1])
+			interp = open_exec(name, err);
+		kfree(name);
+		return interp;
+	}
+	return NULL;
 }
 
 /* The PROT_* bits of a segment's p_flags. */
@@ -187,7 +224,8 @@ static bool put_pointers(unsigned long *vec, unsigned long *str, const char **k,
  * create_elf_tables); the new rsp, or 0 if it does not fit.
  */
 static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_ehdr *eh,
-				 unsigned long bias, unsigned long phdr_addr)
+				       unsigned long bias, unsigned long phdr_addr,
+				       unsigned long interp_base)
 {
 	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
 	const char *k = a->buf;
@@ -205,7 +243,8 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 	{
 		unsigned long auxv[AUXV_WORDS] = {
 			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
-			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_ENTRY, eh->e_entry + bias,
+			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, USER_HZ,
+			AT_BASE, interp_base, AT_FLAGS, 0, AT_ENTRY, eh->e_entry + bias,
 			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
 			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */
 
@@ -246,50 +285,130 @@ static int elf_map_segments(struct file *file, const struct elf64_ehdr *eh,
 }
 
 /*
+ * Map the interpreter (an ET_DYN: Linux's load_elf_interp) where mmap
+ * finds room for its whole span: a PROT_NONE reservation of that size
+ * picks the place and is unmapped again, then each segment goes there
+ * (nothing else can map meanwhile: the new mm is only current's).
+ * Returns its load bias (AT_BASE) or -errno.
+ */
+static long elf_map_interp(struct file *interp, const struct elf64_ehdr *eh,
+			   const struct elf64_phdr *ph)
+{
+	unsigned long lo = ~0UL, hi = 0;
+	long base;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		lo = MIN(lo, ALIGN_DOWN(ph[i].p_vaddr, PAGE_SIZE));
+		hi = MAX(hi, ALIGN_UP(ph[i].p_vaddr + ph[i].p_memsz, PAGE_SIZE));
+	}
+	if (eh->e_type != ET_DYN || hi <= lo || hi - lo > TASK_SIZE_MAX)
+		return -ENOEXEC;
+	base = do_mmap(current->mm, NULL, 0, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (base < 0)
+		return base;
+	do_munmap(current->mm, base, hi - lo);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		int ret = ph[i].p_type == PT_LOAD ? load_segment(interp, &ph[i], base - lo) : 0;
+
+		if (ret)
+			return ret;
+	}
+	return base - lo;
+}
+
+/* The program's and its interpreter's headers and files, while exec loads them. */
+struct elf_image {
+	struct elf64_ehdr eh, ieh;      /* the program's, the interpreter's ELF header */
+	struct elf64_phdr *ph, *iph;    /* their program headers (kmalloc'd) */
+	struct file *interp;            /* the interpreter, or NULL (static) */
+};
+
+static void elf_image_free(struct elf_image *im)
+{
+	kfree(im->ph);
+	kfree(im->iph);
+	if (im->interp)
+		fput(im->interp);
+}
+
+/* Read the program's headers, and open the interpreter it names and read its. 0 or -errno. */
+static int elf_image_read(struct exec_args *a, struct elf_image *im)
+{
+	long err = elf_read_headers(a->file, &im->eh, &im->ph);
+
+	if (!err)
+		im->interp = elf_open_interp(a->file, &im->eh, im->ph, &err);
+	if (!err && im->interp)
+		err = elf_read_headers(im->interp, &im->ieh, &im->iph);
+	return err;
+}
+
+/*
+ * Build current's new mm (the mm is current's already): the program's
+ * segments at bias, the interpreter's (*interp_base), the stack VMA, the
+ * initial stack; *sp.  0 or -errno.
+ */
+static int elf_build_mm(struct exec_args *a, struct elf_image *im, unsigned long bias,
+			unsigned long *interp_base, unsigned long *sp)
+{
+	unsigned long phdr_addr = 0;
+	long ret = elf_map_segments(a->file, &im->eh, im->ph, bias, &phdr_addr);
+
+	if (!ret && im->interp) {
+		ret = elf_map_interp(im->interp, &im->ieh, im->iph);
+		*interp_base = ret < 0 ? 0 : ret;
+		ret = ret < 0 ? ret : 0;
+	}
+	if (!ret && !vma_create(current->mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
+				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
+		ret = -ENOMEM;
+	if (!ret) {
+		*sp = create_elf_tables(a, &im->eh, bias, phdr_addr, *interp_base);
+		ret = *sp ? 0 : -E2BIG;
+	}
+	return ret;
+}
+
+/*
  * Load the ELF executable a->file (Linux's load_elf_binary): build a new
- * mm with its segments and the stack VMA as current's, lay out the
- * initial stack from a, and set *ip, *sp to the entry point and the stack
- * pointer.  The old mm goes only once all of that worked; on failure it
- * is current's again.  0 or -errno.
+ * mm with its segments, its interpreter's if it is dynamic, and the stack
+ * VMA as current's, lay out the initial stack from a, and set *ip, *sp to
+ * the entry point (the interpreter's, if any) and the stack pointer.  The
+ * old mm goes only once all of that worked; on failure it is current's
+ * again.  0 or -errno.
  */
 int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 {
-	const struct elf64_ehdr *eh = (const void *)a->hdr;
 	struct mm_struct *mm, *old = current->mm;
-	unsigned long phdr_addr = 0;
-	struct elf64_phdr *ph;
-	long bias = elf_check(a, &ph);
-	int ret;
+	struct elf_image im = { .ph = NULL };
+	unsigned long bias, interp_base = 0;
+	int ret = elf_image_read(a, &im);
 
-	if (bias < 0)
-		return bias;
+	if (ret)
+		goto out;
+	bias = im.eh.e_type == ET_DYN ? ELF_PIE_BASE : 0;
+	ret = -ENOMEM;
 	mm = mm_alloc();
-	if (!mm) {
-		kfree(ph);
-		return -ENOMEM;
-	}
+	if (!mm)
+		goto out;
 	mm->mmap_base = MMAP_BASE;
 	mm->start_stack = STACK_TOP;
 	current->mm = mm;
 	arch_switch_mm_and_stack(current);
-	ret = elf_map_segments(a->file, eh, ph, bias, &phdr_addr);
-	kfree(ph);
-	if (!ret && !vma_create(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
-				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
-		ret = -ENOMEM;
-	if (!ret) {
-		*sp = create_elf_tables(a, eh, bias, phdr_addr);
-		ret = *sp ? 0 : -E2BIG;
-	}
+	ret = elf_build_mm(a, &im, bias, &interp_base, sp);
 	if (ret) {
 		current->mm = old;
 		arch_switch_mm_and_stack(current);
 		exit_mmap(mm);
 		mmdrop(mm);
-		return ret;
+		goto out;
 	}
-	*ip = eh->e_entry + bias;
+	*ip = im.interp ? im.ieh.e_entry + interp_base : im.eh.e_entry + bias;
 	if (old)
 		mmput(old);                     /* other threads may still use it until de_thread */
-	return 0;
+out:
+	elf_image_free(&im);
+	return ret;
 }

@@ -29,7 +29,7 @@
  * in the page cache (the initrd, tmpfs).  NULL with *err set otherwise:
  * -EACCES for directories, devices, /proc files, mode 0644; -ENOMEM.
  */
-static struct file *open_exec(const char *path, long *err)
+struct file *open_exec(const char *path, long *err)
 {
 	char *name = kmalloc(PATH_MAX);
 	struct file *file = NULL;

@@ -6,7 +6,10 @@
  * when one of its arguments is "dump-argv");
  * a script may name a script (4 levels), a script naming itself is
  * ELOOP, "#!" alone ENOEXEC, a missing interpreter ENOENT, and a first
- * line without a newline works.  Runs unchanged on Linux.
+ * line without a newline works.  A dynamically linked program (PT_INTERP:
+ * musl's loader, /lib/ld-musl-x86_64.so.1) runs, and exits with its
+ * status.  Runs unchanged on Linux (the peer needs hello-dyn and the
+ * loader added: linux-peer.sh --add).
  */
 #include "tap.h"
 #include <errno.h>
@@ -68,6 +71,7 @@ static int run(const char *path, char *const argv[])
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		dup2(open("/dev/null", O_WRONLY), 1);   /* hello-dyn prints: not into the TAP */
 		execve(path, argv, (char *[]){ NULL });
 		_exit(100 + errno);
 	}
@@ -126,6 +130,11 @@ int main(int argc, char **argv)
 	   "a missing interpreter: ENOENT");
 	write_file(DIR "/text", "hello\n", 0755);
 	ok(run(DIR "/text", (char *[]){ "text", NULL }) == 100 + ENOEXEC, "a text file: ENOEXEC");
+	if (access("/lib/ld-musl-x86_64.so.1", X_OK) || access("/bin/hello-dyn", X_OK))
+		skip("no /bin/hello-dyn or musl loader here");
+	else
+		ok(run("/bin/hello-dyn", (char *[]){ "hello-dyn", "42", NULL }) == 42,
+		   "a dynamically linked program runs through its interpreter (exit 42)");
 	const char *names[] = { "prog", "noexec", "s1", "s2", "s3", "loop", "empty", "missing", "text" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[64];

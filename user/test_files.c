@@ -3,7 +3,9 @@
  * initrd file, directory listing, the errors of a read-only file system,
  * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
  * command, pipes (writes of up to PIPE_BUF bytes are atomic), a
- * nonblocking console read, /dev/null and /dev/zero.  Runs unchanged on Linux (as init there, the paths differ: the
+ * nonblocking console read, /dev/null and /dev/zero, statx, and extended
+ * attributes (none kept: get/set EOPNOTSUPP for user.*, an empty list,
+ * as on Linux 6.1's tmpfs).  Runs unchanged on Linux (as init there, the paths differ: the
  * program checks its own binary, argv[0]).
  */
 #define _GNU_SOURCE
@@ -15,7 +17,9 @@
 #include <dirent.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <signal.h>
 #include <sys/uio.h>
@@ -218,6 +222,74 @@ static void test_mem_devices(void)
 	close(zero);
 }
 
+/* Linux's struct statx (musl 1.2.3 has no statx of its own). */
+struct statx_rec {
+	unsigned int stx_mask, stx_blksize;
+	unsigned long long stx_attributes;
+	unsigned int stx_nlink, stx_uid, stx_gid;
+	unsigned short stx_mode, spare0;
+	unsigned long long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	long long times[8];
+	unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	unsigned long long rest[14];
+};
+#define STATX_BASIC_STATS 0x7ffU
+#define STATX_SIZE        0x200U
+
+static int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx_rec *stx)
+{
+	return syscall(SYS_statx, dirfd, path, flags, mask, stx);
+}
+
+/* statx agrees with fstat; AT_EMPTY_PATH; its EINVALs. */
+static void test_statx(void)
+{
+	struct statx_rec stx;
+	struct stat st;
+	int fd = open("/tmp/statx-file", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	ok(fd >= 0 && write(fd, "hello", 5) == 5 && fstat(fd, &st) == 0 &&
+	   statx(AT_FDCWD, "/tmp/statx-file", 0, STATX_BASIC_STATS, &stx) == 0 &&
+	   (stx.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS && stx.stx_size == 5 &&
+	   stx.stx_ino == st.st_ino && stx.stx_mode == st.st_mode && stx.stx_nlink == 1 &&
+	   stx.stx_blocks == (unsigned long long)st.st_blocks &&
+	   makedev(stx.stx_dev_major, stx.stx_dev_minor) == st.st_dev,
+	   "statx: the basic fields, as fstat has them");
+	ok(statx(fd, "", AT_EMPTY_PATH, STATX_SIZE, &stx) == 0 && stx.stx_ino == st.st_ino,
+	   "statx(fd, \"\", AT_EMPTY_PATH)");
+	errno = 0;
+	ok(statx(AT_FDCWD, "/tmp/statx-file", 0x8000000, STATX_SIZE, &stx) == -1 && errno == EINVAL,
+	   "statx with an unknown flag: EINVAL");
+	errno = 0;
+	ok(statx(AT_FDCWD, "/tmp/statx-file", 0, 0x80000000U, &stx) == -1 && errno == EINVAL,
+	   "statx with STATX__RESERVED: EINVAL");
+	errno = 0;
+	ok(statx(AT_FDCWD, "/tmp/none", 0, STATX_SIZE, &stx) == -1 && errno == ENOENT,
+	   "statx of a missing file: ENOENT");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_xattr(void)
+{
+	char value[16];
+
+	errno = 0;
+	ok(getxattr("/tmp/statx-file", "user.x", value, sizeof(value)) == -1 && errno == EOPNOTSUPP,
+	   "getxattr user.x: EOPNOTSUPP");
+	errno = 0;
+	ok(setxattr("/tmp/statx-file", "user.x", "v", 1, 0) == -1 && errno == EOPNOTSUPP,
+	   "setxattr user.x: EOPNOTSUPP");
+	ok(listxattr("/tmp/statx-file", value, sizeof(value)) == 0, "listxattr: an empty list");
+	errno = 0;
+	ok(getxattr("/tmp/none", "user.x", value, sizeof(value)) == -1 && errno == ENOENT,
+	   "getxattr of a missing file: ENOENT");
+	errno = 0;
+	ok(getxattr("/tmp/statx-file", "", value, sizeof(value)) == -1 && errno == ERANGE,
+	   "getxattr with an empty name: ERANGE");
+	unlink("/tmp/statx-file");
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64], *self = argv[0];
@@ -332,5 +404,7 @@ int main(int argc, char **argv)
 	test_pipe_nonblock();
 	test_console_nonblock();
 	test_pipe_inode();
+	test_statx();
+	test_xattr();
 	return tap_done();
 }

@@ -34,6 +34,7 @@ struct exec_args {
 struct file;
 
 int do_execve(const char *path, struct exec_args *a);
+struct file *open_exec(const char *path, long *err);
 int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp);
 int load_script(struct exec_args *a);
 int exec_args_replace_arg0(struct exec_args *a, const char *const *strs, int n);

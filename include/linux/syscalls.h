@@ -165,5 +165,18 @@ long sys_settimeofday(const void *tv, const void *tz);
 long sys_time(long *tloc);
 long sys_times(struct tms *tbuf);
 long sys_getrusage(int who, void *ru);
+long sys_statx(int dirfd, const char *upath, int flags, unsigned int mask, void *ubuf);
+long sys_getxattr(const char *path, const char *name, void *value, size_t size);
+long sys_lgetxattr(const char *path, const char *name, void *value, size_t size);
+long sys_fgetxattr(int fd, const char *name, void *value, size_t size);
+long sys_setxattr(const char *path, const char *name, const void *value, size_t size, int flags);
+long sys_lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags);
+long sys_fsetxattr(int fd, const char *name, const void *value, size_t size, int flags);
+long sys_removexattr(const char *path, const char *name);
+long sys_lremovexattr(const char *path, const char *name);
+long sys_fremovexattr(int fd, const char *name);
+long sys_listxattr(const char *path, char *list, size_t size);
+long sys_llistxattr(const char *path, char *list, size_t size);
+long sys_flistxattr(int fd, char *list, size_t size);
 
 #endif

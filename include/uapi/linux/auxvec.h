@@ -7,11 +7,14 @@
 #define AT_PHENT        4
 #define AT_PHNUM        5
 #define AT_PAGESZ       6
+#define AT_BASE         7       /* the interpreter's load address */
+#define AT_FLAGS        8
 #define AT_ENTRY        9
 #define AT_UID          11
 #define AT_EUID         12
 #define AT_GID          13
 #define AT_EGID         14
+#define AT_CLKTCK       17      /* times()'s ticks per second */
 #define AT_SECURE       23
 #define AT_RANDOM       25
 #define AT_EXECFN       31

@@ -16,6 +16,30 @@
 #define S_ISCHR(m)      (((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)     (((m) & S_IFMT) == S_IFIFO)
 
+/* statx(2)'s record: 256 bytes (linux/stat.h) */
+struct statx_timestamp {
+	long long tv_sec;
+	unsigned int tv_nsec;
+	int __reserved;
+};
+
+struct statx {
+	unsigned int stx_mask, stx_blksize;
+	unsigned long long stx_attributes;
+	unsigned int stx_nlink, stx_uid, stx_gid;
+	unsigned short stx_mode, __spare0[1];
+	unsigned long long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	unsigned long long stx_mnt_id;
+	unsigned int stx_dio_mem_align, stx_dio_offset_align;
+	unsigned long long __spare3[12];
+};
+_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes in Linux's ABI");
+
+#define STATX_BASIC_STATS       0x000007ffU     /* type, mode .. blocks: what stat has */
+#define STATX__RESERVED         0x80000000U
+
 struct stat {
 	unsigned long st_dev, st_ino, st_nlink;
 	unsigned int st_mode, st_uid, st_gid, __pad0;
