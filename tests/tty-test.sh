@@ -44,6 +44,18 @@ expect() {
   return 1
 }
 
+# prompts N SECONDS: wait until the shell has printed its Nth prompt, so
+# that what is typed next is echoed after it (under load the prompt may
+# otherwise follow the echo of a line typed ahead, as on Linux).
+prompts() {
+  local end=$((SECONDS + $2))
+  while [ $SECONDS -lt $end ]; do
+    [ "$(tr -d '\r' <"$out" | grep -cE '^\$ ')" -ge "$1" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
 # boot NAME: start QEMU with the shell; its input is fd 7 ($in is a FIFO).
 boot() {
   out="$log/tty-$1$tag.log" in=$(mktemp -u)
@@ -78,8 +90,10 @@ printf 'cat\n' >&7
 sleep 2                                 # cat is reading the console
 printf '\003' >&7
 expect 'killed by signal 2' 20
+prompts 2 20
 printf 'echo bad\025echo al""ivX\177e\n' >&7
 expect '^alive$' 20
+prompts 3 20
 printf 'cat\n' >&7
 sleep 2
 printf 'x"y\n\004' >&7
