@@ -62,34 +62,32 @@ static long stat_inode(int dirfd, const char *upath, int flags, struct inode **i
 	return user_path_at(dirfd, upath, 0, inode);
 }
 
-long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
+/* The inode a *at call names, copied out by cp. */
+static long stat_at(int dirfd, const char *upath, int flags, void *ubuf,
+		    long (*cp)(const struct inode *inode, void *ubuf))
 {
 	struct inode *inode;
-	long ret;
+	long ret = stat_inode(dirfd, upath, flags, &inode);
 
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
-		return -EINVAL;
-	ret = stat_inode(dirfd, upath, flags, &inode);
 	if (ret)
 		return ret;
-	ret = cp_new_stat(inode, ubuf);
+	ret = cp(inode, ubuf);
 	iput(inode);
 	return ret;
+}
+
+long sys_newfstatat(int dirfd, const char *upath, void *ubuf, int flags)
+{
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	return stat_at(dirfd, upath, flags, ubuf, cp_new_stat);
 }
 
 /* statx(dirfd, path, flags, mask, buf): every basic field, whatever mask asks (as Linux may). */
 long sys_statx(int dirfd, const char *upath, int flags, unsigned int mask, void *ubuf)
 {
-	struct inode *inode;
-	long ret;
-
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE) ||
 	    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
 		return -EINVAL;
-	ret = stat_inode(dirfd, upath, flags, &inode);
-	if (ret)
-		return ret;
-	ret = cp_statx(inode, ubuf);
-	iput(inode);
-	return ret;
+	return stat_at(dirfd, upath, flags, ubuf, cp_statx);
 }
