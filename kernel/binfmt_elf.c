@@ -167,6 +167,8 @@ static int load_segment(struct file *file, const struct elf64_phdr *ph, unsigned
 	struct vm_area_struct *vma = find_vma(current->mm, start);
 	long ret;
 
+	if (ph->p_filesz > ph->p_memsz)
+		return -EINVAL;                 /* Linux's too */
 	if (ph->p_offset + ph->p_filesz > (u64)i_size_read(file_inode(file)) ||
 	    end > TASK_SIZE_MAX || end < start ||
 	    (vma && vma->vm_start < end) || ((ph->p_vaddr - ph->p_offset) & ~PAGE_MASK))
@@ -289,10 +291,10 @@ static int elf_map_segments(struct file *file, const struct elf64_ehdr *eh,
  * finds room for its whole span: a PROT_NONE reservation of that size
  * picks the place and is unmapped again, then each segment goes there
  * (nothing else can map meanwhile: the new mm is only current's).
- * Returns its load bias (AT_BASE) or -errno.
+ * Its load bias (AT_BASE) in *bias; 0 or -errno.
  */
-static long elf_map_interp(struct file *interp, const struct elf64_ehdr *eh,
-			   const struct elf64_phdr *ph)
+static int elf_map_interp(struct file *interp, const struct elf64_ehdr *eh,
+			  const struct elf64_phdr *ph, unsigned long *bias)
 {
 	unsigned long lo = ~0UL, hi = 0;
 	long base;
@@ -309,13 +311,14 @@ static long elf_map_interp(struct file *interp, const struct elf64_ehdr *eh,
 	if (base < 0)
 		return base;
 	do_munmap(current->mm, base, hi - lo);
+	*bias = base - lo;
 	for (int i = 0; i < eh->e_phnum; i++) {
-		int ret = ph[i].p_type == PT_LOAD ? load_segment(interp, &ph[i], base - lo) : 0;
+		int ret = ph[i].p_type == PT_LOAD ? load_segment(interp, &ph[i], *bias) : 0;
 
 		if (ret)
 			return ret;
 	}
-	return base - lo;
+	return 0;
 }
 
 /* The program's and its interpreter's headers and files, while exec loads them. */
@@ -356,11 +359,8 @@ static int elf_build_mm(struct exec_args *a, struct elf_image *im, unsigned long
 	unsigned long phdr_addr = 0;
 	long ret = elf_map_segments(a->file, &im->eh, im->ph, bias, &phdr_addr);
 
-	if (!ret && im->interp) {
-		ret = elf_map_interp(im->interp, &im->ieh, im->iph);
-		*interp_base = ret < 0 ? 0 : ret;
-		ret = ret < 0 ? ret : 0;
-	}
+	if (!ret && im->interp)
+		ret = elf_map_interp(im->interp, &im->ieh, im->iph, interp_base);
 	if (!ret && !vma_create(current->mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
 				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
 		ret = -ENOMEM;

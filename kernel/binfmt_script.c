@@ -52,8 +52,10 @@ int load_script(struct exec_args *a)
 	if (!end) {
 		/* no newline: the whole buffer is the line, unless the name runs to its end */
 		end = a->hdr + sizeof(a->hdr) - 1;
-		for (name = line; spacetab(*name); name++)
+		for (name = line; name < end && spacetab(*name); name++)
 			;
+		if (name == end)
+			return -ENOEXEC;        /* nothing but blanks */
 		if (!memchr(name, ' ', end - name) && !memchr(name, '\t', end - name) &&
 		    !memchr(name, '\0', end - name))
 			return -ENOEXEC;

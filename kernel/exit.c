@@ -397,19 +397,24 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 	return NULL;
 }
 
+/* What wait reports of a zombie, taken while tasklist_lock still keeps it. */
+struct zombie_report {
+	int pid, status;
+	struct rusage ru;
+};
+
 /*
  * Report zombie z (Linux's wait_task_zombie): its status to wo->stat or
- * wo->info, its resource usage and its reaped children's to wo->rusage.
- * z is released unless WNOWAIT, even when a store faults, as
- * in Linux.  Returns its pid or -EFAULT.
+ * wo->info, its resource usage and its reaped children's to wo->rusage
+ * (all in *r, taken under tasklist_lock: with WNOWAIT another thread may
+ * reap z as soon as the lock is dropped).  z is released unless WNOWAIT,
+ * even when a store faults, as in Linux.  Returns its pid or -EFAULT.
  */
-static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
+static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z,
+			     const struct zombie_report *r)
 {
-	int pid = z->pid, status = z->exit_code;
-	struct rusage ru;
+	int pid = r->pid, status = r->status;
 
-	if (wo->rusage)
-		getrusage(z, RUSAGE_BOTH, &ru);
 	if (!(wo->flags & WNOWAIT))
 		task_release(z);
 	if (wo->info) {
@@ -420,7 +425,7 @@ static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z)
 	}
 	if (wo->stat && copy_to_user(wo->stat, &status, sizeof(status)))
 		return -EFAULT;
-	if (wo->rusage && copy_to_user(wo->rusage, &ru, sizeof(ru)))
+	if (wo->rusage && copy_to_user(wo->rusage, &r->ru, sizeof(r->ru)))
 		return -EFAULT;
 	return pid;
 }
@@ -438,6 +443,7 @@ static long do_wait(const struct wait_opts *wo)
 {
 	DEFINE_WAIT_FUNC(wait, default_wake_function);
 	struct wait_queue_head *wq = &current->signal->wait_chldexit;
+	struct zombie_report r;
 	struct task_struct *z;
 	unsigned long flags;
 	bool have_child;
@@ -447,6 +453,12 @@ static long do_wait(const struct wait_opts *wo)
 		set_current_state(TASK_INTERRUPTIBLE);
 		spin_lock_irqsave(&tasklist_lock, flags);
 		z = find_zombie(wo, &have_child);
+		if (z) {
+			r.pid = z->pid;
+			r.status = z->exit_code;
+			if (wo->rusage)
+				__getrusage(z, RUSAGE_BOTH, &r.ru);
+		}
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (z || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
 			break;
@@ -455,7 +467,7 @@ static long do_wait(const struct wait_opts *wo)
 	__set_current_state(TASK_RUNNING);
 	remove_wait_queue(wq, &wait);
 	if (z)
-		return wait_task_zombie(wo, z);
+		return wait_task_zombie(wo, z, &r);
 	if (!have_child)
 		return -ECHILD;
 	return wo->flags & WNOHANG ? 0 : -ERESTARTSYS;

@@ -150,15 +150,15 @@ static void ns_to_timeval(u64 ns, long tv[2])
  * process, RUSAGE_THREAD p alone, RUSAGE_CHILDREN its reaped children
  * (and theirs), RUSAGE_BOTH the process and its children (wait4's).
  * User and system time by tick, context switches; the rest 0.
+ * tasklist_lock held.
  */
-void getrusage(struct task_struct *p, int who, struct rusage *r)
+void __getrusage(struct task_struct *p, int who, struct rusage *r)
 {
 	struct signal_struct *sig = p->signal;
 	struct task_cputime t = { 0 };
-	unsigned long flags;
 
+	lockdep_assert_held(&tasklist_lock);
 	memset(r, 0, sizeof(*r));
-	spin_lock_irqsave(&tasklist_lock, flags);
 	if (who == RUSAGE_THREAD) {
 		t.utime = READ_ONCE(p->utime);
 		t.stime = READ_ONCE(p->stime);
@@ -183,7 +183,6 @@ void getrusage(struct task_struct *p, int who, struct rusage *r)
 			r->ru_nivcsw += sig->cnivcsw;
 		}
 	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 	ns_to_timeval(t.utime, r->ru_utime);
 	ns_to_timeval(t.stime, r->ru_stime);
 }
@@ -192,9 +191,13 @@ long sys_getrusage(int who, void *ru)
 {
 	struct rusage r;
 
+	unsigned long flags;
+
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
-	getrusage(current, who, &r);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	__getrusage(current, who, &r);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
 }
 

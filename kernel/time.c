@@ -23,8 +23,6 @@
 
 #define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
 #define TICK_NSEC               (NSEC_PER_SEC / HZ)
-#define KTIME_SEC_MAX           (0x7fffffffffffffffLL / NSEC_PER_SEC)   /* Linux's */
-#define TIME_SETTOD_SEC_MAX     (KTIME_SEC_MAX - 30LL * 365 * 86400)
 
 static long nanosleep_restart(struct restart_block *rb);
 
@@ -108,24 +106,18 @@ long sys_clock_getres(int clock, void *tp)
 	return err ? err : tp ? put_timespec(res, tp) : 0;
 }
 
-/*
- * clock_settime: CLOCK_REALTIME only (everyone is root here, whom Linux
- * lets), to a date the clocks can still count 30 years on from (Linux's
- * timespec64_valid_settod).
- */
+/* clock_settime: CLOCK_REALTIME only (everyone is root here, whom Linux lets); see do_settimeofday64. */
 long sys_clock_settime(int clock, const void *tp)
 {
 	struct __kernel_timespec ts;
+	struct timespec64 t;
 
 	if (clock != CLOCK_REALTIME)
 		return -EINVAL;
 	if (copy_from_user(&ts, tp, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_sec >= TIME_SETTOD_SEC_MAX || ts.tv_nsec < 0 ||
-	    ts.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	do_settimeofday64(ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec);
-	return 0;
+	t = (struct timespec64){ ts.tv_sec, ts.tv_nsec };
+	return do_settimeofday64(&t);
 }
 
 /*

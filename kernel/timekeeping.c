@@ -52,10 +52,24 @@ u64 ktime_get_real_ns(void)
 	return ktime_get_ns() + READ_ONCE(offs_real);
 }
 
-/* Set CLOCK_REALTIME to real_ns (Linux's do_settimeofday64). */
-void do_settimeofday64(u64 real_ns)
+/*
+ * Set CLOCK_REALTIME to ts (Linux's do_settimeofday64): -EINVAL for a
+ * time the clocks could not count 30 years on from (Linux's
+ * timespec64_valid_settod), or one before the boot (the monotonic clock's
+ * count since boot must fit in it).
+ */
+int do_settimeofday64(const struct timespec64 *ts)
 {
+	u64 real_ns;
+
+	if (ts->tv_sec < 0 || ts->tv_sec >= TIME_SETTOD_SEC_MAX || ts->tv_nsec < 0 ||
+	    ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	real_ns = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+	if (real_ns < ktime_get_ns())
+		return -EINVAL;
 	WRITE_ONCE(offs_real, (s64)real_ns - (s64)ktime_get_ns());
+	return 0;
 }
 
 /* gettimeofday(tv, tz): the wall clock in microseconds; the time zone as set (either may be NULL). */
@@ -87,7 +101,7 @@ long sys_settimeofday(const void *tv, const void *tz)
 		return -EFAULT;
 	if (tz && copy_from_user(&z, tz, sizeof(z)))
 		return -EFAULT;
-	if (tv && (t.tv_sec < 0 || t.tv_usec < 0 || t.tv_usec >= NSEC_PER_SEC / NSEC_PER_USEC))
+	if (tv && (t.tv_usec < 0 || t.tv_usec >= NSEC_PER_SEC / NSEC_PER_USEC))
 		return -EINVAL;
 	if (tz && (z.tz_minuteswest < -15 * 60 || z.tz_minuteswest > 15 * 60))
 		return -EINVAL;
@@ -96,8 +110,11 @@ long sys_settimeofday(const void *tv, const void *tz)
 		sys_tz = z;
 		spin_unlock_irqrestore(&tz_lock, flags);
 	}
-	if (tv)
-		do_settimeofday64(t.tv_sec * NSEC_PER_SEC + t.tv_usec * NSEC_PER_USEC);
+	if (tv) {
+		struct timespec64 ts = { t.tv_sec, t.tv_usec * NSEC_PER_USEC };
+
+		return do_settimeofday64(&ts);
+	}
 	return 0;
 }
 

@@ -399,6 +399,8 @@ long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
  */
 long kernel_read(struct file *file, void *buf, size_t count, loff_t *pos)
 {
+	if (*pos < 0)
+		return -EINVAL;         /* an offset from a file's own headers: anything */
 	return __filemap_read(file, buf, count, pos, true);
 }
 

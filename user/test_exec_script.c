@@ -4,7 +4,7 @@
  * one); a #! script runs its interpreter with "interp [arg] script args"
  * (the interpreter here: the copy, which writes the argv it got to a file
  * when one of its arguments is "dump-argv");
- * a script may name a script (4 levels), a script naming itself is
+ * a script may name a script (5 interpreters deep), a script naming itself is
  * ELOOP, "#!" alone ENOEXEC, a missing interpreter ENOENT, and a first
  * line without a newline works.  A dynamically linked program (PT_INTERP:
  * musl's loader, /lib/ld-musl-x86_64.so.1) runs, and exits with its
@@ -130,12 +130,49 @@ int main(int argc, char **argv)
 	   "a missing interpreter: ENOENT");
 	write_file(DIR "/text", "hello\n", 0755);
 	ok(run(DIR "/text", (char *[]){ "text", NULL }) == 100 + ENOEXEC, "a text file: ENOEXEC");
+	{
+		char blanks[257];
+
+		memset(blanks, ' ', 256);
+		memcpy(blanks, "#!", 2);
+		blanks[256] = '\0';
+		write_file(DIR "/blank", blanks, 0755);
+		ok(run(DIR "/blank", (char *[]){ "blank", NULL }) == 100 + ENOEXEC,
+		   "\"#!\" and 254 blanks, no newline: ENOEXEC");
+	}
+	write_file(DIR "/c1", "#!" PROG " dump-argv\n", 0755);
+	for (int i = 2; i <= 6; i++) {
+		char path[64], text[64];
+
+		snprintf(path, sizeof(path), DIR "/c%d", i);
+		snprintf(text, sizeof(text), "#!" DIR "/c%d\n", i - 1);
+		write_file(path, text, 0755);
+	}
+	ok(run(DIR "/c5", (char *[]){ "c5", NULL }) == 0 && dumped(got, sizeof(got)),
+	   "five scripts, each the next one's interpreter, then the program: it runs");
+	ok(run(DIR "/c6", (char *[]){ "c6", NULL }) == 100 + ELOOP, "six: ELOOP");
+	{
+		/* an ELF header whose program headers are at offset 2^63 */
+		unsigned char elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+		int fd = open(DIR "/badelf", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+
+		elf[16] = 2;                    /* ET_EXEC */
+		elf[18] = 62;                   /* x86-64 */
+		elf[20] = 1;                    /* EV_CURRENT */
+		elf[39] = 0x80;                 /* e_phoff = 1 << 63 */
+		elf[54] = 56;                   /* e_phentsize */
+		elf[56] = 1;                    /* e_phnum */
+		ok(fd >= 0 && write(fd, elf, sizeof(elf)) == sizeof(elf) && close(fd) == 0 &&
+		   run(DIR "/badelf", (char *[]){ "badelf", NULL }) == 100 + ENOEXEC,
+		   "an ELF whose program headers lie at offset 2^63: ENOEXEC");
+	}
 	if (access("/lib/ld-musl-x86_64.so.1", X_OK) || access("/bin/hello-dyn", X_OK))
 		skip("no /bin/hello-dyn or musl loader here");
 	else
 		ok(run("/bin/hello-dyn", (char *[]){ "hello-dyn", "42", NULL }) == 42,
 		   "a dynamically linked program runs through its interpreter (exit 42)");
-	const char *names[] = { "prog", "noexec", "s1", "s2", "s3", "loop", "empty", "missing", "text" };
+	const char *names[] = { "prog", "noexec", "s1", "s2", "s3", "loop", "empty", "missing", "text",
+				"blank", "c1", "c2", "c3", "c4", "c5", "c6", "badelf" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[64];
 

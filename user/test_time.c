@@ -95,6 +95,13 @@ static void check_settime(void)
 	tv.tv_usec = 1000000;
 	errno = 0;
 	ok(settimeofday(&tv, NULL) == -1 && errno == EINVAL, "settimeofday with tv_usec 1e6: EINVAL");
+	set = (struct timespec){ 0, 0 };
+	errno = 0;
+	ok(clock_settime(CLOCK_REALTIME, &set) == -1 && errno == EINVAL,
+	   "clock_settime to 1970, before the boot: EINVAL");
+	tv = (struct timeval){ 0x7fffffffffffffffL, 0 };
+	errno = 0;
+	ok(settimeofday(&tv, NULL) == -1 && errno == EINVAL, "settimeofday to the year 2^63: EINVAL");
 }
 
 static void check_res_and_coarse(void)

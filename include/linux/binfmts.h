@@ -10,7 +10,7 @@
 
 #define MAX_ARG_STRLEN  (32 * 4096)     /* the longest string, its NUL included */
 #define BINPRM_BUF_SIZE 256             /* the first bytes the loaders look at (Linux's) */
-#define BINPRM_MAX_RECURSION 4          /* scripts whose interpreter is a script: at most 4 deep */
+#define BINPRM_MAX_RECURSION 5          /* interpreters in a row: at most 5 (Linux's exec_binprm) */
 
 /*
  * argv and envp, copied from the caller (or made by the kernel for init):

@@ -184,7 +184,7 @@ void account_reaped_child(struct task_struct *z);
 
 #define RUSAGE_BOTH     (-2)            /* wait4's: the child and its reaped children */
 struct rusage;
-void getrusage(struct task_struct *p, int who, struct rusage *r);
+void __getrusage(struct task_struct *p, int who, struct rusage *r);
 
 /* A CPU's idle task (pid 0; the boot CPU's runs kmain and the ktests first). */
 static inline bool is_idle_task(const struct task_struct *p)

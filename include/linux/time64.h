@@ -19,8 +19,11 @@ struct timespec64 {
 	long tv_nsec;
 };
 
+#define KTIME_SEC_MAX           (0x7fffffffffffffffLL / NSEC_PER_SEC)   /* Linux's */
+#define TIME_SETTOD_SEC_MAX     (KTIME_SEC_MAX - 30LL * 365 * 86400)
+
 u64 ktime_get_real_ns(void);            /* since 1970-01-01 00:00 UTC */
-void do_settimeofday64(u64 real_ns);
+int do_settimeofday64(const struct timespec64 *ts);
 void timekeeping_init(void);
 s64 mktime64(unsigned int year, unsigned int mon, unsigned int day, unsigned int hour,
 	     unsigned int min, unsigned int sec);

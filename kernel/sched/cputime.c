@@ -28,9 +28,10 @@
 /* schedule(), interrupts off: prev leaves this CPU, next gets it. */
 void account_switch(struct task_struct *prev, struct task_struct *next)
 {
-	u64 now = ktime_get_ns();
+	u64 now;
 
 	write_seqcount_begin(&prev->cputime_seq);
+	now = ktime_get_ns();           /* inside: a reader's clock read is before or after it all */
 	if (prev->exec_start && now > prev->exec_start)
 		WRITE_ONCE(prev->sum_exec_runtime, prev->sum_exec_runtime + now - prev->exec_start);
 	WRITE_ONCE(prev->exec_start, 0);
@@ -68,8 +69,8 @@ u64 task_sched_runtime(struct task_struct *t)
 		seq = read_seqcount_begin(&t->cputime_seq);
 		sum = READ_ONCE(t->sum_exec_runtime);
 		start = READ_ONCE(t->exec_start);
+		now = ktime_get_ns();   /* inside: never past a switch the loop did not see */
 	} while (read_seqcount_retry(&t->cputime_seq, seq));
-	now = ktime_get_ns();
 	return sum + (start && now > start ? now - start : 0);
 }
 
