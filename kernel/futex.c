@@ -35,6 +35,7 @@
 #include "linux/wait.h"
 #include "linux/uaccess.h"
 #include "linux/fs.h"
+#include "linux/time64.h"
 #include "uapi/linux/futex.h"
 #include "uapi/linux/time.h"
 #include "mm/mm.h"
@@ -442,13 +443,15 @@ retry:
 }
 
 /*
- * The end of a wait's timeout (0: none): FUTEX_WAIT's is relative,
- * FUTEX_WAIT_BITSET's absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with
- * FUTEX_CLOCK_REALTIME (both read ktime_get_ns here: no wall clock).
+ * The end of a wait's timeout on the monotonic clock (0: none):
+ * FUTEX_WAIT's is relative, FUTEX_WAIT_BITSET's absolute on
+ * CLOCK_MONOTONIC, or on CLOCK_REALTIME with FUTEX_CLOCK_REALTIME (taken
+ * as the monotonic time it stands for now: pthread_cond_timedwait's).
  * 0 or -EFAULT/-EINVAL.
  */
-static int futex_timeout(const void *utime, int cmd, u64 *end)
+static int futex_timeout(const void *utime, int op, u64 *end)
 {
+	u64 now, real;
 	long ts[2];
 
 	*end = 0;
@@ -459,8 +462,13 @@ static int futex_timeout(const void *utime, int cmd, u64 *end)
 	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
 		return -EINVAL;
 	*end = ts[0] * 1000000000ULL + ts[1];
-	if (cmd == FUTEX_WAIT)
+	if ((op & FUTEX_CMD_MASK) == FUTEX_WAIT) {
 		*end += ktime_get_ns();
+	} else if (op & FUTEX_CLOCK_REALTIME) {
+		now = ktime_get_ns();
+		real = ktime_get_real_ns();
+		*end = *end > real ? now + (*end - real) : 1;
+	}
 	if (!*end)
 		*end = 1;                       /* already past, not "none" */
 	return 0;
@@ -485,7 +493,7 @@ long sys_futex(u32 *uaddr, int op, u32 val, const void *utime, u32 *uaddr2, u32 
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		/* fall through */
 	case FUTEX_WAIT_BITSET:
-		ret = futex_timeout(utime, cmd, &end);
+		ret = futex_timeout(utime, op, &end);
 		return ret ? ret : futex_wait((unsigned long)uaddr, private, val, end, val3);
 	case FUTEX_WAKE:
 		val3 = FUTEX_BITSET_MATCH_ANY;
