@@ -13,6 +13,7 @@
 #include "linux/fs.h"
 #include "linux/sched.h"
 #include "linux/signal.h"
+#include "linux/time64.h"
 #include "linux/slab.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
@@ -22,8 +23,6 @@
 #include <asm/arch.h>
 
 #define DEFAULT_POLLMASK        (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
-#define NSEC_PER_SEC            1000000000ULL
-#define NSEC_PER_MSEC           1000000ULL
 #define PPOLL_MAX_SECS          (1L << 32)
 
 /* One fd's revents (Linux's do_pollfd). */

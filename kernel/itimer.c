@@ -16,12 +16,11 @@
 #include "linux/errno.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
+#include "linux/time64.h"
 #include "linux/uaccess.h"
 #include <asm/arch.h>
 #include "uapi/linux/time.h"
 
-#define NSEC_PER_SEC    1000000000ULL
-#define NSEC_PER_USEC   1000ULL
 #define ITIMER_MAX_SECS (1L << 32)      /* longer is forever (no u64 overflow) */
 
 static spinlock_t itimer_lock = SPINLOCK_INIT("itimer");

@@ -22,7 +22,6 @@
 #include "uapi/linux/time.h"
 
 #define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
-#define TICK_NSEC               (NSEC_PER_SEC / HZ)
 
 static long nanosleep_restart(struct restart_block *rb);
 

@@ -23,8 +23,6 @@
 #include "linux/time64.h"
 #include <asm/arch.h>
 
-#define TICK_NSEC       (NSEC_PER_SEC / HZ)
-
 /* schedule(), interrupts off: prev leaves this CPU, next gets it. */
 void account_switch(struct task_struct *prev, struct task_struct *next)
 {
