@@ -259,6 +259,7 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 {
 	struct task_struct *c;
 	int ret = clone_check_flags(flags, tls);
+	int pid;
 
 	if (ret)
 		return ret;
@@ -285,8 +286,9 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
 	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
 	c->make_it_fail = current->make_it_fail;
+	pid = c->pid;   /* c may run, exit and be freed before wake_up_new_task returns */
 	wake_up_new_task(c);
-	return c->pid;
+	return pid;
 }
 
 long sys_fork(void)

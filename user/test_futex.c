@@ -322,7 +322,7 @@ static void test_robust(void)
 		pthread_attr_init(&attr);
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 		pthread_create(&t, &attr, robust_thread, NULL);
-		/* up to 5 s: 4 vCPUs on a 2-core host may not run the thread for long */
+		/* poll up to 5 s for the thread to run and exit */
 		for (int i = 0; i < 500 && !(entry.word & FUTEX_OWNER_DIED); i++)
 			sleep_ms(10);
 		syscall(SYS_get_robust_list, 0, &h, &len);

@@ -4,12 +4,14 @@
  * mutexes under contention from 64 threads, condition variables,
  * barriers, thread-local storage, cancellation, threads faulting in
  * distinct pages of one shared mapping, and fork from a thread (the child
- * has one thread and a copy-on-write copy of the memory).
+ * has one thread and a copy-on-write copy of the memory), and clone's
+ * return value when the new thread exits before clone returns.
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +293,58 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
+/*
+ * clone() a thread that exits at once, from inline assembly: the child
+ * touches no memory (it runs on the caller's stack: newsp 0) and only
+ * calls gettid and exit.  Returns what the parent's clone returned; a
+ * parent that got 0 — it would run the child's path — is recognised by
+ * its own TID and returns 0.
+ */
+static long clone_exiting_thread(long my_tid)
+{
+	register long tid asm("r12") = my_tid;
+	register long ctid asm("r10") = 0, tls asm("r8") = 0;
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "mov %[gettid], %%eax\n\t"
+		     "syscall\n\t"
+		     "cmp %%rax, %%r12\n\t"
+		     "je 2f\n\t"
+		     "mov %[exit], %%eax\n\t"
+		     "xor %%edi, %%edi\n\t"
+		     "syscall\n"
+		     "2:\txor %%eax, %%eax\n"
+		     "1:"
+		     : "=a"(ret)
+		     : "a"((long)SYS_clone), "D"((long)(CLONE_VM | CLONE_FS | CLONE_FILES |
+						       CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)),
+		       "S"(0L), "d"(0L), "r"(ctid), "r"(tls), "r"(tid),
+		       [gettid] "i"(SYS_gettid), [exit] "i"(SYS_exit)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+/*
+ * A thread may run, exit and be freed on another CPU before clone returns
+ * in its parent: the parent must still get the new TID, never 0 (the
+ * kernel once read the TID from the freed task and the parent ran the
+ * child's path on its own stack).
+ */
+static void test_clone_exit_race(void)
+{
+	long me = syscall(SYS_gettid), ret = 1;
+	int i;
+
+	for (i = 0; i < 2000 && ret > 0; i++)
+		ret = clone_exiting_thread(me);
+	ok(ret > 0, "clone returns the TID of a thread that exits at once (%d of 2000, last %ld)",
+	   i, ret);
+	usleep(20000);                  /* let the last ones finish exiting */
+}
+
 static void test_fork_from_thread(void)
 {
 	pthread_t t, s;
@@ -321,5 +375,6 @@ int main(void)
 	test_cancel();
 	test_shared_faults();
 	test_fork_from_thread();
+	test_clone_exit_race();
 	return tap_done();
 }
