@@ -51,7 +51,9 @@ iso="$root/build/$variant/folios.iso"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The initrd: the bundled programs in /bin, the dynamic loader in /lib, plus --add files.
+# The initrd: the bundled programs in /bin, the dynamic loader in /lib, plus
+# --add files; then BusyBox (Debian's busybox-static) as /bin/busybox with a
+# link to it at each applet's path where nothing else is.
 mkdir -p "$tmp/root/bin" "$tmp/root/lib" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp"
 cp "$root"/build/user/bin/* "$tmp/root/bin/"
 cp "$root"/build/user/lib/* "$tmp/root/lib/"
@@ -61,6 +63,17 @@ for a in "${adds[@]}"; do
   [ -f "$host" ] || { echo "run-qemu.sh: --add: no such file: $host" >&2; exit 2; }
   mkdir -p "$tmp/root$(dirname "$guest")" && cp "$host" "$tmp/root$guest"
 done
+[ -e "$tmp/root/bin/busybox" ] || cp /bin/busybox "$tmp/root/bin/busybox"
+python3 - "$tmp/root" <<'EOF'
+import os, subprocess, sys
+root = sys.argv[1]
+applets = subprocess.run([root + '/bin/busybox', '--list-full'], capture_output=True, text=True)
+for path in applets.stdout.split():
+    path = os.path.join(root, path)
+    if not os.path.lexists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.symlink('/bin/busybox', path)
+EOF
 (cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$tmp/initrd.cpio"
 
 # --run "CMD ARGS": words (double quotes group) after " -- " for init, each

@@ -53,7 +53,7 @@ static long split_huge_pages_file(char *buf)
 	if (!comma || parse_split_range(comma + 1, &first, &end, &order))
 		return -EINVAL;
 	*comma = '\0';
-	if (path_lookupat(AT_FDCWD, buf, &inode))
+	if (path_lookupat(AT_FDCWD, buf, LOOKUP_FOLLOW, &inode))
 		return -EINVAL;
 	if (inode->i_mapping)
 		split_huge_pages_in_file(inode->i_mapping, first, end, order);

@@ -15,7 +15,7 @@
 /* fds 0-2 of PID 1; never freed (its count only grows past zero). */
 struct file console_file = {
 	.f_count = ATOMIC_INIT(1), .f_mode = FMODE_READ | FMODE_WRITE, .f_flags = O_RDWR,
-	.f_inode = &console_inode, .f_op = &console_fops,
+	.f_inode = &console_inode, .f_op = &console_fops, .f_pathname = (char *)"/dev/console",
 };
 
 /*
@@ -66,12 +66,11 @@ void fput(struct file *f)
  * close by another thread either emptied the slot first or drops the
  * table's reference after this one is taken.
  */
-struct file *fget(int fd)
+static struct file *files_fget(struct files_struct *files, int fd)
 {
-	struct files_struct *files = current->files;
 	struct file *f;
 
-	if (fd < 0 || fd >= NR_OPEN)
+	if (!files || fd < 0 || fd >= NR_OPEN)
 		return NULL;
 	spin_lock(&files->file_lock);
 	f = files->fd[fd];
@@ -79,6 +78,47 @@ struct file *fget(int fd)
 		get_file(f);
 	spin_unlock(&files->file_lock);
 	return f;
+}
+
+struct file *fget(int fd)
+{
+	return files_fget(current->files, fd);
+}
+
+/*
+ * Task t's fd table with a reference for the caller (put_files_struct),
+ * or NULL (Linux's get_files_struct): /proc/<pid>/fd.  tasklist_lock
+ * held, under which exec and exit replace or drop t->files; no lock is
+ * taken under it (file_lock is taken with interrupts on, tasklist_lock
+ * by interrupts).
+ */
+struct files_struct *get_task_files(struct task_struct *t)
+{
+	struct files_struct *files = t->files;
+
+	lockdep_assert_held(&tasklist_lock);
+	if (files)
+		__atomic_add_fetch(&files->count, 1, __ATOMIC_RELAXED);
+	return files;
+}
+
+/* The file of fd in files (a table the caller holds) with a reference, or NULL. */
+struct file *fget_files(struct files_struct *files, unsigned int fd)
+{
+	return files_fget(files, fd);
+}
+
+/* The lowest fd >= from open in files (a table the caller holds), or -1. */
+int files_next_fd(struct files_struct *files, unsigned int from)
+{
+	int fd = -1;
+
+	spin_lock(&files->file_lock);
+	for (unsigned int i = from; i < NR_OPEN && fd < 0; i++)
+		if (files->fd[i])
+			fd = i;
+	spin_unlock(&files->file_lock);
+	return fd;
 }
 
 /*

@@ -8,7 +8,7 @@
  *
  * Each entry gets an inode at boot, kept for ever in a list (the list's
  * reference); a regular file's i_private is its data in the archive, a
- * directory's its path.  A regular file is read and mapped through its
+ * directory's its path, a symbolic link's i_link a copy of its text.  A regular file is read and mapped through its
  * page cache (i_data, include/linux/pagemap.h): read_folio copies the
  * archive's bytes into a folio, and every read(), mmap and exec of the
  * file shares that folio — one copy of each program's text however many
@@ -70,25 +70,42 @@ static bool next_entry(unsigned long *off, struct initrd_file *f)
 	return true;
 }
 
-/* The index-th entry of the archive; false past the end. */
-bool initrd_entry(unsigned int index, struct initrd_file *f)
-{
-	unsigned long off = 0;
-
-	for (unsigned int i = 0; next_entry(&off, f); i++)
-		if (i == index)
-			return true;
-	return false;
-}
-
 struct initrd_inode {
 	struct initrd_file entry;
-	struct initrd_inode *next;      /* the cache */
+	struct initrd_inode *next;      /* in its hash chain */
 	struct inode vfs_inode;
 };
 
+/*
+ * The inodes by path: every lookup that no mount or /proc answers ends
+ * here, and BusyBox's applet links make hundreds of entries, so a walk of
+ * a list per lookup would cost more than the rest of a stat.
+ */
+#define INITRD_HASH_BITS 9
+static struct initrd_inode *initrd_hash[1 << INITRD_HASH_BITS];
+static struct initrd_inode **initrd_by_index;  /* the same inodes in archive order */
+static unsigned int initrd_count;
 static struct super_block initrd_sb;
-static struct initrd_inode *initrd_inodes;
+
+/* The index-th entry of the archive; false past the end. */
+bool initrd_entry(unsigned int index, struct initrd_file *f)
+{
+	if (index >= initrd_count)
+		return false;
+	*f = initrd_by_index[index]->entry;
+	return true;
+}
+
+/* FNV-1a of a path, folded to INITRD_HASH_BITS. */
+static unsigned int initrd_hashfn(const char *path)
+{
+	u32 h = 2166136261u;
+
+	while (*path)
+		h = (h ^ (u8)*path++) * 16777619u;
+	return (h ^ (h >> INITRD_HASH_BITS) ^ (h >> 2 * INITRD_HASH_BITS)) &
+	       ((1 << INITRD_HASH_BITS) - 1);
+}
 
 /*
  * Copy the file's bytes at folio's position into it (Linux's read_folio;
@@ -146,8 +163,7 @@ static int initrd_readdir(struct file *file, struct dir_context *ctx)
 
 		if (!child || !strcmp(e.name, "."))
 			continue;
-		if (!dir_emit(ctx, child, strlen(child), ctx->pos + 2,
-			      S_ISDIR(e.mode) ? DT_DIR : DT_REG))
+		if (!dir_emit(ctx, child, strlen(child), ctx->pos + 2, S_DT(e.mode)))
 			break;
 	}
 	return 0;
@@ -166,8 +182,20 @@ static struct inode initrd_root = {
 	.i_fop = &initrd_dir_operations, .i_private = (void *)"",
 };
 
+/* A link's text: the entry's data, which the archive does not end with a NUL. */
+static const char *initrd_link_text(const struct initrd_file *e)
+{
+	char *text = kmalloc(e->size + 1);
+
+	if (!text)
+		panic("initrd_link_text: no memory for the links");
+	memcpy(text, e->data, e->size);
+	text[e->size] = '\0';
+	return text;
+}
+
 /*
- * The inode of entry e: directories S_IFDIR 0755, files their mode, data,
+ * The inode of entry e: directories S_IFDIR 0755, links their text, files their mode, data,
  * size, page cache and inode number ino (readdir's d_ino of the entry).
  */
 static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, unsigned long ino)
@@ -186,6 +214,10 @@ static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, 
 	inode->i_nlink = 1;
 	inode->i_ino = ino;
 	inode->i_size = e->size;
+	if (S_ISLNK(e->mode)) {
+		inode->i_link = initrd_link_text(e);
+		return;
+	}
 	inode->i_blocks = (e->size + 511) / 512;
 	inode->i_fop = &initrd_file_operations;
 	inode->i_private = (void *)e->data;
@@ -208,7 +240,7 @@ struct inode *initrd_iget(const char *path)
 		ihold(&initrd_root);
 		return &initrd_root;
 	}
-	for (ii = initrd_inodes; ii && strcmp(ii->entry.name, path); ii = ii->next)
+	for (ii = initrd_hash[initrd_hashfn(path)]; ii && strcmp(ii->entry.name, path); ii = ii->next)
 		;
 	if (!ii)
 		return NULL;
@@ -244,13 +276,17 @@ static void initrd_fill_cache(struct inode *inode)
  */
 void initrd_init(const void *start, unsigned long size)
 {
-	struct initrd_inode **tail = &initrd_inodes;
 	unsigned long off = 0, index = 0;
 	struct initrd_file e;
 
 	archive = start;
 	archive_size = size;
-	for (; next_entry(&off, &e); index++) {
+	while (next_entry(&off, &e))
+		initrd_count++;
+	initrd_by_index = kmalloc(initrd_count * sizeof(*initrd_by_index) + 1);
+	if (!initrd_by_index)
+		panic("initrd_init: no memory for the inodes");
+	for (off = 0; next_entry(&off, &e); index++) {
 		struct initrd_inode *ii = kzalloc(sizeof(*ii));
 
 		if (!ii)
@@ -259,7 +295,8 @@ void initrd_init(const void *start, unsigned long size)
 		initrd_fill_inode(&ii->vfs_inode, &e, index + 2);
 		if (S_ISREG(e.mode))
 			initrd_fill_cache(&ii->vfs_inode);
-		*tail = ii;
-		tail = &ii->next;
+		ii->next = initrd_hash[initrd_hashfn(e.name)];
+		initrd_hash[initrd_hashfn(e.name)] = ii;
+		initrd_by_index[index] = ii;
 	}
 }

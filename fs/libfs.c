@@ -509,7 +509,7 @@ static int dcache_readdir(struct file *file, struct dir_context *ctx)
 		p = &cursor->d_child;
 	while ((next = scan_positives(dir, p, 1))) {
 		if (!dir_emit(ctx, next->d_name, strlen(next->d_name), next->d_inode->i_ino,
-			      S_ISDIR(next->d_inode->i_mode) ? DT_DIR : DT_REG))
+			      S_DT(next->d_inode->i_mode)))
 			break;
 		ctx->pos++;
 		p = &next->d_child;

@@ -134,13 +134,19 @@ static void n_tty_flush_buffer(struct tty_struct *tty)
 	}
 }
 
-/* A signal character: echo it, flush the input, signal the foreground group (Linux's isig). */
+/*
+ * A signal character: echo it, flush the input, signal the foreground
+ * group (Linux's isig) — if a session controls the tty and has one.
+ */
 static void isig(struct tty_struct *tty, unsigned char c, int sig)
 {
+	int pgrp = READ_ONCE(tty->pgrp);
+
 	echo_char(tty, c);
 	if (!L_FLAG(tty, NOFLSH))
 		n_tty_flush_buffer(tty);
-	kill_pgrp(tty->pgrp, sig);
+	if (pgrp)
+		kill_pgrp(pgrp, sig);
 }
 
 /* The signal ISIG makes of c, or 0. */
@@ -398,6 +404,9 @@ long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool no
 
 	if (!count)
 		return 0;
+	ret = __tty_check_change(tty, SIGTTIN);        /* a background reader: SIGTTIN or EIO */
+	if (ret)
+		return ret;
 	mutex_lock(&tty->atomic_read_lock);
 	if (L_FLAG(tty, ICANON))
 		ret = n_tty_read_canon(tty, ubuf, count, nonblock);

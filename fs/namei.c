@@ -11,6 +11,17 @@
  *   ENOENT        no such entry, or "" without AT_EMPTY_PATH
  *   ENOTDIR       a file used as a directory ("/proc/meminfo/x", "f/", "f/..")
  *   EBADF         a relative path against a dirfd that is not open
+ *   ELOOP         more than MAXSYMLINKS (40) symbolic links on the way
+ *
+ * Symbolic links (S_IFLNK inodes: tmpfs's, the initrd's, /proc's) are
+ * followed where they stand in the middle of a path, and at its end with
+ * LOOKUP_FOLLOW or a trailing '/'; a link's ".." is its target's parent,
+ * as Linux's walk has it.  Most paths have no link: they are resolved as
+ * text ("." and ".." dropped, each checked to follow a directory) and
+ * looked up whole, which no file system resolves through a link (a link
+ * is not a directory), except /proc's "self", whose answer is the link's
+ * own.  Only when that fails, or ends on a link to follow, does
+ * link_walk() go again component by component, following each link.
  *
  * Each file system answers for its part of the tree with a referenced
  * inode (fs/proc, fs/sysfs.c, fs/initrd.c); below a mount point the
@@ -95,7 +106,7 @@ static struct inode *walk_mnt(struct inode *root, const char *rest)
 
 /*
  * Look up one normalized path (no leading or trailing '/'; "" is the
- * root): a tmpfs mount covering it, then /dev/console, /dev/null and
+ * root): a tmpfs mount covering it, then the terminals, /dev/null and
  * /dev/zero, /proc, /sys and /sys/kernel/debug, then the initrd.  A
  * referenced inode, NULL if there is none, or an ERR_PTR.
  */
@@ -107,11 +118,9 @@ static struct inode *lookup_one(const char *p)
 	inode = lookup_mnt(p, &rest);
 	if (inode)
 		return walk_mnt(inode, rest);
-	if (!strcmp(p, "dev/console")) {
-		ihold(&console_inode);
-		return &console_inode;
-	}
-	inode = mem_dev_lookup(p);
+	inode = tty_dev_lookup(p);
+	if (!inode)
+		inode = mem_dev_lookup(p);
 	if (!inode)
 		inode = proc_lookup(p);
 	if (!inode)
@@ -194,6 +203,138 @@ static long normalize(const char *in, char *out)
 	return 0;
 }
 
+/* The text of a symbolic link: its i_link, or what its get_link writes into buf (PATH_MAX). */
+const char *inode_get_link(struct inode *inode, char *buf)
+{
+	if (inode->i_link)
+		return inode->i_link;
+	if (!inode->i_op || !inode->i_op->get_link)
+		return ERR_PTR(-EINVAL);
+	return inode->i_op->get_link(inode, buf);
+}
+
+/*
+ * Put the text of the link inode in front of next, the rest of the walk,
+ * in rest (WALK_MAX bytes): "target/next".  link is a PATH_MAX buffer
+ * for a generated text.  0, or -ENAMETOOLONG / get_link's error.
+ */
+static long splice_link(struct inode *inode, char *rest, const char *next, char *link)
+{
+	const char *target = inode_get_link(inode, link);
+	size_t tlen, nlen = strlen(next);
+
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	tlen = strlen(target);
+	if (!tlen)
+		return -ENOENT;
+	if (tlen + 1 + nlen + 1 > WALK_MAX)
+		return -ENAMETOOLONG;
+	memmove(rest + tlen + 1, next, nlen + 1);
+	memcpy(rest, target, tlen);
+	rest[tlen] = '/';
+	return 0;
+}
+
+/* Append component (len bytes) to out (at *w, WALK_MAX bytes): 0 or -ENAMETOOLONG. */
+static long append(char *out, size_t *w, const char *component, size_t len)
+{
+	if (*w + 1 + len + 1 > WALK_MAX)
+		return -ENAMETOOLONG;
+	if (*w)
+		out[(*w)++] = '/';
+	memcpy(out + *w, component, len);
+	*w += len;
+	out[*w] = '\0';
+	return 0;
+}
+
+/*
+ * One component of link_walk, the last of out (w bytes), to follow if
+ * it is a link: a link's text is spliced into rest before next (what
+ * follows it) and out cut back to where that text starts; a directory,
+ * or a last component, stays.  Returns 1 if the walk goes on from rest,
+ * 0 to go on from next, or -errno.
+ */
+static long walk_component(char *out, size_t *w, char *rest, const char *next, char *link,
+			   int *links)
+{
+	struct inode *inode = lookup_one(out);
+	long err;
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	if (!inode)
+		return *next ? -ENOENT : 0;     /* a missing last one: the caller's lookup says */
+	if (S_ISLNK(inode->i_mode)) {
+		err = ++*links > MAXSYMLINKS ? -ELOOP : splice_link(inode, rest, next, link);
+		iput(inode);
+		if (err)
+			return err;
+		if (rest[0] == '/') {
+			*w = 0;                 /* an absolute target starts at the root */
+		} else {
+			while (*w && out[*w - 1] != '/')
+				(*w)--;         /* a relative one in the link's directory */
+			*w -= !!*w;
+		}
+		out[*w] = '\0';
+		return 1;
+	}
+	err = *next && !S_ISDIR(inode->i_mode) ? -ENOTDIR : 0;
+	iput(inode);
+	return err;
+}
+
+/*
+ * The walk that follows symbolic links (Linux's link_path_walk): in, an
+ * absolute path, component by component into out (WALK_MAX bytes), which
+ * never holds a link — so its ".." is plain text again.  The last
+ * component is followed with LOOKUP_FOLLOW or a trailing '/'; a missing
+ * last one is left for the caller's lookup.  0 or -errno (ENOENT,
+ * ENOTDIR, ELOOP, ENAMETOOLONG, ENOMEM).
+ */
+static long link_walk(const char *in, char *out, unsigned int flags)
+{
+	char *rest = kmalloc(WALK_MAX + PATH_MAX), *link = rest + WALK_MAX, *r;
+	int links = 0;
+	size_t w = 0;
+	long err = 0;
+
+	if (!rest)
+		return -ENOMEM;
+	strlcpy(rest, in, WALK_MAX);
+	out[0] = '\0';
+	for (r = rest; *r && err >= 0;) {
+		size_t len = strcspn(r, "/");
+		const char *next = r + len;
+		bool dot = len == 1 && r[0] == '.', dotdot = len == 2 && !strncmp(r, "..", 2);
+		bool follow = *next == '/' || (flags & LOOKUP_FOLLOW);
+
+		while (*next == '/')
+			next++;
+		if (dot || dotdot) {
+			err = must_be_dir(out);
+			if (dotdot) {
+				while (w && out[w - 1] != '/')
+					w--;
+				out[w ? --w : 0] = '\0';
+			}
+		} else if (len) {
+			err = append(out, &w, r, len);
+			if (!err && (*next || follow))
+				err = walk_component(out, &w, rest, next, link, &links);
+			if (err == 1) {
+				r = rest;
+				continue;
+			}
+		}
+		r += next - r;
+	}
+	kfree(rest);
+	return err < 0 ? err : 0;
+}
+
 /*
  * Copy the path of the directory a relative name starts from into buf
  * (size bytes): dirfd's, or with AT_FDCWD the working directory's ("" for
@@ -229,73 +370,97 @@ static long start_dir_path(int dirfd, char *buf, size_t size)
 
 /*
  * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
- * directory) or name (absolute) into buf, then normalize it into the
- * second half of buf.  Returns the normalized path, or NULL with *err set.
+ * directory) or name (absolute) into buf (WALK_MAX bytes); *trailing: it
+ * ends in '/'.  0 or start_dir_path()'s error.
  */
-static char *absolute(int dirfd, const char *name, char *buf, bool *trailing, long *err)
+static long absolute(int dirfd, const char *name, char *buf, bool *trailing)
 {
-	const size_t half = PATH_MAX + DIR_PATH_MAX;
 	size_t n;
+	long err;
 
 	buf[0] = '\0';
 	if (name[0] != '/') {
-		*err = start_dir_path(dirfd, buf, half);
-		if (*err)
-			return NULL;
+		err = start_dir_path(dirfd, buf, WALK_MAX);
+		if (err)
+			return err;
 	}
 	n = strlen(buf);
-	snprintf(buf + n, half - n, "/%s", name);
+	snprintf(buf + n, WALK_MAX - n, "/%s", name);
 	n = strlen(buf);
 	*trailing = n && buf[n - 1] == '/';
-	*err = normalize(buf, buf + half);
-	return *err ? NULL : buf + half;
+	return 0;
+}
+
+/*
+ * Resolve the absolute path in into out (WALK_MAX bytes) and look it up
+ * (Linux's path_lookupat): *inode a reference.  As text first; if that
+ * fails or ends on a link LOOKUP_FOLLOW follows, by link_walk().
+ * 0 or -errno.
+ */
+static long resolve(const char *in, char *out, unsigned int flags, struct inode **inode)
+{
+	*inode = normalize(in, out) ? NULL : lookup_one(out);
+	if (IS_ERR(*inode))
+		return PTR_ERR(*inode);
+	if (*inode && !(S_ISLNK((*inode)->i_mode) && (flags & LOOKUP_FOLLOW)))
+		return 0;
+	if (*inode)
+		iput(*inode);
+	*inode = NULL;
+	long err = link_walk(in, out, flags);
+	if (err)
+		return err;
+	*inode = lookup_one(out);
+	return IS_ERR(*inode) ? PTR_ERR(*inode) : *inode ? 0 : -ENOENT;
 }
 
 /*
  * Resolve a kernel copy of a path name, relative to dirfd, into *inode (a
- * reference the caller iput()s); if path is not NULL, also the absolute
- * normalized path ("/tmp/x") into it (PATH_MAX bytes): an open file's
- * name (fs/d_path.c).  Returns 0 or -errno.
+ * reference the caller iput()s), following a last link with
+ * LOOKUP_FOLLOW; if path is not NULL, also the absolute resolved path
+ * ("/tmp/x") into it (PATH_MAX bytes): an open file's name
+ * (fs/d_path.c).  Returns 0 or -errno.
  */
-long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path)
+long filename_lookup(int dirfd, const char *name, unsigned int flags, struct inode **inode,
+		     char *path)
 {
-	char *buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX)), *p;
+	char *buf = kmalloc(2 * WALK_MAX), *p = buf + WALK_MAX;
 	bool trailing;
 	long err = -ENOMEM;
 
 	if (!buf)
 		return err;
-	p = absolute(dirfd, name, buf, &trailing, &err);
-	if (!p)
-		goto out;
-	*inode = lookup_one(p);
-	err = IS_ERR(*inode) ? PTR_ERR(*inode) : !*inode ? missing(p) : 0;
+	err = absolute(dirfd, name, buf, &trailing);
+	if (!err)
+		err = resolve(buf, p, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
 	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
 		iput(*inode);
 		err = -ENOTDIR;
 	}
 	if (!err && path)
 		snprintf(path, PATH_MAX, "/%s", p);
-out:
 	kfree(buf);
 	return err;
 }
 
 /* filename_lookup() without the name. */
-long path_lookupat(int dirfd, const char *name, struct inode **inode)
+long path_lookupat(int dirfd, const char *name, unsigned int flags, struct inode **inode)
 {
-	return filename_lookup(dirfd, name, inode, NULL);
+	return filename_lookup(dirfd, name, flags, inode, NULL);
 }
 
-/* getname() then path_lookupat(): flags LOOKUP_EMPTY lets "" through. */
-long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode)
+/*
+ * getname() then path_lookupat(): flags LOOKUP_FOLLOW follows a last
+ * link, LOOKUP_EMPTY lets "" through.
+ */
+long user_path_at(int dirfd, const char *upath, unsigned int flags, struct inode **inode)
 {
 	long err = 0;
 	char *name = getname(upath, flags, &err);
 
 	if (!name)
 		return err;
-	err = path_lookupat(dirfd, name, inode);
+	err = path_lookupat(dirfd, name, flags, inode);
 	kfree(name);
 	return err;
 }
@@ -324,45 +489,76 @@ static int last_type(const char *name, const char *normalized)
 }
 
 /*
+ * The directory out names but for its last component, looked up with
+ * that component cut off (out itself unchanged): referenced, or NULL
+ * if it is missing or not a directory.
+ */
+static struct inode *parent_dir(char *out)
+{
+	char *slash = strrchr(out, '/');
+	struct inode *dir;
+
+	if (slash)
+		*slash = '\0';
+	dir = lookup_one(slash ? out : "");
+	if (slash)
+		*slash = '/';
+	if (!IS_ERR_OR_NULL(dir) && !S_ISDIR(dir->i_mode)) {
+		iput(dir);
+		dir = NULL;
+	}
+	return dir;
+}
+
+/*
  * Resolve the parent directory of a kernel copy of a path name, relative
  * to dirfd (Linux's filename_parentat): pp->dir referenced if the last
- * component is a plain name (pp->type LAST_NORM), pp->last that name.
- * 0 or -errno (ENOENT, ENOTDIR, ENAMETOOLONG, EBADF, ENOMEM); after 0 the
- * caller calls path_parent_put().
+ * component is a plain name (pp->type LAST_NORM), pp->last that name,
+ * never followed if it is a link.  The parent as text first, else by
+ * link_walk().  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
+ * EBADF, ENOMEM); after 0 the caller calls path_parent_put().
  */
 long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 {
-	const char *p, *slash;
+	char *p, *slash;
 	long err = -ENOMEM;
 
 	pp->dir = NULL;
-	pp->buf = kmalloc(2 * (PATH_MAX + DIR_PATH_MAX));
+	pp->buf = kmalloc(2 * WALK_MAX);
 	if (!pp->buf)
 		return err;
-	p = absolute(dirfd, name, pp->buf, &pp->trailing, &err);
-	if (!p)
+	p = pp->buf + WALK_MAX;
+	err = absolute(dirfd, name, pp->buf, &pp->trailing);
+	if (err)
 		goto fail;
 	pp->path = p;
-	pp->type = last_type(name, p);
-	if (pp->type != LAST_NORM)
-		return 0;
+	if (!normalize(pp->buf, p)) {
+		pp->type = last_type(name, p);
+		if (pp->type != LAST_NORM)
+			return 0;
+		pp->dir = parent_dir(p);
+	}
+	if (IS_ERR_OR_NULL(pp->dir)) {
+		err = link_walk(pp->buf, p, 0);
+		if (err)
+			goto fail;
+		pp->type = last_type(name, p);
+		if (pp->type != LAST_NORM)
+			return 0;
+		pp->dir = parent_dir(p);
+		err = IS_ERR(pp->dir) ? PTR_ERR(pp->dir) : !pp->dir ? -ENOENT : 0;
+		if (err)
+			goto fail;
+	}
 	slash = strrchr(p, '/');
 	err = -ENAMETOOLONG;
 	if (strlen(slash ? slash + 1 : p) > NAME_MAX)
 		goto fail;
 	strlcpy(pp->last, slash ? slash + 1 : p, sizeof(pp->last));
-	pp->buf[0] = '\0';                      /* the parent's path, in the first half */
-	if (slash)
-		snprintf(pp->buf, slash - p + 1, "%s", p);
-	pp->dir = lookup_one(pp->buf);
-	err = IS_ERR(pp->dir) ? PTR_ERR(pp->dir) : !pp->dir ? missing(pp->buf) : 0;
-	if (!err && !S_ISDIR(pp->dir->i_mode)) {
-		iput(pp->dir);
-		err = -ENOTDIR;
-	}
-	if (!err)
-		return 0;
+	return 0;
 fail:
+	if (!IS_ERR_OR_NULL(pp->dir))
+		iput(pp->dir);
 	pp->dir = NULL;
 	kfree(pp->buf);
 	return err;

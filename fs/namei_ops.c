@@ -1,6 +1,6 @@
 /*
  * The system calls of Linux's fs/namei.c that change names: mkdir, rmdir,
- * unlink, rename, link and their *at forms.  Each resolves the parent
+ * unlink, rename, link, symlink and their *at forms.  Each resolves the parent
  * directory (path_parentat), checks what Linux checks, in its order, and
  * calls the directory's inode_operations (fs/libfs.c and mm/shmem.c for
  * tmpfs); a directory without them is on a read-only file system (EROFS).
@@ -65,14 +65,20 @@ static long may_create(struct inode *dir, const char *name)
 	return -EEXIST;
 }
 
-static long vfs_mkdir(struct inode *dir, const char *name, umode_t mode)
+/*
+ * Make name in dir under its lock (Linux's vfs_mkdir, vfs_symlink): a
+ * directory (S_IFDIR mode), or a link to target (S_IFLNK).  0 or -errno.
+ */
+static long vfs_make(struct inode *dir, const char *name, umode_t mode, const char *target)
 {
 	long err;
 
 	inode_lock_nested(dir, I_MUTEX_PARENT);
 	err = may_create(dir, name);
-	if (!err)
-		err = dir->i_op->mkdir(dir, name, mode);
+	if (!err && S_ISDIR(mode))
+		err = dir->i_op->mkdir(dir, name, mode & ~S_IFMT);
+	else if (!err)
+		err = dir->i_op->symlink(dir, name, target);
 	inode_unlock(dir);
 	return err;
 }
@@ -88,7 +94,8 @@ long sys_mkdirat(int dirfd, const char *upath, int mode)
 	if (!err && !DIR_OP(pp.dir, mkdir))
 		err = -EROFS;
 	if (!err)
-		err = vfs_mkdir(pp.dir, pp.last, mode & (S_IRWXUGO | S_ISVTX) & ~CURRENT_UMASK);
+		err = vfs_make(pp.dir, pp.last, S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~CURRENT_UMASK),
+			       NULL);
 	path_parent_put(&pp);
 	return err;
 }
@@ -427,7 +434,7 @@ long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int 
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_path_at(olddfd, uold, 0, &inode);
+	err = user_path_at(olddfd, uold, flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0, &inode);
 	if (err)
 		return err;
 	err = user_path_parent(newdfd, unew, &new);
@@ -444,4 +451,37 @@ long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int 
 long sys_link(const char *uold, const char *unew)
 {
 	return sys_linkat(AT_FDCWD, uold, AT_FDCWD, unew, 0);
+}
+
+/*
+ * symlink's checks (Linux's do_symlinkat): ENOENT for an empty target,
+ * EEXIST if the name exists (a dangling link too), ENOENT for a name
+ * ending in '/', EROFS.  The target is kept as text, never resolved here.
+ */
+long sys_symlinkat(const char *utarget, int newdfd, const char *upath)
+{
+	struct path_parent pp;
+	long err = 0;
+	char *target = getname(utarget, 0, &err);
+
+	if (!target)
+		return err;
+	err = user_path_parent(newdfd, upath, &pp);
+	if (!err) {
+		err = pp.type != LAST_NORM ? -EEXIST : path_exists(pp.path);
+		if (!err && pp.trailing)
+			err = -ENOENT;
+		if (!err && !DIR_OP(pp.dir, symlink))
+			err = -EROFS;
+		if (!err)
+			err = vfs_make(pp.dir, pp.last, S_IFLNK, target);
+		path_parent_put(&pp);
+	}
+	kfree(target);
+	return err;
+}
+
+long sys_symlink(const char *utarget, const char *upath)
+{
+	return sys_symlinkat(utarget, AT_FDCWD, upath);
 }

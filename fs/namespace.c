@@ -212,7 +212,7 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	if (!ret)
 		opts = copy_mount_options(data, &ret);
 	if (!ret)
-		ret = user_path_at(AT_FDCWD, utarget, 0, &target);
+		ret = user_path_at(AT_FDCWD, utarget, LOOKUP_FOLLOW, &target);
 	if (!ret) {
 		ret = do_mount(target, fstype, flags, opts);
 		iput(target);
@@ -297,7 +297,7 @@ long sys_umount2(const char *utarget, int flags)
 
 	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
 		return -EINVAL;
-	ret = user_path_at(AT_FDCWD, utarget, 0, &target);
+	ret = user_path_at(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &target);
 	if (ret)
 		return ret;
 	if (S_ISDIR(target->i_mode)) {

@@ -28,11 +28,13 @@ int nonseekable_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* May inode be opened with flags: 0, -EISDIR, -EROFS or -ENOTDIR. */
+/* May inode be opened with flags: 0, -ELOOP (a link: O_NOFOLLOW), -EISDIR, -EROFS or -ENOTDIR. */
 static long may_open(const struct inode *inode, int flags)
 {
 	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_APPEND));
 
+	if (S_ISLNK(inode->i_mode))
+		return -ELOOP;
 	/* A control file without write (debugfs's gup_test) opens O_RDWR for its ioctls. */
 	if (writes && !inode->i_fop->write && !inode->i_fop->unlocked_ioctl)
 		return S_ISDIR(inode->i_mode) ? -EISDIR : -EROFS;
@@ -111,8 +113,8 @@ static long create_locked(struct inode *dir, const char *name, int flags, umode_
  * less the umask (-EROFS without one).  *inode a reference, path
  * (PATH_MAX bytes) its absolute name; 0 or -errno.
  */
-static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode,
-			char *path)
+static long open_create_one(int dirfd, const char *name, int flags, int mode,
+			    struct inode **inode, char *path)
 {
 	struct path_parent pp;
 	struct inode *found = NULL;
@@ -138,6 +140,58 @@ static long open_create(int dirfd, const char *name, int flags, int mode, struct
 }
 
 /*
+ * Where the link at path (its absolute name) points, as an absolute name
+ * in buf (PATH_MAX bytes): its text, after its directory if relative.
+ * 0, -ENAMETOOLONG or get_link's error.
+ */
+static long link_target(struct inode *link, const char *path, char *buf)
+{
+	const char *target = inode_get_link(link, buf);
+	size_t dir = strrchr(path, '/') - path;
+
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	if (target[0] == '/')
+		return target == buf ? 0 : strlcpy(buf, target, PATH_MAX) < PATH_MAX ? 0 : -ENAMETOOLONG;
+	if (target != buf)
+		return snprintf(buf, PATH_MAX, "%.*s/%s", (int)dir, path, target) < PATH_MAX ?
+			0 : -ENAMETOOLONG;
+	if (dir + 1 + strlen(buf) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	memmove(buf + dir + 1, buf, strlen(buf) + 1);
+	memcpy(buf, path, dir);
+	buf[dir] = '/';
+	return 0;
+}
+
+/*
+ * O_CREAT on a name that may be a link (Linux's open_last_lookups and its
+ * trailing-link loop): without O_EXCL or O_NOFOLLOW a link is followed,
+ * and its target created if missing, up to MAXSYMLINKS links (ELOOP).
+ */
+static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode,
+			char *path)
+{
+	char *buf = NULL;
+	long err;
+
+	for (int links = 0;; links++) {
+		err = open_create_one(dirfd, name, flags, mode, inode, path);
+		if (err || !S_ISLNK((*inode)->i_mode) || (flags & (O_EXCL | O_NOFOLLOW)))
+			break;
+		err = links == MAXSYMLINKS ? -ELOOP : buf || (buf = kmalloc(PATH_MAX)) ? 0 : -ENOMEM;
+		if (!err)
+			err = link_target(*inode, path, buf);
+		iput(*inode);
+		if (err)
+			break;
+		name = buf;
+	}
+	kfree(buf);
+	return err;
+}
+
+/*
  * Find (or with O_CREAT make) what an open names (Linux's path_openat).
  * *inode a reference, path (PATH_MAX bytes) the absolute name the open
  * file keeps (fs/d_path.c).
@@ -151,7 +205,8 @@ static long open_lookup(int dirfd, const char *upath, int flags, int mode, struc
 	if (!name)
 		return err;
 	err = flags & O_CREAT ? open_create(dirfd, name, flags, mode, inode, path) :
-				filename_lookup(dirfd, name, inode, path);
+				filename_lookup(dirfd, name, flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
+						inode, path);
 	kfree(name);
 	return err;
 }
@@ -174,7 +229,7 @@ static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, stru
 	name = getname(upath, 0, &err);
 	if (!name)
 		return err;
-	err = filename_lookup(dirfd, name, &dir, path);
+	err = filename_lookup(dirfd, name, LOOKUP_FOLLOW, &dir, path);
 	kfree(name);
 	if (err)
 		return err;
@@ -269,7 +324,7 @@ void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
 long sys_chdir(const char *upath)
 {
 	struct inode *dir;
-	long err = user_path_at(AT_FDCWD, upath, 0, &dir);
+	long err = user_path_at(AT_FDCWD, upath, LOOKUP_FOLLOW, &dir);
 
 	if (err)
 		return err;
@@ -322,7 +377,7 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 
 	if (mode & ~7)                          /* not F_OK, R_OK, W_OK, X_OK */
 		return -EINVAL;
-	ret = user_path_at(dirfd, upath, 0, &inode);
+	ret = user_path_at(dirfd, upath, LOOKUP_FOLLOW, &inode);
 	if (ret)
 		return ret;
 	ret = (mode & 2) && !S_ISCHR(inode->i_mode) && !inode->i_op ? -EROFS : 0;
@@ -384,7 +439,7 @@ long sys_truncate(const char *upath, long length)
 
 	if (length < 0)
 		return -EINVAL;
-	err = user_path_at(AT_FDCWD, upath, 0, &inode);
+	err = user_path_at(AT_FDCWD, upath, LOOKUP_FOLLOW, &inode);
 	if (err)
 		return err;
 	if (S_ISDIR(inode->i_mode))

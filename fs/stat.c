@@ -1,7 +1,13 @@
-/* fstat, newfstatat and statx (Linux's fs/stat.c): struct stat or struct statx from the inode. */
+/*
+ * fstat, newfstatat and statx (Linux's fs/stat.c): struct stat or struct
+ * statx from the inode; readlink, which Linux keeps here too.
+ */
+#include "linux/err.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
+#include "linux/slab.h"
+#include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 
@@ -59,7 +65,7 @@ static long stat_inode(int dirfd, const char *upath, int flags, struct inode **i
 		fdput(f);
 		return 0;
 	}
-	return user_path_at(dirfd, upath, 0, inode);
+	return user_path_at(dirfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, inode);
 }
 
 /* The inode a *at call names, copied out by cp. */
@@ -90,4 +96,40 @@ long sys_statx(int dirfd, const char *upath, int flags, unsigned int mask, void 
 	    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
 		return -EINVAL;
 	return stat_at(dirfd, upath, flags, ubuf, cp_statx);
+}
+
+/*
+ * readlinkat(dirfd, path, buf, bufsiz): the link's text, cut to bufsiz
+ * bytes, no NUL added; its length.  EINVAL for bufsiz <= 0 or not a
+ * link, ENOENT for "" (Linux's do_readlinkat without O_PATH).
+ */
+long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int bufsiz)
+{
+	struct inode *inode;
+	const char *text;
+	char *buf;
+	long ret;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	ret = user_path_at(dirfd, upath, 0, &inode);
+	if (ret)
+		return ret;
+	buf = kmalloc(PATH_MAX);
+	text = !buf ? ERR_PTR(-ENOMEM) : S_ISLNK(inode->i_mode) ? inode_get_link(inode, buf) :
+	       ERR_PTR(-EINVAL);
+	ret = PTR_ERR_OR_ZERO(text);
+	if (!ret) {
+		ret = MIN(strlen(text), (size_t)bufsiz);
+		if (copy_to_user(ubuf, text, ret))
+			ret = -EFAULT;
+	}
+	kfree(buf);
+	iput(inode);
+	return ret;
+}
+
+long sys_readlink(const char *upath, char *ubuf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, upath, ubuf, bufsiz);
 }

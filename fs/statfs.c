@@ -46,7 +46,7 @@ static long do_statfs(struct inode *inode, void *ubuf)
 long sys_statfs(const char *upath, void *ubuf)
 {
 	struct inode *inode;
-	long err = user_path_at(AT_FDCWD, upath, 0, &inode);
+	long err = user_path_at(AT_FDCWD, upath, LOOKUP_FOLLOW, &inode);
 
 	if (err)
 		return err;

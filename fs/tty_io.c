@@ -4,13 +4,14 @@
  * prints whole 4 KiB chunks; the termios and window-size ioctls, with
  * Linux's defaults (tty_std_termios: canonical, echo, signals).  Output
  * is always processed as OPOST|ONLCR (the UART driver writes CR before
- * LF).  The console is the controlling tty of init's session: its
- * foreground group is init's group (foliOS's PID 1 has pgid 0), which
- * every process joins unless it calls setpgid — so ^C reaches a shell's
- * children, and PID 1 ignores it.
+ * LF).  The one terminal has three names: /dev/ttyS0 (4:64), which a
+ * session leader's open makes its controlling tty; /dev/console (5:1),
+ * which never does, as Linux's; /dev/tty (5:0), the caller's controlling
+ * tty (ENXIO without one).  Job control: fs/tty_jobctrl.c.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"
+#include "linux/sched.h"
 #include "linux/fs.h"
 #include "linux/printk.h"
 #include "linux/uaccess.h"
@@ -53,8 +54,15 @@ static long tty_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 static long tty_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	unsigned long done = 0;
-	char *chunk = kmalloc(TTY_WRITE_CHUNK);
+	char *chunk;
 
+	if (L_FLAG(&console_tty, TOSTOP)) {
+		long ret = tty_check_change(&console_tty);     /* a background writer: SIGTTOU */
+
+		if (ret)
+			return ret;
+	}
+	chunk = kmalloc(TTY_WRITE_CHUNK);
 	if (!chunk)
 		return -ENOMEM;
 	while (done < count) {
@@ -124,7 +132,7 @@ static long tty_winsize(struct tty_struct *tty, unsigned int cmd, void *arg)
 	changed = memcmp(&ws, &tty->winsize, sizeof(ws));
 	tty->winsize = ws;
 	spin_unlock_irqrestore(&tty->lock, flags);
-	if (changed)
+	if (changed && READ_ONCE(tty->pgrp))
 		kill_pgrp(tty->pgrp, SIGWINCH);
 	return 0;
 }
@@ -146,12 +154,25 @@ static long tty_tiocsti(struct tty_struct *tty, char *arg)
 	return 0;
 }
 
-/* ioctl on the console; what it does not know is -ENOTTY. */
+/*
+ * ioctl on the console; what it does not know is -ENOTTY.  Changing the
+ * modes or flushing from a background group gets SIGTTOU first.
+ */
 static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct tty_struct *tty = &console_tty;
 	void *p = (void *)arg;
+	long ret;
 
+	switch (cmd) {
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+	case TCFLSH:
+		ret = tty_check_change(tty);
+		if (ret)
+			return ret;
+	}
 	switch (cmd) {
 	case TCGETS:
 		return tty_tcgets(tty, p);
@@ -169,7 +190,8 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case FIONREAD:
 		return put_user((int)n_tty_inq(tty), (int *)p) ? -EFAULT : 0;
 	}
-	return -ENOTTY;
+	ret = tty_jobctrl_ioctl(tty, cmd, arg);
+	return ret == -ENOIOCTLCMD ? -ENOTTY : ret;
 }
 
 /* Output never waits; input is ready when a read would return (fs/n_tty.c). */
@@ -190,8 +212,61 @@ const struct file_operations console_fops = {
 	.unlocked_ioctl = tty_ioctl,
 };
 
+/* Open of /dev/ttyS0: a session leader with no terminal takes it, unless O_NOCTTY (Linux's tty_open). */
+static int tty_open(struct inode *inode, struct file *f)
+{
+	if (!(f->f_flags & O_NOCTTY))
+		tty_open_proc_set_tty(&console_tty);
+	return nonseekable_open(inode, f);
+}
+
+/* Open of /dev/tty: the caller's controlling tty, -ENXIO if it has none (Linux's tty_open_current_tty). */
+static int tty_current_open(struct inode *inode, struct file *f)
+{
+	if (!READ_ONCE(current->signal->tty))
+		return -ENXIO;
+	return nonseekable_open(inode, f);
+}
+
+static const struct file_operations ttyS_fops = {
+	.open = tty_open, .read = tty_read, .write = tty_write, .poll = tty_poll,
+	.unlocked_ioctl = tty_ioctl,
+};
+
+static const struct file_operations tty_current_fops = {
+	.open = tty_current_open, .read = tty_read, .write = tty_write, .poll = tty_poll,
+	.unlocked_ioctl = tty_ioctl,
+};
+
 /* /dev/console, 5:1, crw--w----; its own reference keeps it for ever. */
 struct inode console_inode = {
 	.i_mode = S_IFCHR | 0620, .i_nlink = 1, .i_ino = 1, .i_rdev = (5 << 8) | 1,
 	.i_count = ATOMIC_INIT(1), .i_fop = &console_fops,
 };
+
+/* /dev/ttyS0, 4:64, crw--w----, and /dev/tty, 5:0, crw-rw-rw-. */
+static struct inode ttyS0_inode = {
+	.i_mode = S_IFCHR | 0620, .i_nlink = 1, .i_ino = 2, .i_rdev = TTYS0_DEV,
+	.i_count = ATOMIC_INIT(1), .i_fop = &ttyS_fops,
+};
+
+static struct inode tty_current_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 4, .i_rdev = (5 << 8) | 0,
+	.i_count = ATOMIC_INIT(1), .i_fop = &tty_current_fops,
+};
+
+/* The inode of dev/console, dev/ttyS0 or dev/tty (a reference), or NULL. */
+struct inode *tty_dev_lookup(const char *path)
+{
+	struct inode *inode = NULL;
+
+	if (!strcmp(path, "dev/console"))
+		inode = &console_inode;
+	else if (!strcmp(path, "dev/ttyS0"))
+		inode = &ttyS0_inode;
+	else if (!strcmp(path, "dev/tty"))
+		inode = &tty_current_inode;
+	if (inode)
+		ihold(inode);
+	return inode;
+}

@@ -406,6 +406,7 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 		goto out;
 	}
 	*ip = im.interp ? im.ieh.e_entry + interp_base : im.eh.e_entry + bias;
+	mm->exe_file = get_file(a->file);       /* a script's: its interpreter, as Linux */
 	if (old)
 		mmput(old);                     /* other threads may still use it until de_thread */
 out:

@@ -35,7 +35,7 @@ struct file *open_exec(const char *path, long *err)
 	struct file *file = NULL;
 	struct inode *inode;
 
-	*err = name ? filename_lookup(AT_FDCWD, path, &inode, name) : -ENOMEM;
+	*err = name ? filename_lookup(AT_FDCWD, path, LOOKUP_FOLLOW, &inode, name) : -ENOMEM;
 	if (*err)
 		goto out;
 	*err = -EACCES;
@@ -180,11 +180,14 @@ static int unshare_sighand_files(struct task_struct *tsk)
 			kfree(sighand);         /* the other user went meanwhile */
 	}
 	if (files->count > 1) {
-		tsk->files = dup_fd(files);
-		if (!tsk->files) {
-			tsk->files = files;
+		struct files_struct *copy = dup_fd(files);
+		unsigned long flags;
+
+		if (!copy)
 			return -ENOMEM;
-		}
+		spin_lock_irqsave(&tasklist_lock, flags);       /* /proc/<pid>/fd reads it */
+		tsk->files = copy;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		put_files_struct(files);
 	}
 	return 0;

@@ -23,6 +23,7 @@
 #include "uapi/linux/futex.h"
 #include "linux/slab.h"
 #include "linux/rcupdate.h"
+#include "linux/tty.h"
 
 #define __WNOTHREAD 0x20000000
 #define __WALL      0x40000000
@@ -53,7 +54,7 @@ void zap_other_threads(struct task_struct *t)
 	for_each_thread(t, th)
 		if (th != t && !th->exiting) {
 			th->pending.signal |= sigmask(SIGKILL);
-			signal_wake_up(th);
+			signal_wake_up_fatal(th);
 		}
 }
 
@@ -95,6 +96,7 @@ static void forget_original_parent(struct task_struct *t)
 		list_del(&c->sibling);
 		c->parent = init_task;
 		list_add_tail(&c->sibling, &init_task->children);
+		kill_orphaned_pgrp(c, t);
 	}
 	wake_up_interruptible_all(&init_task->signal->wait_chldexit);
 }
@@ -112,6 +114,7 @@ static bool notify_group_dead(struct task_struct *leader)
 	struct signal_struct *sig = leader->signal;
 
 	forget_original_parent(leader);
+	kill_orphaned_pgrp(leader, NULL);
 	if (sig->flags & SIGNAL_GROUP_EXIT)
 		leader->exit_code = sig->group_exit_code;
 	if (!parent)
@@ -157,25 +160,49 @@ static void exit_notify(struct task_struct *t)
 		task_release(reap);             /* a zombie, off every CPU */
 }
 
-/* Drop t's working directory (Linux's exit_fs): the last user of a shared one puts it. */
+/*
+ * Drop t's working directory (Linux's exit_fs): the last user of a shared
+ * one puts it.  t->fs goes under tasklist_lock, which /proc/<pid>/cwd
+ * holds to read it.
+ */
 void exit_fs(struct task_struct *t)
 {
-	struct fs_struct *fs = t->fs;
+	struct fs_struct *fs;
+	unsigned long flags;
 
+	spin_lock_irqsave(&tasklist_lock, flags);
+	fs = t->fs;
 	t->fs = NULL;
-	if (!fs || __atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL))
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (fs)
+		put_fs_struct(fs);
+}
+
+/* Drop a reference to fs: the last user puts the working directory (Linux's free_fs_struct). */
+void put_fs_struct(struct fs_struct *fs)
+{
+	if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (fs->pwd)
 		iput(fs->pwd);
 	kfree(fs);
 }
 
-/* Drop t's fd table (Linux's exit_files): the last user closes the files. */
+/*
+ * Drop t's fd table (Linux's exit_files): the last user closes the files.
+ * t->files goes under tasklist_lock, which /proc/<pid>/fd holds to read it.
+ */
 void exit_files(struct task_struct *t)
 {
-	if (t->files)
-		put_files_struct(t->files);
+	struct files_struct *files;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	files = t->files;
 	t->files = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (files)
+		put_files_struct(files);
 }
 
 /* Sleep until the next timer tick. */
@@ -214,7 +241,7 @@ static int kill_remaining_tasks(struct task_struct *init)
 	list_for_each_entry(t, &all_tasks, task_list)
 		if (t != init && !(t->state & (TASK_ZOMBIE | TASK_DEAD)) && !t->exiting) {
 			t->pending.signal |= sigmask(SIGKILL);
-			signal_wake_up(t);
+			signal_wake_up_fatal(t);
 			alive++;
 		}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -334,8 +361,11 @@ __noreturn void do_exit(int wait_status)
 	local_irq_enable();
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->exiting = true;                      /* no signal is queued for t from now on */
+	exit_signals_stop(t);
 	group_dead = !--t->signal->live;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (group_dead)
+		disassociate_ctty(t->group_leader);     /* a session leader's terminal is let go */
 	exit_files(t);
 	exit_fs(t);
 	exit_mm(t);
@@ -369,13 +399,76 @@ static bool eligible_pid(const struct wait_opts *wo, const struct task_struct *c
 	return wo->pid == -1 || c->pgid == wo->pgrp;
 }
 
+/* What wait reports of a child, taken while tasklist_lock still keeps it. */
+struct child_report {
+	struct task_struct *zombie;     /* to reap; NULL: a stop or a continue */
+	int pid, status;                /* wait4's status, Linux's encoding */
+	int why;                        /* waitid's si_code: CLD_* */
+	struct rusage ru;
+};
+
 /*
- * A zombie child of current's process that wo selects, if wo waits for
- * exits; NULL if none (*have_child: some child matches).  Unless WNOWAIT,
- * the zombie is claimed: off the children list, so that no other thread's
- * wait4 takes it too.  tasklist_lock held.
+ * Is zombie c to be reported (if wo waits for exits)?  Unless WNOWAIT it
+ * is claimed: off the children list, so that no other thread's wait4
+ * takes it too.  A leader's zombie waits for its other threads (Linux's
+ * delay_group_leader).  tasklist_lock held.
  */
-static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_child)
+static bool child_exited(const struct wait_opts *wo, struct task_struct *c,
+			 struct child_report *r)
+{
+	int status = c->exit_code;
+
+	if (!(wo->flags & WEXITED) || !thread_group_empty(c))
+		return false;
+	r->zombie = c;
+	r->status = status;
+	r->why = !(status & 0x7f) ? CLD_EXITED : status & 0x80 ? CLD_DUMPED : CLD_KILLED;
+	if (wo->rusage)
+		__getrusage(c, RUSAGE_BOTH, &r->ru);
+	if (!(wo->flags & WNOWAIT)) {
+		list_del(&c->sibling);
+		c->parent = NULL;
+		account_reaped_child(c);
+	}
+	return true;
+}
+
+/*
+ * Has live child c stopped (WSTOPPED) or continued (WCONTINUED) since
+ * the last report (Linux's wait_task_stopped, wait_task_continued)?
+ * Unless WNOWAIT the event is consumed.  tasklist_lock held.
+ */
+static bool child_stopped_or_continued(const struct wait_opts *wo, struct task_struct *c,
+				       struct child_report *r)
+{
+	struct signal_struct *sig = c->signal;
+
+	if ((wo->flags & WSTOPPED) && (sig->flags & SIGNAL_STOP_STOPPED) && sig->group_stop_sig) {
+		r->why = CLD_STOPPED;
+		r->status = sig->group_stop_sig << 8 | 0x7f;
+		if (!(wo->flags & WNOWAIT))
+			sig->group_stop_sig = 0;
+	} else if ((wo->flags & WCONTINUED) && (sig->flags & SIGNAL_STOP_CONTINUED)) {
+		r->why = CLD_CONTINUED;
+		r->status = 0xffff;
+		if (!(wo->flags & WNOWAIT))
+			sig->flags &= ~SIGNAL_STOP_CONTINUED;
+	} else {
+		return false;
+	}
+	r->zombie = NULL;
+	if (wo->rusage)
+		__getrusage(c, RUSAGE_BOTH, &r->ru);
+	return true;
+}
+
+/*
+ * A child of current's process that wo selects with something to report
+ * into r: true, or false (*have_child: some child matches).
+ * tasklist_lock held.
+ */
+static bool find_child_report(const struct wait_opts *wo, bool *have_child,
+			      struct child_report *r)
 {
 	struct task_struct *c;
 
@@ -384,90 +477,71 @@ static struct task_struct *find_zombie(const struct wait_opts *wo, bool *have_ch
 		if (!eligible_pid(wo, c))
 			continue;
 		*have_child = true;
-		/* a leader's zombie waits for its other threads (Linux's delay_group_leader) */
-		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (wo->flags & WEXITED)) {
-			if (!(wo->flags & WNOWAIT)) {
-				list_del(&c->sibling);
-				c->parent = NULL;
-				account_reaped_child(c);
-			}
-			return c;
-		}
+		r->pid = c->pid;
+		if (c->state == TASK_ZOMBIE ? child_exited(wo, c, r) :
+					      child_stopped_or_continued(wo, c, r))
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
-/* What wait reports of a zombie, taken while tasklist_lock still keeps it. */
-struct zombie_report {
-	int pid, status;
-	struct rusage ru;
-};
-
 /*
- * Report zombie z (Linux's wait_task_zombie): its status to wo->stat or
- * wo->info, its resource usage and its reaped children's to wo->rusage
- * (all in *r, taken under tasklist_lock: with WNOWAIT another thread may
- * reap z as soon as the lock is dropped).  z is released unless WNOWAIT,
- * even when a store faults, as in Linux.  Returns its pid or -EFAULT.
+ * Report r (Linux's wait_task_zombie and wait_task_stopped): its status
+ * to wo->stat or wo->info, the resource usage to wo->rusage.  A zombie
+ * is released unless WNOWAIT, even when a store faults, as in Linux.
+ * Returns the child's pid or -EFAULT.
  */
-static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *z,
-			     const struct zombie_report *r)
+static long wait_report(const struct wait_opts *wo, const struct child_report *r)
 {
-	int pid = r->pid, status = r->status;
+	int status = r->status;
 
-	if (!(wo->flags & WNOWAIT))
-		task_release(z);
+	if (r->zombie && !(wo->flags & WNOWAIT))
+		task_release(r->zombie);
 	if (wo->info) {
-		wo->info->si_code = !(status & 0x7f) ? CLD_EXITED :
-				    status & 0x80 ? CLD_DUMPED : CLD_KILLED;
-		wo->info->si_status = status & 0x7f ? status & 0x7f : (status >> 8) & 0xff;
-		wo->info->si_pid = pid;
+		wo->info->si_code = r->why;
+		wo->info->si_status = r->why == CLD_CONTINUED ? SIGCONT :
+				      r->why == CLD_EXITED || r->why == CLD_STOPPED ?
+				      (status >> 8) & 0xff : status & 0x7f;
+		wo->info->si_pid = r->pid;
 	}
 	if (wo->stat && copy_to_user(wo->stat, &status, sizeof(status)))
 		return -EFAULT;
 	if (wo->rusage && copy_to_user(wo->rusage, &r->ru, sizeof(r->ru)))
 		return -EFAULT;
-	return pid;
+	return r->pid;
 }
 
 /*
- * Wait for a child wo selects to exit (Linux's do_wait): its pid once
- * reported, 0 if none has exited and WNOHANG, -ECHILD if no child
- * matches, -ERESTARTSYS if a signal arrives (EINTR, or SA_RESTART's restart).
- * A child's exit_notify() wakes the wait_chldexit of current's whole
- * process (any thread may wait for it) after it became a zombie; the
- * state is set before the look at the children, so that wake-up is never
- * missed.
+ * Wait for a child wo selects to exit, stop or continue (Linux's
+ * do_wait): its pid once reported, 0 if nothing happened and WNOHANG,
+ * -ECHILD if no child matches, -ERESTARTSYS if a signal arrives (EINTR,
+ * or SA_RESTART's restart).  A child's exit_notify() (or its stop,
+ * kernel/signal_stop.c) wakes the wait_chldexit of current's whole
+ * process (any thread may wait for it); the state is set before the
+ * look at the children, so that wake-up is never missed.
  */
 static long do_wait(const struct wait_opts *wo)
 {
 	DEFINE_WAIT_FUNC(wait, default_wake_function);
 	struct wait_queue_head *wq = &current->signal->wait_chldexit;
-	struct zombie_report r;
-	struct task_struct *z;
+	struct child_report r;
 	unsigned long flags;
-	bool have_child;
+	bool have_child, found;
 
 	add_wait_queue(wq, &wait);
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		spin_lock_irqsave(&tasklist_lock, flags);
-		z = find_zombie(wo, &have_child);
-		if (z) {
-			r.pid = z->pid;
-			r.status = z->exit_code;
-			if (wo->rusage)
-				__getrusage(z, RUSAGE_BOTH, &r.ru);
-		}
+		found = find_child_report(wo, &have_child, &r);
 		spin_unlock_irqrestore(&tasklist_lock, flags);
-		if (z || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
+		if (found || !have_child || (wo->flags & WNOHANG) || signal_pending(current))
 			break;
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
 	remove_wait_queue(wq, &wait);
-	if (z)
-		return wait_task_zombie(wo, z, &r);
+	if (found)
+		return wait_report(wo, &r);
 	if (!have_child)
 		return -ECHILD;
 	return wo->flags & WNOHANG ? 0 : -ERESTARTSYS;
@@ -526,8 +600,7 @@ static int waitid_select(int which, int upid, struct wait_opts *wo, unsigned int
 
 /*
  * The wait of waitid (Linux's kernel_waitid): do_wait for a child that
- * waitid_select picks; options need one of WEXITED, WSTOPPED, WCONTINUED
- * (foliOS stops no process, so only exits are reported).  A pidfd opened
+ * waitid_select picks; options need one of WEXITED, WSTOPPED, WCONTINUED.  A pidfd opened
  * PIDFD_NONBLOCK waits as WNOHANG and gives -EAGAIN for nothing yet.
  */
 static long kernel_waitid(int which, int upid, struct wait_opts *wo)

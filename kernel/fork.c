@@ -21,6 +21,7 @@
 #include "uapi/linux/sched.h"
 #include "mm/mm.h"
 #include "mm/mm_id.h"
+#include "mm/mmap_lock.h"
 #include "mm/mm_api.h"
 #include <asm/page.h>
 
@@ -60,8 +61,16 @@ bool mmget_not_zero(struct mm_struct *mm)
  */
 void mmput(struct mm_struct *mm)
 {
+	struct file *exe;
+
 	if (__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL))
 		return;
+	mmap_write_lock(mm);                    /* /proc/<pid>/exe reads it under the read lock */
+	exe = mm->exe_file;
+	mm->exe_file = NULL;
+	mmap_write_unlock(mm);
+	if (exe)
+		fput(exe);
 	exit_mmap(mm);
 	mmdrop(mm);
 }
@@ -172,7 +181,9 @@ static int copy_mm_files(struct task_struct *t, unsigned long flags)
 	if (flags & CLONE_VM) {
 		t->mm = current->mm;
 		mmget(t->mm);
-	} else if (!(t->mm = dup_mm(current->mm))) {
+	} else if ((t->mm = dup_mm(current->mm))) {
+		t->mm->exe_file = current->mm->exe_file ? get_file(current->mm->exe_file) : NULL;
+	} else {
 		return -ENOMEM;
 	}
 	if (flags & CLONE_FILES) {
@@ -243,8 +254,11 @@ static int attach_child(struct task_struct *t, unsigned long flags)
 		join_thread_group(t);
 	t->parent = parent;
 	t->pgid = current->pgid;
-	if (!(flags & CLONE_THREAD))
+	t->sid = current->sid;
+	if (!(flags & CLONE_THREAD)) {
 		list_add_tail(&t->sibling, &parent->children);
+		t->signal->tty = current->signal->tty;  /* the session's terminal (setsid drops it) */
+	}
 	spin_unlock_irqrestore(&tasklist_lock, irq);
 	return 0;
 }

@@ -7,9 +7,9 @@
  * A signal is pending for one thread (tkill, faults) or for the process
  * (kill: any thread that does not block it takes it).  A
  * standard signal is pending at most once; a real-time one (SIGRTMIN..64)
- * queues each time it is sent.  Default actions: ignore, or (for the stop
- * signals, with no job control) discard, or terminate with the signal as
- * the wait status (no core is dumped, as with RLIMIT_CORE 0): see
+ * queues each time it is sent.  Default actions: ignore, stop (job
+ * control: kernel/signal_stop.c), or terminate with the signal as the
+ * wait status (no core is dumped, as with RLIMIT_CORE 0): see
  * kernel/signal_deliver.c.
  *
  * Lock order: see mm/rmap.c.  The pending queues, the dispositions
@@ -32,11 +32,9 @@
 #define INT_MIN (-2147483647 - 1)
 #define SIGQUEUE_MAX    1024    /* per task, whatever RLIMIT_SIGPENDING says */
 
-/* Linux's SIG_KERNEL_*_MASK: default ignore, default stop (never caught: linux/signal.h). */
+/* Linux's SIG_KERNEL_*_MASK: default ignore (stop, never caught: linux/signal.h). */
 #define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | \
 				sigmask(SIGURG))
-#define SIG_KERNEL_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
-			      sigmask(SIGTTOU))
 
 bool sig_kernel_ignore(int sig)
 {
@@ -128,7 +126,7 @@ static void complete_signal(int sig, struct task_struct *t)
 		for_each_thread(t, th)
 			if (!th->exiting) {
 				th->pending.signal |= sigmask(SIGKILL);
-				signal_wake_up(th);
+				signal_wake_up_fatal(th);
 			}
 		return;
 	}
@@ -145,9 +143,10 @@ static void complete_signal(int sig, struct task_struct *t)
 
 /*
  * Queue sig with info on t, on its own queue or (group) its process's
- * shared one (Linux's __send_signal_locked).  An exiting thread or a dead
- * group takes nothing; an ignored or (no job control) default-stop signal
- * is discarded; a standard signal already pending is not queued again.
+ * shared one (Linux's __send_signal_locked), after what it does to a stop
+ * (prepare_signal).  An exiting thread or a dead group takes nothing; an
+ * ignored signal is discarded; a standard signal already pending is not
+ * queued again.
  * Without memory, or over the queue limit, a standard signal or a kill()'s
  * is still pending (with no siginfo of its own); another real-time one is
  * -EAGAIN.  Wakes a thread that does not block sig.  tasklist_lock held.
@@ -159,9 +158,10 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 	int *nr = group ? &t->signal->nr_shared_queued : &t->nr_sigqueued;
 	struct sigqueue *q = NULL;
 
-	if ((group ? !t->signal->live : t->exiting) || t->state == TASK_DEAD ||
-	    sig_ignored(t, sig) ||
-	    (sig_kernel_stop(sig) && t->sighand->action[sig - 1].handler == SIG_DFL))
+	if ((group ? !t->signal->live : t->exiting) || t->state == TASK_DEAD)
+		return 0;
+	prepare_signal(sig, t);
+	if (sig_ignored(t, sig))
 		return 0;
 	if (sig < SIGRTMIN && (pending->signal & sigmask(sig)))
 		return 0;
@@ -180,6 +180,13 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 	else if (!(t->blocked & sigmask(sig)))
 		signal_wake_up(t);              /* a sleeper sees signal_pending() */
 	return 0;
+}
+
+/* __send_signal for the rest of kernel/ (Linux's send_signal_locked). */
+int send_signal_locked(int sig, const siginfo_t *info, struct task_struct *t, bool group)
+{
+	lockdep_assert_held(&tasklist_lock);
+	return __send_signal(sig, info, t, group);
 }
 
 /*
@@ -274,16 +281,15 @@ static siginfo_t kill_info(int sig, int code)
  */
 /*
  * kill(-pgrp, sig): sig with info to every process (zombies included) of
- * group pgrp, walked under tasklist_lock.  0 if one took it, -ESRCH if
+ * group pgrp, walked under tasklist_lock (held for __kill_pgrp_info).  0 if one took it, -ESRCH if
  * the group is empty, else the last error.
  */
-static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
+int __kill_pgrp_info(int sig, const siginfo_t *info, int pgrp)
 {
 	struct task_struct *p;
-	unsigned long flags;
 	int ret = -ESRCH;
 
-	spin_lock_irqsave(&tasklist_lock, flags);
+	lockdep_assert_held(&tasklist_lock);
 	for_each_process(p)
 		if (p->pgid == pgrp) {
 			int err = group_send_sig_info(sig, info, p, PIDTYPE_TGID);
@@ -291,6 +297,16 @@ static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
 			if (ret)
 				ret = err;
 		}
+	return ret;
+}
+
+static int kill_pgrp_info(int pgrp, const siginfo_t *info, int sig)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	ret = __kill_pgrp_info(sig, info, pgrp);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }

@@ -98,6 +98,8 @@ static int dequeue_signal_action(struct ksignal *ksig)
 	if (sig) {
 		ka = &current->sighand->action[sig - 1];
 		ksig->ka = *ka;
+		if (sig_kernel_stop(sig))
+			current->stop_dequeued = true;  /* a SIGCONT sent from now on cancels it */
 		if (ka->handler != SIG_IGN && ka->handler != SIG_DFL && (ka->flags & SA_RESETHAND))
 			ka->handler = SIG_DFL;
 	}
@@ -108,7 +110,8 @@ static int dequeue_signal_action(struct ksignal *ksig)
 /*
  * Dequeue signals until one has a handler (true: ksig says which, and a
  * SA_RESETHAND disposition is reset) or none is left (false).  Ignored
- * ones are dropped; a default action of terminate ends the task here.
+ * ones are dropped; a default action of stop stops the process here
+ * (kernel/signal_stop.c), one of terminate ends it.
  */
 bool get_signal(struct ksignal *ksig)
 {
@@ -117,6 +120,10 @@ bool get_signal(struct ksignal *ksig)
 
 		if (current->signal->flags & SIGNAL_GROUP_EXIT)
 			do_group_exit(0);               /* another thread ended the group */
+		if (READ_ONCE(current->stop_pending)) {
+			do_signal_stop(0);              /* another thread began a group stop */
+			continue;
+		}
 		sig = dequeue_signal_action(ksig);
 		if (!sig)
 			return false;
@@ -126,8 +133,12 @@ bool get_signal(struct ksignal *ksig)
 			ksig->sig = sig;
 			return true;
 		}
-		if (sig_kernel_ignore(sig) || sig_kernel_stop(sig) || current == init_task)
+		if (sig_kernel_ignore(sig) || current == init_task)
 			continue;
+		if (sig_kernel_stop(sig)) {
+			do_signal_stop(sig);
+			continue;
+		}
 		if (ksig->info.si_code > 0 && ksig->info.si_code != SI_KERNEL)
 			pr_info("%s[%d]: killed by signal %d at %#lx\n", current->comm,
 				current->pid, sig, ksig->info.si_addr);

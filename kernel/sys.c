@@ -72,11 +72,15 @@ static long __setpgid(int pid, int pgid)
 	p = find_task_by_vpid(pid);
 	if (!p || p->pid != p->tgid || (p != me && p->parent != me))
 		return -ESRCH;
+	if (p != me && p->sid != me->sid)
+		return -EPERM;
 	if (p != me && p->did_exec)
 		return -EACCES;
+	if (p->sid == p->pid)                   /* a session leader stays in its group */
+		return -EPERM;
 	if (pgid != pid) {
 		for_each_process(g)
-			if (g->pgid == pgid)
+			if (g->pgid == pgid && g->sid == me->sid)
 				break;
 		if (&g->task_list == &all_tasks)
 			return -EPERM;
@@ -89,9 +93,9 @@ static long __setpgid(int pid, int pgid)
 /*
  * setpgid(pid, pgid): put the caller or one of its children (pid; 0 is
  * the caller) into group pgid (0: its own pid), as Linux checks it:
- * EINVAL for pgid < 0, ESRCH for a process not ours, EACCES for a child
- * that has exec'd, EPERM for a group that has no member.  (No sessions
- * yet, so Linux's session EPERMs do not arise.)
+ * EINVAL for pgid < 0, ESRCH for a process not ours, EPERM for a child
+ * in another session, EACCES for a child that has exec'd, EPERM for a
+ * session leader or a group with no member in the caller's session.
  */
 long sys_setpgid(int pid, int pgid)
 {
@@ -110,8 +114,8 @@ long sys_setpgid(int pid, int pgid)
 	return ret;
 }
 
-/* getpgid(pid): the process group of pid (0: the caller), a zombie's too. */
-long sys_getpgid(int pid)
+/* pid's (0: the caller's) process group or session, a zombie's too; -ESRCH. */
+static long pid_pgid_sid(int pid, bool sid)
 {
 	struct task_struct *p;
 	unsigned long flags;
@@ -119,14 +123,50 @@ long sys_getpgid(int pid)
 
 	spin_lock_irqsave(&tasklist_lock, flags);
 	p = pid ? find_task_by_vpid(pid) : current;
-	ret = p ? p->pgid : -ESRCH;
+	ret = !p ? -ESRCH : sid ? p->sid : p->pgid;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
+}
+
+long sys_getpgid(int pid)
+{
+	return pid_pgid_sid(pid, false);
 }
 
 long sys_getpgrp(void)
 {
 	return current->pgid;
+}
+
+long sys_getsid(int pid)
+{
+	return pid_pgid_sid(pid, true);
+}
+
+/*
+ * setsid(): the caller's process leads a new session and a new group,
+ * both its pid, with no controlling terminal; EPERM if a process group
+ * of that number exists (the caller leads one), as Linux's ksys_setsid.
+ */
+long sys_setsid(void)
+{
+	struct task_struct *me = current->group_leader, *g, *th;
+	unsigned long flags;
+	long ret = me->tgid;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	for_each_process(g)
+		if (g->pgid == me->tgid)
+			ret = -EPERM;
+	if (ret > 0) {
+		for_each_thread(me, th) {
+			th->pgid = me->tgid;
+			th->sid = me->tgid;
+		}
+		me->signal->tty = NULL;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
 }
 
 const struct new_utsname init_uts_name = {

@@ -84,6 +84,8 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_creat, sys_creat),
 	__SYSCALL(__NR_link, sys_link),
 	__SYSCALL(__NR_unlink, sys_unlink),
+	__SYSCALL(__NR_symlink, sys_symlink),
+	__SYSCALL(__NR_readlink, sys_readlink),
 	__SYSCALL(__NR_getrlimit, sys_getrlimit),
 	__SYSCALL(__NR_sysinfo, sys_sysinfo),
 	__SYSCALL(__NR_getuid, sys_getuid),
@@ -94,6 +96,8 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_getppid, sys_getppid),
 	__SYSCALL(__NR_getpgrp, sys_getpgrp),
 	__SYSCALL(__NR_getpgid, sys_getpgid),
+	__SYSCALL(__NR_setsid, sys_setsid),
+	__SYSCALL(__NR_getsid, sys_getsid),
 	__SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
 	__SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),
 	__SYSCALL(__NR_sigaltstack, sys_sigaltstack),
@@ -145,6 +149,8 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_unlinkat, sys_unlinkat),
 	__SYSCALL(__NR_renameat, sys_renameat),
 	__SYSCALL(__NR_linkat, sys_linkat),
+	__SYSCALL(__NR_symlinkat, sys_symlinkat),
+	__SYSCALL(__NR_readlinkat, sys_readlinkat),
 	__SYSCALL(__NR_faccessat, sys_faccessat),
 	__SYSCALL(__NR_ppoll, sys_ppoll),
 	__SYSCALL(__NR_set_robust_list, sys_set_robust_list),
@@ -168,7 +174,7 @@ static long sys_newfstatat_stat(const char *upath, void *ubuf)
 	return sys_newfstatat(AT_FDCWD, upath, ubuf, 0);
 }
 
-/* lstat(path, buf): the same, not following a last symlink (foliOS has none). */
+/* lstat(path, buf): the same, not following a last symlink. */
 static long sys_newfstatat_lstat(const char *upath, void *ubuf)
 {
 	return sys_newfstatat(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);

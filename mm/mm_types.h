@@ -120,6 +120,7 @@ struct mm_struct {
 	unsigned long start_data, end_data;     /* the ELF's data, for RLIMIT_DATA */
 	unsigned long start_stack;
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
+	struct file *exe_file;          /* the program exec loaded (/proc/<pid>/exe); mmap_lock */
 	long rss_anon;                  /* anon pages mapped by this mm (RssAnon), a PMD counts 512 */
 	long rss_file;                  /* page-cache pages of files but shmem mapped (RssFile) */
 	long rss_shmem;                 /* shmem pages mapped (RssShmem) */

@@ -113,7 +113,12 @@
  *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it
  *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
  *                                                 and counts, signal state (Linux's
- *                                                 siglock), tasks in use; kmalloc_lock
+ *                                                 siglock) and group stops, process
+ *                                                 groups, sessions, a tty's session
+ *                                                 and foreground group, a task's
+ *                                                 files/fs/mm pointers (/proc pins
+ *                                                 them under it), tasks in use;
+ *                                                 kmalloc_lock
  *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
  *                                                 wait_var_event); wakers: see below;
  *                                                 also under a PTL (migration wait)

@@ -33,6 +33,8 @@
 #include "mm/mm.h"
 #include "mm/thp_policy.h"
 
+#define SHORT_SYMLINK_LEN 128           /* a longer link text takes a page in Linux */
+
 static struct shmem_sb_info shm_mnt;    /* the internal mount: no size limit, no names */
 static unsigned long next_dev = 0x20;   /* st_dev of the next tmpfs */
 
@@ -77,6 +79,7 @@ static void shmem_destroy_inode(struct inode *inode)
 		shmem_truncate_range(inode, 0, -1);
 	if (S_ISDIR(inode->i_mode))
 		simple_dir_destroy(inode);
+	kfree((char *)inode->i_link);
 	kfree(info->name);
 	kfree(info);
 	if (shmem_free_inode(sbinfo) && sbinfo != &shm_mnt)
@@ -100,10 +103,13 @@ static int shmem_init_dir(struct inode *inode, const char *path)
 	return simple_dir_init(inode, path);
 }
 
+/* A symbolic link's (Linux's shmem_symlink_inode_operations): its text is in i_link. */
+static const struct inode_operations shmem_symlink_inode_operations = { NULL };
+
 /*
  * A new inode of sb with one reference (Linux's shmem_get_inode): a
- * regular file or a directory (root_path: a mount's root's path, else
- * NULL).  The inode or an ERR_PTR: -ENOSPC past nr_inodes=, -ENOMEM,
+ * regular file, a symbolic link (no text yet) or a directory (root_path:
+ * a mount's root's path, else NULL).  The inode or an ERR_PTR: -ENOSPC past nr_inodes=, -ENOMEM,
  * -ENAMETOOLONG.
  */
 static struct inode *shmem_get_inode(struct super_block *sb, const char *root_path, umode_t mode)
@@ -132,6 +138,8 @@ static struct inode *shmem_get_inode(struct super_block *sb, const char *root_pa
 			kfree(info);
 			return ERR_PTR(err);
 		}
+	} else if (S_ISLNK(mode)) {
+		inode->i_op = &shmem_symlink_inode_operations;
 	} else {
 		inode->i_op = &shmem_inode_operations;
 		inode->i_fop = &shmem_file_operations;
@@ -185,6 +193,38 @@ static int shmem_tmpfile(struct inode *dir, umode_t mode, struct inode **res)
 	return 0;
 }
 
+/*
+ * symlink(target, dir/name): a link keeping a copy of its text in i_link
+ * (Linux's shmem_symlink; it keeps a text over 128 bytes in a page, which
+ * counts 8 blocks).  0, -ENAMETOOLONG, -ENOSPC or -ENOMEM.
+ */
+static int shmem_symlink(struct inode *dir, const char *name, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+	char *text;
+	int err;
+
+	if (len + 1 > PAGE_SIZE)
+		return -ENAMETOOLONG;
+	inode = shmem_get_inode(dir->i_sb, NULL, S_IFLNK | S_IRWXUGO);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	text = kmalloc(len + 1);
+	if (!text) {
+		iput(inode);
+		return -ENOMEM;
+	}
+	memcpy(text, target, len + 1);
+	inode->i_link = text;
+	inode->i_size = len;
+	inode->i_blocks = len >= SHORT_SYMLINK_LEN ? PAGE_SIZE / 512 : 0;
+	err = simple_add_entry(dir, name, inode);
+	if (err)
+		iput(inode);
+	return err;
+}
+
 static const struct inode_operations shmem_dir_inode_operations = {
 	.lookup = simple_lookup,
 	.create = shmem_create,
@@ -194,6 +234,7 @@ static const struct inode_operations shmem_dir_inode_operations = {
 	.rmdir = simple_rmdir,
 	.rename = simple_rename,
 	.tmpfile = shmem_tmpfile,
+	.symlink = shmem_symlink,
 };
 
 /* statfs (Linux's shmem_statfs): blocks and inodes of size= and nr_inodes=. */

@@ -4,24 +4,48 @@
  * comes its way, and when the command ends, exits with its status (128 +
  * signal if it was killed): the kernel then powers off with it.  The same
  * binary runs on Linux.
+ *
+ * The shell gets a terminal for job control, as BusyBox's cttyhack gives
+ * it one: /dev/console can be no session's controlling tty (Linux's
+ * rule), so the shell leads a session of its own and opens the serial
+ * line itself, /dev/ttyS0, which makes it that session's terminal.  A
+ * --run command runs as on Linux with a program for init: no terminal.
  */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
+/* In the shell's child: a new session with /dev/ttyS0 as its terminal and fds 0-2. */
+static void take_terminal(void)
+{
+	int fd;
+
+	setsid();
+	fd = open("/dev/ttyS0", O_RDWR);
+	if (fd < 0)
+		return;                         /* stay on the console, without job control */
+	for (int i = 0; i < 3; i++)
+		dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	pid_t cmd;
 	int status;
 
-	static char *shell[] = { "/bin/sh", NULL };
+	static char *shell[] = { "init", "/bin/sh", NULL };
+	bool interactive = argc < 2;
 
-	if (argc < 2) {
+	if (interactive) {
 		printf("foliOS: type commands (ls /bin, hello, exit to power off)\n");
 		fflush(stdout);
-		argv = shell - 1;
+		argv = shell;
 	}
 	cmd = fork();
 	if (cmd < 0) {
@@ -29,6 +53,8 @@ int main(int argc, char **argv, char **envp)
 		return 126;
 	}
 	if (cmd == 0) {
+		if (interactive)
+			take_terminal();
 		execve(argv[1], argv + 1, envp);
 		fprintf(stderr, "init: cannot run %s: %s\n", argv[1], strerror(errno));
 		_exit(127);

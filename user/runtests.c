@@ -170,7 +170,7 @@ static int reap_leftovers(const pid_t *before, int nbefore)
 
 static int remove_below(const char *dir);
 
-/* Remove dir/name, a file or (emptied first) a directory; 1 if it went. */
+/* Remove dir/name, a file, a link (not what it names) or (emptied first) a directory; 1 if it went. */
 static int remove_entry(const char *dir, const char *name)
 {
 	char path[512];
@@ -178,7 +178,7 @@ static int remove_entry(const char *dir, const char *name)
 	int n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode))
 		return !unlink(path);
 	n = remove_below(path);
 	if (rmdir(path) && errno == EBUSY)

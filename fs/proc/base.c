@@ -18,6 +18,7 @@
 #include "mm/mm_api.h"
 #include "linux/slab.h"
 #include "linux/uaccess.h"
+#include "linux/tty.h"
 #include "uapi/linux/fs.h"
 
 /* Linux's get_task_state() text; a task reaped since the open reads as dead. */
@@ -27,6 +28,8 @@ static const char *task_state(const struct task_struct *t)
 		return "X (dead)";
 	if (t->state == TASK_ZOMBIE)
 		return "Z (zombie)";
+	if (t->state == TASK_STOPPED)
+		return "T (stopped)";
 	if (t == current || t->state == TASK_RUNNING)
 		return "R (running)";
 	return t->state == TASK_UNINTERRUPTIBLE ? "D (disk sleep)" : "S (sleeping)";
@@ -59,7 +62,8 @@ static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
 struct task_snapshot {
 	const char *state;
 	long tgid;
-	int ppid, pgid, nr_threads;
+	int ppid, pgid, sid, nr_threads;
+	int tty_nr, tpgid;      /* the controlling tty's device number and foreground group, or 0, -1 */
 	unsigned int cpu;
 	struct cpumask cpus;
 	bool alive;             /* false: reaped since the open */
@@ -77,6 +81,9 @@ static void task_snapshot(long pid, struct task_snapshot *ts)
 		ts->tgid = t->tgid;
 		ts->ppid = t->parent ? t->parent->tgid : 0;
 		ts->pgid = t->pgid;
+		ts->sid = t->sid;
+		ts->tty_nr = t->signal->tty ? TTYS0_DEV : 0;
+		ts->tpgid = t->signal->tty ? t->signal->tty->pgrp : -1;
 		ts->nr_threads = t->signal->nr_threads;
 		ts->cpu = task_cpu(t);
 		ts->cpus = t->cpus_mask;
@@ -115,7 +122,7 @@ static int comm_show(struct seq_file *m, void *v)
 /*
  * /proc/<pid>/stat, /proc/<pid>/task/<tid>/stat (Linux's do_task_stat):
  * the 52 fields, those foliOS keeps filled (pid, comm, state, ppid, pgrp,
- * session, num_threads, vsize, rss in pages, rsslim, exit_signal, field 39
+ * session, tty_nr, tpgid, num_threads, vsize, rss in pages, rsslim, exit_signal, field 39
  * the CPU the task runs on or last ran on), the rest 0.
  */
 static int stat_show(struct seq_file *m, void *v)
@@ -131,9 +138,10 @@ static int stat_show(struct seq_file *m, void *v)
 		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 		proc_mm_unlock(mm);
 	}
-	seq_printf(m, "%ld (%s) %c %d %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
+	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.pgid, ts.nr_threads, vsize,
+		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.sid, ts.tty_nr, ts.tpgid,
+		   ts.nr_threads, vsize,
 		   rss, ts.cpu);
 	return 0;
 }
@@ -295,8 +303,9 @@ static struct task_struct *proc_task_thread(struct task_struct *t, const char **
 /*
  * The task /proc/self/..., /proc/<pid>/... or /proc/<pid>/task/<tid>/...
  * names (a zombie too; self is current's process); *rest gets what follows.
+ * tasklist_lock held.
  */
-static struct task_struct *proc_pid_task(const char *path, const char **rest)
+struct task_struct *proc_pid_task(const char *path, const char **rest)
 {
 	struct task_struct *t;
 	int pid;

@@ -88,6 +88,22 @@ struct inode *proc_get_inode(const struct proc_dir_entry *pde, long arg)
 	return &pi->vfs_inode;
 }
 
+/*
+ * An inode for the /proc link at path whose text ops->get_link writes
+ * (size 0, as Linux's); or ERR_PTR(-ENOMEM).
+ */
+struct inode *proc_link_inode(const char *path, const struct inode_operations *ops)
+{
+	struct proc_inode *pi = proc_alloc_inode();
+
+	if (!pi)
+		return ERR_PTR(-ENOMEM);
+	strlcpy(pi->path, path, sizeof(pi->path));
+	pi->vfs_inode.i_mode = S_IFLNK | 0777;
+	pi->vfs_inode.i_op = ops;
+	return &pi->vfs_inode;
+}
+
 /* An inode for the /proc directory at path, listed by fops; or ERR_PTR(-ENOMEM). */
 struct inode *proc_dir_inode(const char *path, const struct file_operations *fops)
 {

@@ -23,6 +23,10 @@ extern const struct file_operations proc_dir_operations;
 
 /* base.c */
 struct inode *proc_pid_lookup(const char *path);
+struct task_struct *proc_pid_task(const char *path, const char **rest);
+
+/* fd.c */
+struct inode *proc_pid_link_lookup(const char *path);
 
 /* proc_sysctl.c */
 struct inode *proc_sys_lookup(const char *path);

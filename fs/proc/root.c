@@ -1,7 +1,8 @@
 /*
  * The /proc directory (Linux's fs/proc/root.c and generic.c): its files,
- * "self", "folio", "sys", then one directory per live process; and the lookup
- * of every path under it.
+ * the links "self" and "thread-self" (Linux's fs/proc/self.c and
+ * thread_self.c), "folio", "sys", then one directory per live process;
+ * and the lookup of every path under it.
  *
  * Locking: the task list is walked and a task used under tasklist_lock
  * (fs/proc/base.c); a process's memory views hold its mm as
@@ -10,6 +11,7 @@
  */
 #include "fs/proc/internal.h"
 #include "linux/err.h"
+#include "linux/namei.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/sched.h"
@@ -23,7 +25,7 @@ static const struct proc_dir_entry *const proc_root_entries[] = {
 /* Entry pos of /proc: its name and DT_ type; false past the end. */
 static bool proc_root_entry(unsigned long pos, char *name, size_t size, unsigned int *type)
 {
-	static const char *const dirs[] = { "self", "folio", "sys" };
+	static const char *const dirs[] = { "self", "thread-self", "folio", "sys" };
 	unsigned long flags;
 	int pid;
 
@@ -33,7 +35,7 @@ static bool proc_root_entry(unsigned long pos, char *name, size_t size, unsigned
 		return true;
 	}
 	pos -= ARRAY_SIZE(proc_root_entries);
-	*type = DT_DIR;
+	*type = pos < 2 ? DT_LNK : DT_DIR;
 	if (pos < ARRAY_SIZE(dirs)) {
 		strlcpy(name, dirs[pos], size);
 		return true;
@@ -78,6 +80,28 @@ const struct file_operations proc_dir_operations = {
 	.iterate_shared = proc_empty_readdir,
 };
 
+/* /proc/self: the caller's process directory, "<tgid>". */
+static const char *proc_self_get_link(struct inode *inode, char *buf)
+{
+	snprintf(buf, PATH_MAX, "%d", current->tgid);
+	return buf;
+}
+
+/* /proc/thread-self: the caller's thread directory, "<tgid>/task/<tid>". */
+static const char *proc_thread_self_get_link(struct inode *inode, char *buf)
+{
+	snprintf(buf, PATH_MAX, "%d/task/%d", current->tgid, current->pid);
+	return buf;
+}
+
+static const struct inode_operations proc_self_inode_operations = {
+	.get_link = proc_self_get_link,
+};
+
+static const struct inode_operations proc_thread_self_inode_operations = {
+	.get_link = proc_thread_self_get_link,
+};
+
 /*
  * The inode of a path under /proc (without the leading '/'): a reference,
  * NULL if there is no such file, or ERR_PTR(-ENOMEM).
@@ -95,7 +119,13 @@ struct inode *proc_lookup(const char *path)
 			return proc_get_inode(proc_root_entries[i], 0);
 	if (!strcmp(path, "proc/folio"))
 		return proc_dir_inode(path, &proc_dir_operations);
+	if (!strcmp(path, "proc/self"))
+		return proc_link_inode(path, &proc_self_inode_operations);
+	if (!strcmp(path, "proc/thread-self"))
+		return proc_link_inode(path, &proc_thread_self_inode_operations);
 	inode = proc_sys_lookup(path);
+	if (!inode)
+		inode = proc_pid_link_lookup(path);
 	if (!inode)
 		inode = proc_pid_lookup(path);
 	return inode ? inode : proc_folio_lookup(path);

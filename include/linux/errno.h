@@ -13,5 +13,6 @@
 #define ERESTARTNOINTR          513     /* always restart */
 #define ERESTARTNOHAND          514     /* restart if no handler ran */
 #define ERESTART_RESTARTBLOCK   516     /* restart through restart_syscall */
+#define ENOIOCTLCMD             515     /* not this layer's ioctl: the caller tries others (never returned) */
 
 #endif

@@ -56,9 +56,15 @@ typedef unsigned int fmode_t;
 #define FMODE_PREAD     0x8             /* pread works */
 #define FMODE_ATOMIC_POS 0x8000         /* f_pos moves under f_pos_lock when shared (Linux's) */
 
-/* getdents64's d_type values */
+/* getdents64's d_type values: S_IFMT >> 12 (Linux's fs_umode_to_dtype) */
+#define DT_FIFO         1
+#define DT_CHR          2
 #define DT_DIR          4
+#define DT_BLK          6
 #define DT_REG          8
+#define DT_LNK          10
+#define DT_SOCK         12
+#define S_DT(mode)      (((mode) & S_IFMT) >> 12)
 
 struct file;
 struct inode;
@@ -111,6 +117,9 @@ struct inode_operations {
 		      const char *new_name, unsigned int flags);
 	int (*tmpfile)(struct inode *dir, umode_t mode, struct inode **res);
 	int (*setattr)(struct inode *inode, struct iattr *attr);
+	int (*symlink)(struct inode *dir, const char *name, const char *target);
+	/* a link's text without an i_link: written into buf (PATH_MAX), or an ERR_PTR */
+	const char *(*get_link)(struct inode *inode, char *buf);
 };
 
 struct folio;
@@ -203,6 +212,7 @@ struct inode {
 	const struct file_operations *i_fop;    /* what an open of it gets */
 	const struct inode_operations *i_op;    /* NULL: not writable */
 	void *i_private;                /* the file system's; a directory's path */
+	const char *i_link;             /* a symbolic link's text, if it keeps one */
 	struct list_head i_children;    /* a libfs directory's entries (struct simple_dentry) */
 	struct list_head i_sb_list;     /* on inode_sb_list (fs/inode.c); zeroed if not */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
@@ -401,6 +411,10 @@ struct fd {
 
 /* fs/file.c */
 struct file *fget(int fd);
+struct task_struct;
+struct files_struct *get_task_files(struct task_struct *t);
+struct file *fget_files(struct files_struct *files, unsigned int fd);
+int files_next_fd(struct files_struct *files, unsigned int from);
 struct fd fdget(int fd);
 struct fd fdget_pos(int fd);
 void fdput_pos(struct fd f);

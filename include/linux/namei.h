@@ -8,7 +8,10 @@
 #define PATH_MAX        4096
 #define NAME_MAX        255             /* the longest path component */
 #define DIR_PATH_MAX    128             /* the longest path a directory inode keeps */
-#define LOOKUP_EMPTY    1               /* "" is allowed (AT_EMPTY_PATH) */
+#define WALK_MAX        (PATH_MAX + DIR_PATH_MAX)       /* a path being walked */
+#define MAXSYMLINKS     40              /* links one walk follows before ELOOP */
+#define LOOKUP_FOLLOW   0x0001          /* follow a link at the end too */
+#define LOOKUP_EMPTY    0x4000          /* "" is allowed (AT_EMPTY_PATH) */
 #define S_IALLUGO       07777
 #define S_IRWXUGO       0777
 #define S_ISVTX         01000
@@ -32,9 +35,11 @@ struct path_parent {
 };
 
 char *getname(const char *upath, int flags, long *err);
-long filename_lookup(int dirfd, const char *name, struct inode **inode, char *path);
-long path_lookupat(int dirfd, const char *name, struct inode **inode);
-long user_path_at(int dirfd, const char *upath, int flags, struct inode **inode);
+long filename_lookup(int dirfd, const char *name, unsigned int flags, struct inode **inode,
+		     char *path);
+long path_lookupat(int dirfd, const char *name, unsigned int flags, struct inode **inode);
+long user_path_at(int dirfd, const char *upath, unsigned int flags, struct inode **inode);
+const char *inode_get_link(struct inode *inode, char *buf);
 long path_parentat(int dirfd, const char *name, struct path_parent *pp);
 void path_parent_put(struct path_parent *pp);
 struct inode *lookup_path(const char *path);

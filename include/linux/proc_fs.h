@@ -35,6 +35,7 @@ static inline struct proc_inode *PROC_I(const struct inode *inode)
 
 struct inode *proc_get_inode(const struct proc_dir_entry *pde, long arg);
 struct inode *proc_dir_inode(const char *path, const struct file_operations *fops);
+struct inode *proc_link_inode(const char *path, const struct inode_operations *ops);
 int proc_single_open(struct inode *inode, struct file *file);
 long proc_simple_write(struct file *file, const char *ubuf, size_t count, loff_t *pos);
 

@@ -37,12 +37,16 @@ struct fs_struct {
 	struct inode *pwd;              /* referenced; NULL: "/" */
 };
 
+struct tty_struct;
+
 /* Signal dispositions, shared by CLONE_SIGHAND (Linux's struct sighand_struct). */
 struct sighand_struct {
 	int count;
 	struct k_sigaction action[_NSIG];       /* signal n's disposition at [n - 1] */
 };
 
+#define SIGNAL_STOP_STOPPED     0x1     /* job control: every thread has stopped */
+#define SIGNAL_STOP_CONTINUED   0x2     /* SIGCONT ended a stop; WCONTINUED not yet reported */
 #define SIGNAL_GROUP_EXIT       0x4     /* exit_group or a fatal signal is killing the group */
 
 /*
@@ -59,8 +63,11 @@ struct signal_struct {
 	wait_queue_head_t wait_chldexit;        /* wait4 of any thread sleeps here; a child's exit wakes it */
 	struct sigpending shared_pending;       /* kill()'s signals: any thread may take them */
 	int nr_shared_queued;           /* entries on shared_pending.list */
-	unsigned int flags;             /* SIGNAL_GROUP_EXIT */
+	unsigned int flags;             /* SIGNAL_* */
 	int group_exit_code;            /* the group's wait status once SIGNAL_GROUP_EXIT */
+	int group_stop_count;           /* threads yet to stop for a group stop (kernel/signal_stop.c) */
+	int group_stop_sig;             /* the signal that stopped it; 0 once WUNTRACED reported it */
+	struct tty_struct *tty;         /* the controlling terminal (a session leader's, inherited), or NULL */
 	struct task_struct *group_exec_task;    /* de_thread's exec: the others exit for it */
 	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
 	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
@@ -81,6 +88,7 @@ struct signal_struct {
 #define TASK_RUNNING            0x0000  /* running or on a run queue */
 #define TASK_INTERRUPTIBLE      0x0001  /* asleep; a signal wakes it too */
 #define TASK_UNINTERRUPTIBLE    0x0002  /* asleep; only its wake-up wakes it */
+#define TASK_STOPPED            0x0004  /* job control: SIGCONT or SIGKILL wakes it */
 #define TASK_ZOMBIE             0x0020  /* exited, waits for its parent's wait4 */
 #define TASK_DEAD               0x0080  /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
 #define TASK_NEW                0x0800  /* created, not started (wake_up_new_task) */
@@ -92,6 +100,8 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct list_head thread_node;   /* in signal->thread_head */
 	bool exiting;                   /* in do_exit (Linux's PF_EXITING) */
+	bool stop_pending;              /* owes the group stop in progress (JOBCTL_STOP_PENDING) */
+	bool stop_dequeued;             /* took a stop signal no SIGCONT has cancelled (JOBCTL_STOP_DEQUEUED) */
 	unsigned int state;             /* TASK_*: set by the task itself, or by a waker under pi_lock */
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;           /* NULL for the idle task */
@@ -120,6 +130,7 @@ struct task_struct {
 	struct sighand_struct *sighand; /* dispositions, shared by CLONE_SIGHAND */
 	struct signal_struct *signal;   /* the thread group's shared part */
 	int pgid;                       /* process group (inherited at fork; setpgid) */
+	int sid;                        /* session (inherited at fork; setsid) */
 	bool did_exec;                  /* has exec'd since its fork (setpgid's EACCES) */
 	struct sigpending pending;      /* sent to this thread, not yet delivered (kernel/signal.c) */
 	int nr_sigqueued;               /* entries on pending.list */
@@ -227,13 +238,14 @@ static inline bool thread_group_empty(const struct task_struct *t)
 /* Is a signal pending that t does not block (Linux's TIF_SIGPENDING test)? */
 static inline bool signal_pending(struct task_struct *t)
 {
-	return (READ_ONCE(t->pending.signal) | READ_ONCE(t->signal->shared_pending.signal)) &
-	       ~t->blocked;
+	return ((READ_ONCE(t->pending.signal) | READ_ONCE(t->signal->shared_pending.signal)) &
+		~t->blocked) || READ_ONCE(t->stop_pending);
 }
 
 /* kernel/fork.c, kernel/exit.c: the shared parts' lifetimes. */
 void exit_files(struct task_struct *t);
 void exit_fs(struct task_struct *t);
+void put_fs_struct(struct fs_struct *fs);
 void put_task_shared(struct task_struct *t);
 void mmput(struct mm_struct *mm);
 bool mmget_not_zero(struct mm_struct *mm);
@@ -274,6 +286,12 @@ static inline bool need_resched(void)
 static inline void signal_wake_up(struct task_struct *t)
 {
 	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+/* SIGKILL is pending for t: a stopped task wakes to die too (TASK_WAKEKILL). */
+static inline void signal_wake_up_fatal(struct task_struct *t)
+{
+	wake_up_state(t, TASK_INTERRUPTIBLE | TASK_STOPPED);
 }
 
 static inline unsigned int task_cpu(const struct task_struct *t)

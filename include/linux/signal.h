@@ -17,6 +17,9 @@ typedef unsigned long sigset_t;
 #define sigmask(sig)    (1UL << ((sig) - 1))
 /* The signals no task can catch, block or ignore (Linux's SIG_KERNEL_ONLY_MASK). */
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+/* The signals whose default action stops the process (Linux's SIG_KERNEL_STOP_MASK). */
+#define SIG_KERNEL_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
+			      sigmask(SIGTTOU))
 
 /* One signal's disposition, in the layout of rt_sigaction's struct (x86-64). */
 struct k_sigaction {
@@ -82,12 +85,20 @@ int do_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t, enum
 int send_sig(int sig, struct task_struct *t, int priv);
 int send_sig_locked(int sig, struct task_struct *t);
 int kill_pgrp(int pgrp, int sig);
+int __kill_pgrp_info(int sig, const siginfo_t *info, int pgrp);
 bool do_notify_parent(struct task_struct *tsk);
 void flush_signal_handlers(struct task_struct *t);
 void flush_sigqueue(struct sigpending *queue);
 void __flush_sigqueue_mask(sigset_t mask, struct task_struct *t);
 bool sig_kernel_ignore(int sig);
 bool sig_kernel_stop(int sig);
+int send_signal_locked(int sig, const siginfo_t *info, struct task_struct *t, bool group);
+/* kernel/signal_stop.c: job control */
+void prepare_signal(int sig, struct task_struct *p);
+void do_signal_stop(int signr);
+void exit_signals_stop(struct task_struct *t);
+bool is_current_pgrp_orphaned(void);
+void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent);
 bool sig_kernel_only(int sig);
 bool get_signal(struct ksignal *ksig);
 void signal_delivered(struct ksignal *ksig);

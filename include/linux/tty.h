@@ -32,7 +32,8 @@ struct tty_struct {
 	unsigned int read_tail;         /* next byte a reader takes */
 	bool throttled;                 /* the UART's receive interrupt is off: buffer full */
 	struct ktermios termios;        /* modes and control characters (tty->lock) */
-	int pgrp;                       /* the foreground process group: gets ^C, ^\ */
+	int pgrp;                       /* the foreground process group: gets ^C, ^\ (0: none) */
+	int session;                    /* the session it controls, 0: none (tasklist_lock) */
 	wait_queue_head_t read_wait;    /* readers wait here for input */
 	struct winsize winsize;         /* TIOCGWINSZ (tty->lock) */
 };
@@ -41,11 +42,22 @@ struct tty_struct {
 #define L_FLAG(tty, f)  ((tty)->termios.c_lflag & (f))
 #define I_FLAG(tty, f)  ((tty)->termios.c_iflag & (f))
 
+struct task_struct;
+
 extern struct tty_struct console_tty;
+#define TTYS0_DEV       ((4 << 8) | 64) /* its device number: /dev/ttyS0 */
 
 /* The console's file: fd 0, 1, 2 of init and /dev/console (fs/tty_io.c). */
 extern const struct file_operations console_fops;
 extern struct inode console_inode;
+
+/* Job control (fs/tty_jobctrl.c). */
+int __tty_check_change(struct tty_struct *tty, int sig);
+int tty_check_change(struct tty_struct *tty);
+void tty_open_proc_set_tty(struct tty_struct *tty);
+void disassociate_ctty(struct task_struct *leader);
+long tty_jobctrl_ioctl(struct tty_struct *tty, unsigned int cmd, unsigned long arg);
+struct inode *tty_dev_lookup(const char *path);
 
 /* From the UART's receive interrupt (interrupts off). */
 bool n_tty_check_throttle(struct tty_struct *tty);

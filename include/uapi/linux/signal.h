@@ -87,6 +87,9 @@ typedef struct sigaltstack {
 #define CLD_EXITED      1       /* SIGCHLD: the child called exit */
 #define CLD_KILLED      2       /* SIGCHLD: a signal killed it */
 #define CLD_DUMPED      3       /* SIGCHLD: a signal killed it and it dumped core */
+#define CLD_TRAPPED     4       /* SIGCHLD: a traced child trapped (no ptrace here) */
+#define CLD_STOPPED     5       /* SIGCHLD: a signal stopped it */
+#define CLD_CONTINUED   6       /* SIGCHLD: SIGCONT continued it */
 
 #define SI_MAX_SIZE     128
 

@@ -1,0 +1,241 @@
+/*
+ * A process's links in /proc (Linux's fs/proc/fd.c, and base.c's
+ * proc_exe_link, proc_cwd_link, proc_root_link): /proc/<pid>/exe, cwd,
+ * root, and the directory fd/ with a link per open fd, whose text says
+ * what the fd has open:
+ *
+ *   /tmp/x, /tmp/x (deleted)      a file, by its name (fs/d_path.c)
+ *   /memfd:NAME (deleted)         a memfd
+ *   /dev/console                  the console, PID 1's fds 0-2
+ *   pipe:[INO]                    a pipe
+ *   anon_inode:[pidfd]            a pidfd
+ *
+ * A link is read anew each time: the text is the process's state at the
+ * readlink (or the walk through it), ENOENT once it is gone.
+ *
+ * Locking: the task is found, and what it has pinned (its fd table, its
+ * fs_struct, its mm: a reference each), in one hold of tasklist_lock,
+ * which exit and exec hold to drop or replace them; each is read once the
+ * lock is dropped (file_lock and fs->lock are taken with interrupts on,
+ * tasklist_lock by interrupts: never the one under the other), the
+ * program's file under the mm's mmap_lock.  Lock order: see mm/rmap.c.
+ */
+#include "fs/proc/internal.h"
+#include "linux/err.h"
+#include "linux/namei.h"
+#include "linux/pid.h"
+#include "linux/sched.h"
+#include "linux/string.h"
+#include "mm/mm_api.h"
+#include "mm/mm_id.h"
+#include "mm/mmap_lock.h"
+
+/* The fd number at the end of a "…/fd/N" path, or -1. */
+static int path_fd(const char *rest)
+{
+	int fd = 0;
+
+	if (strncmp(rest, "fd/", 3) || !rest[3])
+		return -1;
+	for (rest += 3; *rest; rest++) {
+		if (*rest < '0' || *rest > '9' || fd > NR_OPEN)
+			return -1;
+		fd = fd * 10 + (*rest - '0');
+	}
+	return fd;
+}
+
+/*
+ * The fd table of the task path ("proc/<pid>/REST") names, referenced
+ * (put_files_struct), and *rest; NULL if there is none.
+ */
+static struct files_struct *proc_task_files(const char *path, const char **rest)
+{
+	struct files_struct *files = NULL;
+	struct task_struct *t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = proc_pid_task(path, rest);
+	if (t)
+		files = get_task_files(t);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return files;
+}
+
+/* The open file fd/N (in path's rest) of the task path names, referenced; NULL if none. */
+static struct file *proc_fd_file(const char *path)
+{
+	struct files_struct *files;
+	struct file *f = NULL;
+	const char *rest;
+
+	files = proc_task_files(path, &rest);
+	if (!files)
+		return NULL;
+	if (path_fd(rest) >= 0)
+		f = fget_files(files, path_fd(rest));
+	put_files_struct(files);
+	return f;
+}
+
+/* What an fd link says of file f, into buf (PATH_MAX). */
+static const char *file_link_text(struct file *f, char *buf)
+{
+	struct inode *inode = file_inode(f);
+	char *name = file_path(f, buf, PATH_MAX);
+
+	if (IS_ERR(name) || *name)
+		return name;
+	if (S_ISFIFO(inode->i_mode))
+		snprintf(buf, PATH_MAX, "pipe:[%lu]", inode->i_ino);
+	else
+		snprintf(buf, PATH_MAX, "anon_inode:[%s]", pidfd_pid(f) >= 0 ? "pidfd" : "file");
+	return buf;
+}
+
+static const char *proc_fd_get_link(struct inode *inode, char *buf)
+{
+	struct file *f = proc_fd_file(PROC_I(inode)->path);
+	const char *text;
+
+	if (!f)
+		return ERR_PTR(-ENOENT);
+	text = file_link_text(f, buf);
+	fput(f);
+	return text;
+}
+
+/* /proc/<pid>/cwd: its working directory's path ("/" for the root). */
+static const char *proc_cwd_get_link(struct inode *inode, char *buf)
+{
+	struct fs_struct *fs = NULL;
+	struct task_struct *t;
+	struct inode *pwd;
+	unsigned long flags;
+	const char *rest;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = proc_pid_task(PROC_I(inode)->path, &rest);
+	if (t && (fs = t->fs))
+		__atomic_add_fetch(&fs->users, 1, __ATOMIC_RELAXED);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!fs)
+		return ERR_PTR(-ENOENT);
+	pwd = get_fs_pwd(fs);
+	put_fs_struct(fs);
+	buf[0] = '/';
+	buf[1] = '\0';
+	if (pwd) {
+		dir_path(pwd, buf + 1, PATH_MAX - 1);
+		iput(pwd);
+	}
+	return buf;
+}
+
+/* /proc/<pid>/root: "/" (one mount namespace, no chroot). */
+static const char *proc_root_get_link(struct inode *inode, char *buf)
+{
+	buf[0] = '/';
+	buf[1] = '\0';
+	return buf;
+}
+
+/* /proc/<pid>/exe: the file of the program its mm runs (ENOENT for a zombie). */
+static const char *proc_exe_get_link(struct inode *inode, char *buf)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	struct file *exe = NULL;
+	unsigned long flags;
+	const char *rest, *text;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = proc_pid_task(PROC_I(inode)->path, &rest);
+	if (t && (mm = t->mm))
+		mmgrab(mm);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (mm) {
+		mmap_read_lock(mm);
+		if (mm->exe_file)
+			exe = get_file(mm->exe_file);
+		mmap_read_unlock(mm);
+		mmdrop(mm);
+	}
+	if (!exe)
+		return ERR_PTR(-ENOENT);
+	text = file_link_text(exe, buf);
+	fput(exe);
+	return text;
+}
+
+static const struct inode_operations proc_fd_link_operations = { .get_link = proc_fd_get_link };
+static const struct inode_operations proc_cwd_link_operations = { .get_link = proc_cwd_get_link };
+static const struct inode_operations proc_root_link_operations = { .get_link = proc_root_get_link };
+static const struct inode_operations proc_exe_link_operations = { .get_link = proc_exe_get_link };
+
+/* fd/ lists the open fds, from fd ctx->pos on, as links (d_ino: the fd + 2). */
+static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+{
+	const char *path = file_inode(file)->i_private, *rest;
+	struct files_struct *files;
+	char name[16], buf[80];
+	int fd;
+
+	snprintf(buf, sizeof(buf), "%s/", path);
+	files = proc_task_files(buf, &rest);
+	if (!files)
+		return 0;
+	for (; (fd = files_next_fd(files, ctx->pos)) >= 0; ctx->pos = fd + 1) {
+		snprintf(name, sizeof(name), "%d", fd);
+		if (!dir_emit(ctx, name, strlen(name), fd + 2, DT_LNK))
+			break;
+	}
+	put_files_struct(files);
+	return 0;
+}
+
+static const struct file_operations proc_fd_operations = {
+	.llseek = seq_lseek,
+	.read = generic_read_dir,
+	.iterate_shared = proc_fd_readdir,
+};
+
+/*
+ * The inode of path if it is one of a process's links or its fd/
+ * directory: a reference, NULL if path is none of them (or names an fd
+ * not open), or ERR_PTR(-ENOMEM).
+ */
+struct inode *proc_pid_link_lookup(const char *path)
+{
+	static const struct { const char *name; const struct inode_operations *ops; } links[] = {
+		{ "exe", &proc_exe_link_operations }, { "cwd", &proc_cwd_link_operations },
+		{ "root", &proc_root_link_operations },
+	};
+	struct task_struct *t;
+	unsigned long flags;
+	const char *rest;
+	struct file *f;
+	char buf[80];
+	bool dir;
+
+	snprintf(buf, sizeof(buf), "%s/", path);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = proc_pid_task(buf, &rest);
+	dir = t && !strcmp(rest, "fd/");
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (dir)
+		return proc_dir_inode(path, &proc_fd_operations);
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
+		size_t n = strlen(links[i].name);
+
+		if (!strncmp(rest, links[i].name, n) && !strcmp(rest + n, "/"))
+			return proc_link_inode(path, links[i].ops);
+	}
+	if (path_fd(path + (rest - buf)) < 0 || !(f = proc_fd_file(path)))
+		return NULL;
+	fput(f);                                /* open now: the link exists */
+	return proc_link_inode(path, &proc_fd_link_operations);
+}

@@ -1,0 +1,304 @@
+/*
+ * Guest test (TAP): symbolic links as Linux has them.  symlink/readlink
+ * (their errors: EEXIST, ENOENT, EINVAL, truncation without a NUL),
+ * lstat against stat, links followed in the middle of a path and at its
+ * end, ".." after a link is the target's parent, dangling links (O_CREAT
+ * makes the target, O_EXCL does not follow), MAXSYMLINKS (40) and loops
+ * (ELOOP), O_NOFOLLOW, AT_SYMLINK_NOFOLLOW, a trailing '/', linkat with
+ * and without AT_SYMLINK_FOLLOW, unlink and rename of a link, d_type
+ * DT_LNK, chdir through a link (getcwd is the physical path), links in
+ * the initrd, /proc/self and /proc/thread-self, and a process's links:
+ * /proc/<pid>/exe, cwd, root and fd/N (files, "(deleted)", pipes).
+ * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
+ */
+#define _GNU_SOURCE
+#include "tap.h"
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#define D       "/tmp/sl"
+
+/* errno of a call that must fail, 0 if it succeeded. */
+static int fails(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int good = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return good ? 0 : -1;
+}
+
+/* The first n bytes of path, NUL-terminated, or "" if it cannot be read. */
+static const char *read_file(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t got = fd < 0 ? -1 : read(fd, buf, n - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[got > 0 ? got : 0] = '\0';
+	return buf;
+}
+
+static ino_t ino_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static void test_basics(void)
+{
+	char buf[64];
+	struct stat st, lst;
+
+	memset(buf, 'x', sizeof(buf));
+	ok(symlink("target", D "/l") == 0 && readlink(D "/l", buf, sizeof(buf)) == 6 &&
+	   !memcmp(buf, "target", 6) && buf[6] == 'x',
+	   "symlink, then readlink gives the text, its length, no NUL");
+	ok(readlink(D "/l", buf, 3) == 3 && !memcmp(buf, "tar", 3),
+	   "readlink into 3 bytes: the first 3, length 3");
+	ok(fails(syscall(SYS_readlink, D "/l", buf, 0)) == EINVAL,
+	   "readlink with bufsiz 0: EINVAL (the system call: musl passes a 1-byte buffer)");
+	ok(lstat(D "/l", &lst) == 0 && S_ISLNK(lst.st_mode) && (lst.st_mode & 07777) == 0777 &&
+	   lst.st_size == 6 && lst.st_nlink == 1,
+	   "lstat: S_IFLNK 0777, st_size the text's length (mode %o size %ld)", lst.st_mode,
+	   (long)lst.st_size);
+	ok(write_file(D "/f", "hello") == 0 && fails(readlink(D "/f", buf, sizeof(buf))) == EINVAL,
+	   "readlink of a regular file: EINVAL");
+	ok(fails(symlink("x", D "/l")) == EEXIST && fails(symlink("x", D "/f")) == EEXIST,
+	   "symlink onto an existing name: EEXIST");
+	ok(fails(symlink("", D "/empty")) == ENOENT, "symlink with an empty target: ENOENT");
+	ok(fails(symlink("x", D "/nodir/l")) == ENOENT, "symlink in a missing directory: ENOENT");
+	ok(symlink("f", D "/lf") == 0 && !strcmp(read_file(D "/lf", buf, sizeof(buf)), "hello") &&
+	   stat(D "/lf", &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == ino_of(D "/f"),
+	   "open and stat through a relative link reach the target");
+}
+
+static void test_walk(void)
+{
+	char buf[64];
+	struct stat st;
+
+	mkdir(D "/d", 0755);
+	mkdir(D "/d/sub", 0755);
+	write_file(D "/d/g", "in d");
+	ok(symlink(D "/d", D "/ld") == 0 && !strcmp(read_file(D "/ld/g", buf, sizeof(buf)), "in d"),
+	   "a link to a directory in the middle of a path is followed");
+	ok(symlink("d/sub", D "/ls") == 0 && ino_of(D "/ls/..") == ino_of(D "/d") &&
+	   ino_of(D "/ls/../g") == ino_of(D "/d/g"),
+	   "\"..\" after a link is the target's parent, not the link's");
+	ok(lstat(D "/ld/", &st) == 0 && S_ISDIR(st.st_mode),
+	   "lstat of a link with a trailing '/' follows it");
+	ok(fails(lstat(D "/lf/", &st)) == ENOTDIR, "a link to a file with a trailing '/': ENOTDIR");
+	ok(fstatat(AT_FDCWD, D "/ld", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
+	   fstatat(AT_FDCWD, D "/ld", &st, 0) == 0 && S_ISDIR(st.st_mode),
+	   "fstatat: AT_SYMLINK_NOFOLLOW sees the link, 0 the directory");
+	ok(symlink("../g", D "/d/sub/up") == 0 &&
+	   !strcmp(read_file(D "/ld/sub/up", buf, sizeof(buf)), "in d"),
+	   "a relative link with \"..\" resolves from the link's directory");
+}
+
+static void test_dangling(void)
+{
+	char buf[64];
+	struct stat st;
+	int fd;
+
+	ok(symlink("made", D "/dang") == 0 && fails(stat(D "/dang", &st)) == ENOENT &&
+	   lstat(D "/dang", &st) == 0,
+	   "a dangling link: stat ENOENT, lstat finds the link");
+	ok(fails(open(D "/dang", O_WRONLY | O_CREAT | O_EXCL, 0644)) == EEXIST,
+	   "O_CREAT|O_EXCL on a dangling link: EEXIST, nothing made");
+	fd = open(D "/dang", O_WRONLY | O_CREAT, 0644);
+	ok(fd >= 0 && write(fd, "new", 3) == 3 && !close(fd) &&
+	   !strcmp(read_file(D "/made", buf, sizeof(buf)), "new"),
+	   "O_CREAT through a dangling link makes its target");
+	ok(fails(mkdir(D "/dang", 0755)) == EEXIST, "mkdir on a link: EEXIST");
+}
+
+static void test_loops(void)
+{
+	char a[64], b[64];
+	struct stat st;
+	int i;
+
+	ok(symlink("loop2", D "/loop1") == 0 && symlink("loop1", D "/loop2") == 0 &&
+	   fails(stat(D "/loop1", &st)) == ELOOP && fails(open(D "/loop1/x", O_RDONLY)) == ELOOP,
+	   "two links naming each other: ELOOP");
+	snprintf(a, sizeof(a), D "/c0");
+	symlink("f", a);
+	for (i = 1; i <= 40; i++) {
+		snprintf(a, sizeof(a), D "/c%d", i);
+		snprintf(b, sizeof(b), "c%d", i - 1);
+		symlink(b, a);
+	}
+	ok(stat(D "/c39", &st) == 0 && S_ISREG(st.st_mode),
+	   "a chain of 40 links resolves");
+	ok(fails(stat(D "/c40", &st)) == ELOOP, "a chain of 41 links: ELOOP");
+	ok(fails(open(D "/lf", O_RDONLY | O_NOFOLLOW)) == ELOOP,
+	   "O_NOFOLLOW on a link: ELOOP");
+	i = open(D "/ld/g", O_RDONLY | O_NOFOLLOW);
+	ok(i >= 0, "O_NOFOLLOW follows a link before the last component");
+	close(i);
+}
+
+static void test_names(void)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *dir;
+	char cwd[256];
+	int lnk = -1, reg = -1;
+
+	ok(link(D "/lf", D "/hard") == 0 && lstat(D "/hard", &st) == 0 && S_ISLNK(st.st_mode) &&
+	   st.st_nlink == 2,
+	   "link without AT_SYMLINK_FOLLOW links the link itself");
+	ok(linkat(AT_FDCWD, D "/lf", AT_FDCWD, D "/hard2", AT_SYMLINK_FOLLOW) == 0 &&
+	   lstat(D "/hard2", &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == ino_of(D "/f"),
+	   "linkat with AT_SYMLINK_FOLLOW links the target");
+	ok(rename(D "/lf", D "/lf2") == 0 && ino_of(D "/lf2") == ino_of(D "/f") &&
+	   unlink(D "/lf2") == 0 && ino_of(D "/f") != 0 && fails(lstat(D "/lf2", &st)) == ENOENT,
+	   "rename moves a link, unlink removes it and not its target");
+	dir = opendir(D);
+	while (dir && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, "l"))
+			lnk = e->d_type;
+		if (!strcmp(e->d_name, "f"))
+			reg = e->d_type;
+	}
+	if (dir)
+		closedir(dir);
+	ok(lnk == DT_LNK && reg == DT_REG, "getdents: d_type DT_LNK for a link (%d), DT_REG (%d)",
+	   lnk, reg);
+	ok(chdir(D "/ld/sub") == 0 && getcwd(cwd, sizeof(cwd)) && !strcmp(cwd, D "/d/sub") &&
+	   chdir("..") == 0 && getcwd(cwd, sizeof(cwd)) && !strcmp(cwd, D "/d"),
+	   "chdir through a link: getcwd is the physical path, \"..\" its parent (%s)", cwd);
+	chdir("/");
+}
+
+/* Remove path and, for a directory, everything below it (links themselves, never what they name). */
+static void remove_tree(const char *path)
+{
+	char sub[512];
+	struct dirent *e;
+	struct stat st;
+	DIR *dir;
+
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	dir = opendir(path);
+	while (dir && (e = readdir(dir)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+			remove_tree(sub);
+		}
+	if (dir)
+		closedir(dir);
+	rmdir(path);
+}
+
+static void test_proc(void)
+{
+	char buf[64], want[64];
+	struct stat st;
+
+	snprintf(want, sizeof(want), "%d", getpid());
+	memset(buf, 0, sizeof(buf));
+	ok(readlink("/proc/self", buf, sizeof(buf)) == (ssize_t)strlen(want) && !strcmp(buf, want) &&
+	   lstat("/proc/self", &st) == 0 && S_ISLNK(st.st_mode) &&
+	   stat("/proc/self", &st) == 0 && S_ISDIR(st.st_mode),
+	   "/proc/self is a link to the caller's pid (%s)", buf);
+	snprintf(want, sizeof(want), "%d/task/%ld", getpid(), (long)syscall(SYS_gettid));
+	memset(buf, 0, sizeof(buf));
+	ok(readlink("/proc/thread-self", buf, sizeof(buf)) == (ssize_t)strlen(want) &&
+	   !strcmp(buf, want) && stat("/proc/thread-self/status", &st) == 0,
+	   "/proc/thread-self is a link to <pid>/task/<tid> (%s)", buf);
+	ok(stat("/proc/self/status", &st) == 0 && S_ISREG(st.st_mode),
+	   "/proc/self/status is reached through the link");
+}
+
+/* readlink of path into buf (size bytes), NUL-terminated; "" on failure. */
+static const char *link_of(const char *path, char *buf, size_t size)
+{
+	ssize_t n = readlink(path, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Is fd listed in /proc/self/fd? */
+static bool fd_listed(int fd)
+{
+	char want[16];
+	struct dirent *e;
+	bool found = false;
+	DIR *dir = opendir("/proc/self/fd");
+
+	snprintf(want, sizeof(want), "%d", fd);
+	while (dir && (e = readdir(dir)))
+		found |= !strcmp(e->d_name, want) && e->d_type == DT_LNK;
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+static void test_proc_links(void)
+{
+	char buf[256], path[64];
+	struct stat a, b;
+	int fd, p[2];
+
+	ok(stat("/proc/self/exe", &a) == 0 && stat(link_of("/proc/self/exe", buf, sizeof(buf)), &b) == 0 &&
+	   a.st_ino == b.st_ino && a.st_dev == b.st_dev,
+	   "/proc/self/exe names this program's file (%s)", buf);
+	chdir(D "/d");
+	ok(!strcmp(link_of("/proc/self/cwd", buf, sizeof(buf)), D "/d"),
+	   "/proc/self/cwd is the working directory (%s)", buf);
+	chdir("/");
+	ok(!strcmp(link_of("/proc/self/root", buf, sizeof(buf)), "/"), "/proc/self/root is /");
+	write_file(D "/once", "x");
+	fd = open(D "/once", O_RDONLY);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ok(!strcmp(link_of(path, buf, sizeof(buf)), D "/once") && fd_listed(fd),
+	   "/proc/self/fd/N names the open file, fd/ lists it (%s)", buf);
+	unlink(D "/once");
+	ok(!strcmp(link_of(path, buf, sizeof(buf)), D "/once (deleted)"),
+	   "an unlinked file's link says \" (deleted)\" (%s)", buf);
+	close(fd);
+	ok(fails(lstat(path, &a)) == ENOENT, "a closed fd's link is gone");
+	pipe(p);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
+	ok(!strncmp(link_of(path, buf, sizeof(buf)), "pipe:[", 6), "a pipe's link: pipe:[N] (%s)",
+	   buf);
+	close(p[0]);
+	close(p[1]);
+}
+
+int main(void)
+{
+	mount_proc_sys();
+	mkdir("/tmp", 0777);
+	mkdir(D, 0755);
+	test_basics();
+	test_walk();
+	test_dangling();
+	test_loops();
+	test_names();
+	test_proc();
+	test_proc_links();
+	remove_tree(D);
+	return tap_done();
+}
