@@ -27,7 +27,7 @@ random THP sharing|/bin/test_thp_random
 fork/exec stories|/bin/test_thp_cow
 partial unmaps|/bin/test_thp
 4 MiB folios|/bin/test_thp_4m
-shell session|/bin/ls -l /bin; /bin/ps; /bin/free; /bin/cat /proc/meminfo'
+shell session|/bin/ls -l /bin; /bin/ps; /usr/bin/free; /bin/cat /proc/meminfo'
 [ $quick = 1 ] && workloads='fork/exec stories|/bin/test_thp_cow'
 variants="page-mapcount no-page-mapcount mapcount-pages"
 for v in $variants; do

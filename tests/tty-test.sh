@@ -10,6 +10,9 @@
 #      and the shell survives to run the next command and exit 3; ^U
 #      (0x15) kills a typed line and DEL erases a byte; ^D (0x04) at a
 #      line's start is end of file for cat.
+#   3. job control: ^Z (0x1a) stops `sleep 30`, ash reports it Stopped,
+#      `fg` puts it back in the foreground, where ^C kills it (status 130).
+# The shell is BusyBox ash (prompt "/ # "), with /dev/ttyS0 as its terminal.
 # Usage: tests/tty-test.sh [--no-page-mapcount] [--smp N] (on N CPUs the
 # UART's interrupt and the reading shell are on different CPUs now and
 # then).  Prints "ok N - ..." / "not ok N - ..." lines; exits 1 if one failed.
@@ -26,6 +29,7 @@ done
 tag=${flag:+-nopm}
 [ "$smp" = 1 ] || tag="$tag-smp$smp"
 lines=250
+PROMPT='/ # '                           # BusyBox ash's, as root in /
 log=build/test-logs
 mkdir -p "$log"
 fails=0 n=0
@@ -50,7 +54,7 @@ expect() {
 prompts() {
   local end=$((SECONDS + $2))
   while [ $SECONDS -lt $end ]; do
-    [ "$(tr -d '\r' <"$out" | grep -cE '^\$ ')" -ge "$1" ] && return 0
+    [ "$(tr -d '\r' <"$out" | grep -cE "^$PROMPT")" -ge "$1" ] && return 0
     sleep 0.2
   done
   return 1
@@ -74,7 +78,7 @@ finish() {
 }
 
 boot paste
-expect '^\$ ' 60 || echo "# no prompt" >&2
+expect "^$PROMPT" 60 || echo "# no prompt" >&2
 for i in $(seq 1 $lines); do printf 'echo L"="%d abcdefghijklmn\n' "$i"; done >"$log/tty-paste${flag:+-nopm}.in"
 printf 'exit 7\n' >>"$log/tty-paste${flag:+-nopm}.in"
 cat "$log/tty-paste${flag:+-nopm}.in" >&7
@@ -85,25 +89,38 @@ result $([ "$got" = $lines ] && [ $rc = 7 ] && echo OK || echo FAIL) \
   "pasting $(wc -c <"$log/tty-paste${flag:+-nopm}.in") bytes ($lines commands) into sh runs every one: $got of $lines, exit $rc"
 
 boot ctrl-c
-expect '^\$ ' 60
+expect "^$PROMPT" 60
 printf 'cat\n' >&7
 sleep 2                                 # cat is reading the console
 printf '\003' >&7
-expect 'killed by signal 2' 20
 prompts 2 20
+printf 'echo st=$?\n' >&7
+expect '^st=130$' 20
+prompts 3 20
 printf 'echo bad\025echo al""ivX\177e\n' >&7
 expect '^alive$' 20
-prompts 3 20
+prompts 4 20
 printf 'cat\n' >&7
 sleep 2
 printf 'x"y\n\004' >&7
 printf 'echo do""ne\n' >&7                # sh runs it once cat has ended
 expect 'done$' 20
+sleep 1
+printf 'sleep 30\n' >&7
+sleep 2
+printf '\032' >&7                         # ^Z: the job stops, the shell says so
+expect 'Stopped +sleep 30' 20
+printf 'fg\n' >&7
+sleep 2
+printf '\003' >&7
+sleep 1
+printf 'echo jc=$?\n' >&7
+expect '^jc=130$' 20
 printf 'exit 3\n' >&7
 expect 'foliOS: ' 20
 finish
 ok=OK
-tr -d '\r' <"$out" | grep -q 'sh: cat: killed by signal 2' || ok=FAIL
+tr -d '\r' <"$out" | grep -qx 'st=130' || ok=FAIL         # 128 + SIGINT
 tr -d '\r' <"$out" | grep -qx 'alive' || ok=FAIL
 [ $rc = 3 ] || ok=FAIL
 result $ok "Ctrl-C kills the foreground cat with SIGINT, the shell survives (exit $rc)"
@@ -113,4 +130,7 @@ ok=OK
 [ "$(tr -d '\r' <"$out" | grep -c 'x"y$')" = 2 ] && tr -d '\r' <"$out" | grep -qx 'x"y' &&
   tr -d '\r' <"$out" | grep -q 'done$' || ok=FAIL
 result $ok "^D at a line's start ends cat's input, the line before it was read whole"
+ok=OK
+tr -d '\r' <"$out" | grep -qE '\[1\]\+ +Stopped +sleep 30' && tr -d '\r' <"$out" | grep -qx 'jc=130' || ok=FAIL
+result $ok "^Z stops the foreground job (ash: Stopped), fg continues it in the foreground, ^C ends it"
 [ $fails = 0 ]

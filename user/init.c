@@ -43,7 +43,8 @@ int main(int argc, char **argv, char **envp)
 	bool interactive = argc < 2;
 
 	if (interactive) {
-		printf("foliOS: type commands (ls /bin, hello, exit to power off)\n");
+		printf("foliOS: BusyBox's ash (ls /bin, hello, cat /proc/meminfo | grep Anon, "
+		       "exit to power off)\n");
 		fflush(stdout);
 		argv = shell;
 	}
