@@ -51,10 +51,13 @@ iso="$root/build/$variant/folios.iso"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The initrd: the bundled programs in /bin, the dynamic loader in /lib, plus
+# The initrd: the bundled programs in /bin, the dynamic loader in /lib, root in /etc/passwd, plus
 # --add files; then BusyBox (Debian's busybox-static) as /bin/busybox with a
 # link to it at each applet's path where nothing else is.
-mkdir -p "$tmp/root/bin" "$tmp/root/lib" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp"
+mkdir -p "$tmp/root/bin" "$tmp/root/lib" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev/shm" "$tmp/root/tmp" \
+  "$tmp/root/etc" "$tmp/root/root"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$tmp/root/etc/passwd"    # names for ls -l, ps, id
+echo 'root:x:0:' > "$tmp/root/etc/group"
 cp "$root"/build/user/bin/* "$tmp/root/bin/"
 cp "$root"/build/user/lib/* "$tmp/root/lib/"
 for a in "${adds[@]}"; do

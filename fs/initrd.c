@@ -64,6 +64,9 @@ static bool next_entry(unsigned long *off, struct initrd_file *f)
 	while (f->name[0] == '.' && f->name[1] == '/')
 		f->name += 2;
 	f->mode = hexfield(hdr, 1);
+	f->uid = hexfield(hdr, 2);
+	f->gid = hexfield(hdr, 3);
+	f->mtime = hexfield(hdr, 5);
 	f->data = archive + data_off;
 	f->size = filesize;
 	*off = ALIGN_UP(data_off + filesize, 4);
@@ -195,12 +198,16 @@ static const char *initrd_link_text(const struct initrd_file *e)
 }
 
 /*
- * The inode of entry e: directories S_IFDIR 0755, links their text, files their mode, data,
+ * The inode of entry e, with its owner and (as atime, mtime and ctime)
+ * the archive's mtime: directories S_IFDIR 0755, links their text, files their mode, data,
  * size, page cache and inode number ino (readdir's d_ino of the entry).
  */
 static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, unsigned long ino)
 {
 	inode->i_sb = &initrd_sb;
+	inode->i_uid = e->uid;
+	inode->i_gid = e->gid;
+	inode->i_atime = inode->i_mtime = inode->i_ctime = (struct timespec64){ e->mtime, 0 };
 	atomic_set(&inode->i_count, 1);                     /* the cache's */
 	inode->i_ino = 1;
 	if (S_ISDIR(e->mode)) {
@@ -293,6 +300,9 @@ void initrd_init(const void *start, unsigned long size)
 			panic("initrd_init: no memory for the inodes");
 		ii->entry = e;
 		initrd_fill_inode(&ii->vfs_inode, &e, index + 2);
+		if (!strcmp(e.name, "."))               /* the root's own entry: its times */
+			initrd_root.i_atime = initrd_root.i_mtime = initrd_root.i_ctime =
+				ii->vfs_inode.i_mtime;
 		if (S_ISREG(e.mode))
 			initrd_fill_cache(&ii->vfs_inode);
 		ii->next = initrd_hash[initrd_hashfn(e.name)];

@@ -9,6 +9,8 @@
  *                      relative lookups start there; it sits in a struct
  *                      simple_dir, which also keeps ".."'s inode number
  *
+ * A change of entries makes the directory's mtime and ctime now, and the
+ * ctime of the inode that gained or lost a name (fs/attr.c).
  * Each entry holds one reference to its inode; i_nlink counts the names
  * of a file, and 2 + subdirectories for a directory, as Linux's; a
  * directory's i_size is BOGO_DIRENT_SIZE per entry, "." and ".." included
@@ -146,6 +148,7 @@ static void __insert_entry(struct inode *dir, struct simple_dentry *d)
 {
 	list_add(&d->d_child, &dir->i_children);
 	dir->i_size += BOGO_DIRENT_SIZE;
+	inode_touch_mtime(dir);
 	if (S_ISDIR(d->d_inode->i_mode)) {
 		dir->i_nlink++;
 		SIMPLE_DIR(d->d_inode)->parent_ino = dir->i_ino;
@@ -157,6 +160,7 @@ static void __detach_entry(struct inode *dir, struct simple_dentry *d)
 {
 	list_del(&d->d_child);
 	dir->i_size -= BOGO_DIRENT_SIZE;
+	inode_touch_mtime(dir);
 	if (S_ISDIR(d->d_inode->i_mode))
 		dir->i_nlink--;
 }
@@ -208,6 +212,7 @@ static void drop_entry(struct simple_dentry *d)
 		inode->i_nlink = 0;
 	else
 		inode->i_nlink--;
+	inode_touch_ctime(inode);
 	kfree(d);
 	iput(inode);
 }
@@ -229,6 +234,7 @@ int simple_link(struct inode *inode, struct inode *dir, const char *name)
 		return err;
 	}
 	inode->i_nlink++;
+	inode_touch_ctime(inode);
 	return 0;
 }
 
@@ -406,6 +412,7 @@ int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new
 	kfree(old);
 	if (new)
 		drop_entry(new);
+	inode_touch_ctime(inode);               /* as Linux's simple_rename */
 	return 0;
 }
 

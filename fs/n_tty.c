@@ -404,9 +404,6 @@ long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool no
 
 	if (!count)
 		return 0;
-	ret = __tty_check_change(tty, SIGTTIN);        /* a background reader: SIGTTIN or EIO */
-	if (ret)
-		return ret;
 	mutex_lock(&tty->atomic_read_lock);
 	if (L_FLAG(tty, ICANON))
 		ret = n_tty_read_canon(tty, ubuf, count, nonblock);

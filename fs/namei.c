@@ -290,8 +290,8 @@ static long walk_component(char *out, size_t *w, char *rest, const char *next, c
  * The walk that follows symbolic links (Linux's link_path_walk): in, an
  * absolute path, component by component into out (WALK_MAX bytes), which
  * never holds a link — so its ".." is plain text again.  The last
- * component is followed with LOOKUP_FOLLOW or a trailing '/'; a missing
- * last one is left for the caller's lookup.  0 or -errno (ENOENT,
+ * component is followed with LOOKUP_FOLLOW or a trailing '/' (never with
+ * LOOKUP_PARENT); a missing last one is left for the caller's lookup.  0 or -errno (ENOENT,
  * ENOTDIR, ELOOP, ENAMETOOLONG, ENOMEM).
  */
 static long link_walk(const char *in, char *out, unsigned int flags)
@@ -309,7 +309,7 @@ static long link_walk(const char *in, char *out, unsigned int flags)
 		size_t len = strcspn(r, "/");
 		const char *next = r + len;
 		bool dot = len == 1 && r[0] == '.', dotdot = len == 2 && !strncmp(r, "..", 2);
-		bool follow = *next == '/' || (flags & LOOKUP_FOLLOW);
+		bool follow = (*next == '/' && !(flags & LOOKUP_PARENT)) || (flags & LOOKUP_FOLLOW);
 
 		while (*next == '/')
 			next++;
@@ -465,6 +465,29 @@ long user_path_at(int dirfd, const char *upath, unsigned int flags, struct inode
 	return err;
 }
 
+/*
+ * The inode a *at call names, by its AT_* flags (Linux's user_path_at
+ * with the lookup flags they make): dirfd's own with AT_EMPTY_PATH and
+ * "", else the path's, its last link followed unless AT_SYMLINK_NOFOLLOW.
+ * A reference; 0 or -errno.
+ */
+long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode **inode)
+{
+	struct fd f;
+	char c;
+
+	if ((at_flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c) {
+		f = fdget(dirfd);
+		if (!f.file)
+			return -EBADF;
+		*inode = file_inode(f.file);
+		ihold(*inode);
+		fdput(f);
+		return 0;
+	}
+	return user_path_at(dirfd, upath, at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, inode);
+}
+
 /* lookup_one() for the rest of fs/: a normalized path's inode (referenced), NULL or an ERR_PTR. */
 struct inode *lookup_path(const char *path)
 {
@@ -539,7 +562,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 		pp->dir = parent_dir(p);
 	}
 	if (IS_ERR_OR_NULL(pp->dir)) {
-		err = link_walk(pp->buf, p, 0);
+		err = link_walk(pp->buf, p, LOOKUP_PARENT);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p);

@@ -94,7 +94,7 @@ long sys_mkdirat(int dirfd, const char *upath, int mode)
 	if (!err && !DIR_OP(pp.dir, mkdir))
 		err = -EROFS;
 	if (!err)
-		err = vfs_make(pp.dir, pp.last, S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~CURRENT_UMASK),
+		err = vfs_make(pp.dir, pp.last, S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~current_umask()),
 			       NULL);
 	path_parent_put(&pp);
 	return err;

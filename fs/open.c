@@ -128,7 +128,7 @@ static long open_create_one(int dirfd, const char *name, int flags, int mode,
 	if (pp.type != LAST_NORM || pp.trailing)
 		err = -EISDIR;
 	else if (create)
-		err = create_locked(pp.dir, pp.last, flags, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+		err = create_locked(pp.dir, pp.last, flags, mode & S_IALLUGO & ~current_umask(), inode);
 	else if (IS_ERR(found))
 		err = PTR_ERR(found);
 	else
@@ -238,7 +238,7 @@ static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, stru
 	else if (!dir->i_op || !dir->i_op->tmpfile)
 		err = -EOPNOTSUPP;
 	else
-		err = dir->i_op->tmpfile(dir, mode & S_IALLUGO & ~CURRENT_UMASK, inode);
+		err = dir->i_op->tmpfile(dir, mode & S_IALLUGO & ~current_umask(), inode);
 	if (!err)
 		snprintf(path + strlen(path), PATH_MAX - strlen(path), "%s#%lu",
 			 path[1] ? "/" : "", (*inode)->i_ino);
@@ -391,19 +391,19 @@ long sys_access(const char *upath, int mode)
 }
 
 /*
- * Set a regular file's size through its setattr (Linux's do_truncate),
- * under inode_lock as Linux's: writes, fallocate and other truncations of
- * the file wait.  0 or -errno.
+ * Set a regular file's size, mtime and ctime through notify_change
+ * (Linux's do_truncate), under inode_lock as Linux's: writes, fallocate
+ * and other truncations of the file wait.  0 or -errno.
  */
 long do_truncate(struct inode *inode, loff_t length)
 {
-	struct iattr attr = { .ia_valid = ATTR_SIZE, .ia_size = length };
+	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME, .ia_size = length };
 	long err;
 
 	if (length < 0)
 		return -EINVAL;
 	inode_lock(inode);
-	err = inode->i_op->setattr(inode, &attr);
+	err = notify_change(inode, &attr);
 	inode_unlock(inode);
 	return err;
 }

@@ -64,7 +64,7 @@ static bool filldir64(struct dir_context *ctx, const char *name, int namelen, lo
  * Run file's iterate_shared from its position (Linux's iterate_dir): a
  * directory of a file system that changes its entries (one with
  * inode_operations) under its i_rwsem shared, and -ENOENT once removed;
- * the read-only trees' never change.
+ * the read-only trees' never change.  Then atime (file_accessed).
  */
 static int iterate_dir(struct file *file, struct dir_context *ctx)
 {
@@ -78,6 +78,7 @@ static int iterate_dir(struct file *file, struct dir_context *ctx)
 		ctx->pos = file->f_pos;
 		ret = file->f_op->iterate_shared(file, ctx);
 		file->f_pos = ctx->pos;
+		file_accessed(file);
 	}
 	if (lock)
 		inode_unlock_shared(dir);

@@ -12,15 +12,19 @@
 #include "linux/uaccess.h"
 
 /*
- * Linux's generic_fillattr + cp_new_stat: 4 KiB blocks, root owns all;
- * each tmpfs is a device of its own, the rest device 1.
+ * Linux's generic_fillattr + cp_new_stat: 4 KiB blocks; each tmpfs is a
+ * device of its own, the rest device 1.
  */
 static long cp_new_stat(const struct inode *inode, void *ubuf)
 {
 	struct stat st = {
 		.st_dev = inode_dev(inode), .st_ino = inode->i_ino, .st_nlink = inode->i_nlink,
-		.st_mode = inode->i_mode, .st_rdev = inode->i_rdev, .st_size = inode->i_size,
+		.st_mode = inode->i_mode, .st_uid = inode->i_uid, .st_gid = inode->i_gid,
+		.st_rdev = inode->i_rdev, .st_size = inode->i_size,
 		.st_blksize = 4096, .st_blocks = inode->i_blocks,
+		.st_atime = inode->i_atime.tv_sec, .st_atime_nsec = inode->i_atime.tv_nsec,
+		.st_mtime = inode->i_mtime.tv_sec, .st_mtime_nsec = inode->i_mtime.tv_nsec,
+		.st_ctime = inode->i_ctime.tv_sec, .st_ctime_nsec = inode->i_ctime.tv_nsec,
 	};
 
 	return copy_to_user(ubuf, &st, sizeof(st)) ? -EFAULT : 0;
@@ -35,14 +39,22 @@ long sys_fstat(int fd, void *ubuf)
 	return ret;
 }
 
-/* Linux's cp_statx, from the same attributes as cp_new_stat (no times kept yet: 0). */
+/* A time stamp as statx has it. */
+static struct statx_timestamp statx_ts(struct timespec64 t)
+{
+	return (struct statx_timestamp){ .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
+}
+
+/* Linux's cp_statx, from the same attributes as cp_new_stat (no birth time: not in the mask). */
 static long cp_statx(const struct inode *inode, void *ubuf)
 {
 	unsigned long dev = inode_dev(inode), rdev = inode->i_rdev;
 	struct statx stx = {
 		.stx_mask = STATX_BASIC_STATS, .stx_blksize = 4096, .stx_nlink = inode->i_nlink,
 		.stx_mode = inode->i_mode, .stx_ino = inode->i_ino, .stx_size = inode->i_size,
-		.stx_blocks = inode->i_blocks,
+		.stx_blocks = inode->i_blocks, .stx_uid = inode->i_uid, .stx_gid = inode->i_gid,
+		.stx_atime = statx_ts(inode->i_atime), .stx_mtime = statx_ts(inode->i_mtime),
+		.stx_ctime = statx_ts(inode->i_ctime),
 		.stx_rdev_major = (rdev >> 8) & 0xfff, .stx_rdev_minor = (rdev & 0xff) | ((rdev >> 12) & 0xfff00),
 		.stx_dev_major = (dev >> 8) & 0xfff, .stx_dev_minor = (dev & 0xff) | ((dev >> 12) & 0xfff00),
 	};
@@ -50,30 +62,12 @@ static long cp_statx(const struct inode *inode, void *ubuf)
 	return copy_to_user(ubuf, &stx, sizeof(stx)) ? -EFAULT : 0;
 }
 
-/* The inode a *at call names: dirfd's own with AT_EMPTY_PATH and "", else the path's. */
-static long stat_inode(int dirfd, const char *upath, int flags, struct inode **inode)
-{
-	struct fd f;
-	char c;
-
-	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c) {
-		f = fdget(dirfd);
-		if (!f.file)
-			return -EBADF;
-		*inode = file_inode(f.file);
-		ihold(*inode);
-		fdput(f);
-		return 0;
-	}
-	return user_path_at(dirfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, inode);
-}
-
 /* The inode a *at call names, copied out by cp. */
 static long stat_at(int dirfd, const char *upath, int flags, void *ubuf,
 		    long (*cp)(const struct inode *inode, void *ubuf))
 {
 	struct inode *inode;
-	long ret = stat_inode(dirfd, upath, flags, &inode);
+	long ret = user_path_at_flags(dirfd, upath, flags, &inode);
 
 	if (ret)
 		return ret;

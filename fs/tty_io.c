@@ -39,10 +39,21 @@ struct tty_struct console_tty = {
 	.winsize = { .ws_row = 24, .ws_col = 80 },
 };
 
-/* read(2) on the console: a line at a time (n_tty_read). */
+/*
+ * Job control applies to the tty's own names, not to /dev/console, which
+ * Linux lets every process use (its redirected_tty_write).
+ */
+static bool job_control_applies(struct file *f)
+{
+	return file_inode(f) != &console_inode;
+}
+
+/* read(2) on the console: a line at a time (n_tty_read); a background reader gets SIGTTIN. */
 static long tty_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
-	return n_tty_read(&console_tty, ubuf, count, f->f_flags & O_NONBLOCK);
+	long ret = count && job_control_applies(f) ? __tty_check_change(&console_tty, SIGTTIN) : 0;
+
+	return ret ? ret : n_tty_read(&console_tty, ubuf, count, f->f_flags & O_NONBLOCK);
 }
 
 /*
@@ -56,7 +67,7 @@ static long tty_write(struct file *f, const char *ubuf, size_t count, loff_t *po
 	unsigned long done = 0;
 	char *chunk;
 
-	if (L_FLAG(&console_tty, TOSTOP)) {
+	if (L_FLAG(&console_tty, TOSTOP) && job_control_applies(f)) {
 		long ret = tty_check_change(&console_tty);     /* a background writer: SIGTTOU */
 
 		if (ret)
@@ -119,6 +130,7 @@ static long tty_winsize(struct tty_struct *tty, unsigned int cmd, void *arg)
 	struct winsize ws;
 	unsigned long flags;
 	bool changed;
+	int pgrp;
 
 	if (cmd == TIOCGWINSZ) {
 		spin_lock_irqsave(&tty->lock, flags);
@@ -132,8 +144,9 @@ static long tty_winsize(struct tty_struct *tty, unsigned int cmd, void *arg)
 	changed = memcmp(&ws, &tty->winsize, sizeof(ws));
 	tty->winsize = ws;
 	spin_unlock_irqrestore(&tty->lock, flags);
-	if (changed && READ_ONCE(tty->pgrp))
-		kill_pgrp(tty->pgrp, SIGWINCH);
+	pgrp = READ_ONCE(tty->pgrp);
+	if (changed && pgrp)
+		kill_pgrp(pgrp, SIGWINCH);
 	return 0;
 }
 

@@ -102,16 +102,22 @@ void tty_open_proc_set_tty(struct tty_struct *tty)
 }
 
 /*
- * The session of the caller leaves tty: its foreground group gets SIGHUP
- * and SIGCONT, nobody controls it any more (Linux's disassociate_ctty and
- * tty_vhangup_session).  tasklist_lock not held.
+ * Session sid leaves tty: its foreground group gets SIGHUP and SIGCONT,
+ * nobody controls it any more (Linux's disassociate_ctty; Linux also
+ * hangs up the files open on a serial line when its leader exits, which
+ * foliOS does not).  Nothing if another session took it meanwhile
+ * (TIOCSCTTY 1).  tasklist_lock not held.
  */
-static void tty_disassociate(struct tty_struct *tty)
+static void tty_disassociate(struct tty_struct *tty, int sid)
 {
 	unsigned long flags;
 	int pgrp;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
+	if (tty->session != sid) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return;
+	}
 	pgrp = tty->pgrp;
 	session_clear_tty(tty->session);
 	tty->session = 0;
@@ -128,8 +134,8 @@ void disassociate_ctty(struct task_struct *leader)
 {
 	struct tty_struct *tty = READ_ONCE(leader->signal->tty);
 
-	if (tty && leader->sid == leader->tgid && tty->session == leader->sid)
-		tty_disassociate(tty);
+	if (tty && leader->sid == leader->tgid)
+		tty_disassociate(tty, leader->sid);
 }
 
 /*
@@ -175,7 +181,7 @@ static long tiocnotty(struct tty_struct *tty)
 		return 0;
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	tty_disassociate(tty);
+	tty_disassociate(tty, me->sid);
 	return 0;
 }
 
@@ -193,7 +199,7 @@ static long tiocspgrp(struct tty_struct *tty, int *p)
 	int pgrp;
 
 	if (ret)
-		return ret;
+		return ret == -EIO ? -ENOTTY : ret;     /* Linux's answer for an orphaned caller */
 	if (get_user(pgrp, p))
 		return -EFAULT;
 	if (pgrp < 0)

@@ -395,11 +395,11 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 		goto out;
 	mm->mmap_base = MMAP_BASE;
 	mm->start_stack = STACK_TOP;
-	current->mm = mm;
+	set_task_mm(current, mm);
 	arch_switch_mm_and_stack(current);
 	ret = elf_build_mm(a, &im, bias, &interp_base, sp);
 	if (ret) {
-		current->mm = old;
+		set_task_mm(current, old);
 		arch_switch_mm_and_stack(current);
 		exit_mmap(mm);
 		mmdrop(mm);

@@ -45,12 +45,14 @@ long sys_exit_group(int code)
 /*
  * SIGKILL to every other live thread of t's group (Linux's
  * zap_other_threads): each exits when it next returns towards user mode;
- * one asleep interruptibly wakes for it.  tasklist_lock held.
+ * one asleep (interruptibly, or stopped) wakes for it; a stop in progress
+ * is forgotten.  tasklist_lock held.
  */
 void zap_other_threads(struct task_struct *t)
 {
 	struct task_struct *th;
 
+	signal_stop_cancel(t);
 	for_each_thread(t, th)
 		if (th != t && !th->exiting) {
 			th->pending.signal |= sigmask(SIGKILL);
@@ -298,6 +300,16 @@ static void mm_release(struct task_struct *t)
 	t->clear_child_tid = 0;
 }
 
+/* t->mm becomes mm under tasklist_lock, which /proc takes to pin a task's mm (mmgrab). */
+void set_task_mm(struct task_struct *t, struct mm_struct *mm)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->mm = mm;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 /* Leave the mm (Linux's exit_mm): off its page tables; the last user tears it down. */
 static void exit_mm(struct task_struct *t)
 {
@@ -307,7 +319,9 @@ static void exit_mm(struct task_struct *t)
 		return;
 	mm_release(t);
 	local_irq_disable();
+	spin_lock(&tasklist_lock);              /* set_task_mm's, with interrupts kept off */
 	t->mm = NULL;
+	spin_unlock(&tasklist_lock);
 	arch_switch_mm_and_stack(t);            /* lazy: the mm stays loaded, pinned */
 	local_irq_enable();
 	mmput(mm);                              /* the last exit_mmap may sleep on the mmap_lock */
@@ -410,15 +424,14 @@ struct child_report {
 /*
  * Is zombie c to be reported (if wo waits for exits)?  Unless WNOWAIT it
  * is claimed: off the children list, so that no other thread's wait4
- * takes it too.  A leader's zombie waits for its other threads (Linux's
- * delay_group_leader).  tasklist_lock held.
+ * takes it too.  tasklist_lock held.
  */
 static bool child_exited(const struct wait_opts *wo, struct task_struct *c,
 			 struct child_report *r)
 {
 	int status = c->exit_code;
 
-	if (!(wo->flags & WEXITED) || !thread_group_empty(c))
+	if (!(wo->flags & WEXITED))
 		return false;
 	r->zombie = c;
 	r->status = status;
@@ -478,8 +491,9 @@ static bool find_child_report(const struct wait_opts *wo, bool *have_child,
 			continue;
 		*have_child = true;
 		r->pid = c->pid;
-		if (c->state == TASK_ZOMBIE ? child_exited(wo, c, r) :
-					      child_stopped_or_continued(wo, c, r))
+		/* a leader's zombie waits for its other threads (Linux's delay_group_leader) */
+		if (c->state == TASK_ZOMBIE && thread_group_empty(c) ? child_exited(wo, c, r) :
+		    child_stopped_or_continued(wo, c, r))
 			return true;
 	}
 	return false;

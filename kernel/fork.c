@@ -156,6 +156,7 @@ static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
 	t->fs->users = 1;
 	spin_lock_init(&t->fs->lock, "fs->lock");
 	t->fs->pwd = get_fs_pwd(current->fs);
+	t->fs->umask = current_umask();
 	return 0;
 }
 
@@ -171,6 +172,7 @@ int init_task_shared(struct task_struct *t)
 		return -ENOMEM;
 	t->fs->users = 1;
 	spin_lock_init(&t->fs->lock, "fs->lock");
+	t->fs->umask = 0022;                    /* Linux's init_fs */
 	t->sighand->count = 1;
 	return alloc_signal_struct(t);
 }

@@ -337,15 +337,20 @@ static int futex_wait_setup(unsigned long uaddr, bool private, u32 val, struct f
 	return ret;
 }
 
+static long futex_wait_restart(struct restart_block *rb);
+
 /*
  * FUTEX_WAIT(_BITSET): if the word at uaddr holds val, sleep until woken
- * (0), the timeout end passes (-ETIMEDOUT) or a signal comes (-EINTR
- * with a timeout, else -ERESTARTSYS: SA_RESTART restarts the wait); -EAGAIN
- * at once if it holds something else (Linux's futex_wait).
+ * (0), the timeout end passes (-ETIMEDOUT) or a signal comes
+ * (-ERESTARTSYS: SA_RESTART restarts the wait; with a timeout
+ * -ERESTART_RESTARTBLOCK, which resumes it with the same deadline after a
+ * stop or a signal no handler took, else EINTR); -EAGAIN at once if it
+ * holds something else (Linux's futex_wait).
  */
 static long futex_wait(unsigned long uaddr, bool private, u32 val, u64 end, u32 bitset)
 {
 	struct futex_q q = { .task = current, .bitset = bitset };
+	struct restart_block *rb = &current->restart_block;
 	int ret;
 
 	if (!bitset)
@@ -354,7 +359,23 @@ static long futex_wait(unsigned long uaddr, bool private, u32 val, u64 end, u32 
 	if (ret)
 		return ret;
 	ret = futex_wait_queue(&q, end);
-	return ret == -ERESTARTSYS && end ? -EINTR : ret;
+	if (ret != -ERESTARTSYS || !end)
+		return ret;
+	rb->fn = futex_wait_restart;
+	rb->futex.uaddr = uaddr;
+	rb->futex.val = val;
+	rb->futex.bitset = bitset;
+	rb->futex.private = private;
+	rb->futex.end = end;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+/* restart_syscall of an interrupted timed wait (Linux's futex_wait_restart). */
+static long futex_wait_restart(struct restart_block *rb)
+{
+	rb->fn = do_no_restart_syscall;
+	return futex_wait(rb->futex.uaddr, rb->futex.private, rb->futex.val, rb->futex.end,
+			  rb->futex.bitset);
 }
 
 /* Lock two buckets in address order (Linux's double_lock_hb). */

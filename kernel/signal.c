@@ -115,14 +115,22 @@ void __flush_sigqueue_mask(sigset_t mask, struct task_struct *t)
 
 /*
  * A process-directed sig was queued: wake a thread that does not block
- * it, t first (Linux's complete_signal).  SIGKILL ends the whole group:
- * every thread gets it.
+ * it, t first (Linux's complete_signal).  SIGKILL ends the whole group
+ * at once (Linux's sig_fatal case): the group exits with it
+ * (SIGNAL_GROUP_EXIT), a stop is forgotten, and every thread gets SIGKILL
+ * and wakes, a stopped one too.
  */
 static void complete_signal(int sig, struct task_struct *t)
 {
+	struct signal_struct *signal = t->signal;
 	struct task_struct *th;
 
 	if (sig == SIGKILL) {
+		if (!(signal->flags & SIGNAL_GROUP_EXIT)) {
+			signal->flags |= SIGNAL_GROUP_EXIT;
+			signal->group_exit_code = SIGKILL;
+		}
+		signal_stop_cancel(t);
 		for_each_thread(t, th)
 			if (!th->exiting) {
 				th->pending.signal |= sigmask(SIGKILL);
@@ -175,7 +183,7 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 		return -EAGAIN;
 	}
 	pending->signal |= sigmask(sig);
-	if (group)
+	if (group || sig == SIGKILL)            /* a thread's SIGKILL kills its group too */
 		complete_signal(sig, t);
 	else if (!(t->blocked & sigmask(sig)))
 		signal_wake_up(t);              /* a sleeper sees signal_pending() */

@@ -16,9 +16,11 @@
  *   SIGNAL_STOP_CONTINUED (WCONTINUED reports it once; the parent gets
  *   CLD_CONTINUED).  A stop signal sent drops a pending SIGCONT.
  *
- *   SIGKILL wakes a stopped thread, which dies.  A thread that exits
- *   while it owes a stop pays it as it goes.  TSTP, TTIN and TTOU to an
- *   orphaned process group are discarded (nobody could continue it).
+ *   SIGKILL (and an exec's or exit_group's kill of the other threads)
+ *   forgets a stop and wakes a stopped thread, which dies.  A thread that
+ *   exits alone while it owes a stop pays it as it goes.  TSTP, TTIN and
+ *   TTOU to an orphaned process group are discarded (nobody could
+ *   continue it).
  *
  * Locking: all of it under tasklist_lock, which stands in for Linux's
  * siglock (kernel/signal.c).  Lock order: see mm/rmap.c.
@@ -67,10 +69,30 @@ static void task_participate_group_stop(struct task_struct *t)
 }
 
 /*
+ * The group of p dies or execs: a stop in progress or done is forgotten,
+ * no thread owes one (Linux's complete_signal and zap_other_threads clear
+ * JOBCTL_PENDING_MASK).  The caller wakes the threads.  tasklist_lock held.
+ */
+void signal_stop_cancel(struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+	struct task_struct *t;
+
+	lockdep_assert_held(&tasklist_lock);
+	for_each_thread(p, t)
+		t->stop_pending = t->stop_dequeued = false;
+	sig->group_stop_count = 0;
+	sig->group_stop_sig = 0;
+	sig->flags &= ~(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED);
+}
+
+/*
  * What sending sig to p does before it is queued (Linux's
  * prepare_signal): a stop signal drops a pending SIGCONT; SIGCONT drops
- * pending stop signals, cancels a stop in progress and wakes a stopped
- * process.  tasklist_lock held.
+ * pending stop signals and wakes the threads; a stopped process is
+ * continued (CLD_CONTINUED), one stopping reports its stop now
+ * (CLD_STOPPED, as Linux's), either way WCONTINUED sees it.
+ * tasklist_lock held.
  */
 void prepare_signal(int sig, struct task_struct *p)
 {
@@ -91,11 +113,13 @@ void prepare_signal(int sig, struct task_struct *p)
 		t->stop_pending = t->stop_dequeued = false;
 		wake_up_state(t, TASK_STOPPED);
 	}
-	signal->group_stop_count = 0;
-	if (signal->flags & SIGNAL_STOP_STOPPED) {
+	if (signal->flags & SIGNAL_STOP_STOPPED || signal->group_stop_count) {
+		int why = signal->flags & SIGNAL_STOP_STOPPED ? CLD_CONTINUED : CLD_STOPPED;
+
 		signal->flags = (signal->flags & ~SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED;
+		signal->group_stop_count = 0;
 		signal->group_stop_sig = 0;
-		do_notify_parent_cldstop(p, CLD_CONTINUED);
+		do_notify_parent_cldstop(p, why);
 	}
 }
 
@@ -112,7 +136,7 @@ static bool will_become_orphaned_pgrp(int pgrp, const struct task_struct *ignore
 	for_each_process(p) {
 		struct task_struct *parent = p->parent;
 
-		if (p->pgid != pgrp || p == ignored || p->exiting || !parent ||
+		if (p->pgid != pgrp || p == ignored || !p->signal->live || !parent ||
 		    parent == init_task)
 			continue;
 		if (parent->pgid != pgrp && parent->sid == p->sid)
@@ -161,7 +185,11 @@ void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent)
 	}
 }
 
-/* Begin a group stop for signr: every live thread owes it.  tasklist_lock held. */
+/*
+ * Begin a group stop for signr: every live thread not stopped already
+ * owes it (Linux's do_signal_stop, whose JOBCTL_STOP_PENDING is ours).
+ * tasklist_lock held.
+ */
 static void begin_group_stop(int signr)
 {
 	struct signal_struct *sig = current->signal;
@@ -170,7 +198,7 @@ static void begin_group_stop(int signr)
 	sig->group_stop_sig = signr;
 	sig->group_stop_count = 0;
 	for_each_thread(current, t) {
-		if (t->exiting)
+		if (t->exiting || (t != current && READ_ONCE(t->state) == TASK_STOPPED))
 			continue;
 		t->stop_pending = true;
 		sig->group_stop_count++;
@@ -179,19 +207,33 @@ static void begin_group_stop(int signr)
 	}
 }
 
+/* Is the group dying or exec'ing, or SIGKILL pending: no stop then.  tasklist_lock held. */
+static bool stop_forbidden(void)
+{
+	struct signal_struct *sig = current->signal;
+
+	return (sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exec_task ||
+	       (current->pending.signal & sigmask(SIGKILL));
+}
+
 /*
  * Stop current (Linux's do_signal_stop): signr, a stop signal with the
- * default action it dequeued, begins a group stop unless a SIGCONT came
- * since, or (TSTP, TTIN, TTOU) its process group is orphaned; 0 joins
- * the one in progress.  Returns when SIGCONT or SIGKILL wakes it.
+ * default action it dequeued, begins a group stop unless one is in
+ * progress for current, a SIGCONT came since, or (TSTP, TTIN, TTOU) its
+ * process group is orphaned; 0 joins the one in progress.  Returns when
+ * SIGCONT or SIGKILL wakes it.
  */
 void do_signal_stop(int signr)
 {
-	struct signal_struct *sig = current->signal;
 	unsigned long flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	if (signr && current->stop_dequeued && !(sig->flags & SIGNAL_GROUP_EXIT) &&
+	if (stop_forbidden()) {
+		current->stop_pending = current->stop_dequeued = false;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return;
+	}
+	if (signr && current->stop_dequeued && !current->stop_pending &&
 	    (signr == SIGSTOP || !is_current_pgrp_orphaned()))
 		begin_group_stop(signr);
 	current->stop_dequeued = false;
@@ -205,10 +247,14 @@ void do_signal_stop(int signr)
 	schedule();
 }
 
-/* An exiting t owes no stop any more: it pays its part (Linux's exit_signals).  tasklist_lock held. */
+/*
+ * A thread exiting alone owes no stop any more: it pays its part (Linux's
+ * exit_signals); a dying group reports no stop.  tasklist_lock held.
+ */
 void exit_signals_stop(struct task_struct *t)
 {
 	lockdep_assert_held(&tasklist_lock);
-	if (t->stop_pending)
+	if (t->stop_pending && !(t->signal->flags & SIGNAL_GROUP_EXIT))
 		task_participate_group_stop(t);
+	t->stop_pending = false;
 }

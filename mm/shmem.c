@@ -294,19 +294,16 @@ static int shmem_check_size_seals(struct inode *inode, loff_t newsize)
 }
 
 /*
- * Change a file's size (Linux's shmem_setattr with ATTR_SIZE; the caller
- * holds inode_lock): shrinking unmaps the cut part from every mapping and
- * frees its folios, then unmaps again for the private copies a racing
- * write fault made meanwhile (as Linux's).  0, -EPERM (sealed) or -EFBIG.
+ * Change a file's size (ATTR_SIZE; the caller holds inode_lock):
+ * shrinking unmaps the cut part from every mapping and frees its folios,
+ * then unmaps again for the private copies a racing write fault made
+ * meanwhile (as Linux's).  0, -EPERM (sealed) or -EFBIG.
  */
-static int shmem_setattr(struct inode *inode, struct iattr *attr)
+static int shmem_setsize(struct inode *inode, loff_t newsize)
 {
-	loff_t oldsize = inode->i_size, newsize = attr->ia_size, holebegin;
+	loff_t oldsize = inode->i_size, holebegin;
 	int err;
 
-	inode_assert_locked(inode);
-	if (!(attr->ia_valid & ATTR_SIZE))
-		return 0;
 	if (newsize > inode->i_sb->s_maxbytes)
 		return -EFBIG;
 	err = shmem_check_size_seals(inode, newsize);
@@ -322,6 +319,22 @@ static int shmem_setattr(struct inode *inode, struct iattr *attr)
 	if (oldsize > holebegin)
 		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
 	return 0;
+}
+
+/*
+ * A file's change of attributes (Linux's shmem_setattr, from
+ * notify_change under inode_lock): the size, then mode, owner and times.
+ */
+static int shmem_setattr(struct inode *inode, struct iattr *attr)
+{
+	int err = 0;
+
+	inode_assert_locked(inode);
+	if (attr->ia_valid & ATTR_SIZE)
+		err = shmem_setsize(inode, attr->ia_size);
+	if (!err)
+		setattr_copy(inode, attr);
+	return err;
 }
 
 const struct inode_operations shmem_inode_operations = {
@@ -411,7 +424,18 @@ static long shmem_file_write(struct file *file, const char *ubuf, size_t count, 
 
 	inode_lock(inode);
 	ret = shmem_file_write_locked(file, ubuf, count, pos);
+	if (ret > 0)
+		inode_touch_mtime(inode);       /* Linux's file_update_time */
 	inode_unlock(inode);
+	return ret;
+}
+
+/* read(2): the page cache's (filemap_read), then atime (file_accessed). */
+static long shmem_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	long ret = filemap_read(file, ubuf, count, pos);
+
+	file_accessed(file);
 	return ret;
 }
 
@@ -520,7 +544,7 @@ out:
 
 const struct file_operations shmem_file_operations = {
 	.llseek = shmem_file_llseek,
-	.read = filemap_read,
+	.read = shmem_file_read,
 	.write = shmem_file_write,
 	.mmap = shmem_mmap,
 	.fallocate = shmem_fallocate,

@@ -104,7 +104,9 @@ static int shmem_init_dir(struct inode *inode, const char *path)
 }
 
 /* A symbolic link's (Linux's shmem_symlink_inode_operations): its text is in i_link. */
-static const struct inode_operations shmem_symlink_inode_operations = { NULL };
+static const struct inode_operations shmem_symlink_inode_operations = {
+	.setattr = simple_setattr,
+};
 
 /*
  * A new inode of sb with one reference (Linux's shmem_get_inode): a
@@ -129,6 +131,7 @@ static struct inode *shmem_get_inode(struct super_block *sb, const char *root_pa
 	inode_init_always(sb, inode);
 	inode->i_ino = get_next_ino();
 	inode->i_mode = mode;
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
 	info->seals = F_SEAL_SEAL;              /* memfd_create(MFD_ALLOW_SEALING) clears it */
 	if (S_ISDIR(mode)) {
 		int err = shmem_init_dir(inode, root_path ? root_path : "");
@@ -235,6 +238,7 @@ static const struct inode_operations shmem_dir_inode_operations = {
 	.rename = simple_rename,
 	.tmpfile = shmem_tmpfile,
 	.symlink = shmem_symlink,
+	.setattr = simple_setattr,
 };
 
 /* statfs (Linux's shmem_statfs): blocks and inodes of size= and nr_inodes=. */

@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include "tap.h"
+#include "statx_abi.h"
 
 
 
@@ -220,25 +221,6 @@ static void test_mem_devices(void)
 	}
 	close(null);
 	close(zero);
-}
-
-/* Linux's struct statx (musl 1.2.3 has no statx of its own). */
-struct statx_rec {
-	unsigned int stx_mask, stx_blksize;
-	unsigned long long stx_attributes;
-	unsigned int stx_nlink, stx_uid, stx_gid;
-	unsigned short stx_mode, spare0;
-	unsigned long long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-	long long times[8];
-	unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-	unsigned long long rest[14];
-};
-#define STATX_BASIC_STATS 0x7ffU
-#define STATX_SIZE        0x200U
-
-static int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx_rec *stx)
-{
-	return syscall(SYS_statx, dirfd, path, flags, mask, stx);
 }
 
 /* statx agrees with fstat; AT_EMPTY_PATH; its EINVALs. */

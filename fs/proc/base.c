@@ -294,7 +294,7 @@ static struct task_struct *proc_task_thread(struct task_struct *t, const char **
 		return t;
 	tid = name_to_int(*rest + 5, &end);
 	th = tid > 0 && *end == '/' ? find_task_by_vpid(tid) : NULL;
-	if (!th || th->tgid != t->tgid)
+	if (!th || th->tgid != t->tgid || READ_ONCE(th->state) == TASK_NEW)
 		return t;
 	*rest = end + 1;
 	return th;
@@ -319,6 +319,8 @@ struct task_struct *proc_pid_task(const char *path, const char **rest)
 	}
 	pid = name_to_int(path, rest);
 	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
+	if (t && READ_ONCE(t->state) == TASK_NEW)
+		return NULL;            /* fork is still filling it in (Linux attaches its PID last) */
 	return t && *(*rest)++ == '/' ? proc_task_thread(t, rest) : NULL;
 }
 

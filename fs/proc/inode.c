@@ -66,6 +66,8 @@ static struct proc_inode *proc_alloc_inode(void)
 	if (!pi)
 		return NULL;
 	pi->vfs_inode = (struct inode){ .i_count = ATOMIC_INIT(1), .i_nlink = 1, .i_ino = 1, .i_sb = &proc_sb };
+	pi->vfs_inode.i_atime = pi->vfs_inode.i_mtime = pi->vfs_inode.i_ctime =
+		current_time(&pi->vfs_inode);   /* as Linux's proc inodes: made at lookup */
 	return pi;
 }
 

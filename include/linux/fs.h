@@ -89,11 +89,24 @@ struct super_block {
 	struct mutex s_vfs_rename_mutex;        /* one rename across directories at a time */
 };
 
-/* What a file's size change asks of setattr (Linux's struct iattr, ATTR_SIZE only). */
+/* What a change of attributes asks (Linux's struct iattr and ATTR_* bits; fs/attr.c). */
+#define ATTR_MODE       (1 << 0)
+#define ATTR_UID        (1 << 1)
+#define ATTR_GID        (1 << 2)
 #define ATTR_SIZE       (1 << 3)
+#define ATTR_ATIME      (1 << 4)
+#define ATTR_MTIME      (1 << 5)
+#define ATTR_CTIME      (1 << 6)
+#define ATTR_ATIME_SET  (1 << 7)        /* ia_atime is given, not "now" */
+#define ATTR_MTIME_SET  (1 << 8)
+#define ATTR_KILL_SUID  (1 << 11)       /* chown of a file: setuid goes */
+#define ATTR_KILL_SGID  (1 << 12)       /* and setgid, if group-executable */
 struct iattr {
 	unsigned int ia_valid;
+	umode_t ia_mode;
+	unsigned int ia_uid, ia_gid;
 	loff_t ia_size;
+	struct timespec64 ia_atime, ia_mtime, ia_ctime;
 };
 
 /*
@@ -202,6 +215,8 @@ static inline void mapping_allow_writable(struct address_space *mapping)
 
 struct inode {
 	umode_t i_mode;                 /* S_IF* | permissions */
+	unsigned int i_uid, i_gid;      /* the owner (foliOS runs everything as root: 0 unless chown) */
+	struct timespec64 i_atime, i_mtime, i_ctime;    /* changed under inode_lock, read without */
 	unsigned int i_nlink;
 	unsigned long i_ino;
 	unsigned long i_rdev;           /* a device's number */
@@ -411,6 +426,15 @@ struct fd {
 
 /* fs/file.c */
 struct file *fget(int fd);
+/* fs/attr.c: attributes and time stamps */
+struct timespec64 current_time(struct inode *inode);
+void inode_touch_mtime(struct inode *inode);
+void inode_touch_ctime(struct inode *inode);
+void file_accessed(struct file *file);
+void setattr_copy(struct inode *inode, const struct iattr *attr);
+int notify_change(struct inode *inode, struct iattr *attr);
+int simple_setattr(struct inode *inode, struct iattr *attr);
+umode_t current_umask(void);
 struct task_struct;
 struct files_struct *get_task_files(struct task_struct *t);
 struct file *fget_files(struct files_struct *files, unsigned int fd);

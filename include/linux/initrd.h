@@ -10,6 +10,8 @@ struct initrd_file {
 	const u8 *data;
 	unsigned long size;
 	unsigned int mode;              /* S_IF* | permissions */
+	unsigned int uid, gid;
+	long mtime;                     /* seconds since 1970 */
 };
 
 

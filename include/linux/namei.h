@@ -11,11 +11,11 @@
 #define WALK_MAX        (PATH_MAX + DIR_PATH_MAX)       /* a path being walked */
 #define MAXSYMLINKS     40              /* links one walk follows before ELOOP */
 #define LOOKUP_FOLLOW   0x0001          /* follow a link at the end too */
+#define LOOKUP_PARENT   0x0010          /* the parent of the end: never follow the end */
 #define LOOKUP_EMPTY    0x4000          /* "" is allowed (AT_EMPTY_PATH) */
 #define S_IALLUGO       07777
 #define S_IRWXUGO       0777
 #define S_ISVTX         01000
-#define CURRENT_UMASK   0022            /* foliOS has no umask(2) yet: Linux's default */
 
 /* What a path's last component is (Linux's last_type) */
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
@@ -39,6 +39,7 @@ long filename_lookup(int dirfd, const char *name, unsigned int flags, struct ino
 		     char *path);
 long path_lookupat(int dirfd, const char *name, unsigned int flags, struct inode **inode);
 long user_path_at(int dirfd, const char *upath, unsigned int flags, struct inode **inode);
+long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode **inode);
 const char *inode_get_link(struct inode *inode, char *buf);
 long path_parentat(int dirfd, const char *name, struct path_parent *pp);
 void path_parent_put(struct path_parent *pp);

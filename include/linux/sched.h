@@ -35,6 +35,7 @@ struct fs_struct {
 	int users;                      /* tasks using it (atomic) */
 	spinlock_t lock;
 	struct inode *pwd;              /* referenced; NULL: "/" */
+	umode_t umask;                  /* umask(2): what creation takes away from modes */
 };
 
 struct tty_struct;
@@ -245,6 +246,7 @@ static inline bool signal_pending(struct task_struct *t)
 /* kernel/fork.c, kernel/exit.c: the shared parts' lifetimes. */
 void exit_files(struct task_struct *t);
 void exit_fs(struct task_struct *t);
+void set_task_mm(struct task_struct *t, struct mm_struct *mm);
 void put_fs_struct(struct fs_struct *fs);
 void put_task_shared(struct task_struct *t);
 void mmput(struct mm_struct *mm);

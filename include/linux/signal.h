@@ -66,6 +66,12 @@ struct restart_block {
 			bool has_timeout;
 			u64 expires;
 		} poll;
+		struct {
+			unsigned long uaddr;
+			u32 val, bitset;
+			bool private;
+			u64 end;                /* ktime_get_ns() deadline */
+		} futex;
 	};
 };
 
@@ -97,6 +103,7 @@ int send_signal_locked(int sig, const siginfo_t *info, struct task_struct *t, bo
 void prepare_signal(int sig, struct task_struct *p);
 void do_signal_stop(int signr);
 void exit_signals_stop(struct task_struct *t);
+void signal_stop_cancel(struct task_struct *p);
 bool is_current_pgrp_orphaned(void);
 void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent);
 bool sig_kernel_only(int sig);

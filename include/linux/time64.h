@@ -16,11 +16,6 @@
 #define TICK_NSEC       (NSEC_PER_SEC / HZ)     /* a tick of the timer, on every CPU */
 #define USER_HZ         100             /* times(2)'s clock ticks, as x86 Linux's */
 
-struct timespec64 {
-	s64 tv_sec;
-	long tv_nsec;
-};
-
 #define KTIME_SEC_MAX           (0x7fffffffffffffffLL / NSEC_PER_SEC)   /* Linux's */
 #define TIME_SETTOD_SEC_MAX     (KTIME_SEC_MAX - 30LL * 365 * 86400)
 

@@ -50,4 +50,10 @@ _Static_assert(!CONFIG_MAPCOUNT_PAGES || CONFIG_NO_PAGE_MAPCOUNT,
 #endif
 
 
+/* A time as seconds and nanoseconds (Linux's struct timespec64: linux/time64.h). */
+struct timespec64 {
+	s64 tv_sec;
+	long tv_nsec;
+};
+
 #endif

@@ -11,6 +11,10 @@
 #define S_IFCHR         0020000
 #define S_IFIFO         0010000
 
+#define S_ISUID         0004000
+#define S_ISGID         0002000
+#define S_IXGRP         0000010
+
 #define S_ISREG(m)      (((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m)      (((m) & S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)      (((m) & S_IFMT) == S_IFCHR)
