@@ -239,9 +239,13 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 	random = sp;
 	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
 	vec = sp + sizeof(long);
-	if (copy_to_user((void *)sp, &argc, sizeof(argc)) ||
-	    !put_pointers(&vec, &str, &k, a->argc) || !put_pointers(&vec, &str, &k, a->envc))
+	current->mm->arg_start = str;           /* /proc/<pid>/cmdline and environ */
+	if (copy_to_user((void *)sp, &argc, sizeof(argc)) || !put_pointers(&vec, &str, &k, a->argc))
 		return 0;
+	current->mm->arg_end = current->mm->env_start = str;
+	if (!put_pointers(&vec, &str, &k, a->envc))
+		return 0;
+	current->mm->env_end = str;
 	{
 		unsigned long auxv[AUXV_WORDS] = {
 			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),

@@ -21,6 +21,12 @@
 spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 LIST_HEAD(all_tasks);
 static int next_pid = 1;
+
+/* The last PID given out (Linux's idr_get_cursor for /proc/loadavg), read racily. */
+int last_pid(void)
+{
+	return READ_ONCE(next_pid) - 1;
+}
 struct task_struct *init_task;
 atomic_t nr_tasks = ATOMIC_INIT(0);
 
@@ -40,6 +46,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		return NULL;
 	}
 	atomic_inc(&nr_tasks);
+	t->start_time = ktime_get_ns();
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);

@@ -119,6 +119,7 @@ struct mm_struct {
 	unsigned long start_brk, brk;   /* the heap: [start_brk, brk) */
 	unsigned long start_data, end_data;     /* the ELF's data, for RLIMIT_DATA */
 	unsigned long start_stack;
+	unsigned long arg_start, arg_end, env_start, env_end;   /* exec's strings on the stack */
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
 	struct file *exe_file;          /* the program exec loaded (/proc/<pid>/exe); mmap_lock */
 	long rss_anon;                  /* anon pages mapped by this mm (RssAnon), a PMD counts 512 */

@@ -19,6 +19,7 @@
 #include "linux/slab.h"
 #include "linux/uaccess.h"
 #include "linux/tty.h"
+#include "linux/time64.h"
 #include "uapi/linux/fs.h"
 
 /* Linux's get_task_state() text; a task reaped since the open reads as dead. */
@@ -64,10 +65,25 @@ struct task_snapshot {
 	long tgid;
 	int ppid, pgid, sid, nr_threads;
 	int tty_nr, tpgid;      /* the controlling tty's device number and foreground group, or 0, -1 */
+	u64 utime, stime, cutime, cstime, start_time;   /* ns; a leader's: its process's */
 	unsigned int cpu;
 	struct cpumask cpus;
 	bool alive;             /* false: reaped since the open */
 };
+
+/* The CPU times /proc/<pid>/stat shows: a process's (its leader's pid) or a thread's.  tasklist_lock held. */
+static void task_snapshot_times(struct task_struct *t, struct task_snapshot *ts)
+{
+	struct task_cputime times = { .utime = t->utime, .stime = t->stime };
+
+	if (t->pid == t->tgid)
+		thread_group_cputime(t, &times);
+	ts->utime = times.utime;
+	ts->stime = times.stime;
+	ts->cutime = t->signal->cutime;
+	ts->cstime = t->signal->cstime;
+	ts->start_time = t->start_time;
+}
 
 static void task_snapshot(long pid, struct task_snapshot *ts)
 {
@@ -84,6 +100,7 @@ static void task_snapshot(long pid, struct task_snapshot *ts)
 		ts->sid = t->sid;
 		ts->tty_nr = t->signal->tty ? TTYS0_DEV : 0;
 		ts->tpgid = t->signal->tty ? t->signal->tty->pgrp : -1;
+		task_snapshot_times(t, ts);
 		ts->nr_threads = t->signal->nr_threads;
 		ts->cpu = task_cpu(t);
 		ts->cpus = t->cpus_mask;
@@ -122,9 +139,16 @@ static int comm_show(struct seq_file *m, void *v)
 /*
  * /proc/<pid>/stat, /proc/<pid>/task/<tid>/stat (Linux's do_task_stat):
  * the 52 fields, those foliOS keeps filled (pid, comm, state, ppid, pgrp,
- * session, tty_nr, tpgid, num_threads, vsize, rss in pages, rsslim, exit_signal, field 39
+ * session, tty_nr, tpgid, utime, stime, cutime, cstime, num_threads,
+ * starttime, vsize, rss in pages, rsslim, exit_signal, field 39
  * the CPU the task runs on or last ran on), the rest 0.
  */
+/* ns as USER_HZ clock ticks (Linux's nsec_to_clock_t). */
+static unsigned long long clock_ticks(u64 ns)
+{
+	return ns / (NSEC_PER_SEC / USER_HZ);
+}
+
 static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_inode *pi = PROC_I(m->private);
@@ -138,10 +162,11 @@ static int stat_show(struct seq_file *m, void *v)
 		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 		proc_mm_unlock(mm);
 	}
-	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 0 0 0 0 20 0 %d 0 0 %lu %lu "
+	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 %llu %llu %llu %llu 20 0 %d 0 %llu %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.sid, ts.tty_nr, ts.tpgid,
-		   ts.nr_threads, vsize,
+		   clock_ticks(ts.utime), clock_ticks(ts.stime), clock_ticks(ts.cutime),
+		   clock_ticks(ts.cstime), ts.nr_threads, clock_ticks(ts.start_time), vsize,
 		   rss, ts.cpu);
 	return 0;
 }
@@ -177,29 +202,19 @@ static int make_it_fail_store(struct file *file, char *buf, size_t len)
 }
 
 /*
- * /proc/<pid>/mem (Linux's mem_rw): count bytes between the user buffer
- * and the bound mm at *pos, a page through a bounce buffer at a time, with
- * FOLL_FORCE: a PROT_READ page can be written (its COW is broken first:
- * the write lands in this mm's own copy), PROT_NONE memory read.  The
- * bytes done, -EIO if the first address is not mapped, -EFAULT for a bad
- * user buffer; 0 once the mm has no user left.  Who may open it: Linux
- * asks ptrace_may_access(); every foliOS task runs as root, which may.
+ * Copy count bytes between the user buffer and mm at addr, a page through
+ * a bounce buffer at a time (mm pinned by the caller): the bytes done,
+ * -EIO if the first address is not mapped, -EFAULT for a bad user buffer.
  */
-static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, bool write)
+static long mm_copy_user(struct mm_struct *mm, unsigned long addr, char *ubuf, size_t count,
+			 unsigned int flags)
 {
-	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
-	unsigned int flags = FOLL_FORCE | (write ? FOLL_WRITE : 0);
-	unsigned long addr = *pos;
+	bool write = flags & FOLL_WRITE;
 	long copied = 0;
-	char *kbuf;
+	char *kbuf = kmalloc(PAGE_SIZE);
 
-	if (!mm || !mmget_not_zero(mm))
-		return 0;
-	kbuf = kmalloc(PAGE_SIZE);
-	if (!kbuf) {
-		mmput(mm);
+	if (!kbuf)
 		return -ENOMEM;
-	}
 	while (count) {
 		int len = MIN(count, PAGE_SIZE);
 
@@ -221,11 +236,69 @@ static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, boo
 		copied += len;
 		count -= len;
 	}
-	*pos = addr;
 	kfree(kbuf);
+	return copied;
+}
+
+/*
+ * /proc/<pid>/mem (Linux's mem_rw): count bytes between the user buffer
+ * and the bound mm at *pos, a page through a bounce buffer at a time, with
+ * FOLL_FORCE: a PROT_READ page can be written (its COW is broken first:
+ * the write lands in this mm's own copy), PROT_NONE memory read.  The
+ * bytes done, -EIO if the first address is not mapped, -EFAULT for a bad
+ * user buffer; 0 once the mm has no user left.  Who may open it: Linux
+ * asks ptrace_may_access(); every foliOS task runs as root, which may.
+ */
+static long mem_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, bool write)
+{
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	long copied;
+
+	if (!mm || !mmget_not_zero(mm))
+		return 0;
+	copied = mm_copy_user(mm, *pos, ubuf, count, FOLL_FORCE | (write ? FOLL_WRITE : 0));
+	if (copied > 0)
+		*pos += copied;
 	mmput(mm);
 	return copied;
 }
+
+/*
+ * /proc/<pid>/cmdline and environ (Linux's proc_pid_cmdline_read,
+ * environ_read): the strings exec put on the stack, NUL after each,
+ * from *pos on; nothing for a zombie.
+ */
+static long args_read(struct file *file, char *ubuf, size_t count, loff_t *pos, bool env)
+{
+	struct mm_struct *mm = PROC_I(file_inode(file))->mm;
+	unsigned long start, len;
+	long ret = 0;
+
+	if (!mm || !mmget_not_zero(mm))
+		return 0;
+	start = env ? mm->env_start : mm->arg_start;
+	len = (env ? mm->env_end : mm->arg_end) - start;
+	if (*pos >= 0 && (unsigned long)*pos < len) {
+		ret = mm_copy_user(mm, start + *pos, ubuf, MIN(count, len - *pos), FOLL_FORCE);
+		if (ret > 0)
+			*pos += ret;
+	}
+	mmput(mm);
+	return ret;
+}
+
+static long cmdline_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	return args_read(file, ubuf, count, pos, false);
+}
+
+static long environ_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
+{
+	return args_read(file, ubuf, count, pos, true);
+}
+
+static const struct file_operations proc_cmdline_operations = { .read = cmdline_read };
+static const struct file_operations proc_environ_operations = { .read = environ_read };
 
 static long mem_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
 {
@@ -412,6 +485,8 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
 	{ "clear_refs", clear_refs_show, clear_refs_write },
 	{ "mem", .proc_fops = &proc_mem_operations },
+	{ "cmdline", .proc_fops = &proc_cmdline_operations },
+	{ "environ", .proc_fops = &proc_environ_operations },
 };
 
 static const struct proc_dir_entry proc_mm_gone = { "", mm_gone_show };

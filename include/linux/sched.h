@@ -102,6 +102,7 @@ struct task_struct {
 	struct list_head thread_node;   /* in signal->thread_head */
 	bool exiting;                   /* in do_exit (Linux's PF_EXITING) */
 	bool stop_pending;              /* owes the group stop in progress (JOBCTL_STOP_PENDING) */
+	u64 start_time;                 /* ktime_get_ns() when made (/proc/<pid>/stat's starttime) */
 	bool stop_dequeued;             /* took a stop signal no SIGCONT has cancelled (JOBCTL_STOP_DEQUEUED) */
 	unsigned int state;             /* TASK_*: set by the task itself, or by a waker under pi_lock */
 	char comm[TASK_COMM_LEN];
@@ -245,6 +246,16 @@ static inline bool signal_pending(struct task_struct *t)
 
 /* kernel/fork.c, kernel/exit.c: the shared parts' lifetimes. */
 void exit_files(struct task_struct *t);
+/* kernel/sched/loadavg.c: the load average, Linux's fixed point */
+#define FSHIFT          11
+#define FIXED_1         (1 << FSHIFT)
+#define LOAD_INT(x)     ((x) >> FSHIFT)
+#define LOAD_FRAC(x)    LOAD_INT(((x) & (FIXED_1 - 1)) * 100)
+extern unsigned long avenrun[3];
+unsigned int nr_running(void);
+void calc_global_load(void);
+int last_pid(void);
+
 void exit_fs(struct task_struct *t);
 void set_task_mm(struct task_struct *t, struct mm_struct *mm);
 void put_fs_struct(struct fs_struct *fs);

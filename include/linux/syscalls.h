@@ -160,6 +160,18 @@ long sys_setpgid(int pid, int pgid);
 long sys_getpgid(int pid);
 long sys_getpgrp(void);
 long sys_getsid(int pid);
+long sys_setuid(unsigned int uid);
+long sys_setgid(unsigned int gid);
+long sys_setreuid(unsigned int ruid, unsigned int euid);
+long sys_setregid(unsigned int rgid, unsigned int egid);
+long sys_setresuid(unsigned int ruid, unsigned int euid, unsigned int suid);
+long sys_setresgid(unsigned int rgid, unsigned int egid, unsigned int sgid);
+long sys_setfsuid(unsigned int uid);
+long sys_setfsgid(unsigned int gid);
+long sys_getresuid(unsigned int *ruid, unsigned int *euid, unsigned int *suid);
+long sys_getresgid(unsigned int *rgid, unsigned int *egid, unsigned int *sgid);
+long sys_getgroups(int size, unsigned int *list);
+long sys_setgroups(int size, unsigned int *list);
 long sys_setsid(void);
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5);

@@ -380,11 +380,14 @@ void sched_tick(void)
 /*
  * Every tick, on every CPU, after the interrupt's handler (Linux's
  * update_process_times): a tick of CPU time for current, a quiescent
- * state for RCU if the tick interrupted none, the scheduler's tick.
+ * state for RCU if the tick interrupted none, the scheduler's tick; on
+ * the boot CPU, which keeps jiffies, the load average (do_timer's).
  */
 void update_process_times(int user_tick)
 {
 	account_process_tick(current, user_tick);
+	if (!smp_processor_id())
+		calc_global_load();
 	rcu_sched_clock_irq(user_tick);
 	sched_tick();
 }

@@ -14,6 +14,9 @@
  * process's, with its own reaped children's, into its parent's cutime and
  * cstime when the parent reaps it (kernel/exit.c).
  *
+ * Each CPU also counts its ticks of user, system and idle time and its
+ * switches in its rq (/proc/stat, /proc/uptime).
+ *
  * Locks: a task's fields are written by the CPU running it (the switch
  * with interrupts off, the tick); cputime_seq lets readers on other CPUs
  * take sum_exec_runtime and exec_start as a pair.  The signal_struct
@@ -34,6 +37,7 @@ void account_switch(struct task_struct *prev, struct task_struct *next)
 		WRITE_ONCE(prev->sum_exec_runtime, prev->sum_exec_runtime + now - prev->exec_start);
 	WRITE_ONCE(prev->exec_start, 0);
 	write_seqcount_end(&prev->cputime_seq);
+	WRITE_ONCE(this_rq()->nr_switches, this_rq()->nr_switches + 1);
 	if (READ_ONCE(prev->state) == TASK_RUNNING)
 		WRITE_ONCE(prev->nivcsw, prev->nivcsw + 1);
 	else
@@ -45,16 +49,37 @@ void account_switch(struct task_struct *prev, struct task_struct *next)
 
 /*
  * The tick, on p's CPU: a tick of user or system time for p (the boot
- * context before there are tasks, and idle tasks, count none).
+ * context before there are tasks, and idle tasks, count none), and the
+ * same tick in this CPU's user, system or idle time (/proc/stat).
  */
 void account_process_tick(struct task_struct *p, int user_tick)
 {
-	if (!p || is_idle_task(p))
-		return;
-	if (user_tick)
+	u64 *cpustat = this_rq()->cpustat;
+	enum cpu_usage_stat what = !p || is_idle_task(p) ? CPUTIME_IDLE :
+				   user_tick ? CPUTIME_USER : CPUTIME_SYSTEM;
+
+	WRITE_ONCE(cpustat[what], cpustat[what] + TICK_NSEC);
+	if (what == CPUTIME_USER)
 		WRITE_ONCE(p->utime, p->utime + TICK_NSEC);
-	else
+	else if (what == CPUTIME_SYSTEM)
 		WRITE_ONCE(p->stime, p->stime + TICK_NSEC);
+}
+
+/* CPU cpu's time spent as what says, in ns (Linux's kcpustat_cpu), read from any CPU. */
+u64 kcpustat_cpu(unsigned int cpu, enum cpu_usage_stat what)
+{
+	return READ_ONCE(cpu_rq(cpu)->cpustat[what]);
+}
+
+/* Context switches on every CPU since boot (Linux's nr_context_switches). */
+u64 nr_context_switches(void)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(cpu_rq(cpu)->nr_switches);
+	return sum;
 }
 
 /* t's exact CPU time so far, running or not, read from any CPU. */

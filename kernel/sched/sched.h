@@ -13,6 +13,7 @@
 #define _KERNEL_SCHED_SCHED_H
 
 #include "linux/sched.h"
+#include "linux/kernel_stat.h"
 #include "linux/smp.h"
 
 struct rq {
@@ -22,6 +23,9 @@ struct rq {
 	struct task_struct *curr;       /* what this CPU runs */
 	struct task_struct *idle;       /* runs when nothing else does; never queued */
 	unsigned int cpu;
+	/* written by this CPU only (the tick, the switch); /proc/stat reads them */
+	u64 cpustat[NR_CPUSTATS];       /* ns of user, system, idle time by tick (kernel_cpustat) */
+	u64 nr_switches;                /* context switches on this CPU (/proc/stat's ctxt) */
 };
 
 extern struct rq runqueues[NR_CPUS];

@@ -1,0 +1,142 @@
+/*
+ * Guest test (TAP): what ps, top, uptime and id read.  /proc/self/cmdline
+ * and environ (the exec's strings), /proc/uptime, /proc/loadavg,
+ * /proc/stat (cpu lines, ctxt, btime, processes, procs_running), the CPU
+ * times and start time in /proc/self/stat, and the credential calls
+ * answering as root (getresuid, getgroups, setuid(0)...).
+ * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
+ */
+#define _GNU_SOURCE
+#include "tap.h"
+#include <grp.h>
+#include <string.h>
+#include <time.h>
+
+/* Read path whole into buf (size bytes, NUL added); the length, or -1. */
+static long slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	long n = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	return n;
+}
+
+/* The strings of v joined with a NUL after each, as /proc shows them, into buf; the length. */
+static long joined(char **v, char *buf, size_t size)
+{
+	long n = 0;
+
+	for (; *v && n + strlen(*v) + 1 < size; v++) {
+		memcpy(buf + n, *v, strlen(*v) + 1);
+		n += strlen(*v) + 1;
+	}
+	return n;
+}
+
+static void test_args(char **argv, char **envp)
+{
+	static char got[8192], want[8192];
+	long n = slurp("/proc/self/cmdline", got, sizeof(got)), w = joined(argv, want, sizeof(want));
+
+	ok(n == w && !memcmp(got, want, n), "/proc/self/cmdline is argv, NUL after each (%ld bytes)", n);
+	n = slurp("/proc/self/environ", got, sizeof(got));
+	w = joined(envp, want, sizeof(want));
+	ok(n == w && !memcmp(got, want, n), "/proc/self/environ is the exec's envp (%ld bytes)", n);
+}
+
+/* Spin in user mode for about ms milliseconds of wall time. */
+static void spin(long ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+static void test_system_files(void)
+{
+	static char buf[16384];
+	double up, idle, l1, l5, l15;
+	unsigned long long user, nice, sys, cidle, ctxt, btime;
+	int running, total, last, procs, prun;
+	char *p;
+
+	ok(slurp("/proc/uptime", buf, sizeof(buf)) > 0 &&
+	   sscanf(buf, "%lf %lf", &up, &idle) == 2 && up > 0 && idle >= 0,
+	   "/proc/uptime: seconds up and idle");
+	ok(slurp("/proc/loadavg", buf, sizeof(buf)) > 0 &&
+	   sscanf(buf, "%lf %lf %lf %d/%d %d", &l1, &l5, &l15, &running, &total, &last) == 6 &&
+	   running >= 1 && total >= running && last > 0,
+	   "/proc/loadavg: three averages, running/total, the last pid");
+	slurp("/proc/stat", buf, sizeof(buf));
+	ok(sscanf(buf, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &cidle) == 4 &&
+	   strstr(buf, "\ncpu0 "), "/proc/stat: the cpu line and cpu0");
+	p = strstr(buf, "\nctxt ");
+	ok(p && sscanf(p, "\nctxt %llu", &ctxt) == 1 && ctxt > 0, "/proc/stat: ctxt");
+	p = strstr(buf, "\nbtime ");
+	ok(p && sscanf(p, "\nbtime %llu", &btime) == 1 &&
+	   (long long)btime >= (long long)(time(NULL) - up) - 2 &&
+	   (long long)btime <= (long long)(time(NULL) - up) + 2,
+	   "/proc/stat: btime is the boot's wall-clock second");
+	p = strstr(buf, "\nprocesses ");
+	ok(p && sscanf(p, "\nprocesses %d\nprocs_running %d", &procs, &prun) == 2 && procs > 0 &&
+	   prun >= 1, "/proc/stat: processes, procs_running");
+}
+
+/* Fields 14, 15 (utime, stime) and 22 (starttime) of /proc/self/stat, in clock ticks. */
+static int self_times(unsigned long *utime, unsigned long *stime, unsigned long long *start)
+{
+	char buf[1024], *p;
+
+	if (slurp("/proc/self/stat", buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return -1;
+	return sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %*d %*d %*d %*d "
+		      "%*d %*d %llu", utime, stime, start) == 3 ? 0 : -1;
+}
+
+static void test_self_stat(void)
+{
+	unsigned long utime, stime;
+	unsigned long long start;
+	double up;
+	char buf[64];
+
+	spin(300);
+	slurp("/proc/uptime", buf, sizeof(buf));
+	sscanf(buf, "%lf", &up);
+	ok(self_times(&utime, &stime, &start) == 0 && utime + stime > 0 && utime + stime <= 100 * up &&
+	   start <= (unsigned long long)(100 * up),
+	   "/proc/self/stat: utime+stime after a 300 ms spin (%lu+%lu), starttime (%llu)", utime,
+	   stime, start);
+}
+
+static void test_creds(void)
+{
+	uid_t r = 1, e = 1, s = 1;
+	gid_t gr = 1, ge = 1, gs = 1;
+
+	ok(getresuid(&r, &e, &s) == 0 && !r && !e && !s && getresgid(&gr, &ge, &gs) == 0 &&
+	   !gr && !ge && !gs, "getresuid, getresgid: root");
+	ok(getgroups(0, NULL) >= 0, "getgroups answers (%d groups)", getgroups(0, NULL));
+	ok(setuid(0) == 0 && setgid(0) == 0 && setresuid(-1, 0, -1) == 0 && setreuid(0, 0) == 0,
+	   "root may stay root: setuid(0), setgid(0), setresuid, setreuid");
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	(void)argc;
+	mount_proc_sys();
+	test_args(argv, envp);
+	test_system_files();
+	test_self_stat();
+	test_creds();
+	return tap_done();
+}
