@@ -4,7 +4,7 @@
 #   run-qemu.sh [--no-page-mapcount | --mapcount-pages] [--no-rmap-trace] [--no-lockdep] [--append "ARGS"]
 #               [--mem SIZE] [--smp N (1-8)]
 #               [--timeout SECONDS] [--icount] [--gdb]
-#               [--run "CMD ARGS"] [--add HOSTFILE[:/guest/path]]...
+#               [--run "CMD ARGS"] [--add HOSTFILE|HOSTDIR[:/guest/path]]...
 #
 # Exit status: the guest's (power-off status), 125 for a kernel panic, 124
 # for a timeout.  The last line on stderr always says which:
@@ -63,8 +63,9 @@ cp "$root"/build/user/lib/* "$tmp/root/lib/"
 for a in "${adds[@]}"; do
   host=${a%%:*} guest=/bin/$(basename "${a%%:*}")
   [[ $a == *:* ]] && guest=${a#*:}
-  [ -f "$host" ] || { echo "run-qemu.sh: --add: no such file: $host" >&2; exit 2; }
-  mkdir -p "$tmp/root$(dirname "$guest")" && cp "$host" "$tmp/root$guest"
+  [ -e "$host" ] || { echo "run-qemu.sh: --add: no such file or directory: $host" >&2; exit 2; }
+  rm -rf "$tmp/root$guest"                # a file, not what a link there points to
+  mkdir -p "$tmp/root$(dirname "$guest")" && cp -a "$host" "$tmp/root$guest"
 done
 [ -e "$tmp/root/bin/busybox" ] || cp /bin/busybox "$tmp/root/bin/busybox"
 python3 - "$tmp/root" <<'EOF'

@@ -66,19 +66,27 @@ static long may_create(struct inode *dir, const char *name)
 }
 
 /*
- * Make name in dir under its lock (Linux's vfs_mkdir, vfs_symlink): a
- * directory (S_IFDIR mode), or a link to target (S_IFLNK).  0 or -errno.
+ * Make name in dir under its lock (Linux's vfs_mkdir, vfs_symlink,
+ * vfs_create, vfs_mknod): a directory (S_IFDIR mode), a link to target
+ * (S_IFLNK), a regular file, or a FIFO, device or socket (rdev: its
+ * number).  0 or -errno.
  */
-static long vfs_make(struct inode *dir, const char *name, umode_t mode, const char *target)
+static long vfs_make(struct inode *dir, const char *name, umode_t mode, const char *target,
+		     unsigned long rdev)
 {
+	struct inode *made;
 	long err;
 
 	inode_lock_nested(dir, I_MUTEX_PARENT);
 	err = may_create(dir, name);
 	if (!err && S_ISDIR(mode))
 		err = dir->i_op->mkdir(dir, name, mode & ~S_IFMT);
-	else if (!err)
+	else if (!err && S_ISLNK(mode))
 		err = dir->i_op->symlink(dir, name, target);
+	else if (!err && S_ISREG(mode) && !(err = dir->i_op->create(dir, name, mode & ~S_IFMT, &made)))
+		iput(made);
+	else if (!err)
+		err = dir->i_op->mknod(dir, name, mode, rdev);
 	inode_unlock(dir);
 	return err;
 }
@@ -95,7 +103,7 @@ long sys_mkdirat(int dirfd, const char *upath, int mode)
 		err = -EROFS;
 	if (!err)
 		err = vfs_make(pp.dir, pp.last, S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~current_umask()),
-			       NULL);
+			       NULL, 0);
 	path_parent_put(&pp);
 	return err;
 }
@@ -474,7 +482,7 @@ long sys_symlinkat(const char *utarget, int newdfd, const char *upath)
 		if (!err && !DIR_OP(pp.dir, symlink))
 			err = -EROFS;
 		if (!err)
-			err = vfs_make(pp.dir, pp.last, S_IFLNK, target);
+			err = vfs_make(pp.dir, pp.last, S_IFLNK, target, 0);
 		path_parent_put(&pp);
 	}
 	kfree(target);
@@ -484,4 +492,44 @@ long sys_symlinkat(const char *utarget, int newdfd, const char *upath)
 long sys_symlink(const char *utarget, const char *upath)
 {
 	return sys_symlinkat(utarget, AT_FDCWD, upath);
+}
+
+/*
+ * mknod's checks (Linux's do_mknodat and may_mknod): a regular file (type
+ * 0 too), FIFO, character or block device or socket, its permissions less
+ * the umask; EPERM for a directory, EINVAL for another type, then EEXIST
+ * and EROFS as for mkdir.
+ */
+long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int dev)
+{
+	struct path_parent pp;
+	long err;
+
+	switch (mode & S_IFMT) {
+	case 0:
+		mode |= S_IFREG;
+		break;
+	case S_IFREG: case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+		break;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	err = user_path_parent(dirfd, upath, &pp);
+	if (err)
+		return err;
+	err = pp.type != LAST_NORM ? -EEXIST : path_exists(pp.path);
+	if (!err && !DIR_OP(pp.dir, mknod))
+		err = -EROFS;
+	if (!err)
+		err = vfs_make(pp.dir, pp.last, (mode & S_IFMT) | (mode & S_IALLUGO & ~current_umask()),
+			       NULL, dev);     /* Linux's encoding, as stat gives it back */
+	path_parent_put(&pp);
+	return err;
+}
+
+long sys_mknod(const char *upath, unsigned int mode, unsigned int dev)
+{
+	return sys_mknodat(AT_FDCWD, upath, mode, dev);
 }

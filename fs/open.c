@@ -35,8 +35,12 @@ static long may_open(const struct inode *inode, int flags)
 
 	if (S_ISLNK(inode->i_mode))
 		return -ELOOP;
-	/* A control file without write (debugfs's gup_test) opens O_RDWR for its ioctls. */
-	if (writes && !inode->i_fop->write && !inode->i_fop->unlocked_ioctl)
+	/*
+	 * A control file without write (debugfs's gup_test) opens O_RDWR for
+	 * its ioctls; a device node gets its driver's operations at open.
+	 */
+	if (writes && !S_ISCHR(inode->i_mode) && !inode->i_fop->write &&
+	    !inode->i_fop->unlocked_ioctl)
 		return S_ISDIR(inode->i_mode) ? -EISDIR : -EROFS;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
 		return -ENOTDIR;

@@ -15,8 +15,16 @@
  * reader/writer counts; it sleeps, and is held across the user copies
  * (Linux's pipe->mutex), never while sleeping for data or room.
  *
- * Both ends are files of one inode (S_IFIFO, its own inode number) whose
- * i_private is the ring; each file's private_data points at it too.
+ * Both ends of a pipe are files of one inode (S_IFIFO, its own inode
+ * number) whose i_pipe is the ring; each file's private_data points at it
+ * too.  A FIFO (a named pipe: mknod S_IFIFO on tmpfs) gets a ring at its
+ * first open, which every open of it shares and the last close frees
+ * (Linux's fifo_open): a read-only open waits for a writer and a
+ * write-only one for a reader (O_NONBLOCK: the reader goes on, the writer
+ * gets ENXIO), O_RDWR never waits.
+ *
+ * pipe_files_lock guards each inode's i_pipe and the ring's count of open
+ * files (Linux's inode->i_lock); nothing is taken under it.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -30,7 +38,7 @@
 
 #define PIPE_BUF  4096                  /* POSIX: the longest atomic write */
 
-static const struct file_operations pipefifo_fops;
+static spinlock_t pipe_files_lock = SPINLOCK_INIT("pipe_files_lock");
 
 /* Drop the buffer's page reference (a pipe page is freed with it). */
 void pipe_buf_release(struct pipe_buffer *buf)
@@ -228,27 +236,149 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 	return n ? n : err;
 }
 
-/* The last reference to one end went away: the ring goes with the last end. */
-static int pipe_release(struct inode *inode, struct file *f)
+/* A new, empty ring (Linux's alloc_pipe_info); NULL without memory. */
+static struct pipe_inode_info *alloc_pipe_info(void)
 {
-	struct pipe_inode_info *p = f->private_data;
+	struct pipe_inode_info *p = kzalloc(sizeof(*p));
+
+	if (p) {
+		init_waitqueue_head(&p->rd_wait);
+		init_waitqueue_head(&p->wr_wait);
+	}
+	return p;
+}
+
+/* One open file of inode's ring p is gone; the last frees it (Linux's put_pipe_info). */
+static void put_pipe_info(struct inode *inode, struct pipe_inode_info *p)
+{
 	bool last;
 
-	pipe_lock(p);
-	if (f->f_mode & FMODE_READ)
-		p->readers--;
-	else
-		p->writers--;
-	last = !p->readers && !p->writers;
-	wake_up_interruptible_all(&p->rd_wait);         /* under the lock: the other end's */
-	wake_up_interruptible_all(&p->wr_wait);         /* release may free p after it */
-	pipe_unlock(p);
+	spin_lock(&pipe_files_lock);
+	last = !--p->files;
+	if (last)
+		inode->i_pipe = NULL;
+	spin_unlock(&pipe_files_lock);
 	if (!last)
-		return 0;
+		return;
 	for (; p->tail != p->head; p->tail++)
 		pipe_buf_release(&p->bufs[p->tail % PIPE_DEF_BUFFERS]);
 	kfree(p);
+}
+
+/* The end a file is leaves: readers or writers (both for O_RDWR) one fewer. */
+static void pipe_end_leaves(struct pipe_inode_info *p, fmode_t mode)
+{
+	if (mode & FMODE_READ)
+		p->readers--;
+	if (mode & FMODE_WRITE)
+		p->writers--;
+}
+
+/* The last reference to one end went away: the ring goes with the last open file. */
+static int pipe_release(struct inode *inode, struct file *f)
+{
+	struct pipe_inode_info *p = f->private_data;
+
+	pipe_lock(p);
+	pipe_end_leaves(p, f->f_mode);
+	wake_up_interruptible_all(&p->rd_wait);         /* under the lock: the other end's */
+	wake_up_interruptible_all(&p->wr_wait);         /* release may free p after it */
+	pipe_unlock(p);
+	put_pipe_info(inode, p);
 	return 0;
+}
+
+/*
+ * Sleep until *cnt moves (a partner opened the other end) or a signal
+ * comes (Linux's wait_for_partner): 0 or -ERESTARTSYS.  pipe_lock held,
+ * dropped while asleep.
+ */
+static int wait_for_partner(struct pipe_inode_info *p, unsigned int *cnt)
+{
+	DEFINE_WAIT(wait);
+	unsigned int cur = *cnt;
+
+	while (cur == *cnt && !signal_pending(current)) {
+		prepare_to_wait(&p->rd_wait, &wait, TASK_INTERRUPTIBLE);
+		pipe_unlock(p);
+		schedule();
+		finish_wait(&p->rd_wait, &wait);
+		pipe_lock(p);
+	}
+	return cur == *cnt ? -ERESTARTSYS : 0;
+}
+
+/* inode's ring, made at its first open, with one more open file of it; NULL without memory. */
+static struct pipe_inode_info *fifo_get_pipe(struct inode *inode)
+{
+	struct pipe_inode_info *p, *fresh;
+
+	spin_lock(&pipe_files_lock);
+	p = inode->i_pipe;
+	if (p)
+		p->files++;
+	spin_unlock(&pipe_files_lock);
+	if (p)
+		return p;
+	fresh = alloc_pipe_info();
+	if (!fresh)
+		return NULL;
+	spin_lock(&pipe_files_lock);
+	p = inode->i_pipe;                      /* another open may have made one meanwhile */
+	if (p) {
+		p->files++;
+	} else {
+		p = inode->i_pipe = fresh;
+		p->files = 1;
+		fresh = NULL;
+	}
+	spin_unlock(&pipe_files_lock);
+	kfree(fresh);
+	return p;
+}
+
+/*
+ * open of a FIFO (Linux's fifo_open): join its ring as a reader, a writer
+ * or both, waiting for the other end as the file header says.  0,
+ * -ENXIO (O_WRONLY|O_NONBLOCK without a reader), -ERESTARTSYS, -ENOMEM.
+ */
+static int fifo_open(struct inode *inode, struct file *f)
+{
+	bool nonblock = f->f_flags & O_NONBLOCK;
+	struct pipe_inode_info *p = fifo_get_pipe(inode);
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	nonseekable_open(inode, f);
+	f->private_data = p;
+	pipe_lock(p);
+	if ((f->f_mode & FMODE_WRITE) && !(f->f_mode & FMODE_READ) && nonblock && !p->readers) {
+		ret = -ENXIO;
+		goto out;
+	}
+	if (f->f_mode & FMODE_READ) {
+		p->r_counter++;
+		p->readers++;
+	}
+	if (f->f_mode & FMODE_WRITE) {
+		p->w_counter++;
+		p->writers++;
+	}
+	wake_up_interruptible_all(&p->rd_wait);         /* a partner waiting for us */
+	if ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && !p->writers && !nonblock)
+		ret = wait_for_partner(p, &p->w_counter);
+	else if ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)
+		ret = wait_for_partner(p, &p->r_counter);
+	if (ret) {
+		pipe_end_leaves(p, f->f_mode);
+		wake_up_interruptible_all(&p->wr_wait);
+	}
+out:
+	pipe_unlock(p);
+	if (ret)
+		put_pipe_info(inode, p);
+	return ret;
 }
 
 /* Readable: bytes, or no writer left (EOF); writable: room, or no reader (EPIPE). */
@@ -268,7 +398,8 @@ static __poll_t pipe_poll(struct file *f, struct poll_table_struct *wait)
 	return mask;
 }
 
-static const struct file_operations pipefifo_fops = {
+const struct file_operations pipefifo_fops = {
+	.open = fifo_open,
 	.read = pipe_read,
 	.write = pipe_write,
 	.poll = pipe_poll,
@@ -289,6 +420,7 @@ static struct file *pipe_end(struct inode *inode, struct pipe_inode_info *p, uns
 		p->writers++;
 	else
 		p->readers++;
+	p->files++;
 	return f;
 }
 
@@ -336,12 +468,8 @@ long sys_pipe2(int *ufds, int flags)
 	inode->i_mode = S_IFIFO | 0600;
 	inode->i_ino = get_next_ino();
 	inode->i_fop = &pipefifo_fops;
-	p = kzalloc(sizeof(*p));
-	if (p) {
-		init_waitqueue_head(&p->rd_wait);
-		init_waitqueue_head(&p->wr_wait);
-	}
-	inode->i_private = p;
+	p = alloc_pipe_info();
+	inode->i_pipe = p;
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
 	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;
 	if (w)

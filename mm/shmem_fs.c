@@ -110,8 +110,9 @@ static const struct inode_operations shmem_symlink_inode_operations = {
 
 /*
  * A new inode of sb with one reference (Linux's shmem_get_inode): a
- * regular file, a symbolic link (no text yet) or a directory (root_path:
- * a mount's root's path, else NULL).  The inode or an ERR_PTR: -ENOSPC past nr_inodes=, -ENOMEM,
+ * regular file, a symbolic link (no text yet), a FIFO, device or socket
+ * (init_special_inode) or a directory (root_path: a mount's root's path,
+ * else NULL).  The inode or an ERR_PTR: -ENOSPC past nr_inodes=, -ENOMEM,
  * -ENAMETOOLONG.
  */
 static struct inode *shmem_get_inode(struct super_block *sb, const char *root_path, umode_t mode)
@@ -143,6 +144,9 @@ static struct inode *shmem_get_inode(struct super_block *sb, const char *root_pa
 		}
 	} else if (S_ISLNK(mode)) {
 		inode->i_op = &shmem_symlink_inode_operations;
+	} else if (!S_ISREG(mode)) {
+		inode->i_op = &shmem_symlink_inode_operations;  /* setattr only, as a link's */
+		init_special_inode(inode, mode, 0);
 	} else {
 		inode->i_op = &shmem_inode_operations;
 		inode->i_fop = &shmem_file_operations;
@@ -228,6 +232,24 @@ static int shmem_symlink(struct inode *dir, const char *name, const char *target
 	return err;
 }
 
+/*
+ * mknod(dir/name, mode, rdev): a FIFO, a device, a socket (a regular
+ * file goes through create).  0 or shmem_get_inode's error.
+ */
+static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, unsigned long rdev)
+{
+	struct inode *inode = shmem_get_inode(dir->i_sb, NULL, mode);
+	int err;
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	init_special_inode(inode, mode, rdev);
+	err = simple_add_entry(dir, name, inode);
+	if (err)
+		iput(inode);
+	return err;
+}
+
 static const struct inode_operations shmem_dir_inode_operations = {
 	.lookup = simple_lookup,
 	.create = shmem_create,
@@ -238,6 +260,7 @@ static const struct inode_operations shmem_dir_inode_operations = {
 	.rename = simple_rename,
 	.tmpfile = shmem_tmpfile,
 	.symlink = shmem_symlink,
+	.mknod = shmem_mknod,
 	.setattr = simple_setattr,
 };
 

@@ -131,6 +131,7 @@ struct inode_operations {
 	int (*tmpfile)(struct inode *dir, umode_t mode, struct inode **res);
 	int (*setattr)(struct inode *inode, struct iattr *attr);
 	int (*symlink)(struct inode *dir, const char *name, const char *target);
+	int (*mknod)(struct inode *dir, const char *name, umode_t mode, unsigned long rdev);
 	/* a link's text without an i_link: written into buf (PATH_MAX), or an ERR_PTR */
 	const char *(*get_link)(struct inode *inode, char *buf);
 };
@@ -228,6 +229,7 @@ struct inode {
 	const struct inode_operations *i_op;    /* NULL: not writable */
 	void *i_private;                /* the file system's; a directory's path */
 	const char *i_link;             /* a symbolic link's text, if it keeps one */
+	struct pipe_inode_info *i_pipe; /* a pipe's or FIFO's ring while open (fs/pipe.c) */
 	struct list_head i_children;    /* a libfs directory's entries (struct simple_dentry) */
 	struct list_head i_sb_list;     /* on inode_sb_list (fs/inode.c); zeroed if not */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
@@ -434,6 +436,7 @@ void file_accessed(struct file *file);
 void setattr_copy(struct inode *inode, const struct iattr *attr);
 int notify_change(struct inode *inode, struct iattr *attr);
 int simple_setattr(struct inode *inode, struct iattr *attr);
+void init_special_inode(struct inode *inode, umode_t mode, unsigned long rdev);
 umode_t current_umask(void);
 struct task_struct;
 struct files_struct *get_task_files(struct task_struct *t);

@@ -27,6 +27,8 @@ struct pipe_buffer {
 struct pipe_inode_info {
 	unsigned int head, tail;
 	int readers, writers;
+	int files;                      /* open files of it (pipe_files_lock): the last frees it */
+	unsigned int r_counter, w_counter;      /* opens of each end so far: a FIFO's partner came */
 	int mutex;                      /* pipe_lock(): 0 free, 1 held, 2 held with sleepers */
 	wait_queue_head_t rd_wait;      /* readers wait here for data or the last writer's close */
 	wait_queue_head_t wr_wait;      /* writers wait here for room or the last reader's close */
@@ -51,6 +53,7 @@ static inline bool pipe_writable(const struct pipe_inode_info *pipe)
 	       !READ_ONCE(pipe->readers);
 }
 
+extern const struct file_operations pipefifo_fops;
 struct pipe_inode_info *get_pipe_info(struct file *file);
 void pipe_lock(struct pipe_inode_info *pipe);
 void pipe_unlock(struct pipe_inode_info *pipe);

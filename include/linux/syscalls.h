@@ -58,6 +58,8 @@ long sys_link(const char *uold, const char *unew);
 long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int flags);
 long sys_symlinkat(const char *utarget, int newdfd, const char *upath);
 long sys_symlink(const char *utarget, const char *upath);
+long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int dev);
+long sys_mknod(const char *upath, unsigned int mode, unsigned int dev);
 long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int bufsiz);
 long sys_readlink(const char *upath, char *ubuf, int bufsiz);
 long sys_fchmodat(int dirfd, const char *upath, unsigned int mode);
