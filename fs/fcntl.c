@@ -9,7 +9,8 @@
 
 /*
  * fcntl: descriptor flags (close-on-exec), status flags (O_APPEND and
- * O_NONBLOCK can change), a shmem file's seals (mm/memfd.c), duplication
+ * O_NONBLOCK can change), a shmem file's seals (mm/memfd.c), record locks
+ * (fs/locks.c), duplication
  * at or above arg (EINVAL past the fd limit, EMFILE when none is free
  * below it, as Linux's f_dupfd).
  */
@@ -31,6 +32,13 @@ static long do_fcntl(int fd, int cmd, unsigned long arg, struct file *f)
 	case F_ADD_SEALS:
 	case F_GET_SEALS:
 		return memfd_fcntl(f, cmd, arg);
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		return fcntl_lock(f, cmd, arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg > 0x7fffffffUL)

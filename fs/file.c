@@ -51,6 +51,7 @@ void fput(struct file *f)
 {
 	if (!atomic_dec_and_test(&f->f_count) || f == &console_file)
 		return;
+	locks_remove_file(f);
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode->i_sb)
@@ -299,6 +300,16 @@ struct files_struct *dup_fd(struct files_struct *src)
 	return dst;
 }
 
+/*
+ * The close of an fd of f in the table files (Linux's filp_close): the
+ * process's POSIX locks on the file go, then the fd's reference.
+ */
+void filp_close(struct file *f, struct files_struct *files)
+{
+	locks_remove_posix(f, files);
+	fput(f);
+}
+
 /* Drop one task's use of files; the last closes every fd and frees the table. */
 void put_files_struct(struct files_struct *files)
 {
@@ -306,7 +317,7 @@ void put_files_struct(struct files_struct *files)
 		return;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (files->fd[fd])
-			fput(files->fd[fd]);
+			filp_close(files->fd[fd], files);
 	kfree(files);
 }
 
@@ -324,7 +335,7 @@ void files_close_on_exec(struct files_struct *files)
 		}
 		spin_unlock(&files->file_lock);
 		if (f)
-			fput(f);        /* a release may sleep: outside the lock */
+			filp_close(f, files);   /* a release may sleep: outside the lock */
 	}
 }
 
@@ -350,7 +361,7 @@ long sys_dup3(int oldfd, int newfd, int flags)
 	}
 	spin_unlock(&files->file_lock);
 	if (tofree)
-		fput(tofree);
+		filp_close(tofree, files);
 	return f ? newfd : -EBADF;
 }
 

@@ -71,6 +71,7 @@ void iput(struct inode *inode)
 	}
 	if (inode->i_mapping)
 		truncate_inode_pages_final(inode->i_mapping);
+	locks_free_lock_context(inode);
 	if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)
 		inode->i_sb->s_op->destroy_inode(inode);
 	else

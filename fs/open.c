@@ -364,7 +364,7 @@ long sys_close(int fd)
 
 	if (!f)
 		return -EBADF;
-	fput(f);
+	filp_close(f, current->files);
 	return 0;
 }
 

@@ -75,6 +75,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_uname, sys_newuname),
 	__SYSCALL(__NR_fcntl, sys_fcntl),
 	__SYSCALL(__NR_fsync, sys_fsync),
+	__SYSCALL(__NR_flock, sys_flock),
 	__SYSCALL(__NR_fdatasync, sys_fdatasync),
 	__SYSCALL(__NR_truncate, sys_truncate),
 	__SYSCALL(__NR_ftruncate, sys_ftruncate),

@@ -230,6 +230,7 @@ struct inode {
 	void *i_private;                /* the file system's; a directory's path */
 	const char *i_link;             /* a symbolic link's text, if it keeps one */
 	struct pipe_inode_info *i_pipe; /* a pipe's or FIFO's ring while open (fs/pipe.c) */
+	struct file_lock_context *i_flctx;      /* its file locks, from the first (fs/locks.c) */
 	struct list_head i_children;    /* a libfs directory's entries (struct simple_dentry) */
 	struct list_head i_sb_list;     /* on inode_sb_list (fs/inode.c); zeroed if not */
 	struct address_space *i_mapping;        /* its page cache: &i_data, or NULL if none */
@@ -437,6 +438,13 @@ void setattr_copy(struct inode *inode, const struct iattr *attr);
 int notify_change(struct inode *inode, struct iattr *attr);
 int simple_setattr(struct inode *inode, struct iattr *attr);
 void init_special_inode(struct inode *inode, umode_t mode, unsigned long rdev);
+/* fs/locks.c */
+struct files_struct;
+long fcntl_lock(struct file *f, unsigned int cmd, unsigned long arg);
+void locks_remove_posix(struct file *f, struct files_struct *files);
+void locks_remove_file(struct file *f);
+void locks_free_lock_context(struct inode *inode);
+void filp_close(struct file *f, struct files_struct *files);
 umode_t current_umask(void);
 struct task_struct;
 struct files_struct *get_task_files(struct task_struct *t);

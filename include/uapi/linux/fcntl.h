@@ -25,10 +25,34 @@
 #define F_SETFD         2
 #define F_GETFL         3
 #define F_SETFL         4
+#define F_GETLK         5               /* POSIX record locks (struct flock) */
+#define F_SETLK         6
+#define F_SETLKW        7
+#define F_OFD_GETLK     36              /* open file description locks */
+#define F_OFD_SETLK     37
+#define F_OFD_SETLKW    38
 #define F_DUPFD_CLOEXEC 1030
 #define F_ADD_SEALS     1033
 #define F_GET_SEALS     1034
 #define FD_CLOEXEC      1
+
+/* struct flock's l_type */
+#define F_RDLCK         0
+#define F_WRLCK         1
+#define F_UNLCK         2
+
+/* x86-64's struct flock: 32 bytes */
+struct flock {
+	short l_type, l_whence;
+	long l_start, l_len;
+	int l_pid;
+};
+
+/* flock(2)'s operations */
+#define LOCK_SH         1
+#define LOCK_EX         2
+#define LOCK_NB         4
+#define LOCK_UN         8
 
 /* File seals (memfd_create's MFD_ALLOW_SEALING, fcntl F_ADD_SEALS) */
 #define F_SEAL_SEAL     0x0001          /* no more seals */
