@@ -58,6 +58,7 @@ mkdir -p "$tmp/root/bin" "$tmp/root/lib" "$tmp/root/proc" "$tmp/root/sys" "$tmp/
   "$tmp/root/etc" "$tmp/root/root"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$tmp/root/etc/passwd"    # names for ls -l, ps, id
 echo 'root:x:0:' > "$tmp/root/etc/group"
+echo 'export PATH=/sbin:/usr/sbin:/bin:/usr/bin' > "$tmp/root/etc/profile"   # the login shell's
 cp "$root"/build/user/bin/* "$tmp/root/bin/"
 cp "$root"/build/user/lib/* "$tmp/root/lib/"
 for a in "${adds[@]}"; do

@@ -8,20 +8,18 @@
  * changes.
  */
 #include "linux/errno.h"
-#include "linux/err.h"
 #include "linux/fs.h"
-#include "linux/namei.h"
 #include "linux/pipe_fs_i.h"
 #include "linux/string.h"
 #include "linux/tty.h"
 
-/* The devices by number: the /dev name whose inode carries the driver's file_operations. */
+/* The devices by number (Linux's cdev_map): each driver's file_operations. */
 static const struct {
 	unsigned long rdev;
-	const char *path;
+	const struct file_operations *fops;
 } chrdevs[] = {
-	{ (1 << 8) | 3, "dev/null" }, { (1 << 8) | 5, "dev/zero" }, { (5 << 8) | 0, "dev/tty" },
-	{ (5 << 8) | 1, "dev/console" }, { TTYS0_DEV, "dev/ttyS0" },
+	{ (1 << 8) | 3, &null_fops }, { (1 << 8) | 5, &zero_fops }, { (5 << 8) | 0, &tty_current_fops },
+	{ (5 << 8) | 1, &console_fops }, { TTYS0_DEV, &ttyS_fops },
 };
 
 /*
@@ -31,18 +29,11 @@ static const struct {
  */
 static int chrdev_open(struct inode *inode, struct file *f)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(chrdevs); i++) {
-		struct inode *dev;
-
-		if (chrdevs[i].rdev != inode->i_rdev)
-			continue;
-		dev = lookup_path(chrdevs[i].path);
-		if (IS_ERR_OR_NULL(dev))
-			return -ENXIO;
-		f->f_op = dev->i_fop;
-		iput(dev);              /* the device's inode lives for ever */
-		return f->f_op->open ? f->f_op->open(inode, f) : 0;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(chrdevs); i++)
+		if (chrdevs[i].rdev == inode->i_rdev) {
+			f->f_op = chrdevs[i].fops;
+			return f->f_op->open ? f->f_op->open(inode, f) : 0;
+		}
 	return -ENXIO;
 }
 

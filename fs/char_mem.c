@@ -57,13 +57,13 @@ static int mmap_zero(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
-static const struct file_operations null_fops = {
+const struct file_operations null_fops = {
 	.llseek = null_lseek,
 	.read = read_null,
 	.write = write_null,
 };
 
-static const struct file_operations zero_fops = {
+const struct file_operations zero_fops = {
 	.llseek = null_lseek,
 	.read = read_zero,
 	.write = write_null,

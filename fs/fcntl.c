@@ -38,7 +38,7 @@ static long do_fcntl(int fd, int cmd, unsigned long arg, struct file *f)
 	case F_OFD_GETLK:
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
-		return fcntl_lock(f, cmd, arg);
+		return fcntl_lock(fd, f, cmd, arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg > 0x7fffffffUL)

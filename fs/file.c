@@ -49,9 +49,11 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 /* Drop a reference to f; the last one releases it (f_op->release), then its inode. */
 void fput(struct file *f)
 {
-	if (!atomic_dec_and_test(&f->f_count) || f == &console_file)
+	if (!atomic_dec_and_test(&f->f_count))
 		return;
 	locks_remove_file(f);
+	if (f == &console_file)
+		return;                         /* PID 1's fds 0-2: never freed */
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode->i_sb)
@@ -87,29 +89,15 @@ struct file *fget(int fd)
 }
 
 /*
- * Task t's fd table with a reference for the caller (put_files_struct),
- * or NULL (Linux's get_files_struct): /proc/<pid>/fd.  tasklist_lock
- * held, under which exec and exit replace or drop t->files; no lock is
- * taken under it (file_lock is taken with interrupts on, tasklist_lock
- * by interrupts).
+ * The file of fd in files with a reference, or NULL: /proc/<pid>/fd,
+ * which holds another task's table only by an RCU read section.
  */
-struct files_struct *get_task_files(struct task_struct *t)
-{
-	struct files_struct *files = t->files;
-
-	lockdep_assert_held(&tasklist_lock);
-	if (files)
-		__atomic_add_fetch(&files->count, 1, __ATOMIC_RELAXED);
-	return files;
-}
-
-/* The file of fd in files (a table the caller holds) with a reference, or NULL. */
 struct file *fget_files(struct files_struct *files, unsigned int fd)
 {
 	return files_fget(files, fd);
 }
 
-/* The lowest fd >= from open in files (a table the caller holds), or -1. */
+/* The lowest fd >= from open in files (held as fget_files says), or -1. */
 int files_next_fd(struct files_struct *files, unsigned int from)
 {
 	int fd = -1;
@@ -310,15 +298,31 @@ void filp_close(struct file *f, struct files_struct *files)
 	fput(f);
 }
 
-/* Drop one task's use of files; the last closes every fd and frees the table. */
+static void free_files_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct files_struct, rcu));
+}
+
+/*
+ * Drop one task's use of files; the last closes every fd, each slot
+ * emptied first under file_lock (a /proc reader takes no file that is
+ * going), and frees the table after an RCU grace period.
+ */
 void put_files_struct(struct files_struct *files)
 {
 	if (__atomic_sub_fetch(&files->count, 1, __ATOMIC_ACQ_REL))
 		return;
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (files->fd[fd])
-			filp_close(files->fd[fd], files);
-	kfree(files);
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		struct file *f;
+
+		spin_lock(&files->file_lock);
+		f = files->fd[fd];
+		WRITE_ONCE(files->fd[fd], NULL);
+		spin_unlock(&files->file_lock);
+		if (f)
+			filp_close(f, files);
+	}
+	call_rcu(&files->rcu, free_files_rcu);
 }
 
 /* Close the fds marked close-on-exec (exec, after de_thread: the table may still be shared). */

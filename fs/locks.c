@@ -28,6 +28,7 @@
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/list.h"
+#include "linux/printk.h"
 #include "linux/sched.h"
 #include "linux/slab.h"
 #include "linux/syscalls.h"
@@ -56,9 +57,14 @@ struct file_lock_context {
 	wait_queue_head_t flc_wait;     /* F_SETLKW and flock waiters */
 };
 
-/* A POSIX owner asleep on another's lock (Linux's blocked_hash): the deadlock check's edges. */
+/*
+ * A POSIX owner asleep on another's lock (Linux's blocked_hash): the
+ * deadlock check's edges.  Any change of ctx's locks removes its
+ * waiters' edges (Linux's __locks_delete_block): each will look again.
+ */
 struct lock_waiter {
-	struct list_head list;
+	struct list_head list;          /* on blocked_list, or empty */
+	struct file_lock_context *ctx;
 	void *owner, *waits_for;
 };
 
@@ -88,10 +94,33 @@ static struct file_lock_context *locks_get_context(struct inode *inode)
 	return ctx;
 }
 
-/* inode is freed: its context goes (no lock can be left: every file of it was closed). */
+/* ctx's locks changed: its waiters' edges go; each waiter wakes and looks again.  file_lock_lock held. */
+static void locks_unblock_waiters(struct file_lock_context *ctx)
+{
+	struct lock_waiter *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &blocked_list, list)
+		if (w->ctx == ctx)
+			list_del_init(&w->list);
+}
+
+/* inode is freed: its context goes, with any lock a bug left behind (reported). */
 void locks_free_lock_context(struct inode *inode)
 {
-	kfree(inode->i_flctx);
+	struct file_lock_context *ctx = inode->i_flctx;
+	struct file_lock *fl, *tmp;
+
+	if (!ctx)
+		return;
+	list_for_each_entry_safe(fl, tmp, &ctx->flc_posix, fl_list) {
+		pr_warn("locks_free_lock_context: a lock outlived every file of its inode\n");
+		kfree(fl);
+	}
+	list_for_each_entry_safe(fl, tmp, &ctx->flc_flock, fl_list) {
+		pr_warn("locks_free_lock_context: a flock outlived every file of its inode\n");
+		kfree(fl);
+	}
+	kfree(ctx);
 }
 
 static bool ranges_overlap(const struct file_lock *a, loff_t start, loff_t end)
@@ -200,7 +229,7 @@ static long posix_lock_inode_wait(struct inode *inode, struct file_lock *req, bo
 {
 	struct file_lock_context *ctx = locks_get_context(inode);
 	struct file_lock *spare = kmalloc(sizeof(*spare)), *blocker;
-	struct lock_waiter waiter = { .owner = req->fl_owner };
+	struct lock_waiter waiter = { .ctx = ctx, .owner = req->fl_owner };
 	DEFINE_WAIT(w);
 	long err;
 
@@ -209,19 +238,20 @@ static long posix_lock_inode_wait(struct inode *inode, struct file_lock *req, bo
 		kfree(req);
 		return -ENOMEM;
 	}
+	INIT_LIST_HEAD(&waiter.list);
 	for (;;) {
 		prepare_to_wait(&ctx->flc_wait, &w, TASK_INTERRUPTIBLE);
 		spin_lock(&file_lock_lock);
-		if (waiter.waits_for)
-			list_del(&waiter.list);
-		waiter.waits_for = NULL;
+		list_del_init(&waiter.list);
 		blocker = req->fl_type == F_UNLCK ? NULL : first_conflict(&ctx->flc_posix, req);
 		err = !blocker ? 0 : !wait ? -EAGAIN :
 		      !(req->fl_flags & FL_OFDLCK) && posix_locks_deadlock(req->fl_owner,
 									  blocker->fl_owner) ?
 		      -EDEADLK : signal_pending(current) ? -ERESTARTSYS : 1;
-		if (!err)
+		if (!err) {
 			posix_apply(ctx, &req, &spare);
+			locks_unblock_waiters(ctx);
+		}
 		if (err == 1) {
 			waiter.waits_for = blocker->fl_owner;
 			list_add(&waiter.list, &blocked_list);
@@ -330,9 +360,11 @@ static long fcntl_getlk(struct file *f, bool ofd, struct flock *ul)
 /*
  * F_SETLK(W), F_OFD_SETLK(W): take or drop a range lock.  EBADF for a
  * read lock on a file not open for reading or a write lock on one not
- * open for writing; EAGAIN, EDEADLK, EINTR as posix_lock_inode_wait.
+ * open for writing; EAGAIN, EDEADLK, EINTR as posix_lock_inode_wait.  A
+ * POSIX lock taken while another thread closed fd is dropped again
+ * (Linux's fcntl_setlk): the close found none to drop.
  */
-static long fcntl_setlk(struct file *f, bool ofd, bool wait, struct flock *ul)
+static long fcntl_setlk(unsigned int fd, struct file *f, bool ofd, bool wait, struct flock *ul)
 {
 	struct file_lock *req = kmalloc(sizeof(*req));
 	struct flock l;
@@ -348,11 +380,20 @@ static long fcntl_setlk(struct file *f, bool ofd, bool wait, struct flock *ul)
 		kfree(req);
 		return err;
 	}
-	return posix_lock_inode_wait(file_inode(f), req, wait);
+	err = posix_lock_inode_wait(file_inode(f), req, wait);
+	if (!err && !ofd && l.l_type != F_UNLCK) {
+		struct file *now = fget_files(current->files, fd);
+
+		if (now != f)
+			locks_remove_posix(f, current->files);
+		if (now)
+			fput(now);              /* the table's still holds it */
+	}
+	return err;
 }
 
-/* fcntl's lock commands; -EINVAL for the others (do_fcntl's). */
-long fcntl_lock(struct file *f, unsigned int cmd, unsigned long arg)
+/* fcntl's lock commands on fd's file f; -EINVAL for the others (do_fcntl's). */
+long fcntl_lock(unsigned int fd, struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct flock *ul = (struct flock *)arg;
 
@@ -364,7 +405,7 @@ long fcntl_lock(struct file *f, unsigned int cmd, unsigned long arg)
 	case F_SETLKW:
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
-		return fcntl_setlk(f, cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW,
+		return fcntl_setlk(fd, f, cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW,
 				   cmd == F_SETLKW || cmd == F_OFD_SETLKW, ul);
 	}
 	return -EINVAL;
@@ -395,6 +436,8 @@ static void locks_remove(struct file *f, void *owner, bool flock)
 		return;                         /* never locked: the common close */
 	spin_lock(&file_lock_lock);
 	removed = remove_owned(flock ? &ctx->flc_flock : &ctx->flc_posix, owner);
+	if (removed)
+		locks_unblock_waiters(ctx);
 	spin_unlock(&file_lock_lock);
 	if (removed)
 		wake_up_all(&ctx->flc_wait);
@@ -413,9 +456,23 @@ void locks_remove_file(struct file *f)
 	locks_remove(f, f, true);
 }
 
+/* Does file hold a flock of type on ctx? */
+static bool flock_held(struct file_lock_context *ctx, struct file *file, unsigned char type)
+{
+	struct file_lock *fl;
+	bool held = false;
+
+	spin_lock(&file_lock_lock);
+	list_for_each_entry(fl, &ctx->flc_flock, fl_list)
+		held |= fl->fl_owner == file && fl->fl_type == type;
+	spin_unlock(&file_lock_lock);
+	return held;
+}
+
 /*
- * flock(fd, op): LOCK_SH or LOCK_EX on the whole file (a held lock of the
- * other kind is dropped first, as Linux's, so the change is not atomic),
+ * flock(fd, op): LOCK_SH or LOCK_EX on the whole file (the one held
+ * already: nothing changes; one of the other kind is dropped first, as
+ * Linux's, so the change is not atomic),
  * LOCK_UN drops it; LOCK_NB: EWOULDBLOCK instead of a wait.  EBADF,
  * EINVAL, EINTR.
  */
@@ -433,6 +490,11 @@ long sys_flock(int fd, unsigned int op)
 	if (type != LOCK_SH && type != LOCK_EX && type != LOCK_UN) {
 		fdput(f);
 		return -EINVAL;
+	}
+	ctx = READ_ONCE(file_inode(f.file)->i_flctx);
+	if (type != LOCK_UN && ctx && flock_held(ctx, f.file, type == LOCK_EX ? F_WRLCK : F_RDLCK)) {
+		fdput(f);
+		return 0;                       /* held already: nothing changes, nobody gets in */
 	}
 	locks_remove(f.file, f.file, true);
 	if (type == LOCK_UN) {

@@ -476,7 +476,8 @@ long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode
 	struct fd f;
 	char c;
 
-	if ((at_flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && !c) {
+	if ((at_flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD && !copy_from_user(&c, upath, 1) &&
+	    !c) {
 		f = fdget(dirfd);
 		if (!f.file)
 			return -EBADF;
@@ -485,7 +486,8 @@ long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode
 		fdput(f);
 		return 0;
 	}
-	return user_path_at(dirfd, upath, at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, inode);
+	return user_path_at(dirfd, upath, (at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			    (at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), inode);
 }
 
 /* lookup_one() for the rest of fs/: a normalized path's inode (referenced), NULL or an ERR_PTR. */

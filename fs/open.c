@@ -37,9 +37,10 @@ static long may_open(const struct inode *inode, int flags)
 		return -ELOOP;
 	/*
 	 * A control file without write (debugfs's gup_test) opens O_RDWR for
-	 * its ioctls; a device node gets its driver's operations at open.
+	 * its ioctls; a device node gets its driver's operations at open, a
+	 * FIFO its ring's.
 	 */
-	if (writes && !S_ISCHR(inode->i_mode) && !inode->i_fop->write &&
+	if (writes && (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode)) && !inode->i_fop->write &&
 	    !inode->i_fop->unlocked_ioctl)
 		return S_ISDIR(inode->i_mode) ? -EISDIR : -EROFS;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))

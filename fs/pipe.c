@@ -360,6 +360,7 @@ static int fifo_open(struct inode *inode, struct file *f)
 	if (f->f_mode & FMODE_READ) {
 		p->r_counter++;
 		p->readers++;
+		f->f_pipe = p->w_counter;       /* writers come after this, for poll's HUP */
 	}
 	if (f->f_mode & FMODE_WRITE) {
 		p->w_counter++;
@@ -389,7 +390,8 @@ static __poll_t pipe_poll(struct file *f, struct poll_table_struct *wait)
 
 	if (f->f_mode & FMODE_READ) {
 		mask |= p->head != p->tail ? EPOLLIN | EPOLLRDNORM : 0;
-		mask |= !p->writers ? EPOLLHUP : 0;
+		/* a FIFO reader that has seen no writer yet is not hung up (Linux's f_pipe) */
+		mask |= !p->writers && f->f_pipe != p->w_counter ? EPOLLHUP : 0;
 	}
 	if (f->f_mode & FMODE_WRITE) {
 		mask |= !pipe_full(p) ? EPOLLOUT | EPOLLWRNORM : 0;
@@ -469,6 +471,8 @@ long sys_pipe2(int *ufds, int flags)
 	inode->i_ino = get_next_ino();
 	inode->i_fop = &pipefifo_fops;
 	p = alloc_pipe_info();
+	if (p)
+		p->r_counter = p->w_counter = 1;        /* each end was opened once */
 	inode->i_pipe = p;
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
 	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;

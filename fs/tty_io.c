@@ -45,7 +45,7 @@ struct tty_struct console_tty = {
  */
 static bool job_control_applies(struct file *f)
 {
-	return file_inode(f) != &console_inode;
+	return file_inode(f)->i_rdev != console_inode.i_rdev;
 }
 
 /* read(2) on the console: a line at a time (n_tty_read); a background reader gets SIGTTIN. */
@@ -241,12 +241,12 @@ static int tty_current_open(struct inode *inode, struct file *f)
 	return nonseekable_open(inode, f);
 }
 
-static const struct file_operations ttyS_fops = {
+const struct file_operations ttyS_fops = {
 	.open = tty_open, .read = tty_read, .write = tty_write, .poll = tty_poll,
 	.unlocked_ioctl = tty_ioctl,
 };
 
-static const struct file_operations tty_current_fops = {
+const struct file_operations tty_current_fops = {
 	.open = tty_current_open, .read = tty_read, .write = tty_write, .poll = tty_poll,
 	.unlocked_ioctl = tty_ioctl,
 };

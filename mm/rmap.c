@@ -112,9 +112,9 @@
  *                                                 wakes them: pi_lock, rq->lock
  *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it
  *   file_lock_lock           fs/locks.c           every inode's POSIX, OFD and flock
- *                                                 lists and the blocked owners; nothing
+ *                                                 lists and the blocked owners; kmalloc_lock
  *   pipe_files_lock          fs/pipe.c            each inode's i_pipe and its ring's
- *                                                 open files; nothing under either
+ *                                                 open files; nothing
  *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
  *                                                 and counts, signal state (Linux's
  *                                                 siglock) and group stops, process

@@ -10,6 +10,9 @@
  * rule), so the shell leads a session of its own and opens the serial
  * line itself, /dev/ttyS0, which makes it that session's terminal.  A
  * --run command runs as on Linux with a program for init: no terminal.
+ * The shell starts as a login shell ("-sh", as login(1) starts one), so
+ * it reads /etc/profile, which gives it BusyBox's PATH; a --run command
+ * has the kernel's environment alone (PATH=/bin, DESIGN.md).
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -40,6 +43,7 @@ int main(int argc, char **argv, char **envp)
 	int status;
 
 	static char *shell[] = { "init", "/bin/sh", NULL };
+	static char *login_shell[] = { "-sh", NULL };
 	bool interactive = argc < 2;
 
 	if (interactive) {
@@ -56,7 +60,7 @@ int main(int argc, char **argv, char **envp)
 	if (cmd == 0) {
 		if (interactive)
 			take_terminal();
-		execve(argv[1], argv + 1, envp);
+		execve(argv[1], interactive ? login_shell : argv + 1, envp);
 		fprintf(stderr, "init: cannot run %s: %s\n", argv[1], strerror(errno));
 		_exit(127);
 	}

@@ -13,12 +13,14 @@
  * A link is read anew each time: the text is the process's state at the
  * readlink (or the walk through it), ENOENT once it is gone.
  *
- * Locking: the task is found, and what it has pinned (its fd table, its
- * fs_struct, its mm: a reference each), in one hold of tasklist_lock,
- * which exit and exec hold to drop or replace them; each is read once the
- * lock is dropped (file_lock and fs->lock are taken with interrupts on,
- * tasklist_lock by interrupts: never the one under the other), the
- * program's file under the mm's mmap_lock.  Lock order: see mm/rmap.c.
+ * Locking: the task is found, and what it has taken (its fd table under
+ * an RCU read section, which the table's free waits for — a reference
+ * would make an exec copy the table; its fs_struct and mm by a reference
+ * each), in one hold of tasklist_lock, which exit and exec hold to drop
+ * or replace them; each is read once the lock is dropped (file_lock and
+ * fs->lock are taken with interrupts on, tasklist_lock by interrupts:
+ * never the one under the other), the program's file under the mm's
+ * mmap_lock.  Lock order: see mm/rmap.c.
  */
 #include "fs/proc/internal.h"
 #include "linux/err.h"
@@ -46,10 +48,10 @@ static int path_fd(const char *rest)
 }
 
 /*
- * The fd table of the task path ("proc/<pid>/REST") names, referenced
- * (put_files_struct), and *rest; NULL if there is none.
+ * The fd table of the task path ("proc/<pid>/REST") names, for the
+ * caller's RCU read section, and *rest; NULL if there is none.
  */
-static struct files_struct *proc_task_files(const char *path, const char **rest)
+static struct files_struct *proc_task_files_rcu(const char *path, const char **rest)
 {
 	struct files_struct *files = NULL;
 	struct task_struct *t;
@@ -58,7 +60,7 @@ static struct files_struct *proc_task_files(const char *path, const char **rest)
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t = proc_pid_task(path, rest);
 	if (t)
-		files = get_task_files(t);
+		files = t->files;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return files;
 }
@@ -70,12 +72,11 @@ static struct file *proc_fd_file(const char *path)
 	struct file *f = NULL;
 	const char *rest;
 
-	files = proc_task_files(path, &rest);
-	if (!files)
-		return NULL;
-	if (path_fd(rest) >= 0)
+	rcu_read_lock();
+	files = proc_task_files_rcu(path, &rest);
+	if (files && path_fd(rest) >= 0)
 		f = fget_files(files, path_fd(rest));
-	put_files_struct(files);
+	rcu_read_unlock();
 	return f;
 }
 
@@ -183,15 +184,17 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 	int fd;
 
 	snprintf(buf, sizeof(buf), "%s/", path);
-	files = proc_task_files(buf, &rest);
-	if (!files)
-		return 0;
-	for (; (fd = files_next_fd(files, ctx->pos)) >= 0; ctx->pos = fd + 1) {
+	for (;; ctx->pos = fd + 1) {
+		rcu_read_lock();
+		files = proc_task_files_rcu(buf, &rest);
+		fd = files ? files_next_fd(files, ctx->pos) : -1;
+		rcu_read_unlock();
+		if (fd < 0)
+			break;
 		snprintf(name, sizeof(name), "%d", fd);
-		if (!dir_emit(ctx, name, strlen(name), fd + 2, DT_LNK))
+		if (!dir_emit(ctx, name, strlen(name), fd + 2, DT_LNK))      /* may fault: no RCU */
 			break;
 	}
-	put_files_struct(files);
 	return 0;
 }
 

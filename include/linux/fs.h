@@ -38,6 +38,7 @@
 #include "linux/list.h"
 #include "linux/xarray.h"
 #include "linux/rwsem.h"
+#include "linux/rcupdate.h"
 #include "linux/mutex.h"
 
 #define NR_OPEN         256             /* kselftest_harness.h keeps a pidfd per test */
@@ -353,6 +354,7 @@ struct file {
 	struct address_space *f_mapping;        /* f_inode->i_mapping at open */
 	const struct file_operations *f_op;
 	void *private_data;             /* the file type's */
+	unsigned int f_pipe;            /* a FIFO reader's: its ring's w_counter at the open (fs/pipe.c) */
 	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
 
@@ -363,10 +365,13 @@ struct file {
  * fds).  A system call holds the file it works on with a reference
  * (fget, or fdget when the table has no other user), so a close by another
  * thread meanwhile only empties the slot; the file lives until that call's
- * fput.
+ * fput.  The table itself is freed by RCU: /proc/<pid>/fd reads another
+ * task's under rcu_read_lock, without a reference (which would make an
+ * exec copy it and lose its POSIX locks).
  */
 struct files_struct {
 	int count;
+	struct rcu_head rcu;
 	spinlock_t file_lock;
 	struct file *fd[NR_OPEN];
 	unsigned long cloexec[NR_OPEN / 64];    /* bit n: close fd n on exec */
@@ -438,16 +443,16 @@ void setattr_copy(struct inode *inode, const struct iattr *attr);
 int notify_change(struct inode *inode, struct iattr *attr);
 int simple_setattr(struct inode *inode, struct iattr *attr);
 void init_special_inode(struct inode *inode, umode_t mode, unsigned long rdev);
+extern const struct file_operations null_fops, zero_fops;      /* fs/char_mem.c */
 /* fs/locks.c */
 struct files_struct;
-long fcntl_lock(struct file *f, unsigned int cmd, unsigned long arg);
+long fcntl_lock(unsigned int fd, struct file *f, unsigned int cmd, unsigned long arg);
 void locks_remove_posix(struct file *f, struct files_struct *files);
 void locks_remove_file(struct file *f);
 void locks_free_lock_context(struct inode *inode);
 void filp_close(struct file *f, struct files_struct *files);
 umode_t current_umask(void);
 struct task_struct;
-struct files_struct *get_task_files(struct task_struct *t);
 struct file *fget_files(struct files_struct *files, unsigned int fd);
 int files_next_fd(struct files_struct *files, unsigned int from);
 struct fd fdget(int fd);

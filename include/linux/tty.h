@@ -48,7 +48,7 @@ extern struct tty_struct console_tty;
 #define TTYS0_DEV       ((4 << 8) | 64) /* its device number: /dev/ttyS0 */
 
 /* The console's file: fd 0, 1, 2 of init and /dev/console (fs/tty_io.c). */
-extern const struct file_operations console_fops;
+extern const struct file_operations console_fops, ttyS_fops, tty_current_fops;
 extern struct inode console_inode;
 
 /* Job control (fs/tty_jobctrl.c). */
