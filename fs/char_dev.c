@@ -10,6 +10,7 @@
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/pipe_fs_i.h"
+#include "linux/random.h"
 #include "linux/string.h"
 #include "linux/tty.h"
 
@@ -18,7 +19,8 @@ static const struct {
 	unsigned long rdev;
 	const struct file_operations *fops;
 } chrdevs[] = {
-	{ (1 << 8) | 3, &null_fops }, { (1 << 8) | 5, &zero_fops }, { (5 << 8) | 0, &tty_current_fops },
+	{ (1 << 8) | 3, &null_fops }, { (1 << 8) | 5, &zero_fops }, { (1 << 8) | 7, &full_fops },
+	{ (1 << 8) | 8, &random_fops }, { (1 << 8) | 9, &random_fops }, { (5 << 8) | 0, &tty_current_fops },
 	{ (5 << 8) | 1, &console_fops }, { TTYS0_DEV, &ttyS_fops },
 };
 

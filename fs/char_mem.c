@@ -1,7 +1,8 @@
 /*
- * /dev/null and /dev/zero (Linux's drivers/char/mem.c, majors 1:3 and
- * 1:5): null reads EOF and swallows writes; zero reads zeros, swallows
- * writes, and a private mmap of it is plain anonymous memory (Linux's
+ * /dev/null, /dev/zero and /dev/full (Linux's drivers/char/mem.c, 1:3,
+ * 1:5, 1:7), and the names of /dev/random and /dev/urandom (1:8, 1:9:
+ * kernel/random.c): null reads EOF and swallows writes; full reads zeros
+ * and refuses writes (ENOSPC); zero reads zeros, swallows writes, and a private mmap of it is plain anonymous memory (Linux's
  * mmap_zero; a shared one would be shmem, which foliOS does not have yet:
  * mmap refuses MAP_SHARED before it gets here).
  */
@@ -11,6 +12,7 @@
 #include "mm/mm_types.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
+#include "linux/random.h"
 #include "uapi/linux/stat.h"
 #include <asm/page.h>
 
@@ -70,6 +72,18 @@ const struct file_operations zero_fops = {
 	.mmap = mmap_zero,
 };
 
+/* /dev/full: reads zeros, every write fails with ENOSPC (Linux's write_full). */
+static long write_full(struct file *f, const char *ubuf, size_t count, loff_t *pos)
+{
+	return -ENOSPC;
+}
+
+const struct file_operations full_fops = {
+	.llseek = null_lseek,
+	.read = read_zero,
+	.write = write_full,
+};
+
 /* crw-rw-rw-, each kept for ever by its own reference. */
 static struct inode null_inode = {
 	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 3, .i_rdev = (1 << 8) | 3,
@@ -81,7 +95,22 @@ static struct inode zero_inode = {
 	.i_count = ATOMIC_INIT(1), .i_fop = &zero_fops,
 };
 
-/* The inode of dev/null or dev/zero (a reference), or NULL. */
+static struct inode full_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 7, .i_rdev = (1 << 8) | 7,
+	.i_count = ATOMIC_INIT(1), .i_fop = &full_fops,
+};
+
+static struct inode random_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 8, .i_rdev = (1 << 8) | 8,
+	.i_count = ATOMIC_INIT(1), .i_fop = &random_fops,
+};
+
+static struct inode urandom_inode = {
+	.i_mode = S_IFCHR | 0666, .i_nlink = 1, .i_ino = 9, .i_rdev = (1 << 8) | 9,
+	.i_count = ATOMIC_INIT(1), .i_fop = &random_fops,
+};
+
+/* The inode of dev/null, zero, full, random or urandom (a reference), or NULL. */
 struct inode *mem_dev_lookup(const char *path)
 {
 	struct inode *inode = NULL;
@@ -90,6 +119,12 @@ struct inode *mem_dev_lookup(const char *path)
 		inode = &null_inode;
 	else if (!strcmp(path, "dev/zero"))
 		inode = &zero_inode;
+	else if (!strcmp(path, "dev/full"))
+		inode = &full_inode;
+	else if (!strcmp(path, "dev/random"))
+		inode = &random_inode;
+	else if (!strcmp(path, "dev/urandom"))
+		inode = &urandom_inode;
 	if (inode)
 		ihold(inode);
 	return inode;

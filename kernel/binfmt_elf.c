@@ -24,6 +24,7 @@
  * released only once the new one is complete, and is current's again if
  * building failed.
  */
+#include "linux/random.h"
 #include "linux/errno.h"
 #include "linux/sched.h"
 #include "linux/pagemap.h"
@@ -231,8 +232,9 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 {
 	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
 	const char *k = a->buf;
-	u64 rnd[2] = { get_cycles() * 6364136223846793005ULL, get_cycles() ^ 0x9e3779b97f4a7c15ULL };
+	u64 rnd[2];
 
+	get_random_bytes(rnd, sizeof(rnd));
 	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
 		return 0;
 	str = sp + sizeof(rnd);

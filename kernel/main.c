@@ -7,6 +7,7 @@
  * APICs (from ACPI's MADT), the timer and interrupts, then the other CPUs.
  */
 #include "linux/printk.h"
+#include "linux/random.h"
 #include "linux/cmdline.h"
 #include "linux/time64.h"
 #include "mm/thp_policy.h"
@@ -120,6 +121,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	apic_intr_mode_init();
 	timer_init();
 	timekeeping_init();
+	random_init();                          /* after the clocks: they are part of the seed */
 	uart_startup();
 	local_irq_enable();
 	smp_init();

@@ -1,10 +1,7 @@
 /*
  * Process identity, groups, limits, resource usage (times, getrusage: the
  * CPU time kernel/sched/cputime.c keeps) and system information: the calls
- * Linux has in kernel/sys.c, with the resource limits (do_prlimit), plus
- * getrandom, which has no better home here yet (Linux's drivers/char/random.c:
- * foliOS has no drivers/ and no entropy pool, and its numbers are the TSC's,
- * not a CRNG's).
+ * Linux has in kernel/sys.c, with the resource limits (do_prlimit).
  *
  * Every process runs as root: each user and group id is 0.
  *
@@ -22,7 +19,6 @@
 #include <asm/arch.h>
 #include <asm/timex.h>
 #include "uapi/linux/prctl.h"
-#include "uapi/linux/random.h"
 #include "uapi/linux/sysinfo.h"
 #include "linux/utsname.h"
 #include "linux/time64.h"
@@ -278,27 +274,6 @@ long sys_sysinfo(void *info)
 		si.procs++;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
-}
-
-/* getrandom: the TSC through a multiplier, not a CRNG; flags checked as Linux does. */
-long sys_getrandom(void *buf, unsigned long len, unsigned int flags)
-{
-	unsigned long done = 0;
-
-	if ((flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE)) ||
-	    (flags & (GRND_RANDOM | GRND_INSECURE)) == (GRND_RANDOM | GRND_INSECURE))
-		return -EINVAL;
-	len = MIN(len, MAX_RW_COUNT);
-
-	while (done < len) {
-		u64 r = get_cycles() * 6364136223846793005ULL + done;
-		unsigned long n = MIN(len - done, sizeof(r));
-
-		if (copy_to_user((char *)buf + done, &r, n))
-			return done ? (long)done : -EFAULT;
-		done += n;
-	}
-	return done;
 }
 
 /*

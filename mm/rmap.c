@@ -115,6 +115,7 @@
  *                                                 lists and the blocked owners; kmalloc_lock
  *   pipe_files_lock          fs/pipe.c            each inode's i_pipe and its ring's
  *                                                 open files; nothing
+ *   base_crng.lock     irq   kernel/random.c      the CRNG's key and counter; nothing
  *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
  *                                                 and counts, signal state (Linux's
  *                                                 siglock) and group stops, process

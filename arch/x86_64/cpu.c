@@ -1,10 +1,10 @@
-/* CPU feature setup: SMEP/SMAP where present, global pages, user rdtsc, the FPU. */
+/* CPU feature setup: SMEP/SMAP where present, RDRAND/RDSEED, global pages, user rdtsc, the FPU. */
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/fpu.h>
 #include "linux/printk.h"
 
-bool cpu_has_smep, cpu_has_smap;
+bool cpu_has_smep, cpu_has_smap, cpu_has_rdrand, cpu_has_rdseed;
 
 void cpu_features_init(void)
 {
@@ -16,7 +16,10 @@ void cpu_features_init(void)
 		cpuid(7, 0, &a, &b, &c, &d);
 		cpu_has_smep = b & BIT(7);
 		cpu_has_smap = b & BIT(20);
+		cpu_has_rdseed = b & BIT(18);
 	}
+	cpuid(1, 0, &a, &b, &c, &d);
+	cpu_has_rdrand = c & BIT(30);
 	if (cpu_has_smep)
 		cr4 |= X86_CR4_SMEP;
 	if (cpu_has_smap)

@@ -443,7 +443,7 @@ void setattr_copy(struct inode *inode, const struct iattr *attr);
 int notify_change(struct inode *inode, struct iattr *attr);
 int simple_setattr(struct inode *inode, struct iattr *attr);
 void init_special_inode(struct inode *inode, umode_t mode, unsigned long rdev);
-extern const struct file_operations null_fops, zero_fops;      /* fs/char_mem.c */
+extern const struct file_operations null_fops, zero_fops, full_fops;   /* fs/char_mem.c */
 /* fs/locks.c */
 struct files_struct;
 long fcntl_lock(unsigned int fd, struct file *f, unsigned int cmd, unsigned long arg);
