@@ -4,7 +4,7 @@
  * Every line gets a "[seconds.micros] " prefix, so each kernel message on the
  * console starts with '[' (DESIGN.md section 6).  A message is shown on the
  * console when its level is below console_loglevel ("loglevel=N"); the log
- * buffer keeps all of them (GDB's "klog" reads it).
+ * buffer keeps all of them (GDB's "klog" and syslog(2), dmesg's, read it).
  *
  * Lock order: see mm/rmap.c; logbuf_lock serializes whole printk calls, so
  * lines never mix.
@@ -12,6 +12,10 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/spinlock.h"
+#include "linux/errno.h"
+#include "linux/slab.h"
+#include "linux/syscalls.h"
+#include "linux/uaccess.h"
 #include <asm/arch.h>
 
 #define LOG_BUF_LEN     (1 << 16)
@@ -111,4 +115,101 @@ void console_write(const char *s, size_t n)
 	spin_lock_irqsave(&logbuf_lock, flags);
 	console_emit(s, n);
 	spin_unlock_irqrestore(&logbuf_lock, flags);
+}
+
+#define SYSLOG_ACTION_CLOSE          0
+#define SYSLOG_ACTION_OPEN           1
+#define SYSLOG_ACTION_READ_ALL       3
+#define SYSLOG_ACTION_READ_CLEAR     4
+#define SYSLOG_ACTION_CLEAR          5
+#define SYSLOG_ACTION_CONSOLE_OFF    6
+#define SYSLOG_ACTION_CONSOLE_ON     7
+#define SYSLOG_ACTION_CONSOLE_LEVEL  8
+#define SYSLOG_ACTION_SIZE_BUFFER    10
+
+static unsigned long clear_seq;         /* log_next at the last SYSLOG_ACTION_CLEAR */
+static int saved_console_loglevel = -1;
+
+/*
+ * The log since the last clear, its last len bytes at most, oldest first
+ * and from a line's start, into a new buffer (*text); the byte count, or
+ * -ENOMEM.  clear: the log is cleared too, in the same hold of the lock.
+ */
+static long syslog_copy(char **text, unsigned long len, bool clear)
+{
+	unsigned long flags, start, n;
+	char *buf = kmalloc(LOG_BUF_LEN);
+	bool cut;
+
+	if (!buf)
+		return -ENOMEM;
+	spin_lock_irqsave(&logbuf_lock, flags);
+	start = log_next - MIN(MIN(log_next - clear_seq, (unsigned long)LOG_BUF_LEN), len);
+	cut = start != clear_seq;               /* the ring or len cut the first line */
+	for (n = 0; start + n < log_next; n++)
+		buf[n] = log_buf[(start + n) % LOG_BUF_LEN];
+	if (clear)
+		clear_seq = log_next;
+	spin_unlock_irqrestore(&logbuf_lock, flags);
+	if (cut) {
+		char *nl = memchr(buf, '\n', n);
+		unsigned long skip = nl ? (unsigned long)(nl - buf) + 1 : n;
+
+		n -= skip;
+		memmove(buf, buf + skip, n);
+	}
+	*text = buf;
+	return n;
+}
+
+/*
+ * syslog(2), as dmesg calls it (Linux's do_syslog): READ_ALL and
+ * READ_CLEAR copy the log since the last CLEAR (up to len bytes, whole
+ * lines), CLEAR forgets it, CONSOLE_OFF/ON/LEVEL set what reaches the
+ * console, SIZE_BUFFER is the log's size, CLOSE and OPEN do nothing.
+ * The blocking READ (2) and SIZE_UNREAD (9), a klogd's, are EINVAL.
+ */
+long sys_syslog(int type, char *ubuf, int len)
+{
+	char *text;
+	long n;
+
+	switch (type) {
+	case SYSLOG_ACTION_CLOSE:
+	case SYSLOG_ACTION_OPEN:
+		return 0;
+	case SYSLOG_ACTION_READ_ALL:
+	case SYSLOG_ACTION_READ_CLEAR:
+		if (!ubuf || len < 0)
+			return -EINVAL;
+		n = syslog_copy(&text, len, type == SYSLOG_ACTION_READ_CLEAR);
+		if (n < 0)
+			return n;
+		if (copy_to_user(ubuf, text, n))
+			n = -EFAULT;
+		kfree(text);
+		return n;
+	case SYSLOG_ACTION_CLEAR:
+		clear_seq = READ_ONCE(log_next);
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_OFF:
+		if (saved_console_loglevel < 0)
+			saved_console_loglevel = console_loglevel;
+		console_loglevel = 1;           /* Linux's minimum_console_loglevel */
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_ON:
+		if (saved_console_loglevel >= 0)
+			console_loglevel = saved_console_loglevel;
+		saved_console_loglevel = -1;
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_LEVEL:
+		if (len < 1 || len > 8)
+			return -EINVAL;
+		console_loglevel = len;
+		saved_console_loglevel = -1;
+		return 0;
+	case SYSLOG_ACTION_SIZE_BUFFER:
+		return LOG_BUF_LEN;
+	}
+	return -EINVAL;
 }

@@ -98,6 +98,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_utimes, sys_utimes),
 	__SYSCALL(__NR_getrlimit, sys_getrlimit),
 	__SYSCALL(__NR_sysinfo, sys_sysinfo),
+	__SYSCALL(__NR_syslog, sys_syslog),
 	__SYSCALL(__NR_getuid, sys_getuid),
 	__SYSCALL(__NR_getgid, sys_getgid),
 	__SYSCALL(__NR_geteuid, sys_geteuid),

@@ -1,14 +1,17 @@
 /*
- * Guest test (TAP): what ps, top, uptime and id read.  /proc/self/cmdline
+ * Guest test (TAP): what ps, top, uptime, dmesg and id read.  /proc/self/cmdline
  * and environ (the exec's strings), /proc/uptime, /proc/loadavg,
  * /proc/stat (cpu lines, ctxt, btime, processes, procs_running), the CPU
  * times and start time in /proc/self/stat, and the credential calls
- * answering as root (getresuid, getgroups, setuid(0)...).
+ * answering as root (getresuid, getgroups, setuid(0)...), and the kernel
+ * log through syslog(2) (dmesg's klogctl).
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
 #define _GNU_SOURCE
 #include "tap.h"
+#include <errno.h>
 #include <grp.h>
+#include <sys/klog.h>
 #include <string.h>
 #include <time.h>
 
@@ -130,6 +133,20 @@ static void test_creds(void)
 	   "root may stay root: setuid(0), setgid(0), setresuid, setreuid");
 }
 
+static void test_syslog(void)
+{
+	static char buf[1 << 17];
+	int size = klogctl(10, NULL, 0), n = size > 0 ? klogctl(3, buf, size) : -1, m;
+
+	ok(size >= 4096 && n > 0 && n <= size && buf[n - 1] == '\n',
+	   "syslog: the log's size (%d), READ_ALL gives whole lines (%d bytes)", size, n);
+	m = klogctl(3, buf, 100);
+	ok(m >= 0 && m <= 100 && (!m || buf[0] == '<' || buf[0] == '['),
+	   "READ_ALL into 100 bytes: the last whole lines that fit (%d bytes)", m);
+	errno = 0;
+	ok(klogctl(99, buf, 1) == -1 && errno == EINVAL, "syslog of an unknown action: EINVAL");
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	(void)argc;
@@ -138,5 +155,6 @@ int main(int argc, char **argv, char **envp)
 	test_system_files();
 	test_self_stat();
 	test_creds();
+	test_syslog();
 	return tap_done();
 }

@@ -61,6 +61,7 @@ long sys_symlink(const char *utarget, const char *upath);
 long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int dev);
 long sys_mknod(const char *upath, unsigned int mode, unsigned int dev);
 long sys_flock(int fd, unsigned int op);
+long sys_syslog(int type, char *ubuf, int len);
 long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int bufsiz);
 long sys_readlink(const char *upath, char *ubuf, int bufsiz);
 long sys_fchmodat(int dirfd, const char *upath, unsigned int mode);
