@@ -64,6 +64,12 @@ int main(void)
 	printf("step 4: munmap the first 1 MiB\n");
 	munmap(p, PMD_SIZE / 2);
 	show_folio("parent", p + PMD_SIZE / 2);
+	/*
+	 * The child's fd table is freed after an RCU grace period (fs/file.c);
+	 * the knob below waits for pending RCU frees (rcu_barrier), so let them
+	 * happen first: MemFree's change is then the split's alone.
+	 */
+	usleep(100000);
 	free0 = meminfo_kb("MemFree");
 	printf("step 5: echo 1 > /sys/kernel/mm/transparent_hugepage/split_deferred\n");
 	split_deferred();
