@@ -64,16 +64,15 @@ void fput(struct file *f)
 }
 
 /*
- * The file of fd in current's table with a reference for the caller
- * (Linux's fget), or NULL if fd is not open.  Taken under file_lock: a
- * close by another thread either emptied the slot first or drops the
- * table's reference after this one is taken.
+ * The file of fd in files with a reference, or NULL: current's table
+ * (fget), or another task's that /proc/<pid>/fd holds by an RCU read
+ * section.
  */
-static struct file *files_fget(struct files_struct *files, int fd)
+struct file *fget_files(struct files_struct *files, unsigned int fd)
 {
 	struct file *f;
 
-	if (!files || fd < 0 || fd >= NR_OPEN)
+	if (!files || fd >= NR_OPEN)
 		return NULL;
 	spin_lock(&files->file_lock);
 	f = files->fd[fd];
@@ -83,18 +82,15 @@ static struct file *files_fget(struct files_struct *files, int fd)
 	return f;
 }
 
+/*
+ * The file of fd in current's table with a reference for the caller
+ * (Linux's fget), or NULL if fd is not open.  Taken under file_lock: a
+ * close by another thread either emptied the slot first or drops the
+ * table's reference after this one is taken.
+ */
 struct file *fget(int fd)
 {
-	return files_fget(current->files, fd);
-}
-
-/*
- * The file of fd in files with a reference, or NULL: /proc/<pid>/fd,
- * which holds another task's table only by an RCU read section.
- */
-struct file *fget_files(struct files_struct *files, unsigned int fd)
-{
-	return files_fget(files, fd);
+	return fd < 0 ? NULL : fget_files(current->files, fd);
 }
 
 /* The lowest fd >= from open in files (held as fget_files says), or -1. */
