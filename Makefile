@@ -56,7 +56,8 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-fcf-protection=none -Werror -DCONFIG_LOCKDEP=$(LOCKDEP) -DCONFIG_SLUB_DEBUG=$(LOCKDEP)
 
 KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c kernel/rcu/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
-ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm
+ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm \
+	 arch/x86_64/vdso/vdso-image.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)
 
 .PHONY: all run test host-tests bench bench-host mapcount-report clean user fuzz-rmap tsan-host difftest difftest-record
@@ -111,6 +112,27 @@ $(B)/boot/boot.o $(B)/boot/trampoline.o: NASM_DEBUG :=
 $(B)/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
 	$(NASM) -f elf64 $(NASM_DEBUG) $< -o $@
+
+# The vDSO (arch/x86_64/vdso/): user code, position-independent, linked
+# as linux-vdso.so.1 with no relocations (it runs wherever it is mapped,
+# unrelocated), then stripped and carried in the kernel by vdso-image.asm.
+# vdso.so.dbg keeps the symbols, for GDB's add-symbol-file.
+VDSO_DIR := $(B)/arch/x86_64/vdso
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -I. -iquote include \
+	-D__VDSO__ -ffreestanding -fPIC -fno-stack-protector -fcf-protection=none \
+	-fasynchronous-unwind-tables -nostdlib -shared -Wl,-T,arch/x86_64/vdso/vdso.lds \
+	-Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 -Wl,--no-undefined \
+	-Wl,-z,max-page-size=4096 -Wl,--eh-frame-hdr -Wl,--build-id=sha1
+$(VDSO_DIR)/vdso.so.dbg: $(wildcard arch/x86_64/vdso/*.c arch/x86_64/vdso/*.h) \
+		arch/x86_64/vdso/vdso.lds include/vdso/datapage.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(VDSO_CFLAGS) -o $@ $(filter %.c,$^)
+	@readelf -r $@ | grep -q 'There are no relocations' \
+		|| { echo "vdso: relocations in $@ (it must run unrelocated)" >&2; exit 1; }
+$(VDSO_DIR)/vdso.so: $(VDSO_DIR)/vdso.so.dbg
+	objcopy -S $< $@
+$(VDSO_DIR)/vdso-image.o: $(VDSO_DIR)/vdso.so
+$(VDSO_DIR)/vdso-image.o: NASM_DEBUG += -i $(VDSO_DIR)/
 
 # Two links: the first has an empty symbol table; its `nm` output becomes the
 # table of the second.  .ksyms sits last in the image, so no code moves.

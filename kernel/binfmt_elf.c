@@ -16,8 +16,12 @@
  * The initial stack follows the SysV x86-64 ABI:
  *
  *   rsp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, AT_NULL
- *          ... 16 random bytes (AT_RANDOM), the argument and environment
- *          strings, the file name (AT_EXECFN), a NULL word at STACK_TOP - 8
+ *          ... 16 random bytes (AT_RANDOM), "x86_64" (AT_PLATFORM), the
+ *          argument and environment strings, the file name (AT_EXECFN),
+ *          a NULL word at STACK_TOP - 8
+ *
+ * Under the interpreter (or the program's segments) exec maps the vDSO
+ * (arch_setup_additional_pages: [vvar] and [vdso], AT_SYSINFO_EHDR).
  *
  * The new mm is current's while it is built (padzero writes to it, as
  * Linux's loader does after exec_mmap); the old mm (and its MM ID) is
@@ -40,6 +44,7 @@
 #include "mm/pgtable.h"
 #include "linux/fs.h"
 #include <asm/arch.h>
+#include <asm/elf.h>
 #include <asm/timex.h>
 #include "uapi/linux/auxvec.h"
 
@@ -51,7 +56,7 @@
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
-#define AUXV_WORDS 32                   /* the auxv pairs create_elf_tables writes, AT_NULL's too */
+#define AUXV_WORDS 42                   /* the auxv pairs create_elf_tables writes, AT_NULL's too */
 
 struct elf64_ehdr {
 	u8 e_ident[16];
@@ -221,23 +226,37 @@ static bool put_pointers(unsigned long *vec, unsigned long *str, const char **k,
 	return true;
 }
 
+/* Where exec put things in the new mm, for the auxiliary vector. */
+struct elf_layout {
+	unsigned long bias;             /* the program's load bias */
+	unsigned long phdr_addr;        /* its program headers (AT_PHDR) */
+	unsigned long interp_base;      /* the interpreter's bias (AT_BASE), 0 if static */
+	unsigned long vdso;             /* the vDSO's ELF header (AT_SYSINFO_EHDR) */
+};
+
 /*
- * Lay out the strings (as Linux, under a NULL word at the top), AT_RANDOM's
- * bytes, then argc/argv/envp/auxv (see the top of this file; Linux's
- * create_elf_tables); the new rsp, or 0 if it does not fit.
+ * Lay out the strings (as Linux, under a NULL word at the top), the
+ * platform's name (AT_PLATFORM), AT_RANDOM's bytes, then argc/argv/envp/
+ * auxv (see the top of this file; Linux's create_elf_tables, whose auxv
+ * order this keeps); the new rsp, or 0 if it does not fit.
  */
 static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_ehdr *eh,
-				       unsigned long bias, unsigned long phdr_addr,
-				       unsigned long interp_base)
+				       const struct elf_layout *l)
 {
-	unsigned long sp = STACK_TOP - sizeof(long), str, random, vec, argc = a->argc;
+	unsigned long sp = STACK_TOP - sizeof(long), str, platform, random, vec, argc = a->argc;
 	const char *k = a->buf;
 	u64 rnd[2];
 
 	get_random_bytes(rnd, sizeof(rnd));
-	if (!push_bytes(&sp, a->buf, a->len) || !push_bytes(&sp, rnd, sizeof(rnd)))
+	if (!push_bytes(&sp, a->buf, a->len))
 		return 0;
-	str = sp + sizeof(rnd);
+	str = sp;
+	if (!push_bytes(&sp, ELF_PLATFORM, sizeof(ELF_PLATFORM)))
+		return 0;
+	platform = sp;
+	sp = ALIGN_DOWN(sp, 16);
+	if (!push_bytes(&sp, rnd, sizeof(rnd)))
+		return 0;
 	random = sp;
 	sp = ALIGN_DOWN(sp - (1 + a->argc + 1 + a->envc + 1 + AUXV_WORDS) * sizeof(long), 16);
 	vec = sp + sizeof(long);
@@ -249,13 +268,17 @@ static unsigned long create_elf_tables(struct exec_args *a, const struct elf64_e
 		return 0;
 	current->mm->env_end = str;
 	{
-		unsigned long auxv[AUXV_WORDS] = {
-			AT_PHDR, phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
-			AT_PHNUM, eh->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, USER_HZ,
-			AT_BASE, interp_base, AT_FLAGS, 0, AT_ENTRY, eh->e_entry + bias,
+		unsigned long auxv[] = {
+			AT_SYSINFO_EHDR, l->vdso, AT_MINSIGSTKSZ, get_sigframe_size(),
+			AT_HWCAP, ELF_HWCAP, AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, USER_HZ,
+			AT_PHDR, l->phdr_addr, AT_PHENT, sizeof(struct elf64_phdr),
+			AT_PHNUM, eh->e_phnum, AT_BASE, l->interp_base, AT_FLAGS, 0,
+			AT_ENTRY, eh->e_entry + l->bias,
 			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
-			AT_RANDOM, random, AT_EXECFN, str, AT_NULL, 0 };     /* str: the file name */
+			AT_RANDOM, random, AT_HWCAP2, ELF_HWCAP2,
+			AT_EXECFN, str, AT_PLATFORM, platform, AT_NULL, 0 };  /* str: the file name */
 
+		_Static_assert(sizeof(auxv) == AUXV_WORDS * sizeof(long), "AUXV_WORDS: the auxv's size");
 		return copy_to_user((void *)vec, auxv, sizeof(auxv)) ? 0 : sp;
 	}
 }
@@ -359,19 +382,20 @@ static int elf_image_read(struct exec_args *a, struct elf_image *im)
  * segments at bias, the interpreter's (*interp_base), the stack VMA, the
  * initial stack; *sp.  0 or -errno.
  */
-static int elf_build_mm(struct exec_args *a, struct elf_image *im, unsigned long bias,
-			unsigned long *interp_base, unsigned long *sp)
+static int elf_build_mm(struct exec_args *a, struct elf_image *im, struct elf_layout *l,
+			unsigned long *sp)
 {
-	unsigned long phdr_addr = 0;
-	long ret = elf_map_segments(a->file, &im->eh, im->ph, bias, &phdr_addr);
+	long ret = elf_map_segments(a->file, &im->eh, im->ph, l->bias, &l->phdr_addr);
 
 	if (!ret && im->interp)
-		ret = elf_map_interp(im->interp, &im->ieh, im->iph, interp_base);
+		ret = elf_map_interp(im->interp, &im->ieh, im->iph, &l->interp_base);
 	if (!ret && !vma_create(current->mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
-				VM_READ | VM_WRITE | VM_GROWSDOWN | VM_ACCOUNT))
+				VM_DATA_DEFAULT_FLAGS | VM_GROWSDOWN | VM_ACCOUNT))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = arch_setup_additional_pages(current->mm, &l->vdso);
 	if (!ret) {
-		*sp = create_elf_tables(a, &im->eh, bias, phdr_addr, *interp_base);
+		*sp = create_elf_tables(a, &im->eh, l);
 		ret = *sp ? 0 : -E2BIG;
 	}
 	return ret;
@@ -389,12 +413,12 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 {
 	struct mm_struct *mm, *old = current->mm;
 	struct elf_image im = { .ph = NULL };
-	unsigned long bias, interp_base = 0;
+	struct elf_layout l = { 0 };
 	int ret = elf_image_read(a, &im);
 
 	if (ret)
 		goto out;
-	bias = im.eh.e_type == ET_DYN ? ELF_PIE_BASE : 0;
+	l.bias = im.eh.e_type == ET_DYN ? ELF_PIE_BASE : 0;
 	ret = -ENOMEM;
 	mm = mm_alloc();
 	if (!mm)
@@ -403,7 +427,7 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 	mm->start_stack = STACK_TOP;
 	set_task_mm(current, mm);
 	arch_switch_mm_and_stack(current);
-	ret = elf_build_mm(a, &im, bias, &interp_base, sp);
+	ret = elf_build_mm(a, &im, &l, sp);
 	if (ret) {
 		set_task_mm(current, old);
 		arch_switch_mm_and_stack(current);
@@ -411,7 +435,7 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 		mmdrop(mm);
 		goto out;
 	}
-	*ip = im.interp ? im.ieh.e_entry + interp_base : im.eh.e_entry + bias;
+	*ip = im.interp ? im.ieh.e_entry + l.interp_base : im.eh.e_entry + l.bias;
 	mm->exe_file = get_file(a->file);       /* a script's: its interpreter, as Linux */
 	if (old)
 		mmput(old);                     /* other threads may still use it until de_thread */

@@ -121,6 +121,7 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	apic_intr_mode_init();
 	timer_init();
 	timekeeping_init();
+	vdso_init();
 	random_init();                          /* after the clocks: they are part of the seed */
 	uart_startup();
 	local_irq_enable();

@@ -10,6 +10,7 @@
  *                               exact CPU time (kernel/sched/cputime.c)
  *
  * The coarse clocks count whole ticks, as Linux's (resolution 1/HZ).
+ * Every clock but the CPU-time ones is read in user mode by the vDSO too.
  * Other processes' CPU clocks (negative clock ids) are EINVAL, and so is
  * clock_nanosleep on a CPU clock (Linux sleeps on the process's).
  */
@@ -20,6 +21,8 @@
 #include "linux/uaccess.h"
 #include <asm/arch.h>
 #include "uapi/linux/time.h"
+#include "vdso/datapage.h"
+#include <asm/timex.h>
 
 #define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
 
@@ -37,25 +40,17 @@ static u64 process_cputime(void)
 	return t.sum_exec_runtime;
 }
 
-/* Clock clock's time in *ns and its resolution in *res; -EINVAL for a clock foliOS has not. */
+/*
+ * Clock clock's time in *ns and its resolution in *res; -EINVAL for a
+ * clock foliOS has not.  The clocks of the vDSO's data page are read as
+ * the vDSO reads them (include/vdso/datapage.h).
+ */
 static int clock_read(int clock, u64 *ns, u64 *res)
 {
+	if (vdso_clock_ns(vdso_data, clock, get_cycles(), ns, res))
+		return 0;
 	*res = 1;
 	switch (clock) {
-	case CLOCK_REALTIME:
-		*ns = ktime_get_real_ns();
-		return 0;
-	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_BOOTTIME:
-		*ns = ktime_get_ns();
-		return 0;
-	case CLOCK_REALTIME_COARSE:
-	case CLOCK_MONOTONIC_COARSE:
-		*ns = clock == CLOCK_REALTIME_COARSE ? ktime_get_real_ns() : ktime_get_ns();
-		*ns -= *ns % TICK_NSEC;
-		*res = TICK_NSEC;
-		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
 		*ns = process_cputime();
 		return 0;

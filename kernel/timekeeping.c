@@ -7,9 +7,12 @@
  *   real = ktime_get_ns() + offs_real       (ns since 1970-01-01 UTC)
  *
  * Setting the time moves offs_real only: the monotonic clock never jumps.
+ * offs_real and the time zone live in the vDSO's data page
+ * (include/vdso/datapage.h), where user mode reads them too.
  *
- * Locks: offs_real is one 64-bit word, stored and loaded whole; sys_tz
- * under tz_lock.
+ * Locks: offs_real is one 64-bit word, stored and loaded whole; the time
+ * zone's two words are written under tz_lock, and read under it by the
+ * system call (the vDSO reads them without).
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -18,9 +21,8 @@
 #include "linux/time64.h"
 #include "linux/uaccess.h"
 #include "uapi/linux/time.h"
+#include "vdso/datapage.h"
 
-static s64 offs_real;
-static struct timezone sys_tz;
 static spinlock_t tz_lock = SPINLOCK_INIT("tz_lock");
 
 /*
@@ -43,13 +45,13 @@ void timekeeping_init(void)
 {
 	s64 now = read_persistent_clock64();
 
-	WRITE_ONCE(offs_real, now * NSEC_PER_SEC - (s64)ktime_get_ns());
+	WRITE_ONCE(vdso_data->offs_real, now * NSEC_PER_SEC - (s64)ktime_get_ns());
 	pr_info("clock: the RTC says %lld s since 1970\n", (long long)now);
 }
 
 u64 ktime_get_real_ns(void)
 {
-	return ktime_get_ns() + READ_ONCE(offs_real);
+	return ktime_get_ns() + READ_ONCE(vdso_data->offs_real);
 }
 
 /*
@@ -68,7 +70,7 @@ int do_settimeofday64(const struct timespec64 *ts)
 	real_ns = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
 	if (real_ns < ktime_get_ns())
 		return -EINVAL;
-	WRITE_ONCE(offs_real, (s64)real_ns - (s64)ktime_get_ns());
+	WRITE_ONCE(vdso_data->offs_real, (s64)real_ns - (s64)ktime_get_ns());
 	return 0;
 }
 
@@ -83,7 +85,7 @@ long sys_gettimeofday(void *tv, void *tz)
 	if (tv && copy_to_user(tv, &t, sizeof(t)))
 		return -EFAULT;
 	spin_lock_irqsave(&tz_lock, flags);
-	z = sys_tz;
+	z = (struct timezone){ vdso_data->tz_minuteswest, vdso_data->tz_dsttime };
 	spin_unlock_irqrestore(&tz_lock, flags);
 	if (tz && copy_to_user(tz, &z, sizeof(z)))
 		return -EFAULT;
@@ -107,7 +109,8 @@ long sys_settimeofday(const void *tv, const void *tz)
 		return -EINVAL;
 	if (tz) {
 		spin_lock_irqsave(&tz_lock, flags);
-		sys_tz = z;
+		WRITE_ONCE(vdso_data->tz_minuteswest, z.tz_minuteswest);
+		WRITE_ONCE(vdso_data->tz_dsttime, z.tz_dsttime);
 		spin_unlock_irqrestore(&tz_lock, flags);
 	}
 	if (tv) {

@@ -203,6 +203,8 @@ static int faultin_page(struct vm_area_struct *vma, unsigned long address, unsig
  */
 static int check_vma_flags(struct vm_area_struct *vma, unsigned int gup_flags)
 {
+	if (vma->vm_flags & (VM_IO | VM_PFNMAP))
+		return -EFAULT;         /* no struct page to hand out */
 	if ((gup_flags & (FOLL_FORCE | FOLL_WRITE)) == (FOLL_FORCE | FOLL_WRITE) &&
 	    !(vma->vm_flags & VM_WRITE) && (vma->vm_flags & VM_MAYSHARE))
 		return -EFAULT;

@@ -146,6 +146,8 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 		break;
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
+		if (vma->vm_flags & VM_PFNMAP)
+			return -EINVAL;         /* Linux's madvise_dontneed_free_valid_vma */
 		zap_page_range(vma, start, end);
 		return 0;
 	case MADV_REMOVE:

@@ -183,12 +183,14 @@ static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
  * with filemap_fault's checks after folio_lock): 0 with vmf->page
  * referenced and its folio locked, still in the file's cache and inside
  * i_size; VM_FAULT_RETRY if truncation took the folio out meanwhile
- * (nothing held); or -errno (-ENXIO: the page is past EOF now, SIGBUS).
+ * (nothing held); VM_FAULT_NOPAGE if ->fault mapped a frame itself (a
+ * special mapping: no page, nothing held); or -errno (-ENXIO: the page
+ * is past EOF now, SIGBUS).
  * The lock may sleep: the caller holds no spinlock.
  */
 static int __do_fault(struct vm_fault *vmf)
 {
-	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
+	struct address_space *mapping;
 	struct folio *folio;
 	int ret;
 
@@ -196,7 +198,8 @@ static int __do_fault(struct vm_fault *vmf)
 		return -ENXIO;
 	ret = vmf->vma->vm_ops->fault(vmf);
 	if (ret)
-		return ret;
+		return ret;     /* VM_FAULT_NOPAGE: ->fault mapped it itself (a special mapping) */
+	mapping = vmf->vma->vm_file->f_mapping;
 	folio = page_folio(vmf->page);
 	folio_lock(folio);
 	if (folio->mapping != mapping)
@@ -226,6 +229,27 @@ static int finish_file_fault(struct vm_fault *vmf, pmd_t *pmd, bool dirty)
 	if (ret)
 		folio_put(folio);
 	return ret;
+}
+
+/*
+ * Map frame pfn, which has no struct page the mm may use, at addr of
+ * vma by a special PTE with the VMA's protection (Linux's
+ * vmf_insert_pfn): a ->fault of a VM_PFNMAP mapping calls it.  A PTE
+ * another CPU filled meanwhile stays.  VM_FAULT_NOPAGE, or -ENOMEM.
+ */
+int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn)
+{
+	spinlock_t *ptl;
+	pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
+
+	if (!pte)
+		return -ENOMEM;
+	if (pgent_none(*pte)) {
+		set_pte_at(vma->vm_mm, addr, pte,
+			   pgent_mkspecial(mk_pte_entry(pfn, vma_pgprot(vma, false))));
+	}
+	pte_unmap_unlock(pte, ptl);
+	return VM_FAULT_NOPAGE;
 }
 
 /* A read (or unshare) fault: map the page-cache page (Linux's do_read_fault). */

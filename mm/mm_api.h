@@ -74,7 +74,23 @@ struct vm_operations_struct {
 	void (*open)(struct vm_area_struct *vma);       /* a copy was made (fork, split) */
 	void (*close)(struct vm_area_struct *vma);      /* the VMA goes */
 	int (*fault)(struct vm_fault *vmf);
+	const char *(*name)(struct vm_area_struct *vma);        /* maps' name, e.g. "[vdso]" */
 };
+
+/*
+ * Pages of the kernel's own that a process maps (Linux's
+ * vm_special_mapping: the vDSO and its data page): nr_pages frames from
+ * pfn on, shown in maps as name.
+ */
+struct vm_special_mapping {
+	const char *name;
+	unsigned long pfn, nr_pages;
+};
+
+struct vm_area_struct *_install_special_mapping(struct mm_struct *mm, unsigned long addr,
+						unsigned long len, unsigned long vm_flags,
+						const struct vm_special_mapping *sm);
+int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn);
 
 /* The running task's soft and hard limits (kernel/sys.c; the host tests set their own). */
 unsigned long rlimit(unsigned int resource);

@@ -163,6 +163,7 @@ struct vm_area_struct {
 	struct anon_vma *anon_vma;      /* where its new anon folios point; NULL until a fault */
 	struct file *vm_file;           /* the file mapped (a reference), or NULL: anonymous */
 	const struct vm_operations_struct *vm_ops;      /* its faults; NULL: anonymous */
+	void *vm_private_data;          /* vm_ops' own (a special mapping's description) */
 	struct list_head shared;        /* in vm_file's mapping->i_mmap */
 };
 
@@ -175,8 +176,13 @@ struct vm_area_struct {
 #define VM_MAYEXEC      0x40UL
 #define VM_MAYSHARE     0x80UL          /* MAP_SHARED, even if read-only */
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+/* A heap's or stack's flags, and every mmap's VM_MAY* before the file's say (Linux's) */
+#define VM_DATA_DEFAULT_FLAGS (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
 #define VM_GROWSDOWN    0x100UL
+#define VM_PFNMAP       0x00000400UL    /* pages without struct page use: special PTEs only */
+#define VM_IO           0x00004000UL    /* not memory: no GUP, no core dump */
 #define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */
+#define VM_DONTEXPAND   0x00040000UL    /* mremap cannot grow it */
 #define VM_ACCOUNT      0x00100000UL    /* private writable memory, charged to the commit */
 #define VM_NORESERVE    0x00200000UL    /* MAP_NORESERVE: never charged */
 #define VM_WIPEONFORK   0x02000000UL    /* MADV_WIPEONFORK: the child's copy starts empty */

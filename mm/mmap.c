@@ -248,7 +248,6 @@ int vm_enough_memory(unsigned long pages)
 static int mmap_file_vm_flags(struct file *file, unsigned long prot, unsigned long flags,
 			      unsigned long *vm_flags)
 {
-	*vm_flags |= VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 	switch (flags & MAP_TYPE) {
 	case MAP_SHARED_VALIDATE:
 		if (flags & ~LEGACY_MAP_MASK)
@@ -356,7 +355,7 @@ static long mmap_region(struct mm_struct *mm, struct file *file, unsigned long a
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, unsigned long pgoff)
 {
-	unsigned long vm_flags = calc_vm_prot_bits(prot);
+	unsigned long vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 	bool mapped;
 	long ret;
 
@@ -381,7 +380,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
 	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
 		ret = 0;
 		pgoff = 0;
-		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+		vm_flags |= VM_SHARED | VM_MAYSHARE;
 	} else {
 		ret = (flags & MAP_TYPE) == MAP_PRIVATE ? 0 : -EINVAL;
 		pgoff = addr >> PAGE_SHIFT;
@@ -420,7 +419,7 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT) ||
 		    vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
 			return mm->brk;
-		if (!vma_create(mm, old_end, new_end, VM_READ | VM_WRITE | VM_ACCOUNT | VM_SOFTDIRTY))
+		if (!vma_create(mm, old_end, new_end, VM_DATA_DEFAULT_FLAGS | VM_ACCOUNT | VM_SOFTDIRTY))
 			return mm->brk;
 		vma_merge_all(mm);
 	}

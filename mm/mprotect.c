@@ -186,9 +186,11 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, un
 			ret = -ENOMEM;          /* a hole: the VMAs before it keep their change */
 			break;
 		}
-		/* A shared mapping of a file opened read-only never becomes writable. */
-		if ((newflags & VM_WRITE) && (vma->vm_flags & VM_MAYSHARE) &&
-		    !(vma->vm_flags & VM_MAYWRITE)) {
+		/*
+		 * Only what VM_MAY* allows (Linux's check): a shared mapping of a
+		 * file opened read-only never becomes writable, nor does the vDSO.
+		 */
+		if ((newflags & ~(vma->vm_flags >> 4)) & VM_ACCESS_FLAGS) {
 			ret = -EACCES;
 			break;
 		}

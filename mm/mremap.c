@@ -179,7 +179,8 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
  * (Linux's vma_to_resize).  -EFAULT: no VMA there or the range leaves it;
  * -EINVAL: old_len 0 of a private mapping (only a shared one may be
  * duplicated: a second mapping of the same pages) or page offsets that
- * would wrap; -ENOMEM: past RLIMIT_AS/RLIMIT_DATA.
+ * would wrap; -EFAULT: a mapping that cannot grow (VM_DONTEXPAND);
+ * -ENOMEM: past RLIMIT_AS/RLIMIT_DATA.
  */
 static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long addr,
 					    unsigned long old_len, unsigned long new_len,
@@ -203,6 +204,9 @@ static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long 
 	pgoff = linear_page_index(vma, addr);
 	if (pgoff + (new_len >> PAGE_SHIFT) < pgoff)
 		return NULL;
+	*err = -EFAULT;
+	if (vma->vm_flags & (VM_DONTEXPAND | VM_PFNMAP))
+		return NULL;            /* the vDSO: its size is the image's */
 	*err = -ENOMEM;
 	if (!may_expand_vm(mm, vma->vm_flags, (new_len - old_len) >> PAGE_SHIFT))
 		return NULL;

@@ -84,13 +84,14 @@ static void vma_unlink_file(struct vm_area_struct *vma)
 
 /*
  * new is a copy of old (a split, an mremap move, a fork): it maps the same
- * file with the same vm_ops — its own file reference and i_mmap link —
+ * file with the same vm_ops and private data — its own file reference and i_mmap link —
  * and vm_ops->open hears of it (Linux's vm_area_dup + get_file + vma_link
  * + vm_ops->open).
  */
 void vma_dup_file(struct vm_area_struct *new, struct vm_area_struct *old)
 {
 	new->vm_ops = old->vm_ops;
+	new->vm_private_data = old->vm_private_data;
 	if (old->vm_file) {
 		new->vm_file = get_file(old->vm_file);
 		vma_link_file(new);
@@ -257,6 +258,7 @@ static bool vma_can_merge(const struct vm_area_struct *prev, const struct vm_are
 	return next->vm_start == prev->vm_end &&
 	       !((next->vm_flags ^ prev->vm_flags) & ~VM_SOFTDIRTY) &&
 	       prev->vm_file == next->vm_file && prev->vm_ops == next->vm_ops &&
+	       prev->vm_private_data == next->vm_private_data &&
 	       !(prev->vm_ops && prev->vm_ops->close) &&
 	       prev->vm_pgoff + ((prev->vm_end - prev->vm_start) >> PAGE_SHIFT) == next->vm_pgoff &&
 	       anon_vmas_mergeable(prev, next);

@@ -1,10 +1,12 @@
 /* CPU feature setup: SMEP/SMAP where present, RDRAND/RDSEED, global pages, user rdtsc, the FPU. */
 #include <asm/arch.h>
 #include <asm/cpu.h>
+#include <asm/elf.h>
 #include <asm/fpu.h>
 #include "linux/printk.h"
 
 bool cpu_has_smep, cpu_has_smap, cpu_has_rdrand, cpu_has_rdseed;
+u32 elf_hwcap;                          /* CPUID 1's EDX: AT_HWCAP (asm/elf.h) */
 
 void cpu_features_init(void)
 {
@@ -20,6 +22,7 @@ void cpu_features_init(void)
 	}
 	cpuid(1, 0, &a, &b, &c, &d);
 	cpu_has_rdrand = c & BIT(30);
+	elf_hwcap = d;
 	if (cpu_has_smep)
 		cr4 |= X86_CR4_SMEP;
 	if (cpu_has_smap)

@@ -265,11 +265,16 @@ static struct _fpx_sw_bytes *fx_sw_bytes(struct fpstate *fps)
 	return (struct _fpx_sw_bytes *)((char *)&fps->regs.fxsave + FX_SW_BYTES_OFFSET);
 }
 
+/* The size of a signal frame's FPU image (Linux's fpu__get_fpstate_size). */
+unsigned long fpu__get_fpstate_size(void)
+{
+	return xsave_enabled ? fpu_kernel_size + FP_XSTATE_MAGIC2_SIZE : sizeof(struct fxregs_state);
+}
+
 /* The frame's FPU image below sp: its 64-byte aligned start, its size; the new sp. */
 unsigned long fpu__alloc_mathframe(unsigned long sp, unsigned long *buf_fx, unsigned long *size)
 {
-	*size = xsave_enabled ? fpu_kernel_size + FP_XSTATE_MAGIC2_SIZE :
-				sizeof(struct fxregs_state);
+	*size = fpu__get_fpstate_size();
 	sp = (sp - *size) & ~63UL;
 	*buf_fx = sp;
 	return sp;

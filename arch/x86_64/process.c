@@ -69,6 +69,7 @@ void percpu_init(unsigned int cpu)
 	wrmsr(MSR_STAR, ((u64)(USER_DS - 8) << 48) | ((u64)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (u64)syscall_entry);
 	wrmsr(MSR_FMASK, RFLAGS_MASK_ON_SYSCALL);
+	setup_getcpu(cpu);
 }
 
 /* The boot CPU's per-CPU area, before anything reads current. */

@@ -91,6 +91,16 @@ static unsigned long get_sigframe(struct ksignal *ksig, const struct pt_regs *re
 }
 
 /*
+ * The most a signal frame can take of a stack (Linux's init_sigframe_size,
+ * AT_MINSIGSTKSZ): the frame, the FPU image, and what aligning each may
+ * skip (15 bytes below the frame, 63 below the image).
+ */
+unsigned long get_sigframe_size(void)
+{
+	return ALIGN_UP(sizeof(struct rt_sigframe) + 15 + fpu__get_fpstate_size() + 63, 16);
+}
+
+/*
  * Build ksig's frame for the interrupted user state in regs and point
  * regs at the handler (Linux's x64_setup_rt_frame).  x86-64 requires
  * SA_RESTORER.  0, or -EFAULT.

@@ -1,6 +1,7 @@
 /*
  * Time: the TSC, calibrated against PIT (8254) channel 2 at boot, gives
- * nanoseconds for printk timestamps.  The local APIC timers (apic.c),
+ * nanoseconds since boot: the monotonic clock, kept in the vDSO's data
+ * page (include/vdso/datapage.h) so that user mode reads it too.  The local APIC timers (apic.c),
  * calibrated in the same PIT interval, interrupt every CPU at HZ; the boot
  * CPU's counts jiffies.
  */
@@ -10,13 +11,13 @@
 #include <asm/io.h>
 #include <asm/processor.h>
 #include "linux/printk.h"
+#include "vdso/datapage.h"
 
 #define PIT_HZ          1193182
 #define CALIBRATE_MS    10
 
 volatile unsigned long jiffies;
 unsigned long tsc_khz;
-static u64 tsc_at_boot;
 
 /* The PIT, TSC and local APIC timer read together (as close as can be). */
 struct clock_sample {
@@ -68,6 +69,7 @@ void timer_init(void)
 	u32 period = calibrate_pit_once();
 
 	pr_info("tsc: %lu.%03lu MHz\n", tsc_khz / 1000, tsc_khz % 1000);
+	WRITE_ONCE(vdso_data->tsc_khz, tsc_khz);        /* the clocks start */
 	setup_boot_APIC_clock(period);
 }
 
@@ -86,19 +88,14 @@ void udelay(unsigned long us)
 		cpu_relax();
 }
 
-/* Nanoseconds since boot (0 until the TSC is calibrated). */
+/* Nanoseconds since boot (0 until the TSC is calibrated), as the vDSO reads them. */
 u64 ktime_get_ns(void)
 {
-	u64 delta;
-
-	if (!tsc_khz)
-		return 0;
-	delta = rdtsc() - tsc_at_boot;
-	return delta / tsc_khz * 1000000 + (delta % tsc_khz) * 1000000 / tsc_khz;
+	return vdso_mono_ns(vdso_data, rdtsc());
 }
 
 /* Record the TSC at boot so timestamps start near zero. */
 void tsc_mark_boot(void)
 {
-	tsc_at_boot = rdtsc();
+	vdso_data->tsc_base = rdtsc();
 }

@@ -206,6 +206,8 @@ const char *map_vma_name(struct vm_area_struct *vma, char *buf)
 		name = buf ? file_path(vma->vm_file, buf, PATH_MAX) : "";
 		return IS_ERR(name) ? "" : name;
 	}
+	if (vma->vm_ops && vma->vm_ops->name)
+		return vma->vm_ops->name(vma);
 	if (vma_is_heap(vma))
 		return "[heap]";
 	return vma_is_stack(vma) ? "[stack]" : "";
@@ -274,15 +276,17 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bo
 		   0UL, 0UL);
 }
 
-/* Linux's VmFlags mnemonics for the flags foliOS has (anon VMAs may read/write/exec). */
+/* Linux's VmFlags mnemonics for the flags foliOS has, in Linux's order. */
 static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct *vma)
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%s%smr mw me %s%s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+	seq_printf(m, "VmFlags: %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
 		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_SHARED ? "sh " : "",
-		   f & VM_MAYSHARE ? "ms " : "", f & VM_GROWSDOWN ? "gd " : "",
-		   f & VM_DONTCOPY ? "dc " : "", f & VM_ACCOUNT ? "ac " : "",
+		   f & VM_MAYREAD ? "mr " : "", f & VM_MAYWRITE ? "mw " : "",
+		   f & VM_MAYEXEC ? "me " : "", f & VM_MAYSHARE ? "ms " : "",
+		   f & VM_GROWSDOWN ? "gd " : "", f & VM_PFNMAP ? "pf " : "", f & VM_IO ? "io " : "",
+		   f & VM_DONTCOPY ? "dc " : "", f & VM_DONTEXPAND ? "de " : "", f & VM_ACCOUNT ? "ac " : "",
 		   f & VM_NORESERVE ? "nr " : "",
 		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
 		   f & VM_SOFTDIRTY ? "sd " : "", f & VM_HUGEPAGE ? "hg " : "",
@@ -292,14 +296,15 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 /*
  * smaps' THPeligible (Linux's thp_vma_allowable_orders for smaps): anon
  * memory by the THP knobs, shmem (tmpfs, memfd, shared anon) by shmem's
- * huge policy, other files never (foliOS has no READ_ONLY_THP_FOR_FS).
+ * huge policy, other files and special mappings (the vDSO) never (foliOS
+ * has no READ_ONLY_THP_FOR_FS).
  */
 static bool thp_eligible(struct vm_area_struct *vma)
 {
 	struct file *file = vma->vm_file;
 
 	if (!file)
-		return thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0;
+		return !vma->vm_ops && thp_vma_allowable_orders(vma, THP_ORDERS_ALL_ANON) != 0;
 	if (!shmem_mapping(file->f_mapping))
 		return false;
 	return shmem_allowable_huge_orders(file_inode(file), vma, vma->vm_pgoff, 0, false) != 0;

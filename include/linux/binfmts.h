@@ -32,11 +32,14 @@ struct exec_args {
 };
 
 struct file;
+struct mm_struct;
 
 int do_execve(const char *path, struct exec_args *a);
 struct file *open_exec(const char *path, long *err);
 int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp);
 int load_script(struct exec_args *a);
 int exec_args_replace_arg0(struct exec_args *a, const char *const *strs, int n);
+/* Map the vDSO into a new mm (arch); its address in *ehdr.  0 or -errno. */
+int arch_setup_additional_pages(struct mm_struct *mm, unsigned long *ehdr);
 
 #endif

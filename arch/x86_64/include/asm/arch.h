@@ -40,6 +40,8 @@ void uart_startup(void);
 void timer_init(void);
 void tsc_mark_boot(void);
 u64 ktime_get_ns(void);
+void vdso_init(void);
+void setup_getcpu(unsigned int cpu);
 
 /* Ends the QEMU run: status goes to the debug console for run-qemu.sh. */
 __noreturn void arch_power_off(int status);

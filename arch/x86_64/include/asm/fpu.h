@@ -64,6 +64,7 @@ void fpu_flush_thread(void);
 void switch_fpu(struct task_struct *prev, struct task_struct *next);
 void math_error(struct pt_regs *regs, unsigned long trapnr);
 bool use_xsave(void);
+unsigned long fpu__get_fpstate_size(void);
 unsigned long fpu__alloc_mathframe(unsigned long sp, unsigned long *buf_fx, unsigned long *size);
 bool copy_fpstate_to_sigframe(unsigned long buf_fx);
 void fpu__clear_user_states(void);

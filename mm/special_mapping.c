@@ -1,0 +1,62 @@
+/*
+ * Special mappings (Linux's _install_special_mapping in mm/mmap.c): a
+ * range of a process that shows frames of the kernel's own — the vDSO's
+ * code and data page — described by a struct vm_special_mapping.  Such a
+ * VMA is a PFN map (VM_PFNMAP): its ->fault puts in a special PTE for the
+ * frame at the faulting page's offset (vmf_insert_pfn), so rmap, the
+ * refcounts and RSS never see those frames; fork does not copy the PTEs
+ * (the child faults them in again), munmap and exit just clear them.
+ * The VMA cannot grow (VM_DONTEXPAND) and GUP refuses it.
+ *
+ * Locks: the caller of _install_special_mapping holds the mmap_lock for
+ * write, or builds an mm no one else can reach (exec); the fault runs
+ * under the mmap_lock for read and takes the PTE table's lock.
+ */
+#include "linux/errno.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+
+static const struct vm_special_mapping *vma_special(struct vm_area_struct *vma)
+{
+	return vma->vm_private_data;
+}
+
+/* The faulting page's frame; -ENXIO (SIGBUS) past the mapping's pages. */
+static int special_mapping_fault(struct vm_fault *vmf)
+{
+	const struct vm_special_mapping *sm = vma_special(vmf->vma);
+
+	if (vmf->pgoff >= sm->nr_pages)
+		return -ENXIO;
+	return vmf_insert_pfn(vmf->vma, vmf->address, sm->pfn + vmf->pgoff);
+}
+
+static const char *special_mapping_name(struct vm_area_struct *vma)
+{
+	return vma_special(vma)->name;
+}
+
+static const struct vm_operations_struct special_mapping_vmops = {
+	.fault = special_mapping_fault,
+	.name = special_mapping_name,
+};
+
+/*
+ * Map sm's frames at [addr, addr + len) of mm with vm_flags (plus
+ * VM_PFNMAP and VM_DONTEXPAND), page 0 at addr.  The new VMA, or NULL if
+ * out of memory.  The range must be free.
+ */
+struct vm_area_struct *_install_special_mapping(struct mm_struct *mm, unsigned long addr,
+						unsigned long len, unsigned long vm_flags,
+						const struct vm_special_mapping *sm)
+{
+	struct vm_area_struct *vma = vma_create(mm, addr, addr + len,
+						vm_flags | VM_PFNMAP | VM_DONTEXPAND);
+
+	if (!vma)
+		return NULL;
+	vma->vm_pgoff = 0;
+	vma->vm_ops = &special_mapping_vmops;
+	vma->vm_private_data = (void *)sm;
+	return vma;
+}
