@@ -21,6 +21,7 @@
  * Locking: inode_lock (i_rwsem) for every writer of the attributes;
  * readers (stat) take none, as Linux's.  The umask is fs->lock's.
  */
+#include "linux/capability.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/namei.h"
@@ -182,11 +183,19 @@ long sys_fchmod(int fd, unsigned int mode)
 
 /*
  * chown's change (Linux's chown_common): -1 keeps an id; a file (not a
- * directory) loses setuid, and setgid if group-executable.
+ * directory) loses setuid, and setgid if group-executable.  Giving a file
+ * away needs CAP_CHOWN (-EPERM).
  */
 static long chown_common(struct inode *inode, unsigned int uid, unsigned int gid)
 {
 	struct iattr attr = { .ia_valid = ATTR_CTIME, .ia_uid = uid, .ia_gid = gid };
+	bool owner = inode->i_uid == 0;         /* the caller (root) owns it */
+
+	/* Linux's chown_ok/chgrp_ok: the owner may keep its uid and pick a group of its own. */
+	if ((uid != (unsigned int)-1 && !(owner && uid == inode->i_uid)) ||
+	    (gid != (unsigned int)-1 && !(owner && (gid == inode->i_gid || gid == 0))))
+		if (!capable(CAP_CHOWN))
+			return -EPERM;
 
 	if (uid != (unsigned int)-1)
 		attr.ia_valid |= ATTR_UID;

@@ -14,6 +14,7 @@
  * with lock_rename; rmdir and rename hold namespace_sem for reading
  * across their mount-point checks.  Lock order: see mm/rmap.c.
  */
+#include "linux/capability.h"
 #include "linux/errno.h"
 #include "linux/err.h"
 #include "linux/namei.h"
@@ -497,8 +498,8 @@ long sys_symlink(const char *utarget, const char *upath)
 /*
  * mknod's checks (Linux's do_mknodat and may_mknod): a regular file (type
  * 0 too), FIFO, character or block device or socket, its permissions less
- * the umask; EPERM for a directory, EINVAL for another type, then EEXIST
- * and EROFS as for mkdir.
+ * the umask; EPERM for a directory, EINVAL for another type, then EEXIST,
+ * EPERM for a device without CAP_MKNOD, and EROFS as for mkdir.
  */
 long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int dev)
 {
@@ -520,6 +521,8 @@ long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int d
 	if (err)
 		return err;
 	err = pp.type != LAST_NORM ? -EEXIST : path_exists(pp.path);
+	if (!err && (S_ISCHR(mode) || S_ISBLK(mode)) && !capable(CAP_MKNOD))
+		err = -EPERM;
 	if (!err && !DIR_OP(pp.dir, mknod))
 		err = -EROFS;
 	if (!err)

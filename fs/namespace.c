@@ -22,6 +22,7 @@
  * meanwhile), and umount, which empties the detached tree afterwards.
  * Lock order: see mm/rmap.c.
  */
+#include "linux/capability.h"
 #include "linux/errno.h"
 #include "linux/err.h"
 #include "linux/fs.h"
@@ -31,6 +32,8 @@
 #include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
+#include "linux/seq_file.h"
+#include "fs/proc/internal.h"
 #include "mm/mm.h"
 
 #define NR_MOUNTS       16
@@ -129,6 +132,52 @@ static int kern_mount(const char *path, const char *fstype, const char *options)
 	return 0;
 }
 
+/* path into m as /proc/mounts writes it: '/' first, space, tab, newline and '\\' in octal. */
+static void mangle_path(struct seq_file *m, const char *path)
+{
+	seq_printf(m, "/");
+	for (; *path; path++)
+		if (strchr(" \t\n\\", *path))
+			seq_printf(m, "\\%03o", *path);
+		else
+			seq_printf(m, "%c", *path);
+}
+
+/*
+ * /proc/mounts (Linux's show_vfsmnt): "device mountpoint type options 0 0"
+ * per mount — the read-only initrd at /, the kernel's own file systems at
+ * their fixed places, then each tmpfs with the options it was given that
+ * are not the defaults (shmem_show_options), under namespace_sem.
+ */
+static int mounts_proc_show(struct seq_file *m, void *v)
+{
+	static const char *const fixed[][3] = {
+		{ "rootfs", "", "rootfs ro" }, { "proc", "proc", "proc rw,relatime" },
+		{ "sysfs", "sys", "sysfs rw,relatime" },
+		{ "debugfs", "sys/kernel/debug", "debugfs rw,relatime" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
+		seq_printf(m, "%s ", fixed[i][0]);
+		mangle_path(m, fixed[i][1]);
+		seq_printf(m, " %s 0 0\n", fixed[i][2]);
+	}
+	down_read(&namespace_sem);
+	for (int i = 0; i < NR_MOUNTS; i++) {
+		if (!mounts[i].mnt_root)
+			continue;
+		seq_printf(m, "tmpfs ");
+		mangle_path(m, mounts[i].mnt_path);
+		seq_printf(m, " tmpfs rw,relatime");
+		shmem_show_options(m, mounts[i].mnt_root);
+		seq_printf(m, " 0 0\n");
+	}
+	up_read(&namespace_sem);
+	return 0;
+}
+
+const struct proc_dir_entry proc_mounts = { "mounts", mounts_proc_show };
+
 /* Copy mount(2)'s option page in (Linux's copy_mount_options); NULL for none. */
 static char *copy_mount_options(const void *data, long *err)
 {
@@ -178,6 +227,8 @@ static long do_mount(struct inode *target, const char *fstype, unsigned long fla
 	bool lock = target->i_op != NULL;       /* the read-only trees never change */
 	long err = -ENOENT;
 
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;          /* Linux's may_mount */
 	if (!strcmp(fstype, "proc") || !strcmp(fstype, "sysfs"))
 		return 0;
 	if (!S_ISDIR(target->i_mode))
@@ -300,6 +351,10 @@ long sys_umount2(const char *utarget, int flags)
 	ret = user_path_at(AT_FDCWD, utarget, flags & UMOUNT_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &target);
 	if (ret)
 		return ret;
+	if (!capable(CAP_SYS_ADMIN)) {
+		iput(target);
+		return -EPERM;
+	}
 	if (S_ISDIR(target->i_mode)) {
 		down_write(&namespace_sem);
 		root = umount_root(target, flags);

@@ -424,6 +424,8 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 	if (!mm)
 		goto out;
 	mm->mmap_base = MMAP_BASE;
+	if (old)        /* PR_SET_THP_DISABLE lasts across exec; the program may dump again */
+		mm->flags = (old->flags & MMF_INIT_MASK & ~MMF_DUMPABLE_MASK) | SUID_DUMP_USER;
 	mm->start_stack = STACK_TOP;
 	set_task_mm(current, mm);
 	arch_switch_mm_and_stack(current);

@@ -9,6 +9,7 @@
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
+#include "linux/rseq.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/binfmts.h"
@@ -404,6 +405,8 @@ long sys_execve(const char *upath, char *const *argv, char *const *envp)
 		ret = do_execve(path, &a);
 	if (!ret) {
 		flush_signal_handlers(current);
+		cap_bprm_creds(current);
+		rseq_execve(current);
 		current->did_exec = true;
 	}
 	kfree(path);

@@ -87,19 +87,64 @@ __noreturn void do_group_exit(int wait_status)
 }
 
 /*
- * Give t's children to init, which reaps them (Linux's
- * forget_original_parent).  tasklist_lock held.
+ * Who takes the children of the dying process father (Linux's
+ * find_new_reaper): the nearest ancestor that made itself a child
+ * subreaper (PR_SET_CHILD_SUBREAPER) and is not exiting, else init.
+ * tasklist_lock held.
+ */
+static struct task_struct *find_new_reaper(struct task_struct *father)
+{
+	struct task_struct *reaper;
+
+	if (!father->signal->has_child_subreaper)
+		return init_task;
+	for (reaper = father->parent; reaper && reaper != init_task; reaper = reaper->parent)
+		if (reaper->signal->is_child_subreaper && reaper->signal->live > 0)
+			return reaper->group_leader;
+	return init_task;
+}
+
+/* Each thread of child c that asked (PR_SET_PDEATHSIG) hears its parent died; tasklist_lock held. */
+static void send_pdeath_signals(struct task_struct *c, struct task_struct *father)
+{
+	siginfo_t info = { .si_code = SI_USER, .si_pid = father->tgid };
+	struct task_struct *t;
+
+	list_for_each_entry(t, &c->signal->thread_head, thread_node)
+		if (t->pdeath_signal) {
+			info.si_signo = t->pdeath_signal;
+			send_signal_locked(t->pdeath_signal, &info, t, true);
+		}
+}
+
+/*
+ * Give t's children to a new reaper (Linux's forget_original_parent): a
+ * subreaper above, or init, which reaps them.  Each child's threads get
+ * their parent-death signal.  A child that is a zombie already is news
+ * to a subreaper (SIGCHLD, its wait wakes); if that subreaper would reap
+ * it at once (SIGCHLD ignored), init reaps it instead.  tasklist_lock held.
  */
 static void forget_original_parent(struct task_struct *t)
 {
+	struct task_struct *reaper = find_new_reaper(t);
+
 	while (!list_empty(&t->children)) {
 		struct task_struct *c = list_first_entry(&t->children, struct task_struct, sibling);
+		struct task_struct *to = reaper;
 
 		list_del(&c->sibling);
-		c->parent = init_task;
-		list_add_tail(&c->sibling, &init_task->children);
+		send_pdeath_signals(c, t);
+		if (to != init_task && c->state == TASK_ZOMBIE) {
+			c->parent = to;
+			if (do_notify_parent(c))
+				to = init_task;
+		}
+		c->parent = to;
+		list_add_tail(&c->sibling, &to->children);
 		kill_orphaned_pgrp(c, t);
 	}
+	if (reaper != init_task)
+		wake_up_interruptible_all(&reaper->signal->wait_chldexit);
 	wake_up_interruptible_all(&init_task->signal->wait_chldexit);
 }
 

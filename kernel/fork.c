@@ -14,6 +14,7 @@
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
+#include "linux/rseq.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
 #include "linux/printk.h"
@@ -85,6 +86,9 @@ static int alloc_signal_struct(struct task_struct *t)
 	sig->sigcnt = 1;
 	sig->nr_threads = sig->live = 1;
 	rlimits_init(sig, current->signal);     /* init's parent is the idle task: none */
+	if (current->signal)    /* orphans may have a subreaper above (Linux's copy_signal) */
+		sig->has_child_subreaper = current->signal->has_child_subreaper ||
+					   current->signal->is_child_subreaper;
 	INIT_LIST_HEAD(&sig->thread_head);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
 	init_waitqueue_head(&sig->wait_chldexit);
@@ -302,6 +306,9 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
 	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
 	c->make_it_fail = current->make_it_fail;
+	c->caps = current->caps;
+	rseq_fork(c, flags);
+	c->no_new_privs = current->no_new_privs;
 	pid = c->pid;   /* c may run, exit and be freed before wake_up_new_task returns */
 	wake_up_new_task(c);
 	return pid;

@@ -5,12 +5,17 @@
  * expiry in ns of ktime_get_ns(); the timer tick looks at every task
  * (Linux arms an hrtimer instead), so a SIGALRM comes up to 1/HZ late.
  * fork's child starts disarmed, exec keeps the timer, as in Linux.
- * ITIMER_VIRTUAL and ITIMER_PROF (CPU-time timers) are not implemented:
- * foliOS accounts no CPU time; they give -EINVAL.
+ *
+ * ITIMER_VIRTUAL and ITIMER_PROF count the process's CPU time down, user
+ * time only (SIGVTALRM) or user and system (SIGPROF), a tick of it at a
+ * time as the tick accounts it (kernel/sched/cputime.c) on any thread of
+ * the process (Linux's process-wide CPU itimers, kernel/time/
+ * posix-cpu-timers.c).  As Linux, a value set gets one tick more, so that
+ * the timer never fires before that much CPU time was used.
  *
  * Locking: itimer_lock (irqsave: the tick takes it) guards every task's
- * it_real_expires/it_real_incr (Linux: sighand->siglock); send_sig under it
- * takes tasklist_lock.  The tick walks the task list under tasklist_lock
+ * it_real_expires/it_real_incr and it[] (Linux: sighand->siglock);
+ * send_sig under it takes tasklist_lock.  The tick walks the task list under tasklist_lock
  * (irq-safe), which every change of the list holds.
  */
 #include "linux/errno.h"
@@ -52,6 +57,44 @@ void run_itimers(void)
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 
+/*
+ * A CPU-time timer's tick: ns of the process's CPU time went by.  Returns
+ * true when it expired (reloaded with its interval, or disarmed).
+ * itimer_lock held.
+ */
+static bool cpu_itimer_tick(struct cpu_itimer *it, u64 ns)
+{
+	if (!it->expires)
+		return false;
+	if (it->expires > ns) {
+		it->expires -= ns;
+		return false;
+	}
+	it->expires = it->incr;
+	return true;
+}
+
+/*
+ * The tick on p's CPU (Linux's run_posix_cpu_timers): p's process used a
+ * tick of CPU time, user time if user_tick; SIGPROF and SIGVTALRM for the
+ * timers that ran out.  Interrupts off.
+ */
+void run_posix_cpu_timers(struct task_struct *p, int user_tick)
+{
+	bool prof, virt;
+
+	if (!p || is_idle_task(p) || !p->signal)
+		return;
+	spin_lock(&itimer_lock);
+	prof = cpu_itimer_tick(&p->signal->it[CPUCLOCK_PROF], TICK_NSEC);
+	virt = user_tick && cpu_itimer_tick(&p->signal->it[CPUCLOCK_VIRT], TICK_NSEC);
+	spin_unlock(&itimer_lock);
+	if (prof)
+		send_sig(SIGPROF, p, 1);
+	if (virt)
+		send_sig(SIGVTALRM, p, 1);
+}
+
 static u64 timeval_to_ns(const struct __kernel_old_timeval *tv)
 {
 	return MIN(tv->tv_sec, ITIMER_MAX_SECS) * NSEC_PER_SEC + tv->tv_usec * NSEC_PER_USEC;
@@ -64,38 +107,60 @@ static struct __kernel_old_timeval ns_to_timeval(u64 ns)
 	return (struct __kernel_old_timeval){ ns / 1000000, ns % 1000000 };
 }
 
-/* current's ITIMER_REAL at now: the time left and the interval; itimer_lock held. */
-static void __getitimer(struct __kernel_old_itimerval *v, u64 now)
+/* The CPU-time timer of ITIMER_PROF or ITIMER_VIRTUAL. */
+static struct cpu_itimer *cpu_itimer(int which)
 {
-	u64 left = 0;
-
-	if (current->signal->it_real_expires)
-		left = current->signal->it_real_expires > now ? current->signal->it_real_expires - now : 1;
-	v->it_value = ns_to_timeval(left);
-	v->it_interval = ns_to_timeval(current->signal->it_real_incr);
+	return &current->signal->it[which == ITIMER_PROF ? CPUCLOCK_PROF : CPUCLOCK_VIRT];
 }
 
-/* current's ITIMER_REAL (Linux's get_itimerspec). */
-static void do_getitimer(struct __kernel_old_itimerval *v)
+/* current's timer which at now: the time left and the interval; itimer_lock held. */
+static void __getitimer(int which, struct __kernel_old_itimerval *v, u64 now)
+{
+	struct signal_struct *sig = current->signal;
+	u64 left = 0, incr;
+
+	if (which == ITIMER_REAL) {
+		if (sig->it_real_expires)
+			left = sig->it_real_expires > now ? sig->it_real_expires - now : 1;
+		incr = sig->it_real_incr;
+	} else {
+		left = cpu_itimer(which)->expires;
+		incr = cpu_itimer(which)->incr;
+	}
+	v->it_value = ns_to_timeval(left);
+	v->it_interval = ns_to_timeval(incr);
+}
+
+/* current's timer which (Linux's do_getitimer). */
+static void do_getitimer(int which, struct __kernel_old_itimerval *v)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&itimer_lock, flags);
-	__getitimer(v, ktime_get_ns());
+	__getitimer(which, v, ktime_get_ns());
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 
-/* Arm (or with a zero value disarm) current's ITIMER_REAL; the old setting to *old. */
-static void do_setitimer(const struct __kernel_old_itimerval *v,
+/*
+ * Arm (or with a zero value disarm) current's timer which; the old
+ * setting to *old (Linux's do_setitimer, set_cpu_itimer).
+ */
+static void do_setitimer(int which, const struct __kernel_old_itimerval *v,
 			 struct __kernel_old_itimerval *old)
 {
-	u64 value = timeval_to_ns(&v->it_value), now = ktime_get_ns();
+	u64 value = timeval_to_ns(&v->it_value), incr = timeval_to_ns(&v->it_interval);
+	u64 now = ktime_get_ns();
 	unsigned long flags;
 
 	spin_lock_irqsave(&itimer_lock, flags);
-	__getitimer(old, now);
-	current->signal->it_real_expires = value ? now + value : 0;
-	current->signal->it_real_incr = value ? timeval_to_ns(&v->it_interval) : 0;
+	__getitimer(which, old, now);
+	if (which == ITIMER_REAL) {
+		current->signal->it_real_expires = value ? now + value : 0;
+		current->signal->it_real_incr = value ? incr : 0;
+	} else {
+		cpu_itimer(which)->expires = value ? value + TICK_NSEC : 0;
+		cpu_itimer(which)->incr = incr;
+	}
 	spin_unlock_irqrestore(&itimer_lock, flags);
 }
 
@@ -104,21 +169,26 @@ static bool timeval_valid(const struct __kernel_old_timeval *tv)
 	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < 1000000;
 }
 
-/* getitimer(which, value): 0, -EINVAL (not ITIMER_REAL) or -EFAULT. */
+static bool itimer_which_valid(int which)
+{
+	return which == ITIMER_REAL || which == ITIMER_VIRTUAL || which == ITIMER_PROF;
+}
+
+/* getitimer(which, value): 0, -EINVAL (no such timer) or -EFAULT. */
 long sys_getitimer(int which, struct __kernel_old_itimerval *uvalue)
 {
 	struct __kernel_old_itimerval v;
 
-	if (which != ITIMER_REAL)
+	if (!itimer_which_valid(which))
 		return -EINVAL;
-	do_getitimer(&v);
+	do_getitimer(which, &v);
 	return copy_to_user(uvalue, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
 /*
  * setitimer(which, value, ovalue): a NULL value disarms, as Linux allows;
- * the previous setting goes to ovalue if given.  0, -EINVAL (not
- * ITIMER_REAL, or a microsecond count outside 0..999999) or -EFAULT.
+ * the previous setting goes to ovalue if given.  0, -EINVAL (no such
+ * timer, or a microsecond count outside 0..999999) or -EFAULT.
  */
 long sys_setitimer(int which, const struct __kernel_old_itimerval *uvalue,
 		   struct __kernel_old_itimerval *uovalue)
@@ -127,11 +197,11 @@ long sys_setitimer(int which, const struct __kernel_old_itimerval *uvalue,
 
 	if (uvalue && copy_from_user(&v, uvalue, sizeof(v)))
 		return -EFAULT;
-	if (which != ITIMER_REAL)
+	if (!itimer_which_valid(which))
 		return -EINVAL;
 	if (!timeval_valid(&v.it_value) || !timeval_valid(&v.it_interval))
 		return -EINVAL;
-	do_setitimer(&v, &old);
+	do_setitimer(which, &v, &old);
 	return uovalue && copy_to_user(uovalue, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
@@ -144,7 +214,7 @@ long sys_alarm(unsigned int seconds)
 {
 	struct __kernel_old_itimerval v = { .it_value.tv_sec = seconds }, old;
 
-	do_setitimer(&v, &old);
+	do_setitimer(ITIMER_REAL, &v, &old);
 	if ((!old.it_value.tv_sec && old.it_value.tv_usec) || old.it_value.tv_usec >= 500000)
 		old.it_value.tv_sec++;
 	return old.it_value.tv_sec;

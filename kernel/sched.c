@@ -47,6 +47,7 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	}
 	atomic_inc(&nr_tasks);
 	t->start_time = ktime_get_ns();
+	t->caps = (struct task_caps){ CAP_FULL_SET, CAP_FULL_SET, 0, CAP_FULL_SET };  /* root's */
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);

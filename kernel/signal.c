@@ -27,6 +27,8 @@
 #include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
+#include "linux/pid.h"
+#include "linux/fs.h"
 #include <asm/irqflags.h>
 
 #define INT_MIN (-2147483647 - 1)
@@ -284,10 +286,6 @@ static siginfo_t kill_info(int sig, int code)
 }
 
 /*
- * sig to every process (zombies included) of group pgrp.  0 if one took
- * it, -ESRCH if the group is empty, else the last error.
- */
-/*
  * kill(-pgrp, sig): sig with info to every process (zombies included) of
  * group pgrp, walked under tasklist_lock (held for __kill_pgrp_info).  0 if one took it, -ESRCH if
  * the group is empty, else the last error.
@@ -344,6 +342,21 @@ static int kill_all(const siginfo_t *info, int sig)
 	return count ? ret : -ESRCH;
 }
 
+/* sig with info to process pid, a zombie too (Linux's kill_pid_info); -ESRCH if there is none. */
+static int kill_pid_info(int sig, const siginfo_t *info, int pid)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	int ret = -ESRCH;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = pid > 0 ? find_task_by_vpid(pid) : NULL;
+	if (t)
+		ret = group_send_sig_info(sig, info, t->group_leader, PIDTYPE_TGID);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
 /*
  * kill(pid, sig): pid > 0 one process (a zombie too), 0 the caller's
  * group, -1 everyone else, < -1 the group -pid (Linux's
@@ -352,18 +365,9 @@ static int kill_all(const siginfo_t *info, int sig)
 long sys_kill(int pid, int sig)
 {
 	siginfo_t info = kill_info(sig, SI_USER);
-	struct task_struct *t;
-	unsigned long flags;
-	int ret = -ESRCH;
 
-	if (pid > 0) {
-		spin_lock_irqsave(&tasklist_lock, flags);
-		t = find_task_by_vpid(pid);
-		if (t)
-			ret = group_send_sig_info(sig, &info, t->group_leader, PIDTYPE_TGID);
-		spin_unlock_irqrestore(&tasklist_lock, flags);
-		return ret;
-	}
+	if (pid > 0)
+		return kill_pid_info(sig, &info, pid);
 	if (pid == INT_MIN)                     /* -INT_MIN is no process group */
 		return -ESRCH;
 	if (pid != -1)
@@ -372,13 +376,11 @@ long sys_kill(int pid, int sig)
 }
 
 /*
- * tgkill(tgid, pid, sig), tkill(pid, sig): one thread, SI_TKILL (Linux's
- * do_tkill); tgid < 0 means tkill, else the thread must be in group tgid.
- * An exited thread takes nothing.
+ * sig with info to thread pid, which must be in group tgid unless tgid
+ * is -1 (Linux's do_send_specific).  An exited thread takes nothing.
  */
-static long do_tkill(int tgid, int pid, int sig)
+static long do_send_specific(int tgid, int pid, int sig, const siginfo_t *info)
 {
-	siginfo_t info = kill_info(sig, SI_TKILL);
 	struct task_struct *t;
 	unsigned long flags;
 	int ret = -ESRCH;
@@ -388,19 +390,95 @@ static long do_tkill(int tgid, int pid, int sig)
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t = find_task_by_vpid(pid);
 	if (t && (tgid <= 0 || tgid == t->tgid))
-		ret = group_send_sig_info(sig, &info, t, PIDTYPE_PID);
+		ret = group_send_sig_info(sig, info, t, PIDTYPE_PID);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return ret;
 }
 
+/* tgkill(tgid, pid, sig), tkill(pid, sig): one thread, SI_TKILL (Linux's do_tkill). */
 long sys_tgkill(int tgid, int pid, int sig)
 {
-	return do_tkill(tgid, pid, sig);
+	siginfo_t info = kill_info(sig, SI_TKILL);
+
+	return do_send_specific(tgid, pid, sig, &info);
 }
 
 long sys_tkill(int pid, int sig)
 {
-	return do_tkill(-1, pid, sig);
+	siginfo_t info = kill_info(sig, SI_TKILL);
+
+	return do_send_specific(-1, pid, sig, &info);
+}
+
+/*
+ * May the caller send its own siginfo to target (a process or thread ID)?
+ * It may pose neither as the kernel nor as kill() (si_code >= 0, or
+ * SI_TKILL) to anyone but itself: 0 or -EPERM (Linux's
+ * do_rt_sigqueueinfo check).
+ */
+static int user_siginfo_permitted(const siginfo_t *info, int target)
+{
+	if ((info->si_code >= 0 || info->si_code == SI_TKILL) && target != current->tgid &&
+	    target != current->pid)
+		return -EPERM;
+	return 0;
+}
+
+/* The sender's siginfo copied in, and user_siginfo_permitted(): 0, -EFAULT or -EPERM. */
+static int copy_user_siginfo(siginfo_t *info, const void *uinfo, int target)
+{
+	if (copy_from_user(info, uinfo, sizeof(*info)))
+		return -EFAULT;
+	return user_siginfo_permitted(info, target);
+}
+
+/* rt_sigqueueinfo(pid, sig, info): sigqueue(3)'s call, info as the caller made it. */
+long sys_rt_sigqueueinfo(int pid, int sig, const void *uinfo)
+{
+	siginfo_t info;
+	int err = copy_user_siginfo(&info, uinfo, pid);
+
+	return err ? err : kill_pid_info(sig, &info, pid);
+}
+
+/* rt_tgsigqueueinfo(tgid, pid, sig, info): the same to one thread. */
+long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void *uinfo)
+{
+	siginfo_t info;
+	int err;
+
+	if (pid <= 0 || tgid <= 0)
+		return -EINVAL;
+	err = copy_user_siginfo(&info, uinfo, pid);
+	return err ? err : do_send_specific(tgid, pid, sig, &info);
+}
+
+/*
+ * pidfd_send_signal(pidfd, sig, info, flags): kill() to the process a
+ * pidfd names (a zombie takes it, a reaped one is -ESRCH), with the
+ * caller's info whose si_signo must be sig, or kill()'s.  flags must be
+ * 0; -EBADF if pidfd is no pidfd.
+ */
+long sys_pidfd_send_signal(int pidfd, int sig, const void *uinfo, unsigned int flags)
+{
+	siginfo_t info = kill_info(sig, SI_USER);
+	struct fd f;
+	int pid, err = 0;
+
+	if (flags)
+		return -EINVAL;
+	f = fdget(pidfd);
+	if (!f.file)
+		return -EBADF;
+	pid = pidfd_pid(f.file);
+	fdput(f);
+	if (pid < 0)
+		return pid;
+	if (uinfo && copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if (uinfo)
+		err = info.si_signo != sig ? -EINVAL : user_siginfo_permitted(&info, pid);
+	return err ? err : kill_pid_info(sig, &info, pid);
 }
 
 /*

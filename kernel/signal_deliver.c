@@ -11,6 +11,7 @@
 #include "linux/errno.h"
 #include "linux/signal.h"
 #include "linux/sched.h"
+#include "linux/rseq.h"
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
@@ -179,7 +180,7 @@ void signal_delivered(struct ksignal *ksig)
  * exception taken in user mode): run the RCU callbacks whose grace period
  * ended (no lock is held here), give the CPU away if the tick or an IPI
  * asked (need_resched), run handlers, die of a fatal signal, or restart
- * an interrupted call.  Returns with interrupts off, so no new signal is
+ * an interrupted call; then bring the rseq area up to date (kernel/rseq.c).  Returns with interrupts off, so no new signal is
  * left behind between the last check and the return.
  */
 void exit_to_user_mode(struct pt_regs *regs)
@@ -201,6 +202,11 @@ void exit_to_user_mode(struct pt_regs *regs)
 		local_irq_disable();
 		if (!signal_pending(t))
 			break;
+	}
+	while (unlikely(t->rseq_pending)) {     /* a fault in it may sleep and mark it again */
+		local_irq_enable();
+		rseq_handle_notify_resume(regs);
+		local_irq_disable();
 	}
 }
 

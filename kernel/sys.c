@@ -16,6 +16,7 @@
 #include "linux/string.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
+#include "mm/mmap_lock.h"
 #include <asm/arch.h>
 #include <asm/timex.h>
 #include "uapi/linux/prctl.h"
@@ -336,6 +337,8 @@ static int do_prlimit(struct task_struct *t, unsigned int resource,
 		return -EINVAL;
 	if (new && resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN)
 		return -EPERM;
+	if (new && new->rlim_max > t->signal->rlim[resource].rlim_max && !capable(CAP_SYS_RESOURCE))
+		return -EPERM;          /* raising a hard limit */
 	if (old)
 		*old = t->signal->rlim[resource];
 	if (new)
@@ -397,10 +400,80 @@ long sys_setrlimit(unsigned int resource, const void *rlim)
 }
 
 /*
- * prctl(2): the task's name (PR_SET_NAME truncates to 15 bytes, as Linux;
- * PR_GET_NAME copies all 16).  Every other option is EINVAL, Linux's
- * answer for one it does not know or was built without (e.g. KSM's
- * PR_SET_MEMORY_MERGE, which programs probe for).
+ * PR_SET_CHILD_SUBREAPER's other half (Linux's propagate_has_child_subreaper):
+ * every process below current learns that an ancestor may take its
+ * orphans, so that its exit looks for one.  tasklist_lock held.
+ */
+static void propagate_has_child_subreaper(void)
+{
+	struct task_struct *p, *a;
+
+	lockdep_assert_held(&tasklist_lock);
+	for_each_process(p)
+		for (a = p->parent; a; a = a->parent)
+			if (a->group_leader == current->group_leader) {
+				p->signal->has_child_subreaper = true;
+				break;
+			}
+}
+
+/* The options that set or read a flag of the process or its mm; -EINVAL for others. */
+static long prctl_flags(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+			unsigned long arg5)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long flags;
+
+	switch (option) {
+	case PR_SET_CHILD_SUBREAPER:
+		spin_lock_irqsave(&tasklist_lock, flags);
+		current->signal->is_child_subreaper = arg2;
+		if (arg2)
+			propagate_has_child_subreaper();
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER:
+		return put_user((int)current->signal->is_child_subreaper, (int *)arg2) ? -EFAULT : 0;
+	case PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		current->no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		return arg2 || arg3 || arg4 || arg5 ? -EINVAL : current->no_new_privs;
+	case PR_SET_DUMPABLE:
+		if (arg2 != SUID_DUMP_DISABLE && arg2 != SUID_DUMP_USER)
+			return -EINVAL;
+		mmap_write_lock(mm);
+		mm->flags = (mm->flags & ~MMF_DUMPABLE_MASK) | arg2;
+		mmap_write_unlock(mm);
+		return 0;
+	case PR_GET_DUMPABLE:
+		return READ_ONCE(mm->flags) & MMF_DUMPABLE_MASK;
+	case PR_SET_THP_DISABLE:
+		if (arg3 || arg4 || arg5)
+			return -EINVAL;
+		mmap_write_lock(mm);
+		if (arg2)
+			set_bit(MMF_DISABLE_THP, &mm->flags);
+		else
+			clear_bit(MMF_DISABLE_THP, &mm->flags);
+		mmap_write_unlock(mm);
+		return 0;
+	case PR_GET_THP_DISABLE:
+		return arg2 || arg3 || arg4 || arg5 ? -EINVAL : test_bit(MMF_DISABLE_THP, &mm->flags);
+	}
+	return -EINVAL;
+}
+
+/*
+ * prctl(2), the options programs use, with Linux's argument checks: the
+ * task's name (PR_SET_NAME truncates to 15 bytes, PR_GET_NAME copies all
+ * 16), its parent-death signal (sent by forget_original_parent), its
+ * bounding set, the securebits (none), and the flags of prctl_flags():
+ * child subreaper, no_new_privs, dumpable, THP disabled.  Every other
+ * option is EINVAL, Linux's answer for one it does not know or was built
+ * without (e.g. KSM's PR_SET_MEMORY_MERGE, which programs probe for).
  */
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5)
@@ -416,7 +489,25 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 		return 0;
 	case PR_GET_NAME:
 		return copy_to_user((void *)arg2, current->comm, TASK_COMM_LEN) ? -EFAULT : 0;
+	case PR_SET_PDEATHSIG:
+		if (!valid_signal(arg2))
+			return -EINVAL;
+		WRITE_ONCE(current->pdeath_signal, arg2);
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return put_user(READ_ONCE(current->pdeath_signal), (int *)arg2) ? -EFAULT : 0;
+	case PR_CAPBSET_READ:
+		return cap_valid((long)arg2) ? !!(current->caps.bset & BIT(arg2)) : -EINVAL;
+	case PR_CAPBSET_DROP:
+		if (!capable(CAP_SETPCAP))
+			return -EPERM;
+		if (!cap_valid((long)arg2))
+			return -EINVAL;
+		WRITE_ONCE(current->caps.bset, current->caps.bset & ~BIT(arg2));
+		return 0;
+	case PR_GET_SECUREBITS:
+		return 0;
 	default:
-		return -EINVAL;
+		return prctl_flags(option, arg2, arg3, arg4, arg5);
 	}
 }

@@ -194,6 +194,13 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_getrandom, sys_getrandom),
 	__SYSCALL(__NR_memfd_create, sys_memfd_create),
 	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
+	__SYSCALL(__NR_capget, sys_capget),
+	__SYSCALL(__NR_capset, sys_capset),
+	__SYSCALL(__NR_rt_sigqueueinfo, sys_rt_sigqueueinfo),
+	__SYSCALL(__NR_rt_tgsigqueueinfo, sys_rt_tgsigqueueinfo),
+	__SYSCALL(__NR_membarrier, sys_membarrier),
+	__SYSCALL(__NR_rseq, sys_rseq),
+	__SYSCALL(__NR_pidfd_send_signal, sys_pidfd_send_signal),
 };
 
 /* stat(path, buf): newfstatat relative to the working directory. */

@@ -14,6 +14,7 @@
  * zone's two words are written under tz_lock, and read under it by the
  * system call (the vDSO reads them without).
  */
+#include "linux/capability.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/printk.h"
@@ -58,7 +59,7 @@ u64 ktime_get_real_ns(void)
  * Set CLOCK_REALTIME to ts (Linux's do_settimeofday64): -EINVAL for a
  * time the clocks could not count 30 years on from (Linux's
  * timespec64_valid_settod), or one before the boot (the monotonic clock's
- * count since boot must fit in it).
+ * count since boot must fit in it); -EPERM without CAP_SYS_TIME.
  */
 int do_settimeofday64(const struct timespec64 *ts)
 {
@@ -70,6 +71,8 @@ int do_settimeofday64(const struct timespec64 *ts)
 	real_ns = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
 	if (real_ns < ktime_get_ns())
 		return -EINVAL;
+	if (!capable(CAP_SYS_TIME))
+		return -EPERM;
 	WRITE_ONCE(vdso_data->offs_real, (s64)real_ns - (s64)ktime_get_ns());
 	return 0;
 }
@@ -107,6 +110,8 @@ long sys_settimeofday(const void *tv, const void *tz)
 		return -EINVAL;
 	if (tz && (z.tz_minuteswest < -15 * 60 || z.tz_minuteswest > 15 * 60))
 		return -EINVAL;
+	if (!capable(CAP_SYS_TIME))
+		return -EPERM;
 	if (tz) {
 		spin_lock_irqsave(&tz_lock, flags);
 		WRITE_ONCE(vdso_data->tz_minuteswest, z.tz_minuteswest);

@@ -1,6 +1,6 @@
 /*
  * vsnprintf: the printf subset the kernel uses.
- * Conversions: %d %i %u %x %X %p %s %c %%; flags - 0 # space; width and
+ * Conversions: %d %i %u %o %x %X %p %s %c %%; flags - 0 # space; width and
  * precision (also *); length modifiers l ll z.  %p prints 0x + 16 hex digits.
  */
 #include "linux/printk.h"
@@ -116,7 +116,7 @@ static void convert_number(struct outbuf *o, char c, struct spec *sp, int lng, v
 			   sv < 0, 10, false, sp);
 	} else {
 		v = lng ? va_arg(*ap, unsigned long long) : va_arg(*ap, unsigned int);
-		put_number(o, v, false, c == 'u' ? 10 : 16, c == 'X', sp);
+		put_number(o, v, false, c == 'u' ? 10 : c == 'o' ? 8 : 16, c == 'X', sp);
 	}
 }
 
@@ -127,7 +127,7 @@ static void convert_number(struct outbuf *o, char c, struct spec *sp, int lng, v
 static const char *convert(struct outbuf *o, const char *f, struct spec *sp, int lng, va_list *ap)
 {
 	switch (*f) {
-	case 'd': case 'i': case 'u': case 'x': case 'X': case 'p':
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'p':
 		convert_number(o, *f, sp, lng, ap);
 		return f;
 	case 's': {

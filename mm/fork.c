@@ -255,6 +255,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	mm->brk = oldmm->brk;
 	mm->start_stack = oldmm->start_stack;
 	mm->mmap_base = oldmm->mmap_base;
+	mm->flags = oldmm->flags & MMF_INIT_MASK;
+	mm->membarrier_state = oldmm->membarrier_state;   /* registrations last across fork */
 	list_for_each_entry(src, &oldmm->mmap, vm_list) {
 		struct vm_area_struct *dst;
 

@@ -23,6 +23,7 @@
 #include "linux/errno.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
+#include "mm/thp_policy.h"
 #include "mm/swapops.h"
 #include "linux/string.h"
 
@@ -49,7 +50,7 @@ static bool hugepage_vma_check(const struct vm_area_struct *vma)
 {
 	unsigned long haddr = (vma->vm_end - HPAGE_PMD_SIZE) & PMD_MASK;
 
-	if ((vma->vm_flags & VM_NOHUGEPAGE) || !vma_is_anonymous(vma))
+	if (vma_thp_disabled(vma) || !vma_is_anonymous(vma))
 		return false;
 	return vma->vm_end - vma->vm_start >= HPAGE_PMD_SIZE && haddr >= vma->vm_start;
 }

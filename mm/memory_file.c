@@ -39,6 +39,7 @@
 #include "linux/pagemap.h"
 #include "mm/internal.h"
 #include "mm/rmap.h"
+#include "mm/thp_policy.h"
 #include "linux/string.h"
 
 /*
@@ -73,7 +74,7 @@ static int do_set_pmd(struct vm_fault *vmf, pmd_t *pmd, struct folio *folio)
 
 	spinlock_t *ptl;
 
-	if ((vma->vm_flags & VM_NOHUGEPAGE) || folio_order(folio) != HPAGE_PMD_ORDER ||
+	if (vma_thp_disabled(vma) || folio_order(folio) != HPAGE_PMD_ORDER ||
 	    haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end ||
 	    linear_page_index(vma, haddr) != folio->index)
 		return VM_FAULT_FALLBACK;

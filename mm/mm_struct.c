@@ -23,6 +23,7 @@ struct mm_struct *mm_alloc(void)
 		goto fail_noid;
 	atomic_set(&mm->mm_count, 1);
 	mm->mm_users = 1;
+	mm->flags = SUID_DUMP_USER;
 	mmap_init_lock(mm);
 	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	INIT_LIST_HEAD(&mm->mmap);

@@ -133,6 +133,7 @@ struct mm_struct {
 	 * left (arch/x86_64/tlb.c).
 	 */
 	struct cpumask cpu_bitmap;
+	unsigned long membarrier_state; /* MEMBARRIER_STATE_* (kernel/sched/membarrier.c) */
 };
 
 static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
@@ -140,8 +141,15 @@ static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
 	return &mm->cpu_bitmap;
 }
 
-#define MMF_HAS_PINNED  0       /* some page of this mm was ever DMA-pinned */
-#define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio (Linux's bit) */
+/* mm->flags, Linux's bits.  Bits 0-1: may it dump core (PR_SET_DUMPABLE: SUID_DUMP_*). */
+#define MMF_DUMPABLE_MASK 3UL
+#define SUID_DUMP_DISABLE 0
+#define SUID_DUMP_USER  1
+#define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio */
+#define MMF_DISABLE_THP 24      /* PR_SET_THP_DISABLE: no THP in any of its VMAs */
+#define MMF_HAS_PINNED  27      /* some page of this mm was ever DMA-pinned */
+/* What a child's mm (fork) and a new program's (exec) take over (Linux's MMF_INIT_MASK). */
+#define MMF_INIT_MASK   (MMF_DUMPABLE_MASK | BIT(MMF_DISABLE_THP))
 
 struct anon_vma;                /* mm/rmap.h */
 struct file;                    /* include/linux/fs.h */

@@ -27,6 +27,7 @@
 #include "linux/namei.h"
 #include "linux/pagemap.h"
 #include "linux/printk.h"
+#include "linux/seq_file.h"
 #include "linux/shmem_fs.h"
 #include "linux/string.h"
 #include "uapi/linux/statfs.h"
@@ -383,6 +384,26 @@ static int shmem_parse_options(struct shmem_sb_info *ctx, const char *options, u
 		}
 	}
 	return 0;
+}
+
+/*
+ * The options of the tmpfs whose root is root that differ from the
+ * defaults, as ",key=value" (Linux's shmem_show_options): size in kB,
+ * nr_inodes, mode, huge.  The caller keeps the mount (namespace_sem).
+ */
+void shmem_show_options(struct seq_file *m, struct inode *root)
+{
+	static const char *const huge[] = { "never", "always", "within_size", "advise" };
+	struct shmem_sb_info *sbinfo = SHMEM_SB(root->i_sb);
+
+	if (sbinfo->max_blocks != zone.managed_pages / 2)
+		seq_printf(m, ",size=%luk", sbinfo->max_blocks << (PAGE_SHIFT - 10));
+	if (sbinfo->max_inodes != zone.managed_pages / 2)
+		seq_printf(m, ",nr_inodes=%lu", sbinfo->max_inodes);
+	if ((root->i_mode & 07777) != 01777)
+		seq_printf(m, ",mode=%03o", root->i_mode & 07777);
+	if (sbinfo->huge != SHMEM_HUGE_NEVER && sbinfo->huge < (int)ARRAY_SIZE(huge))
+		seq_printf(m, ",huge=%s", huge[sbinfo->huge]);
 }
 
 /*

@@ -106,7 +106,7 @@ unsigned long shmem_allowable_huge_orders(struct inode *inode, struct vm_area_st
 {
 	unsigned long mask = huge_shmem_orders_always, global;
 
-	if (vma && (vma->vm_flags & VM_NOHUGEPAGE))
+	if (vma && vma_thp_disabled(vma))
 		return 0;
 	global = shmem_huge_global_enabled(inode, index, write_end, shmem_huge_force, vma);
 	if (!vma || !vma_is_anon_shmem(vma))

@@ -194,7 +194,8 @@ int thp_enabled_cmdline(const char *val)
 
 /*
  * The anon orders (a mask) a fault in vma may use, out of "orders" (Linux's
- * thp_vma_allowable_orders for anonymous VMAs): none with MADV_NOHUGEPAGE;
+ * thp_vma_allowable_orders for anonymous VMAs): none with MADV_NOHUGEPAGE
+ * or PR_SET_THP_DISABLE;
  * "always" sizes; "madvise" sizes with MADV_HUGEPAGE; "inherit" sizes when
  * the top level is always, or madvise with MADV_HUGEPAGE.
  */
@@ -203,7 +204,7 @@ unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigne
 	bool madvised = vma->vm_flags & VM_HUGEPAGE;
 	unsigned long mask = huge_anon_orders_always;
 
-	if (vma->vm_flags & VM_NOHUGEPAGE)
+	if (vma_thp_disabled(vma))
 		return 0;
 	if (madvised)
 		mask |= huge_anon_orders_madvise;

@@ -7,6 +7,12 @@
 #include "mm/mm_types.h"
 #include "mm/mm.h"
 
+/* May no THP map in vma: MADV_NOHUGEPAGE, or its process's PR_SET_THP_DISABLE (Linux's)? */
+static inline bool vma_thp_disabled(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & VM_NOHUGEPAGE) || test_bit(MMF_DISABLE_THP, &vma->vm_mm->flags);
+}
+
 /* Anon orders foliOS supports: 16 KiB (order 2) to 2 MiB (order 9), as Linux, or 4 MiB. */
 #define THP_ORDERS_ALL_ANON     ((BIT(THP_MAX_ANON_ORDER + 1) - 1) & ~(BIT(0) | BIT(1)))
 /* The anon orders a PMD leaf maps: 2 MiB, and 4 MiB (two PMDs) with CONFIG_MAPCOUNT_PAGES. */

@@ -5,7 +5,8 @@
  * clock_getres; clock_nanosleep relative and TIMER_ABSTIME; and CPU time:
  * CLOCK_THREAD_CPUTIME_ID / CLOCK_PROCESS_CPUTIME_ID, times(2),
  * getrusage(2) and wait4's rusage grow with work done and not with sleep,
- * a reaped child's time goes to its parent's children's.  Bounds are wide:
+ * a reaped child's time goes to its parent's children's; ITIMER_VIRTUAL
+ * and ITIMER_PROF count CPU time, not sleep.  Bounds are wide:
  * QEMU's TCG runs slowly.  Passes unchanged on Linux (as init, root).
  */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/wait.h>
+#include <signal.h>
 
 static double ts_sec(const struct timespec *ts)
 {
@@ -213,6 +215,56 @@ static void check_children(void)
 	ok(getrusage(5, &ru_children) == -1 && errno == EINVAL, "getrusage(5): EINVAL");
 }
 
+static volatile int vtalrms, profs;
+
+static void on_cpu_timer(int sig)
+{
+	if (sig == SIGVTALRM)
+		vtalrms++;
+	else
+		profs++;
+}
+
+/*
+ * ITIMER_VIRTUAL and ITIMER_PROF: 50 ms of CPU time fires SIGVTALRM after
+ * 50 ms of spinning (not before, not during 150 ms of sleep); a 20 ms
+ * periodic ITIMER_PROF fires again and again while spinning 0.3 s;
+ * getitimer counts down; disarming stops them.
+ */
+static void check_cpu_itimers(void)
+{
+	struct sigaction sa = { .sa_handler = on_cpu_timer };
+	struct itimerval v = { .it_value = { 0, 50000 } }, got, prof = { { 0, 20000 }, { 0, 20000 } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	struct timespec nap = { 0, 150000000 };
+	int ret;
+
+	sigaction(SIGVTALRM, &sa, NULL);
+	sigaction(SIGPROF, &sa, NULL);
+	ret = setitimer(ITIMER_VIRTUAL, &v, NULL);
+	getitimer(ITIMER_VIRTUAL, &got);
+	ok(!ret && got.it_value.tv_sec == 0 && got.it_value.tv_usec > 0 &&
+	   got.it_value.tv_usec <= 50000 + 20000, "ITIMER_VIRTUAL armed: %ld us left",
+	   (long)got.it_value.tv_usec);
+	nanosleep(&nap, NULL);
+	ok(vtalrms == 0, "sleeping 150 ms uses no ITIMER_VIRTUAL time");
+	for (int i = 0; i < 100 && !vtalrms; i++)
+		spin(0.01);
+	ok(vtalrms == 1, "SIGVTALRM after spinning");
+	getitimer(ITIMER_VIRTUAL, &got);
+	ok(!got.it_value.tv_sec && !got.it_value.tv_usec, "a one-shot ITIMER_VIRTUAL is disarmed after");
+	ret = setitimer(ITIMER_PROF, &prof, NULL);
+	spin(0.3);
+	setitimer(ITIMER_PROF, &off, &got);
+	ok(!ret && profs >= 3, "a 20 ms periodic ITIMER_PROF fired %d times in 0.3 s of spinning", profs);
+	ok(got.it_interval.tv_usec == 20000, "setitimer returns the old interval");
+	ret = profs;
+	spin(0.1);
+	ok(profs == ret, "a disarmed ITIMER_PROF fires no more");
+	errno = 0;
+	ok(setitimer(3, &v, NULL) == -1 && errno == EINVAL, "setitimer(3): EINVAL");
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -222,5 +274,6 @@ int main(void)
 	check_sleeps();
 	check_cpu_time();
 	check_children();
+	check_cpu_itimers();
 	return tap_done();
 }

@@ -17,6 +17,7 @@
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
+#include "linux/rseq.h"
 #include "linux/signal.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
@@ -162,6 +163,7 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 		else
 			regs->rax = -EINTR;
 	}
+	rseq_signal_deliver(regs);
 	if (setup_rt_frame(ksig, regs)) {
 		if (ksig->sig == SIGSEGV)
 			current->sighand->action[SIGSEGV - 1].handler = SIG_DFL;

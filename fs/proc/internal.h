@@ -11,6 +11,8 @@
 extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
 	proc_kpageflags, proc_mapcount_trace, proc_mapcount_report, proc_pgtable_floor,
 	proc_interrupts, proc_version, proc_uptime, proc_loadavg, proc_stat;
+/* fs/namespace.c */
+extern const struct proc_dir_entry proc_mounts;
 /* kernel/locking/lockdep_proc.c */
 extern const struct proc_dir_entry proc_lockdep, proc_lockdep_stats, proc_lock_stat;
 

@@ -2,7 +2,8 @@
  * The return to user mode (Linux's include/linux/entry-common.h), after
  * every system call, interrupt and exception from user mode.  The common
  * case — no reschedule asked for, no signal pending, no saved mask to
- * restore, no system call to restart, no RCU callback ready — is decided here, inline, on the
+ * restore, no system call to restart, no RCU callback ready, no rseq area
+ * to update — is decided here, inline, on the
  * way out of every page fault;
  * exit_to_user_mode() (kernel/signal_deliver.c) does the work otherwise.
  * Interrupts go off first and stay off: no signal can arrive between the
@@ -23,7 +24,7 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 
 	local_irq_disable();
 	if (unlikely(t->need_resched || signal_pending(t) || t->restore_sigmask ||
-		     syscall_needs_restart(regs) || rcu_core_pending()))
+		     syscall_needs_restart(regs) || rcu_core_pending() || t->rseq_pending))
 		exit_to_user_mode(regs);
 	if (IS_ENABLED(CONFIG_LOCKDEP))
 		lockdep_sys_exit();

@@ -79,6 +79,17 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func);
 /* Wait until every callback queued before this call has run.  Sleeps. */
 void rcu_barrier(void);
 
+/*
+ * Wait until every CPU has passed a quiescent state (Linux's
+ * synchronize_rcu).  foliOS's callbacks run in queue order, each after a
+ * grace period that began after it was queued, so rcu_barrier's callback
+ * waits exactly that long.
+ */
+static inline void synchronize_rcu(void)
+{
+	rcu_barrier();
+}
+
 /* The hooks a CPU's life calls (kernel/sched/core.c, arch/x86_64/traps.c). */
 void rcu_note_context_switch(void);
 void rcu_sched_clock_irq(int user);

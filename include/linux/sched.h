@@ -16,6 +16,7 @@
 #include "uapi/linux/resource.h"
 #include "linux/signal.h"
 #include "linux/cpumask.h"
+#include "linux/capability.h"
 #include "linux/seqlock.h"
 #include <asm/ptrace.h>
 #include <asm/fpu.h>
@@ -56,6 +57,8 @@ struct sighand_struct {
  * ends.  nr_threads, live, thread_head, flags, group_exit_code and
  * group_exec_task change under tasklist_lock; sigcnt is atomic.
  */
+enum { CPUCLOCK_PROF, CPUCLOCK_VIRT };   /* signal_struct.it[] (Linux's) */
+
 struct signal_struct {
 	int sigcnt;                     /* tasks holding it (freed by the last release) */
 	int nr_threads;                 /* threads on thread_head */
@@ -70,8 +73,14 @@ struct signal_struct {
 	int group_stop_sig;             /* the signal that stopped it; 0 once WUNTRACED reported it */
 	struct tty_struct *tty;         /* the controlling terminal (a session leader's, inherited), or NULL */
 	struct task_struct *group_exec_task;    /* de_thread's exec: the others exit for it */
+	bool is_child_subreaper;        /* PR_SET_CHILD_SUBREAPER: orphans below come here */
+	bool has_child_subreaper;       /* an ancestor is a subreaper: look for one at exit */
 	u64 it_real_expires;            /* ITIMER_REAL's next SIGALRM (ktime_get_ns); 0: disarmed */
 	u64 it_real_incr;               /* its interval in ns; 0: one-shot (kernel/itimer.c) */
+	struct cpu_itimer {
+		u64 expires;            /* CPU time left in ns; 0: disarmed */
+		u64 incr;               /* the interval; 0: one-shot */
+	} it[2];                        /* [CPUCLOCK_PROF], [CPUCLOCK_VIRT]: ITIMER_PROF, _VIRTUAL */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
 	/* CPU time (kernel/sched/cputime.c), under tasklist_lock: */
 	u64 utime, stime;               /* of its threads that are gone, by tick (ns) */
@@ -144,6 +153,12 @@ struct task_struct {
 	unsigned int sas_ss_flags;      /* SS_AUTODISARM */
 	struct restart_block restart_block;
 	bool make_it_fail;              /* fault injection may fail its allocations (inherited) */
+	struct task_caps caps;          /* its capabilities (kernel/capability.c; inherited) */
+	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS: for ever, for its children too */
+	int pdeath_signal;              /* PR_SET_PDEATHSIG: sent when its parent dies; 0: none */
+	struct rseq *rseq;              /* its registered rseq area (user), or NULL (kernel/rseq.c) */
+	u32 rseq_len, rseq_sig;
+	bool rseq_pending;              /* update the area before returning to user mode */
 	/* CPU time (kernel/sched/cputime.c); written by the CPU running it: */
 	u64 utime, stime;               /* by tick: user and system (ns) */
 	u64 sum_exec_runtime;           /* exactly, up to exec_start (ns) */
@@ -181,6 +196,7 @@ __noreturn void do_task_dead(void);
 void sched_tick(void);
 void update_process_times(int user_tick);
 void run_itimers(void);
+void run_posix_cpu_timers(struct task_struct *p, int user_tick);      /* kernel/itimer.c */
 
 /* CPU time (kernel/sched/cputime.c) */
 struct task_cputime {

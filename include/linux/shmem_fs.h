@@ -89,6 +89,8 @@ unsigned long shmem_allowable_huge_orders(struct inode *inode, struct vm_area_st
 /* mm/shmem_fs.c */
 struct file *shmem_file_setup(const char *name, loff_t size, unsigned long flags);
 int shmem_fill_super(const char *path, const char *options, struct inode **root);
+struct seq_file;
+void shmem_show_options(struct seq_file *m, struct inode *root);
 int shmem_reconfigure(struct super_block *sb, const char *options);
 void shmem_init(void);
 

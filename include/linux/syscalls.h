@@ -117,6 +117,13 @@ long sys_alarm(unsigned int seconds);
 
 /* kernel/pid.c */
 long sys_pidfd_open(int pid, unsigned int flags);
+long sys_pidfd_send_signal(int pidfd, int sig, const void *uinfo, unsigned int flags);
+long sys_rt_sigqueueinfo(int pid, int sig, const void *uinfo);
+long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void *uinfo);
+long sys_capget(void *uhdr, void *udata);
+long sys_capset(void *uhdr, const void *udata);
+long sys_membarrier(int cmd, unsigned int flags, int cpu_id);
+long sys_rseq(void *uarea, u32 len, int flags, u32 sig);
 
 /* kernel/fork.c */
 long sys_set_tid_address(int *tidptr);

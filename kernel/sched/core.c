@@ -23,6 +23,7 @@
  * and sleep_start; p->pi_lock serialises p's wake-ups.  Order: mm/rmap.c.
  */
 #include "kernel/sched/sched.h"
+#include "linux/rseq.h"
 #include "linux/string.h"
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
@@ -332,6 +333,7 @@ void schedule(void)
 	put_prev_task(rq, prev);
 	next = pick_next_task(rq);
 	if (next != prev) {
+		rseq_preempt(prev);
 		account_switch(prev, next);
 		rq->curr = next;
 		WRITE_ONCE(next->on_cpu, 1);
@@ -379,13 +381,15 @@ void sched_tick(void)
 
 /*
  * Every tick, on every CPU, after the interrupt's handler (Linux's
- * update_process_times): a tick of CPU time for current, a quiescent
+ * update_process_times): a tick of CPU time for current and its CPU-time
+ * interval timers, a quiescent
  * state for RCU if the tick interrupted none, the scheduler's tick; on
  * the boot CPU, which keeps jiffies, the load average (do_timer's).
  */
 void update_process_times(int user_tick)
 {
 	account_process_tick(current, user_tick);
+	run_posix_cpu_timers(current, user_tick);
 	if (!smp_processor_id())
 		calc_global_load();
 	rcu_sched_clock_irq(user_tick);

@@ -24,6 +24,7 @@
 #define SIGPIPE         13
 #define SIGALRM         14
 #define SIGTERM         15
+#define SIGSTKFLT       16
 #define SIGCHLD         17
 #define SIGCONT         18
 #define SIGSTOP         19
@@ -31,7 +32,13 @@
 #define SIGTTIN         21
 #define SIGTTOU         22
 #define SIGURG          23
+#define SIGXCPU         24
+#define SIGXFSZ         25
+#define SIGVTALRM       26      /* ITIMER_VIRTUAL ran out */
+#define SIGPROF         27      /* ITIMER_PROF ran out */
 #define SIGWINCH        28
+#define SIGIO           29
+#define SIGPWR          30
 #define SIGSYS          31
 #define SIGRTMIN        32
 
