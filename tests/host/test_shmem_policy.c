@@ -22,7 +22,8 @@
 static struct shmem_sb_info sbinfo;
 static struct shmem_inode_info info;
 static struct file file;
-static struct vm_area_struct vma;
+static struct mm_struct mm;
+static struct vm_area_struct vma = { .vm_mm = &mm };
 
 static void knob(int order, const char *mode)
 {
@@ -135,6 +136,9 @@ static void test_anon_sizes(void **state)
 	assert_int_equal(shmem_allowable_huge_orders(inode, v, 0, 0, false), BIT(4));
 	knob(3, "within_size");
 	assert_int_equal(shmem_allowable_huge_orders(inode, v, 0, 0, false), BIT(3) | BIT(4));
+	set_bit(MMF_DISABLE_THP, &mm.flags);           /* prctl(PR_SET_THP_DISABLE) */
+	assert_int_equal(shmem_allowable_huge_orders(inode, v, 0, 0, false), 0);
+	clear_bit(MMF_DISABLE_THP, &mm.flags);
 }
 
 /* The knobs read as Linux's, the current choice in brackets. */
