@@ -111,7 +111,7 @@ $(B)/%.o: %.c Makefile
 $(B)/boot/boot.o $(B)/boot/trampoline.o: NASM_DEBUG :=
 $(B)/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 $(NASM_DEBUG) $< -o $@
+	$(NASM) -f elf64 $(NASM_DEBUG) $(NASM_INCLUDE) $< -o $@
 
 # The vDSO (arch/x86_64/vdso/): user code, position-independent, linked
 # as linux-vdso.so.1 with no relocations (it runs wherever it is mapped,
@@ -124,7 +124,8 @@ VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -I.
 	-Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 -Wl,--no-undefined \
 	-Wl,-z,max-page-size=4096 -Wl,--eh-frame-hdr -Wl,--build-id=sha1
 $(VDSO_DIR)/vdso.so.dbg: $(wildcard arch/x86_64/vdso/*.c arch/x86_64/vdso/*.h) \
-		arch/x86_64/vdso/vdso.lds include/vdso/datapage.h Makefile
+		arch/x86_64/vdso/vdso.lds include/vdso/datapage.h include/linux/types.h \
+		include/linux/compiler.h include/uapi/linux/time.h include/uapi/asm/unistd_64.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(VDSO_CFLAGS) -o $@ $(filter %.c,$^)
 	@readelf -r $@ | grep -q 'There are no relocations' \
@@ -132,7 +133,7 @@ $(VDSO_DIR)/vdso.so.dbg: $(wildcard arch/x86_64/vdso/*.c arch/x86_64/vdso/*.h) \
 $(VDSO_DIR)/vdso.so: $(VDSO_DIR)/vdso.so.dbg
 	objcopy -S $< $@
 $(VDSO_DIR)/vdso-image.o: $(VDSO_DIR)/vdso.so
-$(VDSO_DIR)/vdso-image.o: NASM_DEBUG += -i $(VDSO_DIR)/
+$(VDSO_DIR)/vdso-image.o: NASM_INCLUDE := -i $(VDSO_DIR)/
 
 # Two links: the first has an empty symbol table; its `nm` output becomes the
 # table of the second.  .ksyms sits last in the image, so no code moves.

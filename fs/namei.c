@@ -104,10 +104,40 @@ static struct inode *walk_mnt(struct inode *root, const char *rest)
 	return inode;
 }
 
+/* Is normalized path p the directory dir or below it? */
+static bool path_below(const char *p, const char *dir, size_t len)
+{
+	return !strncmp(p, dir, len) && (!p[len] || p[len] == '/');
+}
+
+/*
+ * The kernel's own files, each tree at its fixed place as Linux mounts
+ * them: the terminals and the memory devices in /dev, /proc, /sys and
+ * /sys/kernel/debug.  A path elsewhere asks none of them.  A referenced
+ * inode, NULL if there is none, or an ERR_PTR.
+ */
+static struct inode *kernel_fs_lookup(const char *p)
+{
+	struct inode *inode = NULL;
+
+	if (path_below(p, "dev", 3)) {
+		inode = tty_dev_lookup(p);
+		if (!inode)
+			inode = mem_dev_lookup(p);
+	} else if (path_below(p, "proc", 4)) {
+		inode = proc_lookup(p);
+	} else if (path_below(p, "sys", 3)) {
+		inode = debugfs_lookup(p);
+		if (!inode)
+			inode = sysfs_lookup(p);
+	}
+	return inode;
+}
+
 /*
  * Look up one normalized path (no leading or trailing '/'; "" is the
- * root): a tmpfs mount covering it, then the terminals, /dev/null and
- * /dev/zero, /proc, /sys and /sys/kernel/debug, then the initrd.  A
+ * root): a tmpfs mount covering it, then the kernel's own files, then
+ * the initrd (which has their directories and the rest of /dev).  A
  * referenced inode, NULL if there is none, or an ERR_PTR.
  */
 static struct inode *lookup_one(const char *p)
@@ -118,15 +148,7 @@ static struct inode *lookup_one(const char *p)
 	inode = lookup_mnt(p, &rest);
 	if (inode)
 		return walk_mnt(inode, rest);
-	inode = tty_dev_lookup(p);
-	if (!inode)
-		inode = mem_dev_lookup(p);
-	if (!inode)
-		inode = proc_lookup(p);
-	if (!inode)
-		inode = sysfs_lookup(p);
-	if (!inode)
-		inode = debugfs_lookup(p);
+	inode = kernel_fs_lookup(p);
 	return inode ? inode : initrd_iget(p);
 }
 

@@ -47,7 +47,7 @@ static u64 process_cputime(void)
  */
 static int clock_read(int clock, u64 *ns, u64 *res)
 {
-	if (vdso_clock_ns(vdso_data, clock, get_cycles(), ns, res))
+	if (vdso_clock_ns(vdso_data, clock, get_cycles_ordered(), ns, res))
 		return 0;
 	*res = 1;
 	switch (clock) {

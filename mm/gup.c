@@ -206,8 +206,9 @@ static int check_vma_flags(struct vm_area_struct *vma, unsigned int gup_flags)
 	if (vma->vm_flags & (VM_IO | VM_PFNMAP))
 		return -EFAULT;         /* no struct page to hand out */
 	if ((gup_flags & (FOLL_FORCE | FOLL_WRITE)) == (FOLL_FORCE | FOLL_WRITE) &&
-	    !(vma->vm_flags & VM_WRITE) && (vma->vm_flags & VM_MAYSHARE))
-		return -EFAULT;
+	    !(vma->vm_flags & VM_WRITE) &&
+	    ((vma->vm_flags & VM_MAYSHARE) || !(vma->vm_flags & VM_MAYWRITE)))
+		return -EFAULT;         /* only a COW mapping gives a forced write its own copy */
 	if (gup_flags & FOLL_FORCE)
 		return 0;
 	if ((gup_flags & FOLL_WRITE) && !(vma->vm_flags & VM_WRITE))

@@ -135,10 +135,27 @@ static const struct {
 	{ MADV_DODUMP,     0,             VM_DONTDUMP },
 };
 
+/*
+ * Is behavior advice about a VMA's pages, which a PFN map (the vDSO) has
+ * not (Linux's madvise_dontneed_free_valid_vma, can_madv_lru_vma, and
+ * MADV_DODUMP's VM_SPECIAL check)?
+ */
+static bool madvise_needs_pages(int behavior)
+{
+	switch (behavior) {
+	case MADV_DONTNEED: case MADV_DONTNEED_LOCKED: case MADV_FREE: case MADV_COLD:
+	case MADV_PAGEOUT: case MADV_DODUMP:
+		return true;
+	}
+	return false;
+}
+
 /* Apply behavior to [start, end) inside vma.  0 or -errno. */
 static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 				unsigned long end, int behavior)
 {
+	if ((vma->vm_flags & VM_PFNMAP) && madvise_needs_pages(behavior))
+		return -EINVAL;
 	switch (behavior) {
 	case MADV_WIPEONFORK:   /* private anonymous memory only */
 		if (vma->vm_file || (vma->vm_flags & VM_SHARED))
@@ -146,8 +163,6 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 		break;
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
-		if (vma->vm_flags & VM_PFNMAP)
-			return -EINVAL;         /* Linux's madvise_dontneed_free_valid_vma */
 		zap_page_range(vma, start, end);
 		return 0;
 	case MADV_REMOVE:

@@ -140,7 +140,8 @@ static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long 
  * at new_addr (Linux's move_vma): copy the VMA, move the page tables, then
  * unmap the old range — or, with MREMAP_DONTUNMAP, leave it mapped and
  * empty, unlinked from its anon_vmas if it is a whole VMA (its next fault
- * starts afresh).  new_addr, or -ENOMEM with nothing changed.
+ * starts afresh).  new_addr, or -ENOMEM (-EINVAL: DONTUNMAP of the vDSO)
+ * with nothing changed.
  */
 static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigned long old_len,
 		     unsigned long new_len, unsigned long new_addr, unsigned long flags)
@@ -149,6 +150,8 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
 	struct vm_area_struct *new_vma;
 	unsigned long moved;
 
+	if ((flags & MREMAP_DONTUNMAP) && (vma->vm_flags & (VM_DONTEXPAND | VM_PFNMAP)))
+		return -EINVAL;         /* the vDSO cannot be left behind twice */
 	if ((flags & MREMAP_DONTUNMAP) && (vma->vm_flags & VM_ACCOUNT) &&
 	    vm_enough_memory(new_len >> PAGE_SHIFT))
 		return -ENOMEM;

@@ -43,16 +43,20 @@ static const struct vm_operations_struct special_mapping_vmops = {
 
 /*
  * Map sm's frames at [addr, addr + len) of mm with vm_flags (plus
- * VM_PFNMAP and VM_DONTEXPAND), page 0 at addr.  The new VMA, or NULL if
- * out of memory.  The range must be free.
+ * VM_PFNMAP, VM_DONTEXPAND and, as any new VMA, VM_SOFTDIRTY), page 0 at
+ * addr.  The new VMA, or NULL if out of memory or asked for a writable
+ * one.  The range must be free.
  */
 struct vm_area_struct *_install_special_mapping(struct mm_struct *mm, unsigned long addr,
 						unsigned long len, unsigned long vm_flags,
 						const struct vm_special_mapping *sm)
 {
-	struct vm_area_struct *vma = vma_create(mm, addr, addr + len,
-						vm_flags | VM_PFNMAP | VM_DONTEXPAND);
+	struct vm_area_struct *vma;
 
+	/* A write fault would take a special PTE for the zero page and copy zeros. */
+	if (WARN_ON_ONCE(vm_flags & (VM_WRITE | VM_MAYWRITE), "special mappings are read-only"))
+		return NULL;
+	vma = vma_create(mm, addr, addr + len, vm_flags | VM_PFNMAP | VM_DONTEXPAND | VM_SOFTDIRTY);
 	if (!vma)
 		return NULL;
 	vma->vm_pgoff = 0;

@@ -95,6 +95,43 @@ static void *vdso_sym(const char *name)
 	return NULL;
 }
 
+/*
+ * [vvar] is no memory of the process: pagemap shows no page there (a PFN
+ * map is a hole), MADV_DONTNEED and mremap's MREMAP_DONTUNMAP refuse it.
+ */
+static void check_vvar_is_no_memory(unsigned long vvar)
+{
+	unsigned long long entry = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	void *r;
+
+	(void)*(volatile const char *)vvar;
+	ok(fd >= 0 && pread(fd, &entry, 8, vvar / 4096 * 8) == 8 && !(entry >> 63),
+	   "pagemap shows no page at [vvar] though it was read (%#llx)", entry);
+	close(fd);
+	errno = 0;
+	ok(madvise((void *)vvar, 4096, MADV_DONTNEED) == -1 && errno == EINVAL,
+	   "MADV_DONTNEED on [vvar]: EINVAL");
+	errno = 0;
+	r = mremap((void *)vvar, 4096, 4096, MREMAP_MAYMOVE | 4 /* MREMAP_DONTUNMAP */);
+	ok(r == MAP_FAILED && errno == EINVAL, "mremap(MREMAP_DONTUNMAP) of [vvar]: EINVAL");
+}
+
+/* The start of the /proc/self/maps line named name, or 0. */
+static unsigned long maps_find(const char *name)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long start = 0, s;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, name) && sscanf(line, "%lx-", &s) == 1)
+			start = s;
+	if (f)
+		fclose(f);
+	return start;
+}
+
 /* Does /proc/self/maps have a line at start with perms and name? */
 static int maps_has(unsigned long start, const char *perms, const char *name)
 {
@@ -319,7 +356,7 @@ int main(void)
 	vdso_gettimeofday_t gtod;
 	vdso_time_t vtime;
 	vdso_getcpu_t getcpu;
-	unsigned long base;
+	unsigned long base, vvar;
 
 	mount_proc_sys();
 	vdso = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
@@ -329,10 +366,12 @@ int main(void)
 	if (!vdso)
 		return tap_done();
 	ok(maps_has(base, "r-xp", "[vdso]"), "maps shows [vdso] r-xp at AT_SYSINFO_EHDR");
-	ok(maps_has(base - 4096, "r--p", "[vvar]") || maps_has(base - 4 * 4096, "r--p", "[vvar]"),
+	vvar = maps_find("[vvar]");
+	ok(vvar && vvar < base && vvar >= base - 4 * 4096 && maps_has(vvar, "r--p", "[vvar]"),
 	   "maps shows [vvar] r--p under it");
-	ok(mprotect((void *)base - 4096, 4096, PROT_READ | PROT_WRITE) == -1 && errno == EACCES,
+	ok(mprotect((void *)vvar, 4096, PROT_READ | PROT_WRITE) == -1 && errno == EACCES,
 	   "mprotect cannot make [vvar] writable (EACCES)");
+	check_vvar_is_no_memory(vvar);
 	gettime = (vdso_gettime_t)vdso_sym("__vdso_clock_gettime");
 	getres = (vdso_getres_t)vdso_sym("__vdso_clock_getres");
 	gtod = (vdso_gettimeofday_t)vdso_sym("__vdso_gettimeofday");

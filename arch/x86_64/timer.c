@@ -91,7 +91,7 @@ void udelay(unsigned long us)
 /* Nanoseconds since boot (0 until the TSC is calibrated), as the vDSO reads them. */
 u64 ktime_get_ns(void)
 {
-	return vdso_mono_ns(vdso_data, rdtsc());
+	return vdso_mono_ns(vdso_data, rdtsc_ordered());
 }
 
 /* Record the TSC at boot so timestamps start near zero. */

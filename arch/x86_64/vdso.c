@@ -88,7 +88,8 @@ int arch_setup_additional_pages(struct mm_struct *mm, unsigned long *ehdr)
 
 	if (addr < 0)
 		return addr;
-	if (!_install_special_mapping(mm, addr, PAGE_SIZE, VM_READ | VM_MAYREAD, &vvar_mapping) ||
+	if (!_install_special_mapping(mm, addr, PAGE_SIZE, VM_READ | VM_MAYREAD | VM_IO | VM_DONTDUMP,
+				      &vvar_mapping) ||
 	    !_install_special_mapping(mm, addr + PAGE_SIZE, image_len,
 				      VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC, &vdso_mapping))
 		return -ENOMEM;

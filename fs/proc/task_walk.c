@@ -82,7 +82,8 @@ static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr
 
 /*
  * Visit every present entry mapping [start, end), inside walk->vma (a
- * small Linux's walk_page_range with its callbacks' locking done here).
+ * small Linux's walk_page_range with its callbacks' locking done here);
+ * none of a PFN map (the vDSO), whose frames are no pages of the mm.
  * The caller holds the mmap_lock (proc_mm_lock()): page tables are freed
  * only under it held for write, so the upper levels stay while we look.
  */
@@ -93,6 +94,8 @@ void proc_walk_range(struct proc_walk *walk, unsigned long start, unsigned long 
 	pmd_t *pmd;
 
 	mmap_assert_locked(mm);
+	if (walk->vma->vm_flags & VM_PFNMAP)
+		return;         /* no pages to show, a hole (Linux's walk_page_test) */
 	for (; (pmd = pmd_entry_next(mm->pgd, &addr, end, &next)); addr = next)
 		while (!proc_walk_pmd(walk, pmd, addr, next))
 			;

@@ -17,8 +17,8 @@
  *   coarse       = either, cut to a whole tick
  *
  * Writers: tsc_base, tsc_khz, tick_nsec and has_rdtscp are set once at
- * boot, before any process runs; offs_real and the time zone change under
- * timekeeping.c's timekeeper_lock, each word stored whole (WRITE_ONCE),
+ * boot, before any process runs; offs_real is stored whole (WRITE_ONCE)
+ * by settimeofday, the time zone's two words under timekeeping.c's tz_lock,
  * so a reader needs no lock: it may see the time just before or just
  * after a settimeofday, as a system call racing with it may.
  *

@@ -30,7 +30,7 @@ static u64 vdso_rdtsc(void)
 {
 	u32 lo, hi;
 
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");  /* ordered, as Linux's */
 	return (u64)hi << 32 | lo;
 }
 

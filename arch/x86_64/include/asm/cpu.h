@@ -57,6 +57,18 @@ static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 			     : "a"(leaf), "c"(sub));
 }
 
+/*
+ * The TSC read after every earlier load (Linux's rdtsc_ordered): a clock
+ * read that cannot pass a load that saw another thread's later reading.
+ */
+static inline u64 rdtsc_ordered(void)
+{
+	u32 lo, hi;
+
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
 static inline u64 rdtsc(void)
 {
 	u32 lo, hi;

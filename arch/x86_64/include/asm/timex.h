@@ -9,4 +9,10 @@ static inline u64 get_cycles(void)
 	return rdtsc();
 }
 
+/* The same, after every earlier load: for the clocks (rdtsc_ordered). */
+static inline u64 get_cycles_ordered(void)
+{
+	return rdtsc_ordered();
+}
+
 #endif
