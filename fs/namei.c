@@ -47,21 +47,31 @@
 #include "linux/debugfs.h"
 #include "mm/mm.h"
 
+#define EMBEDDED_NAME_MAX 192           /* most names fit: copied on the stack first */
+
 /*
- * Copy the user's path name into a new PATH_MAX buffer.  Returns it (the
+ * Copy the user's path name into a new kmalloc'd buffer (PATH_MAX bytes
+ * at most, its NUL included; -ENAMETOOLONG beyond).  Returns it (the
  * caller kfree()s it), or NULL with *err set.  "" is -ENOENT unless the
- * caller passes LOOKUP_EMPTY (Linux's getname_flags).
+ * caller passes LOOKUP_EMPTY (Linux's getname_flags).  A short name is
+ * copied onto the stack first and then into a buffer its size, which a
+ * small kmalloc class gives at once (Linux's names_cache does the like).
  */
 char *getname(const char *upath, int flags, long *err)
 {
-	char *name = kmalloc(PATH_MAX);
-	long n;
+	char small[EMBEDDED_NAME_MAX], *name;
+	long n = strncpy_from_user(small, upath, sizeof(small));
 
-	if (!name) {
-		*err = -ENOMEM;
-		return NULL;
+	if (n == -ENAMETOOLONG) {               /* longer: copy it again, whole */
+		name = kmalloc(PATH_MAX);
+		n = name ? strncpy_from_user(name, upath, PATH_MAX) : -ENOMEM;
+	} else {
+		name = n >= 0 ? kmalloc(n + 1) : NULL;
+		if (name)
+			memcpy(name, small, n + 1);
+		else if (n >= 0)
+			n = -ENOMEM;
 	}
-	n = strncpy_from_user(name, upath, PATH_MAX);
 	if (n > 0 || (n == 0 && (flags & LOOKUP_EMPTY)))
 		return name;
 	*err = n < 0 ? n : -ENOENT;
@@ -391,37 +401,82 @@ static long start_dir_path(int dirfd, char *buf, size_t size)
 }
 
 /*
- * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
- * directory) or name (absolute) into buf (WALK_MAX bytes); *trailing: it
- * ends in '/'.  0 or start_dir_path()'s error.
+ * The buffers of one lookup of name, freed by walk_bufs_free(): in, the
+ * absolute path, and out, the resolved one, each walk_size() bytes (a
+ * small kmalloc: out is never longer than in while it is resolved as
+ * text); out moves to a WALK_MAX buffer of its own (grown) if links are
+ * followed, whose targets make it longer.
  */
-static long absolute(int dirfd, const char *name, char *buf, bool *trailing)
-{
-	size_t n;
-	long err;
+struct walk_bufs {
+	char *in, *out;
+	char *grown;
+};
 
-	buf[0] = '\0';
-	if (name[0] != '/') {
-		err = start_dir_path(dirfd, buf, WALK_MAX);
-		if (err)
-			return err;
-	}
-	n = strlen(buf);
-	snprintf(buf + n, WALK_MAX - n, "/%s", name);
-	n = strlen(buf);
-	*trailing = n && buf[n - 1] == '/';
+/* The bytes "dir/name" may take: a directory's path, '/', name, NUL. */
+static size_t walk_size(const char *name)
+{
+	return DIR_PATH_MAX + 1 + strlen(name) + 1;
+}
+
+static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
+{
+	size_t size = walk_size(name);
+
+	w->in = kmalloc(2 * size);
+	w->out = w->in + size;
+	w->grown = NULL;
+	return w->in ? 0 : -ENOMEM;
+}
+
+static void walk_bufs_free(struct walk_bufs *w)
+{
+	kfree(w->grown);
+	kfree(w->in);
+}
+
+/* out becomes a WALK_MAX buffer, for link_walk(): 0 or -ENOMEM. */
+static int walk_bufs_grow(struct walk_bufs *w)
+{
+	if (!w->grown && !(w->grown = kmalloc(WALK_MAX)))
+		return -ENOMEM;
+	w->out = w->grown;
 	return 0;
 }
 
 /*
- * Resolve the absolute path in into out (WALK_MAX bytes) and look it up
- * (Linux's path_lookupat): *inode a reference.  As text first; if that
- * fails or ends on a link LOOKUP_FOLLOW follows, by link_walk().
- * 0 or -errno.
+ * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
+ * directory) or name (absolute) into buf (walk_size(name) bytes);
+ * *trailing: it ends in '/'.  0 or start_dir_path()'s error.
  */
-static long resolve(const char *in, char *out, unsigned int flags, struct inode **inode)
+static long absolute(int dirfd, const char *name, char *buf, bool *trailing)
 {
-	*inode = normalize(in, out) ? NULL : lookup_one(out);
+	size_t n, len = strlen(name);
+	long err;
+
+	buf[0] = '\0';
+	if (name[0] != '/') {
+		err = start_dir_path(dirfd, buf, DIR_PATH_MAX);
+		if (err)
+			return err;
+	}
+	n = strlen(buf);
+	buf[n] = '/';
+	memcpy(buf + n + 1, name, len + 1);
+	n += 1 + len;
+	*trailing = buf[n - 1] == '/';
+	return 0;
+}
+
+/*
+ * Resolve the absolute path w->in into w->out and look it up (Linux's
+ * path_lookupat): *inode a reference.  As text first; if that fails or
+ * ends on a link LOOKUP_FOLLOW follows, by link_walk().  0 or -errno.
+ */
+static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inode)
+{
+	long err;
+
+	*inode = normalize(w->in, w->out) ? NULL : lookup_one(w->out);
 	if (IS_ERR(*inode))
 		return PTR_ERR(*inode);
 	if (*inode && !(S_ISLNK((*inode)->i_mode) && (flags & LOOKUP_FOLLOW)))
@@ -429,10 +484,12 @@ static long resolve(const char *in, char *out, unsigned int flags, struct inode 
 	if (*inode)
 		iput(*inode);
 	*inode = NULL;
-	long err = link_walk(in, out, flags);
+	err = walk_bufs_grow(w);
+	if (!err)
+		err = link_walk(w->in, w->out, flags);
 	if (err)
 		return err;
-	*inode = lookup_one(out);
+	*inode = lookup_one(w->out);
 	return IS_ERR(*inode) ? PTR_ERR(*inode) : *inode ? 0 : -ENOENT;
 }
 
@@ -446,22 +503,22 @@ static long resolve(const char *in, char *out, unsigned int flags, struct inode 
 long filename_lookup(int dirfd, const char *name, unsigned int flags, struct inode **inode,
 		     char *path)
 {
-	char *buf = kmalloc(2 * WALK_MAX), *p = buf + WALK_MAX;
+	struct walk_bufs w;
 	bool trailing;
-	long err = -ENOMEM;
+	long err = walk_bufs_alloc(&w, name);
 
-	if (!buf)
+	if (err)
 		return err;
-	err = absolute(dirfd, name, buf, &trailing);
+	err = absolute(dirfd, name, w.in, &trailing);
 	if (!err)
-		err = resolve(buf, p, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
+		err = resolve(&w, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
 	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
 		iput(*inode);
 		err = -ENOTDIR;
 	}
 	if (!err && path)
-		snprintf(path, PATH_MAX, "/%s", p);
-	kfree(buf);
+		snprintf(path, PATH_MAX, "/%s", w.out);
+	walk_bufs_free(&w);
 	return err;
 }
 
@@ -567,26 +624,31 @@ static struct inode *parent_dir(char *out)
  */
 long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 {
+	struct walk_bufs w;
 	char *p, *slash;
-	long err = -ENOMEM;
+	long err = walk_bufs_alloc(&w, name);
 
 	pp->dir = NULL;
-	pp->buf = kmalloc(2 * WALK_MAX);
-	if (!pp->buf)
+	pp->buf = w.in;
+	pp->grown = NULL;
+	if (err)
 		return err;
-	p = pp->buf + WALK_MAX;
-	err = absolute(dirfd, name, pp->buf, &pp->trailing);
+	err = absolute(dirfd, name, w.in, &pp->trailing);
 	if (err)
 		goto fail;
-	pp->path = p;
-	if (!normalize(pp->buf, p)) {
+	pp->path = p = w.out;
+	if (!normalize(w.in, p)) {
 		pp->type = last_type(name, p);
 		if (pp->type != LAST_NORM)
 			return 0;
 		pp->dir = parent_dir(p);
 	}
 	if (IS_ERR_OR_NULL(pp->dir)) {
-		err = link_walk(pp->buf, p, LOOKUP_PARENT);
+		err = walk_bufs_grow(&w);
+		pp->grown = w.grown;
+		pp->path = p = w.out;
+		if (!err)
+			err = link_walk(w.in, p, LOOKUP_PARENT);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p);
@@ -607,13 +669,15 @@ fail:
 	if (!IS_ERR_OR_NULL(pp->dir))
 		iput(pp->dir);
 	pp->dir = NULL;
-	kfree(pp->buf);
+	walk_bufs_free(&w);
 	return err;
 }
 
 void path_parent_put(struct path_parent *pp)
 {
+	struct walk_bufs w = { .in = pp->buf, .grown = pp->grown };
+
 	if (pp->dir)
 		iput(pp->dir);
-	kfree(pp->buf);
+	walk_bufs_free(&w);
 }

@@ -45,6 +45,7 @@
 
 struct vfsmount {
 	char mnt_path[DIR_PATH_MAX];    /* normalized: no leading or trailing '/' */
+	size_t mnt_path_len;            /* strlen(mnt_path): every lookup compares it */
 	struct inode *mnt_root;         /* a reference; NULL: a free slot */
 	bool mnt_expiry_mark;           /* a umount2(MNT_EXPIRE) found it unused */
 };
@@ -55,7 +56,7 @@ DECLARE_RWSEM(namespace_sem, "namespace_sem");
 /* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
 static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char **rest)
 {
-	size_t n = strlen(mnt->mnt_path);
+	size_t n = mnt->mnt_path_len;
 
 	if (!mnt->mnt_root || strncmp(path, mnt->mnt_path, n) || (path[n] && path[n] != '/'))
 		return false;
@@ -76,7 +77,7 @@ struct inode *lookup_mnt(const char *path, const char **rest)
 	down_read(&namespace_sem);
 	for (int i = 0; i < NR_MOUNTS; i++)
 		if (mnt_covers(&mounts[i], path, &r) &&
-		    (!best || strlen(mounts[i].mnt_path) >= strlen(best->mnt_path))) {
+		    (!best || mounts[i].mnt_path_len >= best->mnt_path_len)) {
 			best = &mounts[i];
 			*rest = r;
 		}
@@ -128,6 +129,7 @@ static int kern_mount(const char *path, const char *fstype, const char *options)
 	if (err)
 		return err;
 	strlcpy(slot->mnt_path, path, DIR_PATH_MAX);
+	slot->mnt_path_len = strlen(slot->mnt_path);
 	slot->mnt_root = root;
 	return 0;
 }

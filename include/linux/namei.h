@@ -30,8 +30,8 @@ struct path_parent {
 	int type;                       /* LAST_* */
 	bool trailing;                  /* the name ended in '/' */
 	char last[NAME_MAX + 1];
-	const char *path;               /* in buf, freed by path_parent_put() */
-	char *buf;
+	const char *path;               /* in buf or grown, freed by path_parent_put() */
+	char *buf, *grown;
 };
 
 char *getname(const char *upath, int flags, long *err);
