@@ -246,25 +246,55 @@ const char *inode_get_link(struct inode *inode, char *buf)
 }
 
 /*
- * Put the text of the link inode in front of next, the rest of the walk,
- * in rest (WALK_MAX bytes): "target/next".  link is a PATH_MAX buffer
- * for a generated text.  0, or -ENAMETOOLONG / get_link's error.
+ * A link_walk in progress: what is left to walk, with the links met so
+ * far spliced in (rest, size bytes, a small kmalloc grown as targets
+ * need, WALK_MAX at most); a buffer for links whose text is generated
+ * (/proc's), made when one is met; the links followed; and the last
+ * component's inode once it was looked up, for the caller to keep.
  */
-static long splice_link(struct inode *inode, char *rest, const char *next, char *link)
-{
-	const char *target = inode_get_link(inode, link);
-	size_t tlen, nlen = strlen(next);
+struct link_walk {
+	char *rest;
+	size_t size;
+	char *link;
+	int links;
+	struct inode *last;
+};
 
+/*
+ * Put the text of the link inode in front of the rest of the walk, which
+ * starts at rest + next: "target/next", into rest (grown if it must be).
+ * 0, or -ENAMETOOLONG / -ENOMEM / get_link's error.
+ */
+static long splice_link(struct link_walk *lw, struct inode *inode, size_t next)
+{
+	const char *target;
+	size_t tlen, nlen = strlen(lw->rest + next), need;
+
+	if (!inode->i_link && !lw->link && !(lw->link = kmalloc(PATH_MAX)))
+		return -ENOMEM;
+	target = inode_get_link(inode, lw->link);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
 	tlen = strlen(target);
 	if (!tlen)
 		return -ENOENT;
-	if (tlen + 1 + nlen + 1 > WALK_MAX)
+	need = tlen + 1 + nlen + 1;
+	if (need > WALK_MAX)
 		return -ENAMETOOLONG;
-	memmove(rest + tlen + 1, next, nlen + 1);
-	memcpy(rest, target, tlen);
-	rest[tlen] = '/';
+	if (need > lw->size) {
+		char *grown = kmalloc(need);
+
+		if (!grown)
+			return -ENOMEM;
+		memcpy(grown + tlen + 1, lw->rest + next, nlen + 1);
+		kfree(lw->rest);
+		lw->rest = grown;
+		lw->size = need;
+	} else {
+		memmove(lw->rest + tlen + 1, lw->rest + next, nlen + 1);
+	}
+	memcpy(lw->rest, target, tlen);
+	lw->rest[tlen] = '/';
 	return 0;
 }
 
@@ -283,27 +313,28 @@ static long append(char *out, size_t *w, const char *component, size_t len)
 
 /*
  * One component of link_walk, the last of out (w bytes), to follow if
- * it is a link: a link's text is spliced into rest before next (what
- * follows it) and out cut back to where that text starts; a directory,
- * or a last component, stays.  Returns 1 if the walk goes on from rest,
+ * it is a link: a link's text is spliced into the rest before what
+ * follows it (at offset next) and out cut back to where that text
+ * starts; a directory stays, and so does a last component, whose inode
+ * lw->last keeps.  Returns 1 if the walk goes on from the rest's start,
  * 0 to go on from next, or -errno.
  */
-static long walk_component(char *out, size_t *w, char *rest, const char *next, char *link,
-			   int *links)
+static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t next)
 {
 	struct inode *inode = lookup_one(out);
+	bool more = lw->rest[next];
 	long err;
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	if (!inode)
-		return *next ? -ENOENT : 0;     /* a missing last one: the caller's lookup says */
+		return more ? -ENOENT : 0;      /* a missing last one: the caller's lookup says */
 	if (S_ISLNK(inode->i_mode)) {
-		err = ++*links > MAXSYMLINKS ? -ELOOP : splice_link(inode, rest, next, link);
+		err = ++lw->links > MAXSYMLINKS ? -ELOOP : splice_link(lw, inode, next);
 		iput(inode);
 		if (err)
 			return err;
-		if (rest[0] == '/') {
+		if (lw->rest[0] == '/') {
 			*w = 0;                 /* an absolute target starts at the root */
 		} else {
 			while (*w && out[*w - 1] != '/')
@@ -313,7 +344,11 @@ static long walk_component(char *out, size_t *w, char *rest, const char *next, c
 		out[*w] = '\0';
 		return 1;
 	}
-	err = *next && !S_ISDIR(inode->i_mode) ? -ENOTDIR : 0;
+	if (!more) {
+		lw->last = inode;
+		return 0;
+	}
+	err = S_ISDIR(inode->i_mode) ? 0 : -ENOTDIR;
 	iput(inode);
 	return err;
 }
@@ -323,27 +358,30 @@ static long walk_component(char *out, size_t *w, char *rest, const char *next, c
  * absolute path, component by component into out (WALK_MAX bytes), which
  * never holds a link — so its ".." is plain text again.  The last
  * component is followed with LOOKUP_FOLLOW or a trailing '/' (never with
- * LOOKUP_PARENT); a missing last one is left for the caller's lookup.  0 or -errno (ENOENT,
- * ENOTDIR, ELOOP, ENAMETOOLONG, ENOMEM).
+ * LOOKUP_PARENT); a missing last one is left for the caller's lookup.
+ * *last gets the last component's inode (a reference) if the walk looked
+ * it up, else NULL.  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
+ * ENOMEM).
  */
-static long link_walk(const char *in, char *out, unsigned int flags)
+static long link_walk(const char *in, char *out, unsigned int flags, struct inode **last)
 {
-	char *rest = kmalloc(WALK_MAX + PATH_MAX), *link = rest + WALK_MAX, *r;
-	int links = 0;
-	size_t w = 0;
+	struct link_walk lw = { .size = strlen(in) + 1 };
+	size_t w = 0, r = 0;
 	long err = 0;
 
-	if (!rest)
+	*last = NULL;
+	lw.rest = kmalloc(lw.size);
+	if (!lw.rest)
 		return -ENOMEM;
-	strlcpy(rest, in, WALK_MAX);
+	memcpy(lw.rest, in, lw.size);
 	out[0] = '\0';
-	for (r = rest; *r && err >= 0;) {
-		size_t len = strcspn(r, "/");
-		const char *next = r + len;
-		bool dot = len == 1 && r[0] == '.', dotdot = len == 2 && !strncmp(r, "..", 2);
-		bool follow = (*next == '/' && !(flags & LOOKUP_PARENT)) || (flags & LOOKUP_FOLLOW);
+	while (lw.rest[r] && err >= 0) {
+		const char *c = lw.rest + r;
+		size_t len = strcspn(c, "/"), next = r + len;
+		bool dot = len == 1 && c[0] == '.', dotdot = len == 2 && !strncmp(c, "..", 2);
+		bool follow = (lw.rest[next] == '/' && !(flags & LOOKUP_PARENT)) || (flags & LOOKUP_FOLLOW);
 
-		while (*next == '/')
+		while (lw.rest[next] == '/')
 			next++;
 		if (dot || dotdot) {
 			err = must_be_dir(out);
@@ -353,17 +391,22 @@ static long link_walk(const char *in, char *out, unsigned int flags)
 				out[w ? --w : 0] = '\0';
 			}
 		} else if (len) {
-			err = append(out, &w, r, len);
-			if (!err && (*next || follow))
-				err = walk_component(out, &w, rest, next, link, &links);
+			err = append(out, &w, c, len);
+			if (!err && (lw.rest[next] || follow))
+				err = walk_component(&lw, out, &w, next);
 			if (err == 1) {
-				r = rest;
+				r = 0;
 				continue;
 			}
 		}
-		r += next - r;
+		r = next;
 	}
-	kfree(rest);
+	kfree(lw.link);
+	kfree(lw.rest);
+	if (err >= 0)
+		*last = lw.last;
+	else if (lw.last)
+		iput(lw.last);
 	return err < 0 ? err : 0;
 }
 
@@ -486,8 +529,8 @@ static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inod
 	*inode = NULL;
 	err = walk_bufs_grow(w);
 	if (!err)
-		err = link_walk(w->in, w->out, flags);
-	if (err)
+		err = link_walk(w->in, w->out, flags, inode);
+	if (err || *inode)
 		return err;
 	*inode = lookup_one(w->out);
 	return IS_ERR(*inode) ? PTR_ERR(*inode) : *inode ? 0 : -ENOENT;
@@ -648,7 +691,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 		pp->grown = w.grown;
 		pp->path = p = w.out;
 		if (!err)
-			err = link_walk(w.in, p, LOOKUP_PARENT);
+			err = link_walk(w.in, p, LOOKUP_PARENT, &pp->dir);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p);
