@@ -67,7 +67,8 @@ all: $(B)/folios.iso user
 # One set for both kernels; the initrd is built per run by run-qemu.sh.
 USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c)) \
 	      $(patsubst user/bench/%.c,build/user/bin/%,$(wildcard user/bench/*.c))
-user: $(USER_PROGS) build/user/bin/hello-pie build/user/bin/hello-dyn build/user/lib/ld-musl-x86_64.so.1
+user: $(USER_PROGS) build/user/bin/hello-pie build/user/bin/hello-dyn build/user/bin/bench_syscall_dyn \
+	build/user/lib/ld-musl-x86_64.so.1
 
 # hello again, as a static-PIE executable (ET_DYN, no interpreter).  Debian's
 # musl-gcc does not pick musl's self-relocating rcrt1.o for -static-pie, so
@@ -85,6 +86,11 @@ build/user/bin/hello-pie: user/hello.c Makefile
 build/user/bin/hello-dyn: user/hello.c Makefile
 	@mkdir -p $(dir $@)
 	musl-gcc -O2 -o $@ $<
+
+# bench_syscall once more, dynamically linked: the cost of a dynamic execve.
+build/user/bin/bench_syscall_dyn: user/bench/bench_syscall.c Makefile
+	@mkdir -p $(dir $@)
+	musl-gcc -O2 -Wall -Wextra -o $@ $<
 
 build/user/lib/ld-musl-x86_64.so.1: Makefile
 	@mkdir -p $(dir $@)

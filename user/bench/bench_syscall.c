@@ -3,12 +3,17 @@
  * call (rdtsc; guest instructions under run-qemu.sh --icount), median of
  * 9 rounds: stat of an initrd file, of a tmpfs file, of a path through a
  * symbolic link, a missing name (a PATH search's miss), open+close,
- * fork+exit+wait, clock_gettime.  The same static binary runs on Linux
- * (../shared/peer/linux-peer.sh --icount).  One "name cycles" line each.
+ * fork+exit+wait, clock_gettime, and fork+execve+exit+wait of this very
+ * program (which exits at once when its argument is "exit"), static and,
+ * if /bin/bench_syscall_dyn is there, dynamically linked (musl's
+ * /lib/ld-musl-x86_64.so.1).  The same static binary runs on Linux
+ * (../shared/peer/linux-peer.sh --icount; --add the dynamic one and its
+ * loader).  One "name cycles" line each.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,6 +67,17 @@ static void do_fork(const char *unused)
 	waitpid(pid, NULL, 0);
 }
 
+static void do_exec(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(path, path, "exit", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+}
+
 static void do_clock(const char *unused)
 {
 	struct timespec ts;
@@ -74,6 +90,8 @@ int main(int argc, char **argv)
 {
 	const char *self = argc > 0 ? argv[0] : "/bin/bench_syscall";
 
+	if (argc > 1 && !strcmp(argv[1], "exit"))
+		return 0;
 	mkdir("/tmp", 0777);
 	close(open("/tmp/bench_syscall_file", O_WRONLY | O_CREAT, 0644));
 	symlink("/tmp", "/tmp/bench_syscall_link");
@@ -84,6 +102,9 @@ int main(int argc, char **argv)
 	printf("open_close %lu\n", measure(do_open_close, "/tmp/bench_syscall_file", 200));
 	printf("fork_exit_wait %lu\n", measure(do_fork, NULL, 20));
 	printf("clock_gettime %lu\n", measure(do_clock, NULL, 200));
+	printf("fork_execve_static %lu\n", measure(do_exec, self, 10));
+	if (!access("/bin/bench_syscall_dyn", X_OK))
+		printf("fork_execve_dynamic %lu\n", measure(do_exec, "/bin/bench_syscall_dyn", 10));
 	unlink("/tmp/bench_syscall_link");
 	unlink("/tmp/bench_syscall_file");
 	return 0;
