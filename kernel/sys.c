@@ -17,6 +17,7 @@
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include "mm/mmap_lock.h"
+#include "mm/vmstat.h"
 #include <asm/arch.h>
 #include <asm/timex.h>
 #include "uapi/linux/prctl.h"
@@ -261,7 +262,7 @@ long sys_times(struct tms *tbuf)
 	return ns_to_clock_t(ktime_get_ns());
 }
 
-/* sysinfo: uptime, memory in bytes, the number of processes; no load average (always 0). */
+/* sysinfo: uptime, the load averages, memory in bytes (shmem as sharedram), the threads (Linux's procs). */
 long sys_sysinfo(void *info)
 {
 	struct sysinfo si = { .uptime = ktime_get_ns() / 1000000000, .mem_unit = 1 };
@@ -270,9 +271,12 @@ long sys_sysinfo(void *info)
 
 	si.totalram = zone.managed_pages * PAGE_SIZE;
 	si.freeram = zone.free_pages * PAGE_SIZE;
+	si.sharedram = global_node_page_state(NR_SHMEM) * PAGE_SIZE;
+	for (int i = 0; i < 3; i++)     /* /proc/loadavg's, in 16-bit fixed point (SI_LOAD_SHIFT) */
+		si.loads[i] = READ_ONCE(avenrun[i]) << (16 - FSHIFT);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	for_each_process(t)
-		si.procs++;
+		si.procs += t->signal->nr_threads;      /* Linux counts threads (nr_threads) */
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "tap.h"
+#include <sys/sysinfo.h>
 #include <errno.h>
 #include <grp.h>
 #include <sys/klog.h>
@@ -79,6 +80,13 @@ static void test_system_files(void)
 	   sscanf(buf, "%lf %lf %lf %d/%d %d", &l1, &l5, &l15, &running, &total, &last) == 6 &&
 	   running >= 1 && total >= running && last > 0,
 	   "/proc/loadavg: three averages, running/total, the last pid");
+	{
+		struct sysinfo si;
+
+		ok(!sysinfo(&si) && si.loads[2] / 65536.0 > l15 - 0.02 && si.loads[2] / 65536.0 < l15 + 0.02 &&
+		   si.procs >= total / 2, "sysinfo: the 15-minute load as /proc/loadavg's (%.2f), %u threads",
+		   si.loads[2] / 65536.0, si.procs);
+	}
 	slurp("/proc/stat", buf, sizeof(buf));
 	ok(sscanf(buf, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &cidle) == 4 &&
 	   strstr(buf, "\ncpu0 "), "/proc/stat: the cpu line and cpu0");
