@@ -114,29 +114,38 @@ long sys_clock_settime(int clock, const void *tp)
 	return do_settimeofday64(&t);
 }
 
+/* The clock a sleep counts: CLOCK_REALTIME's for an absolute one on it, else the monotonic. */
+static u64 sleep_clock_ns(bool realtime)
+{
+	return realtime ? ktime_get_real_ns() : ktime_get_ns();
+}
+
 /*
- * Sleep until ktime_get_ns() reaches end, and whole timer ticks (HZ) for
- * the time left, rounded up — both: an emulator that fell behind delivers
- * missed ticks in a burst, so ticks alone may end a sleep early.  0, or
- * for a signal the time left in rmtp (if given) and -ERESTART_RESTARTBLOCK:
- * -EINTR after a handler, else restart_syscall sleeps on to the same end
+ * Sleep until the clock (sleep_clock_ns) reaches end, and, on the
+ * monotonic clock, whole timer ticks (HZ) for the time left, rounded up —
+ * both: an emulator that fell behind delivers missed ticks in a burst, so
+ * ticks alone may end a sleep early.  An absolute CLOCK_REALTIME sleep
+ * looks at the wall clock at every tick, so a clock set forward past end
+ * wakes it, as Linux's (its timer is on that clock).  0, or for a signal
+ * the time left in rmtp (if given) and -ERESTART_RESTARTBLOCK: -EINTR
+ * after a handler, else restart_syscall sleeps on to the same end
  * (Linux's do_nanosleep and hrtimer_nanosleep_restart).
  */
-static long do_nanosleep(u64 end, void *rmtp)
+static long do_nanosleep(u64 end, void *rmtp, bool realtime)
 {
-	u64 left = end - MIN(end, ktime_get_ns());
-	unsigned long until = jiffies + (left * HZ + 999999999) / 1000000000 + 1;
+	u64 left = end - MIN(end, sleep_clock_ns(realtime));
+	unsigned long until = realtime ? jiffies : jiffies + (left * HZ + 999999999) / 1000000000 + 1;
 
 	for (;;) {
 		unsigned long j = jiffies;
 
-		if ((long)(j - until) >= 0 && ktime_get_ns() >= end)
+		if ((long)(j - until) >= 0 && sleep_clock_ns(realtime) >= end)
 			return 0;
 		if (signal_pending(current)) {
 			struct restart_block *rb = &current->restart_block;
 			long rem[2];
 
-			left = end - MIN(end, ktime_get_ns());
+			left = end - MIN(end, sleep_clock_ns(realtime));
 			rem[0] = left / 1000000000;
 			rem[1] = left % 1000000000;
 			if (rmtp && copy_to_user(rmtp, rem, sizeof(rem)))
@@ -144,6 +153,7 @@ static long do_nanosleep(u64 end, void *rmtp)
 			rb->fn = nanosleep_restart;
 			rb->nanosleep.expires = end;
 			rb->nanosleep.rmtp = rmtp;
+			rb->nanosleep.realtime = realtime;
 			return -ERESTART_RESTARTBLOCK;
 		}
 		(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j); /* the next tick */
@@ -152,7 +162,7 @@ static long do_nanosleep(u64 end, void *rmtp)
 
 static long nanosleep_restart(struct restart_block *rb)
 {
-	return do_nanosleep(rb->nanosleep.expires, rb->nanosleep.rmtp);
+	return do_nanosleep(rb->nanosleep.expires, rb->nanosleep.rmtp, rb->nanosleep.realtime);
 }
 
 /* nanosleep(req, rem): sleep at least req; rem gets what is left if a signal ends it. */
@@ -161,17 +171,17 @@ long sys_nanosleep(const void *ureq, void *urem)
 	u64 req;
 	int err = get_timespec_ns(ureq, &req, NANOSLEEP_MAX_SECS);
 
-	return err ? err : do_nanosleep(ktime_get_ns() + req, urem);
+	return err ? err : do_nanosleep(ktime_get_ns() + req, urem, false);
 }
 
 /*
  * clock_nanosleep(clock, flags, req, rem): as nanosleep on the clock, or
- * with TIMER_ABSTIME until the clock reads req (the wall clock's time is
- * taken as the monotonic time it stands for now; rem is not written).
+ * with TIMER_ABSTIME until the clock reads req (rem is not written); the
+ * wall clock's absolute sleep follows settimeofday.
  */
 long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 {
-	u64 req, now = ktime_get_ns(), real = clock == CLOCK_REALTIME ? ktime_get_real_ns() : now;
+	u64 req;
 	int err;
 
 	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
@@ -180,6 +190,6 @@ long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 	if (err)
 		return err;
 	if (!(flags & TIMER_ABSTIME))
-		return do_nanosleep(now + req, urem);
-	return do_nanosleep(now + (req > real ? req - real : 0), NULL);
+		return do_nanosleep(ktime_get_ns() + req, urem, false);
+	return do_nanosleep(req, NULL, clock == CLOCK_REALTIME);
 }

@@ -215,6 +215,38 @@ static void check_children(void)
 	ok(getrusage(5, &ru_children) == -1 && errno == EINVAL, "getrusage(5): EINVAL");
 }
 
+/*
+ * A child sleeps with TIMER_ABSTIME until the wall clock says now + 100 s;
+ * the clock is set 200 s forward: it wakes at once (Linux's timer is on
+ * CLOCK_REALTIME); then the clock goes back.
+ */
+static void check_abstime_follows_clock(void)
+{
+	struct timespec now, nap = { 0, 100000000 };
+	double t0 = clock_sec(CLOCK_MONOTONIC), waited;
+	int status;
+	pid_t pid;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	pid = fork();
+	if (!pid) {
+		struct timespec until = { now.tv_sec + 100, now.tv_nsec };
+
+		_exit(clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &until, NULL) ? 1 : 0);
+	}
+	nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_REALTIME, &now);
+	now.tv_sec += 200;
+	clock_settime(CLOCK_REALTIME, &now);
+	waitpid(pid, &status, 0);
+	waited = clock_sec(CLOCK_MONOTONIC) - t0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	now.tv_sec -= 200;
+	clock_settime(CLOCK_REALTIME, &now);
+	ok(WIFEXITED(status) && !WEXITSTATUS(status) && waited < 10,
+	   "an absolute CLOCK_REALTIME sleep ends when the clock is set past it (%.2f s)", waited);
+}
+
 static volatile int vtalrms, profs;
 
 static void on_cpu_timer(int sig)
@@ -275,5 +307,6 @@ int main(void)
 	check_cpu_time();
 	check_children();
 	check_cpu_itimers();
+	check_abstime_follows_clock();
 	return tap_done();
 }

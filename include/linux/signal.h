@@ -57,8 +57,9 @@ struct restart_block {
 	long (*fn)(struct restart_block *);
 	union {
 		struct {
-			u64 expires;            /* ktime_get_ns() at the end */
+			u64 expires;            /* the clock's time at the end */
 			void *rmtp;
+			bool realtime;          /* expires is CLOCK_REALTIME's (a TIMER_ABSTIME sleep) */
 		} nanosleep;
 		struct {
 			void *ufds;
