@@ -145,6 +145,13 @@ static void mangle_path(struct seq_file *m, const char *path)
 			seq_printf(m, "%c", *path);
 }
 
+/* " tmpfs rw,nosuid,nodev,noexec,relatime", the flags as Linux's show_mnt_opts lists them. */
+static void show_mnt_flags(struct seq_file *m, unsigned long flags)
+{
+	seq_printf(m, " tmpfs rw%s%s%s,relatime", flags & SB_NOSUID ? ",nosuid" : "",
+		   flags & SB_NODEV ? ",nodev" : "", flags & SB_NOEXEC ? ",noexec" : "");
+}
+
 /*
  * /proc/mounts (Linux's show_vfsmnt): "device mountpoint type options 0 0"
  * per mount — the read-only initrd at /, the kernel's own file systems at
@@ -170,7 +177,7 @@ static int mounts_proc_show(struct seq_file *m, void *v)
 			continue;
 		seq_printf(m, "tmpfs ");
 		mangle_path(m, mounts[i].mnt_path);
-		seq_printf(m, " tmpfs rw,relatime");
+		show_mnt_flags(m, mounts[i].mnt_root->i_sb->s_flags);
 		shmem_show_options(m, mounts[i].mnt_root);
 		seq_printf(m, " 0 0\n");
 	}
@@ -206,13 +213,18 @@ static long do_mount_path(const char *path, const char *fstype, unsigned long fl
 			  const char *opts)
 {
 	struct vfsmount *mnt;
+	long err;
 
-	if (!(flags & MS_REMOUNT))
-		return kern_mount(path, fstype, opts);
-	mnt = find_mount(path);
-	if (!mnt)
-		return -EINVAL;
-	return shmem_reconfigure(mnt->mnt_root->i_sb, opts);
+	if (!(flags & MS_REMOUNT)) {
+		err = kern_mount(path, fstype, opts);
+		mnt = err ? NULL : find_mount(path);
+	} else {
+		mnt = find_mount(path);
+		err = mnt ? shmem_reconfigure(mnt->mnt_root->i_sb, opts) : -EINVAL;
+	}
+	if (!err)       /* nosuid, nodev, noexec: the mount's, kept by its super block */
+		WRITE_ONCE(mnt->mnt_root->i_sb->s_flags, flags & SB_MNT_FLAGS);
+	return err;
 }
 
 /*

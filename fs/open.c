@@ -55,8 +55,15 @@ static long may_open(const struct inode *inode, int flags)
  */
 static struct file *vfs_open(struct inode *inode, int flags, long *err)
 {
-	struct file *f = alloc_file(inode, flags);
+	struct file *f;
 
+	if ((S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) && inode->i_sb &&
+	    (READ_ONCE(inode->i_sb->s_flags) & SB_NODEV)) {
+		*err = -EACCES;         /* a device on a nodev mount (Linux's may_open) */
+		iput(inode);
+		return NULL;
+	}
+	f = alloc_file(inode, flags);
 	*err = f ? 0 : -ENOMEM;
 	if (!f) {
 		iput(inode);
@@ -373,7 +380,8 @@ long sys_close(int fd)
  * access: every file exists for everyone (foliOS has one user, root);
  * W_OK is -EROFS but on the console, a character device, and on tmpfs:
  * foliOS mounts the rest read-only (Linux's inode_permission gives EROFS
- * to files, directories and links of a read-only mount, not to devices).
+ * to files, directories and links of a read-only mount, not to devices);
+ * X_OK of a regular file on a noexec mount is -EACCES.
  */
 long sys_faccessat(int dirfd, const char *upath, int mode)
 {
@@ -386,6 +394,8 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 	if (ret)
 		return ret;
 	ret = (mode & 2) && !S_ISCHR(inode->i_mode) && !inode->i_op ? -EROFS : 0;
+	if (!ret && (mode & 1) && S_ISREG(inode->i_mode) && inode_noexec(inode))
+		ret = -EACCES;          /* X_OK on a noexec mount */
 	iput(inode);
 	return ret;
 }

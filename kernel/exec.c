@@ -39,8 +39,9 @@ struct file *open_exec(const char *path, long *err)
 	*err = name ? filename_lookup(AT_FDCWD, path, LOOKUP_FOLLOW, &inode, name) : -ENOMEM;
 	if (*err)
 		goto out;
-	*err = -EACCES;
-	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && inode->i_mapping) {
+	*err = -EACCES;         /* also on a noexec mount (Linux's do_open_execat) */
+	if (S_ISREG(inode->i_mode) && (inode->i_mode & 0111) && inode->i_mapping &&
+	    !inode_noexec(inode)) {
 		*err = -ENOMEM;
 		file = alloc_file(inode, O_RDONLY);     /* takes over the reference */
 	}

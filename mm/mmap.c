@@ -242,8 +242,9 @@ int vm_enough_memory(unsigned long pages)
  * order): MAP_SHARED of a file not opened for writing gives a mapping that
  * can never be writable (no VM_MAYWRITE, and not VM_SHARED: nothing can
  * write through it) and refuses PROT_WRITE; any mapping needs a file
- * opened for reading and an f_op->mmap.  0 or -EOPNOTSUPP / -EACCES /
- * -ENODEV / -EINVAL.
+ * opened for reading and an f_op->mmap; a file of a noexec mount maps
+ * never executable (PROT_EXEC: -EPERM).  0 or -EOPNOTSUPP / -EACCES /
+ * -EPERM / -ENODEV / -EINVAL.
  */
 static int mmap_file_vm_flags(struct file *file, unsigned long prot, unsigned long flags,
 			      unsigned long *vm_flags)
@@ -263,6 +264,11 @@ static int mmap_file_vm_flags(struct file *file, unsigned long prot, unsigned lo
 	case MAP_PRIVATE:
 		if (!(file->f_mode & FMODE_READ))
 			return -EACCES;
+		if (inode_noexec(file_inode(file))) {   /* a noexec mount: never executable */
+			if (*vm_flags & VM_EXEC)
+				return -EPERM;
+			*vm_flags &= ~VM_MAYEXEC;
+		}
 		return file->f_op->mmap ? 0 : -ENODEV;
 	default:
 		return -EINVAL;

@@ -9,7 +9,9 @@
  * CAP_SYS_TIME/CAP_MKNOD/CAP_CHOWN/CAP_SYS_BOOT makes those calls EPERM,
  * a permitted bit once dropped stays dropped, exec gives root back its
  * bounding set; /proc/mounts lists a tmpfs mounted with options, and
- * not once unmounted.
+ * not once unmounted; a noexec mount refuses execve (EACCES), PROT_EXEC
+ * mappings (EPERM) and mprotect to PROT_EXEC (EACCES), until remounted
+ * without it.
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #define _GNU_SOURCE
@@ -385,10 +387,76 @@ static void check_mounts(void)
 	rmdir("/tmp/procctl-mnt");
 }
 
+/* Copy this program to path with mode; 0 or -1. */
+static int copy_self(const char *path, mode_t mode)
+{
+	static char buf[1 << 16];
+	int in = open("/proc/self/exe", O_RDONLY), out = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	long n, ret = in >= 0 && out >= 0 ? 0 : -1;
+
+	while (!ret && (n = read(in, buf, sizeof(buf))) > 0)
+		ret = write(out, buf, n) == n ? 0 : -1;
+	close(in);
+	close(out);
+	return ret;
+}
+
+/* Run path with the argument "exit" (this program returns 0 at once); the wait status, or -errno. */
+static int run_exit(const char *path)
+{
+	int status, err = 0;
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl(path, path, "exit", (char *)NULL);
+		_exit(100 + errno);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= 100)
+		err = -(WEXITSTATUS(status) - 100);
+	return err ? err : status;
+}
+
+static void check_noexec(void)
+{
+	const char *dir = "/tmp/procctl-noexec", *prog = "/tmp/procctl-noexec/prog";
+	void *p;
+	int fd, ret;
+
+	mkdir(dir, 0755);
+	ret = mount("tmpfs", dir, "tmpfs", MS_NOEXEC | MS_NOSUID | MS_NODEV, "");
+	ok(!ret && mounts_has(dir, "tmpfs", "rw,nosuid,nodev,noexec,relatime"),
+	   "a noexec,nosuid,nodev tmpfs is listed so");
+	ok(!copy_self(prog, 0755) && run_exit(prog) == -EACCES, "execve from a noexec mount: EACCES");
+	errno = 0;
+	ok(access(prog, X_OK) == -1 && errno == EACCES && access(prog, R_OK) == 0,
+	   "access(X_OK) there: EACCES");
+	errno = 0;
+	ok(!mknod("/tmp/procctl-noexec/null", S_IFCHR | 0666, makedev(1, 3)) &&
+	   open("/tmp/procctl-noexec/null", O_RDWR) == -1 && errno == EACCES,
+	   "a device node there cannot be opened (nodev): EACCES");
+	fd = open(prog, O_RDONLY);
+	errno = 0;
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ok(p == MAP_FAILED && errno == EPERM, "mmap(PROT_EXEC) of its file: EPERM");
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	errno = 0;
+	ok(p != MAP_FAILED && mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1 && errno == EACCES,
+	   "mprotect(PROT_EXEC) of a read-only mapping of it: EACCES");
+	munmap(p, 4096);
+	close(fd);
+	ret = mount("tmpfs", dir, "tmpfs", MS_REMOUNT, "");
+	ok(!ret && run_exit(prog) == 0, "remounted without noexec, it runs");
+	umount(dir);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "caps-after-exec"))
 		return caps_after_exec();
+	if (argc > 1 && !strcmp(argv[1], "exit"))
+		return 0;
 	mount_proc_sys();
 	mkdir("/tmp", 01777);   /* Linux's initramfs as the peer boots it may have none */
 	check_pidfd_send_signal();
@@ -398,5 +466,6 @@ int main(int argc, char **argv)
 	check_thp_disable();
 	check_caps();
 	check_mounts();
+	check_noexec();
 	return tap_done();
 }

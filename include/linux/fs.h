@@ -88,7 +88,15 @@ struct super_block {
 	void *s_fs_info;                /* the file system's */
 	atomic_t s_nr_files;            /* files open on it: umount is EBUSY while any is */
 	struct mutex s_vfs_rename_mutex;        /* one rename across directories at a time */
+	unsigned long s_flags;          /* SB_NOSUID/NODEV/NOEXEC: its (one) mount's flags */
 };
+
+/* The mount flags a super block keeps (Linux's SB_*, as mount(2)'s MS_* bits). */
+#define SB_NOSUID       2
+#define SB_NODEV        4
+#define SB_NOEXEC       8
+#define SB_MNT_FLAGS    (SB_NOSUID | SB_NODEV | SB_NOEXEC)
+
 
 /* What a change of attributes asks (Linux's struct iattr and ATTR_* bits; fs/attr.c). */
 #define ATTR_MODE       (1 << 0)
@@ -239,6 +247,12 @@ struct inode {
 	struct rw_semaphore i_rwsem;    /* inode_lock: i_size, data writes, seals; a dir's entries */
 	u64 i_sequence;                 /* its shared futexes' key, set at the first (kernel/futex.c) */
 };
+
+/* May files of inode's file system be executed (Linux's path_noexec)? */
+static inline bool inode_noexec(const struct inode *inode)
+{
+	return inode->i_sb && (READ_ONCE(inode->i_sb->s_flags) & SB_NOEXEC);
+}
 
 /*
  * inode_lock (Linux's i_rwsem): a file's size and writes (O_APPEND,
