@@ -258,6 +258,7 @@ struct link_walk {
 	char *link;
 	int links;
 	struct inode *last;
+	bool jumped;            /* last is a magic link's inode, out its file's name */
 };
 
 /*
@@ -316,8 +317,9 @@ static long append(char *out, size_t *w, const char *component, size_t len)
  * it is a link: a link's text is spliced into the rest before what
  * follows it (at offset next) and out cut back to where that text
  * starts; a directory stays, and so does a last component, whose inode
- * lw->last keeps.  Returns 1 if the walk goes on from the rest's start,
- * 0 to go on from next, or -errno.
+ * lw->last keeps — a last magic link's target (jump_link), whose name
+ * then replaces out.  Returns 1 if the walk goes on from the rest's
+ * start, 0 to go on from next, or -errno.
  */
 static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t next)
 {
@@ -329,6 +331,17 @@ static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t ne
 		return PTR_ERR(inode);
 	if (!inode)
 		return more ? -ENOENT : 0;      /* a missing last one: the caller's lookup says */
+	if (!more && S_ISLNK(inode->i_mode) && inode->i_op && inode->i_op->jump_link) {
+		lw->last = inode->i_op->jump_link(inode, out);
+		iput(inode);
+		if (IS_ERR(lw->last)) {
+			err = PTR_ERR(lw->last);
+			lw->last = NULL;
+			return err;
+		}
+		lw->jumped = true;
+		return 0;
+	}
 	if (S_ISLNK(inode->i_mode)) {
 		err = ++lw->links > MAXSYMLINKS ? -ELOOP : splice_link(lw, inode, next);
 		iput(inode);
@@ -360,10 +373,12 @@ static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t ne
  * component is followed with LOOKUP_FOLLOW or a trailing '/' (never with
  * LOOKUP_PARENT); a missing last one is left for the caller's lookup.
  * *last gets the last component's inode (a reference) if the walk looked
- * it up, else NULL.  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
+ * it up, else NULL; *jumped says it is a magic link's target, whose file's
+ * name is then in out.  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
  * ENOMEM).
  */
-static long link_walk(const char *in, char *out, unsigned int flags, struct inode **last)
+static long link_walk(const char *in, char *out, unsigned int flags, struct inode **last,
+		      bool *jumped)
 {
 	struct link_walk lw = { .size = strlen(in) + 1 };
 	size_t w = 0, r = 0;
@@ -407,6 +422,7 @@ static long link_walk(const char *in, char *out, unsigned int flags, struct inod
 		*last = lw.last;
 	else if (lw.last)
 		iput(lw.last);
+	*jumped = err >= 0 && lw.jumped;
 	return err < 0 ? err : 0;
 }
 
@@ -453,6 +469,7 @@ static long start_dir_path(int dirfd, char *buf, size_t size)
 struct walk_bufs {
 	char *in, *out;
 	char *grown;
+	bool jumped;            /* out is a magic link's file's name, not a path walked */
 };
 
 /* The bytes "dir/name" may take: a directory's path, '/', name, NUL. */
@@ -468,6 +485,7 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 	w->in = kmalloc(2 * size);
 	w->out = w->in + size;
 	w->grown = NULL;
+	w->jumped = false;
 	return w->in ? 0 : -ENOMEM;
 }
 
@@ -511,9 +529,30 @@ static long absolute(int dirfd, const char *name, char *buf, bool *trailing)
 }
 
 /*
+ * The target of the magic link *inode (jump_link), in place of the link's
+ * reference, its file's name in w->out.  0 or -errno (*inode NULL).
+ */
+static long jump_link(struct walk_bufs *w, struct inode **inode)
+{
+	struct inode *link = *inode;
+	long err = walk_bufs_grow(w);
+
+	*inode = err ? ERR_PTR(err) : link->i_op->jump_link(link, w->out);
+	iput(link);
+	if (IS_ERR(*inode)) {
+		err = PTR_ERR(*inode);
+		*inode = NULL;
+		return err;
+	}
+	w->jumped = true;
+	return 0;
+}
+
+/*
  * Resolve the absolute path w->in into w->out and look it up (Linux's
  * path_lookupat): *inode a reference.  As text first; if that fails or
- * ends on a link LOOKUP_FOLLOW follows, by link_walk().  0 or -errno.
+ * ends on a link LOOKUP_FOLLOW follows, by link_walk() — but a last
+ * magic link (jump_link) gives its target.  0 or -errno.
  */
 static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inode)
 {
@@ -524,12 +563,14 @@ static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inod
 		return PTR_ERR(*inode);
 	if (*inode && !(S_ISLNK((*inode)->i_mode) && (flags & LOOKUP_FOLLOW)))
 		return 0;
+	if (*inode && (*inode)->i_op && (*inode)->i_op->jump_link)
+		return jump_link(w, inode);
 	if (*inode)
 		iput(*inode);
 	*inode = NULL;
 	err = walk_bufs_grow(w);
 	if (!err)
-		err = link_walk(w->in, w->out, flags, inode);
+		err = link_walk(w->in, w->out, flags, inode, &w->jumped);
 	if (err || *inode)
 		return err;
 	*inode = lookup_one(w->out);
@@ -560,7 +601,7 @@ long filename_lookup(int dirfd, const char *name, unsigned int flags, struct ino
 		err = -ENOTDIR;
 	}
 	if (!err && path)
-		snprintf(path, PATH_MAX, "/%s", w.out);
+		snprintf(path, PATH_MAX, w.jumped ? "%s" : "/%s", w.out);
 	walk_bufs_free(&w);
 	return err;
 }
@@ -691,7 +732,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 		pp->grown = w.grown;
 		pp->path = p = w.out;
 		if (!err)
-			err = link_walk(w.in, p, LOOKUP_PARENT, &pp->dir);
+			err = link_walk(w.in, p, LOOKUP_PARENT, &pp->dir, &w.jumped);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p);

@@ -341,9 +341,12 @@ static struct pipe_inode_info *fifo_get_pipe(struct inode *inode)
  * open of a FIFO (Linux's fifo_open): join its ring as a reader, a writer
  * or both, waiting for the other end as the file header says.  0,
  * -ENXIO (O_WRONLY|O_NONBLOCK without a reader), -ERESTARTSYS, -ENOMEM.
+ * A pipe's inode (reopened through /proc/<pid>/fd/N) never waits and
+ * never gives ENXIO, as Linux's is_pipe.
  */
 static int fifo_open(struct inode *inode, struct file *f)
 {
+	bool is_pipe = !inode->i_sb;    /* a pipe(2)'s, reopened by /proc/<pid>/fd/N: never waits */
 	bool nonblock = f->f_flags & O_NONBLOCK;
 	struct pipe_inode_info *p = fifo_get_pipe(inode);
 	int ret = 0;
@@ -353,7 +356,8 @@ static int fifo_open(struct inode *inode, struct file *f)
 	nonseekable_open(inode, f);
 	f->private_data = p;
 	pipe_lock(p);
-	if ((f->f_mode & FMODE_WRITE) && !(f->f_mode & FMODE_READ) && nonblock && !p->readers) {
+	if ((f->f_mode & FMODE_WRITE) && !(f->f_mode & FMODE_READ) && nonblock && !p->readers &&
+	    !is_pipe) {
 		ret = -ENXIO;
 		goto out;
 	}
@@ -367,9 +371,10 @@ static int fifo_open(struct inode *inode, struct file *f)
 		p->writers++;
 	}
 	wake_up_interruptible_all(&p->rd_wait);         /* a partner waiting for us */
-	if ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && !p->writers && !nonblock)
+	if (!is_pipe && (f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && !p->writers &&
+	    !nonblock)
 		ret = wait_for_partner(p, &p->w_counter);
-	else if ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)
+	else if (!is_pipe && (f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)
 		ret = wait_for_partner(p, &p->r_counter);
 	if (ret) {
 		pipe_end_leaves(p, f->f_mode);

@@ -277,12 +277,39 @@ static void test_proc_links(void)
 	unlink(D "/once");
 	ok(!strcmp(link_of(path, buf, sizeof(buf)), D "/once (deleted)"),
 	   "an unlinked file's link says \" (deleted)\" (%s)", buf);
+	{
+		int again = open(path, O_RDONLY);
+		char c = 0;
+
+		ok(again >= 0 && read(again, &c, 1) == 1 && c == 'x' && !fstat(again, &a) &&
+		   !fstat(fd, &b) && a.st_ino == b.st_ino,
+		   "open of the link reopens the deleted file (a magic link)");
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", again);
+		ok(!strcmp(link_of(path, buf, sizeof(buf)), D "/once (deleted)"),
+		   "and the new fd has its name (%s)", buf);
+		close(again);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
 	close(fd);
 	ok(fails(lstat(path, &a)) == ENOENT, "a closed fd's link is gone");
 	pipe(p);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
 	ok(!strncmp(link_of(path, buf, sizeof(buf)), "pipe:[", 6), "a pipe's link: pipe:[N] (%s)",
 	   buf);
+	{
+		char w[64], c[3] = "";
+		int r2, w2;
+
+		snprintf(w, sizeof(w), "/proc/self/fd/%d", p[1]);
+		symlink(path, D "/stdin-like");
+		w2 = open(w, O_WRONLY);
+		r2 = open(D "/stdin-like", O_RDONLY);           /* as /dev/stdin -> /proc/self/fd/0 */
+		ok(w2 >= 0 && r2 >= 0 && write(w2, "hi", 2) == 2 && read(r2, c, 2) == 2 && !strcmp(c, "hi"),
+		   "a pipe's ends open again through its links, also behind a link (no wait for a partner)");
+		close(w2);
+		close(r2);
+		unlink(D "/stdin-like");
+	}
 	close(p[0]);
 	close(p[1]);
 }

@@ -11,7 +11,10 @@
  *   anon_inode:[pidfd]            a pidfd
  *
  * A link is read anew each time: the text is the process's state at the
- * readlink (or the walk through it), ENOENT once it is gone.
+ * readlink (or the walk through it), ENOENT once it is gone.  fd/N and
+ * exe are "magic" too (jump_link): a walk that ends on one takes the open
+ * file's own inode, so open() of /proc/self/fd/0 reopens a pipe, or a
+ * file that was deleted, as on Linux.
  *
  * Locking: the task is found, and what it has taken (its fd table under
  * an RCU read section, which the table's free waits for — a reference
@@ -142,17 +145,17 @@ static const char *proc_root_get_link(struct inode *inode, char *buf)
 	return buf;
 }
 
-/* /proc/<pid>/exe: the file of the program its mm runs (ENOENT for a zombie). */
-static const char *proc_exe_get_link(struct inode *inode, char *buf)
+/* The file of the program the mm of the task path names runs, referenced; NULL for a zombie. */
+static struct file *proc_exe_file(const char *path)
 {
 	struct mm_struct *mm = NULL;
 	struct task_struct *t;
 	struct file *exe = NULL;
 	unsigned long flags;
-	const char *rest, *text;
+	const char *rest;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	t = proc_pid_task(PROC_I(inode)->path, &rest);
+	t = proc_pid_task(path, &rest);
 	if (t && (mm = t->mm))
 		mmgrab(mm);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -163,6 +166,15 @@ static const char *proc_exe_get_link(struct inode *inode, char *buf)
 		mmap_read_unlock(mm);
 		mmdrop(mm);
 	}
+	return exe;
+}
+
+/* /proc/<pid>/exe: the file of the program its mm runs (ENOENT for a zombie). */
+static const char *proc_exe_get_link(struct inode *inode, char *buf)
+{
+	struct file *exe = proc_exe_file(PROC_I(inode)->path);
+	const char *text;
+
 	if (!exe)
 		return ERR_PTR(-ENOENT);
 	text = file_link_text(exe, buf);
@@ -170,10 +182,39 @@ static const char *proc_exe_get_link(struct inode *inode, char *buf)
 	return text;
 }
 
-static const struct inode_operations proc_fd_link_operations = { .get_link = proc_fd_get_link };
+/* The inode of open file f, referenced, and its name (no " (deleted)") into name. */
+static struct inode *file_jump(struct file *f, char *name)
+{
+	struct inode *inode = file_inode(f);
+
+	strlcpy(name, f->f_pathname ? f->f_pathname : "", PATH_MAX);
+	ihold(inode);
+	fput(f);
+	return inode;
+}
+
+static struct inode *proc_fd_jump_link(struct inode *inode, char *name)
+{
+	struct file *f = proc_fd_file(PROC_I(inode)->path);
+
+	return f ? file_jump(f, name) : ERR_PTR(-ENOENT);
+}
+
+static struct inode *proc_exe_jump_link(struct inode *inode, char *name)
+{
+	struct file *exe = proc_exe_file(PROC_I(inode)->path);
+
+	return exe ? file_jump(exe, name) : ERR_PTR(-ENOENT);
+}
+
+static const struct inode_operations proc_fd_link_operations = {
+	.get_link = proc_fd_get_link, .jump_link = proc_fd_jump_link,
+};
 static const struct inode_operations proc_cwd_link_operations = { .get_link = proc_cwd_get_link };
 static const struct inode_operations proc_root_link_operations = { .get_link = proc_root_get_link };
-static const struct inode_operations proc_exe_link_operations = { .get_link = proc_exe_get_link };
+static const struct inode_operations proc_exe_link_operations = {
+	.get_link = proc_exe_get_link, .jump_link = proc_exe_jump_link,
+};
 
 /* fd/ lists the open fds, from fd ctx->pos on, as links (d_ino: the fd + 2). */
 static int proc_fd_readdir(struct file *file, struct dir_context *ctx)

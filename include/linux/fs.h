@@ -143,6 +143,14 @@ struct inode_operations {
 	int (*mknod)(struct inode *dir, const char *name, umode_t mode, unsigned long rdev);
 	/* a link's text without an i_link: written into buf (PATH_MAX), or an ERR_PTR */
 	const char *(*get_link)(struct inode *inode, char *buf);
+	/*
+	 * A "magic" link (/proc/<pid>/fd/N, exe): the inode it stands for,
+	 * referenced, whose open file's name goes into name (PATH_MAX; ""
+	 * for a pipe), or an ERR_PTR.  A walk that ends on it takes that
+	 * inode, not its text (Linux's nd_jump_link): a pipe or a deleted
+	 * file opens again through it.
+	 */
+	struct inode *(*jump_link)(struct inode *inode, char *name);
 };
 
 struct folio;
