@@ -63,7 +63,7 @@ static void cpus_allowed_show(struct seq_file *m, const struct cpumask *mask)
 struct task_snapshot {
 	const char *state;
 	long tgid;
-	int ppid, pgid, sid, nr_threads;
+	int ppid, pgid, sid, nr_threads, nice;
 	int tty_nr, tpgid;      /* the controlling tty's device number and foreground group, or 0, -1 */
 	u64 utime, stime, cutime, cstime, start_time;   /* ns; a leader's: its process's */
 	unsigned int cpu;
@@ -102,6 +102,7 @@ static void task_snapshot(long pid, struct task_snapshot *ts)
 		ts->tpgid = t->signal->tty ? t->signal->tty->pgrp : -1;
 		task_snapshot_times(t, ts);
 		ts->nr_threads = t->signal->nr_threads;
+		ts->nice = READ_ONCE(t->nice);
 		ts->cpu = task_cpu(t);
 		ts->cpus = t->cpus_mask;
 	}
@@ -162,11 +163,12 @@ static int stat_show(struct seq_file *m, void *v)
 		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 		proc_mm_unlock(mm);
 	}
-	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 %llu %llu %llu %llu 20 0 %d 0 %llu %lu %lu "
+	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 %llu %llu %llu %llu %d %d %d 0 %llu %lu %lu "
 		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.sid, ts.tty_nr, ts.tpgid,
 		   clock_ticks(ts.utime), clock_ticks(ts.stime), clock_ticks(ts.cutime),
-		   clock_ticks(ts.cstime), ts.nr_threads, clock_ticks(ts.start_time), vsize,
+		   clock_ticks(ts.cstime), ts.nice + 20, ts.nice, ts.nr_threads,
+		   clock_ticks(ts.start_time), vsize,
 		   rss, ts.cpu);
 	return 0;
 }

@@ -132,6 +132,9 @@ struct task_struct {
 	unsigned int cpu;               /* the CPU it runs, or last ran, or is queued on */
 	struct cpumask cpus_mask;       /* CPUs it may run on (sched_setaffinity) */
 	bool need_resched;              /* schedule at the next return to user mode */
+	int nice;                       /* -20..19: its share of a CPU (kernel/sched/fair.c) */
+	u64 vruntime;                   /* CPU time weighted by nice; relative to its rq's
+					   min_vruntime while on no queue (rq->lock) */
 	unsigned long sleep_start;      /* jiffies + 1 as it went to sleep; 0: running (rq->lock) */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */

@@ -121,6 +121,8 @@ long sys_pidfd_send_signal(int pidfd, int sig, const void *uinfo, unsigned int f
 long sys_rt_sigqueueinfo(int pid, int sig, const void *uinfo);
 long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void *uinfo);
 long sys_capget(void *uhdr, void *udata);
+long sys_getpriority(int which, int who);
+long sys_setpriority(int which, int who, int nice);
 long sys_capset(void *uhdr, const void *udata);
 long sys_membarrier(int cmd, unsigned int flags, int cpu_id);
 long sys_rseq(void *uarea, u32 len, int flags, u32 sig);

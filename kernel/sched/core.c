@@ -75,6 +75,7 @@ void sched_fork(struct task_struct *p, const struct task_struct *parent)
 	if (parent && parent->pid) {
 		p->cpus_mask = parent->cpus_mask;
 		p->cpu = task_cpu(parent);
+		p->nice = parent->nice;         /* vruntime 0: it starts at its queue's min_vruntime */
 	} else {
 		cpumask_setall(&p->cpus_mask);
 		p->cpu = smp_processor_id();
@@ -98,26 +99,28 @@ struct rq *task_rq_lock(struct task_struct *p)
 }
 
 /*
- * p joins rq's queue: at the back, or at the front if it wakes from a
- * sleep that spanned a tick (Linux's place_entity gives a waking sleeper
- * the smallest vruntime less half a latency, so it runs next).  Such a
- * task cannot starve the others: the next tick sends it to the back.
+ * p joins rq's queue, its vruntime placed on rq's clock; one that wakes
+ * from a sleep that spanned a tick gets a sleeper's credit (place_entity).
  */
 static void activate_task(struct rq *rq, struct task_struct *p)
 {
-	if (p->sleep_start && (long)(jiffies - p->sleep_start) >= 0)
-		list_add(&p->run_list, &rq->queue);
-	else
-		list_add_tail(&p->run_list, &rq->queue);
+	update_curr_fair(rq);           /* min_vruntime as of now */
+	place_entity(rq, p, p->sleep_start && (long)(jiffies - p->sleep_start) >= 0);
+	list_add_tail(&p->run_list, &rq->queue);
 	p->sleep_start = 0;
 	rq->nr_running++;
 	WRITE_ONCE(p->on_rq, 1);
 }
 
-/* p leaves rq: not queued (the caller took it off queue, or it was curr). */
+/*
+ * p leaves rq: not queued (the caller took it off queue, or it was curr).
+ * Its vruntime becomes relative to rq's min_vruntime, for whatever queue
+ * it joins next (Linux's dequeue for a migration).
+ */
 void deactivate_task(struct rq *rq, struct task_struct *p)
 {
 	rq->nr_running--;
+	p->vruntime -= rq->min_vruntime;
 	WRITE_ONCE(p->on_rq, 0);
 }
 
@@ -249,8 +252,8 @@ void sched_wait_off_cpu(struct task_struct *p)
 }
 
 /*
- * prev stops running: back to the tail of the queue if it is still
- * runnable here; off the run queue if it sleeps or died, or (still
+ * prev stops running, its vruntime brought up to date: back to the queue
+ * if it is still runnable here; off the run queue if it sleeps or died, or (still
  * running) if this CPU is no longer in its mask: finish_task_switch()
  * then queues it on an allowed CPU.  A signal cancels an interruptible
  * sleep, SIGKILL a stop (Linux's signal_pending_state).
@@ -259,6 +262,7 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 {
 	if (prev == rq->idle)
 		return;
+	update_curr_fair(rq);
 	if ((prev->state == TASK_INTERRUPTIBLE && signal_pending(prev)) ||
 	    (prev->state == TASK_STOPPED && (READ_ONCE(prev->pending.signal) & sigmask(SIGKILL))))
 		WRITE_ONCE(prev->state, TASK_RUNNING);
@@ -272,11 +276,10 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 
 static struct task_struct *pick_next_task(struct rq *rq)
 {
-	struct task_struct *next;
+	struct task_struct *next = pick_next_task_fair(rq);
 
-	if (list_empty(&rq->queue))
+	if (!next)
 		return rq->idle;
-	next = list_first_entry(&rq->queue, struct task_struct, run_list);
 	list_del(&next->run_list);
 	return next;
 }

@@ -1,12 +1,97 @@
 /*
- * Load balancing between the run queues (the idea of Linux's
- * kernel/sched/fair.c load_balance and newidle_balance, simply): when a
- * CPU goes idle, and at each tick, it pulls one queued task from the
+ * Fair shares (the idea of Linux's CFS, kernel/sched/fair.c, simply) and
+ * load balancing between the run queues.
+ *
+ * Each task's vruntime grows with the CPU time it gets, scaled by its
+ * weight (its nice value's, Linux's table: each step of nice is about 10 %
+ * of CPU time against a task one step away): nice 0 counts time as it is,
+ * nice 19 68 times faster, nice -20 87 times slower.  A CPU runs the queued
+ * task with the smallest vruntime; the tick makes the running one give way
+ * whenever others wait (kernel/sched/core.c), so over time each runnable
+ * task gets CPU time in proportion to its weight, and equal ones take
+ * turns.  rq->min_vruntime follows the smallest vruntime; a task that
+ * leaves a queue keeps its vruntime relative to it, and one that wakes
+ * from a sleep spanning a tick gets half a latency of credit below it
+ * (place_entity), so it runs next but cannot bank sleep.  The queue is a
+ * list searched at each pick (Linux: a red-black tree): a few tasks per CPU.
+ *
+ * Load balancing (Linux's load_balance and newidle_balance, simply): when
+ * a CPU goes idle, and at each tick, it pulls one queued task from the
  * busiest other CPU if that one has two runnable tasks more than it (one
- * running, one waiting, for an idle puller).  Only a task whose mask allows
- * the puller moves, and never one still on a CPU.
+ * running, one waiting, for an idle puller).  Only a task whose mask
+ * allows the puller moves, and never one still on a CPU.
+ *
+ * Locks: the run queue's (rq->lock) for everything of its tasks here.
  */
 #include "kernel/sched/sched.h"
+#include "linux/time64.h"
+
+#define NICE_0_LOAD             1024
+#define SCHED_LATENCY_NS        6000000         /* Linux's sysctl_sched_latency */
+
+/* The weight of nice -20 .. 19 (Linux's sched_prio_to_weight). */
+static const unsigned int sched_prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+
+/* a before b on the vruntime clock (which may wrap: Linux's entity_before) */
+static bool vruntime_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+/*
+ * curr's vruntime grows by the time since rq->curr_start, weighted
+ * (Linux's update_curr); running alone, it carries min_vruntime along, so
+ * a task that wakes meanwhile is placed by the time that went by.
+ */
+void update_curr_fair(struct rq *rq)
+{
+	u64 now = ktime_get_ns(), delta = now - rq->curr_start;
+	struct task_struct *curr = rq->curr;
+
+	rq->curr_start = now;
+	if (curr == rq->idle)
+		return;
+	curr->vruntime += delta * NICE_0_LOAD / sched_prio_to_weight[READ_ONCE(curr->nice) + 20];
+	if (list_empty(&rq->queue) && vruntime_before(rq->min_vruntime, curr->vruntime))
+		rq->min_vruntime = curr->vruntime;
+}
+
+/*
+ * The queued task with the smallest vruntime (the first of equals, so
+ * equal tasks take turns), or NULL; min_vruntime moves up to it, and the
+ * chosen task's time counts from now.
+ */
+struct task_struct *pick_next_task_fair(struct rq *rq)
+{
+	struct task_struct *p, *best = NULL;
+
+	list_for_each_entry(p, &rq->queue, run_list)
+		if (!best || vruntime_before(p->vruntime, best->vruntime))
+			best = p;
+	if (best && vruntime_before(rq->min_vruntime, best->vruntime))
+		rq->min_vruntime = best->vruntime;
+	rq->curr_start = ktime_get_ns();
+	return best;
+}
+
+/*
+ * p joins rq: its relative vruntime put on rq's clock; a waking sleeper's
+ * no further back than half a latency before min_vruntime (Linux's
+ * place_entity), so it runs soon without having banked its sleep.
+ */
+void place_entity(struct rq *rq, struct task_struct *p, bool sleeper)
+{
+	u64 floor = rq->min_vruntime - SCHED_LATENCY_NS / 2;
+
+	p->vruntime += rq->min_vruntime;
+	if (sleeper && vruntime_before(p->vruntime, floor))
+		p->vruntime = floor;
+}
 
 /* Lock two run queues, the lower CPU's first (so two pullers never deadlock). */
 static void double_rq_lock(struct rq *a, struct rq *b)
@@ -50,6 +135,7 @@ static void move_queued_task(struct rq *src, struct rq *dst, struct task_struct 
 	list_del(&p->run_list);
 	deactivate_task(src, p);
 	WRITE_ONCE(p->cpu, dst->cpu);
+	place_entity(dst, p, false);
 	list_add_tail(&p->run_list, &dst->queue);
 	dst->nr_running++;
 	WRITE_ONCE(p->on_rq, 1);

@@ -1,6 +1,6 @@
 /*
  * The scheduler's own view (Linux's kernel/sched/sched.h): one run queue
- * per CPU.
+ * per CPU, whose tasks share it by their weights (kernel/sched/fair.c).
  *
  * rq->lock guards queue, nr_running, curr, and the on_rq and cpu of the
  * tasks on it; it is held from schedule()'s pick across the context switch
@@ -23,6 +23,8 @@ struct rq {
 	struct task_struct *curr;       /* what this CPU runs */
 	struct task_struct *idle;       /* runs when nothing else does; never queued */
 	unsigned int cpu;
+	u64 min_vruntime;               /* never decreases: where queued vruntimes start */
+	u64 curr_start;                 /* ktime_get_ns() when curr's vruntime was last updated */
 	/* written by this CPU only (the tick, the switch); /proc/stat reads them */
 	u64 cpustat[NR_CPUSTATS];       /* ns of user, system, idle time by tick (kernel_cpustat) */
 	u64 nr_switches;                /* context switches on this CPU (/proc/stat's ctxt) */
@@ -54,5 +56,8 @@ void ttwu_queue(struct task_struct *p, unsigned int cpu);
 void requeue_migrated_task(struct task_struct *p);
 void deactivate_task(struct rq *rq, struct task_struct *p);
 bool load_balance(struct rq *this_rq);
+void update_curr_fair(struct rq *rq);
+struct task_struct *pick_next_task_fair(struct rq *rq);
+void place_entity(struct rq *rq, struct task_struct *p, bool sleeper);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * The scheduler's system calls (Linux's kernel/sched/syscalls.c):
- * sched_yield, sched_setaffinity, sched_getaffinity, getcpu.
+ * sched_yield, sched_setaffinity, sched_getaffinity, getcpu, and the nice
+ * value's getpriority/setpriority (Linux's kernel/sys.c).
  *
  * A CPU mask crosses the ABI as Linux's cpumask_size() bytes: one long
  * (foliOS has at most NR_CPUS = 8 CPUs, as a Linux with nr_cpu_ids <= 64).
@@ -126,4 +127,77 @@ long sys_getcpu(unsigned int *cpup, unsigned int *nodep, void *unused)
 	if (nodep && copy_to_user(nodep, &node, sizeof(node)))
 		return -EFAULT;
 	return 0;
+}
+
+#define PRIO_PROCESS    0
+#define PRIO_PGRP       1
+#define PRIO_USER       2
+#define MIN_NICE        -20
+#define MAX_NICE        19
+
+/* Does task p fall under (which, who) of get/setpriority?  tasklist_lock held. */
+static bool prio_match(struct task_struct *p, int which, int who)
+{
+	switch (which) {
+	case PRIO_PROCESS:
+		return p->pid == (who ? who : current->pid);
+	case PRIO_PGRP:
+		return p->pgid == (who ? who : current->pgid);
+	default:                /* PRIO_USER: every task is root's, uid 0 */
+		return !who || who == 0;
+	}
+}
+
+/*
+ * getpriority(which, who): the highest priority (lowest nice) among the
+ * tasks which/who names — a thread (PRIO_PROCESS; 0: the caller), a
+ * process group, a user — returned as 20 - nice (1..40, Linux's ABI: no
+ * negative value that could read as an error).  -EINVAL for another
+ * which, -ESRCH if no task matches.
+ */
+long sys_getpriority(int which, int who)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	long best = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(p, &all_tasks, task_list)
+		if (p->pid && prio_match(p, which, who))
+			best = MAX(best, 20L - READ_ONCE(p->nice));
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return best;
+}
+
+/*
+ * setpriority(which, who, nice): every task it names gets nice (clamped
+ * to -20..19; below a task's present nice only with CAP_SYS_NICE: -EACCES).
+ * Its share of the CPU follows from its next switch (kernel/sched/fair.c).
+ * -EINVAL, -ESRCH as getpriority.
+ */
+long sys_setpriority(int which, int who, int nice)
+{
+	struct task_struct *p;
+	unsigned long flags;
+	long err = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	nice = MIN(MAX(nice, MIN_NICE), MAX_NICE);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(p, &all_tasks, task_list) {
+		if (!p->pid || !prio_match(p, which, who))
+			continue;
+		if (nice < READ_ONCE(p->nice) && !capable(CAP_SYS_NICE)) {
+			err = -EACCES;
+			continue;
+		}
+		WRITE_ONCE(p->nice, nice);
+		if (err == -ESRCH)
+			err = 0;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return err;
 }
