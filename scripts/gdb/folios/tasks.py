@@ -8,7 +8,8 @@ from folios import utils, mm
 
 STATES = {0: "R", 1: "S", 2: "Z"}
 VM_FLAGS = [(0x1, "r"), (0x2, "w"), (0x4, "x"), (0x8, "shared"), (0x100, "growsdown"),
-            (0x20000000, "hugepage"), (0x40000000, "nohugepage")]
+            (0x400, "pfnmap"), (0x20000000, "hugepage"), (0x40000000, "nohugepage")]
+VM_PFNMAP = 0x400
 
 
 def list_entries(head, type_name, member):
@@ -108,8 +109,9 @@ def folio_of(pfn):
 
 
 class Vmas(gdb.Command):
-    """A task's VMAs (range, flags; a file VMA's file, inode and offset)
-and, under each, the folios mapped there: one line per run of pages of
+    """A task's VMAs (range, flags; a file VMA's file, inode and offset; a
+special mapping's name and kernel frames: [vdso], [vvar]) and, under
+each, the folios mapped there: one line per run of pages of
 one folio with its head pfn, order, whether a PMD leaf maps it, and
 "shmem" or "file" for a page-cache folio.  `folio PFN` then shows a folio's rmap state.
 Usage: vmas PID"""
@@ -131,6 +133,12 @@ Usage: vmas PID"""
                 print("    file %s  inode %d  offset %#x" % (
                     utils.file_name(int(vma["vm_file"])) or "?", int(inode["i_ino"]),
                     int(vma["vm_pgoff"]) << utils.PAGE_SHIFT))
+            if flags & VM_PFNMAP:       # the vDSO: kernel frames by special PTEs, no folios
+                sm = vma["vm_private_data"].cast(
+                    gdb.lookup_type("struct vm_special_mapping").pointer())
+                print("    special mapping %s  pfn %#x, %d pages" % (
+                    sm["name"].string(), int(sm["pfn"]), int(sm["nr_pages"])))
+                continue
             for addr, n, pfn, hpfn, order, pmd in folio_runs(root, start, end):
                 zero = utils.zero_page_kind(pfn)
                 kind = utils.folio_mapping(utils.page_struct(utils.pfn_to_page(hpfn)))[0]
