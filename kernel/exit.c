@@ -104,7 +104,12 @@ static struct task_struct *find_new_reaper(struct task_struct *father)
 	return init_task;
 }
 
-/* Each thread of child c that asked (PR_SET_PDEATHSIG) hears its parent died; tasklist_lock held. */
+/*
+ * Each thread of child c that asked (PR_SET_PDEATHSIG) hears its parent
+ * died: when the parent process dies (Linux: when the thread that made
+ * the child exits — foliOS's children belong to the process).
+ * tasklist_lock held.
+ */
 static void send_pdeath_signals(struct task_struct *c, struct task_struct *father)
 {
 	siginfo_t info = { .si_code = SI_USER, .si_pid = father->tgid };
@@ -134,7 +139,7 @@ static void forget_original_parent(struct task_struct *t)
 
 		list_del(&c->sibling);
 		send_pdeath_signals(c, t);
-		if (to != init_task && c->state == TASK_ZOMBIE) {
+		if (to != init_task && c->state == TASK_ZOMBIE && thread_group_empty(c)) {
 			c->parent = to;
 			if (do_notify_parent(c))
 				to = init_task;

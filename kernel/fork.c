@@ -287,6 +287,7 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	if (!c)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&c->sibling);
+	c->caps = current->caps;        /* before attach_child makes it findable (capget) */
 	ret = copy_mm_files(c, flags);
 	if (!ret && !(flags & CLONE_THREAD))
 		ret = alloc_signal_struct(c);
@@ -306,7 +307,6 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
 	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
 	c->make_it_fail = current->make_it_fail;
-	c->caps = current->caps;
 	rseq_fork(c, flags);
 	c->no_new_privs = current->no_new_privs;
 	pid = c->pid;   /* c may run, exit and be freed before wake_up_new_task returns */

@@ -49,38 +49,56 @@ static int rseq_update_cpu_node_id(struct rseq *area, int cpu)
 }
 
 /*
- * If the interrupted user state in regs is inside the area's critical
- * section, move it to the abort address (Linux's rseq_ip_fixup); either
- * way the section is over: rseq_cs is cleared.  0, or -EFAULT/-EINVAL
- * for an area or descriptor that cannot be read or makes no sense.
+ * The critical section the area names, read and checked as Linux's
+ * rseq_get_rseq_cs: in user space, not wrapping, the abort address
+ * outside the section and preceded by the registration's signature.
+ * 1 with *cs, 0 if none is named, or -EFAULT/-EINVAL.
  */
-static int rseq_ip_fixup(struct task_struct *t, struct pt_regs *regs)
+static int rseq_get_rseq_cs(struct task_struct *t, struct rseq_cs *cs)
 {
-	struct rseq *area = t->rseq;
-	struct rseq_cs cs;
-	unsigned long long ptr, zero = 0;
-	unsigned int flags, sig;
+	unsigned long long ptr;
+	unsigned int sig;
 
-	if (copy_from_user(&ptr, &area->rseq_cs, sizeof(ptr)) ||
-	    copy_from_user(&flags, &area->flags, sizeof(flags)))
+	if (copy_from_user(&ptr, &t->rseq->rseq_cs, sizeof(ptr)))
 		return -EFAULT;
 	if (!ptr)
 		return 0;
-	if (ptr >= TASK_SIZE_MAX || copy_from_user(&cs, (void *)ptr, sizeof(cs)))
+	if (ptr >= TASK_SIZE_MAX || copy_from_user(cs, (void *)ptr, sizeof(*cs)))
 		return -EFAULT;
-	if (cs.version || cs.flags || flags || cs.start_ip >= TASK_SIZE_MAX ||
-	    cs.start_ip + cs.post_commit_offset < cs.start_ip ||
-	    cs.start_ip + cs.post_commit_offset > TASK_SIZE_MAX ||
-	    cs.abort_ip >= TASK_SIZE_MAX || cs.abort_ip < 4 ||
-	    cs.abort_ip - cs.start_ip < cs.post_commit_offset)
+	if (cs->version || cs->start_ip >= TASK_SIZE_MAX ||
+	    cs->start_ip + cs->post_commit_offset < cs->start_ip ||
+	    cs->start_ip + cs->post_commit_offset > TASK_SIZE_MAX ||
+	    cs->abort_ip >= TASK_SIZE_MAX || cs->abort_ip < 4 ||
+	    cs->abort_ip - cs->start_ip < cs->post_commit_offset)
 		return -EINVAL;
+	if (copy_from_user(&sig, (void *)(cs->abort_ip - 4), sizeof(sig)))
+		return -EFAULT;
+	return sig == t->rseq_sig ? 1 : -EINVAL;
+}
+
+/*
+ * If the interrupted user state in regs is inside the area's critical
+ * section, move it to the abort address (Linux's rseq_ip_fixup); either
+ * way the section is over: rseq_cs is cleared.  The section's and the
+ * area's flags (Linux's deprecated RSEQ_CS_FLAG_NO_RESTART_*) must be 0
+ * when it restarts.  0, or -EFAULT/-EINVAL.
+ */
+static int rseq_ip_fixup(struct task_struct *t, struct pt_regs *regs)
+{
+	struct rseq_cs cs;
+	unsigned long long zero = 0;
+	unsigned int flags;
+	int ret = rseq_get_rseq_cs(t, &cs);
+
+	if (ret <= 0)
+		return ret;
 	if (regs->rip - cs.start_ip >= cs.post_commit_offset)
-		return copy_to_user(&area->rseq_cs, &zero, sizeof(zero)) ? -EFAULT : 0;
-	if (copy_from_user(&sig, (void *)(cs.abort_ip - 4), sizeof(sig)))
+		return copy_to_user(&t->rseq->rseq_cs, &zero, sizeof(zero)) ? -EFAULT : 0;
+	if (copy_from_user(&flags, &t->rseq->flags, sizeof(flags)))
 		return -EFAULT;
-	if (sig != t->rseq_sig)
+	if (flags || cs.flags)
 		return -EINVAL;
-	if (copy_to_user(&area->rseq_cs, &zero, sizeof(zero)))
+	if (copy_to_user(&t->rseq->rseq_cs, &zero, sizeof(zero)))
 		return -EFAULT;
 	regs->rip = cs.abort_ip;
 	return 0;
@@ -89,27 +107,38 @@ static int rseq_ip_fixup(struct task_struct *t, struct pt_regs *regs)
 /*
  * Bring current's area up to date before it returns to user mode with
  * regs (Linux's __rseq_handle_notify_resume): abort a critical section it
- * was taken out of, and write the CPU it will run on.  A fault or a bad
- * descriptor is SIGSEGV.  Interrupts on: each access may fault and sleep
- * (and a sleep marks the thread again, for the caller's next turn).
+ * was taken out of, and write the CPU it will run on.  0, or -errno for
+ * a fault or a bad descriptor.  Interrupts on: each access may fault and
+ * sleep (and a sleep marks the thread again, for the caller's next turn).
  */
-void rseq_handle_notify_resume(struct pt_regs *regs)
+static int __rseq_handle_notify_resume(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
 	might_fault();
 	t->rseq_pending = false;
 	if (!t->rseq)
-		return;
+		return 0;
 	if (rseq_ip_fixup(t, regs) || rseq_update_cpu_node_id(t->rseq, raw_smp_processor_id()))
+		return -EFAULT;
+	return 0;
+}
+
+/* The return to user mode's turn: a bad area or descriptor is SIGSEGV. */
+void rseq_handle_notify_resume(struct pt_regs *regs)
+{
+	if (__rseq_handle_notify_resume(regs))
 		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
 }
 
-/* A signal's handler is about to run on regs: a section it interrupted aborts first. */
-void rseq_signal_deliver(struct pt_regs *regs)
+/*
+ * A signal's handler is about to run on regs: a section it interrupted
+ * aborts first.  -EFAULT if the area or descriptor is bad: the caller
+ * then kills as a frame it cannot build does (Linux's force_sigsegv).
+ */
+int rseq_signal_deliver(struct pt_regs *regs)
 {
-	if (current->rseq)
-		rseq_handle_notify_resume(regs);
+	return current->rseq ? __rseq_handle_notify_resume(regs) : 0;
 }
 
 /* A new thread (CLONE_VM) registers its own area; a forked process keeps its parent's. */

@@ -12,6 +12,7 @@
 #include "linux/signal.h"
 #include "linux/sched.h"
 #include "linux/rseq.h"
+#include "linux/entry-common.h"
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
@@ -180,34 +181,34 @@ void signal_delivered(struct ksignal *ksig)
  * exception taken in user mode): run the RCU callbacks whose grace period
  * ended (no lock is held here), give the CPU away if the tick or an IPI
  * asked (need_resched), run handlers, die of a fatal signal, or restart
- * an interrupted call; then bring the rseq area up to date (kernel/rseq.c).  Returns with interrupts off, so no new signal is
- * left behind between the last check and the return.
+ * an interrupted call; bring the rseq area up to date (kernel/rseq.c);
+ * again while any of it is left (Linux's exit_to_user_mode_loop).
+ * Returns with interrupts off, so no new signal is left behind between
+ * the last check and the return.
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
-	if (rcu_core_pending()) {
-		local_irq_enable();
-		rcu_core();
-	}
-	local_irq_disable();
-	if (need_resched())
-		schedule();
-	for (;;) {
-		if (!signal_pending(t) && !t->restore_sigmask && !syscall_needs_restart(regs))
-			break;
-		local_irq_enable();
-		arch_do_signal_or_restart(regs);
+	do {    /* each piece of work may sleep (and so make more): until none is left */
+		if (rcu_core_pending()) {
+			local_irq_enable();
+			rcu_core();
+		}
 		local_irq_disable();
-		if (!signal_pending(t))
-			break;
-	}
-	while (unlikely(t->rseq_pending)) {     /* a fault in it may sleep and mark it again */
-		local_irq_enable();
-		rseq_handle_notify_resume(regs);
-		local_irq_disable();
-	}
+		if (need_resched())
+			schedule();
+		if (signal_pending(t) || t->restore_sigmask || syscall_needs_restart(regs)) {
+			local_irq_enable();
+			arch_do_signal_or_restart(regs);
+			local_irq_disable();
+		}
+		if (unlikely(t->rseq_pending)) {
+			local_irq_enable();
+			rseq_handle_notify_resume(regs);
+			local_irq_disable();
+		}
+	} while (exit_to_user_mode_work(t, regs));
 }
 
 /*

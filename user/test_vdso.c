@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "tap.h"
+#include "each_cpu.h"
 #include <cpuid.h>
 #include <elf.h>
 #include <errno.h>
@@ -234,26 +235,20 @@ static void check_settime(vdso_gettime_t gettime)
 	   "vdso CLOCK_REALTIME follows clock_settime (+1000 s)");
 }
 
+/* On CPU cpu: does the vDSO's getcpu (arg) name it, node 0? */
+static int getcpu_names_cpu(int cpu, void *arg)
+{
+	vdso_getcpu_t getcpu = (vdso_getcpu_t)arg;
+	unsigned int c = ~0U, n = ~0U;
+
+	return getcpu(&c, &n, NULL) == 0 && c == (unsigned int)cpu && n == 0;
+}
+
 /* getcpu on each CPU of the affinity mask, pinned there: the CPU's number. */
 static void check_getcpu(vdso_getcpu_t getcpu)
 {
-	cpu_set_t all, one;
-	int tried = 0, right = 0;
+	int tried, right = on_each_allowed_cpu(getcpu_names_cpu, (void *)getcpu, &tried);
 
-	sched_getaffinity(0, sizeof(all), &all);
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		unsigned int c = ~0U, n = ~0U;
-
-		if (!CPU_ISSET(cpu, &all))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
-			continue;
-		tried++;
-		right += getcpu(&c, &n, NULL) == 0 && c == (unsigned int)cpu && n == 0;
-	}
-	sched_setaffinity(0, sizeof(all), &all);
 	ok(tried > 0 && right == tried, "vdso getcpu names the CPU it runs on (%d of %d CPUs)",
 	   right, tried);
 }

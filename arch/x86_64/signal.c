@@ -163,8 +163,7 @@ static void handle_signal(struct ksignal *ksig, struct pt_regs *regs)
 		else
 			regs->rax = -EINTR;
 	}
-	rseq_signal_deliver(regs);
-	if (setup_rt_frame(ksig, regs)) {
+	if (rseq_signal_deliver(regs) || setup_rt_frame(ksig, regs)) {
 		if (ksig->sig == SIGSEGV)
 			current->sighand->action[SIGSEGV - 1].handler = SIG_DFL;
 		force_sig_fault(SIGSEGV, SI_KERNEL, 0);

@@ -18,13 +18,19 @@
 #include <asm/syscall.h>
 #include <asm/irqflags.h>
 
+/* Is there work before t may return to user mode with regs (Linux's EXIT_TO_USER_MODE_WORK)? */
+static inline bool exit_to_user_mode_work(struct task_struct *t, struct pt_regs *regs)
+{
+	return t->need_resched || signal_pending(t) || t->restore_sigmask ||
+	       syscall_needs_restart(regs) || rcu_core_pending() || t->rseq_pending;
+}
+
 static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 
 	local_irq_disable();
-	if (unlikely(t->need_resched || signal_pending(t) || t->restore_sigmask ||
-		     syscall_needs_restart(regs) || rcu_core_pending() || t->rseq_pending))
+	if (unlikely(exit_to_user_mode_work(t, regs)))
 		exit_to_user_mode(regs);
 	if (IS_ENABLED(CONFIG_LOCKDEP))
 		lockdep_sys_exit();

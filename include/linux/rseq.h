@@ -5,7 +5,7 @@
 #include "linux/sched.h"
 
 void rseq_handle_notify_resume(struct pt_regs *regs);
-void rseq_signal_deliver(struct pt_regs *regs);
+int rseq_signal_deliver(struct pt_regs *regs);
 void rseq_fork(struct task_struct *c, unsigned long clone_flags);
 void rseq_execve(struct task_struct *t);
 

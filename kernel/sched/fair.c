@@ -53,6 +53,8 @@ void update_curr_fair(struct rq *rq)
 	u64 now = ktime_get_ns(), delta = now - rq->curr_start;
 	struct task_struct *curr = rq->curr;
 
+	if ((s64)delta < 0)
+		delta = 0;      /* stamped by another CPU whose clock read later */
 	rq->curr_start = now;
 	if (curr == rq->idle)
 		return;
@@ -135,6 +137,7 @@ static void move_queued_task(struct rq *src, struct rq *dst, struct task_struct 
 	list_del(&p->run_list);
 	deactivate_task(src, p);
 	WRITE_ONCE(p->cpu, dst->cpu);
+	update_curr_fair(dst);          /* min_vruntime as of now, as activate_task's */
 	place_entity(dst, p, false);
 	list_add_tail(&p->run_list, &dst->queue);
 	dst->nr_running++;

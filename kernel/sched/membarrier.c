@@ -63,12 +63,14 @@ static void membarrier_ipi(const struct cpumask *mask, bool rseq)
 static long membarrier_private(unsigned long reg, bool rseq, int flags, int cpu_id)
 {
 	struct mm_struct *mm = current->mm;
-	struct cpumask mask = *mm_cpumask(mm);
+	struct cpumask mask;
 
 	if (!(READ_ONCE(mm->membarrier_state) & reg))
 		return -EPERM;
-	if (flags & MEMBARRIER_CMD_FLAG_CPU) {
-		if (cpu_id < 0 || cpu_id >= NR_CPUS || !cpumask_test_cpu(cpu_id, cpu_online_mask))
+	smp_mb();       /* the caller's stores before the mask is read: entry is no barrier */
+	mask = *mm_cpumask(mm);
+	if ((flags & MEMBARRIER_CMD_FLAG_CPU) && cpu_id >= 0) {        /* < 0: every CPU */
+		if (cpu_id >= NR_CPUS || !cpumask_test_cpu(cpu_id, cpu_online_mask))
 			return 0;               /* Linux: nothing to do on a CPU that is not there */
 		mask = (struct cpumask){ mask.bits & BIT(cpu_id) };
 	}
