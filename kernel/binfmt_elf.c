@@ -439,6 +439,7 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 	}
 	*ip = im.interp ? im.ieh.e_entry + l.interp_base : im.eh.e_entry + l.bias;
 	mm->exe_file = get_file(a->file);       /* a script's: its interpreter, as Linux */
+	complete_vfork_done(current);           /* a vfork parent has its mm back (exec_mm_release) */
 	if (old)
 		mmput(old);                     /* other threads may still use it until de_thread */
 out:

@@ -334,7 +334,7 @@ static void end_remaining_tasks(struct task_struct *init)
 
 /*
  * What a thread leaves in user memory as it goes (Linux's mm_release):
- * the robust futexes it held are marked FUTEX_OWNER_DIED, and with
+ * a vfork parent goes on, the robust futexes it held are marked FUTEX_OWNER_DIED, and with
  * CLONE_CHILD_CLEARTID its TID word is zeroed and one futex waiter woken
  * (pthread_join and musl's thread list lock wait on it).
  */
@@ -342,6 +342,7 @@ static void mm_release(struct task_struct *t)
 {
 	int zero = 0;
 
+	complete_vfork_done(t);
 	if (t->robust_list)
 		exit_robust_list(t);
 	if (t->clear_child_tid &&

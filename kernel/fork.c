@@ -30,7 +30,46 @@
 #define CLONE_IGNORED   (CLONE_SYSVSEM | CLONE_DETACHED | CLONE_UNTRACED | CLONE_IO)
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 			 CLONE_PARENT | CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_IGNORED)
+			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_VFORK | CLONE_IGNORED)
+
+/*
+ * A vfork's parent waits for its child to exec or exit (Linux's
+ * vfork_done completion): the one flag both hold a reference to, so
+ * either may go first — a killed parent stops waiting, the child still
+ * sets it.
+ */
+struct vfork_done {
+	int refs;                       /* atomic */
+	bool done;
+};
+
+static void vfork_done_put(struct vfork_done *vd)
+{
+	if (!__atomic_sub_fetch(&vd->refs, 1, __ATOMIC_ACQ_REL))
+		kfree(vd);
+}
+
+/*
+ * t leaves the mm its vfork parent lent it — it exec'd or is exiting
+ * (Linux's complete_vfork_done, from mm_release): the parent goes on.
+ */
+void complete_vfork_done(struct task_struct *t)
+{
+	struct vfork_done *vd = __atomic_exchange_n(&t->vfork_done, NULL, __ATOMIC_ACQ_REL);
+
+	if (!vd)
+		return;
+	smp_store_release(&vd->done, true);
+	wake_up_var(&vd->done);
+	vfork_done_put(vd);
+}
+
+/* The vfork parent's wait for vd (Linux's wait_for_vfork_done): SIGKILL ends it early. */
+static void wait_for_vfork_done(struct vfork_done *vd)
+{
+	(void)wait_var_event_killable(&vd->done, smp_load_acquire(&vd->done));
+	vfork_done_put(vd);
+}
 
 /* Another task uses mm's mappings (CLONE_VM; Linux's mmget). */
 static void mmget(struct mm_struct *mm)
@@ -277,15 +316,20 @@ static int attach_child(struct task_struct *t, unsigned long flags)
 static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 			 int *child_tid, unsigned long tls)
 {
+	struct vfork_done *vd = NULL;
 	struct task_struct *c;
 	int ret = clone_check_flags(flags, tls);
 	int pid;
 
 	if (ret)
 		return ret;
-	c = task_create(current->comm, NULL);
-	if (!c)
+	if ((flags & CLONE_VFORK) && !(vd = kmalloc(sizeof(*vd))))
 		return -ENOMEM;
+	c = task_create(current->comm, NULL);
+	if (!c) {
+		kfree(vd);
+		return -ENOMEM;
+	}
 	INIT_LIST_HEAD(&c->sibling);
 	c->caps = current->caps;        /* before attach_child makes it findable (capget) */
 	ret = copy_mm_files(c, flags);
@@ -295,6 +339,7 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 		ret = attach_child(c, flags);
 	if (ret) {
 		abort_process(c);
+		kfree(vd);
 		return ret;
 	}
 	if ((flags & CLONE_PARENT_SETTID) && parent_tid)
@@ -309,14 +354,26 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->make_it_fail = current->make_it_fail;
 	rseq_fork(c, flags);
 	c->no_new_privs = current->no_new_privs;
+	if (vd) {
+		*vd = (struct vfork_done){ .refs = 2 };
+		c->vfork_done = vd;
+	}
 	pid = c->pid;   /* c may run, exit and be freed before wake_up_new_task returns */
 	wake_up_new_task(c);
+	if (vd)
+		wait_for_vfork_done(vd);
 	return pid;
 }
 
 long sys_fork(void)
 {
 	return kernel_clone(SIGCHLD, 0, NULL, NULL, 0);
+}
+
+/* vfork: the child borrows the mm, the parent sleeps until it execs or exits (Linux's). */
+long sys_vfork(void)
+{
+	return kernel_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, NULL, NULL, 0);
 }
 
 /*

@@ -67,7 +67,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_getpid, sys_getpid),
 	__SYSCALL(__NR_clone, sys_clone),
 	__SYSCALL(__NR_fork, sys_fork),
-	__SYSCALL(__NR_vfork, sys_fork),         /* a fork is a correct vfork */
+	__SYSCALL(__NR_vfork, sys_vfork),
 	__SYSCALL(__NR_execve, sys_execve),
 	__SYSCALL(__NR_exit, sys_exit),
 	__SYSCALL(__NR_wait4, sys_wait4),

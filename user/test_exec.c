@@ -3,14 +3,18 @@
  * argv and envp may fill a quarter of the stack rlimit (2 MiB of the
  * default 8 MiB) with their pointers, each string at most MAX_ARG_STRLEN
  * (32 pages, its NUL included); beyond either, E2BIG.  The program execs
- * itself and the new image checks what arrived.  Runs unchanged on Linux
- * (../shared/peer/linux-peer.sh --mounts).
+ * itself and the new image checks what arrived.  And vfork: the child
+ * borrows the parent's memory while the parent waits (killably);
+ * posix_spawn and system() (where there is a /bin/sh).  Runs unchanged on
+ * Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include "tap.h"
 
@@ -136,6 +140,60 @@ static int run_long(int count, size_t len)
 	return ret;
 }
 
+static volatile int shared_word;
+
+/*
+ * vfork as Linux's: the child borrows the parent's memory (its store is
+ * the parent's) while the parent sleeps until it exits or execs;
+ * posix_spawn (clone with CLONE_VM|CLONE_VFORK) and system() work; a
+ * parent waiting for a child that never lets go still dies of SIGKILL.
+ */
+static void check_vfork(void)
+{
+	char *argv[] = { "sh", "-c", "exit 3", NULL };
+	int status, fds[2];
+	pid_t pid, parent, child;
+
+	shared_word = 0;
+	pid = vfork();
+	if (!pid) {
+		shared_word = 42;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ok(shared_word == 42 && WIFEXITED(status), "a vfork child's store is its parent's memory");
+	if (access("/bin/sh", X_OK)) {
+		skip("no /bin/sh for posix_spawn and system()");
+	} else {
+		ok(!posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, NULL) &&
+		   waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 3,
+		   "posix_spawn (CLONE_VM|CLONE_VFORK) runs a program");
+		ok(WEXITSTATUS(system("exit 5")) == 5, "system() runs the shell");
+	}
+	xpipe(fds, 0);
+	parent = fork();
+	if (!parent) {
+		if (!vfork()) {
+			pid_t me = getpid();
+
+			write(fds[1], &me, sizeof(me));
+			pause();                /* never execs nor exits: the parent waits on */
+			_exit(0);
+		}
+		_exit(9);
+	}
+	child = 0;
+	read(fds[0], &child, sizeof(child));
+	kill(parent, SIGKILL);
+	waitpid(parent, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	   "a parent waiting for its vfork child dies of SIGKILL");
+	if (child > 0)
+		kill(child, SIGKILL);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -152,5 +210,6 @@ int main(int argc, char **argv)
 	ok(run_long(15, 120 << 10) == 0, "15 arguments of 120 KiB (1.8 MiB) arrive");
 	ok(run_long(18, 120 << 10) == 100 + E2BIG,
 	   "18 arguments of 120 KiB (2.1 MiB, over a quarter of the 8 MiB stack limit): E2BIG");
+	check_vfork();
 	return tap_done();
 }

@@ -33,7 +33,7 @@ static const char *task_state(const struct task_struct *t)
 		return "T (stopped)";
 	if (t == current || t->state == TASK_RUNNING)
 		return "R (running)";
-	return t->state == TASK_UNINTERRUPTIBLE ? "D (disk sleep)" : "S (sleeping)";
+	return t->state & TASK_UNINTERRUPTIBLE ? "D (disk sleep)" : "S (sleeping)";
 }
 
 /* Cpus_allowed (hex, nr_cpu_ids bits) and Cpus_allowed_list ("0-2,5"), Linux's %*pb and %*pbl. */

@@ -100,6 +100,8 @@ struct signal_struct {
 #define TASK_UNINTERRUPTIBLE    0x0002  /* asleep; only its wake-up wakes it */
 #define TASK_STOPPED            0x0004  /* job control: SIGCONT or SIGKILL wakes it */
 #define TASK_ZOMBIE             0x0020  /* exited, waits for its parent's wait4 */
+#define TASK_WAKEKILL           0x0100  /* with TASK_UNINTERRUPTIBLE: SIGKILL wakes it too */
+#define TASK_KILLABLE           (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 #define TASK_DEAD               0x0080  /* reaped at exit (its parent ignores SIGCHLD); freed off-stack */
 #define TASK_NEW                0x0800  /* created, not started (wake_up_new_task) */
 #define TASK_NORMAL             (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
@@ -159,6 +161,7 @@ struct task_struct {
 	struct task_caps caps;          /* its capabilities (kernel/capability.c; inherited) */
 	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS: for ever, for its children too */
 	int pdeath_signal;              /* PR_SET_PDEATHSIG: sent when its parent dies; 0: none */
+	struct vfork_done *vfork_done;  /* CLONE_VFORK: its parent waits for its exec or exit */
 	struct rseq *rseq;              /* its registered rseq area (user), or NULL (kernel/rseq.c) */
 	u32 rseq_len, rseq_sig;
 	bool rseq_pending;              /* update the area before returning to user mode */
@@ -263,8 +266,15 @@ static inline bool signal_pending(struct task_struct *t)
 		~t->blocked) || READ_ONCE(t->stop_pending);
 }
 
+/* Is SIGKILL pending for t: must it die (Linux's fatal_signal_pending)? */
+static inline bool fatal_signal_pending(struct task_struct *t)
+{
+	return READ_ONCE(t->pending.signal) & sigmask(SIGKILL);
+}
+
 /* kernel/fork.c, kernel/exit.c: the shared parts' lifetimes. */
 void exit_files(struct task_struct *t);
+void complete_vfork_done(struct task_struct *t);
 /* kernel/sched/loadavg.c: the load average, Linux's fixed point */
 #define FSHIFT          11
 #define FIXED_1         (1 << FSHIFT)
@@ -320,10 +330,10 @@ static inline void signal_wake_up(struct task_struct *t)
 	wake_up_state(t, TASK_INTERRUPTIBLE);
 }
 
-/* SIGKILL is pending for t: a stopped task wakes to die too (TASK_WAKEKILL). */
+/* SIGKILL is pending for t: a stopped or killable sleeper wakes to die too (TASK_WAKEKILL). */
 static inline void signal_wake_up_fatal(struct task_struct *t)
 {
-	wake_up_state(t, TASK_INTERRUPTIBLE | TASK_STOPPED);
+	wake_up_state(t, TASK_INTERRUPTIBLE | TASK_STOPPED | TASK_WAKEKILL);
 }
 
 static inline unsigned int task_cpu(const struct task_struct *t)

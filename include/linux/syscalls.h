@@ -130,6 +130,7 @@ long sys_rseq(void *uarea, u32 len, int flags, u32 sig);
 /* kernel/fork.c */
 long sys_set_tid_address(int *tidptr);
 long sys_fork(void);
+long sys_vfork(void);
 long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid, int *child_tid,
 	       unsigned long tls);
 long sys_futex(u32 *uaddr, int op, u32 val, const void *utime, u32 *uaddr2, u32 val3);

@@ -64,7 +64,8 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 /*
  * Sleep in state with entry on wq_head until condition holds (Linux's
  * ___wait_event; wait_event and wait_var_event share the loop).  0, or
- * -ERESTARTSYS if the sleep is TASK_INTERRUPTIBLE and a signal came first.
+ * -ERESTARTSYS if the sleep is TASK_INTERRUPTIBLE and a signal came
+ * first, or TASK_KILLABLE and SIGKILL did.
  * After a wake-up the condition is tested before queueing again: the
  * usual wake-up makes it true, and then the wait ends without the lock.
  * The user of these macros includes linux/sched.h (current, schedule).
@@ -78,7 +79,8 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr_exclus
 			prepare_to_wait(wq_head, entry, state);                 \
 		if (condition)                                                  \
 			break;                                                  \
-		if ((state) == TASK_INTERRUPTIBLE && signal_pending(current)) { \
+		if (((state) == TASK_INTERRUPTIBLE && signal_pending(current)) || \
+		    (((state) & TASK_WAKEKILL) && fatal_signal_pending(current))) { \
 			__ret = -ERESTARTSYS;                                   \
 			break;                                                  \
 		}                                                               \
@@ -136,5 +138,7 @@ void wait_var_unlock(void *var, bool (*ready)(void *var), spinlock_t *lock);
 
 #define wait_var_event_interruptible(var, condition) \
 	((condition) ? 0L : ___wait_var_event(var, condition, TASK_INTERRUPTIBLE))
+#define wait_var_event_killable(var, condition) \
+	((condition) ? 0L : ___wait_var_event(var, condition, TASK_KILLABLE))
 
 #endif

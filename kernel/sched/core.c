@@ -256,7 +256,7 @@ void sched_wait_off_cpu(struct task_struct *p)
  * if it is still runnable here; off the run queue if it sleeps or died, or (still
  * running) if this CPU is no longer in its mask: finish_task_switch()
  * then queues it on an allowed CPU.  A signal cancels an interruptible
- * sleep, SIGKILL a stop (Linux's signal_pending_state).
+ * sleep, SIGKILL a stop or a killable sleep (Linux's signal_pending_state).
  */
 static void put_prev_task(struct rq *rq, struct task_struct *prev)
 {
@@ -264,7 +264,7 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 		return;
 	update_curr_fair(rq);
 	if ((prev->state == TASK_INTERRUPTIBLE && signal_pending(prev)) ||
-	    (prev->state == TASK_STOPPED && (READ_ONCE(prev->pending.signal) & sigmask(SIGKILL))))
+	    ((prev->state & (TASK_STOPPED | TASK_WAKEKILL)) && fatal_signal_pending(prev)))
 		WRITE_ONCE(prev->state, TASK_RUNNING);
 	if (prev->state == TASK_RUNNING && cpumask_test_cpu(rq->cpu, &prev->cpus_mask))
 		list_add_tail(&prev->run_list, &rq->queue);
