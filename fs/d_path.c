@@ -80,19 +80,31 @@ int file_set_name(struct file *file, const char *fmt, ...)
 
 /*
  * getcwd(2): the working directory's absolute path into ubuf (size
- * bytes).  Its length with the NUL, -ERANGE if it does not fit, -ENOENT
- * if the directory was removed (Linux's rule), -EFAULT.
+ * bytes), from the caller's root (chroot), "(unreachable)/..." if it is
+ * not below it.  Its length with the NUL, -ERANGE if it does not fit,
+ * -ENOENT if the directory was removed (Linux's rule), -EFAULT.
  */
 long sys_getcwd(char *ubuf, unsigned long size)
 {
-	char path[DIR_PATH_MAX + 2] = "/";
+	char buf[DIR_PATH_MAX + 16] = "/", root[DIR_PATH_MAX], *path = buf;
 	struct inode *pwd = get_fs_pwd(current->fs);
 	bool removed = pwd && !READ_ONCE(pwd->i_nlink);
-	size_t len;
+	size_t len, rlen;
 
 	if (pwd) {
-		dir_path(pwd, path + 1, DIR_PATH_MAX);
+		dir_path(pwd, buf + 1, DIR_PATH_MAX);
 		iput(pwd);
+	}
+	get_fs_root_path(current->fs, root, sizeof(root));
+	rlen = strlen(root);
+	if (rlen && !strncmp(buf + 1, root, rlen) && (!buf[1 + rlen] || buf[1 + rlen] == '/')) {
+		path = buf + rlen;              /* below the root: its path from there */
+		path[0] = '/';
+		if (path[1] == '/')
+			path++;
+	} else if (rlen) {                      /* outside it: Linux's "(unreachable)" */
+		memmove(buf + 13, buf, strlen(buf) + 1);
+		memcpy(buf, "(unreachable)", 13);
 	}
 	len = strlen(path) + 1;
 	if (removed)

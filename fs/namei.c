@@ -201,13 +201,27 @@ static long must_be_dir(char *p)
 }
 
 /*
+ * ".." of out (w bytes): its last component goes — but not at root, the
+ * process's root directory's path ("" but after chroot), above which
+ * ".." leads nowhere (Linux's follow_dotdot stops at the root).
+ */
+static void path_pop(char *out, size_t *w, const char *root)
+{
+	if (!strcmp(out, root))
+		return;
+	while (*w && out[*w - 1] != '/')
+		(*w)--;
+	out[*w ? --*w : 0] = '\0';
+}
+
+/*
  * Walk the components of in into out (PATH_MAX + DIR_PATH_MAX bytes):
  * empty ones ("//") and "." are dropped, ".." drops the one before it
- * ("/.." is "/"), each after a check that what precedes is a directory,
- * as Linux's walk does.  out gets them joined by '/', no leading or
- * trailing '/' ("" is the root).  Returns 0 or -errno.
+ * ("/.." is "/": path_pop), each after a check that what precedes is a
+ * directory, as Linux's walk does.  out gets them joined by '/', no
+ * leading or trailing '/' ("" is the root).  Returns 0 or -errno.
  */
-static long normalize(const char *in, char *out)
+static long normalize(const char *in, char *out, const char *root)
 {
 	size_t w = 0;
 
@@ -220,9 +234,7 @@ static long normalize(const char *in, char *out)
 		if (err)
 			return err;
 		if (dotdot) {
-			while (w && out[w - 1] != '/')
-				w--;
-			out[w ? --w : 0] = '\0';
+			path_pop(out, &w, root);
 		} else if (len && !dot) {
 			if (w)
 				out[w++] = '/';
@@ -259,6 +271,7 @@ struct link_walk {
 	int links;
 	struct inode *last;
 	bool jumped;            /* last is a magic link's inode, out its file's name */
+	const char *root;       /* the process's root directory's path (chroot) */
 };
 
 /*
@@ -348,7 +361,8 @@ static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t ne
 		if (err)
 			return err;
 		if (lw->rest[0] == '/') {
-			*w = 0;                 /* an absolute target starts at the root */
+			*w = strlen(lw->root);  /* an absolute target starts at the root */
+			memcpy(out, lw->root, *w);
 		} else {
 			while (*w && out[*w - 1] != '/')
 				(*w)--;         /* a relative one in the link's directory */
@@ -369,7 +383,8 @@ static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t ne
 /*
  * The walk that follows symbolic links (Linux's link_path_walk): in, an
  * absolute path, component by component into out (WALK_MAX bytes), which
- * never holds a link — so its ".." is plain text again.  The last
+ * never holds a link — so its ".." is plain text again; an absolute
+ * link's target starts at root (the process's root directory's path).  The last
  * component is followed with LOOKUP_FOLLOW or a trailing '/' (never with
  * LOOKUP_PARENT); a missing last one is left for the caller's lookup.
  * *last gets the last component's inode (a reference) if the walk looked
@@ -377,10 +392,10 @@ static long walk_component(struct link_walk *lw, char *out, size_t *w, size_t ne
  * name is then in out.  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
  * ENOMEM).
  */
-static long link_walk(const char *in, char *out, unsigned int flags, struct inode **last,
-		      bool *jumped)
+static long link_walk(const char *in, char *out, const char *root, unsigned int flags,
+		      struct inode **last, bool *jumped)
 {
-	struct link_walk lw = { .size = strlen(in) + 1 };
+	struct link_walk lw = { .size = strlen(in) + 1, .root = root };
 	size_t w = 0, r = 0;
 	long err = 0;
 
@@ -400,11 +415,8 @@ static long link_walk(const char *in, char *out, unsigned int flags, struct inod
 			next++;
 		if (dot || dotdot) {
 			err = must_be_dir(out);
-			if (dotdot) {
-				while (w && out[w - 1] != '/')
-					w--;
-				out[w ? --w : 0] = '\0';
-			}
+			if (dotdot)
+				path_pop(out, &w, root);
 		} else if (len) {
 			err = append(out, &w, c, len);
 			if (!err && (lw.rest[next] || follow))
@@ -470,6 +482,7 @@ struct walk_bufs {
 	char *in, *out;
 	char *grown;
 	bool jumped;            /* out is a magic link's file's name, not a path walked */
+	char root[DIR_PATH_MAX];        /* the caller's root directory's path: "" but after chroot */
 };
 
 /* The bytes "dir/name" may take: a directory's path, '/', name, NUL. */
@@ -486,6 +499,7 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 	w->out = w->in + size;
 	w->grown = NULL;
 	w->jumped = false;
+	get_fs_root_path(current->fs, w->root, sizeof(w->root));
 	return w->in ? 0 : -ENOMEM;
 }
 
@@ -506,15 +520,17 @@ static int walk_bufs_grow(struct walk_bufs *w)
 
 /*
  * Put "dir/name" (name relative to dirfd, or with AT_FDCWD to the working
- * directory) or name (absolute) into buf (walk_size(name) bytes);
- * *trailing: it ends in '/'.  0 or start_dir_path()'s error.
+ * directory; name absolute: relative to the root, w->root) into w->in
+ * (walk_size(name) bytes); *trailing: it ends in '/'.  0 or
+ * start_dir_path()'s error.
  */
-static long absolute(int dirfd, const char *name, char *buf, bool *trailing)
+static long absolute(int dirfd, const char *name, struct walk_bufs *w, bool *trailing)
 {
+	char *buf = w->in;
 	size_t n, len = strlen(name);
 	long err;
 
-	buf[0] = '\0';
+	strlcpy(buf, w->root, DIR_PATH_MAX);
 	if (name[0] != '/') {
 		err = start_dir_path(dirfd, buf, DIR_PATH_MAX);
 		if (err)
@@ -558,7 +574,7 @@ static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inod
 {
 	long err;
 
-	*inode = normalize(w->in, w->out) ? NULL : lookup_one(w->out);
+	*inode = normalize(w->in, w->out, w->root) ? NULL : lookup_one(w->out);
 	if (IS_ERR(*inode))
 		return PTR_ERR(*inode);
 	if (*inode && !(S_ISLNK((*inode)->i_mode) && (flags & LOOKUP_FOLLOW)))
@@ -570,7 +586,7 @@ static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inod
 	*inode = NULL;
 	err = walk_bufs_grow(w);
 	if (!err)
-		err = link_walk(w->in, w->out, flags, inode, &w->jumped);
+		err = link_walk(w->in, w->out, w->root, flags, inode, &w->jumped);
 	if (err || *inode)
 		return err;
 	*inode = lookup_one(w->out);
@@ -593,7 +609,7 @@ long filename_lookup(int dirfd, const char *name, unsigned int flags, struct ino
 
 	if (err)
 		return err;
-	err = absolute(dirfd, name, w.in, &trailing);
+	err = absolute(dirfd, name, &w, &trailing);
 	if (!err)
 		err = resolve(&w, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
 	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
@@ -717,11 +733,11 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 	pp->grown = NULL;
 	if (err)
 		return err;
-	err = absolute(dirfd, name, w.in, &pp->trailing);
+	err = absolute(dirfd, name, &w, &pp->trailing);
 	if (err)
 		goto fail;
 	pp->path = p = w.out;
-	if (!normalize(w.in, p)) {
+	if (!normalize(w.in, p, w.root)) {
 		pp->type = last_type(name, p);
 		if (pp->type != LAST_NORM)
 			return 0;
@@ -732,7 +748,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 		pp->grown = w.grown;
 		pp->path = p = w.out;
 		if (!err)
-			err = link_walk(w.in, p, LOOKUP_PARENT, &pp->dir, &w.jumped);
+			err = link_walk(w.in, p, w.root, LOOKUP_PARENT, &pp->dir, &w.jumped);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p);

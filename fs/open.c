@@ -332,6 +332,51 @@ void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
 		iput(old);
 }
 
+/* The path of fs's root directory ("" for the real root, "tmp/jail" after chroot) into buf. */
+void get_fs_root_path(struct fs_struct *fs, char *buf, size_t size)
+{
+	struct inode *root;
+
+	spin_lock(&fs->lock);
+	root = fs->root;
+	if (root)
+		ihold(root);
+	spin_unlock(&fs->lock);
+	buf[0] = '\0';
+	if (root) {
+		dir_path(root, buf, size);
+		iput(root);
+	}
+}
+
+/*
+ * chroot(2): the directory path names becomes the root of the caller's
+ * fs_struct, where absolute paths start and ".." stops (Linux's
+ * set_fs_root); the working directory stays.  The lookup's errors,
+ * -ENOTDIR, then -EPERM without CAP_SYS_CHROOT.
+ */
+long sys_chroot(const char *upath)
+{
+	struct inode *dir, *old;
+	struct fs_struct *fs = current->fs;
+	long err = user_path_at(AT_FDCWD, upath, LOOKUP_FOLLOW, &dir);
+
+	if (err)
+		return err;
+	err = !S_ISDIR(dir->i_mode) ? -ENOTDIR : !capable(CAP_SYS_CHROOT) ? -EPERM : 0;
+	if (err) {
+		iput(dir);
+		return err;
+	}
+	spin_lock(&fs->lock);
+	old = fs->root;
+	fs->root = dir;
+	spin_unlock(&fs->lock);
+	if (old)
+		iput(old);
+	return 0;
+}
+
 /* chdir(2): ENOENT, ENOTDIR, EFAULT... as the lookup gives them. */
 long sys_chdir(const char *upath)
 {

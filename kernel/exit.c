@@ -230,13 +230,15 @@ void exit_fs(struct task_struct *t)
 		put_fs_struct(fs);
 }
 
-/* Drop a reference to fs: the last user puts the working directory (Linux's free_fs_struct). */
+/* Drop a reference to fs: the last user puts the working and root directories (Linux's free_fs_struct). */
 void put_fs_struct(struct fs_struct *fs)
 {
 	if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (fs->pwd)
 		iput(fs->pwd);
+	if (fs->root)
+		iput(fs->root);
 	kfree(fs);
 }
 

@@ -199,6 +199,11 @@ static int copy_sighand_fs(struct task_struct *t, unsigned long flags)
 	t->fs->users = 1;
 	spin_lock_init(&t->fs->lock, "fs->lock");
 	t->fs->pwd = get_fs_pwd(current->fs);
+	spin_lock(&current->fs->lock);
+	t->fs->root = current->fs->root;
+	if (t->fs->root)
+		ihold(t->fs->root);
+	spin_unlock(&current->fs->lock);
 	t->fs->umask = current_umask();
 	return 0;
 }

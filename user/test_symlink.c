@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #define D       "/tmp/sl"
 
@@ -314,6 +315,48 @@ static void test_proc_links(void)
 	close(p[1]);
 }
 
+/* In a child, chroot into D/jail: where absolute paths, ".." and links then lead; 0 if all held. */
+static int jailed(void)
+{
+	char buf[256];
+	struct stat root, up;
+
+	if (chroot(D "/jail") || syscall(SYS_getcwd, buf, sizeof(buf)) < 0 ||
+	    strncmp(buf, "(unreachable)", 13))
+		return 1;       /* the working directory stays, outside the new root */
+	if (chdir("/") || !getcwd(buf, sizeof(buf)) || strcmp(buf, "/"))
+		return 2;
+	if (strcmp(read_file("/etc/x", buf, sizeof(buf)), "in"))
+		return 3;
+	if (stat("/", &root) || stat("/../..", &up) || root.st_ino != up.st_ino ||
+	    strcmp(read_file("/../../etc/x", buf, sizeof(buf)), "in"))
+		return 4;       /* ".." stops at the root */
+	if (strcmp(read_file("/abs", buf, sizeof(buf)), "in") || chdir("/etc") ||
+	    !getcwd(buf, sizeof(buf)) || strcmp(buf, "/etc"))
+		return 5;       /* an absolute link's target starts at the root too */
+	return 0;
+}
+
+static void test_chroot(void)
+{
+	int status;
+	pid_t pid;
+
+	mkdir(D "/jail", 0755);
+	mkdir(D "/jail/etc", 0755);
+	write_file(D "/jail/etc/x", "in");
+	symlink("/etc/x", D "/jail/abs");
+	pid = fork();
+	if (!pid)
+		_exit(jailed());
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && !WEXITSTATUS(status),
+	   "chroot: absolute paths, \"..\" and links stay in the new root; getcwd from it (%d)",
+	   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	ok(fails(chroot(D "/jail/etc/x")) == ENOTDIR && fails(chroot(D "/nothing")) == ENOENT,
+	   "chroot of a file: ENOTDIR, of nothing: ENOENT");
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -326,6 +369,7 @@ int main(void)
 	test_names();
 	test_proc();
 	test_proc_links();
+	test_chroot();
 	remove_tree(D);
 	return tap_done();
 }

@@ -110,20 +110,28 @@ static const char *proc_fd_get_link(struct inode *inode, char *buf)
 	return text;
 }
 
-/* /proc/<pid>/cwd: its working directory's path ("/" for the root). */
-static const char *proc_cwd_get_link(struct inode *inode, char *buf)
+/* The fs_struct of the task path names, with a reference (put_fs_struct); NULL if none. */
+static struct fs_struct *proc_task_fs(const char *path)
 {
 	struct fs_struct *fs = NULL;
 	struct task_struct *t;
-	struct inode *pwd;
 	unsigned long flags;
 	const char *rest;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	t = proc_pid_task(PROC_I(inode)->path, &rest);
+	t = proc_pid_task(path, &rest);
 	if (t && (fs = t->fs))
 		__atomic_add_fetch(&fs->users, 1, __ATOMIC_RELAXED);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return fs;
+}
+
+/* /proc/<pid>/cwd: its working directory's path ("/" for the root). */
+static const char *proc_cwd_get_link(struct inode *inode, char *buf)
+{
+	struct fs_struct *fs = proc_task_fs(PROC_I(inode)->path);
+	struct inode *pwd;
+
 	if (!fs)
 		return ERR_PTR(-ENOENT);
 	pwd = get_fs_pwd(fs);
@@ -137,11 +145,16 @@ static const char *proc_cwd_get_link(struct inode *inode, char *buf)
 	return buf;
 }
 
-/* /proc/<pid>/root: "/" (one mount namespace, no chroot). */
+/* /proc/<pid>/root: its root directory ("/", or where it chroot'ed). */
 static const char *proc_root_get_link(struct inode *inode, char *buf)
 {
+	struct fs_struct *fs = proc_task_fs(PROC_I(inode)->path);
+
+	if (!fs)
+		return ERR_PTR(-ENOENT);
 	buf[0] = '/';
-	buf[1] = '\0';
+	get_fs_root_path(fs, buf + 1, PATH_MAX - 1);
+	put_fs_struct(fs);
 	return buf;
 }
 

@@ -36,6 +36,7 @@ struct fs_struct {
 	int users;                      /* tasks using it (atomic) */
 	spinlock_t lock;
 	struct inode *pwd;              /* referenced; NULL: "/" */
+	struct inode *root;             /* chroot's: referenced; NULL: the real root */
 	umode_t umask;                  /* umask(2): what creation takes away from modes */
 };
 

@@ -17,6 +17,7 @@ struct __user_cap_data_struct {
 
 #define CAP_CHOWN            0
 #define CAP_SETPCAP          8
+#define CAP_SYS_CHROOT       18
 #define CAP_SYS_ADMIN        21
 #define CAP_SYS_BOOT         22
 #define CAP_SYS_NICE         23
