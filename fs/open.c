@@ -306,42 +306,49 @@ long sys_creat(const char *upath, int mode)
 	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 
-/* The working directory of fs with a reference for the caller (iput), NULL for "/" (Linux's get_fs_pwd). */
-struct inode *get_fs_pwd(struct fs_struct *fs)
+/* fs's directory in *slot (pwd or root) with a reference for the caller (iput); NULL for "/". */
+static struct inode *fs_get_dir(struct fs_struct *fs, struct inode *const *slot)
 {
-	struct inode *pwd;
+	struct inode *dir;
 
 	spin_lock(&fs->lock);
-	pwd = fs->pwd;
-	if (pwd)
-		ihold(pwd);
+	dir = *slot;
+	if (dir)
+		ihold(dir);
 	spin_unlock(&fs->lock);
-	return pwd;
+	return dir;
 }
 
-/* Make dir (the caller's reference, which fs takes) the working directory of fs (Linux's set_fs_pwd). */
-void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
+/* Make dir (the caller's reference, which fs takes) fs's directory in *slot. */
+static void fs_set_dir(struct fs_struct *fs, struct inode **slot, struct inode *dir)
 {
 	struct inode *old;
 
 	spin_lock(&fs->lock);
-	old = fs->pwd;
-	fs->pwd = dir;
+	old = *slot;
+	*slot = dir;
 	spin_unlock(&fs->lock);
 	if (old)
 		iput(old);
 }
 
+/* The working directory of fs with a reference for the caller (iput), NULL for "/" (Linux's get_fs_pwd). */
+struct inode *get_fs_pwd(struct fs_struct *fs)
+{
+	return fs_get_dir(fs, &fs->pwd);
+}
+
+/* Make dir (the caller's reference, which fs takes) the working directory of fs (Linux's set_fs_pwd). */
+void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
+{
+	fs_set_dir(fs, &fs->pwd, dir);
+}
+
 /* The path of fs's root directory ("" for the real root, "tmp/jail" after chroot) into buf. */
 void get_fs_root_path(struct fs_struct *fs, char *buf, size_t size)
 {
-	struct inode *root;
+	struct inode *root = fs_get_dir(fs, &fs->root);
 
-	spin_lock(&fs->lock);
-	root = fs->root;
-	if (root)
-		ihold(root);
-	spin_unlock(&fs->lock);
 	buf[0] = '\0';
 	if (root) {
 		dir_path(root, buf, size);
@@ -357,8 +364,7 @@ void get_fs_root_path(struct fs_struct *fs, char *buf, size_t size)
  */
 long sys_chroot(const char *upath)
 {
-	struct inode *dir, *old;
-	struct fs_struct *fs = current->fs;
+	struct inode *dir;
 	long err = user_path_at(AT_FDCWD, upath, LOOKUP_FOLLOW, &dir);
 
 	if (err)
@@ -368,12 +374,7 @@ long sys_chroot(const char *upath)
 		iput(dir);
 		return err;
 	}
-	spin_lock(&fs->lock);
-	old = fs->root;
-	fs->root = dir;
-	spin_unlock(&fs->lock);
-	if (old)
-		iput(old);
+	fs_set_dir(current->fs, &current->fs->root, dir);       /* Linux's set_fs_root */
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 
 static int tap_n, tap_failed;
 
@@ -55,6 +56,19 @@ static inline void xpipe(int fds[2], int flags)
 		ok(0, "pipe: out of memory");
 		exit(tap_done());
 	}
+}
+
+/* fn() in a child process: its exit status, or -1 if a signal ended it. */
+static inline int exit_status_of(int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(fn());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 /*

@@ -335,7 +335,6 @@ static void check_caps(void)
 	struct __user_cap_header_struct h = { 0x12345678, 0 };
 	struct __user_cap_data_struct d[2];
 	int status;
-	pid_t pid;
 
 	ok(capget_sets(0, d) == 0 && d[0].effective == 0xffffffff && d[1].effective == 0x1ff &&
 	   d[0].permitted == 0xffffffff && d[1].permitted == 0x1ff && !d[0].inheritable,
@@ -348,13 +347,9 @@ static void check_caps(void)
 	   "with no data: 0, and _V3 written back");
 	errno = 0;
 	ok(capget_sets(999999, d) == -1 && errno == ESRCH, "capget of no such thread: ESRCH");
-	pid = fork();
-	if (!pid)
-		_exit(caps_child());
-	waitpid(pid, &status, 0);
-	ok(WIFEXITED(status) && !WEXITSTATUS(status),
-	   "capset drops capabilities for good; the calls needing them fail; exec restores the bounding set (%d)",
-	   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	status = exit_status_of(caps_child);
+	ok(!status, "capset drops capabilities for good; the calls needing them fail; exec restores "
+	   "the bounding set (%d)", status);
 }
 
 /* Is there a /proc/mounts line with this mount point and this start of options? */

@@ -340,19 +340,14 @@ static int jailed(void)
 static void test_chroot(void)
 {
 	int status;
-	pid_t pid;
 
 	mkdir(D "/jail", 0755);
 	mkdir(D "/jail/etc", 0755);
 	write_file(D "/jail/etc/x", "in");
 	symlink("/etc/x", D "/jail/abs");
-	pid = fork();
-	if (!pid)
-		_exit(jailed());
-	waitpid(pid, &status, 0);
-	ok(WIFEXITED(status) && !WEXITSTATUS(status),
-	   "chroot: absolute paths, \"..\" and links stay in the new root; getcwd from it (%d)",
-	   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	status = exit_status_of(jailed);
+	ok(!status, "chroot: absolute paths, \"..\" and links stay in the new root; getcwd from it (%d)",
+	   status);
 	ok(fails(chroot(D "/jail/etc/x")) == ENOTDIR && fails(chroot(D "/nothing")) == ENOENT,
 	   "chroot of a file: ENOTDIR, of nothing: ENOENT");
 }
