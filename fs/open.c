@@ -423,20 +423,24 @@ long sys_close(int fd)
 }
 
 /*
- * access: every file exists for everyone (foliOS has one user, root);
+ * access, faccessat, faccessat2 (its flags: AT_EACCESS — the same here,
+ * every id is 0 — AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH; others EINVAL):
+ * every file exists for everyone (foliOS has one user, root);
  * W_OK is -EROFS but on the console, a character device, and on tmpfs:
  * foliOS mounts the rest read-only (Linux's inode_permission gives EROFS
  * to files, directories and links of a read-only mount, not to devices);
  * X_OK of a regular file on a noexec mount is -EACCES.
  */
-long sys_faccessat(int dirfd, const char *upath, int mode)
+long sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 {
 	struct inode *inode;
 	long ret;
 
 	if (mode & ~7)                          /* not F_OK, R_OK, W_OK, X_OK */
 		return -EINVAL;
-	ret = user_path_at(dirfd, upath, LOOKUP_FOLLOW, &inode);
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	ret = user_path_at_flags(dirfd, upath, flags, &inode);
 	if (ret)
 		return ret;
 	ret = (mode & 2) && !S_ISCHR(inode->i_mode) && !inode->i_op ? -EROFS : 0;
@@ -444,6 +448,11 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 		ret = -EACCES;          /* X_OK on a noexec mount */
 	iput(inode);
 	return ret;
+}
+
+long sys_faccessat(int dirfd, const char *upath, int mode)
+{
+	return sys_faccessat2(dirfd, upath, mode, 0);
 }
 
 long sys_access(const char *upath, int mode)

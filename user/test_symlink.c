@@ -119,6 +119,10 @@ static void test_dangling(void)
 	ok(symlink("made", D "/dang") == 0 && fails(stat(D "/dang", &st)) == ENOENT &&
 	   lstat(D "/dang", &st) == 0,
 	   "a dangling link: stat ENOENT, lstat finds the link");
+	ok(fails(syscall(SYS_faccessat2, AT_FDCWD, D "/dang", F_OK, 0)) == ENOENT &&
+	   !syscall(SYS_faccessat2, AT_FDCWD, D "/dang", F_OK, AT_SYMLINK_NOFOLLOW) &&
+	   fails(syscall(SYS_faccessat2, AT_FDCWD, D "/dang", F_OK, 0x8000)) == EINVAL,
+	   "faccessat2: ENOENT through it, the link itself with AT_SYMLINK_NOFOLLOW, EINVAL for a bad flag");
 	ok(fails(open(D "/dang", O_WRONLY | O_CREAT | O_EXCL, 0644)) == EEXIST,
 	   "O_CREAT|O_EXCL on a dangling link: EEXIST, nothing made");
 	fd = open(D "/dang", O_WRONLY | O_CREAT, 0644);

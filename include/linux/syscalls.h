@@ -123,6 +123,7 @@ long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void *uinfo);
 long sys_capget(void *uhdr, void *udata);
 long sys_getpriority(int which, int who);
 long sys_chroot(const char *upath);
+long sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
 long sys_setpriority(int which, int who, int nice);
 long sys_capset(void *uhdr, const void *udata);
 long sys_membarrier(int cmd, unsigned int flags, int cpu_id);

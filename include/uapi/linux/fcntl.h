@@ -63,6 +63,7 @@ struct flock {
 
 #define AT_FDCWD                (-100)  /* relative to the working directory */
 #define AT_SYMLINK_NOFOLLOW     0x100
+#define AT_EACCESS              0x200   /* faccessat2: as the effective ids (all 0 here) */
 #define AT_REMOVEDIR            0x200   /* unlinkat: rmdir */
 #define AT_SYMLINK_FOLLOW       0x400   /* linkat */
 #define AT_NO_AUTOMOUNT         0x800
