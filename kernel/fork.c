@@ -30,7 +30,8 @@
 #define CLONE_IGNORED   (CLONE_SYSVSEM | CLONE_DETACHED | CLONE_UNTRACED | CLONE_IO)
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 			 CLONE_PARENT | CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_VFORK | CLONE_IGNORED)
+			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_VFORK | CLONE_IGNORED | \
+			 CLONE_CLEAR_SIGHAND)
 
 /*
  * A vfork's parent waits for its child to exec or exit (Linux's
@@ -352,6 +353,8 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	c->set_child_tid = flags & CLONE_CHILD_SETTID ? (unsigned long)child_tid : 0;
 	c->clear_child_tid = flags & CLONE_CHILD_CLEARTID ? (unsigned long)child_tid : 0;
 	copy_thread(c, flags, sp, tls);
+	if (flags & CLONE_CLEAR_SIGHAND)        /* clone3's: handlers back to SIG_DFL, SIG_IGN kept */
+		flush_signal_handlers(c);
 	c->blocked = current->blocked;          /* pending signals are not inherited */
 	c->sas_ss_sp = flags & CLONE_VM ? 0 : current->sas_ss_sp;
 	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
@@ -388,7 +391,62 @@ long sys_vfork(void)
 long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid, int *child_tid,
 	       unsigned long tls)
 {
-	return kernel_clone(flags, newsp, parent_tid, child_tid, tls);
+	return kernel_clone((u32)flags, newsp, parent_tid, child_tid, tls);    /* Linux: the low 32 bits */
+}
+
+/*
+ * clone3's arguments (Linux's copy_clone_args_from_user and
+ * clone3_args_valid): size at least version 0's, at most a page, bytes
+ * past the struct foliOS knows all 0 (else -E2BIG); the exit signal
+ * apart from the flags, which take none of CSIGNAL's or CLONE_DETACHED's
+ * bits; a stack given with its size.  set_tid (choosing the child's PID)
+ * and CLONE_INTO_CGROUP are EINVAL here: no PID namespaces, no cgroups.
+ * 0 or -errno.
+ */
+static long copy_clone_args_from_user(struct clone_args *args, const void *uargs, size_t size)
+{
+	unsigned char extra;
+
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	*args = (struct clone_args){ 0 };
+	if (copy_from_user(args, (void *)uargs, MIN(size, sizeof(*args))))
+		return -EFAULT;
+	for (size_t i = sizeof(*args); i < size; i++)
+		if (get_user(extra, (unsigned char *)uargs + i))
+			return -EFAULT;
+		else if (extra)
+			return -E2BIG;
+	if ((args->exit_signal & ~(unsigned long long)CSIGNAL) || !valid_signal(args->exit_signal))
+		return -EINVAL;
+	if ((args->flags & ~(0xffffffffULL | CLONE_CLEAR_SIGHAND)) ||
+	    (args->flags & (CLONE_DETACHED | CSIGNAL)) ||
+	    (args->flags & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND)) == (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND) ||
+	    ((args->flags & (CLONE_THREAD | CLONE_PARENT)) && args->exit_signal) ||
+	    args->set_tid || args->set_tid_size)
+		return -EINVAL;
+	if (!args->stack != !args->stack_size ||
+	    (args->stack && !access_ok(args->stack, args->stack_size)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * clone3(args, size): clone with its arguments in a struct, the stack as
+ * its base and size (glibc's first choice for threads and posix_spawn).
+ */
+long sys_clone3(const void *uargs, size_t size)
+{
+	struct clone_args args;
+	long err = copy_clone_args_from_user(&args, uargs, size);
+
+	if (err)
+		return err;
+	return kernel_clone(args.flags | args.exit_signal, args.stack + args.stack_size,
+			    (int *)(unsigned long)args.parent_tid, (int *)(unsigned long)args.child_tid,
+			    args.tls);
 }
 
 /* Where the child's TID is cleared at exit (musl's thread list); returns the TID. */

@@ -196,6 +196,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
 	__SYSCALL(__NR_chroot, sys_chroot),
 	__SYSCALL(__NR_faccessat2, sys_faccessat2),
+	__SYSCALL(__NR_clone3, sys_clone3),
 	__SYSCALL(__NR_getpriority, sys_getpriority),
 	__SYSCALL(__NR_setpriority, sys_setpriority),
 	__SYSCALL(__NR_capget, sys_capget),

@@ -15,8 +15,14 @@
 #include <unistd.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tap.h"
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
 
 #define MAX_ARG_STRLEN (32 * 4096)
 
@@ -140,6 +146,68 @@ static int run_long(int count, size_t len)
 	return ret;
 }
 
+/* clone3's arguments (linux/sched.h's struct clone_args, version 2). */
+struct clone3_args {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	unsigned long long set_tid, set_tid_size, cgroup;
+};
+
+/* clone3 as a fork with exit_signal and extra bytes past the struct; its errno or the child's status. */
+static long clone3_fork(struct clone3_args *a, size_t size)
+{
+	long pid = syscall(SYS_clone3, a, size);
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(7);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * clone3 (glibc's first choice for threads and posix_spawn): a fork-like
+ * call works, its checks are Linux's (a size under version 0: EINVAL,
+ * over a page or with nonzero bytes past the struct: E2BIG, CSIGNAL bits
+ * in flags: EINVAL), and CLONE_CLEAR_SIGHAND resets the child's handlers.
+ */
+static void check_clone3(void)
+{
+	static unsigned char big[4096 + 8];
+	struct clone3_args a = { .exit_signal = SIGCHLD };
+	long r1, r2;
+
+	ok(clone3_fork(&a, sizeof(a)) == 7, "clone3 as fork: the child runs and is reaped");
+	errno = 0;
+	ok(syscall(SYS_clone3, &a, 63) == -1 && errno == EINVAL, "clone3 with 63 bytes: EINVAL");
+	memcpy(big, &a, sizeof(a));
+	r1 = clone3_fork((struct clone3_args *)big, sizeof(big));
+	big[200] = 1;
+	r2 = clone3_fork((struct clone3_args *)big, 4096);
+	ok(r1 == -E2BIG && r2 == -E2BIG, "clone3: over a page, or nonzero bytes past its struct: E2BIG");
+	big[200] = 0;
+	ok(clone3_fork((struct clone3_args *)big, 4096) == 7, "zero bytes past its struct are fine");
+	a.flags = SIGCHLD;
+	ok(clone3_fork(&a, sizeof(a)) == -EINVAL, "CSIGNAL bits in clone3's flags: EINVAL");
+	a.flags = 0x100000000ULL;       /* CLONE_CLEAR_SIGHAND */
+	signal(SIGUSR1, on_usr1);
+	{
+		long pid = syscall(SYS_clone3, &a, sizeof(a));
+		int status = -1;
+
+		if (!pid) {
+			struct sigaction sa;
+
+			sigaction(SIGUSR1, NULL, &sa);
+			_exit(sa.sa_handler == SIG_DFL ? 0 : 1);
+		}
+		waitpid(pid, &status, 0);
+		ok(pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+		   "CLONE_CLEAR_SIGHAND: the child's handlers are SIG_DFL");
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static volatile int shared_word;
 
 /*
@@ -211,5 +279,6 @@ int main(int argc, char **argv)
 	ok(run_long(18, 120 << 10) == 100 + E2BIG,
 	   "18 arguments of 120 KiB (2.1 MiB, over a quarter of the 8 MiB stack limit): E2BIG");
 	check_vfork();
+	check_clone3();
 	return tap_done();
 }

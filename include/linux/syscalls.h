@@ -124,6 +124,7 @@ long sys_capget(void *uhdr, void *udata);
 long sys_getpriority(int which, int who);
 long sys_chroot(const char *upath);
 long sys_faccessat2(int dirfd, const char *upath, int mode, int flags);
+long sys_clone3(const void *uargs, size_t size);
 long sys_setpriority(int which, int who, int nice);
 long sys_capset(void *uhdr, const void *udata);
 long sys_membarrier(int cmd, unsigned int flags, int cpu_id);

@@ -21,6 +21,15 @@
 #define CLONE_PARENT_SETTID     0x00100000
 #define CLONE_CHILD_CLEARTID    0x00200000
 #define CLONE_DETACHED          0x00400000
+#define CLONE_CLEAR_SIGHAND     0x100000000ULL  /* clone3: the child's handlers back to SIG_DFL */
+#define CLONE_INTO_CGROUP       0x200000000ULL
+
+/* clone3's argument block (versions 0 to 2: 64, 80 and 88 bytes). */
+struct clone_args {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	unsigned long long set_tid, set_tid_size, cgroup;
+};
+#define CLONE_ARGS_SIZE_VER0    64
 #define CLONE_UNTRACED          0x00800000
 #define CLONE_CHILD_SETTID      0x01000000
 #define CLONE_NEWCGROUP         0x02000000
