@@ -499,8 +499,13 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 	w->out = w->in + size;
 	w->grown = NULL;
 	w->jumped = false;
-	get_fs_root_path(current->fs, w->root, sizeof(w->root));
-	return w->in ? 0 : -ENOMEM;
+	if (!w->in)
+		return -ENOMEM;
+	if (get_fs_root_path(current->fs, w->root, sizeof(w->root))) {
+		kfree(w->in);
+		return -ENOENT;         /* the root was removed: nothing is found from it */
+	}
+	return 0;
 }
 
 static void walk_bufs_free(struct walk_bufs *w)
@@ -676,7 +681,7 @@ struct inode *lookup_path(const char *path)
 }
 
 /* The kind of name's last component: "." or "..", the root ("/"), or a name. */
-static int last_type(const char *name, const char *normalized)
+static int last_type(const char *name, const char *normalized, const char *root)
 {
 	size_t n = strlen(name), len;
 
@@ -689,7 +694,7 @@ static int last_type(const char *name, const char *normalized)
 		return LAST_DOT;
 	if (len == 2 && !strncmp(name + n - 2, "..", 2))
 		return LAST_DOTDOT;
-	return *normalized ? LAST_NORM : LAST_ROOT;
+	return strcmp(normalized, root) ? LAST_NORM : LAST_ROOT;    /* "/" is the root, chroot's too */
 }
 
 /*
@@ -738,7 +743,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 		goto fail;
 	pp->path = p = w.out;
 	if (!normalize(w.in, p, w.root)) {
-		pp->type = last_type(name, p);
+		pp->type = last_type(name, p, w.root);
 		if (pp->type != LAST_NORM)
 			return 0;
 		pp->dir = parent_dir(p);
@@ -751,7 +756,7 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 			err = link_walk(w.in, p, w.root, LOOKUP_PARENT, &pp->dir, &w.jumped);
 		if (err)
 			goto fail;
-		pp->type = last_type(name, p);
+		pp->type = last_type(name, p, w.root);
 		if (pp->type != LAST_NORM)
 			return 0;
 		pp->dir = parent_dir(p);

@@ -184,16 +184,28 @@ static long link_target(struct inode *link, const char *path, char *buf)
 static long open_create(int dirfd, const char *name, int flags, int mode, struct inode **inode,
 			char *path)
 {
-	char *buf = NULL;
+	char *buf = NULL, root[DIR_PATH_MAX];
+	size_t rlen;
 	long err;
 
-	for (int links = 0;; links++) {
+	err = get_fs_root_path(current->fs, root, sizeof(root));
+	rlen = strlen(root);
+	for (int links = 0; !err; links++) {
 		err = open_create_one(dirfd, name, flags, mode, inode, path);
 		if (err || !S_ISLNK((*inode)->i_mode) || (flags & (O_EXCL | O_NOFOLLOW)))
 			break;
+		if ((*inode)->i_op && (*inode)->i_op->jump_link) {     /* a magic link: its file */
+			struct inode *target = (*inode)->i_op->jump_link(*inode, path);
+
+			iput(*inode);
+			if (IS_ERR(target))
+				return PTR_ERR(target);
+			return open_existing(target, flags, inode);
+		}
 		err = links == MAXSYMLINKS ? -ELOOP : buf || (buf = kmalloc(PATH_MAX)) ? 0 : -ENOMEM;
-		if (!err)
-			err = link_target(*inode, path, buf);
+		if (!err)       /* path is the real one: the target is named from the root (chroot) */
+			err = link_target(*inode, rlen && !strncmp(path + 1, root, rlen) &&
+					  path[1 + rlen] == '/' ? path + 1 + rlen : path, buf);
 		iput(*inode);
 		if (err)
 			break;
@@ -344,16 +356,23 @@ void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
 	fs_set_dir(fs, &fs->pwd, dir);
 }
 
-/* The path of fs's root directory ("" for the real root, "tmp/jail" after chroot) into buf. */
-void get_fs_root_path(struct fs_struct *fs, char *buf, size_t size)
+/*
+ * The path of fs's root directory ("" for the real root, "tmp/jail" after
+ * chroot) into buf: 0, or -ENOENT once that directory was removed (its
+ * path may name another one by now: Linux's dead root finds nothing).
+ */
+int get_fs_root_path(struct fs_struct *fs, char *buf, size_t size)
 {
 	struct inode *root = fs_get_dir(fs, &fs->root);
+	int err = 0;
 
 	buf[0] = '\0';
 	if (root) {
 		dir_path(root, buf, size);
+		err = IS_DEADDIR(root) ? -ENOENT : 0;
 		iput(root);
 	}
+	return err;
 }
 
 /*
@@ -369,7 +388,8 @@ long sys_chroot(const char *upath)
 
 	if (err)
 		return err;
-	err = !S_ISDIR(dir->i_mode) ? -ENOTDIR : !capable(CAP_SYS_CHROOT) ? -EPERM : 0;
+	err = !S_ISDIR(dir->i_mode) ? -ENOTDIR : IS_DEADDIR(dir) ? -ENOENT :
+	      !capable(CAP_SYS_CHROOT) ? -EPERM : 0;
 	if (err) {
 		iput(dir);
 		return err;

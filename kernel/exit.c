@@ -344,13 +344,13 @@ static void mm_release(struct task_struct *t)
 {
 	int zero = 0;
 
-	complete_vfork_done(t);
 	if (t->robust_list)
 		exit_robust_list(t);
 	if (t->clear_child_tid &&
 	    !copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
 		do_futex_wake(t->clear_child_tid, false, 1, FUTEX_BITSET_MATCH_ANY);
 	t->clear_child_tid = 0;
+	complete_vfork_done(t);         /* last: the parent goes on once the child wrote all */
 }
 
 /* t->mm becomes mm under tasklist_lock, which /proc takes to pin a task's mm (mmgrab). */

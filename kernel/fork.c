@@ -356,9 +356,11 @@ static long kernel_clone(unsigned long flags, unsigned long sp, int *parent_tid,
 	if (flags & CLONE_CLEAR_SIGHAND)        /* clone3's: handlers back to SIG_DFL, SIG_IGN kept */
 		flush_signal_handlers(c);
 	c->blocked = current->blocked;          /* pending signals are not inherited */
-	c->sas_ss_sp = flags & CLONE_VM ? 0 : current->sas_ss_sp;
-	c->sas_ss_size = flags & CLONE_VM ? 0 : current->sas_ss_size;
-	c->sas_ss_flags = flags & CLONE_VM ? 0 : current->sas_ss_flags;
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {      /* a new thread starts with none */
+		c->sas_ss_sp = current->sas_ss_sp;
+		c->sas_ss_size = current->sas_ss_size;
+		c->sas_ss_flags = current->sas_ss_flags;
+	}
 	c->make_it_fail = current->make_it_fail;
 	rseq_fork(c, flags);
 	c->no_new_privs = current->no_new_privs;

@@ -36,7 +36,14 @@ static __poll_t pidfd_poll(struct file *file, struct poll_table_struct *pts)
 	return exited ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/* Reopening a pidfd (through /proc/<pid>/fd/N) is ENXIO, as Linux's: it names no process. */
+static int pidfd_open_again(struct inode *inode, struct file *file)
+{
+	return -ENXIO;
+}
+
 static const struct file_operations pidfd_fops = {
+	.open = pidfd_open_again,
 	.poll = pidfd_poll,
 };
 

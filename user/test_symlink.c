@@ -289,6 +289,11 @@ static void test_proc_links(void)
 		ok(again >= 0 && read(again, &c, 1) == 1 && c == 'x' && !fstat(again, &a) &&
 		   !fstat(fd, &b) && a.st_ino == b.st_ino,
 		   "open of the link reopens the deleted file (a magic link)");
+		close(again);
+		again = open(path, O_CREAT | O_WRONLY, 0644);
+		ok(again >= 0 && !fstat(again, &a) && a.st_ino == b.st_ino &&
+		   fails(access(D "/once (deleted)", F_OK)) == ENOENT,
+		   "O_CREAT on it opens that file too, nothing is made");
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", again);
 		ok(!strcmp(link_of(path, buf, sizeof(buf)), D "/once (deleted)"),
 		   "and the new fd has its name (%s)", buf);
@@ -297,6 +302,13 @@ static void test_proc_links(void)
 	}
 	close(fd);
 	ok(fails(lstat(path, &a)) == ENOENT, "a closed fd's link is gone");
+	{
+		int pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", pidfd);
+		ok(pidfd >= 0 && fails(open(path, O_RDONLY)) == ENXIO, "a pidfd cannot be reopened: ENXIO");
+		close(pidfd);
+	}
 	pipe(p);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
 	ok(!strncmp(link_of(path, buf, sizeof(buf)), "pipe:[", 6), "a pipe's link: pipe:[N] (%s)",
@@ -338,6 +350,11 @@ static int jailed(void)
 	if (strcmp(read_file("/abs", buf, sizeof(buf)), "in") || chdir("/etc") ||
 	    !getcwd(buf, sizeof(buf)) || strcmp(buf, "/etc"))
 		return 5;       /* an absolute link's target starts at the root too */
+	if (symlink("made", "/rel") || close(open("/rel", O_CREAT | O_WRONLY, 0644)) ||
+	    stat("/made", &up))
+		return 6;       /* O_CREAT through a relative link makes its target in the root */
+	if (fails(mkdir("/", 0755)) != EEXIST || fails(rmdir("/")) != EBUSY)
+		return 7;       /* "/" is the root, not a name in the directory above */
 	return 0;
 }
 

@@ -415,7 +415,7 @@ static inline unsigned long inode_dev(const struct inode *inode)
 /* fs/open.c: the working directory (struct fs_struct in linux/sched.h) */
 struct fs_struct;
 struct inode *get_fs_pwd(struct fs_struct *fs);
-void get_fs_root_path(struct fs_struct *fs, char *buf, size_t size);
+int get_fs_root_path(struct fs_struct *fs, char *buf, size_t size);
 void set_fs_pwd(struct fs_struct *fs, struct inode *dir);
 
 /* fs/d_path.c */
