@@ -1,16 +1,18 @@
 /* fcntl (Linux's fs/fcntl.c). */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/pipe_fs_i.h"
 #include "linux/syscalls.h"
 #include "linux/shmem_fs.h"
 #include "uapi/linux/fcntl.h"
+#include "asm/page.h"
 
 #define SETFL_MASK      (O_APPEND | O_NONBLOCK)    /* the status flags F_SETFL changes */
 
 /*
  * fcntl: descriptor flags (close-on-exec), status flags (O_APPEND and
  * O_NONBLOCK can change), a shmem file's seals (mm/memfd.c), record locks
- * (fs/locks.c), duplication
+ * (fs/locks.c), a pipe's capacity (F_GETPIPE_SZ; EBADF for another file), duplication
  * at or above arg (EINVAL past the fd limit, EMFILE when none is free
  * below it, as Linux's f_dupfd).
  */
@@ -39,6 +41,8 @@ static long do_fcntl(int fd, int cmd, unsigned long arg, struct file *f)
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
 		return fcntl_lock(fd, f, cmd, arg);
+	case F_GETPIPE_SZ:
+		return get_pipe_info(f) ? (long)(PIPE_DEF_BUFFERS * PAGE_SIZE) : -EBADF;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		if (arg > 0x7fffffffUL)

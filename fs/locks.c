@@ -178,8 +178,8 @@ static bool ranges_touch(loff_t as, loff_t ae, loff_t bs, loff_t be)
  * Apply req to its owner's POSIX locks (Linux's posix_lock_inode, no
  * conflict left): locks of its type that touch it merge into it, others
  * it overlaps are cut back or split (spare: a lock for the far piece),
- * then req is inserted unless it unlocks.  Takes over req and spare when
- * it uses them (NULLs them).  file_lock_lock held.
+ * then req is inserted among its owner's by start unless it unlocks.
+ * Takes over req and spare when it uses them (NULLs them).  file_lock_lock held.
  */
 static void posix_apply(struct file_lock_context *ctx, struct file_lock **req,
 			struct file_lock **spare)
@@ -214,7 +214,18 @@ static void posix_apply(struct file_lock_context *ctx, struct file_lock **req,
 		}
 	}
 	if (new->fl_type != F_UNLCK) {
-		list_add_tail(&new->fl_list, &ctx->flc_posix);
+		struct list_head *at = &ctx->flc_posix;  /* a new owner's: at the end */
+		bool owners = false;
+
+		/* an owner's locks stay together, by start, as Linux's: F_GETLK finds the first */
+		list_for_each_entry(fl, &ctx->flc_posix, fl_list) {
+			if (fl->fl_owner == new->fl_owner ? fl->fl_start > new->fl_end : owners) {
+				at = &fl->fl_list;
+				break;
+			}
+			owners |= fl->fl_owner == new->fl_owner;
+		}
+		list_add_tail(&new->fl_list, at);       /* before at */
 		*req = NULL;
 	}
 }

@@ -443,7 +443,8 @@ long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int 
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_path_at(olddfd, uold, flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0, &inode);
+	err = user_path_at_flags(olddfd, uold, (flags & AT_EMPTY_PATH) |
+				 (flags & AT_SYMLINK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW), &inode);
 	if (err)
 		return err;
 	err = user_path_parent(newdfd, unew, &new);

@@ -449,7 +449,9 @@ long sys_close(int fd)
  * W_OK is -EROFS but on the console, a character device, and on tmpfs:
  * foliOS mounts the rest read-only (Linux's inode_permission gives EROFS
  * to files, directories and links of a read-only mount, not to devices);
- * X_OK of a regular file on a noexec mount is -EACCES.
+ * X_OK of a regular file on a noexec mount is -EACCES, and of anything
+ * but a directory without an execute bit too (root's CAP_DAC_OVERRIDE
+ * does not make a file executable: Linux's generic_permission).
  */
 long sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 {
@@ -466,6 +468,8 @@ long sys_faccessat2(int dirfd, const char *upath, int mode, int flags)
 	ret = (mode & 2) && !S_ISCHR(inode->i_mode) && !inode->i_op ? -EROFS : 0;
 	if (!ret && (mode & 1) && S_ISREG(inode->i_mode) && inode_noexec(inode))
 		ret = -EACCES;          /* X_OK on a noexec mount */
+	if (!ret && (mode & 1) && !S_ISDIR(inode->i_mode) && !(inode->i_mode & 0111))
+		ret = -EACCES;          /* X_OK: no one may execute it */
 	iput(inode);
 	return ret;
 }

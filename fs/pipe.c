@@ -8,6 +8,9 @@
  * empty (EOF once no writer is left), writers while it is full; a write
  * of at most PIPE_BUF bytes is atomic: it lands whole in one buffer, so
  * no other writer's bytes land inside it (O_NONBLOCK: -EAGAIN instead).
+ * A write end opened O_DIRECT (pipe2) writes packets: each buffer it
+ * fills is one, never merged into, and a read takes at most one packet
+ * (the part past its count is dropped), as Linux's packet mode.
  * Writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE
  * is ignored.  Readers sleep on rd_wait, writers on wr_wait.
  *
@@ -108,10 +111,14 @@ static long pipe_copy_to_user(struct pipe_inode_info *p, char *ubuf, size_t coun
 		buf->offset += chunk;
 		buf->len -= chunk;
 		n += chunk;
+		if (buf->flags & PIPE_BUF_FLAG_PACKET)
+			buf->len = 0;           /* a packet is read once: the rest is dropped */
 		if (!buf->len) {
 			pipe_buf_release(buf);
 			p->tail++;
 		}
+		if (buf->flags & PIPE_BUF_FLAG_PACKET)
+			break;
 	}
 	return n;
 }
@@ -174,8 +181,9 @@ static bool pipe_merge(struct pipe_inode_info *p, const char *ubuf, size_t count
 	return true;
 }
 
-/* A new buffer of up to a page from ubuf at the head: bytes taken or -errno. */
-static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t count)
+/* A new buffer of up to a page from ubuf at the head (a packet: flags): bytes taken or -errno. */
+static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t count,
+			   unsigned int flags)
 {
 	struct folio *folio = folio_alloc(0, 0);
 	struct pipe_buffer *buf = &p->bufs[p->head % PIPE_DEF_BUFFERS];
@@ -187,7 +195,7 @@ static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t c
 		folio_put(folio);
 		return -EFAULT;
 	}
-	*buf = (struct pipe_buffer){ &folio->page, 0, count, PIPE_BUF_FLAG_CAN_MERGE };
+	*buf = (struct pipe_buffer){ &folio->page, 0, count, flags };
 	p->head++;
 	return count;
 }
@@ -201,12 +209,14 @@ static long pipe_push_page(struct pipe_inode_info *p, const char *ubuf, size_t c
 static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	struct pipe_inode_info *p = f->private_data;
+	unsigned int flags = f->f_flags & O_DIRECT ? PIPE_BUF_FLAG_PACKET : PIPE_BUF_FLAG_CAN_MERGE;
 	bool was_empty;
 	long n = 0, err = 0;
 
 	pipe_lock(p);
 	was_empty = p->head == p->tail;         /* only then may a reader wait */
-	if (p->readers && pipe_merge(p, ubuf, count % PAGE_SIZE, &err))
+	if (p->readers && !(flags & PIPE_BUF_FLAG_PACKET) &&
+	    pipe_merge(p, ubuf, count % PAGE_SIZE, &err))
 		n = count % PAGE_SIZE;
 	while ((size_t)n < count && !err) {
 		long ret;
@@ -215,7 +225,7 @@ static long pipe_write(struct file *f, const char *ubuf, size_t count, loff_t *p
 			send_sig(SIGPIPE, current, 0);
 			err = -EPIPE;
 		} else if (!pipe_full(p)) {
-			ret = pipe_push_page(p, ubuf + n, count - n);
+			ret = pipe_push_page(p, ubuf + n, count - n, flags);
 			err = ret < 0 ? ret : 0;
 			n += ret > 0 ? ret : 0;
 		} else if (f->f_flags & O_NONBLOCK) {
@@ -422,6 +432,7 @@ static struct file *pipe_end(struct inode *inode, struct pipe_inode_info *p, uns
 		return NULL;
 	ihold(inode);
 	nonseekable_open(inode, f);
+	f->f_flags |= flags & O_DIRECT;         /* packet mode (alloc_file keeps no O_DIRECT) */
 	f->private_data = p;
 	if (flags & O_WRONLY)
 		p->writers++;
@@ -456,7 +467,7 @@ static long pipe_install(struct file *r, struct file *w, int *ufds, bool cloexec
 
 /*
  * pipe2: two new fds, read end first, both copied to ufds[2]; flags
- * O_CLOEXEC and O_NONBLOCK (O_DIRECT packet mode is not implemented: EINVAL).
+ * O_CLOEXEC, O_NONBLOCK and O_DIRECT (packet mode: the write end's flag only, as Linux's).
  * On a fault writing ufds nothing stays open, as in Linux.
  */
 long sys_pipe2(int *ufds, int flags)
@@ -467,7 +478,7 @@ long sys_pipe2(int *ufds, int flags)
 	struct inode *inode;
 	long ret = -ENOMEM;
 
-	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
 		return -EINVAL;
 	inode = new_inode(NULL);
 	if (!inode)
@@ -480,7 +491,7 @@ long sys_pipe2(int *ufds, int flags)
 		p->r_counter = p->w_counter = 1;        /* each end was opened once */
 	inode->i_pipe = p;
 	r = p ? pipe_end(inode, p, O_RDONLY | nonblock) : NULL;
-	w = r ? pipe_end(inode, p, O_WRONLY | nonblock) : NULL;
+	w = r ? pipe_end(inode, p, O_WRONLY | nonblock | (flags & O_DIRECT)) : NULL;
 	if (w)
 		ret = pipe_install(r, w, ufds, flags & O_CLOEXEC);     /* puts both on failure */
 	else if (r)

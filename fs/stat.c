@@ -95,7 +95,8 @@ long sys_statx(int dirfd, const char *upath, int flags, unsigned int mask, void 
 /*
  * readlinkat(dirfd, path, buf, bufsiz): the link's text, cut to bufsiz
  * bytes, no NUL added; its length.  EINVAL for bufsiz <= 0 or not a
- * link, ENOENT for "" (Linux's do_readlinkat without O_PATH).
+ * link; "" names dirfd's file (EBADF for a bad one), ENOENT when that
+ * is not a link (Linux's do_readlinkat: LOOKUP_EMPTY).
  */
 long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int bufsiz)
 {
@@ -106,12 +107,17 @@ long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int bufsiz)
 
 	if (bufsiz <= 0)
 		return -EINVAL;
-	ret = user_path_at(dirfd, upath, 0, &inode);
+	ret = user_path_at_flags(dirfd, upath, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, &inode);
 	if (ret)
 		return ret;
+	if (!S_ISLNK(inode->i_mode)) {
+		char c = 1;
+
+		iput(inode);
+		return get_user(c, (char *)upath) || c ? -EINVAL : -ENOENT;
+	}
 	buf = kmalloc(PATH_MAX);
-	text = !buf ? ERR_PTR(-ENOMEM) : S_ISLNK(inode->i_mode) ? inode_get_link(inode, buf) :
-	       ERR_PTR(-EINVAL);
+	text = !buf ? ERR_PTR(-ENOMEM) : inode_get_link(inode, buf);
 	ret = PTR_ERR_OR_ZERO(text);
 	if (!ret) {
 		ret = MIN(strlen(text), (size_t)bufsiz);

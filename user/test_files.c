@@ -2,7 +2,8 @@
  * Guest test (TAP): files and the console — open/read/lseek/fstat of an
  * initrd file, directory listing, the errors of a read-only file system,
  * bad file descriptors and buffers, dup2, close-on-exec, a shell running a
- * command, pipes (writes of up to PIPE_BUF bytes are atomic), a
+ * command, pipes (writes of up to PIPE_BUF bytes are atomic; O_DIRECT
+ * packets; F_GETPIPE_SZ), a
  * nonblocking console read, /dev/null and /dev/zero, statx, and extended
  * attributes (none kept: get/set EOPNOTSUPP for user.*, an empty list,
  * as on Linux 6.1's tmpfs).  Runs unchanged on Linux (as init there, the paths differ: the
@@ -128,6 +129,29 @@ static void test_pipe_nonblock(void)
 	while (read(pfd[0], got, sizeof(got)) > 0)
 		;                               /* empty it: the last read is EAGAIN */
 	ok(write(pfd[1], big, PIPEBUF) == PIPEBUF, "O_NONBLOCK: PIPE_BUF bytes into an empty pipe");
+	close(pfd[0]);
+	close(pfd[1]);
+}
+
+/* pipe2's O_DIRECT: packets (the write end's flag); F_GETPIPE_SZ. */
+static void test_pipe_packets(void)
+{
+	char got[16];
+	int pfd[2];
+
+	if (pipe2(pfd, O_DIRECT | O_NONBLOCK)) {
+		ok(0, "pipe2(O_DIRECT)");
+		return;
+	}
+	ok(!(fcntl(pfd[0], F_GETFL) & O_DIRECT) && (fcntl(pfd[1], F_GETFL) & O_DIRECT),
+	   "pipe2(O_DIRECT): the write end has O_DIRECT, the read end not");
+	ok(write(pfd[1], "ab", 2) == 2 && write(pfd[1], "cdefg", 5) == 5 &&
+	   read(pfd[0], got, sizeof(got)) == 2 && read(pfd[0], got, 3) == 3 &&
+	   !memcmp(got, "cde", 3) && read(pfd[0], got, 8) == -1 && errno == EAGAIN,
+	   "O_DIRECT: a read takes one packet; a short read drops the packet's rest");
+	ok(fcntl(pfd[0], F_GETPIPE_SZ) == 65536 && fcntl(pfd[1], F_GETPIPE_SZ) == 65536 &&
+	   fcntl(0, F_GETPIPE_SZ) == -1 && errno == EBADF,
+	   "F_GETPIPE_SZ: 64 KiB for either end, EBADF for another file");
 	close(pfd[0]);
 	close(pfd[1]);
 }
@@ -387,6 +411,7 @@ int main(int argc, char **argv)
 	}
 	test_pipe_atomic();
 	test_pipe_nonblock();
+	test_pipe_packets();
 	test_console_nonblock();
 	test_pipe_inode();
 	test_statx();

@@ -5,7 +5,7 @@
  * close by the process drops them; F_SETLKW waits for the unlock, and is
  * EDEADLK where waiting would deadlock, EINTR on a signal; EBADF and
  * EINVAL), OFD locks (owned by the open file: shared across fork, l_pid
- * -1, conflict with POSIX locks) and flock (shared and exclusive,
+ * -1, conflict with POSIX locks; F_GETLK reports an owner's lowest lock) and flock (shared and exclusive,
  * LOCK_NB's EWOULDBLOCK, waits, independent of POSIX locks).
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
@@ -84,6 +84,15 @@ static int child_can_write_lock(int fd, long arg __attribute__((unused)))
 	return lk(fd, F_SETLK, F_WRLCK, 0, 0) == 0 ? 0 : 1;
 }
 
+/* The first conflicting lock is the owner's lowest (Linux keeps them by start). */
+static int child_sees_lowest(int fd, long arg __attribute__((unused)))
+{
+	struct flock l;
+
+	return !(getlk(fd, F_GETLK, F_WRLCK, 0, 200, &l) == 0 && l.l_type == F_WRLCK &&
+		 l.l_start == 5 && l.l_len == 5);
+}
+
 static void test_posix(void)
 {
 	int fd = open(F, O_RDWR | O_CREAT, 0644), fd2;
@@ -106,6 +115,10 @@ static void test_posix(void)
 	   "closing any fd of the file drops the process's locks");
 	ok(lk(fd, F_SETLK, F_WRLCK, 0, 0) == 0 && lk(fd, F_SETLK, F_RDLCK, 5, 5) == 0,
 	   "a process's own locks never conflict (a write lock becomes part read)");
+	lk(fd, F_SETLK, F_UNLCK, 0, 0);
+	ok(lk(fd, F_SETLK, F_RDLCK, 5, 100) == 0 && lk(fd, F_SETLK, F_WRLCK, 10, -5) == 0 &&
+	   in_child(child_sees_lowest, 0) == 0,
+	   "F_GETLK over several locks of one owner reports the lowest (a later one set below)");
 	lk(fd, F_SETLK, F_UNLCK, 0, 0);
 	fd2 = open(F, O_RDONLY);
 	errno = 0;

@@ -7,7 +7,8 @@
  * (ELOOP), O_NOFOLLOW, AT_SYMLINK_NOFOLLOW, a trailing '/', linkat with
  * and without AT_SYMLINK_FOLLOW, unlink and rename of a link, d_type
  * DT_LNK, chdir through a link (getcwd is the physical path), links in
- * the initrd, /proc/self and /proc/thread-self, and a process's links:
+ * the initrd, /proc/self and /proc/thread-self, "" with AT_EMPTY_PATH
+ * (readlinkat, linkat), access X_OK as root, and a process's links:
  * /proc/<pid>/exe, cwd, root and fd/N (files, "(deleted)", pipes).
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
@@ -130,6 +131,40 @@ static void test_dangling(void)
 	   !strcmp(read_file(D "/made", buf, sizeof(buf)), "new"),
 	   "O_CREAT through a dangling link makes its target");
 	ok(fails(mkdir(D "/dang", 0755)) == EEXIST, "mkdir on a link: EEXIST");
+}
+
+/*
+ * "" with AT_EMPTY_PATH or readlinkat's own: the dirfd's file (EBADF for
+ * a bad one); readlinkat of a file that is not a link: ENOENT for "",
+ * EINVAL by name.  access X_OK as root: a file needs an execute bit.
+ */
+static void test_empty_path(void)
+{
+	char buf[16];
+	struct stat st;
+	int fd;
+
+	write_file(D "/ef", "x");
+	chmod(D "/ef", 0644);
+	fd = open(D "/ef", O_RDONLY);
+	ok(fails(syscall(SYS_readlinkat, 999, "", buf, sizeof(buf))) == EBADF &&
+	   fails(syscall(SYS_readlinkat, fd, "", buf, sizeof(buf))) == ENOENT &&
+	   fails(syscall(SYS_readlinkat, AT_FDCWD, "", buf, sizeof(buf))) == ENOENT &&
+	   fails(readlink(D "/ef", buf, sizeof(buf))) == EINVAL,
+	   "readlinkat(fd, \"\"): EBADF for a bad fd, ENOENT for a file; by name EINVAL");
+	ok(linkat(fd, "", AT_FDCWD, D "/ef2", AT_EMPTY_PATH) == 0 &&
+	   stat(D "/ef", &st) == 0 && st.st_nlink == 2 &&
+	   fails(linkat(999, "", AT_FDCWD, D "/ef3", AT_EMPTY_PATH)) == EBADF &&
+	   fails(linkat(fd, "", AT_FDCWD, D "/ef3", 0)) == ENOENT,
+	   "linkat(fd, \"\", AT_EMPTY_PATH) links the open file; EBADF for a bad fd; ENOENT without the flag");
+	close(fd);
+	ok(fails(access(D "/ef", X_OK)) == EACCES && fails(access(D "/ef", R_OK | X_OK)) == EACCES &&
+	   access(D "/ef", R_OK | W_OK) == 0 && chmod(D "/ef", 0001) == 0 &&
+	   access(D "/ef", X_OK) == 0 && chmod(D, 0) == 0 && access(D, X_OK) == 0 &&
+	   chmod(D, 0755) == 0,
+	   "access X_OK as root: a file without an execute bit EACCES, with one 0; a directory 0");
+	unlink(D "/ef");
+	unlink(D "/ef2");
 }
 
 static void test_loops(void)
@@ -382,6 +417,7 @@ int main(void)
 	test_walk();
 	test_dangling();
 	test_loops();
+	test_empty_path();
 	test_names();
 	test_proc();
 	test_proc_links();

@@ -10,6 +10,7 @@
 
 #define PIPE_DEF_BUFFERS        16
 
+#define PIPE_BUF_FLAG_PACKET    0x08    /* a packet (O_DIRECT): one read takes it, whole or cut */
 #define PIPE_BUF_FLAG_CAN_MERGE 0x10    /* a write may append to this buffer */
 
 /*

@@ -32,6 +32,8 @@
 #define F_OFD_SETLK     37
 #define F_OFD_SETLKW    38
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ    1031
+#define F_GETPIPE_SZ    1032            /* a pipe's capacity in bytes */
 #define F_ADD_SEALS     1033
 #define F_GET_SEALS     1034
 #define FD_CLOEXEC      1
