@@ -299,13 +299,16 @@ static void unlock_rename(struct inode *p1, struct inode *p2)
 /*
  * rename's checks before the target is locked (Linux's do_renameat2 and
  * its trap): ENOENT without a source or into a removed directory,
+ * EEXIST for RENAME_NOREPLACE and a target (the source itself too),
  * ENOTEMPTY when the target is the source's directory or above it.
  */
 static long rename_trap(struct inode *old_dir, struct inode *source, struct inode *new_dir,
-			struct inode *target)
+			struct inode *target, unsigned int flags)
 {
 	if (!source || IS_DEADDIR(new_dir))
 		return -ENOENT;
+	if (target && (flags & RENAME_NOREPLACE))
+		return -EEXIST;
 	if (target && S_ISDIR(target->i_mode) && is_subdir(old_dir, target))
 		return -ENOTEMPTY;
 	return 0;
@@ -342,7 +345,7 @@ static long vfs_rename(struct inode *old_dir, const char *old_name, struct inode
 	lock_rename(old_dir, new_dir);
 	source = old_dir->i_op->lookup(old_dir, old_name);
 	target = new_dir->i_op->lookup(new_dir, new_name);
-	err = rename_trap(old_dir, source, new_dir, target);
+	err = rename_trap(old_dir, source, new_dir, target, flags);
 	lock_target = !err && target && target != source;
 	if (lock_target)
 		inode_lock(target);

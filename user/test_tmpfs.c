@@ -200,6 +200,9 @@ static void test_names(void)
 	ok(!touch(D "/r1") && fails(syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r2",
 					    1 /* RENAME_NOREPLACE */), EEXIST),
 	   "renameat2 RENAME_NOREPLACE onto a name: EEXIST");
+	ok(fails(syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r1", 1), EEXIST) &&
+	   !syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r1", 0),
+	   "renameat2 of a name onto itself: EEXIST with RENAME_NOREPLACE, else 0");
 	ok(!syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r2", 0) &&
 	   fails(access(D "/r1", F_OK), ENOENT), "renameat2 flags 0 replaces");
 	ok(!mkdir(D "/rd", 0755) && fails(rename(D "/r2", D "/rd"), EISDIR) &&
