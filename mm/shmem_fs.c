@@ -157,6 +157,20 @@ static struct inode *shmem_get_inode(struct super_block *sb, const char *root_pa
 	return inode;
 }
 
+/*
+ * A new inode's group in dir (Linux's inode_init_owner): a set-group-ID
+ * directory's, and a directory made there inherits the bit; else the
+ * creator's (root's, 0).
+ */
+static void shmem_init_owner(struct inode *inode, const struct inode *dir)
+{
+	if (!(dir->i_mode & S_ISGID))
+		return;
+	inode->i_gid = dir->i_gid;
+	if (S_ISDIR(inode->i_mode))
+		inode->i_mode |= S_ISGID;
+}
+
 /* create (open O_CREAT): a new file in dir, *res a reference for the caller. */
 static int shmem_create(struct inode *dir, const char *name, umode_t mode, struct inode **res)
 {
@@ -165,6 +179,7 @@ static int shmem_create(struct inode *dir, const char *name, umode_t mode, struc
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	shmem_init_owner(inode, dir);
 	ihold(inode);
 	err = simple_add_entry(dir, name, inode);
 	if (err) {
@@ -183,6 +198,7 @@ static int shmem_mkdir(struct inode *dir, const char *name, umode_t mode)
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	shmem_init_owner(inode, dir);
 	err = simple_add_entry(dir, name, inode);
 	if (err)
 		iput(inode);
@@ -196,6 +212,7 @@ static int shmem_tmpfile(struct inode *dir, umode_t mode, struct inode **res)
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	shmem_init_owner(inode, dir);
 	inode->i_nlink = 0;
 	*res = inode;
 	return 0;
@@ -218,6 +235,7 @@ static int shmem_symlink(struct inode *dir, const char *name, const char *target
 	inode = shmem_get_inode(dir->i_sb, NULL, S_IFLNK | S_IRWXUGO);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	shmem_init_owner(inode, dir);
 	text = kmalloc(len + 1);
 	if (!text) {
 		iput(inode);
@@ -244,6 +262,7 @@ static int shmem_mknod(struct inode *dir, const char *name, umode_t mode, unsign
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	shmem_init_owner(inode, dir);
 	init_special_inode(inode, mode, rdev);
 	err = simple_add_entry(dir, name, inode);
 	if (err)

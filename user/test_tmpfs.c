@@ -203,6 +203,18 @@ static void test_names(void)
 	ok(fails(syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r1", 1), EEXIST) &&
 	   !syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r1", 0),
 	   "renameat2 of a name onto itself: EEXIST with RENAME_NOREPLACE, else 0");
+	{
+		struct stat d, f;
+
+		ok(!mkdir(D "/sg", 0755) && !chown(D "/sg", 0, 1000) && !chmod(D "/sg", 02755) &&
+		   !mkdir(D "/sg/d", 0700) && !touch(D "/sg/f") && !stat(D "/sg/d", &d) &&
+		   !stat(D "/sg/f", &f) && d.st_mode == (S_IFDIR | 02700) && d.st_gid == 1000 &&
+		   !(f.st_mode & S_ISGID) && f.st_gid == 1000,
+		   "in a set-group-ID directory: new names take its group, a new directory its bit");
+		rmdir(D "/sg/d");
+		unlink(D "/sg/f");
+		rmdir(D "/sg");
+	}
 	ok(!syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r2", 0) &&
 	   fails(access(D "/r1", F_OK), ENOENT), "renameat2 flags 0 replaces");
 	ok(!mkdir(D "/rd", 0755) && fails(rename(D "/r2", D "/rd"), EISDIR) &&
