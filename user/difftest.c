@@ -27,8 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,7 +100,8 @@ static const char *errname(long e)
 	E(ECHILD) E(EAGAIN) E(ENOMEM) E(EACCES) E(EFAULT) E(EBUSY) E(EEXIST)
 	E(ENODEV) E(ENOTDIR) E(EISDIR) E(EINVAL) E(EMFILE) E(ENOTTY) E(ESPIPE)
 	E(EPIPE) E(ERANGE) E(ENAMETOOLONG) E(ENOSYS) E(EOPNOTSUPP) E(EOVERFLOW)
-	E(EROFS) E(ETXTBSY) E(ENFILE)
+	E(EROFS) E(ETXTBSY) E(ENFILE) E(ELOOP) E(ENOTEMPTY) E(EXDEV) E(EFBIG) E(EMLINK)
+	E(ENXIO) E(EDEADLK) E(ENOLCK) E(ENOSPC)
 #undef E
 	}
 	snprintf(s, sizeof(s), "E%ld", e);
@@ -296,6 +302,8 @@ static int kind_of(int fd)
 #include "difftest/mm.c"
 #include "difftest/proc.c"
 #include "difftest/fs.c"
+#include "difftest/paths.c"
+#include "difftest/attrs.c"
 
 struct step_kind {
 	const char *name;
@@ -323,6 +331,32 @@ static const struct step_kind kinds[] = {
 	{ "pipe_race", 1, step_pipe_race },
 	{ "file", 8, step_file },
 	{ "thp", 3, step_thp },
+	{ "mkfile", 6, step_mkfile },
+	{ "mkdir", 5, step_mkdir },
+	{ "unlink", 4, step_unlink },
+	{ "mknod", 3, step_mknod },
+	{ "umask", 1, step_umask },
+	{ "symlink", 6, step_symlink },
+	{ "readlink", 5, step_readlink },
+	{ "link", 3, step_link },
+	{ "rename", 4, step_rename },
+	{ "stat", 5, step_stat },
+	{ "chmod", 3, step_chmod },
+	{ "chown", 3, step_chown },
+	{ "utimens", 3, step_utimens },
+	{ "access", 4, step_access },
+	{ "truncate", 3, step_truncate },
+	{ "fwrite", 3, step_fwrite },
+	{ "cwd", 3, step_cwd },
+	{ "lock", 4, step_lock },
+	{ "flock", 2, step_flock },
+	{ "pipe2", 2, step_pipe2 },
+	{ "dup3", 2, step_dup3 },
+	{ "prio", 2, step_prio },
+	{ "prctl", 3, step_prctl },
+	{ "capget", 2, step_capget },
+	{ "session", 2, step_session },
+	{ "altstack", 2, step_altstack },
 };
 
 static void run_step(int step)
@@ -346,6 +380,7 @@ static void runner(unsigned long seed, int steps, const unsigned char *keep)
 	int i;
 
 	signal(SIGPIPE, SIG_IGN);
+	arena_dir_begin();
 	for (i = 0; i < NR_FILES; i++)
 		files[i] = -1;
 	brk0 = raw_syscall(SYS_brk, 0, 0, 0, 0, 0, 0);
@@ -366,6 +401,7 @@ static void runner(unsigned long seed, int steps, const unsigned char *keep)
 		run_step(i);
 	}
 	reap_all();
+	arena_dir_end();
 	_exit(0);
 }
 
@@ -515,7 +551,7 @@ int main(int argc, char **argv)
 		run_one(strtoul(argv[1], NULL, 10), steps, keep);
 	}
 	if (trial)
-		return 0;
+		return remove_at(AT_FDCWD, ARENA_DIR), 0;
 	for (s = argv[1]; *s; ) {
 		seed = strtoul(s, &s, 10);
 		last = seed;
@@ -530,5 +566,6 @@ int main(int argc, char **argv)
 		else if (*s)
 			return usage();
 	}
+	remove_at(AT_FDCWD, ARENA_DIR);         /* a killed runner's, if any */
 	return 0;
 }

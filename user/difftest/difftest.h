@@ -15,7 +15,14 @@
 #define MAX_STEPS       2000
 #define RUNNER_TIMEOUT_MS 20000
 #define SELF_FAR        (48L << 10)             /* below any build's size of difftest */
+#define ARENA_DIR       "/tmp/difftest"         /* the runner's working directory */
 #define THP_DIR         "/sys/kernel/mm/transparent_hugepage/"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#define RENAME_WHITEOUT (1 << 2)
+#endif
 
 /* model[] per page: PROT_* bits (1, 2, 4) and these. */
 #define M_MAPPED        0x10

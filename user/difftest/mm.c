@@ -75,6 +75,22 @@ static int world_range(unsigned long addr, unsigned long len, unsigned long *off
 }
 
 /*
+ * The part of [addr, addr+len) (whole pages) inside the world, for a call
+ * that succeeded on a range starting below it: 1 if there is one.
+ */
+static int world_overlap(unsigned long addr, unsigned long len, unsigned long *off,
+			 unsigned long *olen)
+{
+	unsigned long end = len > ~0UL - addr - PG ? ~0UL : (addr + len + PG - 1) & ~(PG - 1);
+
+	if (end <= ARENA || addr >= ARENA + WORLD)
+		return 0;
+	*off = addr > ARENA ? addr - ARENA : 0;
+	*olen = (end > ARENA + WORLD ? WORLD : end - ARENA) - *off;
+	return 1;
+}
+
+/*
  * A range for a call: an offset in the world, a length and an address,
  * hostile ones (wild lengths, kernel or unaligned addresses) now and then.
  */
@@ -124,6 +140,8 @@ static void step_mmap(int step)
 		/* placed where the kernel chose: not part of the record's world */
 		say(", munmap = ");
 		ret_num(raw_syscall(SYS_munmap, r, len, 0, 0, 0, 0));
+		if (world_overlap(r, len, &o, &len))    /* below A, reaching into the world */
+			model_set(o, len, 0);
 	}
 	end_line();
 }
@@ -135,6 +153,8 @@ static void step_munmap(int step)
 	long r;
 
 	gen_range(hostile, &off, &len, &addr);
+	if (addr < ARENA - NEAR && addr + len > 0x400000 && addr + len > addr)
+		len = PMD;      /* low and long, it would unmap the program itself (both kernels die) */
 	begin(step);
 	say("munmap(");
 	addr_text(addr);
@@ -145,6 +165,8 @@ static void step_munmap(int step)
 	end_line();
 	if (r == 0 && world_range(addr, 0, &o))
 		model_set(o, len > WORLD ? WORLD : len, 0);
+	else if (r == 0 && addr < ARENA && world_overlap(addr, len, &o, &len))
+		model_set(o, len, 0);
 }
 
 static void step_mprotect(int step)
@@ -164,7 +186,9 @@ static void step_mprotect(int step)
 	r = raw_syscall(SYS_mprotect, addr, len, prot, 0, 0, 0);
 	ret_num(r);
 	end_line();
-	if (!world_range(addr, 0, &o))
+	if (addr < ARENA && !(addr & (PG - 1)) && world_overlap(addr, len, &o, &len))
+		;       /* from below A into the world */
+	else if (!world_range(addr, 0, &o))
 		return;
 	if (len > WORLD)
 		len = WORLD;
