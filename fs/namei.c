@@ -21,7 +21,16 @@
  * looked up whole, which no file system resolves through a link (a link
  * is not a directory), except /proc's "self", whose answer is the link's
  * own.  Only when that fails, or ends on a link to follow, does
- * link_walk() (fs/namei_link.c) go again component by component, following each link.
+ * link_walk() (fs/namei_link.c) go on component by component, following
+ * each link: from where the text's walk in a tmpfs stopped (the link it
+ * met, in the directory holding it), else from the start.  In a tmpfs
+ * with no mount below it, each further component is a lookup in the
+ * directory the walk stands in (struct nameidata, fs/namei.h):
+ *
+ *   stat("/tmp/l/x"), /tmp/l -> "/tmp":
+ *     text:      mount "tmp" -> root --lookup "l"--> a link: stop there
+ *     link_walk: splice "/tmp" + "/x"; absolute: from the root again
+ *                mount "tmp" -> root --lookup "x"--> the file
  *
  * Each file system answers for its part of the tree with a referenced
  * inode (fs/proc, fs/sysfs.c, fs/initrd.c); below a mount point the
@@ -81,32 +90,76 @@ char *getname(const char *upath, int flags, long *err)
 }
 
 /*
- * Walk rest ("a/b/c", "" for the root itself) down from a mount's root
- * (the caller's reference, taken over) through each directory's
- * i_op->lookup, under its i_rwsem shared.  A referenced inode, NULL if a
- * component is missing or not a directory, ERR_PTR(-ENAMETOOLONG).
+ * The entry name in directory dir, under dir's i_rwsem shared: a
+ * reference, or NULL if there is none or dir is no directory.
  */
-static struct inode *walk_mnt(struct inode *root, const char *rest)
+struct inode *dir_lookup(struct inode *dir, const char *name)
+{
+	struct inode *next;
+
+	if (!S_ISDIR(dir->i_mode) || !dir->i_op || !dir->i_op->lookup)
+		return NULL;
+	inode_lock_shared(dir);
+	next = dir->i_op->lookup(dir, name);
+	inode_unlock_shared(dir);
+	return next;
+}
+
+/* nd takes over the reference to dir, which names the text of p up to at. */
+static void nd_keep(struct nameidata *nd, struct inode *dir, size_t at)
+{
+	if (nd->dir)
+		iput(nd->dir);
+	nd->dir = dir;
+	nd->at = at;
+}
+
+/* nd forgets where it stands. */
+void nd_put(struct nameidata *nd)
+{
+	if (nd->dir)
+		iput(nd->dir);
+	if (nd->found)
+		iput(nd->found);
+	nd->dir = nd->found = NULL;
+	nd->walkable = false;
+}
+
+/*
+ * Walk rest ("a/b/c", "" for the root itself), the part of path p below
+ * a mount, down from the mount's root (the caller's reference, taken
+ * over) through each directory's lookup.  A referenced inode, NULL if a
+ * component is missing or follows a file (a link, too), or
+ * ERR_PTR(-ENAMETOOLONG).  With nd, where the walk stopped: nd->dir the
+ * directory holding the last component it tried, nd->at that
+ * component's offset in p (nd->dir NULL if it tried none), nd->found
+ * the file it stopped at, if it stopped at one.
+ */
+static struct inode *walk_mnt(struct inode *root, const char *p, const char *rest,
+			      struct nameidata *nd)
 {
 	struct inode *inode = root;
 	char name[NAME_MAX + 1];
 
 	while (*rest) {
 		size_t len = strcspn(rest, "/");
-		struct inode *next = NULL;
+		struct inode *next;
 
-		if (len > NAME_MAX) {
+		if (nd && nd->dir && !S_ISDIR(inode->i_mode)) {
+			nd->found = inode;      /* a link, say: link_walk() starts with it */
+			return NULL;
+		}
+		if (len > NAME_MAX || !S_ISDIR(inode->i_mode)) {
 			iput(inode);
-			return ERR_PTR(-ENAMETOOLONG);
+			return len > NAME_MAX ? ERR_PTR(-ENAMETOOLONG) : NULL;
 		}
 		memcpy(name, rest, len);
 		name[len] = '\0';
-		if (S_ISDIR(inode->i_mode) && inode->i_op && inode->i_op->lookup) {
-			inode_lock_shared(inode);
-			next = inode->i_op->lookup(inode, name);
-			inode_unlock_shared(inode);
-		}
-		iput(inode);
+		next = dir_lookup(inode, name);
+		if (nd)
+			nd_keep(nd, inode, rest - p);
+		else
+			iput(inode);
 		if (!next)
 			return NULL;
 		inode = next;
@@ -149,16 +202,24 @@ static struct inode *kernel_fs_lookup(const char *p)
  * Look up one normalized path (no leading or trailing '/'; "" is the
  * root): a tmpfs mount covering it, then the kernel's own files, then
  * the initrd (which has their directories and the rest of /dev).  A
- * referenced inode, NULL if there is none, or an ERR_PTR.
+ * referenced inode, NULL if there is none, or an ERR_PTR.  With nd
+ * (which it resets): where a walk in a mount stopped (walk_mnt) and
+ * whether the answer lies in a walkable mount (struct nameidata).
  */
-static struct inode *lookup_one(const char *p)
+struct inode *lookup_text(const char *p, struct nameidata *nd)
 {
 	struct inode *inode;
 	const char *rest;
+	bool leaf;
 
-	inode = lookup_mnt(p, &rest);
-	if (inode)
-		return walk_mnt(inode, rest);
+	if (nd)
+		nd_put(nd);
+	inode = lookup_mnt(p, &rest, &leaf);
+	if (inode) {
+		if (nd)
+			nd->walkable = leaf;
+		return walk_mnt(inode, p, rest, nd);
+	}
 	inode = kernel_fs_lookup(p);
 	return inode ? inode : initrd_iget(p);
 }
@@ -171,7 +232,7 @@ static long missing(char *p)
 		bool dir;
 
 		*slash = '\0';
-		inode = lookup_one(p);
+		inode = lookup_text(p, NULL);
 		*slash = '/';
 		if (IS_ERR_OR_NULL(inode))
 			break;
@@ -191,7 +252,7 @@ long must_be_dir(char *p)
 
 	if (!*p)
 		return 0;                       /* the root */
-	inode = lookup_one(p);
+	inode = lookup_text(p, NULL);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	if (!inode)
@@ -281,20 +342,6 @@ static long start_dir_path(int dirfd, char *buf, size_t size)
 	return err;
 }
 
-/*
- * The buffers of one lookup of name, freed by walk_bufs_free(): in, the
- * absolute path, and out, the resolved one, each walk_size() bytes (a
- * small kmalloc: out is never longer than in while it is resolved as
- * text); out moves to a WALK_MAX buffer of its own (grown) if links are
- * followed, whose targets make it longer.
- */
-struct walk_bufs {
-	char *in, *out;
-	char *grown;
-	bool jumped;            /* out is a magic link's file's name, not a path walked */
-	char root[DIR_PATH_MAX];        /* the caller's root directory's path: "" but after chroot */
-};
-
 /* The bytes "dir/name" may take: a directory's path, '/', name, NUL. */
 static size_t walk_size(const char *name)
 {
@@ -307,6 +354,7 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 
 	w->in = kmalloc(2 * size);
 	w->out = w->in + size;
+	w->out_size = size;
 	w->grown = NULL;
 	w->jumped = false;
 	if (!w->in)
@@ -324,12 +372,30 @@ static void walk_bufs_free(struct walk_bufs *w)
 	kfree(w->in);
 }
 
-/* out becomes a WALK_MAX buffer, for link_walk(): 0 or -ENOMEM. */
-static int walk_bufs_grow(struct walk_bufs *w)
+/*
+ * Make out hold need bytes (WALK_MAX at most), its text kept: a new
+ * buffer, a power of two, when a followed link makes it longer.  0,
+ * -ENAMETOOLONG or -ENOMEM.
+ */
+int walk_out_reserve(struct walk_bufs *w, size_t need)
 {
-	if (!w->grown && !(w->grown = kmalloc(WALK_MAX)))
+	size_t size = 256;
+	char *grown;
+
+	if (need <= w->out_size)
+		return 0;
+	if (need > WALK_MAX)
+		return -ENAMETOOLONG;
+	while (size < need)
+		size *= 2;
+	size = size < WALK_MAX ? size : WALK_MAX;
+	grown = kmalloc(size);
+	if (!grown)
 		return -ENOMEM;
-	w->out = w->grown;
+	strlcpy(grown, w->out, size);
+	kfree(w->grown);
+	w->grown = w->out = grown;
+	w->out_size = size;
 	return 0;
 }
 
@@ -366,7 +432,7 @@ static long absolute(int dirfd, const char *name, struct walk_bufs *w, bool *tra
 static long jump_link(struct walk_bufs *w, struct inode **inode)
 {
 	struct inode *link = *inode;
-	long err = walk_bufs_grow(w);
+	long err = walk_out_reserve(w, PATH_MAX);
 
 	*inode = err ? ERR_PTR(err) : link->i_op->jump_link(link, w->out);
 	iput(link);
@@ -382,30 +448,44 @@ static long jump_link(struct walk_bufs *w, struct inode **inode)
 /*
  * Resolve the absolute path w->in into w->out and look it up (Linux's
  * path_lookupat): *inode a reference.  As text first; if that fails or
- * ends on a link LOOKUP_FOLLOW follows, by link_walk() — but a last
- * magic link (jump_link) gives its target.  0 or -errno.
+ * ends on a link LOOKUP_FOLLOW follows, by link_walk() — from where the
+ * text's walk in a mount stopped if it stopped in one (the text is
+ * normalized: what follows is walked as it stands), else from the start;
+ * but a last magic link (jump_link) gives its target.  0 or -errno.
  */
 static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inode)
 {
-	long err;
+	struct nameidata nd = { NULL, 0, NULL, false };
+	long err = normalize(w->in, w->out, w->root);
 
-	*inode = normalize(w->in, w->out, w->root) ? NULL : lookup_one(w->out);
-	if (IS_ERR(*inode))
-		return PTR_ERR(*inode);
+	*inode = err ? NULL : lookup_text(w->out, &nd);
+	if (IS_ERR(*inode)) {
+		err = PTR_ERR(*inode);
+		*inode = NULL;
+		goto out;
+	}
+	err = 0;
 	if (*inode && !(S_ISLNK((*inode)->i_mode) && (flags & LOOKUP_FOLLOW)))
-		return 0;
-	if (*inode && (*inode)->i_op && (*inode)->i_op->jump_link)
-		return jump_link(w, inode);
-	if (*inode)
+		goto out;
+	if (*inode && (*inode)->i_op && (*inode)->i_op->jump_link) {
+		err = jump_link(w, inode);
+		goto out;
+	}
+	if (*inode && nd.dir)
+		nd.found = *inode;      /* the last link: link_walk() starts with it */
+	else if (*inode)
 		iput(*inode);
 	*inode = NULL;
-	err = walk_bufs_grow(w);
-	if (!err)
-		err = link_walk(w->in, w->out, w->root, flags, inode, &w->jumped);
+	err = link_walk(w, nd.dir ? w->out : w->in, &nd, flags, inode);
 	if (err || *inode)
-		return err;
-	*inode = lookup_one(w->out);
-	return IS_ERR(*inode) ? PTR_ERR(*inode) : *inode ? 0 : -ENOENT;
+		goto out;
+	*inode = lookup_text(w->out, NULL);
+	err = IS_ERR(*inode) ? PTR_ERR(*inode) : *inode ? 0 : -ENOENT;
+	if (err)
+		*inode = NULL;
+out:
+	nd_put(&nd);
+	return err;
 }
 
 /*
@@ -484,10 +564,10 @@ long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode
 			    (at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), inode);
 }
 
-/* lookup_one() for the rest of fs/: a normalized path's inode (referenced), NULL or an ERR_PTR. */
+/* lookup_text() for the rest of fs/: a normalized path's inode (referenced), NULL or an ERR_PTR. */
 struct inode *lookup_path(const char *path)
 {
-	return lookup_one(path);
+	return lookup_text(path, NULL);
 }
 
 /* The kind of name's last component: "." or "..", the root ("/"), or a name. */
@@ -510,16 +590,16 @@ static int last_type(const char *name, const char *normalized, const char *root)
 /*
  * The directory out names but for its last component, looked up with
  * that component cut off (out itself unchanged): referenced, or NULL
- * if it is missing or not a directory.
+ * if it is missing or not a directory; nd as lookup_text() leaves it.
  */
-static struct inode *parent_dir(char *out)
+static struct inode *parent_dir(char *out, struct nameidata *nd)
 {
 	char *slash = strrchr(out, '/');
 	struct inode *dir;
 
 	if (slash)
 		*slash = '\0';
-	dir = lookup_one(slash ? out : "");
+	dir = lookup_text(slash ? out : "", nd);
 	if (slash)
 		*slash = '/';
 	if (!IS_ERR_OR_NULL(dir) && !S_ISDIR(dir->i_mode)) {
@@ -534,11 +614,14 @@ static struct inode *parent_dir(char *out)
  * to dirfd (Linux's filename_parentat): pp->dir referenced if the last
  * component is a plain name (pp->type LAST_NORM), pp->last that name,
  * never followed if it is a link.  The parent as text first, else by
- * link_walk().  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG,
- * EBADF, ENOMEM); after 0 the caller calls path_parent_put().
+ * link_walk(), from where the text's walk stopped in a mount if it did;
+ * the walk's cursor is then the parent, if it knows it.  0 or -errno
+ * (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG, EBADF, ENOMEM); after 0 the
+ * caller calls path_parent_put().
  */
 long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 {
+	struct nameidata nd = { NULL, 0, NULL, false };
 	struct walk_bufs w;
 	char *p, *slash;
 	long err = walk_bufs_alloc(&w, name);
@@ -555,21 +638,24 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 	if (!normalize(w.in, p, w.root)) {
 		pp->type = last_type(name, p, w.root);
 		if (pp->type != LAST_NORM)
-			return 0;
-		pp->dir = parent_dir(p);
+			goto done;
+		pp->dir = parent_dir(p, &nd);
 	}
 	if (IS_ERR_OR_NULL(pp->dir)) {
-		err = walk_bufs_grow(&w);
+		err = link_walk(&w, nd.dir ? w.out : w.in, &nd, LOOKUP_PARENT, &pp->dir);
 		pp->grown = w.grown;
 		pp->path = p = w.out;
-		if (!err)
-			err = link_walk(w.in, p, w.root, LOOKUP_PARENT, &pp->dir, &w.jumped);
 		if (err)
 			goto fail;
 		pp->type = last_type(name, p, w.root);
 		if (pp->type != LAST_NORM)
-			return 0;
-		pp->dir = parent_dir(p);
+			goto done;
+		if (nd.dir) {
+			pp->dir = nd.dir;       /* the walk stopped before the last component */
+			nd.dir = NULL;
+		} else {
+			pp->dir = parent_dir(p, NULL);
+		}
 		err = IS_ERR(pp->dir) ? PTR_ERR(pp->dir) : !pp->dir ? -ENOENT : 0;
 		if (err)
 			goto fail;
@@ -579,8 +665,11 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 	if (strlen(slash ? slash + 1 : p) > NAME_MAX)
 		goto fail;
 	strlcpy(pp->last, slash ? slash + 1 : p, sizeof(pp->last));
+done:
+	nd_put(&nd);
 	return 0;
 fail:
+	nd_put(&nd);
 	if (!IS_ERR_OR_NULL(pp->dir))
 		iput(pp->dir);
 	pp->dir = NULL;

@@ -48,9 +48,11 @@ struct vfsmount {
 	size_t mnt_path_len;            /* strlen(mnt_path): every lookup compares it */
 	struct inode *mnt_root;         /* a reference; NULL: a free slot */
 	bool mnt_expiry_mark;           /* a umount2(MNT_EXPIRE) found it unused */
+	bool mnt_leaf;                  /* no mount below it: its tree is walked alone */
 };
 
 static struct vfsmount mounts[NR_MOUNTS];
+static int mounts_end;                  /* past the last slot in use: lookups scan no further */
 DECLARE_RWSEM(namespace_sem, "namespace_sem");
 
 /* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
@@ -67,24 +69,55 @@ static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char 
 /*
  * The root inode of the mount that covers a normalized path, referenced
  * (an umount meanwhile leaves the caller's walk a detached tree), *rest
- * set to the part of the path below it; NULL if no mount covers it.
+ * set to the part of the path below it, *leaf to whether no mount sits
+ * below it (then any path in its tree is walked by its directories'
+ * lookups alone: fs/namei_link.c's cursor); NULL if no mount covers it.
  */
-struct inode *lookup_mnt(const char *path, const char **rest)
+struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf)
 {
 	struct vfsmount *best = NULL;
 	const char *r;
 
 	down_read(&namespace_sem);
-	for (int i = 0; i < NR_MOUNTS; i++)
+	for (int i = 0; i < mounts_end; i++)
 		if (mnt_covers(&mounts[i], path, &r) &&
 		    (!best || mounts[i].mnt_path_len >= best->mnt_path_len)) {
 			best = &mounts[i];
 			*rest = r;
 		}
-	if (best)
+	if (best) {
 		ihold(best->mnt_root);
+		*leaf = best->mnt_leaf;
+	}
 	up_read(&namespace_sem);
 	return best ? best->mnt_root : NULL;
+}
+
+/* Does a mount sit below path (not on it)?  The caller holds namespace_sem. */
+bool has_submounts(const char *path)
+{
+	size_t n = strlen(path);
+
+	for (int i = 0; i < NR_MOUNTS; i++)
+		if (mounts[i].mnt_root && !strncmp(mounts[i].mnt_path, path, n) &&
+		    mounts[i].mnt_path[n] == '/')
+			return true;
+	return false;
+}
+
+/*
+ * After the table changed: which mounts have none below them, and where
+ * the slots in use end; namespace_sem written.
+ */
+static void update_leaves(void)
+{
+	mounts_end = 0;
+	for (int i = 0; i < NR_MOUNTS; i++) {
+		if (!mounts[i].mnt_root)
+			continue;
+		mounts[i].mnt_leaf = !has_submounts(mounts[i].mnt_path);
+		mounts_end = i + 1;
+	}
 }
 
 /* The topmost mount on exactly this path, or NULL; namespace_sem held. */
@@ -131,6 +164,7 @@ static int kern_mount(const char *path, const char *fstype, const char *options)
 	strlcpy(slot->mnt_path, path, DIR_PATH_MAX);
 	slot->mnt_path_len = strlen(slot->mnt_path);
 	slot->mnt_root = root;
+	update_leaves();
 	return 0;
 }
 
@@ -288,18 +322,6 @@ long sys_mount(const char *usource, const char *utarget, const char *ufstype,
 	return ret;
 }
 
-/* Does a mount sit below path (not on it)?  The caller holds namespace_sem. */
-bool has_submounts(const char *path)
-{
-	size_t n = strlen(path);
-
-	for (int i = 0; i < NR_MOUNTS; i++)
-		if (mounts[i].mnt_root && !strncmp(mounts[i].mnt_path, path, n) &&
-		    mounts[i].mnt_path[n] == '/')
-			return true;
-	return false;
-}
-
 /*
  * May mnt go (Linux's do_umount checks)?  Not while files of it are open,
  * unless MNT_DETACH; MNT_EXPIRE unmounts only a mount that an earlier
@@ -346,6 +368,7 @@ static struct inode *umount_root(struct inode *target, int flags)
 	root = mnt->mnt_root;
 	mnt->mnt_root = NULL;
 	mnt->mnt_expiry_mark = false;
+	update_leaves();
 	return root;
 }
 

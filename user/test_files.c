@@ -6,7 +6,9 @@
  * packets; F_GETPIPE_SZ), a
  * nonblocking console read, /dev/null and /dev/zero, statx, and extended
  * attributes (none kept: get/set EOPNOTSUPP for user.*, an empty list,
- * as on Linux 6.1's tmpfs).  Runs unchanged on Linux (as init there, the paths differ: the
+ * as on Linux 6.1's tmpfs), and path names copied in from the edge of
+ * a page (at every alignment: up to the last byte before an inaccessible
+ * page, EFAULT past it, ENAMETOOLONG at PATH_MAX).  Runs unchanged on Linux (as init there, the paths differ: the
  * program checks its own binary, argv[0]).
  */
 #define _GNU_SOURCE
@@ -299,6 +301,44 @@ static void test_xattr(void)
 	unlink("/tmp/statx-file");
 }
 
+/*
+ * A path name is copied in from user memory up to its NUL: one that ends
+ * on the last byte before a PROT_NONE page is read whole, at every
+ * alignment (the kernel may read a word at a time, never past the page
+ * the name ends in); one that runs into that page is EFAULT; PATH_MAX
+ * bytes without a NUL are ENAMETOOLONG, PATH_MAX - 1 slashes are "/".
+ */
+static void test_name_copy(void)
+{
+	static const char name[] = "/proc/self/status";
+	char *map = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *edge = map + 2 * 4096;
+	struct stat st;
+	int good = 0, faults = 0;
+
+	if (map == MAP_FAILED || mprotect(edge, 4096, PROT_NONE)) {
+		ok(0, "map a page before a PROT_NONE page");
+		return;
+	}
+	for (int shift = 0; shift < 16; shift++) {
+		char *at = edge - sizeof(name) - shift;
+
+		memset(edge - 64, 'x', 64);
+		memcpy(at, name, sizeof(name));
+		good += stat(at, &st) == 0 && S_ISREG(st.st_mode);
+		memset(at + sizeof(name) - 1, '/', shift + 1);  /* no NUL before the edge */
+		faults += syscall(SYS_newfstatat, AT_FDCWD, at, &st, 0) == -1 && errno == EFAULT;
+	}
+	ok(good == 16, "a name ending at a page's last byte is read at every alignment (%d of 16)", good);
+	ok(faults == 16, "a name running into a PROT_NONE page: EFAULT (%d of 16)", faults);
+	memset(map, '/', 2 * 4096);
+	edge[-1] = '\0';
+	ok(syscall(SYS_newfstatat, AT_FDCWD, edge - 4096 - 1, &st, 0) == -1 && errno == ENAMETOOLONG,
+	   "PATH_MAX bytes without a NUL: ENAMETOOLONG");
+	ok(stat(edge - 4096, &st) == 0 && S_ISDIR(st.st_mode), "PATH_MAX - 1 slashes name /");
+	munmap(map, 3 * 4096);
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64], *self = argv[0];
@@ -322,6 +362,7 @@ int main(int argc, char **argv)
 	ok(syscall(SYS_read, fd, (void *)8, 8) == -1 && errno == EFAULT, "read into a bad buffer: EFAULT");
 	test_lseek(self, st.st_size);
 	test_mem_devices();
+	test_name_copy();
 	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
 	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
 	fd = open(self, O_RDONLY);

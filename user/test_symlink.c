@@ -9,7 +9,8 @@
  * DT_LNK, chdir through a link (getcwd is the physical path), links in
  * the initrd, /proc/self and /proc/thread-self, "" with AT_EMPTY_PATH
  * (readlinkat, linkat), access X_OK as root, and a process's links:
- * /proc/<pid>/exe, cwd, root and fd/N (files, "(deleted)", pipes).
+ * /proc/<pid>/exe, cwd, root and fd/N (files, "(deleted)", pipes); links
+ * that lead into a tmpfs mounted below them, and out of it.
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -165,6 +167,41 @@ static void test_empty_path(void)
 	   "access X_OK as root: a file without an execute bit EACCES, with one 0; a directory 0");
 	unlink(D "/ef");
 	unlink(D "/ef2");
+}
+
+/*
+ * A link whose walk goes on into a directory another tmpfs is mounted on
+ * finds the mounted tree, not the directory under it — relative and
+ * absolute targets, a link inside the mount that leads out of it, a
+ * missing name below it — and after umount the directory again.
+ */
+static void test_mounts(void)
+{
+	char buf[32];
+	struct stat st;
+
+	mkdir(D "/m", 0755);
+	write_file(D "/m/x", "under");
+	if (mount("tmpfs", D "/m", "tmpfs", 0, NULL)) {
+		ok(0, "mount tmpfs on " D "/m (errno %d)", errno);
+		return;
+	}
+	ok(write_file(D "/m/x", "above") == 0 && symlink("m/x", D "/lmx") == 0 &&
+	   !strcmp(read_file(D "/lmx", buf, sizeof(buf)), "above"),
+	   "a relative link into a mount reads the mounted file");
+	ok(symlink("m", D "/lm") == 0 && !strcmp(read_file(D "/lm/x", buf, sizeof(buf)), "above") &&
+	   symlink(D "/m", D "/am") == 0 && !strcmp(read_file(D "/am/x", buf, sizeof(buf)), "above"),
+	   "a link to the mount point, relative and absolute, leads into the mount");
+	ok(symlink("../lmx", D "/m/out") == 0 && !strcmp(read_file(D "/m/out", buf, sizeof(buf)), "above") &&
+	   symlink("..", D "/m/up") == 0 && stat(D "/m/up/lm/up/m", &st) == 0 && S_ISDIR(st.st_mode),
+	   "links in the mount lead out of it and back");
+	ok(fails(stat(D "/lm/nothing", &st)) == ENOENT && fails(stat(D "/lmx/y", &st)) == ENOTDIR,
+	   "below a link into the mount: ENOENT, ENOTDIR");
+	unlink(D "/m/out");
+	unlink(D "/m/up");
+	ok(umount(D "/m") == 0 && !strcmp(read_file(D "/lmx", buf, sizeof(buf)), "under") &&
+	   !strcmp(read_file(D "/am/x", buf, sizeof(buf)), "under"),
+	   "after umount the links find the directory under it");
 }
 
 static void test_loops(void)
@@ -418,6 +455,7 @@ int main(void)
 	test_dangling();
 	test_loops();
 	test_empty_path();
+	test_mounts();
 	test_names();
 	test_proc();
 	test_proc_links();

@@ -10,6 +10,7 @@
  * spinlock or with interrupts off unless page faults are disabled.
  */
 #include "linux/errno.h"
+#include "linux/string.h"
 #include <asm/arch.h>
 #include <asm/page.h>
 #include <asm/uaccess.h>
@@ -103,18 +104,50 @@ unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
 	return copy_user_generic(udst, src, n);
 }
 
+/* Nonzero if one of x's eight bytes is 0; its lowest set bit marks the first such byte. */
+static inline u64 zero_bytes(u64 x)
+{
+	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+}
+
 /*
  * Copy a NUL-terminated string of at most size-1 characters.  Returns its
- * length, -EFAULT, or -ENAMETOOLONG if it does not fit.
+ * length, -EFAULT, or -ENAMETOOLONG if it does not fit.  Eight bytes at a
+ * time where the word lies in one page (Linux's do_strncpy_from_user):
+ * access is granted per page, so such a word faults only if its first
+ * byte does, and reading past the NUL within the page is harmless; near
+ * a page's end, byte by byte.
  */
 long strncpy_from_user(char *dst, const char *usrc, long size)
 {
+	long i = 0;
+
 	might_fault();
-	for (long i = 0; i < size; i++) {
+	while (i < size) {
+		unsigned long uaddr = (unsigned long)usrc + i;
+		u64 word;
+
+		if (i + 8 <= size && (uaddr & (PAGE_SIZE - 1)) <= PAGE_SIZE - 8) {
+			int err = -EFAULT;
+
+			if (access_ok(uaddr, 8)) {
+				stac();
+				err = read_u64_nofault(&word, (const u64 *)uaddr);
+				clac();
+			}
+			if (err)
+				return err;
+			memcpy(dst + i, &word, 8);
+			if (zero_bytes(word))
+				return i + __builtin_ctzll(zero_bytes(word)) / 8;
+			i += 8;
+			continue;
+		}
 		if (copy_from_user(dst + i, usrc + i, 1))
 			return -EFAULT;
 		if (!dst[i])
 			return i;
+		i++;
 	}
 	return -ENAMETOOLONG;
 }

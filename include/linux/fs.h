@@ -522,7 +522,7 @@ extern const struct file_operations simple_dir_operations;
 
 /* fs/namespace.c: the mount table */
 extern struct rw_semaphore namespace_sem;
-struct inode *lookup_mnt(const char *path, const char **rest);
+struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf);
 bool path_is_mountpoint(const char *path);
 bool has_submounts(const char *path);
 void mnt_init(void);
