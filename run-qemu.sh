@@ -5,6 +5,10 @@
 #               [--mem SIZE] [--smp N (1-8)]
 #               [--timeout SECONDS] [--icount] [--gdb]
 #               [--run "CMD ARGS"] [--add HOSTFILE|HOSTDIR[:/guest/path]]...
+#               [--add-dynamic HOSTPROGRAM]...
+#
+# --add-dynamic puts a host program (Debian's /usr/bin/ls, say) at its own
+# path with its shared libraries and loader (its ldd closure) at theirs.
 #
 # Exit status: the guest's (power-off status), 125 for a kernel panic, 124
 # for a timeout.  The last line on stderr always says which:
@@ -15,7 +19,16 @@ set -u
 root=$(cd "$(dirname "$0")" && pwd)
 variant=page-mapcount nopm=0 mcpages=0 notrace=0 nolockdep=0 append="" mem=512M smp=1 timeout_s="" icount=() gdb=0
 run_cmd="" adds=()
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+# add_dynamic PROGRAM: PROGRAM and its ldd closure, each at its own path, into adds.
+add_dynamic() {
+  local lib
+  [ -x "$1" ] || { echo "run-qemu.sh: --add-dynamic: not a program: $1" >&2; exit 2; }
+  adds+=("$(readlink -f "$1"):$1")
+  for lib in $(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
+    adds+=("$(readlink -f "$lib"):$lib")
+  done
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-page-mapcount) variant=no-page-mapcount nopm=1; shift ;;
@@ -30,6 +43,7 @@ while [ $# -gt 0 ]; do
     --gdb) gdb=1; shift ;;
     --run) run_cmd=$2; shift 2 ;;
     --add) adds+=("$2"); shift 2 ;;
+    --add-dynamic) add_dynamic "$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run-qemu.sh: unknown option $1" >&2; usage ;;
   esac
