@@ -56,6 +56,8 @@ void fput(struct file *f)
 		return;                         /* PID 1's fds 0-2: never freed */
 	if (f->f_op->release)
 		f->f_op->release(f->f_inode, f);
+	if (f->f_mode & FMODE_WRITER)
+		put_write_access(f->f_inode);
 	if (f->f_inode->i_sb)
 		atomic_dec(&f->f_inode->i_sb->s_nr_files);      /* before iput: it may free the sb */
 	iput(f->f_inode);

@@ -210,14 +210,17 @@ struct inode *lookup_text(const char *p, struct nameidata *nd)
 {
 	struct inode *inode;
 	const char *rest;
+	unsigned int seq;
 	bool leaf;
 
 	if (nd)
 		nd_put(nd);
-	inode = lookup_mnt(p, &rest, &leaf);
+	inode = lookup_mnt(p, &rest, &leaf, &seq);
 	if (inode) {
-		if (nd)
+		if (nd) {
 			nd->walkable = leaf;
+			nd->mount_seq = seq;
+		}
 		return walk_mnt(inode, p, rest, nd);
 	}
 	inode = kernel_fs_lookup(p);
@@ -455,7 +458,7 @@ static long jump_link(struct walk_bufs *w, struct inode **inode)
  */
 static long resolve(struct walk_bufs *w, unsigned int flags, struct inode **inode)
 {
-	struct nameidata nd = { NULL, 0, NULL, false };
+	struct nameidata nd = { 0 };
 	long err = normalize(w->in, w->out, w->root);
 
 	*inode = err ? NULL : lookup_text(w->out, &nd);
@@ -621,7 +624,7 @@ static struct inode *parent_dir(char *out, struct nameidata *nd)
  */
 long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 {
-	struct nameidata nd = { NULL, 0, NULL, false };
+	struct nameidata nd = { 0 };
 	struct walk_bufs w;
 	char *p, *slash;
 	long err = walk_bufs_alloc(&w, name);

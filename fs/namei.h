@@ -29,13 +29,15 @@ struct walk_bufs {
  * Where a walk stands (Linux's nameidata, its path part): the directory
  * the text resolved so far names, when it is known.  In a tmpfs mount
  * with no mount below it (walkable) the next component is that
- * directory's i_op->lookup; otherwise the text is looked up whole.
+ * directory's i_op->lookup, until the mount table changes; otherwise
+ * the text is looked up whole.
  */
 struct nameidata {
 	struct inode *dir;      /* a reference, or NULL: not known */
 	size_t at;              /* lookup_text's answer: the offset of the component dir holds */
 	struct inode *found;    /* that component's inode if it was found (a reference) */
 	bool walkable;
+	unsigned int mount_seq; /* the mount table walkable was read from (mounts_changed) */
 };
 
 int walk_out_reserve(struct walk_bufs *w, size_t need);

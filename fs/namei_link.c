@@ -122,7 +122,7 @@ static struct inode *step(struct nameidata *nd, const char *out, const char *c, 
 		nd->found = NULL;
 		return found;
 	}
-	if (!nd->dir || !nd->walkable)
+	if (!nd->dir || !nd->walkable || mounts_changed(nd->mount_seq))
 		return lookup_text(out, nd);
 	if (len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);

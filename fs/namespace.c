@@ -53,6 +53,7 @@ struct vfsmount {
 
 static struct vfsmount mounts[NR_MOUNTS];
 static int mounts_end;                  /* past the last slot in use: lookups scan no further */
+static unsigned int mount_seq;          /* bumped at each change of the table */
 DECLARE_RWSEM(namespace_sem, "namespace_sem");
 
 /* Is path the mount path mnt or below it?  Then *rest is what follows ("" or "a/b"). */
@@ -71,9 +72,10 @@ static bool mnt_covers(const struct vfsmount *mnt, const char *path, const char 
  * (an umount meanwhile leaves the caller's walk a detached tree), *rest
  * set to the part of the path below it, *leaf to whether no mount sits
  * below it (then any path in its tree is walked by its directories'
- * lookups alone: fs/namei_link.c's cursor); NULL if no mount covers it.
+ * lookups alone: fs/namei_link.c's cursor, while mounts_changed(*seq)
+ * says no); NULL if no mount covers it.
  */
-struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf)
+struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf, unsigned int *seq)
 {
 	struct vfsmount *best = NULL;
 	const char *r;
@@ -88,6 +90,7 @@ struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf)
 	if (best) {
 		ihold(best->mnt_root);
 		*leaf = best->mnt_leaf;
+		*seq = mount_seq;
 	}
 	up_read(&namespace_sem);
 	return best ? best->mnt_root : NULL;
@@ -111,6 +114,7 @@ bool has_submounts(const char *path)
  */
 static void update_leaves(void)
 {
+	WRITE_ONCE(mount_seq, mount_seq + 1);
 	mounts_end = 0;
 	for (int i = 0; i < NR_MOUNTS; i++) {
 		if (!mounts[i].mnt_root)
@@ -118,6 +122,12 @@ static void update_leaves(void)
 		mounts[i].mnt_leaf = !has_submounts(mounts[i].mnt_path);
 		mounts_end = i + 1;
 	}
+}
+
+/* Has the mount table changed since lookup_mnt() gave seq?  (A cursor walk then looks again.) */
+bool mounts_changed(unsigned int seq)
+{
+	return READ_ONCE(mount_seq) != seq;
 }
 
 /* The topmost mount on exactly this path, or NULL; namespace_sem held. */

@@ -69,9 +69,15 @@ static struct file *vfs_open(struct inode *inode, int flags, long *err)
 		iput(inode);
 		return NULL;
 	}
-	if (f->f_op->open)
+	if (S_ISREG(inode->i_mode) && (f->f_mode & FMODE_WRITE)) {
+		*err = get_write_access(inode);         /* a running program's file: ETXTBSY */
+		f->f_mode |= *err ? 0 : FMODE_WRITER;
+	}
+	if (!*err && f->f_op->open)
 		*err = f->f_op->open(inode, f);
 	if (*err) {                             /* not opened: nothing to release */
+		if (f->f_mode & FMODE_WRITER)
+			put_write_access(inode);
 		if (inode->i_sb)
 			atomic_dec(&inode->i_sb->s_nr_files);   /* alloc_file counted it */
 		iput(inode);
@@ -270,15 +276,28 @@ static long open_tmpfile(int dirfd, const char *upath, int flags, int mode, stru
 	return err;
 }
 
+/*
+ * Truncate a regular file to length with write access of its own (Linux's
+ * handle_truncate and vfs_truncate), so that a running program's file is
+ * ETXTBSY, untouched: O_TRUNC once the file is open, truncate(2).
+ */
+static long handle_truncate(struct inode *inode, loff_t length)
+{
+	long ret = get_write_access(inode);
+
+	if (!ret) {
+		ret = do_truncate(inode, length);
+		put_write_access(inode);
+	}
+	return ret;
+}
+
 /* Open the inode (a reference, taken over) named path: an fd or -errno. */
 static long do_open(struct inode *inode, const char *path, int flags)
 {
 	long ret = may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
 	struct file *f;
 
-	if (!ret && (flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op &&
-	    inode->i_op->setattr)
-		ret = do_truncate(inode, 0);
 	if (ret) {
 		iput(inode);
 		return ret;
@@ -286,7 +305,10 @@ static long do_open(struct inode *inode, const char *path, int flags)
 	f = vfs_open(inode, flags, &ret);
 	if (!f)
 		return ret;
-	ret = file_set_name(f, "%s", path);
+	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op && inode->i_op->setattr)
+		ret = handle_truncate(inode, 0);
+	if (!ret)
+		ret = file_set_name(f, "%s", path);
 	if (!ret)
 		ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0)
@@ -543,7 +565,7 @@ long sys_truncate(const char *upath, long length)
 	else if (!inode->i_op || !inode->i_op->setattr)
 		err = -EROFS;
 	else
-		err = do_truncate(inode, length);
+		err = handle_truncate(inode, length);
 	iput(inode);
 	return err;
 }

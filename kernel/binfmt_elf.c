@@ -362,7 +362,7 @@ static void elf_image_free(struct elf_image *im)
 	kfree(im->ph);
 	kfree(im->iph);
 	if (im->interp)
-		fput(im->interp);
+		do_close_execat(im->interp);
 }
 
 /* Read the program's headers, and open the interpreter it names and read its. 0 or -errno. */
@@ -438,7 +438,7 @@ int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp)
 		goto out;
 	}
 	*ip = im.interp ? im.ieh.e_entry + l.interp_base : im.eh.e_entry + l.bias;
-	mm->exe_file = get_file(a->file);       /* a script's: its interpreter, as Linux */
+	mm->exe_file = get_mm_exe_file_ref(a->file);    /* a script's: its interpreter, as Linux */
 	complete_vfork_done(current);           /* a vfork parent has its mm back (exec_mm_release) */
 	if (old)
 		mmput(old);                     /* other threads may still use it until de_thread */

@@ -23,12 +23,22 @@
 
 #define ARG_MAX         (32 * PAGE_SIZE)    /* the argument space never goes below */
 
+/* Let go of a file open_exec() gave (Linux's do_close_execat): writers may open it again. */
+void do_close_execat(struct file *file)
+{
+	allow_write_access(file);
+	fput(file);
+}
+
 /*
  * The file of an executable, read-only and named by its normalized path
  * (/proc/<pid>/maps shows it), as Linux's open_exec: a regular file with
  * an execute bit (root needs one), on any file system whose files live
- * in the page cache (the initrd, tmpfs).  NULL with *err set otherwise:
- * -EACCES for directories, devices, /proc files, mode 0644; -ENOMEM.
+ * in the page cache (the initrd, tmpfs).  The file denies writers while
+ * it is held (deny_write_access: an open for writing is ETXTBSY), until
+ * do_close_execat().  NULL with *err set otherwise: -EACCES for
+ * directories, devices, /proc files, mode 0644; -ETXTBSY if the file is
+ * open for writing; -ENOMEM.
  */
 struct file *open_exec(const char *path, long *err)
 {
@@ -47,13 +57,34 @@ struct file *open_exec(const char *path, long *err)
 	}
 	if (!file) {
 		iput(inode);
-	} else if ((*err = file_set_name(file, "%s", name))) {
+	} else if ((*err = deny_write_access(file))) {
 		fput(file);
+		file = NULL;
+	} else if ((*err = file_set_name(file, "%s", name))) {
+		do_close_execat(file);
 		file = NULL;
 	}
 out:
 	kfree(name);
 	return file;
+}
+
+/*
+ * A new reference to a program's file for an mm's exe_file, which denies
+ * writers for as long as the mm lives (Linux 6.1's set_mm_exe_file and
+ * dup_mm_exe_file): the caller holds a deny already (exec's, or the
+ * parent mm's), so this one cannot fail.  put_mm_exe_file_ref() ends it.
+ */
+struct file *get_mm_exe_file_ref(struct file *exe)
+{
+	if (deny_write_access(exe))
+		panic("get_mm_exe_file_ref: a program's file is open for writing");
+	return get_file(exe);
+}
+
+void put_mm_exe_file_ref(struct file *exe)
+{
+	do_close_execat(exe);
 }
 
 /* Read the first BINPRM_BUF_SIZE bytes of a->file into a->hdr, zeros past its end (Linux's prepare_binprm). */
@@ -88,7 +119,7 @@ static int exec_binprm(struct exec_args *a, unsigned long *ip, unsigned long *sp
 		ret = load_script(a);
 		if (ret)
 			return ret;
-		fput(a->file);
+		do_close_execat(a->file);
 		a->file = open_exec(a->interp, &ret);
 		if (!a->file)
 			return ret;
@@ -212,7 +243,7 @@ int do_execve(const char *path, struct exec_args *a)
 		return ret;
 	ret = exec_binprm(a, &ip, &sp);
 	if (a->file)
-		fput(a->file);
+		do_close_execat(a->file);
 	a->file = NULL;
 	kfree(a->interp);
 	a->interp = NULL;

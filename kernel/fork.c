@@ -11,6 +11,7 @@
  * Lock order: see mm/rmap.c.  The shared parts' counts change under
  * tasklist_lock: a task's threads are the only users of them.
  */
+#include "linux/binfmts.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
@@ -111,7 +112,7 @@ void mmput(struct mm_struct *mm)
 	mm->exe_file = NULL;
 	mmap_write_unlock(mm);
 	if (exe)
-		fput(exe);
+		put_mm_exe_file_ref(exe);
 	exit_mmap(mm);
 	mmdrop(mm);
 }
@@ -233,7 +234,7 @@ static int copy_mm_files(struct task_struct *t, unsigned long flags)
 		t->mm = current->mm;
 		mmget(t->mm);
 	} else if ((t->mm = dup_mm(current->mm))) {
-		t->mm->exe_file = current->mm->exe_file ? get_file(current->mm->exe_file) : NULL;
+		t->mm->exe_file = current->mm->exe_file ? get_mm_exe_file_ref(current->mm->exe_file) : NULL;
 	} else {
 		return -ENOMEM;
 	}

@@ -1,5 +1,6 @@
 /* Freestanding string and memory functions, in C (gcc may also call memcpy/memset). */
 #include "linux/string.h"
+#include <asm/word-at-a-time.h>
 
 /*
  * Byte-at-a-time memset and memcpy, for an architecture without its own
@@ -50,12 +51,6 @@ int memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
-/* Nonzero if one of x's eight bytes is 0; its lowest set bit marks the first such byte. */
-static inline u64 zero_bytes(u64 x)
-{
-	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-}
-
 /*
  * The offset of the first byte of s that is NUL or c (c = 0: the NUL),
  * eight bytes at a time from the aligned word that holds s[0]: an
@@ -64,19 +59,21 @@ static inline u64 zero_bytes(u64 x)
  * made 0xff in both tests so that they neither match nor borrow.  Paths
  * are walked with it, and under --icount every instruction per byte shows.
  */
+typedef u64 __attribute__((may_alias)) u64_alias;      /* chars read as words */
+
 static size_t find_byte(const char *s, int c)
 {
 	const u64 pattern = 0x0101010101010101ULL * (unsigned char)c;
 	unsigned long off = (unsigned long)s & 7;
-	const u64 *p = (const u64 *)(s - off);
+	const u64_alias *p = (const u64_alias *)(s - off);
 	u64 before = off ? ~0ULL >> (64 - 8 * off) : 0;
-	u64 w = *p, hit = zero_bytes(w | before) | zero_bytes((w ^ pattern) | before);
+	u64 w = *p, hit = has_zero(w | before) | has_zero((w ^ pattern) | before);
 
 	while (!hit) {
 		w = *++p;
-		hit = zero_bytes(w) | zero_bytes(w ^ pattern);
+		hit = has_zero(w) | has_zero(w ^ pattern);
 	}
-	return (const char *)p - s + __builtin_ctzll(hit) / 8;
+	return (const char *)p - s + find_zero(hit);
 }
 
 size_t strlen(const char *s)

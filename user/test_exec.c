@@ -5,8 +5,10 @@
  * (32 pages, its NUL included); beyond either, E2BIG.  The program execs
  * itself and the new image checks what arrived.  And vfork: the child
  * borrows the parent's memory while the parent waits (killably);
- * posix_spawn and system() (where there is a /bin/sh).  Runs unchanged on
- * Linux (../shared/peer/linux-peer.sh --mounts).
+ * posix_spawn and system() (where there is a /bin/sh).  And ETXTBSY: a
+ * running program's file cannot be opened for writing or truncated, a
+ * file open for writing cannot be executed.  Runs unchanged on Linux
+ * (../shared/peer/linux-peer.sh --mounts).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 #include <signal.h>
 #include <spawn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tap.h"
@@ -74,6 +78,15 @@ static int child_main(int argc, char **argv)
 		return check_counted(argc, argv, atoi(getenv("NENV") ? getenv("NENV") : "0"));
 	if (!strcmp(argv[1], "long"))
 		return check_long(argc, argv);
+	if (!strcmp(argv[1], "wait")) {         /* running: say so on fd 11, wait for EOF on fd 10 */
+		char c;
+
+		if (write(11, "r", 1) != 1)
+			return 3;
+		while (read(10, &c, 1) > 0)
+			;
+		return 0;
+	}
 	return 2;
 }
 
@@ -262,6 +275,93 @@ static void check_vfork(void)
 	close(fds[1]);
 }
 
+/* Copy file from to a new file to with mode: 0 or -1. */
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[4096];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ssize_t n = 0;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return in < 0 || out < 0 || n < 0 ? -1 : 0;
+}
+
+/* Fork a copy of this program running path in "wait" mode; *go's write end holds it. */
+static pid_t start_waiting(const char *path, int *go)
+{
+	int hold[2], ready[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(hold) || pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(hold[0], 10);
+		dup2(ready[1], 11);
+		close(hold[1]);
+		execl(path, path, "wait", (char *)NULL);
+		_exit(100 + errno);
+	}
+	close(hold[0]);
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		c = 0;
+	close(ready[0]);
+	*go = hold[1];
+	return c == 'r' ? pid : -1;
+}
+
+/*
+ * ETXTBSY (Linux 6.1's i_writecount): while a program runs from a file,
+ * that file cannot be opened for writing, truncated or O_TRUNC'ed (it is
+ * left as it was); reading it is fine; once the program exits, writing
+ * is; and a file open for writing cannot be executed.
+ */
+static void check_etxtbsy(void)
+{
+	const char *copy = "/tmp/test_exec_etxtbsy";
+	struct stat before, after;
+	int go, fd, st = 0;
+	pid_t pid;
+
+	if (copy_file(self, copy, 0755) || stat(copy, &before)) {
+		ok(0, "copy this program to %s", copy);
+		return;
+	}
+	pid = start_waiting(copy, &go);
+	ok(pid > 0, "a copy of this program runs from %s", copy);
+	ok(open(copy, O_WRONLY) == -1 && errno == ETXTBSY && open(copy, O_RDWR) == -1 &&
+	   errno == ETXTBSY, "its file cannot be opened for writing: ETXTBSY");
+	ok(truncate(copy, 0) == -1 && errno == ETXTBSY &&
+	   open(copy, O_RDONLY | O_TRUNC) == -1 && errno == ETXTBSY &&
+	   !stat(copy, &after) && after.st_size == before.st_size,
+	   "truncate and O_TRUNC: ETXTBSY, the file untouched");
+	fd = open(copy, O_RDONLY);
+	ok(fd >= 0, "it can be read");
+	close(fd);
+	close(go);
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "the program ends");
+	fd = open(copy, O_WRONLY);
+	ok(fd >= 0, "then its file opens for writing");
+	pid = start_waiting(copy, &go);
+	ok(pid < 0, "a file open for writing cannot be executed");
+	if (pid < 0) {
+		close(go);
+		ok(wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 100 + ETXTBSY,
+		   "execve: ETXTBSY");
+	}
+	close(fd);
+	unlink(copy);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -280,5 +380,6 @@ int main(int argc, char **argv)
 	   "18 arguments of 120 KiB (2.1 MiB, over a quarter of the 8 MiB stack limit): E2BIG");
 	check_vfork();
 	check_clone3();
+	check_etxtbsy();
 	return tap_done();
 }

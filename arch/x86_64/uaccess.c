@@ -14,6 +14,7 @@
 #include <asm/arch.h>
 #include <asm/page.h>
 #include <asm/uaccess.h>
+#include <asm/word-at-a-time.h>
 #include "linux/uaccess.h"
 #include "linux/sched.h"
 #include "mm/mm_types.h"
@@ -104,12 +105,6 @@ unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
 	return copy_user_generic(udst, src, n);
 }
 
-/* Nonzero if one of x's eight bytes is 0; its lowest set bit marks the first such byte. */
-static inline u64 zero_bytes(u64 x)
-{
-	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-}
-
 /*
  * Copy a NUL-terminated string of at most size-1 characters.  Returns its
  * length, -EFAULT, or -ENAMETOOLONG if it does not fit.  Eight bytes at a
@@ -125,7 +120,7 @@ long strncpy_from_user(char *dst, const char *usrc, long size)
 	might_fault();
 	while (i < size) {
 		unsigned long uaddr = (unsigned long)usrc + i;
-		u64 word;
+		u64 word, zero;
 
 		if (i + 8 <= size && (uaddr & (PAGE_SIZE - 1)) <= PAGE_SIZE - 8) {
 			int err = -EFAULT;
@@ -137,9 +132,12 @@ long strncpy_from_user(char *dst, const char *usrc, long size)
 			}
 			if (err)
 				return err;
+			zero = has_zero(word);
+			if (zero)               /* what follows the NUL is not the string's: zeros */
+				word &= zero_bytemask(zero);
 			memcpy(dst + i, &word, 8);
-			if (zero_bytes(word))
-				return i + __builtin_ctzll(zero_bytes(word)) / 8;
+			if (zero)
+				return i + find_zero(zero);
 			i += 8;
 			continue;
 		}

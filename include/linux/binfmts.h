@@ -36,6 +36,9 @@ struct mm_struct;
 
 int do_execve(const char *path, struct exec_args *a);
 struct file *open_exec(const char *path, long *err);
+void do_close_execat(struct file *file);
+struct file *get_mm_exe_file_ref(struct file *exe);
+void put_mm_exe_file_ref(struct file *exe);
 int load_elf_binary(struct exec_args *a, unsigned long *ip, unsigned long *sp);
 int load_script(struct exec_args *a);
 int exec_args_replace_arg0(struct exec_args *a, const char *const *strs, int n);

@@ -56,6 +56,7 @@ typedef unsigned int fmode_t;
 #define FMODE_LSEEK     0x4             /* llseek works (not a stream) */
 #define FMODE_PREAD     0x8             /* pread works */
 #define FMODE_ATOMIC_POS 0x8000         /* f_pos moves under f_pos_lock when shared (Linux's) */
+#define FMODE_WRITER    0x10000         /* holds write access to its inode (get_write_access) */
 
 /* getdents64's d_type values: S_IFMT >> 12 (Linux's fs_umode_to_dtype) */
 #define DT_FIFO         1
@@ -241,6 +242,7 @@ struct inode {
 	loff_t i_size;
 	unsigned long i_blocks;         /* 512-byte blocks */
 	atomic_t i_count;               /* references: lookups and open files */
+	atomic_t i_writecount;          /* > 0: files open for writing; < 0: running programs (ETXTBSY) */
 	struct super_block *i_sb;
 	const struct file_operations *i_fop;    /* what an open of it gets */
 	const struct inode_operations *i_op;    /* NULL: not writable */
@@ -255,6 +257,22 @@ struct inode {
 	struct rw_semaphore i_rwsem;    /* inode_lock: i_size, data writes, seals; a dir's entries */
 	u64 i_sequence;                 /* its shared futexes' key, set at the first (kernel/futex.c) */
 };
+
+/*
+ * Writers against running programs (Linux's i_writecount): a regular
+ * file opened for writing counts up, an executable being exec'd or an
+ * mm's exe_file counts down, and each side is refused (-ETXTBSY) while
+ * the other holds it.  Lock-free: one atomic per inode.
+ */
+static inline int get_write_access(struct inode *inode)
+{
+	return atomic_inc_unless_negative(&inode->i_writecount) ? 0 : -ETXTBSY;
+}
+
+static inline void put_write_access(struct inode *inode)
+{
+	atomic_dec(&inode->i_writecount);
+}
 
 /* May files of inode's file system be executed (Linux's path_noexec)? */
 static inline bool inode_noexec(const struct inode *inode)
@@ -379,6 +397,18 @@ struct file {
 	unsigned int f_pipe;            /* a FIFO reader's: its ring's w_counter at the open (fs/pipe.c) */
 	char *f_pathname;               /* its name, for file_path(); NULL: none (see fs/d_path.c) */
 };
+
+/* The executable side of i_writecount (see get_write_access). */
+static inline int deny_write_access(struct file *file)
+{
+	return atomic_dec_unless_positive(&file->f_inode->i_writecount) ? 0 : -ETXTBSY;
+}
+
+static inline void allow_write_access(struct file *file)
+{
+	atomic_inc(&file->f_inode->i_writecount);
+}
+
 
 /*
  * The fd table; CLONE_FILES threads share one (count: its tasks).
@@ -522,7 +552,8 @@ extern const struct file_operations simple_dir_operations;
 
 /* fs/namespace.c: the mount table */
 extern struct rw_semaphore namespace_sem;
-struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf);
+struct inode *lookup_mnt(const char *path, const char **rest, bool *leaf, unsigned int *seq);
+bool mounts_changed(unsigned int seq);
 bool path_is_mountpoint(const char *path);
 bool has_submounts(const char *path);
 void mnt_init(void);
