@@ -318,23 +318,39 @@ static long normalize(const char *in, char *out, const char *root)
  * "/").  0, -EBADF, -ENOTDIR, or -ENOENT if the directory was removed
  * (its path may name another one by now).
  */
+/*
+ * The directory a relative name starts from: dirfd's, or with AT_FDCWD
+ * the working directory's, referenced; NULL for "/" (no working
+ * directory set) or with *err -EBADF.
+ */
+static struct inode *start_dir(int dirfd, long *err)
+{
+	struct inode *dir;
+	struct fd d;
+
+	*err = 0;
+	if (dirfd == AT_FDCWD)
+		return get_fs_pwd(current->fs);
+	d = fdget(dirfd);
+	if (!d.file) {
+		*err = -EBADF;
+		return NULL;
+	}
+	dir = file_inode(d.file);
+	ihold(dir);
+	fdput(d);
+	return dir;
+}
+
 static long start_dir_path(int dirfd, char *buf, size_t size)
 {
-	struct fd d = { NULL, 0 };
 	struct inode *dir;
-	long err = 0;
+	long err;
 
 	buf[0] = '\0';
-	if (dirfd != AT_FDCWD) {
-		d = fdget(dirfd);
-		if (!d.file)
-			return -EBADF;
-		dir = file_inode(d.file);
-		ihold(dir);
-		fdput(d);
-	} else if (!(dir = get_fs_pwd(current->fs))) {
-		return 0;
-	}
+	dir = start_dir(dirfd, &err);
+	if (!dir)
+		return err;
 	if (!S_ISDIR(dir->i_mode))
 		err = -ENOTDIR;
 	else if (IS_DEADDIR(dir))
@@ -492,6 +508,21 @@ out:
 }
 
 /*
+ * A relative name of "." components only ("." "./." ".//"): it names the
+ * start directory itself, even a removed one (whose path may name
+ * another by now), as Linux's walk, which never leaves it.
+ */
+static bool only_dots(const char *name)
+{
+	if (*name == '/' || !*name)
+		return false;
+	for (; *name; name++)
+		if (*name != '/' && (*name != '.' || (name[1] && name[1] != '/')))
+			return false;
+	return true;
+}
+
+/*
  * Resolve a kernel copy of a path name, relative to dirfd, into *inode (a
  * reference the caller iput()s), following a last link with
  * LOOKUP_FOLLOW; if path is not NULL, also the absolute resolved path
@@ -508,7 +539,12 @@ long filename_lookup(int dirfd, const char *name, unsigned int flags, struct ino
 	if (err)
 		return err;
 	err = absolute(dirfd, name, &w, &trailing);
-	if (!err)
+	if (err == -ENOENT && only_dots(name)) {        /* "." of a removed directory */
+		*inode = start_dir(dirfd, &err);
+		err = *inode ? err : -ENOENT;
+		if (*inode)
+			dir_path(*inode, w.out, w.out_size);    /* its last path */
+	} else if (!err)
 		err = resolve(&w, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
 	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
 		iput(*inode);
@@ -618,9 +654,11 @@ static struct inode *parent_dir(char *out, struct nameidata *nd)
  * component is a plain name (pp->type LAST_NORM), pp->last that name,
  * never followed if it is a link.  The parent as text first, else by
  * link_walk(), from where the text's walk stopped in a mount if it did;
- * the walk's cursor is then the parent, if it knows it.  0 or -errno
- * (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG, EBADF, ENOMEM); after 0 the
- * caller calls path_parent_put().
+ * the walk's cursor is then the parent, if it knows it.  A last
+ * component longer than NAME_MAX is pp->last_err (-ENAMETOOLONG), for the
+ * caller to give where Linux's lookup of it would (rename: after both
+ * parents).  0 or -errno (ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG, EBADF,
+ * ENOMEM); after 0 the caller calls path_parent_put().
  */
 long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 {
@@ -632,6 +670,8 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 	pp->dir = NULL;
 	pp->buf = w.in;
 	pp->grown = NULL;
+	pp->last_err = 0;
+	pp->last[0] = '\0';
 	if (err)
 		return err;
 	err = absolute(dirfd, name, &w, &pp->trailing);
@@ -664,10 +704,10 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 			goto fail;
 	}
 	slash = strrchr(p, '/');
-	err = -ENAMETOOLONG;
 	if (strlen(slash ? slash + 1 : p) > NAME_MAX)
-		goto fail;
-	strlcpy(pp->last, slash ? slash + 1 : p, sizeof(pp->last));
+		pp->last_err = -ENAMETOOLONG;   /* Linux's lookup of it says so, later */
+	else
+		strlcpy(pp->last, slash ? slash + 1 : p, sizeof(pp->last));
 done:
 	nd_put(&nd);
 	return 0;

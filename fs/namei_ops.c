@@ -22,8 +22,13 @@
 #include "linux/syscalls.h"
 #include "mm/mm.h"
 
-/* getname() then path_parentat(): 0 or -errno; after 0, path_parent_put(). */
-static long user_path_parent(int dirfd, const char *upath, struct path_parent *pp)
+/*
+ * getname() then path_parentat(): 0 or -errno; after 0, path_parent_put().
+ * A last component too long is -ENAMETOOLONG here unless the caller
+ * checks pp->last_err itself (check_last false: rename's order).
+ */
+static long user_path_parent(int dirfd, const char *upath, struct path_parent *pp,
+			     bool check_last)
 {
 	long err = 0;
 	char *name = getname(upath, 0, &err);
@@ -32,6 +37,10 @@ static long user_path_parent(int dirfd, const char *upath, struct path_parent *p
 		return err;
 	err = path_parentat(dirfd, name, pp);
 	kfree(name);
+	if (!err && check_last && pp->last_err) {
+		err = pp->last_err;
+		path_parent_put(pp);
+	}
 	return err;
 }
 
@@ -95,7 +104,7 @@ static long vfs_make(struct inode *dir, const char *name, umode_t mode, const ch
 long sys_mkdirat(int dirfd, const char *upath, int mode)
 {
 	struct path_parent pp;
-	long err = user_path_parent(dirfd, upath, &pp);
+	long err = user_path_parent(dirfd, upath, &pp, true);
 
 	if (err)
 		return err;
@@ -162,7 +171,7 @@ static long do_rmdir(int dirfd, const char *upath)
 		[LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL, [LAST_DOTDOT] = -ENOTEMPTY,
 	};
 	struct path_parent pp;
-	long err = user_path_parent(dirfd, upath, &pp);
+	long err = user_path_parent(dirfd, upath, &pp, true);
 
 	if (err)
 		return err;
@@ -197,7 +206,7 @@ static long unlink_trailing(const char *path)
 static long do_unlinkat(int dirfd, const char *upath)
 {
 	struct path_parent pp;
-	long err = user_path_parent(dirfd, upath, &pp);
+	long err = user_path_parent(dirfd, upath, &pp, true);
 
 	if (err)
 		return err;
@@ -253,9 +262,15 @@ static long may_rename(struct path_parent *old, struct path_parent *new, unsigne
 		return flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY;
 	if (!DIR_OP(old->dir, rename))
 		return -EROFS;
+	if (old->last_err)
+		return old->last_err;
 	inode = lookup_path(old->path);
 	if (IS_ERR_OR_NULL(inode))
 		return inode ? PTR_ERR(inode) : -ENOENT;
+	if (new->last_err) {
+		iput(inode);
+		return new->last_err;
+	}
 	dir = S_ISDIR(inode->i_mode);
 	iput(inode);
 	if (!dir && (old->trailing || new->trailing))
@@ -378,10 +393,10 @@ long sys_renameat2(int olddfd, const char *uold, int newdfd, const char *unew, u
 		return -EINVAL;
 	if (flags & (RENAME_EXCHANGE | RENAME_WHITEOUT))
 		return -EINVAL;
-	err = user_path_parent(olddfd, uold, &old);
+	err = user_path_parent(olddfd, uold, &old, false);
 	if (err)
 		return err;
-	err = user_path_parent(newdfd, unew, &new);
+	err = user_path_parent(newdfd, unew, &new, false);
 	if (err) {
 		path_parent_put(&old);
 		return err;
@@ -450,7 +465,7 @@ long sys_linkat(int olddfd, const char *uold, int newdfd, const char *unew, int 
 				 (flags & AT_SYMLINK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW), &inode);
 	if (err)
 		return err;
-	err = user_path_parent(newdfd, unew, &new);
+	err = user_path_parent(newdfd, unew, &new, true);
 	if (!err) {
 		err = may_link(inode, &new);
 		if (!err)
@@ -479,7 +494,7 @@ long sys_symlinkat(const char *utarget, int newdfd, const char *upath)
 
 	if (!target)
 		return err;
-	err = user_path_parent(newdfd, upath, &pp);
+	err = user_path_parent(newdfd, upath, &pp, true);
 	if (!err) {
 		err = pp.type != LAST_NORM ? -EEXIST : path_exists(pp.path);
 		if (!err && pp.trailing)
@@ -521,7 +536,7 @@ long sys_mknodat(int dirfd, const char *upath, unsigned int mode, unsigned int d
 	default:
 		return -EINVAL;
 	}
-	err = user_path_parent(dirfd, upath, &pp);
+	err = user_path_parent(dirfd, upath, &pp, true);
 	if (err)
 		return err;
 	err = pp.type != LAST_NORM ? -EEXIST : path_exists(pp.path);

@@ -139,6 +139,10 @@ static long open_create_one(int dirfd, const char *name, int flags, int mode,
 	long err = path_parentat(dirfd, name, &pp);
 	bool create = !err && pp.dir && pp.dir->i_op && pp.dir->i_op->create;
 
+	if (!err && pp.last_err) {
+		err = pp.last_err;
+		path_parent_put(&pp);
+	}
 	if (err)
 		return err;
 	if (pp.type == LAST_NORM && !pp.trailing && !create)

@@ -293,6 +293,10 @@ static void test_long_names(void)
 	list_dir(D, names, sizeof(names));
 	ok(strstr(names, "0253 ") && strstr(names, "0254 ") && strstr(names, "0255"),
 	   "getdents lists the three long names");
+	ok(fails(rename(path, D "/none/x"), ENOENT) && fails(rename(path, D "/0253/x"), ENOENT) &&
+	   fails(rename(D "/none/x", path), ENOENT) && fails(rename(path, D "/x"), ENAMETOOLONG) &&
+	   fails(rename(D "/x", path), ENOENT),
+	   "rename with a 256-byte name: the other name's parent first (ENOENT), then ENAMETOOLONG");
 	for (int len = 253; len <= 255; len++) {
 		snprintf(path, sizeof(path), D "/%0*d", len, len);
 		unlink(path);
@@ -347,6 +351,17 @@ static void test_cwd(void)
 	   "chdir to a file ENOTDIR, to nothing ENOENT");
 	ok(!unlink("f") && !rmdir(D "/wd") && !getcwd(buf, sizeof(buf)) && errno == ENOENT,
 	   "getcwd after its directory was removed: ENOENT");
+	{
+		struct stat st;
+		int fd = open(".", O_RDONLY | O_DIRECTORY);
+
+		ok(!chdir(".") && !chdir("./.") && !stat(".", &st) && S_ISDIR(st.st_mode) &&
+		   st.st_nlink == 0 && fd >= 0 && fails(stat("x", &st), ENOENT) &&
+		   fails(mkdir("x", 0755), ENOENT),
+		   "in a removed directory \".\" is still it (0 links); names in it ENOENT");
+		if (fd >= 0)
+			close(fd);
+	}
 	ok(!fchdir(root) && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/") &&
 	   fails(fchdir(-1), EBADF), "fchdir back to /, fchdir(-1) EBADF");
 	close(root);

@@ -29,6 +29,7 @@ struct path_parent {
 	struct inode *dir;
 	int type;                       /* LAST_* */
 	bool trailing;                  /* the name ended in '/' */
+	int last_err;                   /* -ENAMETOOLONG: last is too long (last is "" then) */
 	char last[NAME_MAX + 1];
 	const char *path;               /* in buf or grown, freed by path_parent_put() */
 	char *buf, *grown;
