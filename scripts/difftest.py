@@ -2,7 +2,7 @@
 """difftest's host side: boot the kernels, diff the records, minimise.
 
   difftest.py hunt SEEDS [--steps N] [--minimise K] [--skip REGEX]...
-                                                      foliOS (both variants) vs live Linux
+                                                      foliOS (every variant) vs live Linux
   difftest.py record                                  Linux's records of the fixed seeds
   difftest.py check [--variant V]                     foliOS vs the committed Linux records
   difftest.py diff FOLIOS_LOG LINUX_LOG [--run sN]    two console logs (build/difftest/*.log)
@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, "tests", "difftest")
 PEER = os.path.join(ROOT, "..", "shared", "peer", "linux-peer.sh")
 BINARY = os.path.join(ROOT, "build", "user", "bin", "difftest")
-VARIANTS = ("page-mapcount", "no-page-mapcount")
+VARIANTS = ("page-mapcount", "no-page-mapcount", "mapcount-pages")
 RECORD = re.compile(r"(s\d+(?:k\d+)?) (\d+|end) (.*?)\s*$")
 MAX_TRIALS = 12         # -k lists in one boot
 MAX_ROUNDS = 10         # boots (per kernel) one minimisation may take
@@ -108,7 +108,8 @@ def save(name, text):
 
 
 def boot_folios(variant, args, timeout):
-    flag = ["--no-page-mapcount"] if variant == "no-page-mapcount" else []
+    flag = {"no-page-mapcount": ["--no-page-mapcount"],
+            "mapcount-pages": ["--mapcount-pages"]}.get(variant, [])
     r = subprocess.run([os.path.join(ROOT, "run-qemu.sh")] + flag +
                        ["--run", "/bin/difftest " + args, "--timeout", str(timeout)],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -6,7 +6,7 @@
 #   3. guest tests (user/test_*.c via /bin/runtests, TAP, leak checks), all
 #      three; the --run/--add contract, both of the seeds' variants
 #   4. panic paths (crash=...), both of the seeds' variants: exit code and report
-#   5. difftest: generated programs on both variants against Linux's records
+#   5. difftest: generated programs on every variant against Linux's records
 #   6. GDB against QEMU in batch mode (tests/gdb-test.sh)
 #   7. the console as a user types into it (tests/tty-test.sh), both variants,
 #      and page-mapcount on 4 CPUs
@@ -295,7 +295,7 @@ while IFS= read -r line; do
 done <"$log/check-doc.log"
 
 # difftest (docs/difftest.md): the fixed generated programs of
-# tests/difftest/seeds.txt on both variants against Linux's records committed
+# tests/difftest/seeds.txt on every variant against Linux's records committed
 # in tests/difftest/linux/; with the peer here, the records checked against
 # Linux too.  One result per seed and variant.
 difftest_results() {  # difftest_results LOG
