@@ -55,14 +55,24 @@ static long do_fcntl(int fd, int cmd, unsigned long arg, struct file *f)
 	return -EINVAL;
 }
 
+/* The commands an O_PATH file takes (Linux's check_fcntl_cmd); others are EBADF. */
+static bool path_fcntl_cmd(int cmd)
+{
+	return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_GETFD || cmd == F_SETFD ||
+	       cmd == F_GETFL;
+}
+
 long sys_fcntl(int fd, int cmd, unsigned long arg)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_raw(fd);
 	long ret;
 
 	if (!f.file)
 		return -EBADF;
-	ret = do_fcntl(fd, cmd, arg, f.file);
+	if ((f.file->f_mode & FMODE_PATH) && !path_fcntl_cmd(cmd))
+		ret = -EBADF;
+	else
+		ret = do_fcntl(fd, cmd, arg, f.file);
 	fdput(f);
 	return ret;
 }

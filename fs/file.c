@@ -86,13 +86,26 @@ struct file *fget_files(struct files_struct *files, unsigned int fd)
 
 /*
  * The file of fd in current's table with a reference for the caller
- * (Linux's fget), or NULL if fd is not open.  Taken under file_lock: a
- * close by another thread either emptied the slot first or drops the
- * table's reference after this one is taken.
+ * (Linux's fget_raw), or NULL if fd is not open.  Taken under file_lock:
+ * a close by another thread either emptied the slot first or drops the
+ * table's reference after this one is taken.  An O_PATH file too: for
+ * the calls that only name an inode (dup, fstat, fchdir, *at).
  */
-struct file *fget(int fd)
+struct file *fget_raw(int fd)
 {
 	return fd < 0 ? NULL : fget_files(current->files, fd);
+}
+
+/* fget_raw() for a call that does I/O: an O_PATH file is not open for it (NULL: EBADF). */
+struct file *fget(int fd)
+{
+	struct file *f = fget_raw(fd);
+
+	if (f && (f->f_mode & FMODE_PATH)) {
+		fput(f);
+		return NULL;
+	}
+	return f;
 }
 
 /* The lowest fd >= from open in files (held as fget_files says), or -1. */
@@ -114,7 +127,7 @@ int files_next_fd(struct files_struct *files, unsigned int from)
  * task can close fd meanwhile (only current could share the table, by
  * clone), so no reference is needed; otherwise fget's.
  */
-struct fd fdget(int fd)
+struct fd fdget_raw(int fd)
 {
 	struct files_struct *files = current->files;
 	struct file *f;
@@ -123,8 +136,20 @@ struct fd fdget(int fd)
 		return (struct fd){ NULL, 0 };
 	if (__atomic_load_n(&files->count, __ATOMIC_ACQUIRE) == 1)
 		return (struct fd){ READ_ONCE(files->fd[fd]), 0 };
-	f = fget(fd);
+	f = fget_raw(fd);
 	return (struct fd){ f, f ? FDPUT_FPUT : 0 };
+}
+
+/* fdget_raw() for a call that does I/O: an O_PATH file gives none (EBADF), as Linux's fdget. */
+struct fd fdget(int fd)
+{
+	struct fd f = fdget_raw(fd);
+
+	if (f.file && (f.file->f_mode & FMODE_PATH)) {
+		fdput(f);
+		return (struct fd){ NULL, 0 };
+	}
+	return f;
 }
 
 /*
@@ -373,14 +398,14 @@ long sys_dup2(int oldfd, int newfd)
 
 	if (oldfd != newfd)
 		return sys_dup3(oldfd, newfd, 0);       /* replaces newfd, as dup2 does */
-	f = fdget(oldfd);
+	f = fdget_raw(oldfd);
 	fdput(f);
 	return f.file ? newfd : -EBADF;
 }
 
 long sys_dup(int oldfd)
 {
-	struct file *f = fget(oldfd);
+	struct file *f = fget_raw(oldfd);
 	int fd;
 
 	if (!f)

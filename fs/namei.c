@@ -331,7 +331,7 @@ static struct inode *start_dir(int dirfd, long *err)
 	*err = 0;
 	if (dirfd == AT_FDCWD)
 		return get_fs_pwd(current->fs);
-	d = fdget(dirfd);
+	d = fdget_raw(dirfd);           /* an O_PATH directory too */
 	if (!d.file) {
 		*err = -EBADF;
 		return NULL;
@@ -591,7 +591,7 @@ long user_path_at_flags(int dirfd, const char *upath, int at_flags, struct inode
 
 	if ((at_flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD && !copy_from_user(&c, upath, 1) &&
 	    !c) {
-		f = fdget(dirfd);
+		f = fdget_raw(dirfd);
 		if (!f.file)
 			return -EBADF;
 		*inode = file_inode(f.file);

@@ -296,17 +296,45 @@ static long handle_truncate(struct inode *inode, loff_t length)
 	return ret;
 }
 
+static const struct file_operations path_fops;   /* an O_PATH file does nothing */
+
+/*
+ * O_PATH (Linux's do_o_path): a file that only names the inode — a link
+ * itself with O_NOFOLLOW, a device without its driver, a FIFO without
+ * waiting, whatever its mode.  No I/O: fdget() refuses it (EBADF); dup,
+ * fcntl's fd calls, fstat, fstatfs, fchdir and *at calls take it.
+ */
+static struct file *open_path(struct inode *inode, int flags, long *err)
+{
+	struct file *f = NULL;
+
+	*err = -ENOTDIR;
+	if (!(flags & O_DIRECTORY) || S_ISDIR(inode->i_mode)) {
+		f = alloc_file(inode, O_RDONLY);
+		*err = f ? 0 : -ENOMEM;
+	}
+	if (!f) {
+		iput(inode);
+		return NULL;
+	}
+	f->f_mode = FMODE_PATH;
+	f->f_flags = flags & (O_PATH | O_DIRECTORY | O_NOFOLLOW);
+	f->f_op = &path_fops;
+	return f;
+}
+
 /* Open the inode (a reference, taken over) named path: an fd or -errno. */
 static long do_open(struct inode *inode, const char *path, int flags)
 {
-	long ret = may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
+	long ret = flags & O_PATH ? 0 :
+		   may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
 	struct file *f;
 
 	if (ret) {
 		iput(inode);
 		return ret;
 	}
-	f = vfs_open(inode, flags, &ret);
+	f = flags & O_PATH ? open_path(inode, flags, &ret) : vfs_open(inode, flags, &ret);
 	if (!f)
 		return ret;
 	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op && inode->i_op->setattr)
@@ -324,7 +352,11 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 {
 	char *path = kmalloc(PATH_MAX);
 	struct inode *inode;
-	long ret = !path ? -ENOMEM :
+	long ret;
+
+	if (flags & O_PATH)
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;      /* Linux's O_PATH_FLAGS */
+	ret = !path ? -ENOMEM :
 		   flags & __O_TMPFILE ? open_tmpfile(dirfd, upath, flags, mode, &inode, path) :
 		   open_lookup(dirfd, upath, flags, mode, &inode, path);
 
@@ -440,10 +472,10 @@ long sys_chdir(const char *upath)
 	return 0;
 }
 
-/* fchdir(2): the directory an fd has open; EBADF, ENOTDIR. */
+/* fchdir(2): the directory an fd has open (O_PATH too); EBADF, ENOTDIR. */
 long sys_fchdir(int fd)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_raw(fd);
 	long ret = -ENOTDIR;
 
 	if (!f.file)

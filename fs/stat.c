@@ -32,7 +32,7 @@ static long cp_new_stat(const struct inode *inode, void *ubuf)
 
 long sys_fstat(int fd, void *ubuf)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_raw(fd);    /* an O_PATH file too */
 	long ret = f.file ? cp_new_stat(file_inode(f.file), ubuf) : -EBADF;
 
 	fdput(f);

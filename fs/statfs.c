@@ -57,7 +57,7 @@ long sys_statfs(const char *upath, void *ubuf)
 
 long sys_fstatfs(int fd, void *ubuf)
 {
-	struct fd f = fdget(fd);
+	struct fd f = fdget_raw(fd);    /* an O_PATH file too */
 	long ret = f.file ? do_statfs(file_inode(f.file), ubuf) : -EBADF;
 
 	fdput(f);

@@ -8,8 +8,11 @@
  * attributes (none kept: get/set EOPNOTSUPP for user.*, an empty list,
  * as on Linux 6.1's tmpfs), and path names copied in from the edge of
  * a page (at every alignment: up to the last byte before an inaccessible
- * page, EFAULT past it, ENAMETOOLONG at PATH_MAX).  Runs unchanged on Linux (as init there, the paths differ: the
- * program checks its own binary, argv[0]).
+ * page, EFAULT past it, ENAMETOOLONG at PATH_MAX); O_PATH files (name
+ * only: no I/O, EBADF; fstat, fchdir, dup, *at calls, a link itself with
+ * O_NOFOLLOW; a link's mode cannot change).  Runs unchanged on Linux (as
+ * init there, the paths differ: the program checks its own binary,
+ * argv[0]).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -339,6 +342,63 @@ static void test_name_copy(void)
 	munmap(map, 3 * 4096);
 }
 
+/* errno of a call that must fail, 0 if it succeeded. */
+static int fails_with(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+/*
+ * O_PATH as Linux's: the file names an inode whatever its mode (a link
+ * itself with O_NOFOLLOW, a FIFO without waiting) and does no I/O —
+ * read, write, ioctl, fchmod, fsync, flock, mmap, getdents, F_SETFL are
+ * EBADF — while dup, F_GETFD/F_GETFL, fstat, fchdir and *at calls take
+ * it.  Other open flags are dropped.  chmod of a link is EOPNOTSUPP.
+ */
+static void test_o_path(void)
+{
+	char buf[16], proc[32];
+	struct stat st;
+	int fl, ff, fd, fifo, in;
+
+	mkdir("/tmp/op", 0755);
+	close(open("/tmp/op/f", O_CREAT | O_WRONLY, 0));
+	symlink("f", "/tmp/op/l");
+	mkfifo("/tmp/op/p", 0600);
+	fl = open("/tmp/op/l", O_PATH | O_NOFOLLOW | O_CREAT | O_TRUNC | O_RDWR);
+	ff = open("/tmp/op/f", O_PATH);
+	fd = open("/tmp/op", O_PATH | O_DIRECTORY);
+	fifo = open("/tmp/op/p", O_PATH);
+	ok(fl >= 0 && ff >= 0 && fd >= 0 && fifo >= 0 && fcntl(fl, F_GETFL) == (O_PATH | O_NOFOLLOW) &&
+	   fcntl(ff, F_GETFL) == O_PATH,
+	   "O_PATH opens a link itself, a mode-0 file, a directory, a FIFO; F_GETFL: O_PATH only");
+	ok(fails_with(read(ff, buf, 1)) == EBADF && fails_with(write(ff, "x", 1)) == EBADF &&
+	   fails_with(syscall(SYS_fchmod, ff, 0644)) == EBADF && fails_with(fsync(ff)) == EBADF &&
+	   fails_with(syscall(SYS_flock, ff, 1)) == EBADF && fails_with(ftruncate(ff, 0)) == EBADF &&
+	   fails_with(syscall(SYS_getdents64, fd, buf, sizeof(buf))) == EBADF &&
+	   fails_with(syscall(SYS_mmap, 0, 4096, PROT_READ, MAP_PRIVATE, ff, 0)) == EBADF &&
+	   fails_with(fcntl(ff, F_SETFL, O_NONBLOCK)) == EBADF && fails_with(futimens(ff, NULL)) == EBADF,
+	   "no I/O on it: read, write, fchmod, fsync, flock, ftruncate, getdents, mmap, F_SETFL, futimens EBADF");
+	ok(fstat(fl, &st) == 0 && S_ISLNK(st.st_mode) && readlinkat(fl, "", buf, sizeof(buf)) == 1 &&
+	   fstat(ff, &st) == 0 && S_ISREG(st.st_mode) && dup3(ff, 40, O_CLOEXEC) == 40 &&
+	   fcntl(40, F_GETFD) == FD_CLOEXEC && !close(40),
+	   "fstat, readlinkat(fd, \"\"), dup3 and F_GETFD take it");
+	ok((in = openat(fd, "f", O_RDONLY)) >= 0 && !close(in) && fails_with(fchdir(ff)) == ENOTDIR && fchdir(fd) == 0 &&
+	   chdir("/") == 0 && fails_with(open("/tmp/op/f", O_PATH | O_DIRECTORY)) == ENOTDIR,
+	   "an O_PATH directory: openat and fchdir; O_DIRECTORY on a file ENOTDIR");
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fl);
+	ok(fails_with(chmod(proc, 0600)) == EOPNOTSUPP && lstat("/tmp/op/l", &st) == 0 &&
+	   (st.st_mode & 07777) == 0777, "chmod of a link (through /proc/self/fd): EOPNOTSUPP, still 0777");
+	close(fl);
+	close(ff);
+	close(fd);
+	close(fifo);
+	unlink("/tmp/op/l");
+	unlink("/tmp/op/f");
+	unlink("/tmp/op/p");
+	rmdir("/tmp/op");
+}
+
 int main(int argc, char **argv)
 {
 	char buf[64], *self = argv[0];
@@ -363,6 +423,7 @@ int main(int argc, char **argv)
 	test_lseek(self, st.st_size);
 	test_mem_devices();
 	test_name_copy();
+	test_o_path();
 	ok(close(fd) == 0 && close(fd) == -1 && errno == EBADF, "close, then EBADF");
 	ok(read(99, buf, 1) == -1 && errno == EBADF, "read of a bad fd: EBADF");
 	fd = open(self, O_RDONLY);

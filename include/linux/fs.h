@@ -55,6 +55,7 @@ typedef unsigned int fmode_t;
 #define FMODE_WRITE     0x2
 #define FMODE_LSEEK     0x4             /* llseek works (not a stream) */
 #define FMODE_PREAD     0x8             /* pread works */
+#define FMODE_PATH      0x4000          /* O_PATH: names an inode, no I/O (fdget refuses it) */
 #define FMODE_ATOMIC_POS 0x8000         /* f_pos moves under f_pos_lock when shared (Linux's) */
 #define FMODE_WRITER    0x10000         /* holds write access to its inode (get_write_access) */
 
@@ -487,6 +488,7 @@ struct fd {
 
 /* fs/file.c */
 struct file *fget(int fd);
+struct file *fget_raw(int fd);
 /* fs/attr.c: attributes and time stamps */
 struct timespec64 current_time(struct inode *inode);
 void inode_touch_mtime(struct inode *inode);
@@ -509,6 +511,7 @@ struct task_struct;
 struct file *fget_files(struct files_struct *files, unsigned int fd);
 int files_next_fd(struct files_struct *files, unsigned int from);
 struct fd fdget(int fd);
+struct fd fdget_raw(int fd);
 struct fd fdget_pos(int fd);
 void fdput_pos(struct fd f);
 struct iovec;

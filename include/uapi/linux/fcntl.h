@@ -17,6 +17,7 @@
 #define O_DIRECTORY     0200000
 #define O_NOFOLLOW      0400000
 #define O_CLOEXEC       02000000
+#define O_PATH          010000000       /* a file that only names an inode */
 #define __O_TMPFILE     020000000
 #define O_TMPFILE       (__O_TMPFILE | O_DIRECTORY)    /* an unnamed file in a directory */
 
