@@ -377,8 +377,45 @@ static int move_entry(struct inode *old_dir, struct simple_dentry *old, struct i
 }
 
 /*
+ * RENAME_EXCHANGE: old and new trade inodes (Linux's
+ * simple_rename_exchange), each directory's subtree following it; the
+ * directories' link counts follow from the entries re-inserted.  All or
+ * nothing: 0 or -ENAMETOOLONG.  Under the VFS's locks as simple_rename.
+ */
+static int exchange_entries(struct inode *old_dir, struct simple_dentry *old,
+			    struct inode *new_dir, struct simple_dentry *new)
+{
+	struct inode *a = old->d_inode, *b = new->d_inode;
+	int err = 0;
+
+	spin_lock(&rename_lock);
+	if (S_ISDIR(a->i_mode))
+		err = rename_dir_path(a, new_dir, new->d_name);
+	if (!err && S_ISDIR(b->i_mode)) {
+		err = rename_dir_path(b, old_dir, old->d_name);
+		if (err && S_ISDIR(a->i_mode))
+			rename_dir_path(a, old_dir, old->d_name);      /* back: it fitted there */
+	}
+	if (!err) {
+		__detach_entry(old_dir, old);
+		__detach_entry(new_dir, new);
+		old->d_inode = b;
+		new->d_inode = a;
+		__insert_entry(old_dir, old);
+		__insert_entry(new_dir, new);
+	}
+	spin_unlock(&rename_lock);
+	if (!err) {
+		inode_touch_ctime(a);
+		inode_touch_ctime(b);
+	}
+	return err;
+}
+
+/*
  * rename(): move old_dir/old_name to new_dir/new_name, replacing what is
- * there unless RENAME_NOREPLACE; a directory's subtree follows.  The VFS
+ * there unless RENAME_NOREPLACE, or trading places with it with
+ * RENAME_EXCHANGE; a directory's subtree follows.  The VFS
  * holds both directories (lock_rename), the target's inode and
  * namespace_sem.  0, or ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY,
  * EINVAL (a directory into itself), ENAMETOOLONG, ENOMEM.
@@ -396,6 +433,8 @@ int simple_rename(struct inode *old_dir, const char *old_name, struct inode *new
 	inode = old->d_inode;
 	if (new && new->d_inode == inode)
 		return 0;                       /* the same file: nothing to do */
+	if (flags & RENAME_EXCHANGE)
+		return new ? exchange_entries(old_dir, old, new_dir, new) : -ENOENT;
 	if (S_ISDIR(inode->i_mode) && is_subdir(new_dir, inode))
 		return -EINVAL;                 /* lock_rename keeps that true */
 	err = new ? may_replace(old, new, flags) : 0;

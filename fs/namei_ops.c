@@ -247,12 +247,14 @@ static bool path_below(const char *path, const char *dir)
  * (do_renameat2): EXDEV across file systems, EBUSY for "."/".."/"/" or a
  * mount point (and, foliOS's limit, a directory with mounts below it),
  * EROFS, ENOENT, ENOTDIR for a file named with '/', ENOTEMPTY when the
- * target is an ancestor of the source.
+ * target is an ancestor of the source (EINVAL for an exchange: neither
+ * may be above the other).
  */
 static long may_rename(struct path_parent *old, struct path_parent *new, unsigned int flags)
 {
+	bool exchange = flags & RENAME_EXCHANGE;
 	struct inode *inode;
-	bool dir;
+	bool dir, new_dir;
 
 	if (old->dir && new->dir && old->dir->i_sb != new->dir->i_sb)
 		return -EXDEV;
@@ -273,9 +275,19 @@ static long may_rename(struct path_parent *old, struct path_parent *new, unsigne
 	}
 	dir = S_ISDIR(inode->i_mode);
 	iput(inode);
-	if (!dir && (old->trailing || new->trailing))
+	new_dir = dir;
+	if (exchange) {                 /* the target must be there too */
+		inode = lookup_path(new->path);
+		if (IS_ERR_OR_NULL(inode))
+			return inode ? PTR_ERR(inode) : -ENOENT;
+		new_dir = S_ISDIR(inode->i_mode);
+		iput(inode);
+	}
+	if ((!dir && old->trailing) || ((exchange ? !new_dir : !dir) && new->trailing))
 		return -ENOTDIR;
-	return path_below(old->path, new->path) ? -ENOTEMPTY : 0;
+	if (path_below(old->path, new->path))
+		return exchange ? -EINVAL : -ENOTEMPTY;
+	return exchange && path_below(new->path, old->path) ? -EINVAL : 0;
 }
 
 /*
@@ -313,19 +325,24 @@ static void unlock_rename(struct inode *p1, struct inode *p2)
 
 /*
  * rename's checks before the target is locked (Linux's do_renameat2 and
- * its trap): ENOENT without a source or into a removed directory,
- * EEXIST for RENAME_NOREPLACE and a target (the source itself too),
- * ENOTEMPTY when the target is the source's directory or above it.
+ * its trap): ENOENT without a source or into a removed directory (or,
+ * for an exchange, without a target), EEXIST for RENAME_NOREPLACE and a
+ * target (the source itself too), ENOTEMPTY when the target is the
+ * source's directory or above it (EINVAL for an exchange, either way).
  */
 static long rename_trap(struct inode *old_dir, struct inode *source, struct inode *new_dir,
 			struct inode *target, unsigned int flags)
 {
-	if (!source || IS_DEADDIR(new_dir))
+	bool exchange = flags & RENAME_EXCHANGE;
+
+	if (!source || IS_DEADDIR(new_dir) || (exchange && (!target || IS_DEADDIR(old_dir))))
 		return -ENOENT;
 	if (target && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
 	if (target && S_ISDIR(target->i_mode) && is_subdir(old_dir, target))
-		return -ENOTEMPTY;
+		return exchange ? -EINVAL : -ENOTEMPTY;
+	if (exchange && S_ISDIR(source->i_mode) && is_subdir(new_dir, source))
+		return -EINVAL;
 	return 0;
 }
 
@@ -339,10 +356,17 @@ static long rename_busy(struct inode *source, struct inode *target)
 
 	if (is_mountpoint(source) || (target && is_mountpoint(target)))
 		return -EBUSY;
-	if (!S_ISDIR(source->i_mode))
-		return 0;
-	dir_path(source, path, sizeof(path));
-	return has_submounts(path) ? -EBUSY : 0;
+	if (S_ISDIR(source->i_mode)) {
+		dir_path(source, path, sizeof(path));
+		if (has_submounts(path))
+			return -EBUSY;
+	}
+	if (target && S_ISDIR(target->i_mode)) {        /* an exchange moves it too */
+		dir_path(target, path, sizeof(path));
+		if (has_submounts(path))
+			return -EBUSY;
+	}
+	return 0;
 }
 
 /*
@@ -381,8 +405,9 @@ static long vfs_rename(struct inode *old_dir, const char *old_name, struct inode
 }
 
 /*
- * renameat2 with flags 0 or RENAME_NOREPLACE (RENAME_EXCHANGE and
- * RENAME_WHITEOUT are not supported: EINVAL).
+ * renameat2 with flags 0, RENAME_NOREPLACE or RENAME_EXCHANGE (both names
+ * must exist; they trade places, a file with a directory too).
+ * RENAME_WHITEOUT (overlayfs's) is not supported: EINVAL.
  */
 long sys_renameat2(int olddfd, const char *uold, int newdfd, const char *unew, unsigned int flags)
 {
@@ -391,7 +416,9 @@ long sys_renameat2(int olddfd, const char *uold, int newdfd, const char *unew, u
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
 		return -EINVAL;
-	if (flags & (RENAME_EXCHANGE | RENAME_WHITEOUT))
+	if ((flags & RENAME_EXCHANGE) && (flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)))
+		return -EINVAL;
+	if (flags & RENAME_WHITEOUT)
 		return -EINVAL;
 	err = user_path_parent(olddfd, uold, &old, false);
 	if (err)

@@ -4,7 +4,8 @@
  * O_APPEND|O_TMPFILE), read/write/pread/pwrite/readv/writev (short at a
  * fault of the user's buffer), SEEK_DATA/
  * SEEK_HOLE, truncate, fallocate (reserve, KEEP_SIZE, punch hole), unlink
- * of an open file, rename/renameat2, mkdir/rmdir, link, getdents, chdir/
+ * of an open file, rename/renameat2 (RENAME_NOREPLACE, RENAME_EXCHANGE),
+ * mkdir/rmdir, link, getdents, chdir/
  * fchdir/getcwd, stat's
  * sizes and blocks, statfs; a mount with size= (ENOSPC) and huge= (a 2 MiB
  * file in one 2 MiB folio: st_blocks; a hole punched into it); the shell's
@@ -193,6 +194,40 @@ static long nlink(const char *path)
 	return stat(path, &st) ? -1 : (long)st.st_nlink;
 }
 
+/*
+ * renameat2 RENAME_EXCHANGE: both names must exist (ENOENT); the two
+ * trade places, a file with a directory too, across directories, the
+ * directory's subtree and link counts following; neither may be above
+ * the other (EINVAL); NOREPLACE with it is EINVAL.  Uses D/l2 (a file),
+ * D/rd (a directory holding g) and D/re (holding sub/f).
+ */
+static void test_exchange(void)
+{
+	struct stat a, b;
+	long nre, nrd;
+
+	stat(D "/l2", &a);
+	stat(D "/rd", &b);
+	nre = nlink(D "/re");
+	nrd = nlink(D "/rd");
+	ok(!syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/rd/g", 2) &&
+	   !syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/rd/g", 2),
+	   "RENAME_EXCHANGE of two files, and back");
+	ok(!syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/re/sub", 2) &&
+	   !access(D "/l2/f", F_OK) && !stat(D "/re/sub", &b) && b.st_ino == a.st_ino &&
+	   nlink(D "/re") == nre - 1 && !mkdir(D "/l2/deeper", 0755) && !access(D "/l2/deeper", F_OK),
+	   "a file and a directory in another directory trade places; the subtree and link counts follow");
+	ok(!syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/re/sub", 2) && !rmdir(D "/re/sub/deeper") &&
+	   !access(D "/re/sub/f", F_OK) && nlink(D "/re") == nre && nlink(D "/rd") == nrd,
+	   "and back");
+	ok(fails(syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/none", 2), ENOENT) &&
+	   fails(syscall(SYS_renameat2, AT_FDCWD, D "/none", AT_FDCWD, D "/l2", 2), ENOENT) &&
+	   fails(syscall(SYS_renameat2, AT_FDCWD, D "/re", AT_FDCWD, D "/re/sub", 2), EINVAL) &&
+	   fails(syscall(SYS_renameat2, AT_FDCWD, D "/re/sub", AT_FDCWD, D "/re", 2), EINVAL) &&
+	   fails(syscall(SYS_renameat2, AT_FDCWD, D "/l2", AT_FDCWD, D "/rd/g", 3), EINVAL),
+	   "RENAME_EXCHANGE: a missing name ENOENT, one above the other EINVAL, with NOREPLACE EINVAL");
+}
+
 static void test_names(void)
 {
 	ok(!touch(D "/r1") && !rename(D "/r1", D "/r2") && fails(access(D "/r1", F_OK), ENOENT) &&
@@ -230,6 +265,7 @@ static void test_names(void)
 	ok(fails(link(D "/rd", D "/l3"), EPERM) && fails(link(D "/l2", D "/rd/g"), EEXIST),
 	   "link: a directory EPERM, onto a name EEXIST");
 	ok(fails(rename(D "/l2", "/l2"), EXDEV), "rename out of the tmpfs: EXDEV");
+	test_exchange();
 	unlink(D "/l2");
 	unlink(D "/rd/g");
 	unlink(D "/re/sub/f");
