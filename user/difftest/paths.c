@@ -500,8 +500,8 @@ static void step_rename(int step)
 {
 	static const struct { long flags; const char *name; } fl[] = {
 		{ 0, "0" }, { RENAME_NOREPLACE, "RENAME_NOREPLACE" },
-		/* not RENAME_EXCHANGE or RENAME_WHITEOUT alone: foliOS has neither yet (EINVAL) */
-		{ RENAME_NOREPLACE, "RENAME_NOREPLACE" },
+		/* not RENAME_WHITEOUT alone: foliOS has not got it (EINVAL) */
+		{ RENAME_EXCHANGE, "RENAME_EXCHANGE" },
 		{ RENAME_NOREPLACE | RENAME_EXCHANGE, "RENAME_NOREPLACE|RENAME_EXCHANGE" },
 		{ 0x8, "0x8" },
 	};
@@ -886,9 +886,25 @@ static void step_cwd(int step)
 		ret_num(rsys(SYS_chdir, "z"));
 		say(", rmdir(\"" ARENA_DIR "/z\") = ");
 		ret_num(rsys(SYS_rmdir, ARENA_DIR "/z"));
+		say(", chdir(\".\") = ");
+		ret_num(rsys(SYS_chdir, "."));
 		say(", open(\"f\", O_CREAT|O_WRONLY, 0644) = ");
 		fd = rsys(SYS_open, "f", O_CREAT | O_WRONLY, 0644);
 		ret_num(fd);
+		close_fd(fd);
+	} else {
+		/* O_PATH: names the file, a link itself; fchdir takes it, read does not */
+		char c;
+
+		say("fd = open(");
+		name_text(n);
+		say(", O_PATH|O_NOFOLLOW) = ");
+		fd = rsys(SYS_open, n, O_PATH | O_NOFOLLOW);
+		ret_num(fd);
+		say(", read(fd, buf, 1) = ");
+		ret_num(rsys(SYS_read, fd, &c, 1));
+		say(", fchdir(fd) = ");
+		ret_num(rsys(SYS_fchdir, fd));
 		close_fd(fd);
 	}
 	say(", ");
