@@ -8,8 +8,11 @@
  * regular file (always ready), on a closed fd (POLLNVAL) and a negative
  * one (skipped), with timeouts, woken by a child's write; poll is never
  * restarted after a handler (EINTR); ppoll's sigmask lets a blocked
- * signal in for the call only.  Runs unchanged on Linux
- * (../shared/peer/linux-peer.sh --mounts).
+ * signal in for the call only.  select and pselect6: the sets come back
+ * holding what is ready (the count is of bits), EBADF for a closed fd
+ * in a set, EINVAL for n < 0 or a bad timeout, the time left written
+ * back, woken by a child's write, pselect6's sigmask as ppoll's.  Runs
+ * unchanged on Linux (../shared/peer/linux-peer.sh --mounts).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include "tap.h"
 #include <sys/syscall.h>
@@ -282,6 +286,98 @@ static void test_poll_signal(void)
 	close(p[1]);
 }
 
+/* select through the system call itself (libc may use pselect6 for select). */
+static long sys_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+	return syscall(SYS_select, n, r, w, e, tv);
+}
+
+static void test_select(void)
+{
+	struct timeval tv = { 0, 0 };
+	struct timespec ts = { 0, 0 };
+	fd_set r, w, e;
+	int p[2], st, bad;
+	long n;
+	sigset_t none, usr1;
+	pid_t pid;
+
+	if (pipe(p)) {
+		ok(0, "pipe");
+		return;
+	}
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_ZERO(&e);
+	FD_SET(p[0], &r);
+	FD_SET(p[1], &w);
+	FD_SET(p[0], &e);
+	ok(sys_select(p[1] + 1, &r, &w, &e, &tv) == 1 && !FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w) &&
+	   !FD_ISSET(p[0], &e), "select: an empty pipe's write end is ready, its read end is not");
+	FD_SET(p[0], &r);
+	FD_SET(p[1], &w);
+	ok(write(p[1], "x", 1) == 1 && sys_select(p[1] + 1, &r, &w, NULL, &tv) == 2 &&
+	   FD_ISSET(p[0], &r) && FD_ISSET(p[1], &w), "with a byte in it both are: 2 bits counted");
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_SET(p[1], &r);
+	FD_SET(p[0], &w);
+	n = sys_select(p[1] + 1, &r, &w, NULL, &tv);
+	ok(n == 0 && !FD_ISSET(p[1], &r) && !FD_ISSET(p[0], &w),
+	   "the ends asked the other way: 0, the sets cleared");
+	bad = dup(p[0]);
+	close(bad);
+	FD_ZERO(&r);
+	FD_SET(bad, &r);
+	errno = 0;
+	ok(sys_select(bad + 1, &r, NULL, NULL, &tv) == -1 && errno == EBADF &&
+	   sys_select(-1, NULL, NULL, NULL, &tv) == -1 && errno == EINVAL,
+	   "a closed fd in a set: EBADF; n < 0: EINVAL");
+	tv.tv_usec = 1000000;
+	n = sys_select(0, NULL, NULL, NULL, &tv);
+	tv.tv_sec = 0;
+	tv.tv_usec = -1;
+	ok(n == 0 && sys_select(0, NULL, NULL, NULL, &tv) == -1 && errno == EINVAL,
+	   "a timeval of 1000000 us is a second; -1 us: EINVAL");
+	char c;
+	ok(read(p[0], &c, 1) == 1, "drain the pipe");
+	tv.tv_sec = 5;
+	tv.tv_usec = 0;
+	pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		_exit(write(p[1], "y", 1) != 1);
+	}
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	ok(sys_select(p[0] + 1, &r, NULL, NULL, &tv) == 1 && FD_ISSET(p[0], &r) && tv.tv_sec < 5 &&
+	   tv.tv_sec >= 4, "a child's write wakes select; the time left is written back");
+	waitpid(pid, &st, 0);
+	ok(read(p[0], &c, 1) == 1, "drain the pipe again");
+	tv.tv_sec = 0;
+	tv.tv_usec = 30000;
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	ok(sys_select(p[0] + 1, &r, NULL, NULL, &tv) == 0 && tv.tv_sec == 0 && tv.tv_usec == 0 &&
+	   !FD_ISSET(p[0], &r), "a timeout: 0, none left, the set cleared");
+	sigemptyset(&none);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	handle(SIGUSR1, 0);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	hits = 0;
+	kill(getpid(), SIGUSR1);
+	ts.tv_sec = 5;
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	ok(pselect(p[0] + 1, &r, NULL, NULL, &ts, &none) == -1 && errno == EINTR && hits == 1,
+	   "pselect's sigmask lets a blocked pending signal in: EINTR after the handler");
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+	signal(SIGUSR1, SIG_DFL);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	mount_proc_sys();
@@ -291,5 +387,6 @@ int main(void)
 	test_blocked();
 	test_poll_pipe();
 	test_poll_signal();
+	test_select();
 	return tap_done();
 }

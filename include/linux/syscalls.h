@@ -162,6 +162,9 @@ long sys_tgkill(int tgid, int pid, int sig);
 long sys_restart_syscall(void);
 long sys_pause(void);
 long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_msecs);
+long sys_select(int n, unsigned long *inp, unsigned long *outp, unsigned long *exp, void *tvp);
+long sys_pselect6(int n, unsigned long *inp, unsigned long *outp, unsigned long *exp, void *tsp,
+		  void *sig);
 long sys_ppoll(struct pollfd *ufds, unsigned int nfds, const void *tsp, const sigset_t *sigmask,
 	       unsigned long sigsetsize);
 

@@ -11,6 +11,7 @@
 #include <asm/arch.h>                  /* ktime_get_ns() */
 
 #define NSEC_PER_USEC   1000L
+#define USEC_PER_SEC    1000000L
 #define NSEC_PER_MSEC   1000000L
 #define NSEC_PER_SEC    1000000000L
 #define TICK_NSEC       (NSEC_PER_SEC / HZ)     /* a tick of the timer, on every CPU */
