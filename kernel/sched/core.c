@@ -73,9 +73,16 @@ void sched_fork(struct task_struct *p, const struct task_struct *parent)
 	p->state = TASK_NEW;
 	spin_lock_init(&p->pi_lock, "pi_lock");
 	if (parent && parent->pid) {
+		unsigned long flags = arch_local_irq_save();    /* current (the parent) stays on rq */
+		struct rq *rq = this_rq();
+
 		p->cpus_mask = parent->cpus_mask;
 		p->cpu = task_cpu(parent);
-		p->nice = parent->nice;         /* vruntime 0: it starts at its queue's min_vruntime */
+		p->nice = parent->nice;
+		spin_lock(&rq->lock);
+		task_fork_fair(rq, p);          /* relative, placed when it first wakes */
+		spin_unlock(&rq->lock);
+		arch_local_irq_restore(flags);
 	} else {
 		cpumask_setall(&p->cpus_mask);
 		p->cpu = smp_processor_id();

@@ -9,10 +9,14 @@
  * task with the smallest vruntime; the tick makes the running one give way
  * whenever others wait (kernel/sched/core.c), so over time each runnable
  * task gets CPU time in proportion to its weight, and equal ones take
- * turns.  rq->min_vruntime follows the smallest vruntime; a task that
- * leaves a queue keeps its vruntime relative to it, and one that wakes
+ * turns.  rq->min_vruntime follows the smallest vruntime of the running
+ * and the queued tasks, never moving back (update_min_vruntime); a task
+ * that leaves a queue keeps its vruntime relative to it, and one that wakes
  * from a sleep spanning a tick gets half a latency of credit below it
- * (place_entity), so it runs next but cannot bank sleep.  The queue is a
+ * (place_entity), so it runs next but cannot bank sleep.  A new task
+ * starts no earlier than its parent and a slice after min_vruntime
+ * (Linux's task_fork_fair with START_DEBIT): a stream of short-lived
+ * children cannot keep a CPU-bound task from running.  The queue is a
  * list searched at each pick (Linux: a red-black tree): a few tasks per CPU.
  *
  * Load balancing (Linux's load_balance and newidle_balance, simply): when
@@ -43,10 +47,36 @@ static bool vruntime_before(u64 a, u64 b)
 	return (s64)(a - b) < 0;
 }
 
+/* The weight of a task of nice value nice. */
+static unsigned int nice_weight(int nice)
+{
+	return sched_prio_to_weight[nice + 20];
+}
+
+/*
+ * min_vruntime moves up to the smaller of the running task's vruntime (if
+ * it is runnable) and the smallest queued one, never back (Linux's
+ * update_min_vruntime): waking and new tasks are placed against it.
+ */
+static void update_min_vruntime(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr, *p;
+	bool any = curr != rq->idle && curr->on_rq;
+	u64 v = any ? curr->vruntime : rq->min_vruntime;
+
+	list_for_each_entry(p, &rq->queue, run_list)
+		if (!any || vruntime_before(p->vruntime, v)) {
+			v = p->vruntime;
+			any = true;
+		}
+	if (vruntime_before(rq->min_vruntime, v))
+		rq->min_vruntime = v;
+}
+
 /*
  * curr's vruntime grows by the time since rq->curr_start, weighted
- * (Linux's update_curr); running alone, it carries min_vruntime along, so
- * a task that wakes meanwhile is placed by the time that went by.
+ * (Linux's update_curr), and min_vruntime follows, so a task that wakes
+ * meanwhile is placed by the time that went by.
  */
 void update_curr_fair(struct rq *rq)
 {
@@ -58,9 +88,24 @@ void update_curr_fair(struct rq *rq)
 	rq->curr_start = now;
 	if (curr == rq->idle)
 		return;
-	curr->vruntime += delta * NICE_0_LOAD / sched_prio_to_weight[READ_ONCE(curr->nice) + 20];
-	if (list_empty(&rq->queue) && vruntime_before(rq->min_vruntime, curr->vruntime))
-		rq->min_vruntime = curr->vruntime;
+	curr->vruntime += delta * NICE_0_LOAD / nice_weight(READ_ONCE(curr->nice));
+	update_min_vruntime(rq);
+}
+
+/*
+ * A new task's vruntime, relative to its queue's min_vruntime until it is
+ * placed (Linux's task_fork_fair with START_DEBIT): its parent's (current,
+ * on rq, locked), but at least one slice on — the share of a latency one
+ * more task on rq would get, weighted by its nice value.
+ */
+void task_fork_fair(struct rq *rq, struct task_struct *p)
+{
+	u64 slice = SCHED_LATENCY_NS / (rq->nr_running + 1) * NICE_0_LOAD / nice_weight(p->nice);
+	s64 parent;
+
+	update_curr_fair(rq);
+	parent = current->vruntime - rq->min_vruntime;
+	p->vruntime = parent > (s64)slice ? (u64)parent : slice;
 }
 
 /*
@@ -75,8 +120,7 @@ struct task_struct *pick_next_task_fair(struct rq *rq)
 	list_for_each_entry(p, &rq->queue, run_list)
 		if (!best || vruntime_before(p->vruntime, best->vruntime))
 			best = p;
-	if (best && vruntime_before(rq->min_vruntime, best->vruntime))
-		rq->min_vruntime = best->vruntime;
+	update_min_vruntime(rq);
 	rq->curr_start = ktime_get_ns();
 	return best;
 }

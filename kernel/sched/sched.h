@@ -57,6 +57,7 @@ void requeue_migrated_task(struct task_struct *p);
 void deactivate_task(struct rq *rq, struct task_struct *p);
 bool load_balance(struct rq *this_rq);
 void update_curr_fair(struct rq *rq);
+void task_fork_fair(struct rq *rq, struct task_struct *p);
 struct task_struct *pick_next_task_fair(struct rq *rq);
 void place_entity(struct rq *rq, struct task_struct *p, bool sleeper);
 
