@@ -109,7 +109,7 @@ int notify_change(struct inode *inode, struct iattr *attr)
 	if (!inode->i_op || !inode->i_op->setattr)
 		return -EROFS;
 	if ((v & ATTR_MODE) && S_ISLNK(inode->i_mode))
-		return -EOPNOTSUPP;     /* a link's mode is never looked at: it stays 0777 */
+		return -EOPNOTSUPP;     /* a link's mode is never looked at: 0777 (as the peer's Debian 6.1) */
 	if (v & (ATTR_KILL_SUID | ATTR_KILL_SGID)) {
 		umode_t mode = v & ATTR_MODE ? attr->ia_mode : inode->i_mode;
 

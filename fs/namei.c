@@ -342,7 +342,7 @@ static struct inode *start_dir(int dirfd, long *err)
 	return dir;
 }
 
-static long start_dir_path(int dirfd, char *buf, size_t size)
+static long start_dir_path(int dirfd, char *buf, size_t size, struct inode **dead)
 {
 	struct inode *dir;
 	long err;
@@ -351,12 +351,14 @@ static long start_dir_path(int dirfd, char *buf, size_t size)
 	dir = start_dir(dirfd, &err);
 	if (!dir)
 		return err;
-	if (!S_ISDIR(dir->i_mode))
+	if (!S_ISDIR(dir->i_mode)) {
 		err = -ENOTDIR;
-	else if (IS_DEADDIR(dir))
-		err = -ENOENT;
-	else
+	} else if (IS_DEADDIR(dir)) {
+		*dead = dir;            /* "." still names it: only_dots() */
+		return -ENOENT;
+	} else {
 		dir_path(dir, buf, size);
+	}
 	iput(dir);
 	return err;
 }
@@ -376,6 +378,7 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 	w->out_size = size;
 	w->grown = NULL;
 	w->jumped = false;
+	w->dead = NULL;
 	if (!w->in)
 		return -ENOMEM;
 	if (get_fs_root_path(current->fs, w->root, sizeof(w->root))) {
@@ -387,6 +390,8 @@ static int walk_bufs_alloc(struct walk_bufs *w, const char *name)
 
 static void walk_bufs_free(struct walk_bufs *w)
 {
+	if (w->dead)
+		iput(w->dead);
 	kfree(w->grown);
 	kfree(w->in);
 }
@@ -432,7 +437,7 @@ static long absolute(int dirfd, const char *name, struct walk_bufs *w, bool *tra
 
 	strlcpy(buf, w->root, DIR_PATH_MAX);
 	if (name[0] != '/') {
-		err = start_dir_path(dirfd, buf, DIR_PATH_MAX);
+		err = start_dir_path(dirfd, buf, DIR_PATH_MAX, &w->dead);
 		if (err)
 			return err;
 	}
@@ -533,17 +538,17 @@ long filename_lookup(int dirfd, const char *name, unsigned int flags, struct ino
 		     char *path)
 {
 	struct walk_bufs w;
-	bool trailing;
+	bool trailing = false;
 	long err = walk_bufs_alloc(&w, name);
 
 	if (err)
 		return err;
 	err = absolute(dirfd, name, &w, &trailing);
-	if (err == -ENOENT && only_dots(name)) {        /* "." of a removed directory */
-		*inode = start_dir(dirfd, &err);
-		err = *inode ? err : -ENOENT;
-		if (*inode)
-			dir_path(*inode, w.out, w.out_size);    /* its last path */
+	if (w.dead && only_dots(name)) {        /* "." of a removed directory */
+		*inode = w.dead;
+		w.dead = NULL;
+		err = 0;
+		dir_path(*inode, w.out, w.out_size);    /* its last path */
 	} else if (!err)
 		err = resolve(&w, flags | (trailing ? LOOKUP_FOLLOW : 0), inode);
 	if (!err && trailing && !S_ISDIR((*inode)->i_mode)) {
@@ -672,9 +677,18 @@ long path_parentat(int dirfd, const char *name, struct path_parent *pp)
 	pp->grown = NULL;
 	pp->last_err = 0;
 	pp->last[0] = '\0';
+	pp->trailing = false;
 	if (err)
 		return err;
 	err = absolute(dirfd, name, &w, &pp->trailing);
+	if (w.dead && only_dots(name)) {        /* "." of a removed directory: as Linux's */
+		iput(w.dead);
+		w.dead = NULL;
+		w.out[0] = '\0';
+		pp->path = w.out;
+		pp->type = LAST_DOT;
+		goto done;
+	}
 	if (err)
 		goto fail;
 	pp->path = p = w.out;

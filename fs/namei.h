@@ -22,6 +22,7 @@ struct walk_bufs {
 	size_t out_size;
 	char *grown;
 	bool jumped;            /* out is a magic link's file's name, not a path walked */
+	struct inode *dead;     /* the removed directory a relative name started in (a reference) */
 	char root[DIR_PATH_MAX];        /* the caller's root directory's path: "" but after chroot */
 };
 

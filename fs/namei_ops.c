@@ -370,31 +370,67 @@ static long rename_busy(struct inode *source, struct inode *target)
 }
 
 /*
- * rename under the locks (Linux's vfs_rename): both directories
- * (lock_rename), the target's inode if the new name exists, and
- * namespace_sem for reading across the checks and the move.  0 or -errno.
+ * Lock the non-directories of a and b (either may be NULL), the lower
+ * address first (Linux's lock_two_nondirectories).
+ */
+static void lock_two_nondirectories(struct inode *a, struct inode *b)
+{
+	if (a > b) {
+		struct inode *t = a;
+
+		a = b;
+		b = t;
+	}
+	if (a && !S_ISDIR(a->i_mode))
+		inode_lock(a);
+	if (b && b != a && !S_ISDIR(b->i_mode))
+		inode_lock_nested(b, I_MUTEX_NONDIR2);
+}
+
+static void unlock_two_nondirectories(struct inode *a, struct inode *b)
+{
+	if (a && !S_ISDIR(a->i_mode))
+		inode_unlock(a);
+	if (b && b != a && !S_ISDIR(b->i_mode))
+		inode_unlock(b);
+}
+
+/*
+ * rename under the locks (Linux 6.1's vfs_rename): both directories
+ * (lock_rename); a non-directory source and the target if they are not
+ * directories, or for an exchange whichever are not (else a directory
+ * target alone); and namespace_sem for reading across the checks and the
+ * move.  A name renamed onto another for the same inode is left as it is
+ * (0), mount points or not.  0 or -errno.
  */
 static long vfs_rename(struct inode *old_dir, const char *old_name, struct inode *new_dir,
 		       const char *new_name, unsigned int flags)
 {
 	struct inode *source, *target;
-	bool lock_target;
+	bool both = false, locked;
 	long err;
 
 	lock_rename(old_dir, new_dir);
 	source = old_dir->i_op->lookup(old_dir, old_name);
 	target = new_dir->i_op->lookup(new_dir, new_name);
 	err = rename_trap(old_dir, source, new_dir, target, flags);
-	lock_target = !err && target && target != source;
-	if (lock_target)
-		inode_lock(target);
+	locked = !err && target != source;
+	if (locked) {
+		both = !S_ISDIR(source->i_mode) || (flags & RENAME_EXCHANGE);
+		if (both)
+			lock_two_nondirectories(source, target);
+		else if (target)
+			inode_lock(target);
+	}
 	down_read(&namespace_sem);
-	if (!err)
+	if (locked)
 		err = rename_busy(source, target);
-	if (!err)
+	if (locked && !err)
 		err = old_dir->i_op->rename(old_dir, old_name, new_dir, new_name, flags);
 	up_read(&namespace_sem);
-	if (lock_target)
+	if (locked && both)
+		unlock_two_nondirectories(source, target);
+	else if (locked && target)
 		inode_unlock(target);
 	unlock_rename(old_dir, new_dir);
 	if (source)

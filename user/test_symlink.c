@@ -197,6 +197,8 @@ static void test_mounts(void)
 	   "links in the mount lead out of it and back");
 	ok(fails(stat(D "/lm/nothing", &st)) == ENOENT && fails(stat(D "/lmx/y", &st)) == ENOTDIR,
 	   "below a link into the mount: ENOENT, ENOTDIR");
+	ok(rename(D "/m", D "/m") == 0 && syscall(SYS_renameat2, AT_FDCWD, D "/m", AT_FDCWD, D "/m", 2) == 0 &&
+	   fails(rename(D "/m", D "/m2")) == EBUSY, "a mount point renamed onto itself: 0; elsewhere EBUSY");
 	unlink(D "/m/out");
 	unlink(D "/m/up");
 	ok(umount(D "/m") == 0 && !strcmp(read_file(D "/lmx", buf, sizeof(buf)), "under") &&

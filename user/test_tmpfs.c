@@ -395,6 +395,9 @@ static void test_cwd(void)
 		   st.st_nlink == 0 && fd >= 0 && fails(stat("x", &st), ENOENT) &&
 		   fails(mkdir("x", 0755), ENOENT),
 		   "in a removed directory \".\" is still it (0 links); names in it ENOENT");
+		ok(fails(mkdir(".", 0755), EEXIST) && fails(rmdir("."), EINVAL) &&
+		   fails(unlink("."), EISDIR) && fails(open(".", O_CREAT | O_WRONLY, 0644), EISDIR),
+		   "and \".\" there as a name to make or remove: EEXIST, EINVAL, EISDIR, as anywhere");
 		if (fd >= 0)
 			close(fd);
 	}

@@ -293,6 +293,7 @@ enum inode_i_mutex_lock_class {
 	I_MUTEX_PARENT,
 	I_MUTEX_PARENT2,
 	I_MUTEX_CHILD,
+	I_MUTEX_NONDIR2,        /* the second of two non-directories (lock_two_nondirectories) */
 };
 
 static inline void inode_lock(struct inode *inode)
