@@ -4,11 +4,15 @@
  * /proc/stat (cpu lines, ctxt, btime, processes, procs_running), the CPU
  * times and start time in /proc/self/stat, and the credential calls
  * answering as root (getresuid, getgroups, setuid(0)...), and the kernel
- * log through syslog(2) (dmesg's klogctl).
+ * log through syslog(2) (dmesg's klogctl); /proc/self/status's signal
+ * sets (pending to the thread and the process, blocked, ignored, caught)
+ * and capability sets, as ps -o and pgrep read them.
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
 #define _GNU_SOURCE
 #include "tap.h"
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/sysinfo.h>
 #include <errno.h>
 #include <grp.h>
@@ -155,6 +159,50 @@ static void test_syslog(void)
 	ok(klogctl(99, buf, 1) == -1 && errno == EINVAL, "syslog of an unknown action: EINVAL");
 }
 
+static void on_hup(int sig)
+{
+	(void)sig;
+}
+
+/* The hex value of status's line "name:\t..." in buf, or ~0 if there is none. */
+static unsigned long long status_hex(const char *buf, const char *name)
+{
+	const char *p = strstr(buf, name);
+
+	return p ? strtoull(p + strlen(name) + 2, NULL, 16) : ~0ULL;
+}
+
+static void test_status_sigs(void)
+{
+	static char buf[4096];
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, on_hup);
+	raise(SIGUSR1);                         /* to this thread */
+	kill(getpid(), SIGUSR2);                /* to the process */
+	slurp("/proc/self/status", buf, sizeof(buf));
+	ok(status_hex(buf, "SigPnd") == 1ULL << (SIGUSR1 - 1) &&
+	   status_hex(buf, "ShdPnd") == 1ULL << (SIGUSR2 - 1) &&
+	   (status_hex(buf, "SigBlk") & 0xffffffffULL) == ((1ULL << (SIGUSR1 - 1)) | (1ULL << (SIGUSR2 - 1))) &&
+	   (status_hex(buf, "SigBlk") >> (SIGRTMIN + 1 - 1) & 1) &&
+	   (status_hex(buf, "SigIgn") >> (SIGPIPE - 1) & 1) && (status_hex(buf, "SigCgt") >> (SIGHUP - 1) & 1),
+	   "status: SigPnd, ShdPnd, SigBlk, SigIgn, SigCgt");
+	ok(status_hex(buf, "CapEff") != ~0ULL && (status_hex(buf, "CapEff") & 1) &&
+	   status_hex(buf, "CapBnd") == status_hex(buf, "CapPrm") && status_hex(buf, "CapInh") == 0 &&
+	   strstr(buf, "NoNewPrivs:\t0\n"), "status: root's capability sets, NoNewPrivs 0");
+	signal(SIGUSR1, SIG_IGN);               /* the pending ones go, unblocked */
+	signal(SIGUSR2, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	(void)argc;
@@ -164,5 +212,6 @@ int main(int argc, char **argv, char **envp)
 	test_self_stat();
 	test_creds();
 	test_syslog();
+	test_status_sigs();
 	return tap_done();
 }

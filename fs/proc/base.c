@@ -66,6 +66,9 @@ struct task_snapshot {
 	int ppid, pgid, sid, nr_threads, nice;
 	int tty_nr, tpgid;      /* the controlling tty's device number and foreground group, or 0, -1 */
 	u64 utime, stime, cutime, cstime, start_time;   /* ns; a leader's: its process's */
+	sigset_t pending, shared, blocked, ignored, caught;     /* status's Sig* lines */
+	struct task_caps caps;
+	bool no_new_privs;
 	unsigned int cpu;
 	struct cpumask cpus;
 	bool alive;             /* false: reaped since the open */
@@ -85,6 +88,26 @@ static void task_snapshot_times(struct task_struct *t, struct task_snapshot *ts)
 	ts->start_time = t->start_time;
 }
 
+/*
+ * The signal sets status shows (Linux's collect_sigign_sigcatch and
+ * task_sig): pending to the thread and to the process, blocked, and the
+ * dispositions ignored or caught.  tasklist_lock held (the siglock here).
+ */
+static void task_snapshot_signals(struct task_struct *t, struct task_snapshot *ts)
+{
+	ts->pending = t->pending.signal;
+	ts->shared = t->signal->shared_pending.signal;
+	ts->blocked = t->blocked;
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		unsigned long handler = t->sighand->action[sig - 1].handler;
+
+		if (handler == SIG_IGN)
+			ts->ignored |= 1UL << (sig - 1);
+		else if (handler != SIG_DFL)
+			ts->caught |= 1UL << (sig - 1);
+	}
+}
+
 static void task_snapshot(long pid, struct task_snapshot *ts)
 {
 	unsigned long flags;
@@ -102,6 +125,9 @@ static void task_snapshot(long pid, struct task_snapshot *ts)
 		ts->tpgid = t->signal->tty ? t->signal->tty->pgrp : -1;
 		task_snapshot_times(t, ts);
 		ts->nr_threads = t->signal->nr_threads;
+		task_snapshot_signals(t, ts);
+		ts->caps = t->caps;
+		ts->no_new_privs = t->no_new_privs;
 		ts->nice = READ_ONCE(t->nice);
 		ts->cpu = task_cpu(t);
 		ts->cpus = t->cpus_mask;
@@ -125,8 +151,17 @@ static int status_show(struct seq_file *m, void *v)
 		   ts.ppid);
 	task_mem(m, m->private);
 	seq_printf(m, "Threads:\t%d\n", ts.nr_threads);
-	if (ts.alive)
+	if (ts.alive) {
+		seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\nSigIgn:\t%016lx\n"
+			   "SigCgt:\t%016lx\n", ts.pending, ts.shared, ts.blocked, ts.ignored,
+			   ts.caught);
+		seq_printf(m, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
+			   "CapBnd:\t%016llx\nCapAmb:\t%016llx\nNoNewPrivs:\t%d\n",
+			   (unsigned long long)ts.caps.inheritable, (unsigned long long)ts.caps.permitted,
+			   (unsigned long long)ts.caps.effective, (unsigned long long)ts.caps.bset, 0ULL,
+			   ts.no_new_privs);
 		cpus_allowed_show(m, &ts.cpus);
+	}
 	return 0;
 }
 
