@@ -13,6 +13,10 @@
  *   ISIG: VINTR, VQUIT and VSUSP send SIGINT, SIGQUIT and SIGTSTP to the
  *   foreground process group and flush the input (unless NOFLSH).
  *
+ * Output, writers' and echo alike, is processed as OPOST says
+ * (process_output): ONLCR's "\r\n" for "\n" by default; none at all
+ * without OPOST (raw mode: vi, less), whose bytes go out as written.
+ *
  * Nothing is lost: when read_buf is full and a reader can empty it, the
  * UART is throttled (its receive interrupt off; the bytes wait in the
  * UART and, on QEMU, in the host) until n_tty_read() makes room.  Only a
@@ -47,6 +51,92 @@ static unsigned int read_cnt(const struct tty_struct *tty)
 	return tty->read_head - tty->read_tail;
 }
 
+/*
+ * Output processing (Linux's do_output_char): with OPOST, ONLCR makes
+ * "\n" "\r\n", OCRNL makes "\r" "\n", ONOCR drops a "\r" at column 0,
+ * ONLRET takes "\n" as a return too, OLCUC upper-cases, XTABS writes a
+ * tab as spaces to the next multiple of 8; without OPOST every byte goes
+ * as it is.  tty->column follows the cursor.  Into out (8n bytes at
+ * most: a tab's spaces); returns its length.  tty->lock held.
+ */
+static size_t process_output(struct tty_struct *tty, const char *in, size_t n, char *out)
+{
+	tcflag_t o = tty->termios.c_oflag;
+	size_t len = 0;
+
+	if (!(o & OPOST)) {
+		memcpy(out, in, n);
+		return n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char c = in[i];
+
+		if (c == '\n') {
+			if (o & (ONLCR | ONLRET))
+				tty->column = 0;
+			if (o & ONLCR)
+				out[len++] = '\r';
+		} else if (c == '\r') {
+			if ((o & ONOCR) && !tty->column)
+				continue;
+			if (o & OCRNL)
+				c = '\n';
+			if (!(o & OCRNL) || (o & ONLRET))
+				tty->column = 0;
+		} else if (c == '\t') {
+			unsigned int spaces = 8 - (tty->column & 7);
+
+			tty->column += spaces;
+			if ((o & TABDLY) == XTABS) {
+				memset(out + len, ' ', spaces);
+				len += spaces;
+				continue;
+			}
+		} else if (c == '\b') {
+			tty->column -= !!tty->column;
+		} else if ((unsigned char)c >= 0x20 && c != 0x7f) {
+			if ((o & OLCUC) && c >= 'a' && c <= 'z')
+				c -= 'a' - 'A';
+			tty->column++;
+		}
+		out[len++] = c;
+	}
+	return len;
+}
+
+#define OUTPUT_PIECE    64              /* bytes processed at a time, into 8 times as many */
+
+/* Print in (n bytes) processed, as one piece on the console.  tty->lock held. */
+static void write_processed(struct tty_struct *tty, const char *in, size_t n)
+{
+	unsigned long flags = console_output_begin();
+	char out[8 * OUTPUT_PIECE];
+
+	for (size_t i = 0; i < n; i += OUTPUT_PIECE)
+		console_write_locked(out, process_output(tty, in + i, MIN(n - i, OUTPUT_PIECE), out));
+	console_output_end(flags);
+}
+
+/* Echo s (3 bytes at most) to the console, output-processed.  tty->lock held. */
+static void echo_output(struct tty_struct *tty, const char *s, size_t n)
+{
+	write_processed(tty, s, n);
+}
+
+/*
+ * A writer's bytes to the console (Linux's n_tty_write): processed and
+ * printed as one piece under tty->lock, so no echo or kernel message
+ * lands inside.  Takes tty->lock, interrupts off.
+ */
+void n_tty_write(struct tty_struct *tty, const char *in, size_t n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tty->lock, flags);
+	write_processed(tty, in, n);
+	spin_unlock_irqrestore(&tty->lock, flags);
+}
+
 /* A control character echoes as ^X with ECHOCTL, taking two columns. */
 static bool echoes_as_ctl(const struct tty_struct *tty, unsigned char c)
 {
@@ -54,16 +144,16 @@ static bool echoes_as_ctl(const struct tty_struct *tty, unsigned char c)
 }
 
 /* Echo c if ECHO is on (a newline also with ECHONL in canonical mode). */
-static void echo_char(const struct tty_struct *tty, unsigned char c)
+static void echo_char(struct tty_struct *tty, unsigned char c)
 {
 	char ctl[2] = { '^', c ^ 0x40 };
 
 	if (!L_FLAG(tty, ECHO) && !(c == '\n' && L_FLAG(tty, ECHONL) && L_FLAG(tty, ICANON)))
 		return;
 	if (echoes_as_ctl(tty, c))
-		console_write(ctl, 2);
+		echo_output(tty, ctl, 2);
 	else
-		console_write((const char *)&c, 1);
+		echo_output(tty, (const char *)&c, 1);
 }
 
 /* Is c the enabled control character cc[i]? */
@@ -94,13 +184,13 @@ static void put_tty_queue(struct tty_struct *tty, unsigned char c, bool line_end
 }
 
 /* Rub out the last byte of the line being typed from the screen (ECHOE). */
-static void echo_erase(const struct tty_struct *tty, unsigned char c)
+static void echo_erase(struct tty_struct *tty, unsigned char c)
 {
 	if (!L_FLAG(tty, ECHO) || !L_FLAG(tty, ECHOE))
 		return;
-	console_write("\b \b", 3);
+	echo_output(tty, "\b \b", 3);
 	if (echoes_as_ctl(tty, c))
-		console_write("\b \b", 3);
+		echo_output(tty, "\b \b", 3);
 }
 
 /* VERASE erases the last byte of the line being typed, VWERASE its last word, VKILL all of it. */

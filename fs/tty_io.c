@@ -1,10 +1,10 @@
 /*
  * The console's file operations (Linux's drivers/tty/tty_io.c and
  * tty_ioctl.c): read goes to the line discipline (fs/n_tty.c); write
- * prints whole 4 KiB chunks; the termios and window-size ioctls, with
- * Linux's defaults (tty_std_termios: canonical, echo, signals).  Output
- * is always processed as OPOST|ONLCR (the UART driver writes CR before
- * LF).  The one terminal has three names: /dev/ttyS0 (4:64), which a
+ * prints whole 4 KiB chunks, output-processed as the termios says
+ * (n_tty_write: OPOST|ONLCR by default); the termios and window-size
+ * ioctls, with Linux's defaults (tty_std_termios: canonical, echo,
+ * signals).  The one terminal has three names: /dev/ttyS0 (4:64), which a
  * session leader's open makes its controlling tty; /dev/console (5:1),
  * which never does, as Linux's; /dev/tty (5:0), the caller's controlling
  * tty (ENXIO without one).  Job control: fs/tty_jobctrl.c.
@@ -81,7 +81,7 @@ static long tty_write(struct file *f, const char *ubuf, size_t count, loff_t *po
 
 		if (copy_from_user(chunk, ubuf + done, n))
 			break;
-		console_write(chunk, n);
+		n_tty_write(&console_tty, chunk, n);
 		done += n;
 	}
 	kfree(chunk);

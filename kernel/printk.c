@@ -105,15 +105,31 @@ void warn_slowpath(const char *file, int line, const char *cond)
 }
 
 /*
- * Write user output to the console as one piece: no kernel message lands
- * inside it.  (The text does not go to the kernel log.)
+ * A tty's output to the console: console_output_begin(), then its bytes
+ * as they are (the line discipline processed them: OPOST) in as many
+ * console_write_locked() calls as it takes, then console_output_end():
+ * no kernel message lands inside.  (The text does not go to the kernel
+ * log.)  Interrupts off in between.
  */
-void console_write(const char *s, size_t n)
+unsigned long console_output_begin(void)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&logbuf_lock, flags);
-	console_emit(s, n);
+	return flags;
+}
+
+void console_write_locked(const char *s, size_t n)
+{
+	lockdep_assert_held(&logbuf_lock);
+	if (!n)
+		return;
+	uart_write_raw(s, n);
+	console_at_bol = s[n - 1] == '\n';
+}
+
+void console_output_end(unsigned long flags)
+{
 	spin_unlock_irqrestore(&logbuf_lock, flags);
 }
 

@@ -12,6 +12,9 @@
 #      line's start is end of file for cat.
 #   3. job control: ^Z (0x1a) stops `sleep 30`, ash reports it Stopped,
 #      `fg` puts it back in the foreground, where ^C kills it (status 130).
+#   4. output processing: after `stty -opost` (raw output, as vi and less
+#      set it) or `stty -onlcr` a "\n" goes out alone, without the "\r"
+#      ONLCR adds by default.
 # The shell is BusyBox ash (prompt "/ # "), with /dev/ttyS0 as its terminal.
 # Usage: tests/tty-test.sh [--no-page-mapcount] [--smp N] (on N CPUs the
 # UART's interrupt and the reading shell are on different CPUs now and
@@ -116,6 +119,8 @@ printf '\003' >&7
 sleep 1
 printf 'echo jc=$?\n' >&7
 expect '^jc=130$' 20
+printf 'stty -opost; echo R""1; stty opost; stty -onlcr; echo R""2; stty onlcr; echo R""3\n' >&7
+expect '^R3$' 20
 printf 'exit 3\n' >&7
 expect 'foliOS: ' 20
 finish
@@ -133,4 +138,7 @@ result $ok "^D at a line's start ends cat's input, the line before it was read w
 ok=OK
 tr -d '\r' <"$out" | grep -qE '\[1\]\+ +Stopped +sleep 30' && tr -d '\r' <"$out" | grep -qx 'jc=130' || ok=FAIL
 result $ok "^Z stops the foreground job (ash: Stopped), fg continues it in the foreground, ^C ends it"
+ok=OK
+grep -aqx 'R1' "$out" && grep -aqx 'R2' "$out" && grep -aqx $'R3\r' "$out" || ok=FAIL
+result $ok "stty -opost and -onlcr: a newline goes out without the carriage return ONLCR adds"
 [ $fails = 0 ]

@@ -34,7 +34,14 @@ void uart_putc(char c)
 	outb(COM1, c);
 }
 
-/* Write n bytes, turning "\n" into "\r\n" for terminals. */
+/* Write n bytes as they are (a tty's output, processed already: fs/n_tty.c). */
+void uart_write_raw(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		uart_putc(s[i]);
+}
+
+/* Write n bytes, turning "\n" into "\r\n" for terminals (the kernel's messages). */
 void uart_write(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -18,7 +18,9 @@ extern int console_loglevel;
 
 __printf(1, 2) int printk(const char *fmt, ...);
 int vprintk(const char *fmt, va_list ap);
-void console_write(const char *s, size_t n);
+unsigned long console_output_begin(void);
+void console_write_locked(const char *s, size_t n);
+void console_output_end(unsigned long flags);
 __printf(1, 2) __noreturn void panic(const char *fmt, ...);
 __printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);

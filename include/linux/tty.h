@@ -36,11 +36,13 @@ struct tty_struct {
 	int session;                    /* the session it controls, 0: none (tasklist_lock) */
 	wait_queue_head_t read_wait;    /* readers wait here for input */
 	struct winsize winsize;         /* TIOCGWINSZ (tty->lock) */
+	unsigned int column;            /* the output's cursor column, for ONOCR and tabs (tty->lock) */
 };
 
 /* The termios flags n_tty looks at (Linux's L_ICANON(tty) and friends). */
 #define L_FLAG(tty, f)  ((tty)->termios.c_lflag & (f))
 #define I_FLAG(tty, f)  ((tty)->termios.c_iflag & (f))
+#define O_FLAG(tty, f)  ((tty)->termios.c_oflag & (f))
 
 struct task_struct;
 
@@ -64,6 +66,7 @@ bool n_tty_check_throttle(struct tty_struct *tty);
 void n_tty_receive_char(struct tty_struct *tty, unsigned char c);
 
 long n_tty_read(struct tty_struct *tty, char *ubuf, unsigned long count, bool nonblock);
+void n_tty_write(struct tty_struct *tty, const char *in, size_t n);
 bool n_tty_input_available(const struct tty_struct *tty, bool poll);
 unsigned int n_tty_inq(struct tty_struct *tty);
 void n_tty_set_termios(struct tty_struct *tty, const struct termios *t, bool flush);

@@ -72,7 +72,13 @@ struct winsize {
 
 /* c_oflag */
 #define OPOST   0000001
+#define OLCUC   0000002
 #define ONLCR   0000004
+#define OCRNL   0000010
+#define ONOCR   0000020
+#define ONLRET  0000040
+#define TABDLY  0014000
+#define XTABS   0014000         /* TAB3: tabs go out as spaces */
 
 /* c_cflag */
 #define CBAUD   0010017

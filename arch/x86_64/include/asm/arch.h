@@ -27,6 +27,7 @@ extern bool cpu_has_smep, cpu_has_smap;
 void uart_init(void);
 void uart_putc(char c);
 void uart_write(const char *s, size_t n);
+void uart_write_raw(const char *s, size_t n);
 void uart_flush(void);
 void trap_init(void);
 void multiboot_cmdline(unsigned long magic, unsigned long info_pa);
