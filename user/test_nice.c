@@ -113,17 +113,25 @@ static pid_t spinner(int nice, double end, int fd)
 	return pid;
 }
 
-/* Two spinners on one CPU for 1.5 s, at nice a and b: the CPU time of each, in ms. */
-static void share(int a, int b, int *ms_a, int *ms_b)
+/* Run on CPU 0 only from now on (children too); *all gets the mask to go back to. */
+static void pin_to_cpu0(cpu_set_t *all)
 {
-	cpu_set_t one, all;
-	int fa[2], fb[2];
-	double end;
+	cpu_set_t one;
 
-	sched_getaffinity(0, sizeof(all), &all);
+	sched_getaffinity(0, sizeof(*all), all);
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	sched_setaffinity(0, sizeof(one), &one);
+}
+
+/* Two spinners on one CPU for 1.5 s, at nice a and b: the CPU time of each, in ms. */
+static void share(int a, int b, int *ms_a, int *ms_b)
+{
+	cpu_set_t all;
+	int fa[2], fb[2];
+	double end;
+
+	pin_to_cpu0(&all);
 	xpipe(fa, 0);
 	xpipe(fb, 0);
 	end = now(CLOCK_MONOTONIC) + 1.5;
@@ -156,14 +164,11 @@ static void check_shares(void)
  */
 static void check_fork_storm(void)
 {
-	cpu_set_t one, all;
+	cpu_set_t all;
 	int fd[2], ms = 0, forks = 0;
 	double end;
 
-	sched_getaffinity(0, sizeof(all), &all);
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	sched_setaffinity(0, sizeof(one), &one);
+	pin_to_cpu0(&all);
 	xpipe(fd, 0);
 	end = now(CLOCK_MONOTONIC) + 1.0;
 	spinner(0, end, fd[1]);

@@ -248,11 +248,83 @@ static void arena_dir_end(void)
 static const unsigned modes[] = { 0644, 0600, 0755, 0777, 0, 07777, 04755, 02755, 01777 };
 #define gen_mode() modes[pick(sizeof(modes) / sizeof(modes[0]))]
 
+/*
+ * A step on a name relative to a dirfd of kind dk ends: the dirfd closed,
+ * or (the arena directory itself) what the name is now, printed.
+ */
+static void end_at(int dk, long dfd, const char *name)
+{
+	if (dk)
+		close_fd(dfd);
+	else
+		after_lstat(name);
+	end_line();
+}
+
+/* fd = open(name, flags) = its result, printed; the fd (or -errno). */
+static long open_printed(const char *name, long flags, const char *flags_name)
+{
+	long fd;
+
+	say("fd = open(");
+	name_text(name);
+	say(", %s) = ", flags_name);
+	fd = rsys(SYS_open, name, flags);
+	ret_num(fd);
+	return fd;
+}
+
+/* fn(name) = its result, for a call nr that takes a path alone. */
+static void path_call(const char *fn, long nr, const char *name)
+{
+	say("%s(", fn);
+	name_text(name);
+	say(") = ");
+	ret_num(rsys(nr, name));
+}
+
+/* fn(a, b) = its result, for a call nr that takes two paths. */
+static void path2_call(const char *fn, long nr, const char *a, const char *b)
+{
+	say("%s(", fn);
+	name_text(a);
+	say(", ");
+	name_text(b);
+	say(") = ");
+	ret_num(rsys(nr, a, b));
+}
+
+/* fn(AT_FDCWD, a, AT_FDCWD, b, flags) = its result (linkat, renameat2). */
+static void path2_at_call(const char *fn, long nr, const char *a, const char *b, long flags,
+			  const char *flags_name)
+{
+	say("%s(AT_FDCWD, ", fn);
+	name_text(a);
+	say(", AT_FDCWD, ");
+	name_text(b);
+	say(", %s) = ", flags_name);
+	ret_num(rsys(nr, AT_FDCWD, a, AT_FDCWD, b, flags));
+}
+
+/* len bytes of c at off (pwrite), or where fd stands (off < 0: write), printed. */
+static void write_fill(long fd, int c, long len, long off)
+{
+	static char data[5000];
+
+	memset(data, c, len);
+	if (off >= 0) {
+		say(", pwrite(fd, '%c' * %ld, %ld) = ", c, len, off);
+		ret_num(rsys(SYS_pwrite64, fd, data, len, off));
+	} else {
+		say(", write('%c' * %ld) = ", c, len);
+		ret_num(rsys(SYS_write, fd, data, len));
+	}
+}
+
 /* open(O_CREAT) and a write: a file with known contents. */
 static void step_mkfile(int step)
 {
 	static const long lens[] = { 0, 1, 100, 4096, 5000 };
-	static char data[5000];
 	const char *n = gen_name();
 	unsigned mode = gen_mode();
 	int excl = pick(3) == 0, trunc = pick(2), c = 'a' + pick(26);
@@ -268,9 +340,7 @@ static void step_mkfile(int step)
 	fd = rsys(SYS_open, n, flags, mode);
 	ret_num(fd);
 	if (fd >= 0) {
-		memset(data, c, len);
-		say(", write('%c' * %ld) = ", c, len);
-		ret_num(rsys(SYS_write, fd, data, len));
+		write_fill(fd, c, len, -1);
 		close_fd(fd);
 	}
 	after_lstat(n);
@@ -312,15 +382,9 @@ static void step_unlink(int step)
 
 	begin(step);
 	if (v < 2) {
-		say("unlink(");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_unlink, n));
+		path_call("unlink", SYS_unlink, n);
 	} else if (v < 4) {
-		say("rmdir(");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_rmdir, n));
+		path_call("rmdir", SYS_rmdir, n);
 	} else {
 		long flags = v == 4 ? AT_REMOVEDIR : pick(2) ? 0 : 0x1;
 
@@ -360,11 +424,7 @@ static void step_mknod(int step)
 	say(", %s|%04o, makedev(%d, %d)) = ", nodes[k].name, mode, nodes[k].maj, nodes[k].min);
 	ret_num(rsys(SYS_mknodat, dfd, n, nodes[k].type | mode,
 		     makedev(nodes[k].maj, nodes[k].min)));
-	if (dk)
-		close_fd(dfd);
-	else
-		after_lstat(n);
-	end_line();
+	end_at(dk, dfd, n);
 }
 
 static void step_umask(int step)
@@ -400,18 +460,9 @@ static void step_symlink(int step)
 		say(") = ");
 		ret_num(rsys(SYS_symlinkat, t, dfd, n));
 	} else {
-		say("symlink(");
-		name_text(t);
-		say(", ");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_symlink, t, n));
+		path2_call("symlink", SYS_symlink, t, n);
 	}
-	if (dk)
-		close_fd(dfd);
-	else
-		after_lstat(n);
-	end_line();
+	end_at(dk, dfd, n);
 }
 
 /* readlink: whole, cut short, size 0; through links; an fd and "" (ENOENT: not a link). */
@@ -426,11 +477,7 @@ static void step_readlink(int step)
 	begin(step);
 	memset(buf, '#', sizeof(buf));
 	if (v == 0) {
-		say("fd = open(");
-		name_text(n);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, n, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(n, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", readlinkat(fd, \"\", buf, %ld) = ", size);
 		r = rsys(SYS_readlinkat, fd, "", buf, size);
 		close_fd(fd);
@@ -467,30 +514,16 @@ static void step_link(int step)
 
 	begin(step);
 	if (v == 0) {
-		say("link(");
-		name_text(o);
-		say(", ");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_link, o, n));
+		path2_call("link", SYS_link, o, n);
 	} else if (v == 1 && fl[f].flags == AT_EMPTY_PATH) {
-		say("fd = open(");
-		name_text(o);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, o, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(o, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", linkat(fd, \"\", AT_FDCWD, ");
 		name_text(n);
 		say(", AT_EMPTY_PATH) = ");
 		ret_num(rsys(SYS_linkat, fd, "", AT_FDCWD, n, AT_EMPTY_PATH));
 		close_fd(fd);
 	} else {
-		say("linkat(AT_FDCWD, ");
-		name_text(o);
-		say(", AT_FDCWD, ");
-		name_text(n);
-		say(", %s) = ", fl[f].name);
-		ret_num(rsys(SYS_linkat, AT_FDCWD, o, AT_FDCWD, n, fl[f].flags));
+		path2_at_call("linkat", SYS_linkat, o, n, fl[f].flags, fl[f].name);
 	}
 	after_lstat(n);
 	end_line();
@@ -510,19 +543,9 @@ static void step_rename(int step)
 
 	begin(step);
 	if (v == 0) {
-		say("rename(");
-		name_text(o);
-		say(", ");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_rename, o, n));
+		path2_call("rename", SYS_rename, o, n);
 	} else {
-		say("renameat2(AT_FDCWD, ");
-		name_text(o);
-		say(", AT_FDCWD, ");
-		name_text(n);
-		say(", %s) = ", fl[f].name);
-		ret_num(rsys(SYS_renameat2, AT_FDCWD, o, AT_FDCWD, n, fl[f].flags));
+		path2_at_call("renameat2", SYS_renameat2, o, n, fl[f].flags, fl[f].name);
 	}
 	if (strlen(o) < 64) {
 		say(", now ");
@@ -562,11 +585,7 @@ static void step_stat(int step)
 		say(") = ");
 		r = rsys(SYS_lstat, n, &st);
 	} else if (v == 2) {
-		say("fd = open(");
-		name_text(n);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, n, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(n, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", fstat(fd) = ");
 		r = rsys(SYS_fstat, fd, &st);
 		close_fd(fd);
@@ -606,11 +625,7 @@ static void step_chmod(int step)
 		say(", %04o) = ", mode);
 		ret_num(rsys(SYS_fchmodat, AT_FDCWD, n, mode));
 	} else {
-		say("fd = open(");
-		name_text(n);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, n, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(n, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", fchmod(fd, %04o) = ", mode);
 		ret_num(rsys(SYS_fchmod, fd, mode));
 		close_fd(fd);
@@ -646,11 +661,7 @@ static void step_chown(int step)
 		    fl == AT_EMPTY_PATH ? "AT_EMPTY_PATH" : fl ? "0x1" : "0");
 		ret_num(rsys(SYS_fchownat, AT_FDCWD, n, u, g, fl));
 	} else {
-		say("fd = open(");
-		name_text(n);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, n, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(n, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", fchown(fd, %d, %d) = ", u, g);
 		ret_num(rsys(SYS_fchown, fd, u, g));
 		close_fd(fd);
@@ -706,11 +717,7 @@ static void step_utimens(int step)
 	}
 	begin(step);
 	if (v == 0) {
-		say("fd = open(");
-		name_text(n);
-		say(", O_RDONLY|O_NONBLOCK) = ");
-		fd = rsys(SYS_open, n, O_RDONLY | O_NONBLOCK);
-		ret_num(fd);
+		fd = open_printed(n, O_RDONLY | O_NONBLOCK, "O_RDONLY|O_NONBLOCK");
 		say(", utimensat(fd, NULL, ");
 	} else {
 		say("utimensat(AT_FDCWD, ");
@@ -814,7 +821,6 @@ static void step_truncate(int step)
 static void step_fwrite(int step)
 {
 	static const long offs[] = { 0, 10, 4095, 1 << 20 }, lens[] = { 1, 100, 4096, 5000 };
-	static char data[5000];
 	const char *n = gen_name();
 	long off = offs[pick(4)], len = lens[pick(4)], fd;
 	int app = pick(3) == 0, pw = pick(2), c = 'A' + pick(26);
@@ -825,14 +831,7 @@ static void step_fwrite(int step)
 	say(", O_WRONLY|O_NONBLOCK%s) = ", app ? "|O_APPEND" : "");
 	fd = rsys(SYS_open, n, O_WRONLY | O_NONBLOCK | (app ? O_APPEND : 0));
 	ret_num(fd);
-	memset(data, c, len);
-	if (pw) {
-		say(", pwrite(fd, '%c' * %ld, %ld) = ", c, len, off);
-		ret_num(rsys(SYS_pwrite64, fd, data, len, off));
-	} else {
-		say(", write('%c' * %ld) = ", c, len);
-		ret_num(rsys(SYS_write, fd, data, len));
-	}
+	write_fill(fd, c, len, pw ? off : -1);
 	close_fd(fd);
 	after_digest(n);
 	end_line();
@@ -865,10 +864,7 @@ static void step_cwd(int step)
 
 	begin(step);
 	if (v < 2) {
-		say("chdir(");
-		name_text(n);
-		say(") = ");
-		ret_num(rsys(SYS_chdir, n));
+		path_call("chdir", SYS_chdir, n);
 	} else if (v < 4) {
 		say("fd = open(");
 		name_text(n);
