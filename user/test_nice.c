@@ -185,7 +185,7 @@ static void check_fork_storm(void)
 	while (wait(NULL) > 0)
 		;
 	close(fd[0]), close(fd[1]);
-	ok(ms >= 500 && forks > 0, "a spinner beside %d fork+exit+wait on one CPU gets %d ms of 1000 (half or more)",
+	ok(ms >= 450 && forks > 0, "a spinner beside %d fork+exit+wait on one CPU gets %d ms of 1000 (over 450)",
 	   forks, ms);
 }
 

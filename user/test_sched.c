@@ -15,7 +15,9 @@
  * runs within 100 ms (the tick reaches the scheduler wherever it lands,
  * issue 31); the
  * fork+exit+wait time beside them is printed (rdtsc: cycles under
- * --icount).  Runs unchanged on Linux (linux-peer.sh --mounts --smp 4).
+ * --icount).  On two CPUs or more: a reader that slept on a pipe, woken
+ * by a writer on another CPU while its own CPU is busy with a spinner,
+ * runs at once (wakeup preemption), not at that CPU's next tick.  Runs unchanged on Linux (linux-peer.sh --mounts --smp 4).
  * Locks: none of its own; its threads meet at the stop flag and join.
  */
 #define _GNU_SOURCE
@@ -392,6 +394,76 @@ static void test_latency_on_one_cpu(unsigned long online)
 	close(zero_fd);
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A child on CPU cpu (a bit of online) that runs fn, then exits. */
+static pid_t pinned_child(unsigned long cpu, void (*fn)(int), int arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		raw_setaffinity(0, sizeof(cpu), &cpu);
+		fn(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void spin_forever(int unused)
+{
+	(void)unused;
+	for (;;)
+		;
+}
+
+/* Write the time to fd every 15 ms (longer than a tick), WAKE_ROUNDS times. */
+#define WAKE_ROUNDS     20
+static void write_times(int fd)
+{
+	for (int i = 0; i < WAKE_ROUNDS; i++) {
+		long t;
+
+		sleep_ms(15);
+		t = now_us();
+		write(fd, &t, sizeof(t));
+	}
+}
+
+static void test_wakeup_preempts(unsigned long online)
+{
+	unsigned long first = online & -online, second = (online & ~first) & -(online & ~first);
+	unsigned long all = ~0UL;
+	long lat[WAKE_ROUNDS], t;
+	pid_t spinner, writer;
+	int fds[2], got = 0;
+
+	if (!second) {
+		ok(1, "# SKIP wakeup preemption needs two CPUs");
+		return;
+	}
+	xpipe(fds, 0);
+	raw_setaffinity(0, sizeof(first), &first);
+	spinner = pinned_child(first, spin_forever, 0);
+	writer = pinned_child(second, write_times, fds[1]);
+	while (got < WAKE_ROUNDS && read(fds[0], &t, sizeof(t)) == sizeof(t))
+		lat[got++] = now_us() - t;
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	waitpid(writer, NULL, 0);
+	raw_setaffinity(0, sizeof(all), &all);
+	close(fds[0]);
+	close(fds[1]);
+	qsort(lat, got, sizeof(lat[0]), cmp_long);
+	ok(got == WAKE_ROUNDS && lat[got / 2] < 2000,
+	   "a sleeping reader woken from another CPU preempts a spinner: median %ld us",
+	   got ? lat[got / 2] : -1L);
+}
+
 int main(void)
 {
 	unsigned long online = 0;
@@ -403,6 +475,7 @@ int main(void)
 	test_yield_pingpong();
 	test_wakeups();
 	test_latency_on_one_cpu(online);
+	test_wakeup_preempts(online);
 	ok(sched_yield() == 0, "sched_yield returns 0");
 	return tap_done();
 }

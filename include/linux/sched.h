@@ -139,6 +139,8 @@ struct task_struct {
 	u64 vruntime;                   /* CPU time weighted by nice; relative to its rq's
 					   min_vruntime while on no queue (rq->lock) */
 	unsigned long sleep_start;      /* jiffies + 1 as it went to sleep; 0: running (rq->lock) */
+	u64 sleep_min_vruntime;         /* its rq's min_vruntime as it went to sleep, */
+	unsigned int sleep_cpu;         /* on this CPU: a wake-up there restores its place */
 	struct list_head task_list;     /* all tasks */
 	int exit_code;                  /* wait status, Linux's encoding */
 	struct lockdep_held lockdep;    /* the locks it holds (CONFIG_LOCKDEP) */

@@ -8,7 +8,9 @@
  * cond_resched() in a long kernel loop: the tick — every tick, wherever
  * it lands — or a reschedule IPI sets need_resched, exit_to_user_mode()
  * calls schedule().  A task that slept across a tick is queued at the
- * front when it wakes (the latency CFS's sleeper credit gives it).
+ * front when it wakes (the latency CFS's sleeper credit gives it), and
+ * takes the CPU at once if it is well behind the task running there
+ * (check_preempt_wakeup_fair: need_resched, an IPI for another CPU).
  * A task that sleeps sets its state, then calls schedule(); its waker calls
  * try_to_wake_up(), which puts it on a run queue (Linux's protocol: the
  * sleeper's state store and the waker's condition store are each ordered
@@ -107,12 +109,13 @@ struct rq *task_rq_lock(struct task_struct *p)
 
 /*
  * p joins rq's queue, its vruntime placed on rq's clock; one that wakes
- * from a sleep that spanned a tick gets a sleeper's credit (place_entity).
+ * from a sleep keeps the place it had, within a sleeper's credit
+ * (place_entity).
  */
 static void activate_task(struct rq *rq, struct task_struct *p)
 {
 	update_curr_fair(rq);           /* min_vruntime as of now */
-	place_entity(rq, p, p->sleep_start && (long)(jiffies - p->sleep_start) >= 0);
+	place_entity(rq, p, p->sleep_start != 0);
 	list_add_tail(&p->run_list, &rq->queue);
 	p->sleep_start = 0;
 	rq->nr_running++;
@@ -174,7 +177,12 @@ void ttwu_queue(struct task_struct *p, unsigned int cpu)
 	WRITE_ONCE(p->cpu, cpu);
 	activate_task(rq, p);
 	WRITE_ONCE(p->state, TASK_RUNNING);
-	kick = cpu != smp_processor_id() && rq->curr == rq->idle;
+	kick = rq->curr == rq->idle;
+	if (check_preempt_wakeup_fair(rq, p)) {
+		set_tsk_need_resched(rq->curr);         /* it runs at once (Linux's resched_curr) */
+		kick = true;
+	}
+	kick = kick && cpu != smp_processor_id();
 	spin_unlock(&rq->lock);
 	if (kick)
 		smp_send_reschedule(cpu);
@@ -277,8 +285,11 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 		list_add_tail(&prev->run_list, &rq->queue);
 	else
 		deactivate_task(rq, prev);
-	if (prev->state != TASK_RUNNING)
-		prev->sleep_start = jiffies + 1;        /* credit once a tick has passed */
+	if (prev->state != TASK_RUNNING) {
+		prev->sleep_start = jiffies + 1;
+		prev->sleep_min_vruntime = rq->min_vruntime;
+		prev->sleep_cpu = rq->cpu;
+	}
 }
 
 static struct task_struct *pick_next_task(struct rq *rq)

@@ -11,9 +11,11 @@
  * task gets CPU time in proportion to its weight, and equal ones take
  * turns.  rq->min_vruntime follows the smallest vruntime of the running
  * and the queued tasks, never moving back (update_min_vruntime); a task
- * that leaves a queue keeps its vruntime relative to it, and one that wakes
- * from a sleep spanning a tick gets half a latency of credit below it
- * (place_entity), so it runs next but cannot bank sleep.  A new task
+ * that leaves a queue keeps its vruntime relative to it, and one that
+ * wakes from a sleep takes up the place it had, at most half a latency
+ * below min_vruntime (place_entity): it runs next, ahead of the tasks
+ * that ran while it slept, taking the CPU at once when it is well behind
+ * the running one (check_preempt_wakeup_fair), but cannot bank sleep.  A new task
  * starts no earlier than its parent and a slice after min_vruntime
  * (Linux's task_fork_fair with START_DEBIT): a stream of short-lived
  * children cannot keep a CPU-bound task from running.  The queue is a
@@ -32,6 +34,7 @@
 
 #define NICE_0_LOAD             1024
 #define SCHED_LATENCY_NS        6000000         /* Linux's sysctl_sched_latency */
+#define WAKEUP_GRAN_NS          1000000         /* Linux's sysctl_sched_wakeup_granularity */
 
 /* The weight of nice -20 .. 19 (Linux's sched_prio_to_weight). */
 static const unsigned int sched_prio_to_weight[40] = {
@@ -93,6 +96,24 @@ void update_curr_fair(struct rq *rq)
 }
 
 /*
+ * Should p, just queued on rq, take the CPU from the task running there
+ * now (Linux's check_preempt_wakeup)?  If it is behind that one by more
+ * than a wakeup granularity (its weight's share of 1 ms) — a sleeper
+ * placed with its credit — it runs at once, not at the next tick.  A new
+ * task starts a slice on (task_fork_fair), so a fork does not switch.
+ * rq locked.
+ */
+bool check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p)
+{
+	u64 gran = WAKEUP_GRAN_NS * NICE_0_LOAD / nice_weight(p->nice);
+
+	if (rq->curr == rq->idle)
+		return false;
+	update_curr_fair(rq);
+	return (s64)(rq->curr->vruntime - p->vruntime) > (s64)gran;
+}
+
+/*
  * A new task's vruntime, relative to its queue's min_vruntime until it is
  * placed (Linux's task_fork_fair with START_DEBIT): its parent's (current,
  * on rq, locked), but at least one slice on — the share of a latency one
@@ -110,31 +131,41 @@ void task_fork_fair(struct rq *rq, struct task_struct *p)
 
 /*
  * The queued task with the smallest vruntime (the first of equals, so
- * equal tasks take turns), or NULL; min_vruntime moves up to it, and the
- * chosen task's time counts from now.
+ * equal tasks take turns) — but not the one that just called sched_yield
+ * if another can run (Linux's skip buddy) — or NULL; min_vruntime moves
+ * up to it, and the chosen task's time counts from now.
  */
 struct task_struct *pick_next_task_fair(struct rq *rq)
 {
 	struct task_struct *p, *best = NULL;
 
 	list_for_each_entry(p, &rq->queue, run_list)
-		if (!best || vruntime_before(p->vruntime, best->vruntime))
+		if (p != rq->skip && (!best || vruntime_before(p->vruntime, best->vruntime)))
 			best = p;
+	if (!best && rq->skip && rq->skip->on_rq && !list_empty(&rq->queue))
+		best = rq->skip;                /* alone: the yield gives nothing away */
+	rq->skip = NULL;
 	update_min_vruntime(rq);
 	rq->curr_start = ktime_get_ns();
 	return best;
 }
 
 /*
- * p joins rq: its relative vruntime put on rq's clock; a waking sleeper's
- * no further back than half a latency before min_vruntime (Linux's
- * place_entity), so it runs soon without having banked its sleep.
+ * p joins rq: its relative vruntime put on rq's clock — a sleeper waking
+ * on the CPU it slept on where it stood then, as Linux keeps a sleeping
+ * entity's vruntime, so that the time others ran meanwhile puts it
+ * ahead — but no further back than half a latency before min_vruntime
+ * (Linux's place_entity): it runs soon, and preempts a CPU-bound task
+ * (check_preempt_wakeup_fair), without having banked its sleep.
  */
 void place_entity(struct rq *rq, struct task_struct *p, bool sleeper)
 {
 	u64 floor = rq->min_vruntime - SCHED_LATENCY_NS / 2;
 
-	p->vruntime += rq->min_vruntime;
+	if (sleeper && p->sleep_cpu == rq->cpu)
+		p->vruntime += p->sleep_min_vruntime;
+	else
+		p->vruntime += rq->min_vruntime;
 	if (sleeper && vruntime_before(p->vruntime, floor))
 		p->vruntime = floor;
 }

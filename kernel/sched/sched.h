@@ -25,6 +25,7 @@ struct rq {
 	unsigned int cpu;
 	u64 min_vruntime;               /* never decreases: where queued vruntimes start */
 	u64 curr_start;                 /* ktime_get_ns() when curr's vruntime was last updated */
+	struct task_struct *skip;       /* sched_yield's caller: the next pick passes it over */
 	/* written by this CPU only (the tick, the switch); /proc/stat reads them */
 	u64 cpustat[NR_CPUSTATS];       /* ns of user, system, idle time by tick (kernel_cpustat) */
 	u64 nr_switches;                /* context switches on this CPU (/proc/stat's ctxt) */
@@ -58,6 +59,7 @@ void deactivate_task(struct rq *rq, struct task_struct *p);
 bool load_balance(struct rq *this_rq);
 void update_curr_fair(struct rq *rq);
 void task_fork_fair(struct rq *rq, struct task_struct *p);
+bool check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p);
 struct task_struct *pick_next_task_fair(struct rq *rq);
 void place_entity(struct rq *rq, struct task_struct *p, bool sleeper);
 

@@ -15,8 +15,20 @@
 #define CPUMASK_SIZE sizeof(unsigned long)
 
 /* Round robin: current goes to the back of its CPU's queue. */
+/*
+ * sched_yield: another runnable task of the caller's CPU, if there is
+ * one, runs first whatever the vruntimes (Linux's yield_task_fair: the
+ * next pick passes the caller over, its skip buddy).
+ */
 long sys_sched_yield(void)
 {
+	unsigned long flags = arch_local_irq_save();
+	struct rq *rq = this_rq();
+
+	spin_lock(&rq->lock);
+	rq->skip = current;
+	spin_unlock(&rq->lock);
+	arch_local_irq_restore(flags);
 	schedule();
 	return 0;
 }
