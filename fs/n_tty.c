@@ -52,6 +52,18 @@ static unsigned int read_cnt(const struct tty_struct *tty)
 }
 
 /*
+ * Does c take a column on the screen?  Not a control character (C0, DEL
+ * or C1, as Linux's iscntrl), nor with IUTF8 a UTF-8 continuation byte.
+ */
+static bool advances_column(const struct tty_struct *tty, char ch)
+{
+	unsigned char c = ch;
+
+	return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) &&
+	       !(I_FLAG(tty, IUTF8) && (c & 0xc0) == 0x80);
+}
+
+/*
  * Output processing (Linux's do_output_char): with OPOST, ONLCR makes
  * "\n" "\r\n", OCRNL makes "\r" "\n", ONOCR drops a "\r" at column 0,
  * ONLRET takes "\n" as a return too, OLCUC upper-cases, XTABS writes a
@@ -94,7 +106,7 @@ static size_t process_output(struct tty_struct *tty, const char *in, size_t n, c
 			}
 		} else if (c == '\b') {
 			tty->column -= !!tty->column;
-		} else if ((unsigned char)c >= 0x20 && c != 0x7f) {
+		} else if (advances_column(tty, c)) {
 			if ((o & OLCUC) && c >= 'a' && c <= 'z')
 				c -= 'a' - 'A';
 			tty->column++;

@@ -56,16 +56,17 @@ static __poll_t do_pollfd(const struct pollfd *pfd)
 }
 
 /*
- * Nothing was ready: 0 once ktime_get_ns() reaches end (if timed),
- * -ERESTARTNOHAND if a signal is pending, else 1 after sleeping until the
- * tick after j (the caller asks again).
+ * Nothing was ready: -ERESTARTNOHAND if a signal is pending (even with the
+ * time up: pselect's mask lets a pending one in), 0 once ktime_get_ns()
+ * reaches end (if timed), else 1 after sleeping until the tick after j
+ * (the caller asks again).
  */
 static long poll_wait_tick(unsigned long j, bool timed, u64 end)
 {
+	if (signal_pending(current))
+		return -ERESTARTNOHAND;         /* before the time: Linux's do_poll and do_select */
 	if (timed && ktime_get_ns() >= end)
 		return 0;
-	if (signal_pending(current))
-		return -ERESTARTNOHAND;
 	(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j);
 	return 1;
 }
@@ -250,7 +251,7 @@ static long select_fds_open(int n, const struct fd_set_bits *fds)
 
 		if (!((fds->in[w] | fds->out[w] | fds->ex[w]) & bit))
 			continue;
-		f = fdget(i);
+		f = fdget_raw(i);               /* open, O_PATH too (it is never ready) */
 		if (!f.file)
 			return -EBADF;
 		fdput(f);

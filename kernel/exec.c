@@ -202,13 +202,16 @@ static int unshare_sighand_files(struct task_struct *tsk)
 	struct files_struct *files = tsk->files;
 
 	if (sighand->count > 1) {
-		tsk->sighand = kmalloc(sizeof(*sighand));
-		if (!tsk->sighand) {
-			tsk->sighand = sighand;
+		struct sighand_struct *copy = kmalloc(sizeof(*sighand));
+		unsigned long flags;
+
+		if (!copy)
 			return -ENOMEM;
-		}
-		memcpy(tsk->sighand, sighand, sizeof(*sighand));
-		tsk->sighand->count = 1;
+		spin_lock_irqsave(&tasklist_lock, flags);       /* sigaction, kill, /proc read it */
+		memcpy(copy, sighand, sizeof(*sighand));
+		copy->count = 1;
+		tsk->sighand = copy;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (!__atomic_sub_fetch(&sighand->count, 1, __ATOMIC_ACQ_REL))
 			kfree(sighand);         /* the other user went meanwhile */
 	}

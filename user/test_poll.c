@@ -372,6 +372,10 @@ static void test_select(void)
 	FD_SET(p[0], &r);
 	ok(pselect(p[0] + 1, &r, NULL, NULL, &ts, &none) == -1 && errno == EINTR && hits == 1,
 	   "pselect's sigmask lets a blocked pending signal in: EINTR after the handler");
+	kill(getpid(), SIGUSR1);
+	ts.tv_sec = 0;
+	ok(pselect(0, NULL, NULL, NULL, &ts, &none) == -1 && errno == EINTR && hits == 2,
+	   "even with a zero timeout: the pending signal wins (EINTR), not the time");
 	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
 	signal(SIGUSR1, SIG_DFL);
 	close(p[0]);

@@ -129,6 +129,7 @@ static void activate_task(struct rq *rq, struct task_struct *p)
  */
 void deactivate_task(struct rq *rq, struct task_struct *p)
 {
+	update_curr_fair(rq);           /* min_vruntime as of now (Linux's dequeue_entity) */
 	rq->nr_running--;
 	p->vruntime -= rq->min_vruntime;
 	WRITE_ONCE(p->on_rq, 0);
