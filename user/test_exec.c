@@ -10,6 +10,7 @@
  * file open for writing cannot be executed.  Runs unchanged on Linux
  * (../shared/peer/linux-peer.sh --mounts).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,8 +293,11 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	return in < 0 || out < 0 || n < 0 ? -1 : 0;
 }
 
-/* Fork a copy of this program running path in "wait" mode; *go's write end holds it. */
-static pid_t start_waiting(const char *path, int *go)
+/*
+ * Fork a copy of this program running path in "wait" mode; *go's write
+ * end holds it; *running says it started (else it exited: 100 + errno).
+ */
+static pid_t start_waiting(const char *path, int *go, bool *running)
 {
 	int hold[2], ready[2];
 	char c = 0;
@@ -315,7 +319,8 @@ static pid_t start_waiting(const char *path, int *go)
 		c = 0;
 	close(ready[0]);
 	*go = hold[1];
-	return c == 'r' ? pid : -1;
+	*running = c == 'r';
+	return pid;
 }
 
 /*
@@ -329,14 +334,16 @@ static void check_etxtbsy(void)
 	const char *copy = "/tmp/test_exec_etxtbsy";
 	struct stat before, after;
 	int go, fd, st = 0;
+	bool running;
 	pid_t pid;
 
+	mkdir("/tmp", 01777);                   /* Linux's initramfs as the peer's root has none */
 	if (copy_file(self, copy, 0755) || stat(copy, &before)) {
 		ok(0, "copy this program to %s", copy);
 		return;
 	}
-	pid = start_waiting(copy, &go);
-	ok(pid > 0, "a copy of this program runs from %s", copy);
+	pid = start_waiting(copy, &go, &running);
+	ok(pid > 0 && running, "a copy of this program runs from %s", copy);
 	ok(open(copy, O_WRONLY) == -1 && errno == ETXTBSY && open(copy, O_RDWR) == -1 &&
 	   errno == ETXTBSY, "its file cannot be opened for writing: ETXTBSY");
 	ok(truncate(copy, 0) == -1 && errno == ETXTBSY &&
@@ -351,13 +358,11 @@ static void check_etxtbsy(void)
 	   "the program ends");
 	fd = open(copy, O_WRONLY);
 	ok(fd >= 0, "then its file opens for writing");
-	pid = start_waiting(copy, &go);
-	ok(pid < 0, "a file open for writing cannot be executed");
-	if (pid < 0) {
-		close(go);
-		ok(wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 100 + ETXTBSY,
-		   "execve: ETXTBSY");
-	}
+	pid = start_waiting(copy, &go, &running);
+	close(go);
+	ok(pid > 0 && !running, "a file open for writing cannot be executed");
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 100 + ETXTBSY,
+	   "execve: ETXTBSY");
 	close(fd);
 	unlink(copy);
 }

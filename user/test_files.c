@@ -361,6 +361,7 @@ static void test_o_path(void)
 	struct stat st;
 	int fl, ff, fd, fifo, in;
 
+	mkdir("/tmp", 01777);                   /* Linux's initramfs as the peer's root has none */
 	mkdir("/tmp/op", 0755);
 	close(open("/tmp/op/f", O_CREAT | O_WRONLY, 0));
 	symlink("f", "/tmp/op/l");

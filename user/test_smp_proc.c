@@ -15,6 +15,7 @@
  */
 #include "smp_util.h"
 #include "procmap_query_abi.h"
+#include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -148,6 +149,18 @@ static int check_text(const char *dir, const char *name, int (*judge)(const char
 }
 
 /*
+ * Does pagemap (fd) still show fixed page i as entry e?  Not once the
+ * child has exited (its mm torn down between the two reads): the page
+ * was freed with it, which is no fault of the flags read meanwhile.
+ */
+static bool still_mapped(int fd, int i, unsigned long long e)
+{
+	unsigned long long again;
+
+	return pread(fd, &again, 8, ((unsigned long)fixed / PAGE + i) * 8) == 8 && again == e;
+}
+
+/*
  * pagemap of the fixed pages: each present with the PFN of pfns[] (filled
  * on the first call), and kpageflags / kpagecount of those PFNs: anon,
  * mapped, at least one mapping.  0 if the file is gone.
@@ -173,8 +186,8 @@ static int check_fixed(const char *dir, unsigned long *pfns, struct verdict *v)
 		bad_if(v, &v->bad_pfn, !(e[i] >> 63) || pfn != pfns[i], "a fixed page's PFN");
 		if (pread(kf, &f, 8, pfn * 8) != 8 || pread(kc, &count, 8, pfn * 8) != 8)
 			bad_if(v, &v->bad_read, 1, "kpageflags, kpagecount");
-		else
-			bad_if(v, &v->bad_pfn, !(f >> KPF_ANON & 1) || !(f >> KPF_MMAP & 1) || !count,
+		else if (!(f >> KPF_ANON & 1) || !(f >> KPF_MMAP & 1) || !count)
+			bad_if(v, &v->bad_pfn, still_mapped(fd, i, e[i]),
 			       "a fixed page's kpageflags or kpagecount");
 	}
 	close(fd);
