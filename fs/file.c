@@ -33,7 +33,7 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 		return NULL;
 	atomic_set(&f->f_count, 1);
 	mutex_init(&f->f_pos_lock, "file->f_pos_lock");
-	f->f_flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
+	f->f_flags = flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_LARGEFILE);
 	f->f_mode = FMODE_LSEEK | FMODE_PREAD | (acc != O_WRONLY ? FMODE_READ : 0) |
 		    (acc != O_RDONLY ? FMODE_WRITE : 0);
 	if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))

@@ -356,6 +356,8 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;      /* Linux's O_PATH_FLAGS */
+	else
+		flags |= O_LARGEFILE;   /* Linux's force_o_largefile: F_GETFL and fdinfo show it */
 	ret = !path ? -ENOMEM :
 		   flags & __O_TMPFILE ? open_tmpfile(dirfd, upath, flags, mode, &inode, path) :
 		   open_lookup(dirfd, upath, flags, mode, &inode, path);

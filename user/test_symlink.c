@@ -10,7 +10,8 @@
  * the initrd, /proc/self and /proc/thread-self, "" with AT_EMPTY_PATH
  * (readlinkat, linkat), access X_OK as root, and a process's links:
  * /proc/<pid>/exe, cwd, root and fd/N (files, "(deleted)", pipes); links
- * that lead into a tmpfs mounted below them, and out of it.
+ * that lead into a tmpfs mounted below them, and out of it;
+ * /proc/<pid>/fdinfo/N (pos, flags with O_CLOEXEC and O_LARGEFILE, ino).
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh).
  */
 #define _GNU_SOURCE
@@ -18,7 +19,9 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -204,6 +207,33 @@ static void test_mounts(void)
 	ok(umount(D "/m") == 0 && !strcmp(read_file(D "/lmx", buf, sizeof(buf)), "under") &&
 	   !strcmp(read_file(D "/am/x", buf, sizeof(buf)), "under"),
 	   "after umount the links find the directory under it");
+}
+
+/* The value of "key:\t" in text, in base, or -1 if it is not there. */
+static long long field(const char *text, const char *key, int base)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoll(p + strlen(key) + 2, NULL, base) : -1;
+}
+
+static void test_fdinfo(void)
+{
+	char path[64], buf[256];
+	struct stat st;
+	int fd = open(D "/info", O_CREAT | O_RDWR | O_APPEND | O_CLOEXEC, 0644);
+
+	ok(fd >= 0 && write(fd, "abcdef", 6) == 6 && lseek(fd, 3, SEEK_SET) == 3 && !fstat(fd, &st),
+	   "a file to look at");
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	read_file(path, buf, sizeof(buf));
+	ok(field(buf, "pos", 10) == 3 && field(buf, "flags", 8) == (O_RDWR | O_APPEND | O_CLOEXEC | 0100000) &&
+	   field(buf, "ino", 10) == (long long)st.st_ino && field(buf, "mnt_id", 10) > 0,
+	   "fdinfo: pos, flags (O_CLOEXEC from the fd, O_LARGEFILE as 64-bit Linux adds), mnt_id, ino");
+	ok((fcntl(fd, F_GETFL) & 0100000) && fails(open("/proc/self/fdinfo/999", O_RDONLY)) == ENOENT,
+	   "F_GETFL shows O_LARGEFILE; an fd not open has no fdinfo (ENOENT)");
+	close(fd);
+	unlink(D "/info");
 }
 
 static void test_loops(void)
@@ -458,6 +488,7 @@ int main(void)
 	test_loops();
 	test_empty_path();
 	test_mounts();
+	test_fdinfo();
 	test_names();
 	test_proc();
 	test_proc_links();

@@ -10,6 +10,10 @@
  *   pipe:[INO]                    a pipe
  *   anon_inode:[pidfd]            a pidfd
  *
+ * fdinfo/ has a file per open fd (Linux's proc_fdinfo_operations): its
+ * position, flags (O_CLOEXEC included, in octal), mount and inode
+ * numbers, and for a pidfd its process's pid.
+ *
  * A link is read anew each time: the text is the process's state at the
  * readlink (or the walk through it), ENOENT once it is gone.  fd/N and
  * exe are "magic" too (jump_link): a walk that ends on one takes the open
@@ -35,14 +39,15 @@
 #include "mm/mm_id.h"
 #include "mm/mmap_lock.h"
 
-/* The fd number at the end of a "…/fd/N" path, or -1. */
+/* The fd number at the end of a "fd/N" or "fdinfo/N" rest of a path, or -1. */
 static int path_fd(const char *rest)
 {
+	size_t n = !strncmp(rest, "fd/", 3) ? 3 : !strncmp(rest, "fdinfo/", 7) ? 7 : 0;
 	int fd = 0;
 
-	if (strncmp(rest, "fd/", 3) || !rest[3])
+	if (!n || !rest[n])
 		return -1;
-	for (rest += 3; *rest; rest++) {
+	for (rest += n; *rest; rest++) {
 		if (*rest < '0' || *rest > '9' || fd > NR_OPEN)
 			return -1;
 		fd = fd * 10 + (*rest - '0');
@@ -68,20 +73,57 @@ static struct files_struct *proc_task_files_rcu(const char *path, const char **r
 	return files;
 }
 
-/* The open file fd/N (in path's rest) of the task path names, referenced; NULL if none. */
-static struct file *proc_fd_file(const char *path)
+/*
+ * The open file fd/N or fdinfo/N (in path's rest) of the task path names,
+ * referenced, and whether that fd is close-on-exec; NULL if none.
+ */
+static struct file *proc_fd_file_cloexec(const char *path, bool *cloexec)
 {
 	struct files_struct *files;
 	struct file *f = NULL;
 	const char *rest;
+	int fd;
 
 	rcu_read_lock();
 	files = proc_task_files_rcu(path, &rest);
-	if (files && path_fd(rest) >= 0)
-		f = fget_files(files, path_fd(rest));
+	fd = files ? path_fd(rest) : -1;
+	if (fd >= 0) {
+		f = fget_files(files, fd);
+		*cloexec = READ_ONCE(files->cloexec[fd / 64]) & BIT(fd % 64);
+	}
 	rcu_read_unlock();
 	return f;
 }
+
+static struct file *proc_fd_file(const char *path)
+{
+	bool cloexec;
+
+	return proc_fd_file_cloexec(path, &cloexec);
+}
+
+/*
+ * fdinfo/N (Linux's seq_show): "pos:", "flags:" (octal, O_CLOEXEC if the
+ * fd has it), "mnt_id:" (the file system's device number here), "ino:",
+ * and a pidfd's "Pid:" and "NSpid:".
+ */
+static int fdinfo_show(struct seq_file *m, void *v)
+{
+	bool cloexec = false;
+	struct file *f = proc_fd_file_cloexec(PROC_I(m->private)->path, &cloexec);
+
+	if (!f)
+		return -ENOENT;
+	seq_printf(m, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%lu\nino:\t%lu\n", (long long)f->f_pos,
+		   f->f_flags | (cloexec ? O_CLOEXEC : 0), inode_dev(file_inode(f)),
+		   file_inode(f)->i_ino);
+	if (pidfd_pid(f) >= 0)
+		seq_printf(m, "Pid:\t%d\nNSpid:\t%d\n", pidfd_pid(f), pidfd_pid(f));
+	fput(f);
+	return 0;
+}
+
+static const struct proc_dir_entry proc_fdinfo_entry = { "fdinfo", fdinfo_show };
 
 /* What an fd link says of file f, into buf (PATH_MAX). */
 static const char *file_link_text(struct file *f, char *buf)
@@ -229,8 +271,8 @@ static const struct inode_operations proc_exe_link_operations = {
 	.get_link = proc_exe_get_link, .jump_link = proc_exe_jump_link,
 };
 
-/* fd/ lists the open fds, from fd ctx->pos on, as links (d_ino: the fd + 2). */
-static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+/* fd/ and fdinfo/ list the open fds, from fd ctx->pos on, as type (d_ino: the fd + 2). */
+static int proc_fds_readdir(struct file *file, struct dir_context *ctx, unsigned int type)
 {
 	const char *path = file_inode(file)->i_private, *rest;
 	struct files_struct *files;
@@ -246,10 +288,20 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 		if (fd < 0)
 			break;
 		snprintf(name, sizeof(name), "%d", fd);
-		if (!dir_emit(ctx, name, strlen(name), fd + 2, DT_LNK))      /* may fault: no RCU */
+		if (!dir_emit(ctx, name, strlen(name), fd + 2, type))        /* may fault: no RCU */
 			break;
 	}
 	return 0;
+}
+
+static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+{
+	return proc_fds_readdir(file, ctx, DT_LNK);
+}
+
+static int proc_fdinfo_readdir(struct file *file, struct dir_context *ctx)
+{
+	return proc_fds_readdir(file, ctx, DT_REG);
 }
 
 static const struct file_operations proc_fd_operations = {
@@ -258,10 +310,26 @@ static const struct file_operations proc_fd_operations = {
 	.iterate_shared = proc_fd_readdir,
 };
 
+static const struct file_operations proc_fdinfo_operations = {
+	.llseek = seq_lseek,
+	.read = generic_read_dir,
+	.iterate_shared = proc_fdinfo_readdir,
+};
+
+/* fdinfo/N's inode, for the fd open at path: a reference, or ERR_PTR(-ENOMEM). */
+static struct inode *proc_fdinfo_inode(const char *path)
+{
+	struct inode *inode = proc_get_inode(&proc_fdinfo_entry, 0);
+
+	if (!IS_ERR(inode))
+		strlcpy(PROC_I(inode)->path, path, sizeof(PROC_I(inode)->path));
+	return inode;
+}
+
 /*
- * The inode of path if it is one of a process's links or its fd/
- * directory: a reference, NULL if path is none of them (or names an fd
- * not open), or ERR_PTR(-ENOMEM).
+ * The inode of path if it is one of a process's links, its fd/ or
+ * fdinfo/ directory or a file there: a reference, NULL if path is none
+ * of them (or names an fd not open), or ERR_PTR(-ENOMEM).
  */
 struct inode *proc_pid_link_lookup(const char *path)
 {
@@ -274,15 +342,18 @@ struct inode *proc_pid_link_lookup(const char *path)
 	const char *rest;
 	struct file *f;
 	char buf[80];
-	bool dir;
+	bool dir, info_dir;
 
 	snprintf(buf, sizeof(buf), "%s/", path);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t = proc_pid_task(buf, &rest);
 	dir = t && !strcmp(rest, "fd/");
+	info_dir = t && !strcmp(rest, "fdinfo/");
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (dir)
 		return proc_dir_inode(path, &proc_fd_operations);
+	if (info_dir)
+		return proc_dir_inode(path, &proc_fdinfo_operations);
 	if (!t)
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
@@ -293,6 +364,8 @@ struct inode *proc_pid_link_lookup(const char *path)
 	}
 	if (path_fd(path + (rest - buf)) < 0 || !(f = proc_fd_file(path)))
 		return NULL;
-	fput(f);                                /* open now: the link exists */
+	fput(f);                                /* open now: the link or fdinfo file exists */
+	if (!strncmp(rest, "fdinfo/", 7))
+		return proc_fdinfo_inode(path);
 	return proc_link_inode(path, &proc_fd_link_operations);
 }
