@@ -1,6 +1,7 @@
 /*
- * What fs/namei.c and fs/namei_link.c share: a lookup's buffers, where a
- * walk stands, and the link-following walk.  Internal to path lookup.
+ * What fs/namei.c, fs/namei_link.c and fs/namei_parent.c share: a
+ * lookup's buffers, where a walk stands, the text walk's steps and the
+ * link-following walk.  Internal to path lookup.
  */
 #ifndef _FS_NAMEI_H
 #define _FS_NAMEI_H
@@ -41,7 +42,12 @@ struct nameidata {
 	unsigned int mount_seq; /* the mount table walkable was read from (mounts_changed) */
 };
 
+int walk_bufs_alloc(struct walk_bufs *w, const char *name);
+void walk_bufs_free(struct walk_bufs *w);
 int walk_out_reserve(struct walk_bufs *w, size_t need);
+long absolute(int dirfd, const char *name, struct walk_bufs *w, bool *trailing);
+long normalize(const char *in, char *out, const char *root);
+bool only_dots(const char *name);
 struct inode *dir_lookup(struct inode *dir, const char *name);
 void nd_put(struct nameidata *nd);
 struct inode *lookup_text(const char *p, struct nameidata *nd);
