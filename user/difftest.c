@@ -303,6 +303,8 @@ static int kind_of(int fd)
 #include "difftest/proc.c"
 #include "difftest/fs.c"
 #include "difftest/paths.c"
+#include "difftest/fileattrs.c"
+#include "difftest/locks.c"
 #include "difftest/attrs.c"
 
 struct step_kind {
