@@ -187,13 +187,13 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # Each variant runs one seed of each rate, one of them on four CPUs
   # (page-mapcount: seed 1, seed 3 on 4 CPUs; the other: seed 2 on 4 CPUs,
   # seed 4); a test that hangs because a thread was never created is
-  # killed after 30 s (the whole suite takes about a minute).
+  # killed after 15 s (the whole suite takes about a minute).
   for run in $([ $name = no-page-mapcount ] && echo 2:4 4:1 || echo 1:1 3:4); do
     seed=${run%:*} cpus=${run#*:}
     out="$log/fail-$seed-$name.log"
     rate=$([ $seed -le 2 ] && echo 1,1 || echo 10,1)
     ./run-qemu.sh $flag --smp $cpus --append "fail_page_alloc=$rate,0,-1 failslab=$rate,0,-1 fail_seed=$seed" \
-      --run "/bin/runtests -t 30" --timeout 900 </dev/null >"$out" 2>&1
+      --run "/bin/runtests -t 15" --timeout 900 </dev/null >"$out" 2>&1
     rc=$?
     grep -a 'fault injection:' "$out" | sed 's/^\[[ 0-9.]*\] /# seed '"$seed, $cpus CPU(s)"': /'
     ok=OK; { [ $rc = 125 ] || [ $rc = 124 ] || grep -qE 'leak:|WARNING|BUG|did not die' "$out" ||

@@ -1,15 +1,18 @@
 /*
  * TAP output for the guest tests, and what every test needs around it:
- * "ok N name" / "not ok N name" lines, the plan at the end, a pipe that
- * ends the test instead of hanging when it cannot be made, and /proc and
- * /sys when the test runs as Linux's init.  Header-only: each test stays
+ * "ok N name" / "not ok N name" lines, the plan at the end, a pipe and a
+ * fork that end the test instead of hanging (or killing every process)
+ * when they cannot be made, and /proc and /sys when the test runs as
+ * Linux's init.  Header-only: each test stays
  * one program.
  */
 #ifndef USER_TAP_H
 #define USER_TAP_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -56,6 +59,22 @@ static inline void xpipe(int fds[2], int flags)
 		ok(0, "pipe: out of memory");
 		exit(tap_done());
 	}
+}
+
+/*
+ * fork(), or end the test: under fault injection it can fail, and a
+ * failed fork's -1 must never reach kill(), where it means every process
+ * but init (the test runner too).
+ */
+static inline pid_t xfork(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		printf("Bail out! fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	return pid;
 }
 
 /* fn() in a child process: its exit status, or -1 if a signal ended it. */

@@ -42,7 +42,7 @@ static void test_oneshot(void)
 	ok(setitimer(ITIMER_REAL, &v, NULL) == 0 && getitimer(ITIMER_REAL, &cur) == 0 &&
 	   cur.it_value.tv_sec == 0 && cur.it_value.tv_usec > 0 && cur.it_value.tv_usec <= 200000 &&
 	   cur.it_interval.tv_usec == 0, "setitimer 200 ms: getitimer shows the time left");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		getitimer(ITIMER_REAL, &cur);
 		_exit(cur.it_value.tv_sec || cur.it_value.tv_usec ? 1 : 2);
@@ -59,7 +59,7 @@ static void test_oneshot(void)
 /* The old harness: alarm(timeout), waitpid on a test that hangs: EINTR, then kill it. */
 static void test_harness_alarm(void)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 	int status = 0;
 
 	if (pid == 0)

@@ -98,7 +98,7 @@ static int child_main(int argc, char **argv)
 static int run(char **argv, char **envp)
 {
 	int st;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		execve(self, argv, envp);
@@ -253,7 +253,7 @@ static void check_vfork(void)
 		ok(WEXITSTATUS(system("exit 5")) == 5, "system() runs the shell");
 	}
 	xpipe(fds, 0);
-	parent = fork();
+	parent = xfork();
 	if (!parent) {
 		if (!vfork()) {
 			pid_t me = getpid();
@@ -305,7 +305,7 @@ static pid_t start_waiting(const char *path, int *go, bool *running)
 
 	if (pipe(hold) || pipe(ready))
 		return -1;
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		dup2(hold[0], 10);
 		dup2(ready[1], 11);

@@ -35,7 +35,7 @@ static void on_usr1(int sig)
 /* In a child: open F with flags, report 'o' on p[1], then write or read a word. */
 static pid_t opener(int flags, int p[2])
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		int fd = open(F, flags);
@@ -106,7 +106,7 @@ static void test_fifo_signal(void)
 	char c = 0;
 
 	pipe(p);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		sigaction(SIGUSR1, &sa, NULL);  /* no SA_RESTART */
 		write(p[1], "r", 1);

@@ -68,12 +68,12 @@ int main(int argc, char **argv)
 	if (access("/proc/meminfo", R_OK))     /* Linux's init: nothing mounted yet */
 		mount("proc", "/proc", "proc", 0, NULL);
 	printf("TAP version 13\n");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0)
 		_exit(42);
 	st = wait_status(pid);
 	ok(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42, "fork, exit(42), wait status 42");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		*(volatile int *)(long)(argc * 16 - 16) = 1;  /* NULL, out of the compiler's sight */
 		_exit(0);
@@ -83,13 +83,13 @@ int main(int argc, char **argv)
 	ok(waitpid(-1, &st, 0) == -1 && errno == ECHILD, "wait without children: ECHILD");
 
 	fill(p, 'P');
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		int good = all(p, 'P');
 
 		fill(p, 'C');
 		good &= all(p, 'C');
-		pid = fork();                   /* a grandchild: third generation */
+		pid = xfork();                   /* a grandchild: third generation */
 		if (pid == 0) {
 			int g = all(p, 'C');
 
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	st = wait_status(pid);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child and grandchild see only their own writes");
 	ok(all(p, 'P'), "the parent still sees its own data after their writes");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		sleep(0);
 		_exit(all(p, 'Q') ? 1 : 0);     /* must not see the parent's later write */
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 		ok(pfn0 && excl, "pagemap: a written page is present, mapped exclusively");
 		if (pipe(pfd))
 			pfd[0] = pfd[1] = -1;   /* fault injection: the child then exits at once */
-		pid = fork();
+		pid = xfork();
 		if (pid == 0) {
 			close(pfd[1]);          /* a dead parent reads as EOF */
 			read(pfd[0], &c, 1);    /* stay alive until the parent wrote */
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 		write(pfd[1], "x", 1);
 		st = wait_status(pid);
 		ok(WIFEXITED(st) && !WEXITSTATUS(st), "the child still saw the old data");
-		pid = fork();
+		pid = xfork();
 		if (pid == 0)
 			_exit(0);
 		wait_status(pid);
@@ -150,9 +150,9 @@ int main(int argc, char **argv)
 		close(pfd[0]);
 		close(pfd[1]);
 	}
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
-		if (fork() == 0) {
+		if (xfork() == 0) {
 			usleep(1000);
 			_exit(0);               /* an orphan for init to reap */
 		}
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	st = wait_status(pid);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 7, "a parent exits before its child (orphan)");
 
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		char *args[] = { argv[0], "exec-child", "a b", "c", NULL };
 		char *env[] = { "FOLIOS_TEST=yes", NULL };
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	}
 	st = wait_status(pid);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 33, "exec passes argv and envp");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		char *args[] = { "nope", NULL };
 
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		ok((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) >= 50000000L,
 		   "usleep(50 ms) sleeps at least 50 ms");
 	}
-	pid = fork();
+	pid = xfork();
 	if (pid == 0)
 		for (;;)
 			;                       /* busy: only preemption lets the parent run */
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	ok(pid > 0 && kill(pid, SIGKILL) == 0, "kill a busy child");
 	st = wait_status(pid);
 	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "it died of SIGKILL (the parent ran: preemption)");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		pause();
 		_exit(0);

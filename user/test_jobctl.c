@@ -58,7 +58,7 @@ static char wait_state(pid_t pid, char want)
 /* A child that sleeps until killed; in a process group of its own if asked. */
 static pid_t spawn_sleeper(bool own_group)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		if (own_group)
@@ -168,7 +168,7 @@ static void test_tstp_caught(void)
 	pid_t pid;
 
 	pipe(tstp_pipe);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		signal(SIGTSTP, on_tstp);
 		setpgid(0, 0);
@@ -181,7 +181,7 @@ static void test_tstp_caught(void)
 	ok(read(tstp_pipe[0], &c, 1) == 1 && c == 't' && wait_state(pid, 'S') == 'S',
 	   "SIGTSTP with a handler runs it; no stop");
 	kill_reap(pid);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		signal(SIGTSTP, SIG_IGN);
 		setpgid(0, 0);
@@ -221,7 +221,7 @@ static void test_threads(void)
 	int st;
 
 	counters = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		pthread_create(&t, NULL, count_forever, (void *)1L);
 		count_forever((void *)0L);
@@ -260,11 +260,11 @@ static void on_hup(int sig)
  */
 static pid_t orphan_grandchild(int p[2], bool stopped)
 {
-	pid_t mid = fork(), g;
+	pid_t mid = xfork(), g;
 	int st;
 
 	if (mid == 0) {
-		g = fork();
+		g = xfork();
 		if (g == 0) {
 			setpgid(0, 0);
 			for (;;)
@@ -320,7 +320,7 @@ static void test_sessions(void)
 	pid_t pid;
 	long got[3];
 
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		setpgid(0, 0);
 		errno = 0;
@@ -329,7 +329,7 @@ static void test_sessions(void)
 	waitpid(pid, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "setsid by a process group leader: EPERM");
 	pipe(p);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		got[0] = setsid();
 		got[1] = getsid(0);
@@ -358,7 +358,7 @@ static int open_ctty(void)
 /* A child of the session leader in its own group: reads tty (ignoring SIGTTIN if asked). */
 static pid_t spawn_reader(int tty, bool ignore)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 	char c;
 
 	if (pid == 0) {
@@ -414,7 +414,7 @@ static int tty_leader(void)
 /* Does a new session leader (a child, which exits at once) get the terminal? */
 static bool leader_takes_tty(void)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 	int st = 0;
 
 	if (pid == 0) {
@@ -434,7 +434,7 @@ static void test_tty(void)
 	errno = 0;
 	ok(open("/dev/tty", O_RDWR) == -1 && errno == ENXIO,
 	   "/dev/tty without a controlling terminal: ENXIO");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0)
 		_exit(tty_leader());
 	waitpid(pid, &st, 0);
@@ -472,7 +472,7 @@ int main(void)
 	mount_proc_sys();
 	if (getpid() != 1)
 		return run_tests();
-	pid = fork();                           /* PID 1's children are orphans: test below it */
+	pid = xfork();                           /* PID 1's children are orphans: test below it */
 	if (pid == 0)
 		_exit(run_tests());
 	waitpid(pid, &st, 0);

@@ -39,7 +39,7 @@ static int getlk(int fd, int cmd, short type, long start, long len, struct flock
 static int in_child(int (*fn)(int fd, long arg), long arg)
 {
 	int st = -1;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0)
 		_exit(fn(open(F, O_RDWR), arg));
@@ -147,7 +147,7 @@ static void test_setlkw(void)
 
 	pipe(p);
 	lk(fd, F_SETLK, F_WRLCK, 0, 1);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		int cfd = open(F, O_RDWR);
 
@@ -161,7 +161,7 @@ static void test_setlkw(void)
 	waitpid(pid, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the unlock lets the waiter take it");
 	lk(fd, F_SETLK, F_WRLCK, 0, 1);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		int cfd = open(F, O_RDWR);
 
@@ -172,7 +172,7 @@ static void test_setlkw(void)
 	}
 	waitpid(pid, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a signal ends F_SETLKW's wait: EINTR");
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		int cfd = open(F, O_RDWR);
 
@@ -238,7 +238,7 @@ static void test_flock(void)
 	   "LOCK_UN; two shared locks");
 	ok(in_child(child_flock, LOCK_EX | LOCK_NB) == 2, "a shared lock keeps LOCK_EX out");
 	flock(b, LOCK_UN);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		int c = open(F, O_RDWR);
 

@@ -61,7 +61,7 @@ static void check_calls(void)
 	status = setpriority(PRIO_PROCESS, 0, 5) == 0 && getpriority(PRIO_PROCESS, 0) == 5 &&
 		 !stat_prio(&prio, &nice) && prio == 25 && nice == 5;
 	ok(status, "setpriority(5): getpriority and /proc/self/stat (priority %d, nice %d)", prio, nice);
-	pid = fork();
+	pid = xfork();
 	if (!pid)
 		_exit(getpriority(PRIO_PROCESS, 0) == 5 ? 0 : 1);
 	waitpid(pid, &status, 0);
@@ -77,7 +77,7 @@ static void check_calls(void)
 	ok(setpriority(3, 0, 0) == -1 && errno == EINVAL, "setpriority(3, ...): EINVAL");
 	errno = 0;
 	ok(getpriority(PRIO_PROCESS, 999999) == -1 && errno == ESRCH, "no such thread: ESRCH");
-	pid = fork();
+	pid = xfork();
 	if (!pid) {
 		struct cap_header h = { 0x20080522, 0 };
 		struct cap_data d[2];
@@ -96,7 +96,7 @@ static void check_calls(void)
 /* A child pinned where its parent is, at nice, spinning until the monotonic clock reaches end: its CPU time in ms. */
 static pid_t spinner(int nice, double end, int fd)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (!pid) {
 		volatile unsigned long x = 0;
@@ -173,7 +173,7 @@ static void check_fork_storm(void)
 	end = now(CLOCK_MONOTONIC) + 1.0;
 	spinner(0, end, fd[1]);
 	while (now(CLOCK_MONOTONIC) < end) {
-		pid_t pid = fork();
+		pid_t pid = xfork();
 
 		if (!pid)
 			_exit(0);

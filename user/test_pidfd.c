@@ -52,7 +52,7 @@ static pid_t child_waiting(int code, int *go)
 	char c;
 
 	xpipe(fds, 0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		close(fds[1]);
 		read(fds[0], &c, 1);
@@ -147,7 +147,7 @@ static void test_pgid(void)
 	char c;
 
 	xpipe(fds, 0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[0]);
@@ -164,7 +164,7 @@ static void test_pgid(void)
 /* kselftest_harness's __wait_for_test: a test that runs past its timeout is killed. */
 static void test_harness_timeout(void)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 	int fd, status = 0;
 
 	if (pid == 0) {

@@ -64,7 +64,7 @@ static void sleep_ms(long ms)
  */
 static pid_t signal_then_write(int sig, long ms, int fd)
 {
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid(), pid = xfork();
 
 	if (pid == 0) {
 		sleep_ms(ms);
@@ -118,7 +118,7 @@ static int wait_interrupted(int flags, pid_t *got)
 
 	handle(SIGUSR1, flags);
 	hits = 0;
-	slow = fork();
+	slow = xfork();
 	if (slow == 0) {
 		sleep_ms(150);
 		_exit(3);
@@ -175,7 +175,7 @@ static void test_blocked(void)
 	sigaddset(&set, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	hits = 0;
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		sleep_ms(20);
 		kill(getppid(), SIGUSR2);
@@ -211,7 +211,7 @@ static void test_poll_pipe(void)
 	ok(poll(fds, 2, -1) == 2 && fds[0].revents == POLLIN && fds[1].revents == POLLOUT,
 	   "after a write: POLLIN on the read end");
 	read(p[0], &c, 1);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		sleep_ms(40);
 		write(p[1], "w", 1);
@@ -343,7 +343,7 @@ static void test_select(void)
 	ok(read(p[0], &c, 1) == 1, "drain the pipe");
 	tv.tv_sec = 5;
 	tv.tv_usec = 0;
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		usleep(50000);
 		_exit(write(p[1], "y", 1) != 1);

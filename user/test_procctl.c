@@ -54,7 +54,7 @@ static void check_pidfd_send_signal(void)
 {
 	int status, pidfd;
 	siginfo_t info = { .si_signo = SIGTERM, .si_code = SI_QUEUE };
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (!pid) {
 		pause();
@@ -86,7 +86,7 @@ static void check_sigqueue(void)
 	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO };
 	siginfo_t info = { .si_signo = SIGUSR1, .si_code = SI_USER };
 	union sigval v = { .sival_int = 42 };
-	pid_t other = fork();
+	pid_t other = xfork();
 
 	if (!other) {
 		pause();
@@ -120,12 +120,12 @@ static int subreaper_child(void)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || prctl(PR_GET_CHILD_SUBREAPER, &flag) || flag != 1)
 		return 1;
 	xpipe(fds, 0);
-	parent = fork();
+	parent = xfork();
 	if (!parent) {
-		zombie = fork();
+		zombie = xfork();
 		if (!zombie)
 			_exit(7);
-		if (!fork()) {
+		if (!xfork()) {
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
 			prctl(PR_GET_PDEATHSIG, &sig);
 			c = sig == SIGTERM;
@@ -153,7 +153,7 @@ static int subreaper_child(void)
 static void check_subreaper(void)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (!pid)
 		_exit(subreaper_child());
@@ -171,11 +171,11 @@ static void check_flags(void)
 	ok(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0, "no_new_privs starts 0");
 	errno = 0;
 	ok(prctl(PR_SET_NO_NEW_PRIVS, 1, 1, 0, 0) == -1 && errno == EINVAL, "PR_SET_NO_NEW_PRIVS(1, 1): EINVAL");
-	pid = fork();
+	pid = xfork();
 	if (!pid) {
 		int set = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 
-		if (fork() == 0)
+		if (xfork() == 0)
 			_exit(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1);
 		wait(&status);
 		_exit(!set && prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 && WEXITSTATUS(status) == 0 ? 0 : 1);
@@ -241,7 +241,7 @@ static void check_thp_disable(void)
 	ok(prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0 && prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1,
 	   "PR_SET_THP_DISABLE");
 	ok(touched_thp_kb() == 0, "then even MADV_HUGEPAGE memory gets no THP");
-	pid = fork();
+	pid = xfork();
 	if (!pid)
 		_exit(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1 && touched_thp_kb() == 0 ? 0 : 1);
 	waitpid(pid, &status, 0);
@@ -400,7 +400,7 @@ static int copy_self(const char *path, mode_t mode)
 static int run_exit(const char *path)
 {
 	int status, err = 0;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (!pid) {
 		execl(path, path, "exit", (char *)NULL);

@@ -174,7 +174,7 @@ static void test_pin_child(unsigned long online)
 	pid_t pid;
 
 	xpipe(fds, 0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		read(fds[0], &go, 1);
 		got = sched_getcpu();
@@ -200,7 +200,7 @@ static void test_yield_pingpong(void)
 	xpipe(ab, 0);
 	xpipe(ba, 0);
 	raw_setaffinity(0, sizeof(cpu0), &cpu0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		while (read(ab[0], &n, sizeof(n)) == sizeof(n) && n < 2 * rounds) {
 			sched_yield();
@@ -240,7 +240,7 @@ static void test_wakeups(void)
 	pid_t pid;
 
 	xpipe(fds, 0);
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		close(fds[0]);
 		sleep_ms(50);
@@ -331,7 +331,7 @@ static void test_child_runs_beside_syscalls(void)
 	xpipe(fds, 0);
 	busy_start();
 	t_fork = now_us();
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		t_child = now_us();
 		write(fds[1], &t_child, sizeof(t_child));
@@ -366,7 +366,7 @@ static void test_fork_exit_beside_syscalls(void)
 	busy_start();
 	for (int r = 0; r < 5; r++) {
 		unsigned long long t0 = __rdtsc();
-		pid_t pid = fork();
+		pid_t pid = xfork();
 
 		if (pid == 0)
 			_exit(0);
@@ -404,7 +404,7 @@ static int cmp_long(const void *a, const void *b)
 /* A child on CPU cpu (a bit of online) that runs fn, then exits. */
 static pid_t pinned_child(unsigned long cpu, void (*fn)(int), int arg)
 {
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		raw_setaffinity(0, sizeof(cpu), &cpu);

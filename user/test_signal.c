@@ -30,21 +30,6 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/*
- * fork, or end the test: a failed fork's -1 must never reach kill(), where
- * it means every process (fault injection makes forks fail).
- */
-static pid_t xfork(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		printf("Bail out! fork: %s\n", strerror(errno));
-		exit(1);
-	}
-	return pid;
-}
-
 /* The wait status of pid (waits for it); -1 on error. */
 static int wait_status(pid_t pid)
 {

@@ -183,7 +183,7 @@ static void test_signals(void)
 static int in_threaded_child(void (*body)(struct member *m), int *pid_out)
 {
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		struct member m[NTHREADS];
@@ -254,7 +254,7 @@ static void *late_exiter(void *arg)
 static void test_leader_exits_first(void)
 {
 	int status = -1;
-	pid_t pid = fork(), early;
+	pid_t pid = xfork(), early;
 
 	if (pid == 0) {
 		pthread_t t;
@@ -287,7 +287,7 @@ static void *exec_thread(void *arg)
 static void test_exec_from_thread(void)
 {
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0) {
 		struct member m[2];
