@@ -16,6 +16,7 @@
 #include "linux/namei.h"
 #include "linux/pagemap.h"
 #include "linux/signal.h"
+#include "linux/posix-timers.h"
 #include "mm/mm.h"
 #include "mm/mm_api.h"
 #include "linux/slab.h"
@@ -253,6 +254,7 @@ int do_execve(const char *path, struct exec_args *a)
 	if (ret)
 		return ret;
 	de_thread(current);
+	exit_itimers(current->signal);          /* POSIX timers do not survive exec (begin_new_exec) */
 	if (unshare_sighand_files(current))
 		do_group_exit(SIGKILL);         /* past the point of no return */
 	current->robust_list = current->clear_child_tid = 0;

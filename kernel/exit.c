@@ -25,6 +25,7 @@
 #include "linux/slab.h"
 #include "linux/rcupdate.h"
 #include "linux/tty.h"
+#include "linux/posix-timers.h"
 
 /* exit(code): this thread ends; the wait status carries the code's low byte in bits 8-15. */
 long sys_exit(int code)
@@ -426,6 +427,8 @@ __noreturn void do_exit(int wait_status)
 	t->exiting = true;                      /* no signal is queued for t from now on */
 	exit_signals_stop(t);
 	group_dead = !--t->signal->live;
+	if (group_dead)
+		__exit_itimers(t->signal);      /* the POSIX timers go with the process */
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (group_dead)
 		disassociate_ctty(t->group_leader);     /* a session leader's terminal is let go */
@@ -437,7 +440,9 @@ __noreturn void do_exit(int wait_status)
 	if (group_dead && t->group_leader == init_task)
 		init_exit(t, t->signal->flags & SIGNAL_GROUP_EXIT ? t->signal->group_exit_code :
 			  wait_status);
+	spin_lock(&tasklist_lock);              /* a POSIX timer's queued signal is freed under it */
 	flush_sigqueue(&t->pending);
+	spin_unlock(&tasklist_lock);
 	exit_notify(t);
 	do_task_dead();
 }

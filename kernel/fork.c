@@ -132,6 +132,7 @@ static int alloc_signal_struct(struct task_struct *t)
 					   current->signal->is_child_subreaper;
 	INIT_LIST_HEAD(&sig->thread_head);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
+	INIT_LIST_HEAD(&sig->posix_timers);     /* fork inherits no POSIX timer */
 	init_waitqueue_head(&sig->wait_chldexit);
 	list_add_tail(&t->thread_node, &sig->thread_head);
 	t->signal = sig;

@@ -13,12 +13,15 @@
  * posix-cpu-timers.c).  As Linux, a value set gets one tick more, so that
  * the timer never fires before that much CPU time was used.
  *
+ * The tick drives timer_create's timers too (kernel/posix-timers.c).
+ *
  * Locking: itimer_lock (irqsave: the tick takes it) guards every task's
  * it_real_expires/it_real_incr and it[] (Linux: sighand->siglock);
  * send_sig under it takes tasklist_lock.  The tick walks the task list under tasklist_lock
  * (irq-safe), which every change of the list holds.
  */
 #include "linux/errno.h"
+#include "linux/posix-timers.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "linux/time64.h"
@@ -37,13 +40,15 @@ static spinlock_t itimer_lock = SPINLOCK_INIT("itimer");
  */
 void run_itimers(void)
 {
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), real = ktime_get_real_ns();
 	struct task_struct *t;
 	unsigned long flags;
 
 	spin_lock_irqsave(&itimer_lock, flags);
 	spin_lock(&tasklist_lock);
 	for_each_process(t) {
+		if (!list_empty(&t->signal->posix_timers))
+			run_posix_timers(t, now, real);         /* timer_create's */
 		if (!t->signal->it_real_expires || now < t->signal->it_real_expires || !t->signal->live)
 			continue;
 		send_sig_locked(SIGALRM, t);
@@ -89,6 +94,8 @@ void run_posix_cpu_timers(struct task_struct *p, int user_tick)
 	prof = cpu_itimer_tick(&p->signal->it[CPUCLOCK_PROF], TICK_NSEC);
 	virt = user_tick && cpu_itimer_tick(&p->signal->it[CPUCLOCK_VIRT], TICK_NSEC);
 	spin_unlock(&itimer_lock);
+	if (READ_ONCE(p->signal->nr_cpu_timers))
+		run_posix_cpu_timers_tick(p, TICK_NSEC);        /* timer_create's */
 	if (prof)
 		send_sig(SIGPROF, p, 1);
 	if (virt)

@@ -70,14 +70,27 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-/* Give back every queued siginfo (exit, or a flush). */
+/*
+ * q is off its queue: free it, unless a POSIX timer owns it (PREALLOC),
+ * whose next expiry queues it again (Linux's __sigqueue_free).
+ * tasklist_lock held for a PREALLOC one (the timer tick looks at it).
+ */
+void __sigqueue_free(struct sigqueue *q)
+{
+	if (q->flags & SIGQUEUE_PREALLOC)
+		INIT_LIST_HEAD(&q->list);
+	else
+		kfree(q);
+}
+
+/* Give back every queued siginfo (exit, or a flush); tasklist_lock held if a timer's may be queued. */
 void flush_sigqueue(struct sigpending *queue)
 {
 	while (!list_empty(&queue->list)) {
 		struct sigqueue *q = list_first_entry(&queue->list, struct sigqueue, list);
 
 		list_del(&q->list);
-		kfree(q);
+		__sigqueue_free(q);
 	}
 	queue->signal = 0;
 }
@@ -94,7 +107,7 @@ static void flush_pending_mask(sigset_t mask, struct sigpending *pending, int *n
 		if (sigmask(q->info.si_signo) & mask) {
 			list_del(&q->list);
 			(*nr)--;
-			kfree(q);
+			__sigqueue_free(q);
 		}
 	}
 	pending->signal &= ~mask;
@@ -178,6 +191,8 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 	if (*nr < SIGQUEUE_MAX && (unsigned long)*nr < limit)
 		q = kmalloc(sizeof(*q));
 	if (q) {
+		q->flags = 0;
+		q->timer = NULL;
 		q->info = *info;
 		list_add_tail(&q->list, &pending->list);
 		(*nr)++;
@@ -197,6 +212,38 @@ int send_signal_locked(int sig, const siginfo_t *info, struct task_struct *t, bo
 {
 	lockdep_assert_held(&tasklist_lock);
 	return __send_signal(sig, info, t, group);
+}
+
+/*
+ * Queue a POSIX timer's preallocated q (its info made by the timer) on t,
+ * or (group) t's process (Linux's send_sigqueue).  1 if it was dropped
+ * (t is gone or exiting, or ignores the signal), 2 if q is still queued
+ * from an earlier expiry (the timer counts an overrun), 0 if queued.  As
+ * Linux's, a standard signal pending without q does not stop q.
+ * tasklist_lock held.
+ */
+int send_sigqueue(struct sigqueue *q, struct task_struct *t, bool group)
+{
+	int sig = q->info.si_signo;
+	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
+	int *nr = group ? &t->signal->nr_shared_queued : &t->nr_sigqueued;
+
+	lockdep_assert_held(&tasklist_lock);
+	if ((group ? !t->signal->live : t->exiting) || t->state == TASK_DEAD)
+		return 1;
+	prepare_signal(sig, t);
+	if (sig_ignored(t, sig))
+		return 1;
+	if (!list_empty(&q->list))
+		return 2;
+	list_add_tail(&q->list, &pending->list);
+	(*nr)++;
+	pending->signal |= sigmask(sig);
+	if (group)
+		complete_signal(sig, t);
+	else if (!(t->blocked & sigmask(sig)))
+		signal_wake_up(t);
+	return 0;
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "linux/rseq.h"
 #include "linux/entry-common.h"
 #include "linux/printk.h"
+#include "linux/posix-timers.h"
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
 #include "linux/string.h"
@@ -49,7 +50,9 @@ static void collect_signal(int sig, struct sigpending *pending, int *nr, siginfo
 		list_del(&first->list);
 		(*nr)--;
 		*info = first->info;
-		kfree(first);
+		if ((first->flags & SIGQUEUE_PREALLOC) && first->timer)
+			posixtimer_collect(first, info);        /* si_overrun */
+		__sigqueue_free(first);
 	} else {                /* queued without memory: as Linux, a kill()'s siginfo */
 		*info = (siginfo_t){ .si_signo = sig, .si_code = SI_USER };
 	}

@@ -82,6 +82,11 @@ struct signal_struct {
 		u64 expires;            /* CPU time left in ns; 0: disarmed */
 		u64 incr;               /* the interval; 0: one-shot */
 	} it[2];                        /* [CPUCLOCK_PROF], [CPUCLOCK_VIRT]: ITIMER_PROF, _VIRTUAL */
+	/* POSIX timers (kernel/posix-timers.c), under tasklist_lock: */
+	struct list_head posix_timers;  /* struct k_itimer, by list */
+	int next_posix_timer_id;        /* timer_create's next id (Linux's posix_timer_id) */
+	int nr_posix_timers;            /* on posix_timers */
+	int nr_cpu_timers;              /* of them on a CPU-time clock (READ_ONCE by the tick) */
 	struct rlimit rlim[RLIM_NLIMITS];       /* kernel/sys.c */
 	/* CPU time (kernel/sched/cputime.c), under tasklist_lock: */
 	u64 utime, stime;               /* of its threads that are gone, by tick (ns) */

@@ -29,9 +29,18 @@ struct k_sigaction {
 	sigset_t mask;                  /* blocked too while the handler runs */
 };
 
-/* One queued signal: a real-time signal may be queued many times. */
+struct k_itimer;
+
+/*
+ * One queued signal: a real-time signal may be queued many times.  A POSIX
+ * timer's is preallocated (SIGQUEUE_PREALLOC): queued at most once, never
+ * freed by its dequeue or a flush while the timer owns it (Linux's).
+ */
+#define SIGQUEUE_PREALLOC       1
 struct sigqueue {
-	struct list_head list;
+	struct list_head list;          /* empty (list_del_init) while a PREALLOC one is not queued */
+	int flags;                      /* SIGQUEUE_PREALLOC */
+	struct k_itimer *timer;         /* the timer owning a PREALLOC one */
 	siginfo_t info;
 };
 
@@ -100,6 +109,8 @@ void __flush_sigqueue_mask(sigset_t mask, struct task_struct *t);
 bool sig_kernel_ignore(int sig);
 bool sig_kernel_stop(int sig);
 int send_signal_locked(int sig, const siginfo_t *info, struct task_struct *t, bool group);
+int send_sigqueue(struct sigqueue *q, struct task_struct *t, bool group);
+void __sigqueue_free(struct sigqueue *q);
 /* kernel/signal_stop.c: job control */
 void prepare_signal(int sig, struct task_struct *p);
 void do_signal_stop(int signr);

@@ -210,6 +210,14 @@ long sys_clock_gettime(int clock, void *tp);
 long sys_clock_getres(int clock, void *tp);
 long sys_clock_settime(int clock, const void *tp);
 long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
+struct sigevent;
+struct __kernel_itimerspec;
+long sys_timer_create(int clock, const struct sigevent *uevent, int *uid);
+long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *unew,
+		       struct __kernel_itimerspec *uold);
+long sys_timer_gettime(int id, struct __kernel_itimerspec *ucur);
+long sys_timer_getoverrun(int id);
+long sys_timer_delete(int id);
 long sys_nanosleep(const void *ureq, void *urem);
 long sys_gettimeofday(void *tv, void *tz);
 long sys_settimeofday(const void *tv, const void *tz);

@@ -24,6 +24,7 @@ struct __user_cap_data_struct {
 #define CAP_SYS_RESOURCE     24
 #define CAP_SYS_TIME         25
 #define CAP_MKNOD            27
+#define CAP_WAKE_ALARM       35      /* timer_create on the _ALARM clocks */
 #define CAP_LAST_CAP         40      /* CAP_CHECKPOINT_RESTORE, Linux 6.1's last */
 
 #define cap_valid(x) ((x) >= 0 && (x) <= CAP_LAST_CAP)

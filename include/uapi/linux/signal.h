@@ -79,6 +79,7 @@ typedef struct sigaltstack {
 #define SI_USER         0       /* kill() */
 #define SI_KERNEL       0x80
 #define SI_QUEUE        (-1)
+#define SI_TIMER        (-2)    /* a POSIX timer expired (kernel/posix-timers.c) */
 #define SI_TKILL        (-6)    /* tkill(), tgkill() */
 #define ILL_ILLOPN      2
 #define FPE_INTDIV      1
@@ -112,6 +113,12 @@ typedef struct siginfo {
 			unsigned int si_uid;
 			u64 si_value;
 		} _kill;
+		struct {                /* SI_TIMER: a POSIX timer */
+			int si_tid;     /* timer_create's id */
+			int si_overrun; /* expiries while the signal was pending */
+			u64 si_sigval;  /* sigev_value (at _kill's si_value) */
+			int si_sys_private;
+		} _timer;
 		struct {                /* SIGCHLD */
 			int si_pid;
 			unsigned int si_uid;
@@ -127,5 +134,27 @@ typedef struct siginfo {
 #define si_uid          _sifields._kill.si_uid
 #define si_addr         _sifields._sigfault.si_addr
 #define si_status       _sifields._sigchld.si_status
+#define si_value        _sifields._kill.si_value
+#define si_timerid      _sifields._timer.si_tid
+#define si_overrun      _sifields._timer.si_overrun
+
+/* sigevent's sigev_notify (timer_create): how a timer tells its expiry. */
+#define SIGEV_SIGNAL    0       /* a signal to the process */
+#define SIGEV_NONE      1       /* nothing: timer_gettime only */
+#define SIGEV_THREAD    2       /* the C library's thread; to the kernel, SIGEV_SIGNAL */
+#define SIGEV_THREAD_ID 4       /* a signal to one thread, sigev_notify_thread_id */
+
+/* struct sigevent's layout on x86-64 (64 bytes, Linux's SIGEV_MAX_SIZE). */
+typedef struct sigevent {
+	u64 sigev_value;
+	int sigev_signo;
+	int sigev_notify;
+	union {
+		int _pad[(64 - 16) / sizeof(int)];
+		int _tid;       /* SIGEV_THREAD_ID's thread */
+	} _sigev_un;
+} sigevent_t;
+
+#define sigev_notify_thread_id  _sigev_un._tid
 
 #endif

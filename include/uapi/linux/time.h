@@ -10,6 +10,8 @@
 #define CLOCK_REALTIME_COARSE   5       /* tick resolution */
 #define CLOCK_MONOTONIC_COARSE  6
 #define CLOCK_BOOTTIME          7       /* = MONOTONIC: foliOS never suspends */
+#define CLOCK_REALTIME_ALARM    8       /* timer_create only: = REALTIME here */
+#define CLOCK_BOOTTIME_ALARM    9       /* timer_create only: = BOOTTIME here */
 
 #define TIMER_ABSTIME           0x01    /* clock_nanosleep: an absolute time */
 
@@ -23,6 +25,12 @@ struct __kernel_old_timeval {
 
 struct __kernel_timespec {
 	long long tv_sec, tv_nsec;
+};
+
+/* timer_settime's and timer_gettime's setting. */
+struct __kernel_itimerspec {
+	struct __kernel_timespec it_interval;
+	struct __kernel_timespec it_value;
 };
 
 struct timezone {
