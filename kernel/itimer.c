@@ -95,7 +95,7 @@ void run_posix_cpu_timers(struct task_struct *p, int user_tick)
 	virt = user_tick && cpu_itimer_tick(&p->signal->it[CPUCLOCK_VIRT], TICK_NSEC);
 	spin_unlock(&itimer_lock);
 	if (READ_ONCE(p->signal->nr_cpu_timers))
-		run_posix_cpu_timers_tick(p, TICK_NSEC);        /* timer_create's */
+		run_posix_cpu_timers_tick(p);   /* timer_create's */
 	if (prof)
 		send_sig(SIGPROF, p, 1);
 	if (virt)

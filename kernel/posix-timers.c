@@ -8,10 +8,10 @@
  *   CLOCK_MONOTONIC, CLOCK_BOOTTIME(_ALARM)
  *                               expiry in ktime_get_ns()
  *   CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
- *                               CPU time left, counted down a tick at a
- *                               time as the tick accounts it (kernel/
- *                               sched/cputime.c), the process's or the
- *                               creating thread's
+ *                               expiry in the process's or the creating
+ *                               thread's sum_exec_runtime (kernel/sched/
+ *                               cputime.c), sampled by the tick of a CPU
+ *                               running one of its threads
  *
  * The _ALARM clocks need CAP_WAKE_ALARM (-EPERM) and are their plain
  * clocks: foliOS never suspends.  The coarse and raw clocks are
@@ -83,9 +83,24 @@ static int clock_timer_ok(int clock)
 	return -EINVAL;
 }
 
-/* A wall-clock timer's clock now, in its expiry's terms. */
-static u64 timer_clock_now(const struct k_itimer *timr)
+/*
+ * timr's clock now, in its expiry's terms, for a timer of p's process; a
+ * thread's CPU clock whose thread is gone reads 0 (Linux's
+ * cpu_clock_sample, which finds no task).  tasklist_lock held.
+ */
+static u64 timer_clock_now(const struct k_itimer *timr, struct task_struct *p)
 {
+	struct task_cputime times;
+	struct task_struct *t;
+
+	switch (timr->it_clock) {
+	case CLOCK_PROCESS_CPUTIME_ID:
+		thread_group_cputime(p, &times);
+		return times.sum_exec_runtime;
+	case CLOCK_THREAD_CPUTIME_ID:
+		t = find_task_by_vpid(timr->it_clock_pid);
+		return t && t->tgid == p->tgid ? task_sched_runtime(t) : 0;
+	}
 	return real_clock(timr->it_clock) ? ktime_get_real_ns() : ktime_get_ns();
 }
 
@@ -105,9 +120,7 @@ static void posix_timer_fire(struct k_itimer *timr, struct task_struct *leader, 
 		timr->it_expires = 0;
 	} else {
 		n += late / iv;
-		if (cpu_clock(timr->it_clock))
-			timr->it_expires = n * iv - late;       /* CPU time left */
-		else if (__builtin_add_overflow(timr->it_expires, n * iv, &timr->it_expires))
+		if (__builtin_add_overflow(timr->it_expires, n * iv, &timr->it_expires))
 			timr->it_expires = ~0ULL;              /* never */
 	}
 	if (timr->it_sigev_notify == SIGEV_NONE)
@@ -145,23 +158,23 @@ void run_posix_timers(struct task_struct *leader, u64 mono_now, u64 real_now)
 }
 
 /*
- * The tick on p's CPU: p used ns of CPU time; count down its process's
- * CPU-time timers and p's own thread-CPU ones, firing those that ran out.
- * Interrupts off.
+ * The tick on p's CPU: fire its process's CPU-time timers and p's own
+ * thread-CPU ones whose clock reached their expiry (Linux's
+ * run_posix_cpu_timers).  Interrupts off.
  */
-void run_posix_cpu_timers_tick(struct task_struct *p, u64 ns)
+void run_posix_cpu_timers_tick(struct task_struct *p)
 {
 	struct k_itimer *timr;
+	u64 now;
 
 	spin_lock(&tasklist_lock);
 	list_for_each_entry(timr, &p->signal->posix_timers, list) {
 		if (!timr->it_expires || !cpu_clock(timr->it_clock) ||
-		    (timr->it_clock == CLOCK_THREAD_CPUTIME_ID && timr->it_pid != p->pid))
+		    (timr->it_clock == CLOCK_THREAD_CPUTIME_ID && timr->it_clock_pid != p->pid))
 			continue;
-		if (timr->it_expires > ns)
-			timr->it_expires -= ns;
-		else
-			posix_timer_fire(timr, p->group_leader, ns - timr->it_expires);
+		now = timer_clock_now(timr, p);
+		if (now >= timr->it_expires)
+			posix_timer_fire(timr, p->group_leader, now - timr->it_expires);
 	}
 	spin_unlock(&tasklist_lock);
 }
@@ -324,8 +337,8 @@ long sys_timer_create(int clock, const struct sigevent *uevent, int *uid)
 	q->info.si_code = SI_TIMER;
 	if (timr->it_sigev_notify & SIGEV_THREAD_ID)
 		timr->it_pid = pid;
-	else if (clock == CLOCK_THREAD_CPUTIME_ID)
-		timr->it_pid = current->pid;    /* the thread whose time counts */
+	if (clock == CLOCK_THREAD_CPUTIME_ID)
+		timr->it_clock_pid = current->pid;      /* the thread whose time counts */
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 
 	if (uevent && !pid)
@@ -376,12 +389,8 @@ static void common_timer_get(struct k_itimer *timr, struct __kernel_itimerspec *
 	u64 left = 0, now, iv = timr->it_interval;
 
 	cur->it_interval = ns_to_timespec(iv);
-	if (!timr->it_expires) {
-		left = 0;
-	} else if (cpu_clock(timr->it_clock)) {
-		left = timr->it_expires;
-	} else {
-		now = timer_clock_now(timr);
+	if (timr->it_expires) {
+		now = timer_clock_now(timr, current);
 		if (timr->it_expires > now)
 			left = timr->it_expires - now;
 		else if (iv)
@@ -390,20 +399,6 @@ static void common_timer_get(struct k_itimer *timr, struct __kernel_itimerspec *
 			left = timr->it_sigev_notify == SIGEV_NONE ? 0 : 1;
 	}
 	cur->it_value = ns_to_timespec(left);
-}
-
-/* A CPU-time timer's clock now (the process's or its thread's).  tasklist_lock held. */
-static u64 cpu_timer_clock_now(struct k_itimer *timr)
-{
-	struct task_cputime times;
-	struct task_struct *t;
-
-	if (timr->it_clock == CLOCK_PROCESS_CPUTIME_ID) {
-		thread_group_cputime(current, &times);
-		return times.sum_exec_runtime;
-	}
-	t = find_task_by_vpid(timr->it_pid);
-	return t ? task_sched_runtime(t) : 0;
 }
 
 /*
@@ -440,11 +435,8 @@ long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *une
 	timr->it_interval = value ? timespec_to_ns(&new.it_interval) : 0;
 	if (!value) {
 		timr->it_expires = 0;
-	} else if (cpu_clock(timr->it_clock)) {
-		now = tflags & TIMER_ABSTIME ? cpu_timer_clock_now(timr) : 0;
-		timr->it_expires = tflags & TIMER_ABSTIME ? (value > now ? value - now : 1) : value;
 	} else {
-		now = tflags & TIMER_ABSTIME ? 0 : timer_clock_now(timr);
+		now = tflags & TIMER_ABSTIME ? 0 : timer_clock_now(timr, current);
 		if (__builtin_add_overflow(now, value, &timr->it_expires))
 			timr->it_expires = ~0ULL;
 	}

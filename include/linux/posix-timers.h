@@ -19,8 +19,8 @@ struct k_itimer {
 	int it_id;                      /* timer_create's id, per process */
 	int it_clock;                   /* CLOCK_* */
 	int it_sigev_notify;            /* SIGEV_* */
-	int it_pid;                     /* SIGEV_THREAD_ID's thread; the CPU clock's thread
-					   (CLOCK_THREAD_CPUTIME_ID) */
+	int it_pid;                     /* SIGEV_THREAD_ID's thread */
+	int it_clock_pid;               /* CLOCK_THREAD_CPUTIME_ID: the thread whose time counts */
 	u64 it_expires;                 /* 0: disarmed; else the clock's ns at expiry, or for a
 					   CPU clock the CPU time left (ns) */
 	u64 it_interval;                /* ns; 0: one-shot */
@@ -30,7 +30,7 @@ struct k_itimer {
 };
 
 void run_posix_timers(struct task_struct *leader, u64 mono_now, u64 real_now);
-void run_posix_cpu_timers_tick(struct task_struct *p, u64 ns);
+void run_posix_cpu_timers_tick(struct task_struct *p);
 void posixtimer_collect(struct sigqueue *q, siginfo_t *info);
 void __exit_itimers(struct signal_struct *sig);
 void exit_itimers(struct signal_struct *sig);
