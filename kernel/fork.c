@@ -15,6 +15,7 @@
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
+#include "linux/posix-timers.h"
 #include "linux/rseq.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
@@ -141,11 +142,15 @@ static int alloc_signal_struct(struct task_struct *t)
 	return 0;
 }
 
-/* The last task of a group is freed: its shared pending signals go too. */
+/*
+ * The last task of a group is freed: its shared pending signals go too,
+ * and its POSIX timers if no exit took them (a task ended at power-off).
+ */
 static void put_signal_struct(struct signal_struct *sig)
 {
 	if (__atomic_sub_fetch(&sig->sigcnt, 1, __ATOMIC_ACQ_REL))
 		return;
+	__exit_itimers(sig);
 	flush_sigqueue(&sig->shared_pending);
 	kfree(sig);
 }

@@ -4,7 +4,9 @@
  * timer_gettime, timer_getoverrun, timer_delete.
  *
  *   CLOCK_REALTIME(_ALARM)      expiry in ktime_get_real_ns(): a clock set
- *                               moves it (relative ones too, as Linux's)
+ *                               moves it; a relative CLOCK_REALTIME one
+ *                               counts on the monotonic clock instead and
+ *                               stays put (Linux's common_hrtimer_arm)
  *   CLOCK_MONOTONIC, CLOCK_BOOTTIME(_ALARM)
  *                               expiry in ktime_get_ns()
  *   CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
@@ -58,11 +60,6 @@ static bool cpu_clock(int clock)
 	return clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID;
 }
 
-static bool real_clock(int clock)
-{
-	return clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_ALARM;
-}
-
 /* May a timer count clock: 0, -EINVAL (no such clock) or -EOPNOTSUPP (no timers on it). */
 static int clock_timer_ok(int clock)
 {
@@ -84,11 +81,11 @@ static int clock_timer_ok(int clock)
 }
 
 /*
- * timr's clock now, in its expiry's terms, for a timer of p's process; a
- * thread's CPU clock whose thread is gone reads 0 (Linux's
- * cpu_clock_sample, which finds no task).  tasklist_lock held.
+ * timr's clock now into *now, in its expiry's terms, for a timer of p's
+ * process: false for a thread's CPU clock whose thread is gone (Linux's
+ * cpu_timer_task_rcu finds none).  tasklist_lock held.
  */
-static u64 timer_clock_now(const struct k_itimer *timr, struct task_struct *p)
+static bool timer_clock_now(const struct k_itimer *timr, struct task_struct *p, u64 *now)
 {
 	struct task_cputime times;
 	struct task_struct *t;
@@ -96,19 +93,25 @@ static u64 timer_clock_now(const struct k_itimer *timr, struct task_struct *p)
 	switch (timr->it_clock) {
 	case CLOCK_PROCESS_CPUTIME_ID:
 		thread_group_cputime(p, &times);
-		return times.sum_exec_runtime;
+		*now = times.sum_exec_runtime;
+		return true;
 	case CLOCK_THREAD_CPUTIME_ID:
 		t = find_task_by_vpid(timr->it_clock_pid);
-		return t && t->tgid == p->tgid ? task_sched_runtime(t) : 0;
+		if (!t || t->tgid != p->tgid)
+			return false;
+		*now = task_sched_runtime(t);
+		return true;
 	}
-	return real_clock(timr->it_clock) ? ktime_get_real_ns() : ktime_get_ns();
+	*now = timr->it_wall ? ktime_get_real_ns() : ktime_get_ns();
+	return true;
 }
 
 /*
  * The timer expired late ns ago: forward a periodic one past now, disarm
  * a one-shot, and signal unless SIGEV_NONE (Linux's posix_timer_fn and
- * posix_timer_event).  Expiries while its signal is still queued are
- * overruns.  tasklist_lock held.
+ * posix_timer_event).  Expiries not signalled — its signal still queued,
+ * or ignored (Linux 6.1 forwards an ignored periodic timer, counting) —
+ * are overruns, reported with the next signal taken.  tasklist_lock held.
  */
 static void posix_timer_fire(struct k_itimer *timr, struct task_struct *leader, u64 late)
 {
@@ -133,9 +136,9 @@ static void posix_timer_fire(struct k_itimer *timr, struct task_struct *leader, 
 	}
 	switch (send_sigqueue(timr->sigq, t, group)) {
 	case 0:
-		timr->it_overrun = n - 1;
+		timr->it_overrun += n - 1;
 		break;
-	case 2:
+	default:                                /* ignored, or still queued */
 		timr->it_overrun += n;
 		break;
 	}
@@ -150,7 +153,7 @@ void run_posix_timers(struct task_struct *leader, u64 mono_now, u64 real_now)
 	struct k_itimer *timr;
 
 	list_for_each_entry(timr, &leader->signal->posix_timers, list) {
-		u64 now = real_clock(timr->it_clock) ? real_now : mono_now;
+		u64 now = timr->it_wall ? real_now : mono_now;
 
 		if (timr->it_expires && !cpu_clock(timr->it_clock) && now >= timr->it_expires)
 			posix_timer_fire(timr, leader, now - timr->it_expires);
@@ -164,15 +167,20 @@ void run_posix_timers(struct task_struct *leader, u64 mono_now, u64 real_now)
  */
 void run_posix_cpu_timers_tick(struct task_struct *p)
 {
+	u64 now, process = 0, thread = task_sched_runtime(p);
+	struct task_cputime times;
 	struct k_itimer *timr;
-	u64 now;
 
 	spin_lock(&tasklist_lock);
 	list_for_each_entry(timr, &p->signal->posix_timers, list) {
 		if (!timr->it_expires || !cpu_clock(timr->it_clock) ||
 		    (timr->it_clock == CLOCK_THREAD_CPUTIME_ID && timr->it_clock_pid != p->pid))
 			continue;
-		now = timer_clock_now(timr, p);
+		if (timr->it_clock == CLOCK_PROCESS_CPUTIME_ID && !process) {
+			thread_group_cputime(p, &times);        /* once a tick: it walks the threads */
+			process = times.sum_exec_runtime;
+		}
+		now = timr->it_clock == CLOCK_PROCESS_CPUTIME_ID ? process : thread;
 		if (now >= timr->it_expires)
 			posix_timer_fire(timr, p->group_leader, now - timr->it_expires);
 	}
@@ -318,6 +326,7 @@ long sys_timer_create(int clock, const struct sigevent *uevent, int *uid)
 		kfree(q);
 		return -EAGAIN;
 	}
+	sig->nr_posix_timers++;                 /* taken now: other threads see the limit */
 	do {                                    /* the next id not in use (Linux's posix_timer_add) */
 		timr->it_id = sig->next_posix_timer_id;
 		sig->next_posix_timer_id = (sig->next_posix_timer_id + 1) & 0x7fffffff;
@@ -348,14 +357,15 @@ long sys_timer_create(int clock, const struct sigevent *uevent, int *uid)
 	else if ((clock == CLOCK_REALTIME_ALARM || clock == CLOCK_BOOTTIME_ALARM) &&
 		 !capable(CAP_WAKE_ALARM))
 		err = -EPERM;
+	spin_lock_irqsave(&tasklist_lock, flags);
 	if (err) {
+		sig->nr_posix_timers--;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		kfree(timr);
 		kfree(q);
 		return err;
 	}
-	spin_lock_irqsave(&tasklist_lock, flags);
 	list_add_tail(&timr->list, &sig->posix_timers);
-	sig->nr_posix_timers++;
 	if (cpu_clock(clock))
 		WRITE_ONCE(sig->nr_cpu_timers, sig->nr_cpu_timers + 1);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -382,15 +392,19 @@ static bool timespec_valid(const struct __kernel_timespec *ts)
  * timr's setting now (Linux's common_timer_get): the interval, and the
  * time to the next expiry — 0 disarmed; a periodic timer past its
  * expiry (the tick not yet there) reads the time to the next period, a
- * one-shot 1 ns (0 with SIGEV_NONE).  tasklist_lock held.
+ * one-shot 1 ns (0 with SIGEV_NONE).  A thread-CPU timer whose thread is
+ * gone reads all zero (Linux's posix_cpu_timer_get).  tasklist_lock held.
  */
 static void common_timer_get(struct k_itimer *timr, struct __kernel_itimerspec *cur)
 {
 	u64 left = 0, now, iv = timr->it_interval;
 
+	if (!timer_clock_now(timr, current, &now)) {
+		*cur = (struct __kernel_itimerspec){};
+		return;
+	}
 	cur->it_interval = ns_to_timespec(iv);
 	if (timr->it_expires) {
-		now = timer_clock_now(timr, current);
 		if (timr->it_expires > now)
 			left = timr->it_expires - now;
 		else if (iv)
@@ -406,8 +420,9 @@ static void common_timer_get(struct k_itimer *timr, struct __kernel_itimerspec *
  * relative, or with TIMER_ABSTIME the clock's time; zero disarms;
  * it_interval reloads it), its previous setting to old if given (Linux's
  * do_timer_settime, common_timer_set).  A signal already queued stays
- * queued.  -EINVAL (no new, an unknown id, a bad timespec), -EFAULT (old
- * is written after the timer was set, as Linux's).
+ * queued; an expiry already past fires now.  -EINVAL (no new, an unknown
+ * id, a bad timespec), -ESRCH (a thread-CPU timer whose thread is gone),
+ * -EFAULT (old is written after the timer was set, as Linux's).
  */
 long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *unew,
 		       struct __kernel_itimerspec *uold)
@@ -431,15 +446,19 @@ long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *une
 		return -EINVAL;
 	}
 	common_timer_get(timr, &old);
+	timr->it_wall = timr->it_clock == CLOCK_REALTIME_ALARM ||
+			(timr->it_clock == CLOCK_REALTIME && (tflags & TIMER_ABSTIME));
+	if (!timer_clock_now(timr, current, &now)) {
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		return -ESRCH;
+	}
 	timr->it_overrun = timr->it_overrun_last = 0;
 	timr->it_interval = value ? timespec_to_ns(&new.it_interval) : 0;
-	if (!value) {
-		timr->it_expires = 0;
-	} else {
-		now = tflags & TIMER_ABSTIME ? 0 : timer_clock_now(timr, current);
-		if (__builtin_add_overflow(now, value, &timr->it_expires))
-			timr->it_expires = ~0ULL;
-	}
+	timr->it_expires = 0;
+	if (value && __builtin_add_overflow(tflags & TIMER_ABSTIME ? 0 : now, value, &timr->it_expires))
+		timr->it_expires = ~0ULL;
+	if (timr->it_expires && now >= timr->it_expires)
+		posix_timer_fire(timr, current->group_leader, now - timr->it_expires);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return uold && copy_to_user(uold, &old, sizeof(old)) ? -EFAULT : 0;
 }

@@ -174,6 +174,16 @@ static void complete_signal(int sig, struct task_struct *t)
  * is still pending (with no siginfo of its own); another real-time one is
  * -EAGAIN.  Wakes a thread that does not block sig.  tasklist_lock held.
  */
+/* sig is now pending on pending (t's or, group, its process's): tell who must know. */
+static void signal_pending_on(int sig, struct task_struct *t, bool group, struct sigpending *pending)
+{
+	pending->signal |= sigmask(sig);
+	if (group || sig == SIGKILL)            /* a thread's SIGKILL kills its group too */
+		complete_signal(sig, t);
+	else if (!(t->blocked & sigmask(sig)))
+		signal_wake_up(t);              /* a sleeper sees signal_pending() */
+}
+
 static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, bool group)
 {
 	unsigned long limit = t->signal->rlim[RLIMIT_SIGPENDING].rlim_cur;
@@ -199,11 +209,7 @@ static int __send_signal(int sig, const siginfo_t *info, struct task_struct *t, 
 	} else if (sig >= SIGRTMIN && info->si_code != SI_USER) {
 		return -EAGAIN;
 	}
-	pending->signal |= sigmask(sig);
-	if (group || sig == SIGKILL)            /* a thread's SIGKILL kills its group too */
-		complete_signal(sig, t);
-	else if (!(t->blocked & sigmask(sig)))
-		signal_wake_up(t);              /* a sleeper sees signal_pending() */
+	signal_pending_on(sig, t, group, pending);
 	return 0;
 }
 
@@ -238,11 +244,7 @@ int send_sigqueue(struct sigqueue *q, struct task_struct *t, bool group)
 		return 2;
 	list_add_tail(&q->list, &pending->list);
 	(*nr)++;
-	pending->signal |= sigmask(sig);
-	if (group)
-		complete_signal(sig, t);
-	else if (!(t->blocked & sigmask(sig)))
-		signal_wake_up(t);
+	signal_pending_on(sig, t, group, pending);
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  * system call (the C libraries' timer_t is not the kernel's id).  The
  * clocks, the sigevents (SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID, the
  * NULL default), ids 0, 1, 2..., relative and absolute settings, periodic
- * reloads, overruns with the signal queued once, deletion at exec, none
- * inherited by fork, the errnos.  Runs unchanged on Linux
+ * reloads, overruns with the signal queued once or ignored, deletion at
+ * exec, none inherited by fork, clock_settime, CPU-time clocks and a
+ * thread's clock that outlives it, the errnos.  Runs unchanged on Linux
  * (../shared/peer/linux-peer.sh).
  */
 #define _GNU_SOURCE
@@ -92,7 +93,7 @@ static void sleep_ms(long ms)
 		;
 }
 
-static volatile int hits, last_code, last_timerid, last_overrun, last_tid, last_getoverrun;
+static volatile int hits, last_code, last_timerid, last_overrun, first_overrun, last_tid, last_getoverrun;
 static volatile long last_value;
 static volatile int getoverrun_id = -1;
 
@@ -100,7 +101,8 @@ static void on_timer(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	hits++;
+	if (!hits++)
+		first_overrun = si->si_overrun;
 	last_code = si->si_code;
 	last_timerid = si->si_timerid;
 	last_overrun = si->si_overrun;
@@ -134,6 +136,16 @@ static int wait_hits(int n, long ms)
 	while (hits < n && now_ns(CLOCK_MONOTONIC) < end)
 		sleep_ms(1);
 	return hits >= n;
+}
+
+/* Set CLOCK_REALTIME sec seconds on: 0, or -1 with errno. */
+static int shift_realtime(long sec)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += sec;
+	return clock_settime(CLOCK_REALTIME, &ts);
 }
 
 /* Run fn in a child (a fresh process: ids from 0, no timers); its exit status. */
@@ -419,6 +431,21 @@ static void test_overrun(void)
 	ok(syscall(SYS_timer_getoverrun, id) == 0, "timer_settime resets timer_getoverrun");
 	getoverrun_id = -1;
 
+	/* Expiries while the signal is ignored count too (Linux 6.1 forwards the timer). */
+	signal(SIGRTMIN, SIG_IGN);
+	block(SIGRTMIN, SIG_UNBLOCK);
+	t_set(id, 0, 10000000, 10000000, NULL);
+	sleep_ms(200);
+	hits = 0;
+	catch(SIGRTMIN);
+	int got = wait_hits(1, 1000);
+
+	ok(got && first_overrun >= 10, "expiries while ignored are overruns (%d)", first_overrun);
+	block(SIGRTMIN, SIG_BLOCK);
+	t_set(id, 0, 0, 0, NULL);
+	sigprocmask(SIG_SETMASK, &(sigset_t){ 0 }, NULL);       /* take a signal still pending */
+	block(SIGRTMIN, SIG_BLOCK);
+
 	/* A deleted timer's queued signal stays pending. */
 	hits = 0;
 	t_set(id, 0, 5000000, 0, NULL);
@@ -454,6 +481,63 @@ static void test_cpu_clocks(void)
 		   "%s: fires after the CPU time (%ld ns used)", names[i], now_ns(clocks[i]) - c0);
 		t_del(id);
 	}
+	hits = 0;
+	ok(t_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &id) == 0 && t_set(id, TIMER_ABSTIME, 1, 0, NULL) == 0 &&
+	   wait_hits(1, 500), "a CPU-time expiry already past fires at once, the process asleep");
+	t_del(id);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+static void *thread_cpu_timer(void *arg)
+{
+	t_create(CLOCK_THREAD_CPUTIME_ID, &(struct ksigevent){ .signo = SIGUSR1 }, arg);
+	return NULL;
+}
+
+/* A thread-CPU timer outlives its thread: it cannot be armed, and reads zero. */
+static void test_dead_thread_clock(void)
+{
+	struct kits v;
+	pthread_t th;
+	int id = -1;
+
+	pthread_create(&th, NULL, thread_cpu_timer, &id);
+	pthread_join(th, NULL);
+	if (!okr(id >= 0, "a thread creates a CLOCK_THREAD_CPUTIME_ID timer, then exits"))
+		return;
+	sleep_ms(50);                           /* the join returns before the thread is reaped */
+	ok(err_of(t_set(id, 0, 1000000000, 1000000, NULL)) == ESRCH, "timer_settime: ESRCH");
+	memset(&v, 0xff, sizeof(v));
+	long r = syscall(SYS_timer_gettime, id, &v);
+	ok(r == 0 && !v.it_value.tv_sec && !v.it_value.tv_nsec && !v.it_interval.tv_sec &&
+	   !v.it_interval.tv_nsec, "timer_gettime: all zero (%ld: %ld %ld %ld %ld)", r, (long)v.it_value.tv_sec,
+	   v.it_value.tv_nsec, (long)v.it_interval.tv_sec, v.it_interval.tv_nsec);
+	ok(t_del(id) == 0, "timer_delete");
+}
+
+/* clock_settime moves absolute CLOCK_REALTIME timers only. */
+static void test_clock_set(void)
+{
+	struct ksigevent ev = { .signo = SIGUSR1, .notify = K_SIGEV_SIGNAL };
+	int rel, abs;
+
+	catch(SIGUSR1);
+	hits = 0;
+	ok(t_create(CLOCK_REALTIME, &ev, &rel) == 0 && t_set(rel, 0, 300000000, 0, NULL) == 0 &&
+	   t_create(CLOCK_REALTIME, &ev, &abs) == 0 &&
+	   t_set(abs, TIMER_ABSTIME, now_ns(CLOCK_REALTIME) + 50000000000L, 0, NULL) == 0,
+	   "CLOCK_REALTIME timers: 300 ms relative, 50 s absolute");
+	if (shift_realtime(100) == 0) {
+		ok(wait_hits(1, 100) && t_get_ns(abs, NULL) == 0, "the clock set 100 s ahead: the absolute one fires");
+		ok(t_get_ns(rel, NULL) > 100000000, "the relative one does not move (%ld ns left)",
+		   t_get_ns(rel, NULL));
+		shift_realtime(-100);
+		ok(wait_hits(2, 1000), "and fires in its time");
+	} else {
+		ok(0, "clock_settime: %s", strerror(errno));
+	}
+	t_del(rel);
+	t_del(abs);
 	signal(SIGUSR1, SIG_DFL);
 }
 
@@ -497,6 +581,8 @@ int main(int argc, char **argv)
 	test_thread_id();
 	test_overrun();
 	test_cpu_clocks();
+	test_dead_thread_clock();
+	test_clock_set();
 	test_fork_exec_exit(argv[0]);
 	return tap_done();
 }

@@ -21,6 +21,8 @@ struct k_itimer {
 	int it_sigev_notify;            /* SIGEV_* */
 	int it_pid;                     /* SIGEV_THREAD_ID's thread */
 	int it_clock_pid;               /* CLOCK_THREAD_CPUTIME_ID: the thread whose time counts */
+	bool it_wall;                   /* it_expires in CLOCK_REALTIME's time (absolute, or
+					   _ALARM); else in the monotonic or CPU clock's */
 	u64 it_expires;                 /* 0: disarmed; else the clock's ns at expiry, or for a
 					   CPU clock the CPU time left (ns) */
 	u64 it_interval;                /* ns; 0: one-shot */
