@@ -55,20 +55,12 @@ static __poll_t do_pollfd(const struct pollfd *pfd)
 	return mask & ((__poll_t)(unsigned short)pfd->events | POLLERR | POLLHUP);
 }
 
-/*
- * Nothing was ready: -ERESTARTNOHAND if a signal is pending (even with the
- * time up: pselect's mask lets a pending one in), 0 once ktime_get_ns()
- * reaches end (if timed), else 1 after sleeping until the tick after j
- * (the caller asks again).
- */
+/* The tick after j, or why not (schedule_tick_timeout) as poll's result; 1: ask again. */
 static long poll_wait_tick(unsigned long j, bool timed, u64 end)
 {
-	if (signal_pending(current))
-		return -ERESTARTNOHAND;         /* before the time: Linux's do_poll and do_select */
-	if (timed && ktime_get_ns() >= end)
-		return 0;
-	(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j);
-	return 1;
+	long ret = schedule_tick_timeout(j, timed, end);
+
+	return ret == -EINTR ? -ERESTARTNOHAND : ret;  /* pselect's mask lets a pending one in */
 }
 
 /*

@@ -377,17 +377,6 @@ static struct __kernel_timespec ns_to_timespec(u64 ns)
 	return (struct __kernel_timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 }
 
-static u64 timespec_to_ns(const struct __kernel_timespec *ts)
-{
-	return (u64)MIN(ts->tv_sec, KTIME_SEC_MAX) * NSEC_PER_SEC + ts->tv_nsec;
-}
-
-/* Linux's timespec64_valid. */
-static bool timespec_valid(const struct __kernel_timespec *ts)
-{
-	return ts->tv_sec >= 0 && (unsigned long long)ts->tv_nsec < NSEC_PER_SEC;
-}
-
 /*
  * timr's setting now (Linux's common_timer_get): the interval, and the
  * time to the next expiry — 0 disarmed; a periodic timer past its
@@ -430,15 +419,15 @@ long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *une
 	struct __kernel_itimerspec new, old;
 	struct k_itimer *timr;
 	unsigned long flags;
-	u64 value, now;
+	u64 value, interval, now;
 
 	if (!unew)
 		return -EINVAL;
 	if (copy_from_user(&new, unew, sizeof(new)))
 		return -EFAULT;
-	if (!timespec_valid(&new.it_interval) || !timespec_valid(&new.it_value))
+	if (timespec_to_ns(&new.it_interval, &interval, KTIME_SEC_MAX) ||
+	    timespec_to_ns(&new.it_value, &value, KTIME_SEC_MAX))
 		return -EINVAL;
-	value = timespec_to_ns(&new.it_value);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	timr = find_timer(id);
 	if (!timr) {
@@ -453,7 +442,7 @@ long sys_timer_settime(int id, int tflags, const struct __kernel_itimerspec *une
 		return -ESRCH;
 	}
 	timr->it_overrun = timr->it_overrun_last = 0;
-	timr->it_interval = value ? timespec_to_ns(&new.it_interval) : 0;
+	timr->it_interval = value ? interval : 0;
 	timr->it_expires = 0;
 	if (value && __builtin_add_overflow(tflags & TIMER_ABSTIME ? 0 : now, value, &timr->it_expires))
 		timr->it_expires = ~0ULL;

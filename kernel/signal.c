@@ -65,7 +65,7 @@ static bool sig_ignored(struct task_struct *t, int sig)
 
 	if (t->group_leader == init_task && (sig_kernel_only(sig) || handler == SIG_DFL))
 		return true;
-	if (t->blocked & sigmask(sig))
+	if ((t->blocked | t->real_blocked) & sigmask(sig))
 		return false;
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }

@@ -4,7 +4,7 @@
  * its temporary replacement by sigsuspend/ppoll, the alternate signal
  * stack, the return to user mode, and the system calls over them
  * (rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause,
- * sigaltstack).  The handler's frame is built by arch/x86_64/signal.c.
+ * rt_sigtimedwait, sigaltstack).  The handler's frame is built by arch/x86_64/signal.c.
  *
  * Lock order: see kernel/signal.c (tasklist_lock stands in for Linux's siglock).
  */
@@ -19,6 +19,7 @@
 #include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
+#include "linux/time64.h"
 #include "linux/uaccess.h"
 #include <asm/irqflags.h>
 #include <asm/syscall.h>
@@ -71,17 +72,17 @@ static int next_signal(const struct sigpending *pending, sigset_t blocked)
 /*
  * The next signal current should take and its siginfo (Linux's
  * dequeue_signal): the thread's own pending ones first, then the
- * process's shared ones.  0 if nothing unblocked is pending.
+ * process's shared ones.  0 if nothing outside mask is pending.
  * tasklist_lock held.
  */
-static int dequeue_signal(siginfo_t *info)
+static int dequeue_signal(sigset_t mask, siginfo_t *info)
 {
 	struct signal_struct *signal = current->signal;
-	int sig = next_signal(&current->pending, current->blocked);
+	int sig = next_signal(&current->pending, mask);
 
 	if (sig) {
 		collect_signal(sig, &current->pending, &current->nr_sigqueued, info);
-	} else if ((sig = next_signal(&signal->shared_pending, current->blocked))) {
+	} else if ((sig = next_signal(&signal->shared_pending, mask))) {
 		collect_signal(sig, &signal->shared_pending, &signal->nr_shared_queued, info);
 	}
 	return sig;
@@ -99,7 +100,7 @@ static int dequeue_signal_action(struct ksignal *ksig)
 	int sig;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	sig = dequeue_signal(&ksig->info);
+	sig = dequeue_signal(current->blocked, &ksig->info);
 	if (sig) {
 		ka = &current->sighand->action[sig - 1];
 		ksig->ka = *ka;
@@ -362,6 +363,62 @@ long sys_rt_sigsuspend(const sigset_t *unewset, unsigned long sigsetsize)
 	set_current_blocked(newset);
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
+}
+
+/*
+ * rt_sigtimedwait(set, info, timeout, sigsetsize) (sigwaitinfo,
+ * sigtimedwait, sigwait; Linux's do_sigtimedwait): take a pending signal
+ * of set — blocked, as a rule, so no handler gets it first — without
+ * running its handler; its number, and its siginfo to info if given.
+ * Nothing pending: sleep with set unblocked (the blocked mask kept in
+ * real_blocked, so a signal whose default is to be ignored is not
+ * dropped meanwhile) until one comes; -EAGAIN once the timeout passes
+ * (a zero timeout only polls), -EINTR if another signal came first (not
+ * restarted, as Linux's).  -EINVAL (sigsetsize, a bad timespec), -EFAULT.
+ * SIGKILL and SIGSTOP are never taken.
+ */
+long sys_rt_sigtimedwait(const sigset_t *uthese, siginfo_t *uinfo,
+			 const struct __kernel_timespec *uts, unsigned long sigsetsize)
+{
+	u64 timeout = 0, end = 0;
+	unsigned long flags;
+	sigset_t these;
+	siginfo_t info;
+	long ret = -EAGAIN;
+	int sig, err;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	these &= ~SIG_KERNEL_ONLY_MASK;
+	if (uts) {
+		err = get_timespec_ns(uts, &timeout, NANOSLEEP_MAX_SECS);
+		if (err)
+			return err;
+		end = ktime_get_ns() + timeout;
+	}
+	spin_lock_irqsave(&tasklist_lock, flags);
+	sig = dequeue_signal(~these, &info);
+	if (!sig && (!uts || timeout)) {
+		current->real_blocked = current->blocked;
+		current->blocked &= ~these;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		do {
+			unsigned long j = jiffies;
+
+			ret = schedule_tick_timeout(j, uts, end);
+		} while (ret == 1);
+		ret = ret ? ret : -EAGAIN;
+		spin_lock_irqsave(&tasklist_lock, flags);
+		current->blocked = current->real_blocked;
+		current->real_blocked = 0;
+		sig = dequeue_signal(~these, &info);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!sig)
+		return ret;
+	return uinfo && copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : sig;
 }
 
 /*

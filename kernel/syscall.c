@@ -124,6 +124,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_getsid, sys_getsid),
 	__SYSCALL(__NR_rt_sigpending, sys_rt_sigpending),
 	__SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend),
+	__SYSCALL(__NR_rt_sigtimedwait, sys_rt_sigtimedwait),
 	__SYSCALL(__NR_sigaltstack, sys_sigaltstack),
 	__SYSCALL(__NR_statfs, sys_statfs),
 	__SYSCALL(__NR_fstatfs, sys_fstatfs),

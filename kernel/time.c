@@ -24,7 +24,6 @@
 #include "vdso/datapage.h"
 #include <asm/timex.h>
 
-#define NANOSLEEP_MAX_SECS      (1L << 32)      /* longer is forever (no u64 overflow) */
 
 static long nanosleep_restart(struct restart_block *rb);
 
@@ -69,19 +68,41 @@ static int put_timespec(u64 ns, void *utp)
 }
 
 /*
- * A user timespec as nanoseconds, its seconds cut to max_secs: -EFAULT,
- * or -EINVAL if negative or tv_nsec is out of range.
+ * A timespec as nanoseconds, its seconds cut to max_secs: -EINVAL if
+ * negative or tv_nsec is out of range (Linux's timespec64_valid).
  */
-static int get_timespec_ns(const void *utp, u64 *ns, s64 max_secs)
+int timespec_to_ns(const struct __kernel_timespec *ts, u64 *ns, s64 max_secs)
+{
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	*ns = MIN(ts->tv_sec, max_secs) * NSEC_PER_SEC + ts->tv_nsec;
+	return 0;
+}
+
+/*
+ * Sleep until the tick after j, unless a signal is pending (-EINTR; even
+ * with the time up, as Linux's do_poll and do_select look first) or
+ * ktime_get_ns() reached end (if timed: 0).  1 after the sleep: the
+ * caller looks again at what it waits for.
+ */
+long schedule_tick_timeout(unsigned long j, bool timed, u64 end)
+{
+	if (signal_pending(current))
+		return -EINTR;
+	if (timed && ktime_get_ns() >= end)
+		return 0;
+	(void)wait_var_event_interruptible((void *)&jiffies, jiffies != j);
+	return 1;
+}
+
+/* A user timespec as nanoseconds (timespec_to_ns): -EFAULT or -EINVAL. */
+int get_timespec_ns(const void *utp, u64 *ns, s64 max_secs)
 {
 	struct __kernel_timespec ts;
 
 	if (copy_from_user(&ts, utp, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	*ns = MIN(ts.tv_sec, max_secs) * NSEC_PER_SEC + ts.tv_nsec;
-	return 0;
+	return timespec_to_ns(&ts, ns, max_secs);
 }
 
 long sys_clock_gettime(int clock, void *tp)

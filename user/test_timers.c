@@ -152,7 +152,7 @@ static int shift_realtime(long sec)
 static int in_child(int (*fn)(void))
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid = xfork();
 
 	if (pid == 0)
 		_exit(fn());
@@ -552,7 +552,7 @@ static void test_fork_exec_exit(const char *self)
 	t_del(fork_child_id);
 	ok(in_child(exit_child) == 0, "a process exits with a periodic timer's signal queued");
 
-	pid = fork();
+	pid = xfork();
 	if (pid == 0) {
 		if (t_create(CLOCK_MONOTONIC, NULL, &id) || t_set(id, 0, 10000000000L, 0, NULL))
 			_exit(1);

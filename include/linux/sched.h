@@ -160,6 +160,7 @@ struct task_struct {
 	int nr_sigqueued;               /* entries on pending.list */
 	sigset_t blocked;               /* not delivered while set here */
 	sigset_t saved_sigmask;         /* blocked before sigsuspend/ppoll replaced it */
+	sigset_t real_blocked;          /* blocked before rt_sigtimedwait opened it (tasklist_lock) */
 	bool restore_sigmask;           /* saved_sigmask is to be restored (TIF_RESTORE_SIGMASK) */
 	unsigned long sas_ss_sp;        /* the alternate signal stack (sigaltstack) */
 	unsigned long sas_ss_size;

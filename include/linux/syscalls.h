@@ -155,6 +155,9 @@ long sys_rt_sigaction(int sig, const void *act, void *oact, unsigned long sigset
 long sys_rt_sigprocmask(int how, const sigset_t *nset, sigset_t *oset, unsigned long sigsetsize);
 long sys_rt_sigpending(sigset_t *uset, unsigned long sigsetsize);
 long sys_rt_sigsuspend(const sigset_t *unewset, unsigned long sigsetsize);
+struct __kernel_timespec;
+long sys_rt_sigtimedwait(const sigset_t *uthese, siginfo_t *uinfo,
+			 const struct __kernel_timespec *uts, unsigned long sigsetsize);
 long sys_rt_sigreturn(void);
 long sys_sigaltstack(const stack_t *uss, stack_t *uoss);
 long sys_tkill(int pid, int sig);

@@ -19,8 +19,13 @@
 
 #define KTIME_SEC_MAX           (0x7fffffffffffffffLL / NSEC_PER_SEC)   /* Linux's */
 #define TIME_SETTOD_SEC_MAX     (KTIME_SEC_MAX - 30LL * 365 * 86400)
+#define NANOSLEEP_MAX_SECS      (1L << 32)      /* a longer sleep is forever (no u64 overflow) */
 
 u64 ktime_get_real_ns(void);            /* since 1970-01-01 00:00 UTC */
+struct __kernel_timespec;
+int timespec_to_ns(const struct __kernel_timespec *ts, u64 *ns, s64 max_secs);
+int get_timespec_ns(const void *utp, u64 *ns, s64 max_secs);        /* kernel/time.c */
+long schedule_tick_timeout(unsigned long j, bool timed, u64 end);
 int do_settimeofday64(const struct timespec64 *ts);
 void timekeeping_init(void);
 s64 mktime64(unsigned int year, unsigned int mon, unsigned int day, unsigned int hour,
