@@ -179,14 +179,14 @@ $(B)/host/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(B)/host/test_%: tests/host/test_%.c $(HOST_OBJS) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
+$(B)/host/test_%: tests/host/test_%.c $(HOST_OBJS) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h include/*/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $< $(HOST_OBJS) -lcmocka -pthread -o $@
 
 # The concurrent host tests under ThreadSanitizer (clang), both variants:
 # make tsan-host (not part of make test: a few seconds, and clang only).
 TSAN_TESTS := $(B)/host/tsan_concurrent_cow $(B)/host/tsan_concurrent_filemap $(B)/host/tsan_xarray
-$(B)/host/tsan_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h) Makefile
+$(B)/host/tsan_%: tests/host/test_%.c $(HOST_LIB) $(wildcard tests/host/*.h tests/host/include/asm/*.h mm/*.h include/*/*.h include/*/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=1 -O1 -g -Itests/host/include -fsanitize=thread $< $(HOST_LIB) -lcmocka -pthread -o $@
 
@@ -194,13 +194,13 @@ tsan-host: $(TSAN_TESTS)
 	TSAN_OPTIONS="suppressions=tests/host/tsan.supp halt_on_error=1" tests/run-host-tests.sh $(TSAN_TESTS)
 
 # The host benchmarks: no sanitizers, optimized (make bench-host, not make test).
-$(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile
+$(B)/host/bench_%: tests/host/bench_%.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h include/*/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=0 -O2 -Itests/host/include $< $(HOST_LIB) -o $@
 
 # The libFuzzer target (clang): the rmap model driven by the fuzzer's bytes.
 FUZZ_SECONDS ?= 30
-$(B)/host/fuzz_rmap: tests/host/fuzz_rmap.c tests/host/test_rmap_model.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h) Makefile
+$(B)/host/fuzz_rmap: tests/host/fuzz_rmap.c tests/host/test_rmap_model.c $(HOST_LIB) $(wildcard tests/host/*.h mm/*.h include/*/*.h include/*/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=1 -O1 -g -Itests/host/include -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wno-unused-function $< $(HOST_LIB) -lcmocka -o $@

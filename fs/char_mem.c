@@ -9,7 +9,7 @@
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/shmem_fs.h"
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
 #include "linux/random.h"

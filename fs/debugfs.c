@@ -16,8 +16,8 @@
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/debugfs.h"
-#include "mm/huge_memory_debugfs.h"
-#include "mm/mmap_lock.h"
+#include "linux/huge_mm.h"
+#include "linux/mmap_lock.h"
 #include <asm/page.h>
 
 #define DEBUGFS_DIR "sys/kernel/debug"

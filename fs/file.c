@@ -2,13 +2,13 @@
  * Open files and the per-task file table (Linux's fs/file.c and
  * fs/file_table.c); see include/linux/fs.h.
  */
+#include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/tty.h"
 #include "linux/sched.h"
 #include "linux/string.h"
-#include "mm/mm.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/fcntl.h"
 

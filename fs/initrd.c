@@ -27,8 +27,8 @@
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "linux/seq_file.h"
-#include "mm/mm.h"
-#include "mm/folio.h"
+#include "linux/mm.h"
+#include "linux/page-flags.h"
 
 #define NEWC_HDR_LEN 110
 

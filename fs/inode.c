@@ -6,7 +6,7 @@
  */
 #include "linux/fs.h"
 #include "linux/pagemap.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 /*
  * The inodes put on it by inode_sb_list_add, until their last iput: what

@@ -35,7 +35,7 @@
 #include "linux/namei.h"
 #include "linux/printk.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "uapi/linux/fs.h"
 
 #define BOGO_DIRENT_SIZE 20             /* what stat calls an entry's size */

@@ -55,7 +55,7 @@
 #include "linux/err.h"
 #include "linux/initrd.h"
 #include "linux/debugfs.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "fs/namei.h"
 
 #define EMBEDDED_NAME_MAX 192           /* most names fit: copied on the stack first */

@@ -20,7 +20,7 @@
 #include "linux/namei.h"
 #include "linux/string.h"
 #include "linux/syscalls.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 /*
  * getname() then path_parentat(): 0 or -errno; after 0, path_parent_put().

@@ -34,7 +34,7 @@
 #include "linux/uaccess.h"
 #include "linux/seq_file.h"
 #include "fs/proc/internal.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 #define NR_MOUNTS       16
 #define MS_REMOUNT      32              /* mount(2) flag: change a mount's options */

@@ -19,7 +19,7 @@
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/falloc.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 /* A stream: no lseek, no pread (consoles and pipes). */
 int nonseekable_open(struct inode *inode, struct file *file)

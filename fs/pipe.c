@@ -36,7 +36,7 @@
 #include "linux/signal.h"
 #include "linux/uaccess.h"
 #include "linux/syscalls.h"
-#include "mm/folio.h"
+#include "linux/page-flags.h"
 #include "uapi/linux/eventpoll.h"
 
 #define PIPE_BUF  4096                  /* POSIX: the longest atomic write */

@@ -7,7 +7,7 @@
 #include "linux/fs.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "uapi/linux/fs.h"
 #include "uapi/linux/uio.h"
 

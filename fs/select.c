@@ -11,6 +11,7 @@
  * found nothing ready sleeps until the next timer tick (or a signal) and
  * asks again — a wake-up at most 1/HZ late.
  */
+#include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/sched.h"
@@ -22,7 +23,7 @@
 #include "linux/uaccess.h"
 #include "uapi/linux/poll.h"
 #include "uapi/linux/resource.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include <asm/arch.h>
 
 #define DEFAULT_POLLMASK        (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)

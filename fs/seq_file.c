@@ -3,7 +3,7 @@
 #include "linux/seq_file.h"
 #include "linux/printk.h"
 #include "linux/uaccess.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "uapi/linux/fs.h"
 
 void seq_printf(struct seq_file *m, const char *fmt, ...)

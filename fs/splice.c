@@ -19,7 +19,7 @@
 #include "linux/signal.h"
 #include "linux/syscalls.h"
 #include "linux/slab.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include "uapi/linux/uio.h"
 
 #define SPLICE_F_MOVE           0x01

@@ -21,8 +21,7 @@
 #include "linux/string.h"
 #include "linux/printk.h"
 #include "linux/cpumask.h"
-#include "mm/thp_policy.h"
-#include "mm/huge_memory_sysfs.h"
+#include "linux/huge_mm.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
 #define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */

@@ -38,10 +38,9 @@
 #include "linux/binfmts.h"
 #include "linux/namei.h"
 #include "linux/time64.h"
-#include "mm/mm.h"
-#include "mm/mm_id.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
+#include "linux/sched/mm.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include "linux/fs.h"
 #include <asm/arch.h>
 #include <asm/elf.h>

@@ -6,6 +6,7 @@
  * BINPRM_MAX_RECURSION deep), and the ELF loader (kernel/binfmt_elf.c)
  * replaces the program.  On failure the old program continues.
  */
+#include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
@@ -17,8 +18,7 @@
 #include "linux/pagemap.h"
 #include "linux/signal.h"
 #include "linux/posix-timers.h"
-#include "mm/mm.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include "linux/slab.h"
 #include <asm/irqflags.h>
 

@@ -14,8 +14,8 @@
 #include "linux/sched.h"
 #include "linux/printk.h"
 #include "linux/uaccess.h"
-#include "mm/mm_id.h"
-#include "mm/mm_api.h"
+#include "linux/sched/mm.h"
+#include "linux/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
 #include <asm/mmu_context.h>

@@ -22,10 +22,9 @@
 #include "linux/printk.h"
 #include "linux/slab.h"
 #include "uapi/linux/sched.h"
-#include "mm/mm.h"
-#include "mm/mm_id.h"
-#include "mm/mmap_lock.h"
-#include "mm/mm_api.h"
+#include "linux/sched/mm.h"
+#include "linux/mmap_lock.h"
+#include "linux/mm.h"
 #include <asm/page.h>
 
 /* The flags foliOS has no use for that Linux accepts anyway. */

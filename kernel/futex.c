@@ -38,9 +38,8 @@
 #include "linux/time64.h"
 #include "uapi/linux/futex.h"
 #include "uapi/linux/time.h"
-#include "mm/mm.h"
-#include "mm/mm_api.h"
-#include "mm/mmap_lock.h"
+#include "linux/mm.h"
+#include "linux/mmap_lock.h"
 #include <asm/arch.h>
 #include <asm/futex.h>
 

@@ -6,11 +6,11 @@
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
-#include "mm/fail_alloc.h"
+#include "linux/fault-inject.h"
 #include "linux/binfmts.h"
 #include "linux/printk.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 static const char *const init_env[] = { "PATH=/bin", "HOME=/", "TERM=vt100" };
 static char init_strings[32 << 10];    /* static: the leak baseline excludes it */

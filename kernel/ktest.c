@@ -17,7 +17,7 @@
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include <asm/arch.h>
 
 extern const struct ktest_suite __start_ktest_suites[], __stop_ktest_suites[];

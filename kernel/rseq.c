@@ -32,7 +32,7 @@
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 #include "linux/smp.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "uapi/linux/rseq.h"
 #include "uapi/linux/sched.h"
 

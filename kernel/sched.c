@@ -14,7 +14,7 @@
 #include "linux/string.h"
 #include "linux/spinlock.h"
 #include "linux/uaccess.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
 
@@ -131,7 +131,7 @@ int rmap_trace_pid(void)
 	return current ? current->pid : 0;
 }
 
-/* May fault injection fail an allocation now (mm/fail_alloc.h)?  Only for marked tasks. */
+/* May fault injection fail an allocation now (linux/fault-inject.h)?  Only for marked tasks. */
 bool fault_inject_task_allowed(void)
 {
 	return current && current->make_it_fail;

@@ -9,15 +9,15 @@
  * and used (its group, its limits) in one hold of tasklist_lock: a task
  * reaped meanwhile is freed once off the list.
  */
+#include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
-#include "mm/mm.h"
-#include "mm/mm_api.h"
-#include "mm/mmap_lock.h"
-#include "mm/vmstat.h"
+#include "linux/mm.h"
+#include "linux/mmap_lock.h"
+#include "linux/vmstat.h"
 #include <asm/arch.h>
 #include <asm/timex.h>
 #include "uapi/linux/prctl.h"
@@ -315,7 +315,7 @@ void rlimits_init(struct signal_struct *sig, const struct signal_struct *parent)
 	memcpy(sig->rlim, parent ? parent->rlim : init_rlimits, sizeof(sig->rlim));
 }
 
-/* The running task's soft limit (mm/mm_api.h); RLIM_INFINITY before user space. */
+/* The running task's soft limit (linux/mm.h); RLIM_INFINITY before user space. */
 unsigned long rlimit(unsigned int resource)
 {
 	return current && current->signal ? current->signal->rlim[resource].rlim_cur : RLIM_INFINITY;

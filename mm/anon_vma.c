@@ -33,7 +33,7 @@
 #include "linux/errno.h"
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 
 static struct anon_vma *anon_vma_alloc(void)
 {

@@ -4,8 +4,8 @@
  * Lock order: see mm/rmap.c; none taken: the dumps read the fields without
  * the folio's mapcount bit lock, so one racing an rmap update may be torn.
  */
-#include "mm/folio.h"
-#include "mm/rmap.h"
+#include "linux/page-flags.h"
+#include "linux/rmap.h"
 #include "linux/printk.h"
 
 /* "name|name" for the PG_ bits set in flags. */

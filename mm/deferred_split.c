@@ -32,16 +32,16 @@
  */
 #include "linux/errno.h"
 #include "mm/deferred_split.h"
-#include "mm/rmap.h"
-#include "mm/pgtable.h"
-#include "mm/vmstat.h"
-#include "mm/mm_id.h"
+#include "linux/rmap.h"
+#include "linux/pgtable.h"
+#include "linux/vmstat.h"
+#include "linux/sched/mm.h"
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
-#include "mm/swapops.h"
+#include "linux/swapops.h"
 #include "linux/wait.h"
 
 static spinlock_t split_queue_lock = SPINLOCK_INIT("split_queue");

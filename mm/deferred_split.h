@@ -9,8 +9,8 @@
 #ifndef MM_DEFERRED_SPLIT_H
 #define MM_DEFERRED_SPLIT_H
 
-#include "mm/folio.h"
-#include "mm/mm_types.h"
+#include "linux/page-flags.h"
+#include "linux/mm_types.h"
 
 void deferred_split_init(void);
 void deferred_split_folio(struct folio *folio, bool partially_mapped);

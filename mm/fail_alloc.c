@@ -1,5 +1,5 @@
 /*
- * Allocation fault injection (see mm/fail_alloc.h): decides, per call,
+ * Allocation fault injection (see linux/fault-inject.h): decides, per call,
  * whether alloc_pages() or kmalloc() pretends to be out of memory.  A
  * seeded xorshift PRNG makes a run reproducible.
  *
@@ -8,7 +8,7 @@
  * fails and makes the counts approximate under --smp (exact with --smp 1).
  */
 #include "linux/errno.h"
-#include "mm/fail_alloc.h"
+#include "linux/fault-inject.h"
 #include "linux/string.h"
 
 struct fault_attr fail_page_alloc, failslab;

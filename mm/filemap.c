@@ -38,11 +38,11 @@
 #include "linux/err.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
-#include "mm/mm_api.h"
-#include "mm/rmap.h"
-#include "mm/vmstat.h"
-#include "mm/pgtable.h"
-#include "mm/swapops.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
+#include "linux/vmstat.h"
+#include "linux/pgtable.h"
+#include "linux/swapops.h"
 
 /* An empty page cache for host (Linux's address_space_init_once, and inode_init_once's part). */
 void address_space_init_once(struct address_space *mapping, struct inode *host)

@@ -18,11 +18,11 @@
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
-#include "mm/mm_id.h"
-#include "mm/rmap.h"
-#include "mm/pgtable.h"
-#include "mm/swapops.h"
-#include "mm/mmap_lock.h"
+#include "linux/sched/mm.h"
+#include "linux/rmap.h"
+#include "linux/pgtable.h"
+#include "linux/swapops.h"
+#include "linux/mmap_lock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 

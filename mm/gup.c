@@ -30,8 +30,8 @@
 #include "linux/err.h"
 #include "linux/sched.h"
 #include "mm/internal.h"
-#include "mm/mmap_lock.h"
-#include "mm/rmap.h"
+#include "linux/mmap_lock.h"
+#include "linux/rmap.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include <asm/bitops.h>

@@ -21,9 +21,8 @@
 #include "linux/slab.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
-#include "mm/mm_api.h"
-#include "mm/mm.h"
-#include "mm/rmap.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
 #include "linux/printk.h"
 #include <asm/arch.h>
 #include "uapi/linux/gup_test.h"

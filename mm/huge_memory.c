@@ -35,12 +35,12 @@
 #include "linux/pagemap.h"
 #include "mm/internal.h"
 #include "mm/tlb.h"
-#include "mm/rmap.h"
-#include "mm/swapops.h"
-#include "mm/thp_policy.h"
+#include "linux/rmap.h"
+#include "linux/swapops.h"
+#include "linux/huge_mm.h"
 #include "mm/rmap_trace.h"
 #include "linux/printk.h"
-#include "mm/vmstat.h"
+#include "linux/vmstat.h"
 #include "linux/spinlock.h"
 
 /* Keep table for a later split of the PMD leaf just made in mm. */

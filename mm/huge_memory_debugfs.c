@@ -17,10 +17,10 @@
  */
 #include "linux/pagemap.h"
 #include "mm/deferred_split.h"
-#include "mm/huge_memory_debugfs.h"
-#include "mm/rmap.h"
-#include "mm/swapops.h"
-#include "mm/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/rmap.h"
+#include "linux/swapops.h"
+#include "linux/pgtable.h"
 #include "mm/internal.h"
 
 /*

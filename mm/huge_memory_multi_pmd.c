@@ -14,9 +14,9 @@
  * mm/rmap.c.
  */
 #include "mm/internal.h"
-#include "mm/rmap.h"
-#include "mm/thp_policy.h"
-#include "mm/vmstat.h"
+#include "linux/rmap.h"
+#include "linux/huge_mm.h"
+#include "linux/vmstat.h"
 
 /*
  * With CONFIG_MAPCOUNT_PAGES, a fault may map a 4 MiB folio by the two PMD

@@ -22,11 +22,10 @@
 #include "linux/string.h"
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
-#include "mm/huge_memory_sysfs.h"
-#include "mm/thp_policy.h"
+#include "linux/huge_mm.h"
 #include "mm/deferred_split.h"
-#include "mm/pgtable.h"
-#include "mm/vmstat.h"
+#include "linux/pgtable.h"
+#include "linux/vmstat.h"
 
 #define UINT_MAX_VAL    0xffffffffUL
 

@@ -5,14 +5,14 @@
  * call for a PMD-mapped THP.
  *
  * Lock order: see mm/rmap.c; the caller owns the mm whose tables change
- * (mm/mm_api.h).
+ * (linux/mm.h).
  */
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H
 
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
-#include "mm/folio.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
+#include "linux/page-flags.h"
 
 void prep_compound_page(struct page *head, unsigned int order);
 
@@ -211,9 +211,6 @@ void vma_dup_file(struct vm_area_struct *new, struct vm_area_struct *old);
 struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
 				unsigned long len, unsigned long pgoff);
 
-/* mmap.c: placement for mremap.c. */
-long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		       unsigned long flags);
 
 /* huge_memory.c: PMD-mapped THPs. */
 int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,

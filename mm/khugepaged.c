@@ -18,13 +18,13 @@
  * "enabled" knobs do not matter (Linux's TVA_ENFORCE_SYSFS is off), only
  * MADV_NOHUGEPAGE.  Errors as Linux's madvise_collapse_errno().
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Lock order: see mm/rmap.c; the caller owns the mm (linux/mm.h).
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
-#include "mm/rmap.h"
-#include "mm/thp_policy.h"
-#include "mm/swapops.h"
+#include "linux/rmap.h"
+#include "linux/huge_mm.h"
+#include "linux/swapops.h"
 #include "linux/string.h"
 
 /* Linux's scan results, the ones an anon MADV_COLLAPSE can give here. */

@@ -18,8 +18,8 @@
  *
  * Lock order: see mm/rmap.c; a new slab comes from the buddy under kmalloc_lock.
  */
-#include "mm/mm.h"
-#include "mm/fail_alloc.h"
+#include "linux/mm.h"
+#include "linux/fault-inject.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 

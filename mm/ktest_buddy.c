@@ -7,7 +7,7 @@
 #include "linux/ktest.h"
 #include "linux/printk.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include <asm/timex.h>
 
 /* Allocate every free block of exactly this order onto a list; returns count. */

@@ -5,7 +5,7 @@
  */
 #include "linux/ktest.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 /* Objects of every size are distinct, aligned, writable and accounted. */
 static void kmalloc_sizes(struct ktest *t)

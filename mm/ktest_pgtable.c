@@ -9,8 +9,8 @@
 #include "linux/errno.h"
 #include "linux/ktest.h"
 #include "linux/string.h"
-#include "mm/mm.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include <asm/uaccess.h>
 
 extern pgent_t *init_pgd;

@@ -8,10 +8,10 @@
  */
 #include "linux/ktest.h"
 #include "linux/printk.h"
-#include "mm/rmap.h"
-#include "mm/mm_id.h"
+#include "linux/rmap.h"
+#include "linux/sched/mm.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
+#include "linux/vmstat.h"
 
 struct kt_mm {
 	struct mm_struct *mm;

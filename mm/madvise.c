@@ -11,14 +11,14 @@
  * MERGEABLE/UNMERGEABLE: no KSM).  The walk is Linux's: holes are skipped
  * and reported as -ENOMEM once the mapped parts were advised.
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (mm/mm_api.h).
+ * Lock order: see mm/rmap.c; the caller owns the mm (linux/mm.h).
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "uapi/linux/falloc.h"
 #include "mm/internal.h"
-#include "mm/mmap_lock.h"
-#include "mm/mm.h"
+#include "linux/mmap_lock.h"
+#include "linux/mm.h"
 
 static bool madvise_behavior_valid(int behavior)
 {

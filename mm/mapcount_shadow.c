@@ -31,7 +31,7 @@
 #include "linux/spinlock.h"
 #include "linux/string.h"
 #include "mm/mapcount_shadow.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 
 #define SHADOW_HASH_ORDER       16      /* (folio, mm) pairs: 64 Ki slots */
 #define SHADOW_HASH_SIZE        (1UL << SHADOW_HASH_ORDER)

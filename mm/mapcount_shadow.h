@@ -8,8 +8,8 @@
 #ifndef MM_MAPCOUNT_SHADOW_H
 #define MM_MAPCOUNT_SHADOW_H
 
-#include "mm/folio.h"
-#include "mm/mm_types.h"
+#include "linux/page-flags.h"
+#include "linux/mm_types.h"
 
 /* What the checks found since boot or the last reset (/proc/mapcount_report). */
 struct mapcount_shadow_stats {

@@ -9,7 +9,7 @@
  * Lock order: see mm/rmap.c; none; used on one CPU before interrupts are
  * enabled.
  */
-#include "mm/memblock.h"
+#include "linux/memblock.h"
 #include "linux/printk.h"
 
 struct memblock memblock = { .alloc_limit = ~0UL };

@@ -26,8 +26,8 @@
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
 #include "uapi/linux/memfd.h"
-#include "mm/mm.h"
-#include "mm/rmap.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
 
 #define F_SEAL_EXEC     0x0020          /* Linux 6.3+: the mode's x bits are fixed */
 #define F_ALL_SEALS     (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | \

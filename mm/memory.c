@@ -19,7 +19,7 @@
  * it, as Linux).
  *
  * Every PTE or PMD that maps a folio holds one folio reference; the zero
- * pages are no folio of anybody's (mm/pgtable.h) and hold none.
+ * pages are no folio of anybody's (linux/pgtable.h) and hold none.
  *
  * Locks: the caller holds the mmap_lock for read (for write: an mm
  * change); a fault maps under the page-table lock and rechecks there what
@@ -29,16 +29,16 @@
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
-#include "mm/rmap.h"
-#include "mm/thp_policy.h"
+#include "linux/rmap.h"
+#include "linux/huge_mm.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
-#include "mm/memblock.h"
+#include "linux/memblock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
-#include "mm/vmstat.h"
+#include "linux/vmstat.h"
 #include "mm/tlb.h"
-#include "mm/swapops.h"
+#include "linux/swapops.h"
 #include "mm/migrate.h"
 
 unsigned long zero_pfn;

@@ -38,8 +38,8 @@
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
-#include "mm/rmap.h"
-#include "mm/thp_policy.h"
+#include "linux/rmap.h"
+#include "linux/huge_mm.h"
 #include "linux/string.h"
 
 /*

@@ -3,7 +3,7 @@
  * MADV_DONTNEED and truncation clear PTEs and PMD leaves, take the folios'
  * rmap down and gather their references in an mmu_gather (mm/tlb.h), to
  * drop once every CPU flushed its TLB; a table left empty goes too where
- * the gather may free tables (mm/pgtable.h says when).
+ * the gather may free tables (linux/pgtable.h says when).
  *
  * Locks: the caller holds the mmap_lock (for write, or for read as
  * MADV_DONTNEED does) or, truncating another process, the file's
@@ -13,9 +13,9 @@
  */
 #include "linux/pagemap.h"
 #include "mm/internal.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 #include "mm/tlb.h"
-#include "mm/swapops.h"
+#include "linux/swapops.h"
 
 /*
  * nr PTEs of one page-cache folio were cleared, ptent their A/D bits

@@ -8,19 +8,19 @@
  * MPOL_MF_INVERT), and MPOL_LOCAL's mask is empty — so even on one node
  * every page moves to a new page (mm/migrate.c).
  *
- * Lock order: see mm/rmap.c; the caller owns current's mm (mm/mm_api.h).
+ * Lock order: see mm/rmap.c; the caller owns current's mm (linux/mm.h).
  */
 #include "linux/errno.h"
 #include "linux/sched.h"
 #include "linux/uaccess.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/mempolicy.h"
-#include "mm/mm_api.h"
-#include "mm/rmap.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
+#include "linux/pgtable.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
-#include "mm/mmap_lock.h"
+#include "linux/mmap_lock.h"
 
 /* Linux's MAX_NUMNODES on distribution kernels (CONFIG_NODES_SHIFT=10). */
 #define MAX_NUMNODES    1024

@@ -7,7 +7,7 @@
  * uses the same two walks.
  *
  *   try_to_migrate(src)      every PTE and PMD of src -> a migration entry
- *                            (mm/rmap_migrate.c, mm/swapops.h); src has no
+ *                            (mm/rmap_migrate.c, linux/swapops.h); src has no
  *                            mapping left, a fault that meets an entry waits
  *   folio_ref_freeze(src, 1) nobody else holds src (a pin, a GUP in flight)
  *   copy data, anon mapping, index to dst
@@ -26,12 +26,12 @@
 #include "linux/errno.h"
 #include "linux/string.h"
 #include "mm/migrate.h"
-#include "mm/rmap.h"
-#include "mm/pgtable.h"
+#include "linux/rmap.h"
+#include "linux/pgtable.h"
 #include "mm/internal.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
-#include "mm/swapops.h"
+#include "linux/vmstat.h"
+#include "linux/swapops.h"
 
 /* Does pte hold a migration entry naming page i of src? */
 static bool pte_migrates_page(pte_t pte, struct folio *src, unsigned long i)

@@ -2,9 +2,9 @@
 #ifndef MM_MIGRATE_H
 #define MM_MIGRATE_H
 
-#include "mm/folio.h"
-#include "mm/mm_types.h"
-#include "mm/pgtable.h"
+#include "linux/page-flags.h"
+#include "linux/mm_types.h"
+#include "linux/pgtable.h"
 
 int migrate_anon_folio(struct folio *src);
 void remove_migration_ptes(struct folio *src, struct folio *dst);

@@ -4,9 +4,9 @@
  * MM ID slot can name an mm in 31 bits instead of a pointer.  The IDs come
  * from an IDA (lib/ida.c).
  */
-#include "mm/mm_id.h"
-#include "mm/folio.h"
-#include "mm/mm.h"
+#include "linux/sched/mm.h"
+#include "linux/page-flags.h"
+#include "linux/mm.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 

@@ -4,15 +4,15 @@
  *
  * Lock order: see mm/rmap.c; runs once at boot, before interrupts and tasks.
  */
-#include "mm/mm.h"
-#include "mm/memblock.h"
-#include "mm/mm_id.h"
+#include "linux/mm.h"
+#include "linux/memblock.h"
+#include "linux/sched/mm.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
-#include "mm/thp_policy.h"
-#include "mm/pgtable.h"
+#include "linux/vmstat.h"
+#include "linux/huge_mm.h"
+#include "linux/pgtable.h"
 #include "mm/rmap_trace.h"
-#include "mm/fail_alloc.h"
+#include "linux/fault-inject.h"
 #include "linux/string.h"
 #include "linux/printk.h"
 

@@ -4,10 +4,10 @@
  *
  * Lock order: see mm/rmap.c.
  */
-#include "mm/mm_id.h"
-#include "mm/pgtable.h"
-#include "mm/mm.h"
-#include "mm/mmap_lock.h"
+#include "linux/sched/mm.h"
+#include "linux/pgtable.h"
+#include "linux/mm.h"
+#include "linux/mmap_lock.h"
 
 /* A new, empty mm with one user; NULL when out of memory or MM IDs. */
 struct mm_struct *mm_alloc(void)

@@ -6,18 +6,19 @@
  * mm/vma.c's.  Argument checks come in Linux's order, so every error is
  * the errno Linux gives.
  *
- * Locks: the caller holds the mmap_lock for write (mm/mm_api.h); exit_mmap
+ * Locks: the caller holds the mmap_lock for write (linux/mm.h); exit_mmap
  * takes it itself.  Order: mm/rmap.c.
  */
+#include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/shmem_fs.h"
-#include "mm/mmap_lock.h"
+#include "linux/mmap_lock.h"
 #include "mm/internal.h"
-#include "mm/mm.h"
-#include "mm/mm_id.h"
-#include "mm/pgtable.h"
-#include "mm/rmap.h"
+#include "linux/mm.h"
+#include "linux/sched/mm.h"
+#include "linux/pgtable.h"
+#include "linux/rmap.h"
 #include "mm/tlb.h"
 #include "linux/printk.h"
 

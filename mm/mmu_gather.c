@@ -5,7 +5,7 @@
  * of one per page, and no page reused while a stale entry could reach it.
  */
 #include "mm/tlb.h"
-#include "mm/folio.h"
+#include "linux/page-flags.h"
 
 static void __tlb_reset_range(struct mmu_gather *tlb)
 {

@@ -9,13 +9,13 @@
  * and each PTE table's lock is taken around its entries' rewrite (a
  * truncation may be zapping them from another process); the MMUs of
  * other CPUs running this mm's threads set A/D bits meanwhile
- * (mm/pgtable.h's atomic helpers keep them).  Between PMD tables the
+ * (linux/pgtable.h's atomic helpers keep them).  Between PMD tables the
  * walk may give the CPU away (cond_resched), holding only the mmap_lock.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
-#include "mm/mm.h"
-#include "mm/swapops.h"
+#include "linux/mm.h"
+#include "linux/swapops.h"
 
 /*
  * A migration entry under mprotect (Linux's change_pte_range does this to

@@ -19,8 +19,8 @@
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
-#include "mm/swapops.h"
-#include "mm/rmap.h"
+#include "linux/swapops.h"
+#include "linux/rmap.h"
 #include "linux/printk.h"
 
 /* The end of the PMD-sized block addr is in, or end if that comes first. */

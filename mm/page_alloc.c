@@ -11,14 +11,14 @@
  *
  * Lock order: see mm/rmap.c; nothing is taken under zone.lock.
  */
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "linux/printk.h"
 #include "linux/string.h"
-#include "mm/pgtable.h"
-#include "mm/folio.h"
+#include "linux/pgtable.h"
+#include "linux/page-flags.h"
 #include "mm/deferred_split.h"
-#include "mm/fail_alloc.h"
-#include "mm/vmstat.h"
+#include "linux/fault-inject.h"
+#include "linux/vmstat.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;

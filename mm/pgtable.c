@@ -9,14 +9,14 @@
  * Tables allocated before the buddy existed (pgtable_early_alloc) are not
  * PageTable and are never freed: they map the kernel.
  *
- * Locks: see mm/pgtable.h (which lock guards which entries) and mm/rmap.c
+ * Locks: see linux/pgtable.h (which lock guards which entries) and mm/rmap.c
  * (their order).  Kernel tables (init_pgd) are changed at boot and by
  * ktests only, unlocked.
  */
 #include "linux/errno.h"
-#include "mm/pgtable.h"
-#include "mm/mm.h"
-#include "mm/mmap_lock.h"
+#include "linux/pgtable.h"
+#include "linux/mm.h"
+#include "linux/mmap_lock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
@@ -166,7 +166,7 @@ pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool
 	return walk_to(pgd, addr, level, alloc, NULL, NULL, &e) ? NULL : e;
 }
 
-/* mm_alloc_entry()'s walk (mm/pgtable.h), the tables above level allocated as needed. */
+/* mm_alloc_entry()'s walk (linux/pgtable.h), the tables above level allocated as needed. */
 pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level)
 {
 	pgent_t *e;
@@ -295,7 +295,7 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 
 /*
  * A walker cleared entries of mm's table at "level" (PT_PTE or PT_PMD) that
- * serves addr, with the store helpers of mm/pgtable.h, and is done with the
+ * serves addr, with the store helpers of linux/pgtable.h, and is done with the
  * table: free it if it is left empty, and the tables above that this
  * empties, flushing addr if any went.  (Linux frees tables at munmap, in
  * free_pgtables(), and empty PTE tables in try_to_free_pte(); foliOS as
@@ -354,7 +354,7 @@ static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned
  * (empty ones and missing tables are skipped, a missing PUD or PGD table
  * by its whole range, advancing *addr), with *next set to where that
  * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf, a PMD
- * migration entry (mm/swapops.h) or points to a PTE table (pte_offset()).
+ * migration entry (linux/swapops.h) or points to a PTE table (pte_offset()).
  * NULL when none is left below end.
  */
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)

@@ -1,6 +1,6 @@
 /*
  * Anon rmap accounting (Linux's mm/rmap.c; the MM-ID large-mapcount helpers
- * are in mm/rmap.h, as in Linux's include/linux/rmap.h; the anon_vma half
+ * are in linux/rmap.h, as in Linux's include/linux/rmap.h; the anon_vma half
  * of Linux's rmap.c — chains, walk, folio_move_anon_rmap — is mm/anon_vma.c).
  *
  * Every function takes the folio, the pages concerned and the vma whose mm
@@ -47,12 +47,12 @@
  *           namespace_sem    fs/namespace.c       the mount table; write: mount,
  *                                                 umount; read: lookups, and rmdir
  *                                                 and rename across their checks
- *     mmap_lock (rwsem)      mm/mmap_lock.h       the VMA list (under each lock above);
+ *     mmap_lock (rwsem)      linux/mmap_lock.h       the VMA list (under each lock above);
  *                                                 read: faults, gup,
  *                                                 /proc, MADV_DONTNEED; write: mmap,
  *                                                 munmap, mprotect, mremap, brk, exit,
  *                                                 fork (the parent's; the child's nested)
- *       folio lock (PG_locked) mm/folio.h         page-cache add/remove, split,
+ *       folio lock (PG_locked) linux/page-flags.h         page-cache add/remove, split,
  *                                                 truncation, a file fault from
  *                                                 ->fault to its PTE (mm/filemap.c),
  *                                                 migration; under a PTL only
@@ -70,10 +70,10 @@
  *                                                 it), MADV_COLLAPSE;
  *                                                 read: rmap_walk_anon
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
- *     pmd_lock (split)       mm/pgtable.h         a PMD table's entries, in its page
- *       pte lock (split)     mm/pgtable.h         a PTE table's entries, in its page;
+ *     pmd_lock (split)       linux/pgtable.h         a PMD table's entries, in its page
+ *       pte lock (split)     linux/pgtable.h         a PTE table's entries, in its page;
  *                                                 fork: the child's, then the parent's
- *         page_table_lock    mm/mm_types.h        PGD/PUD entries, deposited tables
+ *         page_table_lock    linux/mm_types.h        PGD/PUD entries, deposited tables
  *       (the locks below may be taken under a PTL)
  *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
  *                                                 from its "before" to its "after":
@@ -89,7 +89,7 @@
  *       split_queue_lock, kmalloc_lock, zone.lock, rcu_state.lock
  *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
- *   folio mapcount bit lock  mm/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
+ *   folio mapcount bit lock  linux/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                                 folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
  *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
@@ -142,7 +142,7 @@
  * Lockdep (kernel/locking/lockdep.c, in the builds make test runs) checks
  * this order and the irq column at run time.  It does not see the bit
  * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
- * its spins).  Page tables: see mm/pgtable.h for which lock guards which
+ * its spins).  Page tables: see linux/pgtable.h for which lock guards which
  * entries; no page-table lock is held across an allocation that may
  * reclaim (deferred_split_scan() takes other mms' locks).  The rmap
  * functions drop the bit lock before deferred_split_folio() takes
@@ -154,10 +154,10 @@
  * none: wait queues and task states (include/linux/wait.h) lose no wake-up.
  */
 #include "linux/errno.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
-#include "mm/pgtable.h"
+#include "linux/vmstat.h"
+#include "linux/pgtable.h"
 #include "mm/rmap_trace.h"
 #include "mm/mapcount_shadow.h"
 

@@ -20,9 +20,9 @@
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 #include "mm/rmap_trace.h"
-#include "mm/pgtable.h"
+#include "linux/pgtable.h"
 
 /*
  * fork: the child's mm (dst_vma) maps the pages of a page-cache folio its

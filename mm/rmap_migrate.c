@@ -1,7 +1,7 @@
 /*
  * try_to_migrate (Linux's mm/rmap.c, try_to_migrate_one): the unmap half
  * of the split and migration protocol.  Every PTE that maps a page of a
- * locked anon folio becomes a migration entry (mm/swapops.h) naming that
+ * locked anon folio becomes a migration entry (linux/swapops.h) naming that
  * page; the folio's rmap for it goes, and the mapping's reference with it.
  * Then nothing reaches the folio through a page table: a fault or GUP
  * that meets an entry waits for the folio lock (migration_entry_wait),
@@ -27,8 +27,8 @@
  * Lock order: see mm/rmap.c.
  */
 #include "linux/errno.h"
-#include "mm/rmap.h"
-#include "mm/swapops.h"
+#include "linux/rmap.h"
+#include "linux/swapops.h"
 #include "mm/internal.h"
 
 /* Does pte map page i of folio (a normal page, not through a PMD)? */

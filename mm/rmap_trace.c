@@ -12,7 +12,7 @@
  */
 #include "linux/errno.h"
 #include "mm/rmap_trace.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 #include "linux/spinlock.h"
 #include "linux/string.h"
 #include "linux/printk.h"

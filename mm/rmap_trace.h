@@ -19,8 +19,8 @@
 #ifndef MM_RMAP_TRACE_H
 #define MM_RMAP_TRACE_H
 
-#include "mm/folio.h"
-#include "mm/mm_types.h"
+#include "linux/page-flags.h"
+#include "linux/mm_types.h"
 #include <asm/jump_label.h>
 #include <asm/return_hook.h>
 

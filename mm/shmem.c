@@ -34,13 +34,12 @@
 #include "linux/uaccess.h"
 #include "uapi/linux/falloc.h"
 #include "uapi/linux/fs.h"
-#include "mm/mm.h"
-#include "mm/folio.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
-#include "mm/thp_policy.h"
-#include "mm/vmstat.h"
-#include "mm/rmap.h"
+#include "linux/page-flags.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/vmstat.h"
+#include "linux/rmap.h"
 
 #define BLOCKS_PER_PAGE (PAGE_SIZE / 512)
 

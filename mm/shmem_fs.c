@@ -31,8 +31,8 @@
 #include "linux/shmem_fs.h"
 #include "linux/string.h"
 #include "uapi/linux/statfs.h"
-#include "mm/mm.h"
-#include "mm/thp_policy.h"
+#include "linux/mm.h"
+#include "linux/huge_mm.h"
 
 #define SHORT_SYMLINK_LEN 128           /* a longer link text takes a page in Linux */
 

@@ -18,8 +18,8 @@
 #include "linux/string.h"
 #include "linux/shmem_fs.h"
 #include "uapi/linux/statfs.h"
-#include "mm/thp_policy.h"
-#include "mm/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/pgtable.h"
 
 #define MAYBE_PMD_ORDER                 BIT(HPAGE_PMD_ORDER)
 

@@ -14,7 +14,7 @@
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 static const struct vm_special_mapping *vma_special(struct vm_area_struct *vma)
 {

@@ -9,8 +9,8 @@
 #include "linux/errno.h"
 #include "linux/syscalls.h"
 #include "linux/sched.h"
-#include "mm/mm_api.h"
-#include "mm/mmap_lock.h"
+#include "linux/mm.h"
+#include "linux/mmap_lock.h"
 #include "linux/fs.h"
 #include <asm/page.h>
 

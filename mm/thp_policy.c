@@ -17,8 +17,8 @@
  * may see an old value, as in Linux.
  */
 #include "linux/errno.h"
-#include "mm/thp_policy.h"
-#include "mm/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/pgtable.h"
 #include "linux/string.h"
 #include "linux/printk.h"
 

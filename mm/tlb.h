@@ -17,8 +17,8 @@
 #ifndef MM_TLB_H
 #define MM_TLB_H
 
-#include "mm/pgtable.h"
-#include "mm/folio.h"
+#include "linux/pgtable.h"
+#include "linux/page-flags.h"
 
 #define MMU_GATHER_BATCH        64      /* page references before a forced flush */
 #define MMU_GATHER_TABLES       16      /* page-table pages before a forced flush */

@@ -14,15 +14,15 @@
  * Each mm keeps its VMAs in a list sorted by address.
  *
  * Lock order: see mm/rmap.c; the caller holds the mm's mmap_lock for
- * write (mm/mm_api.h).  i_mmap changes under the file's i_mmap_rwsem
+ * write (linux/mm.h).  i_mmap changes under the file's i_mmap_rwsem
  * (vma_interval_tree_insert/remove); i_mmap_writable is atomic.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
-#include "mm/mm.h"
-#include "mm/rmap.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
 
 /*
  * Insert a VMA for [start, end), before the first VMA that starts at or

@@ -28,7 +28,7 @@
 #include "linux/panic.h"
 #include "linux/signal.h"
 #include "linux/cmdline.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "linux/uaccess.h"
 #include "uapi/asm/sigcontext.h"
 

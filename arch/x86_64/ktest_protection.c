@@ -10,8 +10,8 @@
  */
 #include "linux/errno.h"
 #include "linux/ktest.h"
-#include "mm/mm.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include <asm/uaccess.h>
 #include <asm/arch.h>
 

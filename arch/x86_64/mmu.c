@@ -16,8 +16,8 @@
 #include <asm/uaccess.h>
 #include <asm/arch.h>
 #include <asm/cpu.h>
-#include "mm/pgtable.h"
-#include "mm/memblock.h"
+#include "linux/pgtable.h"
+#include "linux/memblock.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
@@ -106,7 +106,7 @@ void arch_pgd_init(pgent_t *pgd)
 
 int pgent_decode(pgent_t e, char *buf, size_t size)
 {
-	if (e && !pgent_present(e))     /* a swap-format entry: migration (mm/swapops.h) */
+	if (e && !pgent_present(e))     /* a swap-format entry: migration (linux/swapops.h) */
 		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgent_swp_type(e),
 				__pgent_swp_offset(e), pgent_swp_soft_dirty(e) ? " SD" : "");
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s",

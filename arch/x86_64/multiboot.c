@@ -5,7 +5,7 @@
  */
 #include <asm/arch.h>
 #include <asm/page.h>
-#include "mm/memblock.h"
+#include "linux/memblock.h"
 #include "linux/printk.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289

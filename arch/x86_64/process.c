@@ -25,7 +25,7 @@
 #include "linux/string.h"
 #include "linux/syscalls.h"
 #include "linux/uaccess.h"
-#include "mm/pgtable.h"
+#include "linux/pgtable.h"
 #include "uapi/asm/prctl.h"
 #include "uapi/linux/sched.h"
 

@@ -19,7 +19,7 @@
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/string.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 #define TRAMPOLINE_PA   0x8000          /* boot/trampoline.asm: the same value */
 #define AP_STACK_ORDER  2

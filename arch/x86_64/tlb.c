@@ -30,8 +30,8 @@
 #include <asm/cpu.h>
 #include "arch/x86_64/x86.h"
 #include "linux/hardirq.h"
-#include "mm/mm_id.h"
-#include "mm/pgtable.h"
+#include "linux/sched/mm.h"
+#include "linux/pgtable.h"
 
 struct tlb_state {
 	struct mm_struct *loaded_mm;    /* whose CR3 this CPU has; NULL: init_pgd's */

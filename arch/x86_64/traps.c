@@ -11,7 +11,7 @@
 #include "linux/entry-common.h"
 #include "linux/errno.h"
 #include "arch/x86_64/x86.h"
-#include "mm/mmap_lock.h"
+#include "linux/mmap_lock.h"
 #include <asm/arch.h>
 #include <asm/cpu.h>
 #include <asm/uaccess.h>
@@ -25,7 +25,7 @@
 #include "linux/signal.h"
 #include "linux/smp.h"
 #include "linux/uaccess.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 
 struct idt_gate {
 	u16 offset_lo, selector;

@@ -17,7 +17,7 @@
 #include <asm/word-at-a-time.h>
 #include "linux/uaccess.h"
 #include "linux/sched.h"
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
 
 void pagefault_disable(void)
 {

@@ -24,8 +24,7 @@
 #include "linux/errno.h"
 #include "linux/binfmts.h"
 #include "linux/time64.h"
-#include "mm/mm.h"
-#include "mm/internal.h"
+#include "linux/mm.h"
 #include <asm/cpu.h>
 #include <asm/page.h>
 #include "vdso/datapage.h"

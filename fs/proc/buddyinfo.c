@@ -4,7 +4,7 @@
  * keeps it with the other /proc files, as mm/ knows nothing of files.
  */
 #include "fs/proc/internal.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 static int frag_show(struct seq_file *m, void *v)
 {

@@ -35,9 +35,9 @@
 #include "linux/pid.h"
 #include "linux/sched.h"
 #include "linux/string.h"
-#include "mm/mm_api.h"
-#include "mm/mm_id.h"
-#include "mm/mmap_lock.h"
+#include "linux/mm.h"
+#include "linux/sched/mm.h"
+#include "linux/mmap_lock.h"
 
 /* The fd number at the end of a "fd/N" or "fdinfo/N" rest of a path, or -1. */
 static int path_fd(const char *rest)

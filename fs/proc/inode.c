@@ -7,9 +7,9 @@
 #include "fs/proc/internal.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include "linux/err.h"
-#include "mm/mm_id.h"
+#include "linux/sched/mm.h"
 
 static void proc_free_inode(struct inode *inode)
 {

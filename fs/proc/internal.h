@@ -5,7 +5,7 @@
 #define _FS_PROC_INTERNAL_H
 
 #include "linux/proc_fs.h"
-#include "mm/folio.h"
+#include "linux/page-flags.h"
 
 /* the files of /proc, in its listing's order */
 extern const struct proc_dir_entry proc_cpuinfo, proc_meminfo, proc_buddyinfo, proc_kpagecount,
@@ -44,7 +44,7 @@ struct proc_walk_ops {
 			  unsigned long end);
 	/* a present PTE; under its table's lock */
 	void (*pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
-	/* a swap-format PTE: a migration entry, mm/swapops.h (NULL: skipped); the same */
+	/* a swap-format PTE: a migration entry, linux/swapops.h (NULL: skipped); the same */
 	void (*swap_pte_entry)(struct proc_walk *walk, pte_t *pte, unsigned long addr);
 	/* a PMD migration entry over [addr, end) (NULL: skipped); under pmd_lock */
 	void (*swap_pmd_entry)(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,

@@ -12,8 +12,8 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "linux/ksyms.h"
-#include "mm/mm.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include "mm/rmap_trace.h"
 #include "mm/mapcount_shadow.h"
 #include <asm/timex.h>

@@ -1,6 +1,6 @@
 /*
  * /proc/meminfo in Linux's format and order (Linux's fs/proc/meminfo.c):
- * the lines foliOS has counters for (mm/vmstat.h).
+ * the lines foliOS has counters for (linux/vmstat.h).
  *
  * Cached is the whole page cache, shmem included, as Linux's (it leaves
  * out only the swap cache and block buffers, which foliOS has not).
@@ -9,9 +9,9 @@
  * (Linux's noop_dirty_folio for shmem).
  */
 #include "fs/proc/internal.h"
-#include "mm/mm.h"
-#include "mm/pgtable.h"
-#include "mm/vmstat.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
+#include "linux/vmstat.h"
 
 /* One "Name:   N kB" line of pages, Linux's show_val_kb(). */
 static void show_val_kb(struct seq_file *m, const char *name, unsigned long pages)

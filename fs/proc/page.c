@@ -11,10 +11,10 @@
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "linux/sched.h"
-#include "mm/mm.h"
-#include "mm/rmap.h"
-#include "mm/mm_id.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/rmap.h"
+#include "linux/sched/mm.h"
+#include "linux/pgtable.h"
 #include "mm/rmap_trace.h"
 
 /* A page the kernel holds for itself (free, a table, slab, reserved): no folio's. */

@@ -10,7 +10,7 @@
 #include "linux/err.h"
 #include "linux/errno.h"
 #include "linux/string.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 
 static int mmap_min_addr_show(struct seq_file *m, void *v)
 {

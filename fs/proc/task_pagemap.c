@@ -14,13 +14,13 @@
 #include "fs/proc/internal.h"
 #include "linux/string.h"
 #include "linux/sched.h"
-#include "mm/pgtable.h"
-#include "mm/rmap.h"
-#include "mm/swapops.h"
-#include "mm/mm_api.h"
+#include "linux/pgtable.h"
+#include "linux/rmap.h"
+#include "linux/swapops.h"
+#include "linux/mm.h"
 #include "linux/slab.h"
 #include "linux/uaccess.h"
-#include "mm/mmap_lock.h"
+#include "linux/mmap_lock.h"
 
 #define PM_PFRAME_MASK          ((1UL << 55) - 1)
 #define PM_SOFT_DIRTY           (1UL << 55)

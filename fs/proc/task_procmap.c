@@ -12,7 +12,7 @@
 #include "linux/namei.h"
 #include "linux/slab.h"
 #include "linux/err.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include "uapi/linux/fs.h"
 
 #define PROCMAP_QUERY_VALID_FLAGS_MASK  (PROCMAP_QUERY_VMA_READABLE | PROCMAP_QUERY_VMA_WRITABLE | \

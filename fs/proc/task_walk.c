@@ -17,9 +17,9 @@
  */
 #include "fs/proc/internal.h"
 #include "linux/sched.h"
-#include "mm/mmap_lock.h"
-#include "mm/pgtable.h"
-#include "mm/swapops.h"
+#include "linux/mmap_lock.h"
+#include "linux/pgtable.h"
+#include "linux/swapops.h"
 
 /*
  * The mm bound to inode, pinned and with its mmap_lock held for read

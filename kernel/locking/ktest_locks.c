@@ -11,7 +11,7 @@
 #include "linux/mutex.h"
 #include "linux/spinlock.h"
 #include "linux/bit_spinlock.h"
-#include "mm/folio.h"
+#include "linux/page-flags.h"
 
 /* Many readers or one writer; a waiter (the flag, as one asleep in down_write) stops new ones. */
 static void rwsem_readers_writers(struct ktest *t)

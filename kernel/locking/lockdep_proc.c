@@ -11,7 +11,7 @@
 #include "kernel/locking/lockdep_internals.h"
 #include "linux/proc_fs.h"
 #include "linux/string.h"
-#include "mm/rmap.h"
+#include "linux/rmap.h"
 
 static void print_name(struct seq_file *m, const struct lock_class *class)
 {

@@ -24,7 +24,7 @@
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/syscalls.h"
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
 #include "uapi/linux/membarrier.h"
 
 /* mm->membarrier_state: what the process registered for (the REGISTER_ command's bit). */

@@ -23,11 +23,11 @@
  */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
-#include "mm/thp_policy.h"
-#include "mm/mm_id.h"
-#include "mm/folio.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/sched/mm.h"
+#include "linux/page-flags.h"
 #include "linux/printk.h"
 #include <stdio.h>
 #include <stdlib.h>

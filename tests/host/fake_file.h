@@ -10,8 +10,8 @@
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "tests/host/hostenv.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>

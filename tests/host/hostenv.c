@@ -5,13 +5,13 @@
  */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
+#include "linux/sched/signal.h"
 #include "linux/printk.h"
 #include "linux/wait.h"
 #include "linux/rcupdate.h"
 #include <pthread.h>
-#include "mm/mm.h"
-#include "mm/memblock.h"
-#include "mm/mm_api.h"
+#include "linux/memblock.h"
+#include "linux/mm.h"
 #include "linux/uaccess.h"
 #include "linux/errno.h"
 #include <stdio.h>

@@ -7,10 +7,10 @@
 #define TESTS_HOST_MM_HELPERS_H
 
 #include "tests/host/softmmu.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
+#include "linux/vmstat.h"
 
 /* Is addr mapped in this mm, and to what byte value (via the soft MMU)? */
 static inline int read_byte(struct mm_struct *m, unsigned long addr, unsigned int access)

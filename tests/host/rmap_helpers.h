@@ -5,10 +5,10 @@
 #ifndef TESTS_HOST_RMAP_HELPERS_H
 #define TESTS_HOST_RMAP_HELPERS_H
 
-#include "mm/rmap.h"
-#include "mm/mm_id.h"
+#include "linux/rmap.h"
+#include "linux/sched/mm.h"
 #include "mm/deferred_split.h"
-#include "mm/vmstat.h"
+#include "linux/vmstat.h"
 
 /* One mm with one vma spanning the whole user range. */
 struct test_mm {

@@ -14,7 +14,7 @@
 #define TESTS_HOST_SOFTMMU_H
 
 #include "linux/types.h"
-#include "mm/pgtable.h"
+#include "linux/pgtable.h"
 
 #define ACC_WRITE BIT(0)
 #define ACC_USER  BIT(1)

@@ -9,8 +9,8 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>

@@ -1,8 +1,8 @@
 /* Host tests of mm/memblock.c and mm/page_alloc.c (the buddy allocator). */
 #include "tests/host/hostenv.h"
-#include "mm/mm.h"
-#include "mm/folio.h"
-#include "mm/memblock.h"
+#include "linux/mm.h"
+#include "linux/page-flags.h"
+#include "linux/memblock.h"
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>

@@ -23,8 +23,8 @@
 #include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/thp_policy.h"
-#include "mm/mmap_lock.h"
+#include "linux/huge_mm.h"
+#include "linux/mmap_lock.h"
 #include "mm/internal.h"
 #include <pthread.h>
 #include <setjmp.h>

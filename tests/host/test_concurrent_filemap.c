@@ -26,8 +26,8 @@
 #include "linux/pagemap.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
-#include "mm/vmstat.h"
+#include "linux/mm.h"
+#include "linux/vmstat.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <string.h>

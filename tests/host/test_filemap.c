@@ -9,7 +9,7 @@
 #include "linux/pagemap.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>

@@ -10,13 +10,13 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
-#include "mm/vmstat.h"
-#include "mm/rmap.h"
-#include "mm/swapops.h"
+#include "linux/vmstat.h"
+#include "linux/rmap.h"
+#include "linux/swapops.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -112,7 +112,7 @@ static void test_small_and_referenced(void **state)
 }
 
 /*
- * The walkers that meet a migration entry (mm/swapops.h), one at a time,
+ * The walkers that meet a migration entry (linux/swapops.h), one at a time,
  * with a PMD THP unmapped by try_to_migrate() as a migration starts: its
  * PMD is a writable PMD migration entry; mprotect splits it into 512 PTE
  * entries and makes them read-only (still exclusive); fork copies them,

@@ -8,7 +8,7 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
+#include "linux/mm.h"
 #include "mm/internal.h"
 #include "mm/tlb.h"
 #include <setjmp.h>

@@ -6,8 +6,8 @@
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
 #include "linux/printk.h"
-#include "mm/mm.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/pgtable.h"
 #include <setjmp.h>
 #include <stdlib.h>
 #include <cmocka.h>

@@ -1,6 +1,6 @@
 /*
  * Host tests: an accessed or dirty bit that another CPU's MMU sets in an
- * entry while mm/pgtable.h rewrites it is never lost.  A second thread is
+ * entry while linux/pgtable.h rewrites it is never lost.  A second thread is
  * that CPU: each round it walks the soft MMU (tests/host/softmmu.c, which
  * sets A/D by compare-and-swap as x86 does) through a freshly made, clean
  * and old entry, at a random moment, while this thread runs one helper on
@@ -16,9 +16,9 @@
  */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
-#include "mm/mm.h"
-#include "mm/mm_types.h"
-#include "mm/pgtable.h"
+#include "linux/mm.h"
+#include "linux/mm_types.h"
+#include "linux/pgtable.h"
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>

@@ -8,8 +8,8 @@
 #include "linux/errno.h"
 #include "linux/shmem_fs.h"
 #include "uapi/linux/statfs.h"
-#include "mm/thp_policy.h"
-#include "mm/pgtable.h"
+#include "linux/huge_mm.h"
+#include "linux/pgtable.h"
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>

@@ -6,11 +6,11 @@
  * clean, unused folios of a file with a backing store.  No leak.
  */
 #include "linux/pagemap.h"
-#include "mm/huge_memory_debugfs.h"
+#include "linux/huge_mm.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/mm_api.h"
-#include "mm/vmstat.h"
+#include "linux/mm.h"
+#include "linux/vmstat.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>

@@ -7,10 +7,10 @@
 #include "linux/errno.h"
 #include "tests/host/hostenv.h"
 #include "tests/host/rmap_helpers.h"
-#include "mm/thp_policy.h"
+#include "linux/huge_mm.h"
 #include "mm/deferred_split.h"
 #include "mm/rmap_trace.h"
-#include "mm/fail_alloc.h"
+#include "linux/fault-inject.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>

@@ -9,8 +9,8 @@
 #include "linux/errno.h"
 #include "linux/xarray.h"
 #include "tests/host/hostenv.h"
-#include "mm/mm.h"
-#include "mm/fail_alloc.h"
+#include "linux/mm.h"
+#include "linux/fault-inject.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@ SWP_PFN_BITS = 40
 
 def migration(entry):
     """A swap-format PTE (P and PROTNONE clear, not 0): a migration entry
-    (asm/pgtable.h, mm/swapops.h): type in bits 1-5, offset from bit 12."""
+    (asm/pgtable.h, include/linux/swapops.h): type in bits 1-5, offset from bit 12."""
     return entry and not entry & 0x101
 
 

@@ -44,7 +44,7 @@ def value(expr):
 
 def zero_page_kind(pfn):
     """'zero page' or 'huge zero folio' if pfn is one of the zero pages
-    (mm/pgtable.h: no rmap, no refcount per mapping), else None."""
+    (include/linux/pgtable.h: no rmap, no refcount per mapping), else None."""
     if pfn == value("zero_pfn"):
         return "zero page"
     if value("huge_zero_pfn") == pfn & ~511:

@@ -21,7 +21,7 @@
  * entry since /proc/<pid>/clear_refs last cleared it (the CPU never sets
  * it: clear_refs write-protects the entry so the write faults).
  *
- * Locks: none here; mm/pgtable.h says which lock guards which entry.  The
+ * Locks: none here; linux/pgtable.h says which lock guards which entry.  The
  * MMU of every CPU sets A and D without any lock: see pgent_xchg() below.
  */
 #ifndef ASM_PGTABLE_H
@@ -68,7 +68,7 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define PAGE_USER_RO      __pgprot(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
 #define PAGE_USER_RX      __pgprot(_PAGE_PRESENT | _PAGE_USER)
 
-/* One entry type for all levels; mm/pgtable.h gives each level its name. */
+/* One entry type for all levels; linux/pgtable.h gives each level its name. */
 typedef u64 pgent_t;
 
 static inline bool pgent_none(pgent_t e)     { return e == 0; }
@@ -135,7 +135,7 @@ static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT
 
 /*
  * A swap-format entry (Linux's swap PTE): not present, not PROT_NONE,
- * not none.  foliOS has no swap; mm/swapops.h uses the format for
+ * not none.  foliOS has no swap; linux/swapops.h uses the format for
  * migration entries only.  The CPU ignores every bit; type is never 0,
  * so the entry is never none.
  *

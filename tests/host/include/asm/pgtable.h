@@ -105,7 +105,7 @@ static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
 static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
 
 /*
- * A swap-format entry (mm/swapops.h: migration entries), laid out unlike
+ * A swap-format entry (linux/swapops.h: migration entries), laid out unlike
  * x86's: P, NONE and LEAF clear, the type (never 0) in bits 1-3, SD its
  * soft-dirty bit, the offset in bits 16-63.
  */

@@ -1,26 +1,106 @@
 /*
- * The address-space interface the kernel's system calls and fault handler
- * use (Linux's mm/mmap.c and mm/memory.c entry points).
+ * mm's interface to the rest of the kernel: memmap and the page helpers
+ * (pfn <-> page <-> address, reference counts), and the address-space
+ * calls the system calls and the fault handler use (Linux's mm/mmap.c
+ * and mm/memory.c entry points).
  *
  * Locks: the do_* calls that change the VMA list want the mmap_lock held
- * for write, the faults and population for read (mm/mmap_lock.h: the
+ * for write, the faults and population for read (linux/mmap_lock.h: the
  * system calls, the fault handler and gup take it); a caller that owns an
  * mm nobody else can reach (a test, a new mm) may leave it unlocked.
  * Order: mm/rmap.c.
  */
-#ifndef MM_MM_API_H
-#define MM_MM_API_H
+#ifndef _LINUX_MM_H
+#define _LINUX_MM_H
 
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
+#include "linux/gfp.h"
 #include "uapi/linux/resource.h"
 #include "uapi/linux/mman.h"
+
+extern struct page *mem_map;
+extern unsigned long max_pfn;           /* one past the highest RAM pfn */
+extern unsigned long nr_bad_pages;      /* bad_page() reports since boot */
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - mem_map);
+}
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return mem_map + pfn;
+}
+
+static inline bool pfn_valid(unsigned long pfn)
+{
+	return pfn < max_pfn;
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return __va((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT);
+}
+
+static inline struct page *virt_to_page(const void *va)
+{
+	return pfn_to_page(__pa(va) >> PAGE_SHIFT);
+}
+
+static inline int page_ref_count(const struct page *page)
+{
+	return atomic_read(&page->_refcount);
+}
+
+static inline void set_page_count(struct page *page, int v)
+{
+	atomic_set(&page->_refcount, v);
+}
+
+static inline void page_ref_add(struct page *page, int nr)
+{
+	atomic_add(nr, &page->_refcount);
+}
+
+static inline void get_page(struct page *page)
+{
+	atomic_inc(&page->_refcount);
+}
+
+/* A reference unless the count is 0 (the page is being freed or is frozen). */
+static inline bool get_page_unless_zero(struct page *page)
+{
+	return atomic_add_unless(&page->_refcount, 1, 0);
+}
+
+/*
+ * Freeze the count at 0 if it is exactly count (Linux's page_ref_freeze):
+ * then nobody can take a reference (get_page_unless_zero fails) until
+ * page_ref_unfreeze() sets it again.  True if frozen.
+ */
+static inline bool page_ref_freeze(struct page *page, int count)
+{
+	return atomic_cmpxchg(&page->_refcount, count, 0) == count;
+}
+
+static inline void page_ref_unfreeze(struct page *page, int count)
+{
+	__atomic_store_n(&page->_refcount.counter, count, __ATOMIC_RELEASE);
+}
+
+/* Drop a reference; true when it was the last one. */
+static inline bool put_page_testzero(struct page *page)
+{
+	return atomic_dec_and_test(&page->_refcount);
+}
+
+void dump_page(const struct page *page, const char *reason);
+void page_flag_names(unsigned long flags, char *buf, size_t size);
+void bad_page(const struct page *page, const char *reason);
 
 #define STACK_TOP       0x00007ffffffff000UL
 #define STACK_SIZE_MAX  (8UL << 20)
 #define MMAP_BASE       0x00007f0000000000UL
-
-
-
 
 /* The VMA access flags of PROT_* bits (the same bits, as in Linux). */
 static inline unsigned long calc_vm_prot_bits(unsigned long prot)
@@ -92,9 +172,9 @@ struct vm_area_struct *_install_special_mapping(struct mm_struct *mm, unsigned l
 						const struct vm_special_mapping *sm);
 int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn);
 
-/* The running task's soft and hard limits (kernel/sys.c; the host tests set their own). */
-unsigned long rlimit(unsigned int resource);
-unsigned long rlimit_max(unsigned int resource);
+/* Where a mapping of len fits (mm/mmap.c): mremap's move, the vDSO. */
+long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long flags);
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,

@@ -2,12 +2,12 @@
  * MM IDs: a small integer per mm_struct for the MM ID slots of large folios
  * (Linux's mm_alloc_id()/mm_free_id() in kernel/fork.c, on an IDA).
  */
-#ifndef MM_MM_ID_H
-#define MM_MM_ID_H
+#ifndef _LINUX_SCHED_MM_H
+#define _LINUX_SCHED_MM_H
 
 #include "linux/types.h"
 #include "linux/idr.h"
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
 
 void mm_ids_init(void);
 int mm_alloc_id(struct mm_struct *mm);

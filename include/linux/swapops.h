@@ -21,11 +21,11 @@
  * of it (the rmap was removed with the PTE), but Rss, fork, mprotect,
  * mremap, zap, smaps and pagemap still see the page there.
  */
-#ifndef MM_SWAPOPS_H
-#define MM_SWAPOPS_H
+#ifndef _LINUX_SWAPOPS_H
+#define _LINUX_SWAPOPS_H
 
-#include "mm/pgtable.h"
-#include "mm/folio.h"
+#include "linux/pgtable.h"
+#include "linux/page-flags.h"
 
 typedef struct {
 	unsigned long val;

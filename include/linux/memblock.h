@@ -1,6 +1,6 @@
 /* Early physical memory: the boot-time range list the buddy is built from. */
-#ifndef MM_MEMBLOCK_H
-#define MM_MEMBLOCK_H
+#ifndef _LINUX_MEMBLOCK_H
+#define _LINUX_MEMBLOCK_H
 
 #include "linux/types.h"
 

@@ -33,11 +33,11 @@
  * Lock order: see mm/rmap.c.  The folio's mapcount bit lock
  * (FOLIO_MM_IDS_LOCK_BITNUM of _mm_ids) is held only around a slot update.
  */
-#ifndef MM_RMAP_H
-#define MM_RMAP_H
+#ifndef _LINUX_RMAP_H
+#define _LINUX_RMAP_H
 
-#include "mm/folio.h"
-#include "mm/mm_types.h"
+#include "linux/page-flags.h"
+#include "linux/mm_types.h"
 #include "linux/bit_spinlock.h"
 #include "linux/rwsem.h"
 #include "linux/rcupdate.h"

@@ -10,10 +10,10 @@
  *   52      _refcount
  *   56      memcg_data       unused by foliOS (the folio overlays it)
  *
- * The struct folio overlay on page[0..3] lives in mm/folio.h.
+ * The struct folio overlay on page[0..3] lives in linux/page-flags.h.
  */
-#ifndef MM_MM_TYPES_H
-#define MM_MM_TYPES_H
+#ifndef _LINUX_MM_TYPES_H
+#define _LINUX_MM_TYPES_H
 
 #include "linux/types.h"
 #include "linux/list.h"
@@ -24,7 +24,7 @@
 #include <asm/bitops.h>
 #include <asm/pgtable.h>
 
-/* One entry type for all levels (<asm/pgtable.h>); each level's name (mm/pgtable.h). */
+/* One entry type for all levels (<asm/pgtable.h>); each level's name (linux/pgtable.h). */
 typedef pgent_t pgd_t;
 typedef pgent_t pud_t;
 typedef pgent_t pmd_t;
@@ -67,7 +67,7 @@ _Static_assert(offsetof(struct page, ptl) >= offsetof(struct page, lru) + sizeof
 
 /*
  * Page flags (bit numbers in page->flags).  Bits 0-7 stay free: in page[1]
- * of a folio they hold the folio's order (mm/folio.h), so no PG_ test may
+ * of a folio they hold the folio's order (linux/page-flags.h), so no PG_ test may
  * ever see them.
  */
 #define PAGEFLAGS_FIRST 8
@@ -112,7 +112,7 @@ struct mm_struct {
 	unsigned int mm_id;
 	atomic_t mm_count;              /* references to the struct (mmgrab/mmdrop) */
 	int mm_users;                   /* tasks using the mappings (CLONE_VM threads; mmput); atomic ops */
-	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (mm/mmap_lock.h) */
+	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (linux/mmap_lock.h) */
 	spinlock_t page_table_lock;     /* PGD and PUD entries, vma->anon_vma, deposited tables */
 	unsigned long flags;            /* MMF_* */
 	struct list_head mmap;          /* VMAs, sorted by address */
@@ -151,9 +151,9 @@ static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
 /* What a child's mm (fork) and a new program's (exec) take over (Linux's MMF_INIT_MASK). */
 #define MMF_INIT_MASK   (MMF_DUMPABLE_MASK | BIT(MMF_DISABLE_THP))
 
-struct anon_vma;                /* mm/rmap.h */
+struct anon_vma;                /* linux/rmap.h */
 struct file;                    /* include/linux/fs.h */
-struct vm_operations_struct;    /* mm/mm.h */
+struct vm_operations_struct;    /* linux/gfp.h */
 
 /* A virtual memory area: [vm_start, vm_end) of one mm, one set of flags. */
 struct vm_area_struct {
@@ -198,5 +198,171 @@ struct vm_area_struct {
 #define VM_SOFTDIRTY    0x08000000UL    /* all of it soft-dirty: new since clear_refs 4 */
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
+
+/*
+ * struct folio: the first pages of a compound page, seen as one object.
+ * It overlays struct page exactly (Linux's include/linux/mm_types.h after
+ * the "MM owner tracking" series, 64-bit layout):
+ *
+ *   page[0]  flags  lru/mapping/index/private    _mapcount  _refcount  memcg
+ *   page[1]  _flags_1 (order in bits 0-7)  _head_1
+ *            +16 _large_mapcount _nr_pages_mapped _entire_mapcount _pincount
+ *            +32 _mm_id_mapcount[0] _mm_id_mapcount[1]
+ *            +40 _mm_id[0] _mm_id[1]  == unsigned long _mm_ids
+ *            +48 _mapcount_1  _refcount_1  +56 _nr_pages
+ *
+ * CONFIG_MAPCOUNT_PAGES (the 2026 RFC "mm/rmap: support arbitrary folio
+ * mappings") keeps neither _nr_pages_mapped nor _entire_mapcount.  Its
+ * 64-bit count of mapped pages takes the first 8 bytes, and the large
+ * mapcount moves into page[1]'s own _mapcount (the RFC's patch 9), which
+ * no tail page needs once tail pages keep no mapcount:
+ *
+ *   page[1]  +16 _total_mapped_pages (8 bytes)  +24 (unused) _pincount
+ *            +32 ... as above ...  +48 large mapcount (in _mapcount_1)
+ *   page[2]  _flags_2  _head_2  _deferred_list
+ *   page[3]  _flags_3  _head_3  (hugetlb's fields in Linux; reserved here)
+ *
+ * _mm_ids packs both MM IDs (31 bits each) with two flags in their top bits:
+ *
+ *    63      62 ........ 32   31     30 ......... 0
+ *   [SHARED][ _mm_id[1]     ][LOCK ][ _mm_id[0]     ]
+ *
+ * A field of page[1] that overlays page[1]'s own _mapcount/_refcount must
+ * keep them at their tail-page values; FOLIO_MATCH checks the overlay.
+ * An order-1 folio has no page[2]: its _deferred_list does not exist.
+ */
+typedef int mm_id_mapcount_t;
+#define MM_ID_MAPCOUNT_MAX      INT32_MAX
+typedef unsigned int mm_id_t;
+
+/* The dummy ID is never allocated: an MM ID slot holding it is free. */
+#define MM_ID_DUMMY             0
+#define MM_ID_MIN               (MM_ID_DUMMY + 1)
+#define MM_ID_BITS              ((sizeof(mm_id_t) * 8) - 1)
+#define MM_ID_MASK              ((1U << MM_ID_BITS) - 1)
+#define MM_ID_MAX               MM_ID_MASK
+
+#define FOLIO_MM_IDS_LOCK_BITNUM        MM_ID_BITS
+#define FOLIO_MM_IDS_LOCK_BIT           BIT(FOLIO_MM_IDS_LOCK_BITNUM)
+#define FOLIO_MM_IDS_SHARED_BITNUM      (2 * MM_ID_BITS + 1)
+#define FOLIO_MM_IDS_SHARED_BIT         BIT(FOLIO_MM_IDS_SHARED_BITNUM)
+
+/* Flags kept in page[1] (_flags_1), above the order byte and the PG_ bits. */
+#define FOLIO_ORDER_MASK                0xffUL
+#define FOLIO_PF_partially_mapped       32  /* queued for deferred split */
+#define FOLIO_PF_large_rmappable        33  /* may be on the deferred list */
+
+/* page->mapping of an anon folio: bit 0 says "anon" (Linux's PAGE_MAPPING_ANON). */
+#define PAGE_MAPPING_ANON       0x1UL
+
+/* The mapcount a large folio's _nr_pages_mapped gets for a PMD mapping. */
+#define ENTIRELY_MAPPED         0x800000
+#define FOLIO_PAGES_MAPPED      (ENTIRELY_MAPPED - 1)
+
+struct folio {
+	union {
+		struct {
+			unsigned long flags;
+			struct list_head lru;
+			void *mapping;
+			unsigned long index;
+			void *private;
+			atomic_t _mapcount;
+			atomic_t _refcount;
+			unsigned long memcg_data;
+		};
+		struct page page;
+	};
+	union {
+		struct {
+			unsigned long _flags_1;
+			unsigned long _head_1;
+			union {
+				struct {
+					union {
+						struct {
+							atomic_t _large_mapcount;
+							atomic_t _nr_pages_mapped;
+						};
+						/* CONFIG_MAPCOUNT_PAGES only */
+						atomic_long_t _total_mapped_pages;
+					};
+					atomic_t _entire_mapcount;
+					atomic_t _pincount;
+					mm_id_mapcount_t _mm_id_mapcount[2];
+					union {
+						mm_id_t _mm_id[2];
+						unsigned long _mm_ids;
+					};
+				};
+				unsigned long _usable_1[4];
+			};
+			atomic_t _mapcount_1;
+			atomic_t _refcount_1;
+			unsigned int _nr_pages;
+		};
+		struct page __page_1;
+	};
+	union {
+		struct {
+			unsigned long _flags_2;
+			unsigned long _head_2;
+			struct list_head _deferred_list;
+		};
+		struct page __page_2;
+	};
+	union {
+		struct {
+			unsigned long _flags_3;
+			unsigned long _head_3;
+		};
+		struct page __page_3;
+	};
+};
+
+#define FOLIO_MATCH(pg, fl) \
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct folio, fl), #fl)
+FOLIO_MATCH(flags, flags);
+FOLIO_MATCH(lru, lru);
+FOLIO_MATCH(mapping, mapping);
+FOLIO_MATCH(index, index);
+FOLIO_MATCH(private, private);
+FOLIO_MATCH(_mapcount, _mapcount);
+FOLIO_MATCH(_refcount, _refcount);
+FOLIO_MATCH(memcg_data, memcg_data);
+#undef FOLIO_MATCH
+#define FOLIO_MATCH(pg, fl, n) \
+	_Static_assert(offsetof(struct folio, fl) == \
+		       offsetof(struct page, pg) + (n) * sizeof(struct page), #fl)
+FOLIO_MATCH(flags, _flags_1, 1);
+FOLIO_MATCH(compound_head, _head_1, 1);
+FOLIO_MATCH(_mapcount, _mapcount_1, 1);
+FOLIO_MATCH(_refcount, _refcount_1, 1);
+FOLIO_MATCH(memcg_data, _nr_pages, 1);
+FOLIO_MATCH(flags, _flags_2, 2);
+FOLIO_MATCH(compound_head, _head_2, 2);
+FOLIO_MATCH(flags, _flags_3, 3);
+FOLIO_MATCH(compound_head, _head_3, 3);
+#undef FOLIO_MATCH
+/* Every field of page[1] at the seeds' 64-bit offset. */
+#define FOLIO_PAGE1_OFFSET(fl, off) \
+	_Static_assert(offsetof(struct folio, fl) == sizeof(struct page) + (off), #fl " at +" #off)
+FOLIO_PAGE1_OFFSET(_flags_1, 0);
+FOLIO_PAGE1_OFFSET(_head_1, 8);
+FOLIO_PAGE1_OFFSET(_large_mapcount, 16);
+FOLIO_PAGE1_OFFSET(_nr_pages_mapped, 20);
+FOLIO_PAGE1_OFFSET(_total_mapped_pages, 16);
+FOLIO_PAGE1_OFFSET(_entire_mapcount, 24);
+FOLIO_PAGE1_OFFSET(_pincount, 28);
+FOLIO_PAGE1_OFFSET(_mm_id_mapcount, 32);
+FOLIO_PAGE1_OFFSET(_mm_id, 40);
+FOLIO_PAGE1_OFFSET(_mm_ids, 40);
+FOLIO_PAGE1_OFFSET(_mapcount_1, 48);
+FOLIO_PAGE1_OFFSET(_refcount_1, 52);
+FOLIO_PAGE1_OFFSET(_nr_pages, 56);
+#undef FOLIO_PAGE1_OFFSET
+_Static_assert(offsetof(struct folio, _deferred_list) == 2 * sizeof(struct page) + 16,
+	       "_deferred_list at +16 of page[2]");
+_Static_assert(sizeof(struct folio) == 4 * sizeof(struct page), "folio spans four pages");
 
 #endif

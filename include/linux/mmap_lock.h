@@ -5,12 +5,12 @@
  * munmap, mprotect, mremap, madvise's zaps, brk, fork of the parent, exec,
  * exit) takes it for write.  It is the outermost mm lock: see mm/rmap.c.
  */
-#ifndef MM_MMAP_LOCK_H
-#define MM_MMAP_LOCK_H
+#ifndef _LINUX_MMAP_LOCK_H
+#define _LINUX_MMAP_LOCK_H
 
 #include "linux/rwsem.h"
 #include "linux/printk.h"
-#include "mm/mm_types.h"
+#include "linux/mm_types.h"
 
 static inline void mmap_init_lock(struct mm_struct *mm)
 {

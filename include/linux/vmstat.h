@@ -6,11 +6,11 @@
  * NR_FILE_DIRTY Dirty, NR_SHMEM_PMDMAPPED ShmemPmdMapped,
  * NR_FILE_PMDMAPPED FilePmdMapped.  Updated with atomics; no lock.
  */
-#ifndef MM_VMSTAT_H
-#define MM_VMSTAT_H
+#ifndef _LINUX_VMSTAT_H
+#define _LINUX_VMSTAT_H
 
 #include "linux/atomic.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 
 enum node_stat_item {
 	NR_ANON_MAPPED,         /* pages of anon folios counted as mapped */

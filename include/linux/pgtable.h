@@ -24,11 +24,11 @@
  * keep rmap walkers of other processes out — Linux's free_pgtables()
  * unlinks the VMAs from the rmap before it frees their tables.
  */
-#ifndef MM_PGTABLE_H
-#define MM_PGTABLE_H
+#ifndef _LINUX_PGTABLE_H
+#define _LINUX_PGTABLE_H
 
 #include "linux/types.h"
-#include "mm/mm.h"
+#include "linux/mm.h"
 #include <asm/pgtable.h>
 #include <asm/tlbflush.h>
 

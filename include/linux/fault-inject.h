@@ -16,8 +16,8 @@
  * probability: percent of those that fail; space: that many calls pass
  * before any fails; times: how many failures at most (-1: no limit).
  */
-#ifndef MM_FAIL_ALLOC_H
-#define MM_FAIL_ALLOC_H
+#ifndef _LINUX_FAULT_INJECT_H
+#define _LINUX_FAULT_INJECT_H
 
 #include "linux/types.h"
 
