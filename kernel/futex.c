@@ -189,13 +189,10 @@ static int futex_cmpxchg_value_locked(u32 *curval, unsigned long uaddr, u32 oldv
 static int fault_in_user_writeable(unsigned long uaddr)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	int ret = -EFAULT;
+	int ret;
 
 	mmap_read_lock(mm);
-	vma = find_vma(mm, uaddr);
-	if (vma && vma->vm_start <= uaddr)
-		ret = handle_mm_fault(vma, uaddr, FAULT_FLAG_WRITE);
+	ret = fixup_user_fault(mm, uaddr, FAULT_FLAG_WRITE);
 	mmap_read_unlock(mm);
 	return ret < 0 ? -EFAULT : 0;
 }

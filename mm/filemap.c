@@ -409,19 +409,19 @@ long kernel_read(struct file *file, void *buf, size_t count, loff_t *pos)
  * the page at vmf->pgoff, from the cache or read in through read_folio,
  * in vmf->page with a reference.  The caller (__do_fault) locks the folio
  * and checks that it is still cached and inside i_size.
- * -ENXIO beyond EOF (SIGBUS), -ENOMEM, or -ENXIO if it cannot be read.
+ * VM_FAULT_SIGBUS beyond EOF or if it cannot be read, VM_FAULT_OOM.
  */
-int filemap_fault(struct vm_fault *vmf)
+vm_fault_t filemap_fault(struct vm_fault *vmf)
 {
 	struct file *file = vmf->vma->vm_file;
 	struct address_space *mapping = file->f_mapping;
 	struct folio *folio;
 
 	if (vmf->pgoff >= DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE))
-		return -ENXIO;
+		return VM_FAULT_SIGBUS;
 	folio = filemap_get_or_read_folio(file, mapping, vmf->pgoff);
 	if (IS_ERR(folio))
-		return PTR_ERR(folio) == -ENOMEM ? -ENOMEM : -ENXIO;
+		return PTR_ERR(folio) == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
 	vmf->page = folio_page(folio, vmf->pgoff - folio->index);
 	return 0;
 }

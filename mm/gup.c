@@ -181,7 +181,8 @@ out:
 
 /*
  * Fault the page at address in for a GUP (Linux's faultin_page): a write
- * fault for FOLL_WRITE, an unsharing one if unshare.  0, -EFAULT, -ENOMEM.
+ * fault for FOLL_WRITE, an unsharing one if unshare; check_vma_flags has
+ * checked the access.  0, -EFAULT, -ENOMEM (vm_fault_to_errno).
  */
 static int faultin_page(struct vm_area_struct *vma, unsigned long address, unsigned int flags,
 			bool unshare)
@@ -190,9 +191,40 @@ static int faultin_page(struct vm_area_struct *vma, unsigned long address, unsig
 
 	if (flags & FOLL_WRITE)
 		fault_flags |= FAULT_FLAG_WRITE;
+	if (flags & FOLL_REMOTE)
+		fault_flags |= FAULT_FLAG_REMOTE;
 	if (unshare)
 		fault_flags |= FAULT_FLAG_UNSHARE;
-	return __handle_mm_fault(vma, address, fault_flags);
+	return vm_fault_to_errno(handle_mm_fault(vma, address, fault_flags));
+}
+
+/*
+ * May a fault of fault_flags be resolved in vma (Linux's
+ * vma_permits_fault)?  A write wants VM_WRITE, an instruction fetch
+ * VM_EXEC, anything else some access.
+ */
+static bool vma_permits_fault(struct vm_area_struct *vma, unsigned int fault_flags)
+{
+	if (fault_flags & FAULT_FLAG_WRITE)
+		return vma->vm_flags & VM_WRITE;
+	if (fault_flags & FAULT_FLAG_INSTRUCTION)
+		return vma->vm_flags & VM_EXEC;
+	return vma->vm_flags & VM_ACCESS_FLAGS;
+}
+
+/*
+ * Resolve a fault at address of mm as a user access would (Linux's
+ * fixup_user_fault): a futex operation, for one, after its atomic access
+ * failed.  The caller holds mm's mmap_lock.  0, -EFAULT (nothing mapped
+ * there, or the mapping forbids the access, or SIGBUS), -ENOMEM.
+ */
+int fixup_user_fault(struct mm_struct *mm, unsigned long address, unsigned int fault_flags)
+{
+	struct vm_area_struct *vma = find_vma(mm, address);
+
+	if (!vma || address < vma->vm_start || !vma_permits_fault(vma, fault_flags))
+		return -EFAULT;
+	return vm_fault_to_errno(handle_mm_fault(vma, address, fault_flags));
 }
 
 /*

@@ -180,11 +180,12 @@ static struct folio *huge_anon_fault_folio(struct mm_struct *mm, unsigned int fl
  * VM_FAULT_FALLBACK when no 2 MiB block (or no table to deposit) is free:
  * the PTE path takes over.
  */
-int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			       unsigned int flags)
+vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 {
+	struct vm_area_struct *vma = vmf->vma;
 	struct mm_struct *mm = vma->vm_mm;
-	unsigned long haddr = address & PMD_MASK;
+	unsigned long haddr = vmf->address & PMD_MASK;
+	pmd_t *pmd = vmf->pmd;
 	struct folio *folio;
 	spinlock_t *ptl;
 	pte_t *table;
@@ -192,16 +193,16 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
 
 	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
 		return VM_FAULT_FALLBACK;
-	if (((flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page)) &&
-	    thp_multi_pmd_allowed(vma, address, pmd) &&
-	    do_huge_anonymous_multi_pmd(vma, address, pmd) != VM_FAULT_FALLBACK)
+	if (((vmf->flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page)) &&
+	    thp_multi_pmd_allowed(vma, vmf->address, pmd) &&
+	    do_huge_anonymous_multi_pmd(vmf) != VM_FAULT_FALLBACK)
 		return 0;
 	if (!thp_vma_allowable_order(vma, HPAGE_PMD_ORDER))
 		return VM_FAULT_FALLBACK;       /* only 4 MiB was allowed, and did not fit */
 	table = pte_alloc_one();
 	if (!table)
 		return VM_FAULT_FALLBACK;
-	folio = huge_anon_fault_folio(mm, flags, &new);
+	folio = huge_anon_fault_folio(mm, vmf->flags, &new);
 	if (!folio) {
 		pte_free(table);
 		return VM_FAULT_FALLBACK;
@@ -241,8 +242,11 @@ int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address
  * The huge zero folio is never reused: its PMD is split into zero-page
  * PTEs, and the PTE path copies one page (Linux 6.1).
  */
-int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
+vm_fault_t do_huge_pmd_wp_page(struct vm_fault *vmf)
 {
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long haddr = vmf->address & PMD_MASK;
+	pmd_t *pmd = vmf->pmd;
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
@@ -262,11 +266,11 @@ int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t
 		folio_unlock(folio);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
-	pmdp_set_access_flags(vma, address & PMD_MASK, pmd, pgent_mkwrite(*pmd));
-	flush_pmd_tlb_range(vma, address & PMD_MASK, (address & PMD_MASK) + HPAGE_PMD_SIZE);
+	pmdp_set_access_flags(vma, haddr, pmd, pgent_mkwrite(*pmd));
+	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	return 0;
 fallback:
-	__split_huge_pmd_locked(vma, pmd, address);
+	__split_huge_pmd_locked(vma, pmd, vmf->address);
 	return VM_FAULT_FALLBACK;
 }
 

@@ -45,15 +45,16 @@ bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pm
  * As do_huge_pmd_anonymous_page(): 0 (also when another CPU filled an
  * entry first: retry), or VM_FAULT_FALLBACK when no block or table is free.
  */
-int do_huge_anonymous_multi_pmd(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd)
+vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf)
 {
 	const unsigned int order = THP_MAX_ANON_ORDER, nr_pmds = 1U << (order - HPAGE_PMD_ORDER);
-	unsigned long haddr = address & ~((PAGE_SIZE << order) - 1);
-	pmd_t *first = pmd - ((address - haddr) >> PMD_SHIFT);
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long haddr = vmf->address & ~((PAGE_SIZE << order) - 1);
+	pmd_t *pmd = vmf->pmd, *first = pmd - ((vmf->address - haddr) >> PMD_SHIFT);
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t *tables[1U << (THP_MAX_ANON_ORDER - HPAGE_PMD_ORDER)] = { NULL };
 	struct folio *folio = folio_alloc(__GFP_ZERO, order);
-	int ret = VM_FAULT_FALLBACK;
+	vm_fault_t ret = VM_FAULT_FALLBACK;
 	spinlock_t *ptl;
 	unsigned int i;
 

@@ -16,13 +16,6 @@
 
 void prep_compound_page(struct page *head, unsigned int order);
 
-/* Returned by the PMD fault handlers when the PTE path must take over. */
-#define VM_FAULT_FALLBACK       1
-/* The file fault's folio left the cache before it was locked: retry the access. */
-#define VM_FAULT_RETRY          2
-/* Another task filled the entry first: nothing mapped, the access is retried. */
-#define VM_FAULT_NOPAGE         3
-
 /*
  * The protection of a page of vma, writable only if write (a page that is
  * not exclusive stays read-only for its COW fault); a VMA without any access
@@ -191,13 +184,9 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 	return pte - ptep;
 }
 
-/* memory.c: a fault whose permissions the caller checked (gup.c). */
-int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
-
 /* memory_file.c: faults of VMAs with vm_ops. */
-int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsigned int flags);
-int wp_page_shared(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
-		   unsigned int flags);
+vm_fault_t do_fault(struct vm_fault *vmf);
+vm_fault_t wp_page_shared(struct vm_fault *vmf);
 
 /* vma.c: VMA boundaries for mmap.c, mprotect.c and madvise.c; VMA copies for mremap.c, fork.c. */
 void take_rmap_locks(struct vm_area_struct *vma);
@@ -213,13 +202,12 @@ struct vm_area_struct *copy_vma(struct vm_area_struct *vma, unsigned long addr,
 
 
 /* huge_memory.c: PMD-mapped THPs. */
-int do_huge_pmd_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			       unsigned int flags);
-int do_huge_pmd_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf);
+vm_fault_t do_huge_pmd_wp_page(struct vm_fault *vmf);
 bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *vma);
 /* huge_memory_multi_pmd.c: a 4 MiB anon folio by two PMDs (CONFIG_MAPCOUNT_PAGES). */
 bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
-int do_huge_anonymous_multi_pmd(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
+vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf);
 struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);

@@ -60,10 +60,10 @@ static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 	if (!(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
 		return -EINVAL;
 	for (; start < end; start += PAGE_SIZE) {
-		int ret = handle_mm_fault(vma, start, write ? FAULT_FLAG_WRITE : 0);
+		vm_fault_t ret = handle_mm_fault(vma, start, write ? FAULT_FLAG_WRITE : 0);
 
-		if (ret)        /* SIGBUS (beyond a file's end) is -EFAULT, as Linux's */
-			return ret == -ENXIO ? -EFAULT : -ENOMEM;
+		if (ret & VM_FAULT_ERROR)       /* SIGBUS (beyond a file's end) is -EFAULT, as Linux's */
+			return vm_fault_to_errno(ret);
 	}
 	return 0;
 }

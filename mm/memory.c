@@ -120,48 +120,46 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
  * exclusive to this mm, each PTE holding a folio reference.  The folio is
  * allocated unlocked; under the PTL its PTEs must still be none, else
  * another CPU mapped something there first: the folio goes back and the
- * access is retried.  0 or -ENOMEM.
+ * access is retried.  0 or VM_FAULT_OOM.
  */
-static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			     unsigned int flags)
+static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 {
+	struct vm_area_struct *vma = vmf->vma;
 	struct mm_struct *mm = vma->vm_mm;
-	unsigned long addr = address & PAGE_MASK, nr = 1;
+	unsigned long addr = vmf->address, nr = 1;
 	struct folio *folio = NULL;
-	spinlock_t *ptl;
-	pte_t *pte;
 
-	if (flags & FAULT_FLAG_WRITE) {
-		pmd_t pmdval = READ_ONCE(*pmd);
+	if (vmf->flags & FAULT_FLAG_WRITE) {
+		pmd_t pmdval = READ_ONCE(*vmf->pmd);
 
 		if (!pgent_present(pmdval) || pgent_huge(pmdval))
 			return 0;
-		folio = alloc_anon_folio(vma, address, pgent_table(pmdval) + pt_index(address, PT_PTE),
-					 &addr);
+		folio = alloc_anon_folio(vma, vmf->address,
+					 pgent_table(pmdval) + pt_index(vmf->address, PT_PTE), &addr);
 		if (!folio)
-			return -ENOMEM;
+			return VM_FAULT_OOM;
 		nr = folio_nr_pages(folio);
 	}
-	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
-	if (!pte || !pte_range_none(pte, nr))
+	vmf->pte = pte_offset_map_lock(mm, vmf->pmd, addr, &vmf->ptl);
+	if (!vmf->pte || !pte_range_none(vmf->pte, nr))
 		goto release;
 	if (!folio) {
-		set_pte_at(mm, addr, pte, pgent_mkspecial(mk_pte_entry(my_zero_pfn(address),
-								       vma_pgprot(vma, false))));
+		set_pte_at(mm, addr, vmf->pte,
+			   pgent_mkspecial(mk_pte_entry(my_zero_pfn(addr), vma_pgprot(vma, false))));
 		goto unlock;
 	}
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
-	set_ptes(mm, addr, pte, pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))),
-		 nr);
+	set_ptes(mm, addr, vmf->pte,
+		 pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))), nr);
 	add_mm_counter(mm, nr);
 	folio = NULL;
 release:
 	if (folio)
 		folio_put(folio);
 unlock:
-	if (pte)
-		pte_unmap_unlock(pte, ptl);
+	if (vmf->pte)
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;
 }
 
@@ -172,50 +170,49 @@ unlock:
  * splits at the PMD level; splitting is what it does when it cannot
  * reuse).  true if the PTE path must go on.  Under pmd_lock.
  */
-static bool huge_pmd_unshare_or_force(struct vm_area_struct *vma, unsigned long address,
-				      pmd_t *pmd)
+static bool huge_pmd_unshare_or_force(struct vm_fault *vmf)
 {
-	if (PageAnonExclusive(pfn_to_page(pgent_pfn(*pmd))))
+	if (PageAnonExclusive(pfn_to_page(pgent_pfn(*vmf->pmd))))
 		return false;
-	__split_huge_pmd_locked(vma, pmd, address);
+	__split_huge_pmd_locked(vmf->vma, vmf->pmd, vmf->address);
 	return true;
 }
 
 /*
- * The PMD level of a fault on a PMD leaf, under pmd_lock: 0 when it is
- * resolved — or the leaf changed meanwhile (the access is retried) —,
- * VM_FAULT_FALLBACK when the PTE path must go on.  A write or unshare on
- * a file PMD is done at the PTE level: the PMD is split — zapped — and
- * the pages refault by PTEs (Linux's wp_huge_pmd).
+ * A fault on a PMD leaf (Linux's wp_huge_pmd and its callers), under
+ * pmd_lock: 0 when it is resolved — or the leaf changed meanwhile (the
+ * access is retried) —, VM_FAULT_FALLBACK when the PTE level must go on.
+ * A write or unshare on a file PMD is done at the PTE level: the PMD is
+ * split — zapped — and the pages refault by PTEs.
  */
-static int huge_pmd_fault_locked(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-				 unsigned int flags)
+static vm_fault_t wp_huge_pmd_locked(struct vm_fault *vmf)
 {
-	bool write = flags & FAULT_FLAG_WRITE;
+	struct vm_area_struct *vma = vmf->vma;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
 
-	if (!pgent_present(*pmd) || !pgent_huge(*pmd))
+	if (!pgent_present(*vmf->pmd) || !pgent_huge(*vmf->pmd))
 		return 0;
 	if (!vma_is_anonymous(vma)) {
-		if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pgent_write(*pmd))
+		if (!(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pgent_write(*vmf->pmd))
 			return 0;
-		__split_huge_pmd_locked(vma, pmd, address);
+		__split_huge_pmd_locked(vma, vmf->pmd, vmf->address);
 		return VM_FAULT_FALLBACK;
 	}
 
-	if (flags & FAULT_FLAG_UNSHARE || (write && !(vma->vm_flags & VM_WRITE)))
-		return huge_pmd_unshare_or_force(vma, address, pmd) ? VM_FAULT_FALLBACK : 0;
-	if (!write || pgent_write(*pmd))
+	if (vmf->flags & FAULT_FLAG_UNSHARE || (write && !(vma->vm_flags & VM_WRITE)))
+		return huge_pmd_unshare_or_force(vmf) ? VM_FAULT_FALLBACK : 0;
+	if (!write || pgent_write(*vmf->pmd))
 		return 0;       /* the PMD allows it now: a stale TLB entry */
-	return do_huge_pmd_wp_page(vma, address, pmd);
+	return do_huge_pmd_wp_page(vmf);
 }
 
-static int huge_pmd_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			  unsigned int flags)
+static vm_fault_t wp_huge_pmd(struct vm_fault *vmf)
 {
-	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
-	int ret = huge_pmd_fault_locked(vma, address, pmd, flags);
+	vm_fault_t ret;
 
-	spin_unlock(ptl);
+	vmf->ptl = pmd_lock(vmf->vma->vm_mm, vmf->pmd);
+	ret = wp_huge_pmd_locked(vmf);
+	spin_unlock(vmf->ptl);
 	return ret;
 }
 
@@ -290,43 +287,43 @@ static __always_inline bool wp_can_reuse_anon_folio(struct folio *folio,
 
 /*
  * Copy-on-write of one 4 KiB page (Linux's wp_page_copy): a new exclusive
- * order-0 anon folio replaces the page in this PTE; the old folio — anon,
+ * order-0 anon folio replaces vmf->page in the PTE; the old folio — anon,
  * or a page-cache folio of a private file mapping — loses one mapping
  * (which may free this mm's slot and clear the shared bit).
- * page NULL: the PTE maps the zero page, the new page is zeroed and there
- * is no old folio to let go.  Called with the PTL held and the PTE seen
- * as orig_pte; allocates with it dropped, the old folio pinned (an
- * allocation that fails drains the deferred split queue, and a split must
- * not take the folio from under us), then retakes it: a PTE no longer
- * orig_pte means another CPU resolved the fault, the copy goes back and
- * the access is retried.  Break before make: the old PTE is cleared and
- * flushed from every TLB before the new one is set, then the old mapping
- * leaves the rmap.  Returns unlocked: 0 or -ENOMEM.
+ * vmf->page NULL: the PTE maps the zero page, the new page is zeroed and
+ * there is no old folio to let go.  Called with the PTL held and the PTE
+ * seen as vmf->orig_pte; allocates with it dropped, the old folio pinned
+ * (an allocation that fails drains the deferred split queue, and a split
+ * must not take the folio from under us), then retakes it: a PTE no
+ * longer orig_pte means another CPU resolved the fault, the copy goes
+ * back and the access is retried.  Break before make: the old PTE is
+ * cleared and flushed from every TLB before the new one is set, then the
+ * old mapping leaves the rmap.  Returns unlocked: 0 or VM_FAULT_OOM.
  */
-static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned long address,
-					pmd_t *pmd, pte_t *pte, spinlock_t *ptl, struct page *page)
+static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 {
+	struct vm_area_struct *vma = vmf->vma;
+	struct page *page = vmf->page;
 	struct folio *folio = page ? page_folio(page) : NULL, *new;
 	struct mm_struct *mm = vma->vm_mm;
-	pte_t orig_pte = *pte;
 
 	if (page)
 		folio_get(folio);
-	pte_unmap_unlock(pte, ptl);
-	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(vma->vm_mm, page ? 0 : __GFP_ZERO);
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
+	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(mm, page ? 0 : __GFP_ZERO);
 	if (!new)
 		goto out;
 	if (page)
 		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
-	spin_lock(ptl);
-	if (unlikely(*pte != orig_pte)) {
-		pte_unmap_unlock(pte, ptl);
+	spin_lock(vmf->ptl);
+	if (unlikely(*vmf->pte != vmf->orig_pte)) {
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		folio_put(new);
 		goto out;
 	}
-	ptep_clear_flush(vma, address, pte);
-	folio_add_new_anon_rmap(new, vma, address, RMAP_EXCLUSIVE);
-	set_pte_at(mm, address, pte,
+	ptep_clear_flush(vma, vmf->address, vmf->pte);
+	folio_add_new_anon_rmap(new, vma, vmf->address, RMAP_EXCLUSIVE);
+	set_pte_at(mm, vmf->address, vmf->pte,
 		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
 	if (!page || !folio_test_anon(folio))
 		add_mm_counter(mm, 1);
@@ -334,14 +331,14 @@ static __always_inline int wp_page_copy(struct vm_area_struct *vma, unsigned lon
 		add_mm_counter_file(mm, folio, -1);
 	if (page)
 		folio_remove_rmap_pte(folio, page, vma);
-	pte_unmap_unlock(pte, ptl);
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	if (page)
 		folio_put_refs(folio, 2);       /* the old PTE's reference and ours */
 	return 0;
 out:
 	if (page)
 		folio_put(folio);
-	return new ? 0 : -ENOMEM;
+	return new ? 0 : VM_FAULT_OOM;
 }
 
 /*
@@ -356,32 +353,31 @@ out:
  * makes the PTE writable (Linux's maybe_mkwrite): an unshare leaves it
  * read-only, and so does a FOLL_FORCE write to a R/O mapping.
  */
-static __always_inline int do_wp_page(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-				  pte_t *pte, spinlock_t *ptl, unsigned int flags)
+static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 {
-	struct page *page = vm_normal_page(vma, address, *pte);
+	struct vm_area_struct *vma = vmf->vma;
 	struct folio *folio;
 
-	address &= PAGE_MASK;
+	vmf->page = vm_normal_page(vma, vmf->address, vmf->orig_pte);
 	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE))) {
-		wp_page_shared(vma, address, pte, flags);
-		pte_unmap_unlock(pte, ptl);
+		wp_page_shared(vmf);
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		return 0;
 	}
-	if (unlikely(!page))
-		return wp_page_copy(vma, address, pmd, pte, ptl, NULL);  /* the zero page */
-	folio = page_folio(page);
+	if (unlikely(!vmf->page))
+		return wp_page_copy(vmf);                       /* the zero page */
+	folio = page_folio(vmf->page);
 	if (unlikely(!folio_test_anon(folio)))
-		return wp_page_copy(vma, address, pmd, pte, ptl, page);  /* a private file page */
-	if (!PageAnonExclusive(page)) {
+		return wp_page_copy(vmf);                       /* a private file page */
+	if (!PageAnonExclusive(vmf->page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
-			return wp_page_copy(vma, address, pmd, pte, ptl, page);
-		SetPageAnonExclusive(page);
+			return wp_page_copy(vmf);
+		SetPageAnonExclusive(vmf->page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
-	if (!(flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
-		ptep_set_access_flags(vma, address, pte, pgent_mkwrite(*pte));
-	pte_unmap_unlock(pte, ptl);
+	if (!(vmf->flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
+		ptep_set_access_flags(vma, vmf->address, vmf->pte, pgent_mkwrite(vmf->orig_pte));
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;
 }
 
@@ -389,110 +385,106 @@ static __always_inline int do_wp_page(struct vm_area_struct *vma, unsigned long 
  * A fault on a swap-format PTE (Linux's do_swap_page, of which foliOS has
  * only the migration-entry half, having no swap): wait until the split or
  * migration that put the entry there is done, then retry the access (0);
- * any other entry is a kernel bug: -ENXIO (SIGBUS, as Linux's bad PTE).
+ * any other entry is a kernel bug: VM_FAULT_SIGBUS, as Linux's bad PTE.
  */
-static noinline_fn int do_swap_page(struct vm_area_struct *vma, unsigned long address,
-				    pmd_t *pmd, pte_t entry)
+static noinline_fn vm_fault_t do_swap_page(struct vm_fault *vmf)
 {
-	if (!is_migration_entry(pte_to_swp_entry(entry))) {
+	if (!is_migration_entry(pte_to_swp_entry(vmf->orig_pte))) {
 		VM_WARN_ON_ONCE(true, "do_swap_page: a swap entry of a kind foliOS never makes");
-		return -ENXIO;
+		return VM_FAULT_SIGBUS;
 	}
-	migration_entry_wait(vma->vm_mm, pmd, address);
+	migration_entry_wait(vmf->vma->vm_mm, vmf->pmd, vmf->address);
 	return 0;
 }
 
 /*
  * The PTE level of a fault (Linux's handle_pte_fault): a PTE table is
- * installed if *pmd is none, and the PTE read without its lock (tables are
- * not freed under the mmap_lock held for read).  A none PTE goes to the
- * anon or file fault, which take the lock and look again; a
- * write-protected one to do_wp_page, with the lock taken and the PTE
- * rechecked; a swap-format one (a migration entry) to do_swap_page.  A
- * PMD that is no PTE table by now means: retry the access.
+ * installed if *pmd is none, and the PTE read without its lock into
+ * vmf->orig_pte (tables are not freed under the mmap_lock held for read).
+ * A none PTE goes to the anon or file fault, which take the lock and look
+ * again; a write-protected one to do_wp_page, with the lock taken and the
+ * PTE rechecked; a swap-format one (a migration entry) to do_swap_page.
+ * A PMD that is no PTE table by now means: retry the access.
  */
-static __always_inline int handle_pte_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd,
-			    unsigned int flags)
+static __always_inline vm_fault_t handle_pte_fault(struct vm_fault *vmf)
 {
-	spinlock_t *ptl;
-	pmd_t pmdval;
-	pte_t entry, *pte;
+	struct vm_area_struct *vma = vmf->vma;
+	pmd_t pmdval = READ_ONCE(*vmf->pmd);
 
-	pmdval = READ_ONCE(*pmd);
 	if (pgent_none(pmdval)) {
-		if (__pte_alloc(vma->vm_mm, pmd))
-			return -ENOMEM;
-		pmdval = READ_ONCE(*pmd);
+		if (__pte_alloc(vma->vm_mm, vmf->pmd))
+			return VM_FAULT_OOM;
+		pmdval = READ_ONCE(*vmf->pmd);
 	}
 	if (!pgent_present(pmdval) || pgent_huge(pmdval))
 		return 0;
-	pte = pgent_table(pmdval) + pt_index(address, PT_PTE);
-	entry = READ_ONCE(*pte);
-	if (pgent_none(entry))
-		return vma_is_anonymous(vma) ? do_anonymous_page(vma, address, pmd, flags) :
-					       do_fault(vma, address, pmd, flags);
-	if (unlikely(!pgent_present(entry)))   /* not none: a swap-format entry */
-		return do_swap_page(vma, address, pmd, entry);
-	if (pgent_write(entry) || !(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+	vmf->pte = pgent_table(pmdval) + pt_index(vmf->address, PT_PTE);
+	vmf->orig_pte = READ_ONCE(*vmf->pte);
+	if (pgent_none(vmf->orig_pte))
+		return vma_is_anonymous(vma) ? do_anonymous_page(vmf) : do_fault(vmf);
+	if (unlikely(!pgent_present(vmf->orig_pte)))    /* not none: a swap-format entry */
+		return do_swap_page(vmf);
+	if (pgent_write(vmf->orig_pte) || !(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;
-	ptl = pte_lockptr(vma->vm_mm, pmdval);
-	spin_lock(ptl);
-	if (likely(*pte == entry))
-		return do_wp_page(vma, address, pmd, pte, ptl, flags);
-	pte_unmap_unlock(pte, ptl);
+	vmf->ptl = pte_lockptr(vma->vm_mm, pmdval);
+	spin_lock(vmf->ptl);
+	if (likely(*vmf->pte == vmf->orig_pte))
+		return do_wp_page(vmf);
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;
 }
 
 /*
- * Resolve a fault at address in vma, whose permissions the caller checked
- * (Linux's __handle_mm_fault; GUP checks them its own way, FOLL_FORCE):
- * the PMD level first (a new THP, a write to a PMD-mapped one, or a wait
- * for a PMD migration entry to go), then
- * the PTE level; a none entry of a VMA with vm_ops faults through it
- * (do_fault, mm/memory_file.c), which may map a PMD.  The caller holds the
- * mmap_lock.  Returns 0 (retry the access), -ENOMEM (OOM) or -ENXIO
- * (SIGBUS: no page of the file there).
+ * Resolve a fault at address in vma (Linux's __handle_mm_fault): the PMD
+ * level first (a new THP, a write to a PMD-mapped one, or a wait for a
+ * PMD migration entry to go), then the PTE level; a none entry of a VMA
+ * with vm_ops faults through it (do_fault, mm/memory_file.c), which may
+ * map a PMD.  The caller holds the mmap_lock.  0 (mapped, or retry the
+ * access), or VM_FAULT_OOM / VM_FAULT_SIGBUS / VM_FAULT_SIGSEGV.
  */
-int __handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+				    unsigned int flags)
 {
+	struct vm_fault vmf;            /* each level sets what it finds before the next reads it */
 	bool anon = vma_is_anonymous(vma);
-	pmd_t *pmd, pmdval;
+	pmd_t pmdval;
 
+	vmf.vma = vma;
+	vmf.address = address & PAGE_MASK;
+	vmf.flags = flags;
 	/* Linux prepares it where a fault allocates; every anon fault may. */
 	if (anon && anon_vma_prepare(vma))
-		return -ENOMEM;
-	pmd = mm_alloc_entry(vma->vm_mm, address, PT_PMD);
-	if (!pmd)
-		return -ENOMEM;
-	pmdval = READ_ONCE(*pmd);
+		return VM_FAULT_OOM;
+	vmf.pmd = mm_alloc_entry(vma->vm_mm, address, PT_PMD);
+	if (!vmf.pmd)
+		return VM_FAULT_OOM;
+	pmdval = READ_ONCE(*vmf.pmd);
 	if (unlikely(!pgent_present(pmdval) || pgent_huge(pmdval))) {
 		if (is_swap_pmd(pmdval)) {      /* a THP being migrated: wait, then retry */
-			pmd_migration_entry_wait(vma->vm_mm, pmd);
+			pmd_migration_entry_wait(vma->vm_mm, vmf.pmd);
 			return 0;
 		}
 		if (pgent_none(pmdval) && anon && thp_vma_allowable_orders(vma, THP_ORDERS_PMD)) {
-			if (!do_huge_pmd_anonymous_page(vma, address, pmd, flags))
+			if (!(do_huge_pmd_anonymous_page(&vmf) & VM_FAULT_FALLBACK))
 				return 0;
-		} else if (pgent_huge(READ_ONCE(*pmd))) {
-			if (!huge_pmd_fault(vma, address, pmd, flags))
+		} else if (pgent_huge(READ_ONCE(*vmf.pmd))) {
+			if (!(wp_huge_pmd(&vmf) & VM_FAULT_FALLBACK))
 				return 0;
 		}
-		if (pgent_none(READ_ONCE(*pmd)) && !anon)
-			return do_fault(vma, address, pmd, flags);
+		if (pgent_none(READ_ONCE(*vmf.pmd)) && !anon)
+			return do_fault(&vmf);
 	}
-	return handle_pte_fault(vma, address, pmd, flags);
+	return handle_pte_fault(&vmf);
 }
 
 /*
- * A fault of the running task at address in vma: -EFAULT (SIGSEGV) if the
- * VMA does not allow the access, else as __handle_mm_fault() (-ENXIO:
- * SIGBUS).
+ * A fault at address in vma, whose permissions the caller checked (Linux's
+ * handle_mm_fault: the trap's access_error, fixup_user_fault's
+ * vma_permits_fault, GUP's check_vma_flags — FOLL_FORCE may write where
+ * the VMA may not).  The caller holds the mmap_lock.  0, or a
+ * VM_FAULT_ERROR code that ends the access.
  */
-int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
-	if (((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)) ||
-	    ((flags & FAULT_FLAG_EXEC) && !(vma->vm_flags & VM_EXEC)) ||
-	    !(vma->vm_flags & VM_ACCESS_FLAGS))
-		return -EFAULT;
 	return __handle_mm_fault(vma, address, flags);
 }

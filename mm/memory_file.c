@@ -19,7 +19,7 @@
  * (do_set_pmd), all of a large shmem folio's pages by PTEs where they fit
  * the VMA and the page table, else the one page.  Each PTE or PMD holds a
  * folio reference and a mapping in the file rmap (MM owner slots as for
- * anon).  ->fault's -ENXIO (beyond EOF) is the access's SIGBUS.
+ * anon).  ->fault's VM_FAULT_SIGBUS (beyond EOF) is the access's SIGBUS.
  *
  * A shared mapping's PTEs are writable from the start where the VMA is:
  * nothing needs to hear of the first write (Linux's !vma_wants_writenotify
@@ -66,12 +66,12 @@ static pgprot_t vma_file_pgprot(const struct vm_area_struct *vma)
  * table is deposited: splitting a file PMD zaps it (__split_huge_pmd).
  * 0, or VM_FAULT_FALLBACK (map PTEs).
  */
-static int do_set_pmd(struct vm_fault *vmf, pmd_t *pmd, struct folio *folio)
+static vm_fault_t do_set_pmd(struct vm_fault *vmf, struct folio *folio)
 {
+	pmd_t *pmd = vmf->pmd;
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long haddr = vmf->address & PMD_MASK;
 	pmd_t entry;
-
 	spinlock_t *ptl;
 
 	if (vma_thp_disabled(vma) || folio_order(folio) != HPAGE_PMD_ORDER ||
@@ -147,35 +147,35 @@ static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page
  * Map page, which holds a folio reference the caller passes on (Linux's
  * finish_fault): one PMD if it can be, else PTEs — several only for a
  * large shmem folio whose PTEs are all none.  0 (the reference is the
- * mapping's), -ENOMEM (no page table) or VM_FAULT_NOPAGE (another CPU
- * filled the PTE, or put a PMD leaf there, meanwhile: nothing mapped);
- * but for 0 the reference is still the caller's.
+ * mapping's), VM_FAULT_OOM (no page table) or VM_FAULT_NOPAGE (another
+ * CPU filled the PTE, or put a PMD leaf there, meanwhile: nothing
+ * mapped); but for 0 the reference is still the caller's.
  */
-static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
+static vm_fault_t finish_fault(struct vm_fault *vmf, struct page *page)
 {
 	struct mm_struct *mm = vmf->vma->vm_mm;
 	struct folio *folio = page_folio(page);
 	unsigned long addr = vmf->address;
-	spinlock_t *ptl;
 	unsigned int nr;
 	pte_t *pte;
 
-	if (pgent_none(READ_ONCE(*pmd)) && folio_test_pmd_mappable(folio) &&
-	    !do_set_pmd(vmf, pmd, folio))
+	if (pgent_none(READ_ONCE(*vmf->pmd)) && folio_test_pmd_mappable(folio) &&
+	    !do_set_pmd(vmf, folio))
 		return 0;
-	if (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(mm, pmd))
-		return -ENOMEM;
-	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
-	if (!pte)
+	if (pgent_none(READ_ONCE(*vmf->pmd)) && __pte_alloc(mm, vmf->pmd))
+		return VM_FAULT_OOM;
+	vmf->pte = pte_offset_map_lock(mm, vmf->pmd, addr, &vmf->ptl);
+	if (!vmf->pte)
 		return VM_FAULT_NOPAGE;
-	if (!pgent_none(*pte)) {
-		pte_unmap_unlock(pte, ptl);
+	if (!pgent_none(*vmf->pte)) {
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		return VM_FAULT_NOPAGE;
 	}
+	pte = vmf->pte;
 	nr = finish_fault_nr(vmf, folio, &addr, &page, &pte);
 	folio_ref_add(folio, nr - 1);
 	set_pte_range(vmf, folio, page, nr, addr, pte);
-	pte_unmap_unlock(pte, ptl);
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
 	return 0;
 }
 
@@ -185,18 +185,18 @@ static int finish_fault(struct vm_fault *vmf, pmd_t *pmd, struct page *page)
  * referenced and its folio locked, still in the file's cache and inside
  * i_size; VM_FAULT_RETRY if truncation took the folio out meanwhile
  * (nothing held); VM_FAULT_NOPAGE if ->fault mapped a frame itself (a
- * special mapping: no page, nothing held); or -errno (-ENXIO: the page
- * is past EOF now, SIGBUS).
+ * special mapping: no page, nothing held); or VM_FAULT_OOM or
+ * VM_FAULT_SIGBUS (the page is past EOF now).
  * The lock may sleep: the caller holds no spinlock.
  */
-static int __do_fault(struct vm_fault *vmf)
+static vm_fault_t __do_fault(struct vm_fault *vmf)
 {
 	struct address_space *mapping;
 	struct folio *folio;
-	int ret;
+	vm_fault_t ret;
 
 	if (!vmf->vma->vm_ops->fault)
-		return -ENXIO;
+		return VM_FAULT_SIGBUS;
 	ret = vmf->vma->vm_ops->fault(vmf);
 	if (ret)
 		return ret;     /* VM_FAULT_NOPAGE: ->fault mapped it itself (a special mapping) */
@@ -206,7 +206,7 @@ static int __do_fault(struct vm_fault *vmf)
 	if (folio->mapping != mapping)
 		ret = VM_FAULT_RETRY;
 	else if (vmf->pgoff >= DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE))
-		ret = -ENXIO;
+		ret = VM_FAULT_SIGBUS;
 	if (ret) {
 		folio_unlock(folio);
 		folio_put(folio);
@@ -219,10 +219,10 @@ static int __do_fault(struct vm_fault *vmf)
  * folio; if it was not mapped, its reference goes too.  A shared write
  * marks the folio dirty.  finish_fault's result.
  */
-static int finish_file_fault(struct vm_fault *vmf, pmd_t *pmd, bool dirty)
+static vm_fault_t finish_file_fault(struct vm_fault *vmf, bool dirty)
 {
 	struct folio *folio = page_folio(vmf->page);
-	int ret = finish_fault(vmf, pmd, vmf->page);
+	vm_fault_t ret = finish_fault(vmf, vmf->page);
 
 	if (!ret && dirty)
 		folio_mark_dirty(folio);
@@ -236,15 +236,15 @@ static int finish_file_fault(struct vm_fault *vmf, pmd_t *pmd, bool dirty)
  * Map frame pfn, which has no struct page the mm may use, at addr of
  * vma by a special PTE with the VMA's protection (Linux's
  * vmf_insert_pfn): a ->fault of a VM_PFNMAP mapping calls it.  A PTE
- * another CPU filled meanwhile stays.  VM_FAULT_NOPAGE, or -ENOMEM.
+ * another CPU filled meanwhile stays.  VM_FAULT_NOPAGE, or VM_FAULT_OOM.
  */
-int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn)
+vm_fault_t vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn)
 {
 	spinlock_t *ptl;
 	pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
 
 	if (!pte)
-		return -ENOMEM;
+		return VM_FAULT_OOM;
 	if (pgent_none(*pte)) {
 		set_pte_at(vma->vm_mm, addr, pte,
 			   pgent_mkspecial(mk_pte_entry(pfn, vma_pgprot(vma, false))));
@@ -254,11 +254,11 @@ int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long
 }
 
 /* A read (or unshare) fault: map the page-cache page (Linux's do_read_fault). */
-static int do_read_fault(struct vm_fault *vmf, pmd_t *pmd)
+static vm_fault_t do_read_fault(struct vm_fault *vmf)
 {
-	int ret = __do_fault(vmf);
+	vm_fault_t ret = __do_fault(vmf);
 
-	return ret ? ret : finish_file_fault(vmf, pmd, false);
+	return ret ? ret : finish_file_fault(vmf, false);
 }
 
 /*
@@ -268,16 +268,16 @@ static int do_read_fault(struct vm_fault *vmf, pmd_t *pmd)
  * is mapped, so a truncation either finds the copy's PTE when it unmaps
  * again (truncate_pagecache's second unmap) or made __do_fault fail.
  */
-static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
+static vm_fault_t do_cow_fault(struct vm_fault *vmf)
 {
 	struct folio *new, *folio;
-	int ret;
+	vm_fault_t ret;
 
 	if (anon_vma_prepare(vmf->vma))
-		return -ENOMEM;
+		return VM_FAULT_OOM;
 	new = folio_alloc(0, 0);
 	if (!new)
-		return -ENOMEM;
+		return VM_FAULT_OOM;
 	ret = __do_fault(vmf);
 	if (ret) {
 		folio_put(new);
@@ -285,7 +285,7 @@ static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
 	}
 	folio = page_folio(vmf->page);
 	memcpy(page_address(&new->page), page_address(vmf->page), PAGE_SIZE);
-	ret = finish_fault(vmf, pmd, &new->page);
+	ret = finish_fault(vmf, &new->page);
 	folio_unlock(folio);
 	folio_put(folio);
 	if (ret)
@@ -298,34 +298,31 @@ static int do_cow_fault(struct vm_fault *vmf, pmd_t *pmd)
  * page-cache page writable and dirty, and mark its folio dirty (Linux's
  * fault_dirty_shared_page).
  */
-static int do_shared_fault(struct vm_fault *vmf, pmd_t *pmd)
+static vm_fault_t do_shared_fault(struct vm_fault *vmf)
 {
-	int ret = __do_fault(vmf);
+	vm_fault_t ret = __do_fault(vmf);
 
-	return ret ? ret : finish_file_fault(vmf, pmd, true);
+	return ret ? ret : finish_file_fault(vmf, true);
 }
 
 /*
- * A fault at address of a VMA with vm_ops whose PTE (or PMD) is none
- * (Linux's do_fault).  0, -ENOMEM (OOM) or -ENXIO (SIGBUS: no page
- * there, e.g. beyond the end of the file).
+ * A fault of a VMA with vm_ops whose PTE (or PMD) is none (Linux's
+ * do_fault).  0, VM_FAULT_OOM or VM_FAULT_SIGBUS (no page there, e.g.
+ * beyond the end of the file).  A fault that mapped nothing because
+ * another CPU won (NOPAGE) or truncation did (RETRY) retries the access.
  */
-int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsigned int flags)
+vm_fault_t do_fault(struct vm_fault *vmf)
 {
-	struct vm_fault vmf = {
-		.vma = vma, .address = address & PAGE_MASK, .flags = flags,
-		.pgoff = linear_page_index(vma, address & PAGE_MASK),
-	};
+	vm_fault_t ret;
 
-	int ret;
-
-	if (!(flags & FAULT_FLAG_WRITE))
-		ret = do_read_fault(&vmf, pmd);
-	else if (!(vma->vm_flags & VM_SHARED))
-		ret = do_cow_fault(&vmf, pmd);
+	vmf->pgoff = linear_page_index(vmf->vma, vmf->address);
+	if (!(vmf->flags & FAULT_FLAG_WRITE))
+		ret = do_read_fault(vmf);
+	else if (!(vmf->vma->vm_flags & VM_SHARED))
+		ret = do_cow_fault(vmf);
 	else
-		ret = do_shared_fault(&vmf, pmd);
-	return ret == VM_FAULT_RETRY || ret == VM_FAULT_NOPAGE ? 0 : ret;
+		ret = do_shared_fault(vmf);
+	return ret & VM_FAULT_ERROR;
 }
 
 /*
@@ -334,15 +331,14 @@ int do_fault(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd, unsi
  * place, and its folio dirty.  An unshare request has nothing to do: the
  * page is the file's, shared by design.
  */
-int wp_page_shared(struct vm_area_struct *vma, unsigned long address, pte_t *pte,
-		   unsigned int flags)
+vm_fault_t wp_page_shared(struct vm_fault *vmf)
 {
-	struct page *page = vm_normal_page(vma, address, *pte);
+	struct vm_area_struct *vma = vmf->vma;
 
-	if ((flags & FAULT_FLAG_UNSHARE) || !(vma->vm_flags & VM_WRITE))
+	if ((vmf->flags & FAULT_FLAG_UNSHARE) || !(vma->vm_flags & VM_WRITE))
 		return 0;
-	ptep_set_access_flags(vma, address & PAGE_MASK, pte, pgent_mkwrite(*pte));
-	if (page)
-		folio_mark_dirty(page_folio(page));
+	ptep_set_access_flags(vma, vmf->address, vmf->pte, pgent_mkwrite(*vmf->pte));
+	if (vmf->page)
+		folio_mark_dirty(page_folio(vmf->page));
 	return 0;
 }

@@ -559,16 +559,16 @@ bool shmem_mapping(const struct address_space *mapping)
  * A fault in a shmem mapping (Linux's shmem_fault): the folio at
  * vmf->pgoff, allocated as the huge policy allows for this VMA and
  * address; vmf->page gets its page, with a reference for the caller.
- * 0, -ENXIO (at or past EOF, or out of space: SIGBUS) or -ENOMEM.
+ * 0, VM_FAULT_SIGBUS (at or past EOF, or out of space) or VM_FAULT_OOM.
  */
-static int shmem_fault(struct vm_fault *vmf)
+static vm_fault_t shmem_fault(struct vm_fault *vmf)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct folio *folio;
 	int err = shmem_get_folio_gfp(inode, vmf->pgoff, 0, &folio, SGP_CACHE, vmf);
 
 	if (err)
-		return err == -ENOMEM ? -ENOMEM : -ENXIO;
+		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
 	vmf->page = folio_file_page(folio, vmf->pgoff);
 	return 0;
 }

@@ -21,13 +21,13 @@ static const struct vm_special_mapping *vma_special(struct vm_area_struct *vma)
 	return vma->vm_private_data;
 }
 
-/* The faulting page's frame; -ENXIO (SIGBUS) past the mapping's pages. */
-static int special_mapping_fault(struct vm_fault *vmf)
+/* The faulting page's frame; VM_FAULT_SIGBUS past the mapping's pages. */
+static vm_fault_t special_mapping_fault(struct vm_fault *vmf)
 {
 	const struct vm_special_mapping *sm = vma_special(vmf->vma);
 
 	if (vmf->pgoff >= sm->nr_pages)
-		return -ENXIO;
+		return VM_FAULT_SIGBUS;
 	return vmf_insert_pfn(vmf->vma, vmf->address, sm->pfn + vmf->pgoff);
 }
 

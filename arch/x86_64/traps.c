@@ -99,11 +99,40 @@ static int pf_error_decode(unsigned long ec, char *buf, size_t size)
 }
 
 /*
+ * Does vma forbid the access the error code describes (Linux's
+ * access_error)?  A write wants VM_WRITE, an instruction fetch VM_EXEC,
+ * a read any access (a PROT_NONE mapping allows none).
+ */
+static bool access_error(unsigned long error_code, const struct vm_area_struct *vma)
+{
+	if (error_code & X86_PF_WRITE)
+		return !(vma->vm_flags & VM_WRITE);
+	if (error_code & X86_PF_INSTR)
+		return !(vma->vm_flags & VM_EXEC);
+	return !(vma->vm_flags & VM_ACCESS_FLAGS);
+}
+
+/*
+ * What the mm could not do, as do_user_addr_fault reports it (Linux's
+ * mm_fault_error): out of memory kills the task (its
+ * pagefault_out_of_memory), no page behind a file mapping is SIGBUS, an
+ * entry no fault resolves SIGSEGV.
+ */
+static int mm_fault_error(vm_fault_t fault)
+{
+	if (fault & VM_FAULT_OOM)
+		return -ENOMEM;
+	if (fault & VM_FAULT_SIGBUS)
+		return -ENXIO;
+	return fault & VM_FAULT_SIGSEGV ? -EFAULT : 0;
+}
+
+/*
  * A fault on a user address, from user mode or from a uaccess copy: let
- * the mm resolve it.  0 if the access can be retried; -EFAULT if nothing
- * is mapped there (SEGV_MAPERR), -EACCES if the mapping forbids the
- * access (SEGV_ACCERR), -ENXIO if the mapped file has no page there
- * (SIGBUS, BUS_ADRERR), -ENOMEM.
+ * the mm resolve it (Linux's do_user_addr_fault).  0 if the access can be
+ * retried; -EFAULT if nothing is mapped there (SEGV_MAPERR), -EACCES if
+ * the mapping forbids the access (SEGV_ACCERR), -ENXIO if the mapped file
+ * has no page there (SIGBUS, BUS_ADRERR), -ENOMEM.
  */
 static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 {
@@ -117,15 +146,17 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 	if (regs->error_code & X86_PF_WRITE)
 		flags |= FAULT_FLAG_WRITE;
 	if (regs->error_code & X86_PF_INSTR)
-		flags |= FAULT_FLAG_EXEC;
+		flags |= FAULT_FLAG_INSTRUCTION;
 	if (user_mode(regs))
 		flags |= FAULT_FLAG_USER;
 	mmap_read_lock(mm);             /* Linux's lock_mm_and_find_vma */
 	vma = find_vma(mm, addr);
 	if (!vma || addr < vma->vm_start)
-		ret = -EFAULT;
-	else if ((ret = handle_mm_fault(vma, addr, flags)) == -EFAULT)
-		ret = -EACCES;
+		ret = -EFAULT;          /* bad_area */
+	else if (access_error(regs->error_code, vma))
+		ret = -EACCES;          /* bad_area_access_error */
+	else
+		ret = mm_fault_error(handle_mm_fault(vma, addr, flags));
 	mmap_read_unlock(mm);
 	return ret;
 }

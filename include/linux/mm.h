@@ -13,6 +13,7 @@
 #ifndef _LINUX_MM_H
 #define _LINUX_MM_H
 
+#include "linux/errno.h"
 #include "linux/mm_types.h"
 #include "linux/gfp.h"
 #include "uapi/linux/resource.h"
@@ -114,11 +115,26 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 /* Linux's mmap_min_addr (Debian's default): no hint or brk below it. */
 #define MMAP_MIN_ADDR           0x10000UL
 
-/* Fault flags. */
-#define FAULT_FLAG_WRITE        BIT(0)
-#define FAULT_FLAG_EXEC         BIT(1)
-#define FAULT_FLAG_USER         BIT(2)
-#define FAULT_FLAG_UNSHARE      BIT(3)  /* make a R/O-mapped anon page exclusive, not writable */
+/*
+ * What a fault is (Linux's enum fault_flag, its values): the access a
+ * trap or a get_user_pages() asks for.  foliOS never drops the mmap_lock
+ * in a fault (no I/O to wait for), so Linux's retry flags have no use yet.
+ */
+#define FAULT_FLAG_WRITE        BIT(0)  /* a write */
+#define FAULT_FLAG_USER         BIT(6)  /* from user mode */
+#define FAULT_FLAG_REMOTE       BIT(7)  /* not the running task's mm (FOLL_REMOTE) */
+#define FAULT_FLAG_INSTRUCTION  BIT(8)  /* an instruction fetch */
+#define FAULT_FLAG_UNSHARE      BIT(10) /* make a R/O-mapped anon page exclusive, not writable */
+
+/* The errno a get_user_pages() caller sees for a failed fault (Linux's vm_fault_to_errno). */
+static inline int vm_fault_to_errno(vm_fault_t vm_fault)
+{
+	if (vm_fault & VM_FAULT_OOM)
+		return -ENOMEM;
+	if (vm_fault & (VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV))
+		return -EFAULT;
+	return 0;
+}
 
 /*
  * get_user_pages() flags, with Linux's values (gup_test passes them from
@@ -134,26 +150,30 @@ static inline unsigned long calc_vm_prot_bits(unsigned long prot)
 #define FOLL_PIN        BIT(19)
 
 /*
- * One fault on a VMA with vm_ops (Linux's struct vm_fault): the fault
- * handler gets the VMA, the page-aligned address, its page offset in the
- * file and the FAULT_FLAG_*s; ->fault returns 0 with vmf->page set to the
- * page to map (a folio reference the caller owns), -ENOMEM (out of memory:
- * the task is OOM-killed) or -ENXIO (no page there, e.g. beyond EOF: the
- * access gets SIGBUS, Linux's VM_FAULT_SIGBUS).  mm/memory_file.c maps it.
+ * One fault, as it goes down the levels (Linux's struct vm_fault):
+ * __handle_mm_fault fills the first part; each level adds what it found.
+ * A file VMA's ->fault returns 0 with vmf->page set to the page to map (a
+ * folio reference the caller owns), VM_FAULT_OOM, VM_FAULT_SIGBUS (no
+ * page there, e.g. beyond EOF) or VM_FAULT_NOPAGE (it mapped a frame
+ * itself).
  */
 struct vm_fault {
-	struct vm_area_struct *vma;
-	unsigned long address;
-	pgoff_t pgoff;
-	unsigned int flags;
-	struct page *page;
+	struct vm_area_struct *vma;     /* the VMA the address is in */
+	unsigned long address;          /* the faulting address, page-aligned */
+	unsigned int flags;             /* FAULT_FLAG_* */
+	pgoff_t pgoff;                  /* a file VMA's: the address's page in the file */
+	pmd_t *pmd;                     /* the PMD entry of address */
+	pte_t orig_pte;                 /* the PTE as the PTE level read it, unlocked */
+	struct page *page;              /* ->fault's page; the page a write fault found */
+	pte_t *pte;                     /* the PTE of address, once looked up */
+	spinlock_t *ptl;                /* the lock of *pte (or *pmd) when held */
 };
 
 /* What a file's VMAs do (Linux's vm_operations_struct); set by f_op->mmap. */
 struct vm_operations_struct {
 	void (*open)(struct vm_area_struct *vma);       /* a copy was made (fork, split) */
 	void (*close)(struct vm_area_struct *vma);      /* the VMA goes */
-	int (*fault)(struct vm_fault *vmf);
+	vm_fault_t (*fault)(struct vm_fault *vmf);
 	const char *(*name)(struct vm_area_struct *vma);        /* maps' name, e.g. "[vdso]" */
 };
 
@@ -170,7 +190,7 @@ struct vm_special_mapping {
 struct vm_area_struct *_install_special_mapping(struct mm_struct *mm, unsigned long addr,
 						unsigned long len, unsigned long vm_flags,
 						const struct vm_special_mapping *sm);
-int vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn);
+vm_fault_t vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn);
 
 /* Where a mapping of len fits (mm/mmap.c): mremap's move, the vDSO. */
 long get_unmapped_area(struct mm_struct *mm, unsigned long addr, unsigned long len,
@@ -196,7 +216,8 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 
-int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+int fixup_user_fault(struct mm_struct *mm, unsigned long address, unsigned int fault_flags);
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 
 /* gup.c: taking references to the pages of an address space. */

@@ -200,6 +200,23 @@ struct vm_area_struct {
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
 
 /*
+ * What a fault came to (Linux's vm_fault_t and enum vm_fault_reason, its
+ * values): 0 — mapped, or the access is simply retried —, or a code.
+ * The errors end the access: the trap sends the signal Linux's
+ * mm_fault_error sends (OOM: the task is killed; SIGBUS; SIGSEGV), a
+ * get_user_pages() turns them into an errno (vm_fault_to_errno).  The
+ * rest are the handlers' own messages to each other.
+ */
+typedef unsigned int vm_fault_t;
+#define VM_FAULT_OOM            0x000001        /* no memory */
+#define VM_FAULT_SIGBUS         0x000002        /* no page there (past a file's end) */
+#define VM_FAULT_SIGSEGV        0x000040        /* the entry is one no fault can resolve */
+#define VM_FAULT_NOPAGE         0x000100        /* ->fault mapped it, or another CPU did: nothing to map */
+#define VM_FAULT_RETRY          0x000400        /* the file's folio left the cache: retry the access */
+#define VM_FAULT_FALLBACK       0x000800        /* a PMD could not do it: the PTE level takes over */
+#define VM_FAULT_ERROR          (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV | VM_FAULT_FALLBACK)
+
+/*
  * struct folio: the first pages of a compound page, seen as one object.
  * It overlays struct page exactly (Linux's include/linux/mm_types.h after
  * the "MM owner tracking" series, 64-bit layout):

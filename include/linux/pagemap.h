@@ -25,6 +25,7 @@
 #define _LINUX_PAGEMAP_H
 
 #include "linux/fs.h"
+#include "linux/mm_types.h"
 
 struct folio;
 struct vm_area_struct;
@@ -49,7 +50,7 @@ int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
 void vma_interval_tree_insert(struct vm_area_struct *vma, struct address_space *mapping);
 void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *mapping);
 
-int filemap_fault(struct vm_fault *vmf);
+vm_fault_t filemap_fault(struct vm_fault *vmf);
 extern const struct vm_operations_struct generic_file_vm_ops;
 
 /* mm/truncate.c */

@@ -34,20 +34,20 @@ void fput(struct file *f)
 
 /*
  * ->fault of the fake file: the cached folio at pgoff, or a new zeroed
- * shmem folio of fault_order cached around it; -ENXIO past EOF.
+ * shmem folio of fault_order cached around it; VM_FAULT_SIGBUS past EOF.
  */
-static int fake_fault(struct vm_fault *vmf)
+static vm_fault_t fake_fault(struct vm_fault *vmf)
 {
 	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
 	struct folio *folio;
 
 	if (vmf->pgoff >= DIV_ROUND_UP(mapping->host->i_size, PAGE_SIZE))
-		return -ENXIO;
+		return VM_FAULT_SIGBUS;
 	folio = filemap_get_folio(mapping, vmf->pgoff);
 	if (!folio) {
 		folio = folio_alloc(__GFP_ZERO, fault_order);
 		if (!folio)
-			return -ENOMEM;
+			return VM_FAULT_OOM;
 		__folio_set_swapbacked(folio);
 		assert_int_equal(filemap_add_folio(mapping, folio,
 						   ALIGN_DOWN(vmf->pgoff, 1UL << fault_order)), 0);

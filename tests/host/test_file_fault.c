@@ -5,7 +5,7 @@
  * the cache's folio (a PMD where it fits, all PTEs of a large folio), fork
  * copies no page table of a shared mapping, a MAP_PRIVATE write copies one
  * page into anon memory and leaves the cache's folio alone, a fault past
- * EOF is -ENXIO, truncation unmaps every mm.  Both mapcount modes; every
+ * EOF is VM_FAULT_SIGBUS, truncation unmaps every mm.  Both mapcount modes; every
  * page, table, counter and file reference comes back.
  */
 #include "linux/errno.h"
@@ -199,7 +199,7 @@ static void test_private_cow(void **state)
 	mm_exit(child);
 }
 
-/* A fault past the end of the file is SIGBUS (-ENXIO); truncation unmaps every mm. */
+/* A fault past the end of the file is SIGBUS; truncation unmaps every mm. */
 static void test_sigbus_truncate(void **state)
 {
 	struct mm_struct *child;
@@ -215,7 +215,7 @@ static void test_sigbus_truncate(void **state)
 	assert_int_equal(read_byte(mm, BASE + 2 * PAGE_SIZE, ACC_USER), -1);
 	assert_int_equal(read_byte(child, BASE + 2 * PAGE_SIZE, ACC_USER), -1);
 	assert_int_equal(handle_mm_fault(find_vma(mm, BASE), BASE + 2 * PAGE_SIZE,
-					 FAULT_FLAG_USER), -ENXIO);
+					 FAULT_FLAG_USER), VM_FAULT_SIGBUS);
 	assert_int_equal(inode.i_data.nrpages, 0);             /* the memory went back */
 	assert_int_equal(global_node_page_state(NR_FILE_MAPPED), 0);
 	user_read(mm, BASE);                            /* inside the file: a page */

@@ -155,7 +155,7 @@ static void test_read_folio(void **state)
 	truncate_inode_pages_final(mapping);
 }
 
-/* generic_file_mmap needs read_folio; its fault reads the page in, SIGBUS (-ENXIO) past EOF. */
+/* generic_file_mmap needs read_folio; its fault reads the page in, SIGBUS past EOF. */
 static void test_fault(void **state)
 {
 	struct file file = { .f_inode = &inode };
@@ -174,7 +174,7 @@ static void test_fault(void **state)
 	assert_int_equal(page_ref_count(vmf.page), 2);          /* the cache's and the fault's */
 	folio_put(page_folio(vmf.page));
 	vmf.pgoff = 2;
-	assert_int_equal(filemap_fault(&vmf), -ENXIO);
+	assert_int_equal(filemap_fault(&vmf), VM_FAULT_SIGBUS);
 	assert_int_equal(mapping->nrpages, 1);
 	truncate_inode_pages_final(mapping);
 }
