@@ -355,29 +355,33 @@ out:
  */
 static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 {
+	/* Locals, not vmf's fields: they stay in registers across the locks' barriers. */
 	struct vm_area_struct *vma = vmf->vma;
+	pte_t *pte = vmf->pte, orig_pte = vmf->orig_pte;
+	spinlock_t *ptl = vmf->ptl;
+	struct page *page = vm_normal_page(vma, vmf->address, orig_pte);
 	struct folio *folio;
 
-	vmf->page = vm_normal_page(vma, vmf->address, vmf->orig_pte);
+	vmf->page = page;
 	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE))) {
 		wp_page_shared(vmf);
-		pte_unmap_unlock(vmf->pte, vmf->ptl);
+		pte_unmap_unlock(pte, ptl);
 		return 0;
 	}
-	if (unlikely(!vmf->page))
+	if (unlikely(!page))
 		return wp_page_copy(vmf);                       /* the zero page */
-	folio = page_folio(vmf->page);
+	folio = page_folio(page);
 	if (unlikely(!folio_test_anon(folio)))
 		return wp_page_copy(vmf);                       /* a private file page */
-	if (!PageAnonExclusive(vmf->page)) {
+	if (!PageAnonExclusive(page)) {
 		if (!wp_can_reuse_anon_folio(folio, vma))
 			return wp_page_copy(vmf);
-		SetPageAnonExclusive(vmf->page);
+		SetPageAnonExclusive(page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
 	if (!(vmf->flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
-		ptep_set_access_flags(vma, vmf->address, vmf->pte, pgent_mkwrite(vmf->orig_pte));
-	pte_unmap_unlock(vmf->pte, vmf->ptl);
+		ptep_set_access_flags(vma, vmf->address, pte, pgent_mkwrite(orig_pte));
+	pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 
@@ -410,6 +414,8 @@ static __always_inline vm_fault_t handle_pte_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	pmd_t pmdval = READ_ONCE(*vmf->pmd);
+	spinlock_t *ptl;
+	pte_t *pte, entry;
 
 	if (pgent_none(pmdval)) {
 		if (__pte_alloc(vma->vm_mm, vmf->pmd))
@@ -418,19 +424,22 @@ static __always_inline vm_fault_t handle_pte_fault(struct vm_fault *vmf)
 	}
 	if (!pgent_present(pmdval) || pgent_huge(pmdval))
 		return 0;
-	vmf->pte = pgent_table(pmdval) + pt_index(vmf->address, PT_PTE);
-	vmf->orig_pte = READ_ONCE(*vmf->pte);
-	if (pgent_none(vmf->orig_pte))
+	pte = pgent_table(pmdval) + pt_index(vmf->address, PT_PTE);
+	entry = READ_ONCE(*pte);
+	vmf->pte = pte;
+	vmf->orig_pte = entry;
+	if (pgent_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vmf) : do_fault(vmf);
-	if (unlikely(!pgent_present(vmf->orig_pte)))    /* not none: a swap-format entry */
+	if (unlikely(!pgent_present(entry)))    /* not none: a swap-format entry */
 		return do_swap_page(vmf);
-	if (pgent_write(vmf->orig_pte) || !(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+	if (pgent_write(entry) || !(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;
-	vmf->ptl = pte_lockptr(vma->vm_mm, pmdval);
-	spin_lock(vmf->ptl);
-	if (likely(*vmf->pte == vmf->orig_pte))
+	ptl = pte_lockptr(vma->vm_mm, pmdval);
+	vmf->ptl = ptl;
+	spin_lock(ptl);
+	if (likely(*pte == entry))
 		return do_wp_page(vmf);
-	pte_unmap_unlock(vmf->pte, vmf->ptl);
+	pte_unmap_unlock(pte, ptl);
 	return 0;
 }
 
