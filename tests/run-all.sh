@@ -293,6 +293,12 @@ while IFS= read -r line; do
     "not ok "*) result "doc output: ${line#not ok * - }" FAIL "see $log/check-doc.log" ;;
   esac
 done <"$log/check-doc.log"
+# Every file, function and source line the README and docs/ name exists.
+python3 scripts/check-doc-refs.py >"$log/check-doc-refs.log" 2>&1
+rc=$?
+ok=OK; [ $rc = 0 ] || ok=FAIL
+result "the docs name only files, functions and lines that exist ($(tail -n 1 "$log/check-doc-refs.log" | sed 's/^# //'))" $ok \
+  "$(grep -m 3 '^not ok' "$log/check-doc-refs.log" | tr '\n' ' ')"
 
 # difftest (docs/difftest.md): the fixed generated programs of
 # tests/difftest/seeds.txt on every variant against Linux's records committed
