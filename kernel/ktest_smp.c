@@ -7,6 +7,7 @@
 #include "linux/smp.h"
 #include <asm/cpu.h>
 #include <asm/arch.h>
+#include <asm/irqflags.h>
 #include <asm/processor.h>
 
 struct call_record {
@@ -17,11 +18,9 @@ struct call_record {
 static void record_call(void *info)
 {
 	struct call_record *r = info;
-	unsigned long rflags;
 
-	__asm__ __volatile__("pushfq; popq %0" : "=r"(rflags));
 	__atomic_fetch_add(&r->ran[smp_processor_id()], 1, __ATOMIC_RELAXED);
-	if (rflags & X86_EFLAGS_IF)
+	if (!irqs_disabled())
 		__atomic_fetch_add(&r->irqs_on, 1, __ATOMIC_RELAXED);
 }
 
