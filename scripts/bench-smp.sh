@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SMP scaling (README "SMP scaling"): user/bench/usemem.c (vm-scalability's
+# SMP scaling (docs/results.md, "SMP scaling"): user/bench/usemem.c (vm-scalability's
 # anon-cow-seq/rand, 4K and PTE-mapped 2M folios, one child per CPU) and
 # user/bench/page_fault1.c (will-it-scale's, one process or thread per CPU)
 # at 1, 2 and 4 CPUs on both foliOS variants and on Linux 6.1 through
