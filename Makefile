@@ -65,8 +65,11 @@ all: $(B)/folios.iso user
 
 # User programs: ordinary C, musl-gcc -static, the same binaries Linux runs.
 # One set for both kernels; the initrd is built per run by run-qemu.sh.
-USER_PROGS := $(patsubst user/%.c,build/user/bin/%,$(wildcard user/*.c)) \
-	      $(patsubst user/bench/%.c,build/user/bin/%,$(wildcard user/bench/*.c))
+# user/ holds init and the test runner, user/tests/ the guest tests,
+# user/tools/ foliOS's own tools, user/bench/ the benchmarks; the headers
+# they share are in user/.
+USER_DIRS := user user/tests user/tools user/bench
+USER_PROGS := $(foreach d,$(USER_DIRS),$(patsubst $(d)/%.c,build/user/bin/%,$(wildcard $(d)/*.c)))
 user: $(USER_PROGS) build/user/bin/hello-pie build/user/bin/hello-dyn build/user/bin/bench_syscall_dyn \
 	build/user/lib/ld-musl-x86_64.so.1
 
@@ -74,7 +77,7 @@ user: $(USER_PROGS) build/user/bin/hello-pie build/user/bin/hello-dyn build/user
 # musl-gcc does not pick musl's self-relocating rcrt1.o for -static-pie, so
 # the link names musl's start files itself.
 MUSL_LIB = $(dir $(shell sed -n 's/.*-specs "\(.*\)".*/\1/p' $$(command -v musl-gcc)))
-build/user/bin/hello-pie: user/hello.c Makefile
+build/user/bin/hello-pie: user/tools/hello.c Makefile
 	@mkdir -p $(dir $@)
 	musl-gcc -fPIE -O2 -c -o $@.o $<
 	gcc -nostdlib -static-pie -Wl,--no-dynamic-linker -o $@ $(MUSL_LIB)rcrt1.o \
@@ -83,7 +86,7 @@ build/user/bin/hello-pie: user/hello.c Makefile
 
 # hello once more, dynamically linked: PT_INTERP names musl's loader, which
 # is its libc.so too; the initrd has it at that name (run-qemu.sh: /lib).
-build/user/bin/hello-dyn: user/hello.c Makefile
+build/user/bin/hello-dyn: user/tools/hello.c Makefile
 	@mkdir -p $(dir $@)
 	musl-gcc -O2 -o $@ $<
 
@@ -96,16 +99,17 @@ build/user/lib/ld-musl-x86_64.so.1: Makefile
 	@mkdir -p $(dir $@)
 	cp $(MUSL_LIB)libc.so $@
 
-build/user/bin/%: user/%.c Makefile $(wildcard user/*.h)
-	@mkdir -p $(dir $@)
-	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
+# One rule per folder of USER_DIRS; a program includes the shared headers as "tap.h".
+USER_CFLAGS := -static -O2 -Wall -Wextra -iquote user
+define user_prog_rule
+build/user/bin/%: $(1)/%.c Makefile $$(wildcard user/*.h)
+	@mkdir -p $$(dir $$@)
+	musl-gcc $$(USER_CFLAGS) -o $$@ $$<
+endef
+$(foreach d,$(USER_DIRS),$(eval $(call user_prog_rule,$(d))))
 
 # difftest is one program in several files (user/difftest/*.c are #included).
 build/user/bin/difftest: $(wildcard user/difftest/*)
-
-build/user/bin/%: user/bench/%.c Makefile $(wildcard user/*.h)
-	@mkdir -p $(dir $@)
-	musl-gcc -static -O2 -Wall -Wextra -o $@ $<
 
 $(B)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)

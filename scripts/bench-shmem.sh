@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shared-memory and page-cache micro-benchmark (user/bench_shmem.c) on both
+# Shared-memory and page-cache micro-benchmark (user/bench/bench_shmem.c) on both
 # kernel variants and on Linux (../shared/peer/linux-peer.sh when present),
 # all under --icount: prints a Markdown table of guest cycles for shmem
 # fault-in of 64 MiB (or $1 MiB) with 4K/64K/2M folios, fork with the region

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Large-folio micro-benchmark (user/bench_thp.c) on both kernel variants
+# Large-folio micro-benchmark (user/bench/bench_thp.c) on both kernel variants
 # under --icount: prints a Markdown table of guest cycles for fork,
 # cow-byte, reuse-byte and munmap of 64 MiB (or $1 MiB) backed by 4K, 64K,
 # PTE-mapped 2M and PMD-mapped 2M folios, with the

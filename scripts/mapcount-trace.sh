@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mapcount trace's ready examples: run each story of user/story.c in
+# The mapcount trace's ready examples: run each story of user/tools/story.c in
 # QEMU with the trace on, save the trace as docs/pictures/trace-STORY-VARIANT.txt
 # and draw it as docs/pictures/trace-STORY-VARIANT.png (scripts/trace-plot.py).
 #   scripts/mapcount-trace.sh [--no-page-mapcount] [STORY...]   (default: fork-exec three)

@@ -3,7 +3,7 @@
 #   1. host tests (mm/ built for the host, ASan + UBSan), all three variants
 #   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, all three; ktest=smp
 #      again with --smp 4
-#   3. guest tests (user/test_*.c via /bin/runtests, TAP, leak checks), all
+#   3. guest tests (user/tests/test_*.c via /bin/runtests, TAP, leak checks), all
 #      three; the --run/--add contract, both of the seeds' variants
 #   4. panic paths (crash=...), both of the seeds' variants: exit code and report
 #   5. difftest: generated programs on every variant against Linux's records
@@ -102,7 +102,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   result "ktest=smp,rcu on 4 CPUs: $p passed, $f failed ($name)" $ok "exit $rc, see $log/ktest-smp4-$name.log"
   took "ktest ($name)"
 
-  # guest tests: /bin/runtests runs each user/test_*.c in its own process
+  # guest tests: /bin/runtests runs each user/tests/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;
   # the kernel checks every page and byte once PID 1 is gone
   guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
@@ -293,6 +293,11 @@ while IFS= read -r line; do
     "not ok "*) result "doc output: ${line#not ok * - }" FAIL "see $log/check-doc.log" ;;
   esac
 done <"$log/check-doc.log"
+# The index from feature to guest test lists every test as its header says.
+python3 scripts/test-index.py --check >"$log/test-index.log" 2>&1
+rc=$?
+ok=OK; [ $rc = 0 ] || ok=FAIL
+result "docs/test-index.md: $(cat "$log/test-index.log")" $ok ""
 # Every file, function and source line the README and docs/ name exists.
 python3 scripts/check-doc-refs.py >"$log/check-doc-refs.log" 2>&1
 rc=$?

@@ -1,5 +1,5 @@
 /*
- * What the SMP guest tests (user/test_smp_*.c) share: threads that may not
+ * What the SMP guest tests (user/tests/test_smp_*.c) share: threads that may not
  * exist (a kernel without clone makes pthread_create fail: the thread
  * parts then skip), CPU pinning where sched_setaffinity exists, a SIGSEGV
  * that a thread survives (sigsetjmp per thread), a seeded PRNG, a clock

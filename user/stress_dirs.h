@@ -1,5 +1,5 @@
 /*
- * test_smp_stress's case 3 (see user/test_smp_stress.c): tmpfs directory
+ * test_smp_stress's case 3 (see user/tests/test_smp_stress.c): tmpfs directory
  * churn — names created, renamed and removed in one directory while
  * others list it and open by name.  Header-only, included once.
  */

@@ -1,5 +1,5 @@
 /*
- * test_smp_stress's case 4 (see user/test_smp_stress.c): futexes on a
+ * test_smp_stress's case 4 (see user/tests/test_smp_stress.c): futexes on a
  * page that is dropped and unmapped meanwhile, on never-touched and
  * PROT_NONE pages, and shared between processes.  Header-only, included
  * once.

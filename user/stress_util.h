@@ -1,5 +1,5 @@
 /*
- * What user/test_smp_stress.c's cases share: a team of workers — forked
+ * What user/tests/test_smp_stress.c's cases share: a team of workers — forked
  * processes first, then threads — that count their operations and the
  * first thing each saw wrong in one MAP_SHARED page (so that processes
  * report as threads do); a barrier in that page that processes and threads
