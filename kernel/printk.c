@@ -2,7 +2,7 @@
  * printk: timestamped lines into the log buffer and onto the console.
  *
  * Every line gets a "[seconds.micros] " prefix, so each kernel message on the
- * console starts with '[' (DESIGN.md section 6).  A message is shown on the
+ * console starts with '[' (docs/contract.md).  A message is shown on the
  * console when its level is below console_loglevel ("loglevel=N"); the log
  * buffer keeps all of them (GDB's "klog" and syslog(2), dmesg's, read it).
  *

@@ -231,7 +231,7 @@ vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 
 /*
  * A write to a read-only PMD leaf of a writable mapping (Linux's
- * do_huge_pmd_wp_page, MISSING.md §Patch 13), under pmd_lock: reuse the
+ * do_huge_pmd_wp_page; docs/large-folio-series.md), under pmd_lock: reuse the
  * PMD's pages if they are ours alone — the PMD's first page
  * PageAnonExclusive, or refcount 1 (only this PMD maps the folio) checked
  * under the folio lock, or (CONFIG_MAPCOUNT_PAGES: a 4 MiB folio has two

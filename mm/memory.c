@@ -12,7 +12,7 @@
  *         falling back order by order to 4 KiB      (alloc_anon_folio)
  *
  * A write to a read-only PTE of a private writable mapping is copy-on-write
- * (do_wp_page, MISSING.md §Patch 13): reuse the page when this mm is its
+ * (do_wp_page; docs/large-folio-series.md, "COW reuse"): reuse the page when this mm is its
  * only user — for a large folio, proved through the MM owner slots under
  * the mapcount lock — else copy one 4 KiB page.  A write to the zero page
  * gets a new zeroed 4 KiB page (Linux's wp_page_copy: no large folio for

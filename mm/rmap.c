@@ -8,7 +8,7 @@
  * and holds a folio reference.  Mapcount changes of a large folio happen
  * under the folio's mapcount bit lock.
  *
- * What changes, per operation (logical values; MISSING.md's table):
+ * What changes, per operation (logical values; the table of docs/large-folio-series.md):
  *   new anon folio  PTEs: LM = n, slot0 = (mm, n)    PMD: EM = LM = 1, slot0 = (mm, 1)
  *   add PTEs/PMD    LM += n, this mm's slot += n (a new slot if needed)
  *   dup (fork)      as add, for the child's mm; AnonExclusive cleared

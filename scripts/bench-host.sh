@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench-host`: the native side of the benchmarks (DESIGN §7).  mm/ is
+# `make bench-host`: the native side of the benchmarks (docs/measuring.md).  mm/ is
 # built for the host at -O2 in both mapcount modes; tests/host/bench_mm.c
 # times fork (dup_mm) and munmap of the same regions bench_folio uses, in
 # host nanoseconds, hot and with the caches flushed (cold), and

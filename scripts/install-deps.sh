@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure every tool foliOS needs is installed (DESIGN.md section 2).
+# Make sure every tool foliOS needs is installed (docs/contract.md).
 # Nothing missing: no apt call at all.  Missing and root: apt-get update +
 # install.  Missing and not root: print the command and exit 2.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Drive real GDB against QEMU in batch mode (DESIGN.md section 6): connect
+# Drive real GDB against QEMU in batch mode (docs/testing.md): connect
 # through the repo's .gdbinit, stop at kmain in long mode, stop in the
 # page-fault handler on the deliberate fault of ktest paging_map_pte (the
 # lockdep ktests fault on a user address before it) and run

@@ -147,7 +147,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   took "small runs, OOM and shadow ($name)"
   [ $name = mapcount-pages ] && continue
 
-  # the --run / --add contract of run-qemu.sh (DESIGN.md section 2)
+  # the --run / --add contract of run-qemu.sh (docs/contract.md)
   ./run-qemu.sh $flag --run '/bin/hello 7 "two words"' </dev/null >"$log/run-$name.log" 2>&1
   rc=$?
   ok=OK; [ $rc = 7 ] && tail -n 1 "$log/run-$name.log" | grep -qx 'foliOS: exit status 7' &&

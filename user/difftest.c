@@ -407,7 +407,7 @@ static void runner(unsigned long seed, int steps, const unsigned char *keep)
 	_exit(0);
 }
 
-/* Linux's THP defaults (DESIGN.md §5), before each program. */
+/* Linux's THP defaults (docs/contract.md), before each program. */
 static void thp_defaults(void)
 {
 	static const char *const knobs[][2] = {

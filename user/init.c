@@ -12,7 +12,7 @@
  * --run command runs as on Linux with a program for init: no terminal.
  * The shell starts as a login shell ("-sh", as login(1) starts one), so
  * it reads /etc/profile, which gives it BusyBox's PATH; a --run command
- * has the kernel's environment alone (PATH=/bin, DESIGN.md).
+ * has the kernel's environment alone (PATH=/bin: docs/contract.md).
  */
 #include <fcntl.h>
 #include <stdbool.h>

@@ -7,7 +7,7 @@
  *                 debug console (port 0xe9) as "status N" first
  *   value 0x3e -> QEMU exits 125: kernel panic
  *
- * run-qemu.sh turns these into its own exit status (DESIGN.md section 2).
+ * run-qemu.sh turns these into its own exit status (docs/contract.md).
  */
 #include <asm/arch.h>
 #include <asm/io.h>

@@ -5,7 +5,7 @@
  * clear_refs, also Linux's task_mmu.c, are in task_pagemap.c).  The
  * file's inode holds the process's mm (fs/proc/base.c).
  *
- * What the mapcount modes change (MISSING.md §17-19): with
+ * What the mapcount modes change (docs/large-folio-series.md, "What /proc shows"): with
  * CONFIG_PAGE_MAPCOUNT a page's mapcount is its precise one; without, the
  * folio's average, and "private" / PM_MMAP_EXCLUSIVE come from
  * !folio_maybe_mapped_shared().  Anon folios count as dirty: they have no

@@ -1,5 +1,5 @@
 /*
- * The native side of make bench (DESIGN §7): fork and munmap of the same
+ * The native side of make bench (docs/measuring.md): fork and munmap of the same
  * mm/ code as the kernel's, built for the host at -O2 and timed in host
  * nanoseconds, where what -icount cannot see is real — memory traffic to
  * the struct pages and the cost of atomics.  Not a test: make bench-host.

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the rmap core: one test per row of the state table in
- * shared/seeds/MISSING.md, patch 12's Examples 1 and 2, the per-MM mapcount
+ * docs/large-folio-series.md's table, patch 12's Examples 1 and 2, the per-MM mapcount
  * underflow, the sanity checks, the bad-page names of the free path and
  * the MM ID allocator; the RFC's total of mapped pages (its example in
  * every variant; with CONFIG_MAPCOUNT_PAGES a 4 MiB folio by two PMDs, by

@@ -16,7 +16,7 @@
  *     unmapped folio with both slots free and the shared bit clear, no slot
  *     naming an mm that exited;
  *   - AnonPages/AnonHugePages, and the deferred split queue, as the
- *     table in MISSING.md says.
+ *     table in docs/large-folio-series.md says.
  * It also measures the false-positive rate of folio_maybe_mapped_shared():
  * the share of checks where it said "maybe shared" while one mm held all
  * mappings.
@@ -310,7 +310,7 @@ static struct mfolio *pick_folio(void)
 }
 
 /*
- * Expected deferred-split decision after removing mappings (MISSING.md;
+ * Expected deferred-split decision after removing mappings (docs/large-folio-series.md;
  * with MAPCOUNT_PAGES the RFC's: fewer pages mapped in all than the folio
  * has, after any removal).
  */

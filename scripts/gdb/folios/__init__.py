@@ -31,7 +31,7 @@ FoliosPrefix()
 
 
 def connect():
-    """Load the kernel ELF, then attach to QEMU (DESIGN.md section 8 order)."""
+    """Load the kernel ELF, then attach to QEMU (the order docs/debugging.md explains)."""
     variant = os.environ.get("FOLIOS_VARIANT")
     if not variant and os.path.exists("build/gdb-variant"):
         with open("build/gdb-variant") as f:
