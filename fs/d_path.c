@@ -13,7 +13,7 @@
  * A directory's path (its i_private) is what relative lookups and getcwd
  * start from; a tmpfs rename rewrites the paths of the subtree it moves
  * under rename_lock (Linux's, a seqlock there), so readers copy a path
- * under it: dir_path().  Lock order: see mm/rmap.c.
+ * under it: dir_path().  Lock order: see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"

@@ -28,7 +28,7 @@
  * and every directory's path: cursors move under the shared i_rwsem, and
  * a rename rewrites the paths of the subtree it moves without its locks.
  * An entry found under the i_rwsem stays while it is held.  Lock order:
- * see mm/rmap.c.
+ * see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"

@@ -23,7 +23,7 @@
  * Locking: file_lock_lock (a spinlock, never taken by interrupts) guards
  * every context's lists, each inode's i_flctx once set, and the list of
  * blocked POSIX owners the deadlock check walks.  Nothing is taken under
- * it; waiters sleep without it.  Lock order: see mm/rmap.c.
+ * it; waiters sleep without it.  Lock order: see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"

@@ -29,7 +29,7 @@
  * TCSETS change the same indices and modes) -> tasklist_lock (^C's
  * kill_pgrp), the console lock (echo) and read_wait's lock.  A reader
  * sleeps and copies to user memory with neither spinlock held; see also
- * mm/rmap.c.
+ * linux/tty.h.
  */
 #include "linux/errno.h"
 #include "linux/tty.h"

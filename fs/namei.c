@@ -43,7 +43,7 @@
  * the mount table is read under namespace_sem; a directory's path, where
  * a relative name starts, is copied under rename_lock (dir_path()).  The
  * initrd never changes, /proc inodes are made per lookup.  Lock order:
- * see mm/rmap.c.
+ * see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/namei.h"

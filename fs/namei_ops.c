@@ -12,7 +12,7 @@
  * directory (ENOENT).  The inode of a name that goes, or of a file that
  * gains one, is locked too (its i_nlink).  A rename takes both parents
  * with lock_rename; rmdir and rename hold namespace_sem for reading
- * across their mount-point checks.  Lock order: see mm/rmap.c.
+ * across their mount-point checks.  Lock order: see linux/fs.h.
  */
 #include "linux/capability.h"
 #include "linux/errno.h"

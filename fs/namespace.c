@@ -20,7 +20,7 @@
  * what they remove or move, whose paths change); written by mount, under
  * the mount point's i_rwsem (Linux's lock_mount: it cannot be removed
  * meanwhile), and umount, which empties the detached tree afterwards.
- * Lock order: see mm/rmap.c.
+ * Lock order: see linux/fs.h.
  */
 #include "linux/capability.h"
 #include "linux/errno.h"

@@ -8,7 +8,7 @@
  *
  * Locking: O_CREAT looks the name up and creates it under the parent's
  * i_rwsem (as fs/namei_ops.c); the working directory is under fs->lock
- * (linux/sched.h).  Lock order: see mm/rmap.c.
+ * (linux/sched.h).  Lock order: see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/err.h"

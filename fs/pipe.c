@@ -14,7 +14,7 @@
  * Writing with no reader raises SIGPIPE, or returns -EPIPE when SIGPIPE
  * is ignored.  Readers sleep on rd_wait, writers on wr_wait.
  *
- * Lock order: see mm/rmap.c.  pipe_lock() guards the ring and the
+ * Lock order: see linux/fs.h.  pipe_lock() guards the ring and the
  * reader/writer counts; it sleeps, and is held across the user copies
  * (Linux's pipe->mutex), never while sleeping for data or room.
  *

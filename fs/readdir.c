@@ -3,7 +3,7 @@
  * the buffer.  Locking: the file's f_pos_lock (fdget_pos) when it is
  * shared, then a tmpfs directory's i_rwsem shared (iterate_dir) while the
  * records are copied out: a fault there takes mmap_lock, below i_rwsem.
- * Lock order: see mm/rmap.c.
+ * Lock order: see linux/fs.h.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"

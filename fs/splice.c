@@ -8,7 +8,7 @@
  * after the vmsplice goes to a new copy.  From a pipe's read end, it reads
  * into the iovec (readv).
  *
- * Lock order: see mm/rmap.c.  The pipe's mutex (pipe_lock) is held while
+ * Lock order: see linux/fs.h.  The pipe's mutex (pipe_lock) is held while
  * buffers are added, across get_user_pages (which takes the mmap_lock
  * and may fault: pipe->mutex is a sleeping lock above it), as Linux's.
  */

@@ -20,7 +20,7 @@
  *
  * Locking: tty->session and tty->pgrp change under tasklist_lock, with
  * each process's sid, pgid and signal->tty; the receive interrupt reads
- * tty->pgrp without it (READ_ONCE).  Lock order: see mm/rmap.c.
+ * tty->pgrp without it (READ_ONCE).  Lock order: see linux/tty.h.
  */
 #include "linux/errno.h"
 #include "linux/sched.h"

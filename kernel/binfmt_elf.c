@@ -26,7 +26,10 @@
  * The new mm is current's while it is built (padzero writes to it, as
  * Linux's loader does after exec_mmap); the old mm (and its MM ID) is
  * released only once the new one is complete, and is current's again if
- * building failed.
+ * building failed.  Being current's, the new mm is published: /proc may
+ * walk it already, so its VMAs change under its mmap_lock for write, as
+ * Linux's vm_mmap() takes it, dropped around the writes to user memory
+ * (their faults take it for read).
  */
 #include "linux/random.h"
 #include "linux/errno.h"
@@ -40,6 +43,7 @@
 #include "linux/time64.h"
 #include "linux/sched/mm.h"
 #include "linux/mm.h"
+#include "linux/mmap_lock.h"
 #include "linux/pgtable.h"
 #include "linux/fs.h"
 #include <asm/arch.h>
@@ -169,31 +173,31 @@ static int load_segment(struct file *file, const struct elf64_phdr *ph, unsigned
 	unsigned long end = ALIGN_UP(ph->p_vaddr + bias + ph->p_memsz, PAGE_SIZE);
 	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
 	unsigned long bss = ALIGN_UP(file_end, PAGE_SIZE), prot = elf_prot(ph->p_flags);
-	struct vm_area_struct *vma = find_vma(current->mm, start);
-	long ret;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	long ret = 0;
 
 	if (ph->p_filesz > ph->p_memsz)
 		return -EINVAL;                 /* Linux's too */
 	if (ph->p_offset + ph->p_filesz > (u64)i_size_read(file_inode(file)) ||
-	    end > TASK_SIZE_MAX || end < start ||
-	    (vma && vma->vm_start < end) || ((ph->p_vaddr - ph->p_offset) & ~PAGE_MASK))
+	    end > TASK_SIZE_MAX || end < start || ((ph->p_vaddr - ph->p_offset) & ~PAGE_MASK))
 		return -ENOEXEC;
-	if (ph->p_filesz) {
-		ret = do_mmap(current->mm, file, start, bss - start, prot, MAP_PRIVATE | MAP_FIXED,
-			      ph->p_offset >> PAGE_SHIFT);
-		if (ret < 0)
-			return ret;
-		if (ph->p_memsz > ph->p_filesz && padzero(file_end) && (prot & PROT_WRITE))
-			return -EFAULT;
-	} else {
+	if (!ph->p_filesz)
 		bss = start;
-	}
-	if (end > bss) {
-		ret = do_mmap(current->mm, NULL, bss, end - bss, prot,
-			      MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, 0);
-		if (ret < 0)
-			return ret;
-	}
+	mmap_write_lock(mm);
+	vma = find_vma(mm, start);
+	if (vma && vma->vm_start < end)
+		ret = -ENOEXEC;                 /* overlaps a segment mapped before */
+	else if (ph->p_filesz)
+		ret = do_mmap(mm, file, start, bss - start, prot, MAP_PRIVATE | MAP_FIXED,
+			      ph->p_offset >> PAGE_SHIFT);
+	if (ret >= 0 && end > bss)
+		ret = do_mmap(mm, NULL, bss, end - bss, prot, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, 0);
+	mmap_write_unlock(mm);
+	if (ret < 0)
+		return ret;
+	if (ph->p_memsz > ph->p_filesz && padzero(file_end) && (prot & PROT_WRITE))
+		return -EFAULT;
 	return 0;
 }
 
@@ -335,10 +339,13 @@ static int elf_map_interp(struct file *interp, const struct elf64_ehdr *eh,
 	}
 	if (eh->e_type != ET_DYN || hi <= lo || hi - lo > TASK_SIZE_MAX)
 		return -ENOEXEC;
+	mmap_write_lock(current->mm);
 	base = do_mmap(current->mm, NULL, 0, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (base >= 0)
+		do_munmap(current->mm, base, hi - lo);
+	mmap_write_unlock(current->mm);
 	if (base < 0)
 		return base;
-	do_munmap(current->mm, base, hi - lo);
 	*bias = base - lo;
 	for (int i = 0; i < eh->e_phnum; i++) {
 		int ret = ph[i].p_type == PT_LOAD ? load_segment(interp, &ph[i], *bias) : 0;
@@ -388,9 +395,13 @@ static int elf_build_mm(struct exec_args *a, struct elf_image *im, struct elf_la
 
 	if (!ret && im->interp)
 		ret = elf_map_interp(im->interp, &im->ieh, im->iph, &l->interp_base);
-	if (!ret && !vma_create(current->mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
+	if (!ret) {
+		mmap_write_lock(current->mm);
+		if (!vma_create(current->mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP,
 				VM_DATA_DEFAULT_FLAGS | VM_GROWSDOWN | VM_ACCOUNT))
-		ret = -ENOMEM;
+			ret = -ENOMEM;
+		mmap_write_unlock(current->mm);
+	}
 	if (!ret)
 		ret = arch_setup_additional_pages(current->mm, &l->vdso);
 	if (!ret) {

@@ -6,7 +6,7 @@
  * the parent ignores SIGCHLD: then it goes at exit).  Its children go to
  * init.  PID 1's exit powers the machine off.
  *
- * Lock order: see mm/rmap.c; the task tree changes under tasklist_lock
+ * Lock order: see linux/sched.h; the task tree changes under tasklist_lock
  * (kernel/sched.c).
  */
 #include "linux/errno.h"
@@ -15,6 +15,7 @@
 #include "linux/printk.h"
 #include "linux/uaccess.h"
 #include "linux/sched/mm.h"
+#include "linux/mmap_lock.h"
 #include "linux/mm.h"
 #include <asm/arch.h>
 #include <asm/irqflags.h>
@@ -350,11 +351,16 @@ static void mm_release(struct task_struct *t)
 	complete_vfork_done(t);         /* last: the parent goes on once the child wrote all */
 }
 
-/* t->mm becomes mm under tasklist_lock, which /proc takes to pin a task's mm (mmgrab). */
+/*
+ * t->mm becomes mm under tasklist_lock, which /proc takes to pin a task's
+ * mm (mmgrab): from now on others may reach mm (mm_publish).
+ */
 void set_task_mm(struct task_struct *t, struct mm_struct *mm)
 {
 	unsigned long flags;
 
+	if (mm)
+		mm_publish(mm);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->mm = mm;
 	spin_unlock_irqrestore(&tasklist_lock, flags);

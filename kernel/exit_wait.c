@@ -5,7 +5,7 @@
  * reported once — by pid, process group, pidfd or any, sleeping on its
  * signal_struct's wait_chldexit until one is ready (WNOHANG: not at all).
  *
- * Lock order: see mm/rmap.c; children are looked at under tasklist_lock,
+ * Lock order: see linux/sched.h; children are looked at under tasklist_lock,
  * which the exit path (kernel/exit.c) holds as it changes them.
  */
 #include "linux/errno.h"

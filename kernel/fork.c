@@ -8,7 +8,7 @@
  * dispositions (CLONE_SIGHAND), the thread group (CLONE_THREAD: the same
  * PID for getpid, one signal_struct).  wait4 is in kernel/exit.c.
  *
- * Lock order: see mm/rmap.c.  The shared parts' counts change under
+ * Lock order: see linux/sched.h.  The shared parts' counts change under
  * tasklist_lock: a task's threads are the only users of them.
  */
 #include "linux/binfmts.h"
@@ -239,6 +239,7 @@ static int copy_mm_files(struct task_struct *t, unsigned long flags)
 		t->mm = current->mm;
 		mmget(t->mm);
 	} else if ((t->mm = dup_mm(current->mm))) {
+		mm_publish(t->mm);              /* the child's: /proc may reach it once t is visible */
 		t->mm->exe_file = current->mm->exe_file ? get_mm_exe_file_ref(current->mm->exe_file) : NULL;
 	} else {
 		return -ENOMEM;

@@ -16,7 +16,7 @@
  * reallocated inode would reuse; a shared one in private memory is (mm,
  * address) marked shared.
  *
- * Lock order: see mm/rmap.c.  get_futex_key takes the mmap_lock for
+ * Lock order: see linux/sched.h.  get_futex_key takes the mmap_lock for
  * reading and drops it before any bucket lock.  Under a bucket lock (a
  * spinlock, interrupts off) the word is read, or compared and exchanged,
  * only with page faults disabled (Linux's get_futex_value_locked): a

@@ -6,7 +6,7 @@
  * console when its level is below console_loglevel ("loglevel=N"); the log
  * buffer keeps all of them (GDB's "klog" and syslog(2), dmesg's, read it).
  *
- * Lock order: see mm/rmap.c; logbuf_lock serializes whole printk calls, so
+ * Lock order: see linux/printk.h; logbuf_lock serializes whole printk calls, so
  * lines never mix.
  */
 #include "linux/printk.h"

@@ -17,7 +17,7 @@
  *             earlier output.
  *
  * Locks: base_crng.lock guards the key and its counter (irqsave: taken
- * briefly, never with a user copy).  Lock order: see mm/rmap.c.
+ * briefly, never with a user copy).  Lock order: see linux/random.h.
  */
 #include "linux/chacha.h"
 #include "linux/errno.h"

@@ -3,7 +3,7 @@
  * scheduler is kernel/sched/ (core.c: run queues and switching; fair.c:
  * balancing; wait.c: wait queues; syscalls.c: the sched_* calls).
  *
- * Lock order: see mm/rmap.c; tasklist_lock guards all_tasks, each
+ * Lock order: see linux/sched.h; tasklist_lock guards all_tasks, each
  * task's children/sibling links, next_pid, the thread groups' lists and
  * counts and the pending signals (kernel/signal.c); wake-ups happen
  * under it; task structs and stacks are freed outside it.

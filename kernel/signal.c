@@ -12,7 +12,7 @@
  * wait status (no core is dumped, as with RLIMIT_CORE 0): see
  * kernel/signal_deliver.c.
  *
- * Lock order: see mm/rmap.c.  The pending queues, the dispositions
+ * Lock order: see linux/sched.h.  The pending queues, the dispositions
  * (sighand->action), the blocked masks, the thread lists and the group's
  * counts change under tasklist_lock (standing in for Linux's
  * sighand->siglock), taken with interrupts off as ^C's kill_pgrp and the

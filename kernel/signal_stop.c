@@ -23,7 +23,7 @@
  *   continue it).
  *
  * Locking: all of it under tasklist_lock, which stands in for Linux's
- * siglock (kernel/signal.c).  Lock order: see mm/rmap.c.
+ * siglock (kernel/signal.c).  Lock order: see linux/sched.h.
  */
 #include "linux/signal.h"
 #include "linux/sched.h"

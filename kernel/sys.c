@@ -5,7 +5,7 @@
  *
  * Every process runs as root: each user and group id is 0.
  *
- * Lock order: see mm/rmap.c; the task list is walked, a task looked up
+ * Lock order: see linux/sched.h; the task list is walked, a task looked up
  * and used (its group, its limits) in one hold of tasklist_lock: a task
  * reaped meanwhile is freed once off the list.
  */

@@ -2,7 +2,7 @@
  * The ID allocator (Linux's IDA): the lowest free ID in a range, for MM IDs
  * (mm/mm_id.c) and whatever else needs small unique integers.
  *
- * Lock order: see mm/rmap.c; ida_alloc_range() calls kmalloc under ida->lock.
+ * Lock order: see linux/idr.h; ida_alloc_range() calls kmalloc under ida->lock.
  */
 #include "linux/errno.h"
 #include "linux/idr.h"

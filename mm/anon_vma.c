@@ -34,6 +34,7 @@
 #include "linux/rcupdate.h"
 #include "linux/slab.h"
 #include "linux/rmap.h"
+#include "linux/mmap_lock.h"
 
 static struct anon_vma *anon_vma_alloc(void)
 {
@@ -79,6 +80,7 @@ void put_anon_vma(struct anon_vma *anon_vma)
 static void anon_vma_chain_link(struct vm_area_struct *vma, struct anon_vma_chain *avc,
 				struct anon_vma *anon_vma)
 {
+	lockdep_assert_held_write(&anon_vma->root->rwsem);
 	avc->vma = vma;
 	avc->anon_vma = anon_vma;
 	list_add(&avc->same_vma, &vma->anon_vma_chain);
@@ -88,13 +90,17 @@ static void anon_vma_chain_link(struct vm_area_struct *vma, struct anon_vma_chai
 /*
  * The first anon fault of vma: give it an anon_vma of its own, the root
  * of a new tree (Linux's __anon_vma_prepare, without looking for a
- * mergeable neighbour's).  0 or -ENOMEM.
+ * mergeable neighbour's).  The mmap_lock, held at least for read, keeps
+ * vma; page_table_lock decides between two faults.  0 or -ENOMEM.
  */
 int __anon_vma_prepare(struct vm_area_struct *vma)
 {
-	struct anon_vma_chain *avc = kzalloc(sizeof(*avc));
+	struct anon_vma_chain *avc;
 	struct anon_vma *anon_vma;
 
+	mmap_assert_locked(vma->vm_mm);
+	might_sleep();
+	avc = kzalloc(sizeof(*avc));
 	if (!avc)
 		return -ENOMEM;
 	anon_vma = anon_vma_alloc();
@@ -236,6 +242,11 @@ void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc, bool loc
 	struct anon_vma *anon_vma = locked ? folio_anon_vma(folio) : folio_get_anon_vma(folio);
 	struct anon_vma_chain *avc;
 
+	if (locked) {
+		/* The caller's hold keeps the folio in this tree (Linux's check). */
+		VM_BUG_ON_FOLIO(!anon_vma, folio);
+		lockdep_assert_held(&anon_vma->root->rwsem);
+	}
 	if (!anon_vma)
 		return;
 	if (!locked)

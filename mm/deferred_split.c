@@ -92,6 +92,7 @@ void deferred_split_folio(struct folio *folio, bool partially_mapped)
 /* Take a queued folio off the queue; split_queue_lock held. */
 static void __deferred_split_dequeue(struct folio *folio)
 {
+	lockdep_assert_held(&split_queue_lock);
 	list_del(&folio->_deferred_list);
 	INIT_LIST_HEAD(&folio->_deferred_list);
 	folio_clear_partially_mapped(folio);
@@ -272,7 +273,7 @@ int split_folio_to_order(struct folio *folio, unsigned int new_order)
 
 	VM_WARN_ON_ONCE(!folio_test_large(folio) || !folio_test_anon(folio),
 			"split_folio: not a large anon folio");
-	VM_WARN_ON_ONCE(!folio_test_locked(folio), "split_folio: folio not locked");
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	if (new_order == 1 || new_order >= (unsigned int)order)
 		return -EINVAL;
 	anon_vma = folio_get_anon_vma(folio);

@@ -189,7 +189,7 @@ void filemap_remove_folio(struct folio *folio)
 	long nr = folio_nr_pages(folio);
 
 	VM_WARN_ON_ONCE(folio_mapped(folio), "filemap_remove_folio: still mapped");
-	VM_WARN_ON_ONCE(!folio_test_locked(folio), "filemap_remove_folio: folio not locked");
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	xa_lock(&mapping->i_pages);
 	xa_store_range(&mapping->i_pages, folio->index, folio->index + nr - 1, NULL);
 	mapping->nrpages -= nr;
@@ -490,6 +490,7 @@ atomic_t nr_migration_waiters;
  */
 void migration_entry_wait_on_locked(swp_entry_t entry, spinlock_t *ptl)
 {
+	lockdep_assert_held(ptl);
 	atomic_inc(&nr_migration_waiters);
 	wait_var_unlock(pfn_swap_entry_folio(entry), folio_unlocked_for_waiter, ptl);
 	atomic_dec(&nr_migration_waiters);

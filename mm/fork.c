@@ -219,6 +219,7 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	unsigned long addr = src_vma->vm_start, next;
 	pmd_t *pmd;
 
+	mmap_assert_write_locked(src_vma->vm_mm);       /* no fault or munmap of the parent's meanwhile */
 	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
 		int ret = -EAGAIN;
 

@@ -148,6 +148,7 @@ void mm_put_huge_zero_folio(struct mm_struct *mm)
 static void set_huge_zero_folio(pte_t *table, struct mm_struct *mm, struct vm_area_struct *vma,
 				unsigned long haddr, pmd_t *pmd, struct folio *zero_folio)
 {
+	lockdep_assert_held(pmd_lockptr(mm, pmd));
 	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(zero_folio), vma_pgprot(vma, false)));
 	pgtable_trans_huge_deposit(mm, table);
 }
@@ -250,6 +251,7 @@ vm_fault_t do_huge_pmd_wp_page(struct vm_fault *vmf)
 	struct page *page = pfn_to_page(pgent_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
+	lockdep_assert_held(pmd_lockptr(vma->vm_mm, pmd));
 	if (is_huge_zero_pmd(*pmd))
 		goto fallback;
 	if (!PageAnonExclusive(page)) {
@@ -352,6 +354,7 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 	pmd_t old;
 	pte_t *table;
 
+	lockdep_assert_held(pmd_lockptr(mm, pmd));
 	if (is_pmd_migration_entry(*pmd)) {
 		split_pmd_migration_entry(mm, pmd, haddr);
 		return;
@@ -460,6 +463,8 @@ static int copy_huge_pmd_locked(struct vm_area_struct *dst_vma, struct vm_area_s
 	struct page *page;
 	struct folio *folio;
 
+	lockdep_assert_held(pmd_lockptr(dst_mm, dst_pmd));
+	lockdep_assert_held(pmd_lockptr(src_vma->vm_mm, src_pmd));
 	if (!pgent_huge(pmd) || !pgent_present(pmd))
 		return -EAGAIN;
 	if (is_huge_zero_pmd(pmd)) {            /* the child maps it too, as it is */

@@ -22,6 +22,7 @@
 #include "linux/swapops.h"
 #include "linux/pgtable.h"
 #include "mm/internal.h"
+#include "linux/mmap_lock.h"
 
 /*
  * Split a page-cache folio to new_order if it is larger; one locked by
@@ -139,6 +140,7 @@ static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned lon
 void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			       unsigned int new_order)
 {
+	mmap_assert_write_locked(mm);
 	for (unsigned long addr = start; addr < end;) {
 		struct vm_area_struct *vma = find_vma(mm, addr);
 		pmd_t *pmd;

@@ -190,6 +190,7 @@ vm_fault_t wp_page_shared(struct vm_fault *vmf);
 
 /* vma.c: VMA boundaries for mmap.c, mprotect.c and madvise.c; VMA copies for mremap.c, fork.c. */
 void take_rmap_locks(struct vm_area_struct *vma);
+void rmap_locks_assert_held(struct vm_area_struct *vma);
 void drop_rmap_locks(struct vm_area_struct *vma);
 struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr);
 int split_vmas_at(struct mm_struct *mm, unsigned long start, unsigned long end);

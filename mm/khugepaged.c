@@ -18,7 +18,8 @@
  * "enabled" knobs do not matter (Linux's TVA_ENFORCE_SYSFS is off), only
  * MADV_NOHUGEPAGE.  Errors as Linux's madvise_collapse_errno().
  *
- * Lock order: see mm/rmap.c; the caller owns the mm (linux/mm.h).
+ * Lock order: see mm/rmap.c; the caller holds the mmap_lock for write
+ * (linux/mm.h), each range is collapsed under the anon_vma's lock.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"
@@ -26,6 +27,7 @@
 #include "linux/huge_mm.h"
 #include "linux/swapops.h"
 #include "linux/string.h"
+#include "linux/mmap_lock.h"
 
 /* Linux's scan results, the ones an anon MADV_COLLAPSE can give here. */
 enum scan_result {
@@ -115,6 +117,12 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
 	pte_t *table;
 	long rss;
 
+	/*
+	 * No PTL is taken: the mmap_lock for write keeps faults, GUP and /proc
+	 * out, the anon_vma lock rmap walkers (a writable PTE was seen: an
+	 * anon folio, so there is an anon_vma).
+	 */
+	lockdep_assert_held_write(&vma->anon_vma->root->rwsem);
 	if (!new)
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
 	table = pte_offset(pmd, haddr);
@@ -203,6 +211,7 @@ int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned l
 	unsigned long thps = 0;
 	int last_fail = SCAN_FAIL;
 
+	mmap_assert_write_locked(vma->vm_mm);   /* tables replaced in place (madvise_need_mmap_write) */
 	if (!hugepage_vma_check(vma))
 		return -EINVAL;
 	for (unsigned long addr = hstart; addr < hend; addr += HPAGE_PMD_SIZE) {

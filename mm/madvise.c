@@ -207,6 +207,10 @@ int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len_in, 
 	unsigned long len = ALIGN_UP(len_in, PAGE_SIZE), end = start + len;
 	int ret = 0, unmapped_error = 0;
 
+	if (madvise_need_mmap_write(behavior))
+		mmap_assert_write_locked(mm);
+	else
+		mmap_assert_locked(mm);
 	if (!madvise_behavior_valid(behavior) || !IS_ALIGNED(start, PAGE_SIZE))
 		return -EINVAL;
 	if ((len_in && !len) || end < start)

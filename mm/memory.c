@@ -40,6 +40,7 @@
 #include "mm/tlb.h"
 #include "linux/swapops.h"
 #include "mm/migrate.h"
+#include "linux/mmap_lock.h"
 
 unsigned long zero_pfn;
 
@@ -362,6 +363,7 @@ static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 	struct page *page = vm_normal_page(vma, vmf->address, orig_pte);
 	struct folio *folio;
 
+	lockdep_assert_held(ptl);
 	vmf->page = page;
 	if (unlikely(vma->vm_flags & (VM_SHARED | VM_MAYSHARE))) {
 		wp_page_shared(vmf);
@@ -458,6 +460,7 @@ static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma, unsigned long ad
 	bool anon = vma_is_anonymous(vma);
 	pmd_t pmdval;
 
+	mmap_assert_locked(vma->vm_mm);         /* vma and its tables stay (Linux: or the VMA lock) */
 	vmf.vma = vma;
 	vmf.address = address & PAGE_MASK;
 	vmf.flags = flags;

@@ -363,9 +363,15 @@ static long do_get_mempolicy(unsigned long addr, unsigned long flags, unsigned l
 		return 0;
 	}
 	if (flags & MPOL_F_ADDR) {
-		struct vm_area_struct *vma = find_vma(current->mm, addr);
+		struct vm_area_struct *vma;
+		bool mapped;
 
-		if (!vma || addr < vma->vm_start)
+		/* Linux's lookup is under it too: another thread may unmap the VMA. */
+		mmap_read_lock(current->mm);
+		vma = find_vma(current->mm, addr);
+		mapped = vma && addr >= vma->vm_start;
+		mmap_read_unlock(current->mm);
+		if (!mapped)
 			return -EFAULT;
 	} else if (addr) {
 		return -EINVAL;

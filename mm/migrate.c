@@ -150,12 +150,16 @@ static bool remove_migration_pte(struct folio *src, struct vm_area_struct *vma,
  * PMD of the same page of dst (Linux's remove_migration_ptes with
  * RMP_LOCKED: the caller holds the anon_vma's lock and the folio locks);
  * src == dst undoes try_to_migrate() or remaps a split folio.  dst has
- * src's anon_vma, index and size.
+ * src's anon_vma, index and size.  dst's lock keeps whoever finds it
+ * mapped in one VMA from moving or splitting it while it is mapped in
+ * the others (the folio_add_anon_rmap_*() rule).
  */
 void remove_migration_ptes(struct folio *src, struct folio *dst)
 {
 	struct rmap_walk_control rwc = { .arg = dst, .rmap_one = remove_migration_pte };
 
+	VM_BUG_ON_FOLIO(!folio_test_locked(src), src);
+	VM_BUG_ON_FOLIO(!folio_test_locked(dst), dst);
 	rmap_walk_anon(src, &rwc, true);
 }
 
@@ -245,9 +249,11 @@ static int migrate_anon_folio_once(struct folio *src)
 	dst = folio_alloc(0, folio_order(src));
 	ret = -ENOMEM;
 	if (dst) {
+		__folio_set_locked(dst);        /* Linux's: locked until all its PTEs are in */
 		anon_vma_lock_write(anon_vma);
 		ret = __migrate_anon_folio(src, dst);
 		anon_vma_unlock_write(anon_vma);
+		folio_unlock(dst);
 		folio_put(dst);         /* its mappings hold it now, or nothing: freed */
 	}
 	put_anon_vma(anon_vma);

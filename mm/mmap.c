@@ -22,11 +22,15 @@
 #include "mm/tlb.h"
 #include "linux/printk.h"
 
-/* The first VMA that ends above addr (it may start above addr too), or NULL. */
+/*
+ * The first VMA that ends above addr (it may start above addr too), or
+ * NULL.  Under the mmap_lock, as Linux's: the VMA stays while it is held.
+ */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (addr < vma->vm_end)
 			return vma;
@@ -69,6 +73,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	unsigned long end;
 	int ret = 0;
 
+	mmap_assert_write_locked(mm);
 	if (!IS_ALIGNED(start, PAGE_SIZE) || start > TASK_SIZE_MAX || len > TASK_SIZE_MAX - start)
 		return -EINVAL;
 	end = start + ALIGN_UP(len, PAGE_SIZE);
@@ -110,6 +115,7 @@ static unsigned long vm_pages_range(struct mm_struct *mm, unsigned long start, u
 	struct vm_area_struct *vma;
 	unsigned long pages = 0;
 
+	mmap_assert_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unsigned long s = MAX(start, vma->vm_start), e = MIN(end, vma->vm_end);
 
@@ -366,6 +372,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
 	bool mapped;
 	long ret;
 
+	mmap_assert_write_locked(mm);
 	if (!len)
 		return -EINVAL;
 	if (flags & MAP_FIXED_NOREPLACE)
@@ -412,6 +419,7 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(brk, PAGE_SIZE);
 	struct vm_area_struct *next;
 
+	mmap_assert_write_locked(mm);
 	if (brk < mm->start_brk || brk > TASK_SIZE_MAX)
 		return mm->brk;
 	if (rlimit(RLIMIT_DATA) != RLIM_INFINITY &&

@@ -6,6 +6,7 @@
  */
 #include "mm/tlb.h"
 #include "linux/page-flags.h"
+#include "mm/internal.h"
 
 static void __tlb_reset_range(struct mmu_gather *tlb)
 {
@@ -95,6 +96,7 @@ void tlb_free_empty_tables(struct mmu_gather *tlb, struct vm_area_struct *vma, u
 
 	if (!tlb->free_tables)
 		return;
+	rmap_locks_assert_held(vma);
 	n = detach_empty_tables(tlb->mm, addr, level, vma_table_ceiling(vma, addr), to_free);
 	if (!n)
 		return;

@@ -16,6 +16,7 @@
 #include "mm/internal.h"
 #include "linux/mm.h"
 #include "linux/swapops.h"
+#include "linux/mmap_lock.h"
 
 /*
  * A migration entry under mprotect (Linux's change_pte_range does this to
@@ -105,6 +106,7 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long oldflags = vma->vm_flags, nrpages = (end - start) >> PAGE_SHIFT;
 
+	mmap_assert_write_locked(mm);
 	if ((oldflags & VM_ACCESS_FLAGS) == newflags)
 		return 0;
 	newflags |= oldflags & ~VM_ACCESS_FLAGS;

@@ -21,6 +21,7 @@
 #include "mm/internal.h"
 #include "linux/swapops.h"
 #include "linux/rmap.h"
+#include "linux/mmap_lock.h"
 #include "linux/printk.h"
 
 /* The end of the PMD-sized block addr is in, or end if that comes first. */
@@ -306,6 +307,7 @@ long do_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 	struct vm_area_struct *vma;
 	long ret;
 
+	mmap_assert_write_locked(mm);
 	if (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return -EINVAL;
 	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))

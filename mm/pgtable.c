@@ -17,6 +17,7 @@
 #include "linux/pgtable.h"
 #include "linux/mm.h"
 #include "linux/mmap_lock.h"
+#include "mm/internal.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 
@@ -309,8 +310,10 @@ void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_l
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pgent_t *to_free[PT_PGD];
-	int n = detach_empty_tables(mm, addr, level, vma_table_ceiling(vma, addr), to_free);
+	int n;
 
+	rmap_locks_assert_held(vma);
+	n = detach_empty_tables(mm, addr, level, vma_table_ceiling(vma, addr), to_free);
 	if (n) {
 		flush_tlb_mm_range(mm, addr, addr + PAGE_SIZE, PAGE_SHIFT, true);
 		free_detached(to_free, n);

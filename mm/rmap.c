@@ -18,140 +18,80 @@
  * by 1 per PTE and 512 per PMD; a folio of order 9 or more starts mapped
  * by PMDs (a 4 MiB one by two: LM = 2, TMP = 1024).
  *
- * Lock order: the one table for the whole kernel (Linux keeps its own here).
- * Every lock that exists; an indented lock may be taken while the one above
- * it is held, never the other way round; locks on separate branches are
- * never held together.  Other files point here and add what is their own.
+ * Lock ordering in mm (Linux keeps its table here too): an indented lock
+ * may be taken while the one above it is held, never the other way round;
+ * locks on separate branches are never held together.  The kernel's
+ * locks form one tree; this is mm's part.  The other subsystems keep
+ * theirs in their own headers, each saying where it joins this one: the
+ * file system's (f_pos_lock, s_vfs_rename_mutex, inode->i_rwsem,
+ * namespace_sem, pipe->mutex, and its spinlocks) in include/linux/fs.h,
+ * the tasks' and the scheduler's (tasklist_lock, wq_head->lock, pi_lock,
+ * rq->lock, futexes, itimer_lock) in include/linux/sched.h, the tty's in
+ * include/linux/tty.h, a rw_semaphore's wait_lock in linux/rwsem.h, the
+ * IDA's in linux/idr.h, the CRNG's in linux/random.h, RCU's in
+ * linux/rcupdate.h, printk's and lockdep's in linux/printk.h.
  *
  * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
- *   file->f_pos_lock (mutex) include/linux/fs.h   a shared file's position: read,
- *                                                 write, lseek, getdents
- *     sb->s_vfs_rename_mutex include/linux/fs.h   one rename across a tmpfs's
- *                                                 directories at a time (lock_rename)
- *       inode->i_rwsem       include/linux/fs.h   a directory's entries (fs/libfs.c);
- *                                                 write: create, link, unlink, mkdir,
- *                                                 rmdir, rename, umount; read: lookup,
- *                                                 getdents, held across its copy to
- *                                                 user: above mmap_lock (a fault);
- *                                                 two by lock_rename: an ancestor
- *                                                 /1 (PARENT) then /3 (CHILD), else
- *                                                 by address /1 then /2 (PARENT2)
- *         inode->i_rwsem     include/linux/fs.h   (subclass 0, under /1../3) the inode
- *                                                 whose name goes or that gains one
- *                                                 (i_nlink), a mount point (mount);
- *                                                 a file's inode_lock: i_size, writes
- *                                                 (O_APPEND), truncate, fallocate,
- *                                                 seals, across user copies (faults:
- *                                                 MADV_REMOVE drops the mmap_lock
- *                                                 before its fallocate)
- *           namespace_sem    fs/namespace.c       the mount table; write: mount,
- *                                                 umount; read: lookups, and rmdir
- *                                                 and rename across their checks
- *     mmap_lock (rwsem)      linux/mmap_lock.h       the VMA list (under each lock above);
- *                                                 read: faults, gup,
- *                                                 /proc, MADV_DONTNEED; write: mmap,
- *                                                 munmap, mprotect, mremap, brk, exit,
- *                                                 fork (the parent's; the child's nested)
- *       folio lock (PG_locked) linux/page-flags.h         page-cache add/remove, split,
- *                                                 truncation, a file fault from
- *                                                 ->fault to its PTE (mm/filemap.c),
- *                                                 migration; under a PTL only
- *                                                 folio_trylock (reuse); a fault
- *                                                 that meets a migration entry
- *                                                 sleeps until it is unlocked
- *         i_mmap_rwsem       include/linux/fs.h   a file's i_mmap; write: link, unlink,
- *                                                 a VMA's range moves, its zap frees
- *                                                 tables; read: rmap_walk_file, truncate
- *           anon_vma->root->rwsem mm/anon_vma.c   an anon_vma tree's chains; write:
- *                                                 link, unlink, a VMA's range moves,
- *                                                 its zap frees tables, split and
- *                                                 migration (across unmap, freeze
- *                                                 and remap: PTLs in turn under
- *                                                 it), MADV_COLLAPSE;
- *                                                 read: rmap_walk_anon
+ * inode->i_rwsem and the fs locks above it, pipe->mutex (include/linux/fs.h),
+ * held across user copies, whose faults take
+ *   mmap_lock (rwsem, linux/mmap_lock.h): the VMA list; read: faults, gup,
+ *   /proc, MADV_DONTNEED; write: mmap, munmap, mprotect, mremap, brk, exit,
+ *   exec (the new mm), fork (the parent's; nobody reaches the child's)
+ *     folio lock (PG_locked, linux/page-flags.h): page-cache add/remove,
+ *     split, truncation, a file fault from ->fault to its PTE, migration
+ *     (source and destination); under a PTL only folio_trylock (reuse); a
+ *     fault that meets a migration entry sleeps until it is unlocked
+ *       i_mmap_rwsem (include/linux/fs.h): a file's i_mmap; write: link,
+ *       unlink, a VMA's range moves, its zap frees tables; read:
+ *       rmap_walk_file, truncate
+ *         anon_vma->root->rwsem (mm/anon_vma.c): an anon_vma tree's chains;
+ *         write: link, unlink, a VMA's range moves, its zap frees tables,
+ *         split and migration (across unmap, freeze and remap: PTLs in turn
+ *         under it), MADV_COLLAPSE; read: rmap_walk_anon
  * Spinlocks (preemption off while held; irq: always irqsave, a handler takes it):
- *     pmd_lock (split)       linux/pgtable.h         a PMD table's entries, in its page
- *       pte lock (split)     linux/pgtable.h         a PTE table's entries, in its page;
- *                                                 fork: the child's, then the parent's
- *         page_table_lock    linux/mm_types.h        PGD/PUD entries, deposited tables
- *       (the locks below may be taken under a PTL)
- *   rmap_trace_op_lock       mm/rmap_trace.c      one traced rmap operation at a time,
- *                                                 from its "before" to its "after":
- *                                                 bit lock, split_queue_lock,
- *                                                 mapcount_shadow_lock, rmap_trace_lock,
- *                                                 zone.lock under it
- *     rmap_trace_lock  irq   mm/rmap_trace.c      the trace ring
- *     zone.lock        irq   mm/page_alloc.c      the buddy's free lists
- *   shmem_inode_info->lock   mm/shmem.c           alloced, i_blocks, each insertion
- *     i_pages.xa_lock        mm/filemap.c         a page cache's tree, nrpages, the
- *                                                 cache's references; a file split's
- *                                                 frozen refcount (lookups: RCU, no lock)
- *       split_queue_lock, kmalloc_lock, zone.lock, rcu_state.lock
- *   split_queue_lock   irq   mm/deferred_split.c  the deferred split queue
+ *     pmd_lock (split)       linux/pgtable.h    a PMD table's entries, in its page
+ *       pte lock (split)     linux/pgtable.h    a PTE table's entries, in its page;
+ *                                               fork: the child's, then the parent's
+ *         page_table_lock    linux/mm_types.h   PGD/PUD entries, deposited tables
+ *       (the locks below may be taken under a PTL, and wq_head->lock:
+ *        a migration entry's wait, include/linux/sched.h)
+ *   rmap_trace_op_lock       mm/rmap_trace.c    one traced rmap operation at a time,
+ *                                               "before" to "after": the bit lock,
+ *                                               split_queue_lock, mapcount_shadow_lock,
+ *                                               rmap_trace_lock, zone.lock under it
+ *     rmap_trace_lock  irq   mm/rmap_trace.c    the trace ring
+ *     zone.lock        irq   mm/page_alloc.c    the buddy's free lists
+ *   shmem_inode_info->lock   mm/shmem.c         alloced, i_blocks, each insertion
+ *     i_pages.xa_lock        mm/filemap.c       a page cache's tree, nrpages, its
+ *                                               references; a file split's frozen
+ *                                               refcount (lookups: RCU, no lock)
+ *       split_queue_lock, kmalloc_lock, zone.lock
+ *   split_queue_lock   irq   mm/deferred_split.c the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
- *   folio mapcount bit lock  linux/rmap.h            bit FOLIO_MM_IDS_LOCK_BITNUM of
- *                                                 folio->_mm_ids: the MM ID slots
- *   huge_zero_lock     irq   mm/huge_memory.c     the huge zero folio's refcount
- *   ida->lock          irq   lib/ida.c            one IDA's bitmap (mm_ida)
- *     kmalloc_lock     irq   mm/kmalloc.c         the slab lists
- *       zone.lock
- *   itimer_lock        irq   kernel/itimer.c      ITIMER_REAL; the tick sends SIGALRM
- *     tasklist_lock, kmalloc_lock
- *   inode_sb_list_lock       fs/inode.c           the inodes' list (new_inode, iput)
- *   rename_lock              fs/d_path.c          tmpfs directories' paths and the
- *                                                 links of their entry lists (readdir
- *                                                 cursors move under a shared i_rwsem);
- *                                                 under i_rwsem, namespace_sem and
- *                                                 s_vfs_rename_mutex; nothing under it
- *   pipe->mutex              fs/pipe.c            sleeping: one pipe's ring and ends;
- *                                                 held across user copies and gup
- *   rwsem->wait_lock         kernel/locking/rwsem.c  one rw_semaphore's queue of
- *                                                 sleepers and its flags; wakes
- *                                                 them: wq_head->lock
- *   futex_hash_bucket.lock   kernel/futex.c       futex waiters (two: by address);
- *                                                 wakes them: pi_lock, rq->lock
- *   files->file_lock         include/linux/fs.h   an fd table's slots; fput after it
- *   file_lock_lock           fs/locks.c           every inode's POSIX, OFD and flock
- *                                                 lists and the blocked owners; kmalloc_lock
- *   pipe_files_lock          fs/pipe.c            each inode's i_pipe and its ring's
- *                                                 open files; nothing
- *   base_crng.lock     irq   kernel/random.c      the CRNG's key and counter; nothing
- *   tasklist_lock      irq   kernel/sched.c       tasks, PIDs, thread groups' lists
- *                                                 and counts, signal state (Linux's
- *                                                 siglock) and group stops, process
- *                                                 groups, sessions, a tty's session
- *                                                 and foreground group, a task's
- *                                                 files/fs/mm pointers (/proc pins
- *                                                 them under it), tasks in use;
- *                                                 kmalloc_lock
- *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
- *                                                 wait_var_event); wakers: see below;
- *                                                 also under a PTL (migration wait)
- *       pi_lock        irq   kernel/sched/core.c  one task's wake-up and affinity
- *         rq->lock     irq   kernel/sched/core.c  one CPU's run queue; held across
- *                                                 schedule()'s switch; two of them
- *                                                 in CPU order (kernel/sched/fair.c)
- *         ida->lock, kmalloc_lock, zone.lock     the switch's mmdrop of a lazily
- *                                                 kept mm (arch/x86_64/tlb.c)
- *   rcu_state.lock     irq   kernel/rcu/tree.c    grace periods, the callback lists;
- *                                                 call_rcu() under any lock; nothing
- *                                                 under it (the tick reports QSs)
- *   logbuf_lock        irq   kernel/printk.c      printk may run under any other lock
- *     graph_lock       irq   kernel/locking/lockdep.c  lockdep's tables (a raw word)
+ *   folio mapcount bit lock  linux/rmap.h       bit FOLIO_MM_IDS_LOCK_BITNUM of
+ *                                               folio->_mm_ids: the MM ID slots
+ *   huge_zero_lock     irq   mm/huge_memory.c   the huge zero folio's refcount
+ *   kmalloc_lock       irq   mm/kmalloc.c       the slab lists
+ *     zone.lock
+ * Other subsystems' locks above kmalloc_lock and zone.lock say so in their
+ * tables; call_rcu() and printk may come under any lock.
  *
  * Lockdep (kernel/locking/lockdep.c, in the builds make test runs) checks
- * this order and the irq column at run time.  It does not see the bit
+ * the whole tree and the irq column at run time.  It does not see the bit
  * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
  * its spins).  Page tables: see linux/pgtable.h for which lock guards which
  * entries; no page-table lock is held across an allocation that may
  * reclaim (deferred_split_scan() takes other mms' locks).  The rmap
  * functions drop the bit lock before deferred_split_folio() takes
- * split_queue_lock and before the trace takes rmap_trace_lock.  Interrupts
- * off as a lock (each must become a lock for SMP): static_key_set()
- * patching text, do_exit() from the mm teardown to the last switch,
- * n_tty_read() from its look at the read buffer (which the UART interrupt
- * fills) to its copy, kernel/signal.c's pending sets.  Sleeping needs
- * none: wait queues and task states (include/linux/wait.h) lose no wake-up.
+ * split_queue_lock and before the trace takes rmap_trace_lock.
+ *
+ * What a function expects held is asserted where Linux asserts it:
+ * mmap_assert_locked()/_write_locked() (the VMA calls, find_vma, faults;
+ * an mm no task has yet is exempt: linux/mmap_lock.h),
+ * VM_BUG_ON_FOLIO(!folio_test_locked()) (folio_move_anon_rmap,
+ * rmap_walk_file, remove_migration_ptes), lockdep_assert_held() on PTLs,
+ * anon_vma and rmap locks.  The rmap calls below need the PTL of the
+ * entries they account but are not given it: unchecked, as in Linux.
  */
 #include "linux/errno.h"
 #include "linux/rmap.h"
@@ -367,6 +307,8 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
+	/* Shared from the start, it is locked against other mappers (Linux's check). */
+	VM_WARN_ON_ONCE_FOLIO(!(flags & RMAP_EXCLUSIVE) && !folio_test_locked(folio), folio);
 	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
 	mapcount_shadow_mod(folio, &folio->page, folio_nr_pages(folio), vma, 1);

@@ -71,7 +71,9 @@ noinline_fn void folio_dup_file_rmap_pmd(struct folio *folio, struct page *page,
  * folio's first page (or, if that lies before the VMA, the VMA's start)
  * is (Linux's rmap_walk_file over the interval tree; foliOS's i_mmap is a
  * list, so the VMAs that miss the folio are skipped here).  A folio no
- * longer in the page cache (mapping NULL) has no mappings to find.
+ * longer in the page cache (mapping NULL) has no mappings to find.  The
+ * caller holds the folio lock, as Linux's: truncation cannot clear
+ * folio->mapping meanwhile, so the address_space outlives the walk.
  */
 void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 {
@@ -79,6 +81,7 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 	unsigned long nr = folio_nr_pages(folio);
 	struct vm_area_struct *vma;
 
+	VM_BUG_ON_FOLIO(!folio_test_locked(folio), folio);
 	VM_WARN_ON_ONCE(folio_test_anon(folio), "rmap_walk_file of an anon folio");
 	if (!mapping)
 		return;

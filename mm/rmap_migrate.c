@@ -142,6 +142,7 @@ static bool set_pmd_migration_entry(struct folio *folio, struct page *head,
 	bool exclusive = PageAnonExclusive(head);
 	pmd_t old;
 
+	lockdep_assert_held(pmd_lockptr(vma->vm_mm, pmd));
 	if (exclusive && folio_maybe_dma_pinned(folio))
 		return false;
 	old = pmdp_huge_get_and_clear(vma->vm_mm, haddr, pmd);
@@ -213,7 +214,7 @@ void try_to_migrate(struct folio *folio, enum ttu_flags flags)
 	struct rmap_walk_control rwc = { .arg = (void *)(unsigned long)flags,
 					 .rmap_one = try_to_migrate_one };
 
-	VM_WARN_ON_ONCE(!folio_test_locked(folio), "try_to_migrate: folio not locked");
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "try_to_migrate: not an anon folio");
 	rmap_walk_anon(folio, &rwc, true);
 }

@@ -9,8 +9,9 @@
  * The VMA cannot grow (VM_DONTEXPAND) and GUP refuses it.
  *
  * Locks: the caller of _install_special_mapping holds the mmap_lock for
- * write, or builds an mm no one else can reach (exec); the fault runs
- * under the mmap_lock for read and takes the PTE table's lock.
+ * write (exec's arch_setup_additional_pages() too: vma_create() asserts
+ * it); the fault runs under the mmap_lock for read and takes the PTE
+ * table's lock.
  */
 #include "linux/errno.h"
 #include "mm/internal.h"

@@ -173,8 +173,8 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 	unsigned int order = folio_order(folio);
 	pgoff_t index = folio->index;
 
-	VM_WARN_ON_ONCE(!folio_test_locked(folio) || !mapping || folio_test_anon(folio),
-			"split_file_folio: not a locked page-cache folio");
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE(!mapping || folio_test_anon(folio), "split_file_folio: not a page-cache folio");
 	if (new_order >= order)
 		return -EINVAL;
 	if (folio_mapped(folio))

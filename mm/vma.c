@@ -14,7 +14,8 @@
  * Each mm keeps its VMAs in a list sorted by address.
  *
  * Lock order: see mm/rmap.c; the caller holds the mm's mmap_lock for
- * write (linux/mm.h).  i_mmap changes under the file's i_mmap_rwsem
+ * write (linux/mm.h; asserted where a VMA is made, split, merged or
+ * freed).  i_mmap changes under the file's i_mmap_rwsem
  * (vma_interval_tree_insert/remove); i_mmap_writable is atomic.
  */
 #include "linux/errno.h"
@@ -23,6 +24,7 @@
 #include "mm/internal.h"
 #include "linux/mm.h"
 #include "linux/rmap.h"
+#include "linux/mmap_lock.h"
 
 /*
  * Insert a VMA for [start, end), before the first VMA that starts at or
@@ -32,9 +34,11 @@
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long vm_flags)
 {
-	struct vm_area_struct *vma = kzalloc(sizeof(*vma)), *pos;
+	struct vm_area_struct *vma, *pos;
 	struct list_head *before = &mm->mmap;
 
+	mmap_assert_write_locked(mm);
+	vma = kzalloc(sizeof(*vma));
 	if (!vma)
 		return NULL;
 	vma->vm_start = start;
@@ -108,6 +112,7 @@ void vma_dup_file(struct vm_area_struct *new, struct vm_area_struct *old)
  */
 void remove_vma(struct vm_area_struct *vma)
 {
+	mmap_assert_write_locked(vma->vm_mm);
 	if (vma->vm_ops && vma->vm_ops->close)
 		vma->vm_ops->close(vma);
 	if (vma->vm_file) {
@@ -187,6 +192,18 @@ void take_rmap_locks(struct vm_area_struct *vma)
 		anon_vma_lock_write(vma->anon_vma);
 }
 
+/*
+ * vma's rmap locks are held for write (take_rmap_locks()): where a zap
+ * frees page tables, only they keep other processes' rmap walkers out.
+ */
+void rmap_locks_assert_held(struct vm_area_struct *vma)
+{
+	if (vma->vm_file && vma->vm_file->f_mapping)
+		i_mmap_assert_write_locked(vma->vm_file->f_mapping);
+	if (vma->anon_vma)
+		lockdep_assert_held_write(&vma->anon_vma->root->rwsem);
+}
+
 void drop_rmap_locks(struct vm_area_struct *vma)
 {
 	if (vma->anon_vma)
@@ -202,9 +219,10 @@ void drop_rmap_locks(struct vm_area_struct *vma)
  */
 struct vm_area_struct *split_vma(struct vm_area_struct *vma, unsigned long addr)
 {
-	struct vm_area_struct *tail = vma_dup_range(vma, addr, vma->vm_end,
-						    linear_page_index(vma, addr));
+	struct vm_area_struct *tail;
 
+	mmap_assert_write_locked(vma->vm_mm);
+	tail = vma_dup_range(vma, addr, vma->vm_end, linear_page_index(vma, addr));
 	if (!tail)
 		return NULL;
 	split_huge_pmd_address(vma, addr);
@@ -273,6 +291,7 @@ void vma_merge_all(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *next;
 
+	mmap_assert_write_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		while (vma->vm_list.next != &mm->mmap) {
 			next = list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);

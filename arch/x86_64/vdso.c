@@ -18,13 +18,14 @@
  * setup_getcpu() puts it there on each CPU as it comes up.
  *
  * Locks: none of its own.  The mappings are made while exec builds the new
- * mm, which only the exec'ing task can reach; the data page's writers are
- * named in datapage.h.
+ * mm, under its mmap_lock for write (the mm is the exec'ing task's already:
+ * /proc may reach it); the data page's writers are named in datapage.h.
  */
 #include "linux/errno.h"
 #include "linux/binfmts.h"
 #include "linux/time64.h"
 #include "linux/mm.h"
+#include "linux/mmap_lock.h"
 #include <asm/cpu.h>
 #include <asm/page.h>
 #include "vdso/datapage.h"
@@ -77,21 +78,27 @@ void vdso_init(void)
 
 /*
  * Map [vvar] and [vdso] into mm, the new mm exec is building, at the
- * highest free place below its mmap base (Linux's map_vdso); the vDSO's
- * address (AT_SYSINFO_EHDR) in *ehdr.  0 or -ENOMEM.
+ * highest free place below its mmap base (Linux's map_vdso, which takes
+ * the mmap_lock for write: the mm is current's already, /proc may look
+ * at it); the vDSO's address (AT_SYSINFO_EHDR) in *ehdr.  0 or -ENOMEM.
  */
 int arch_setup_additional_pages(struct mm_struct *mm, unsigned long *ehdr)
 {
 	unsigned long image_len = vdso_mapping.nr_pages << PAGE_SHIFT;
-	long addr = get_unmapped_area(mm, 0, PAGE_SIZE + image_len, 0);
+	long addr;
+	int ret = 0;
 
+	mmap_write_lock(mm);
+	addr = get_unmapped_area(mm, 0, PAGE_SIZE + image_len, 0);
 	if (addr < 0)
-		return addr;
-	if (!_install_special_mapping(mm, addr, PAGE_SIZE, VM_READ | VM_MAYREAD | VM_IO | VM_DONTDUMP,
-				      &vvar_mapping) ||
-	    !_install_special_mapping(mm, addr + PAGE_SIZE, image_len,
-				      VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC, &vdso_mapping))
-		return -ENOMEM;
-	*ehdr = addr + PAGE_SIZE;
-	return 0;
+		ret = addr;
+	else if (!_install_special_mapping(mm, addr, PAGE_SIZE,
+					   VM_READ | VM_MAYREAD | VM_IO | VM_DONTDUMP, &vvar_mapping) ||
+		 !_install_special_mapping(mm, addr + PAGE_SIZE, image_len,
+					   VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC, &vdso_mapping))
+		ret = -ENOMEM;
+	else
+		*ehdr = addr + PAGE_SIZE;
+	mmap_write_unlock(mm);
+	return ret;
 }

@@ -17,13 +17,32 @@
  * with data in the page cache has i_mapping (include/linux/pagemap.h); mmap of a file calls f_op->mmap
  * (mm/syscalls.c), which sets the VMA's vm_ops.
  *
- * Locking (the order of all of them: mm/rmap.c): an inode's i_count is
- * atomic; inode_lock (i_rwsem) guards a file's size and data writes and a
- * directory's entries (fs/libfs.c); directory paths are under rename_lock
- * (fs/d_path.c), the mount table under namespace_sem (fs/namespace.c);
- * i_mmap_rwsem guards a file's rmap, inode_sb_list_lock the inode list,
- * f_pos_lock a shared file's position, files->file_lock an fd table's
- * slots; i_sequence is set once, by cmpxchg (kernel/futex.c).
+ * Locking: an inode's i_count is atomic; i_sequence is set once, by
+ * cmpxchg (kernel/futex.c); i_mmap_rwsem, a file's rmap, is an mm lock
+ * (mm/rmap.c).  The file system's locks, what each guards, and their
+ * order, the top of the kernel's one tree (mm/rmap.c has mm's part and
+ * the conventions):
+ *   file->f_pos_lock (mutex): a shared file's position (read, write, lseek)
+ *     sb->s_vfs_rename_mutex: one cross-directory rename at a time
+ *       inode->i_rwsem: a directory's entries; write: create, link, unlink,
+ *       mkdir, rmdir, rename, umount; read: lookup, getdents (across its
+ *       copy to user); two by lock_rename: an ancestor /1 (PARENT) then /3
+ *       (CHILD), else by address /1 then /2 (PARENT2)
+ *         inode->i_rwsem (subclass 0): the inode whose name goes or that
+ *         gains one, a mount point; a file's inode_lock: i_size, writes,
+ *         truncate, fallocate, seals, across user copies (MADV_REMOVE drops
+ *         the mmap_lock before its fallocate)
+ *           namespace_sem: the mount table; write: mount, umount; read:
+ *           lookups, rmdir and rename across their checks
+ *     mmap_lock and the rest of mm's tree under each: user copies fault
+ *   pipe->mutex (fs/pipe.c): a pipe's ring and ends, across user copies
+ *   and gup (mmap_lock under it)
+ * Spinlocks, each alone: inode_sb_list_lock (fs/inode.c: the inode list),
+ * rename_lock (fs/d_path.c: tmpfs directories' paths and entry lists; under
+ * i_rwsem, namespace_sem and s_vfs_rename_mutex), files->file_lock (an fd
+ * table's slots; fput after it), file_lock_lock (fs/locks.c: POSIX, OFD and
+ * flock lists; kmalloc_lock under it), pipe_files_lock (fs/pipe.c: each
+ * inode's i_pipe and its ring's open files).
  */
 #ifndef _LINUX_FS_H
 #define _LINUX_FS_H
@@ -203,6 +222,10 @@ static inline void i_mmap_unlock_read(struct address_space *mapping)
 {
 	up_read(&mapping->i_mmap_rwsem);
 }
+
+/* Linux's i_mmap_assert_locked and _write_locked: lockdep's only (linux/rwsem.h). */
+#define i_mmap_assert_locked(mapping) lockdep_assert_held(&(mapping)->i_mmap_rwsem)
+#define i_mmap_assert_write_locked(mapping) lockdep_assert_held_write(&(mapping)->i_mmap_rwsem)
 
 /*
  * i_mmap_writable, Linux's handshake between shared writable mappings and

@@ -8,6 +8,10 @@
  * An ID allocator (Linux's IDA): the lowest free ID in a range.  IDs live in
  * chunks of IDA_CHUNK_BITS, each a bitmap with a count of IDs in use,
  * allocated when first needed and freed when empty.
+ *
+ * Lock order (the kernel's tree: mm/rmap.c): ida->lock (irq: always
+ * irqsave) guards one IDA's bitmap (lib/ida.c; mm_ida); ida_alloc_range()
+ * calls kmalloc under it, so kmalloc_lock and zone.lock come below.
  */
 #define IDA_CHUNK_BITS  4096
 

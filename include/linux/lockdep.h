@@ -10,6 +10,9 @@
  * a class taken both in a hardirq and with interrupts enabled, sleeping in
  * atomic context, and a lock held at the return to user mode or at exit are
  * reported.  A report panics ("lockdep: ..."): make test cannot miss one.
+ * Code says which locks it expects held with lockdep_assert_held()
+ * (linux/spinlock.h) and, for a rw_semaphore, its _write and _read forms
+ * and rwsem_assert_held() (linux/rwsem.h); they WARN.
  */
 #ifndef _LINUX_LOCKDEP_H
 #define _LINUX_LOCKDEP_H

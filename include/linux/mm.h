@@ -6,8 +6,9 @@
  *
  * Locks: the do_* calls that change the VMA list want the mmap_lock held
  * for write, the faults and population for read (linux/mmap_lock.h: the
- * system calls, the fault handler and gup take it); a caller that owns an
- * mm nobody else can reach (a test, a new mm) may leave it unlocked.
+ * system calls, the fault handler and gup take it; mmap_assert_locked()
+ * checks).  A caller that owns an mm nobody else can reach — no task has
+ * it yet: a test's, a fork child's being copied — may leave it unlocked.
  * Order: mm/rmap.c.
  */
 #ifndef _LINUX_MM_H
@@ -15,6 +16,7 @@
 
 #include "linux/errno.h"
 #include "linux/mm_types.h"
+#include "linux/mmdebug.h"
 #include "linux/gfp.h"
 #include "uapi/linux/resource.h"
 #include "uapi/linux/mman.h"
@@ -95,7 +97,6 @@ static inline bool put_page_testzero(struct page *page)
 	return atomic_dec_and_test(&page->_refcount);
 }
 
-void dump_page(const struct page *page, const char *reason);
 void page_flag_names(unsigned long flags, char *buf, size_t size);
 void bad_page(const struct page *page, const char *reason);
 

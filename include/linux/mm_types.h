@@ -112,6 +112,7 @@ struct mm_struct {
 	unsigned int mm_id;
 	atomic_t mm_count;              /* references to the struct (mmgrab/mmdrop) */
 	int mm_users;                   /* tasks using the mappings (CLONE_VM threads; mmput); atomic ops */
+	bool published;                 /* a task has it: it changes under mmap_lock (mm_publish) */
 	struct rw_semaphore mmap_lock;  /* the VMA list and the page tables' shape (linux/mmap_lock.h) */
 	spinlock_t page_table_lock;     /* PGD and PUD entries, vma->anon_vma, deposited tables */
 	unsigned long flags;            /* MMF_* */

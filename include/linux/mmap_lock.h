@@ -9,7 +9,6 @@
 #define _LINUX_MMAP_LOCK_H
 
 #include "linux/rwsem.h"
-#include "linux/printk.h"
 #include "linux/mm_types.h"
 
 static inline void mmap_init_lock(struct mm_struct *mm)
@@ -53,16 +52,37 @@ static inline void mmap_write_downgrade(struct mm_struct *mm)
 	downgrade_write(&mm->mmap_lock);
 }
 
-static inline void mmap_assert_locked(struct mm_struct *mm)
-{
-	if (!rwsem_is_locked(&mm->mmap_lock))
-		panic("mmap_assert_locked: mmap_lock of mm %u not held", mm->mm_id);
-}
+/*
+ * The mmap_lock is held (for write): Linux's assertions, made where Linux
+ * makes them (find_vma, __anon_vma_prepare, the VMA changes, GUP).  With
+ * CONFIG_LOCKDEP this task must hold it, else somebody must (the count:
+ * one load, so every build keeps them); a WARN if not.
+ *
+ * The rule foliOS adds (linux/mm.h): an mm no task has yet can be reached
+ * by its creator only — a test's, a ktest's, the child's while dup_mm()
+ * copies into it — which may change it without the lock.  It is not
+ * asserted until it is published: given to a task (fork, exec:
+ * mm_publish()), from when /proc, ptrace and the task's other threads may
+ * reach it.  exec builds its new mm as current's, so it takes the lock.
+ */
+#define mmap_assert_locked(mm) do {                                          \
+	struct mm_struct *__mm = (mm);                                       \
+									     \
+	if (READ_ONCE(__mm->published))                                      \
+		rwsem_assert_held(&__mm->mmap_lock);                         \
+} while (0)
 
-static inline void mmap_assert_write_locked(struct mm_struct *mm)
+#define mmap_assert_write_locked(mm) do {                                    \
+	struct mm_struct *__mm = (mm);                                       \
+									     \
+	if (READ_ONCE(__mm->published))                                      \
+		rwsem_assert_held_write(&__mm->mmap_lock);                   \
+} while (0)
+
+/* mm becomes a task's (fork's copy of it, exec's new one): others may reach it now. */
+static inline void mm_publish(struct mm_struct *mm)
 {
-	if (!rwsem_is_write_locked(&mm->mmap_lock))
-		panic("mmap_assert_write_locked: mmap_lock of mm %u not held for write", mm->mm_id);
+	WRITE_ONCE(mm->published, true);
 }
 
 #endif

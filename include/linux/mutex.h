@@ -8,6 +8,7 @@
 
 #include "linux/types.h"
 #include "linux/lockdep.h"
+#include "linux/spinlock.h"        /* lockdep_assert_held() */
 
 struct mutex {
 	unsigned long owner;            /* the owning task_struct, 0: free */

@@ -176,7 +176,7 @@ static inline void folio_lock(struct folio *folio)
 /* Release the lock (a full barrier on x86: the PG_waiters test comes after). */
 static inline void folio_unlock(struct folio *folio)
 {
-	VM_WARN_ON_ONCE(!folio_test_locked(folio), "folio_unlock: not locked");
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	clear_bit_unlock(PG_locked, &folio->flags);
 	if (unlikely(test_bit(PG_waiters, &folio->flags)))
 		folio_wake_bit(folio);
@@ -215,6 +215,5 @@ static inline bool folio_test_large_maybe_mapped_shared(const struct folio *foli
 struct folio *folio_alloc(gfp_t gfp, unsigned int order);
 void folio_put(struct folio *folio);
 void folio_put_refs(struct folio *folio, int refs);
-void dump_folio(const struct folio *folio, const struct page *page);
 
 #endif

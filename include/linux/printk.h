@@ -1,4 +1,10 @@
-/* Kernel log: printk with Linux's log levels, panic, and sanity checks. */
+/*
+ * Kernel log: printk with Linux's log levels, panic, and sanity checks.
+ * Lock order (the kernel's tree: mm/rmap.c): logbuf_lock (irq: always
+ * irqsave, kernel/printk.c) serializes whole printk calls, which may come
+ * under any other lock; under it only lockdep's graph_lock (a raw word,
+ * kernel/locking/lockdep.c).
+ */
 #ifndef _LINUX_PRINTK_H
 #define _LINUX_PRINTK_H
 

@@ -1,4 +1,9 @@
-/* Random numbers: the kernel's ChaCha20 CRNG (kernel/random.c; Linux's linux/random.h). */
+/*
+ * Random numbers: the kernel's ChaCha20 CRNG (kernel/random.c; Linux's
+ * linux/random.h).  Lock order (the kernel's tree: mm/rmap.c):
+ * base_crng.lock (irq: always irqsave) guards the CRNG's key and counter,
+ * held briefly, never with a user copy; nothing is taken under it.
+ */
 #ifndef _LINUX_RANDOM_H
 #define _LINUX_RANDOM_H
 

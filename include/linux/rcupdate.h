@@ -23,6 +23,11 @@
  *
  * Callbacks run in process context with interrupts on, outside every lock
  * (the idle loop, the return to user mode): they must not sleep.
+ *
+ * Lock order (the kernel's tree: mm/rmap.c): rcu_state.lock (irq: always
+ * irqsave, kernel/rcu/tree.c) guards the grace periods and the callback
+ * lists; call_rcu() takes it under any lock, and nothing is taken under
+ * it (the tick reports quiescent states).
  */
 #ifndef _LINUX_RCUPDATE_H
 #define _LINUX_RCUPDATE_H

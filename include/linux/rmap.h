@@ -128,11 +128,14 @@ void try_to_migrate(struct folio *folio, enum ttu_flags flags);
 /*
  * A folio this vma's mm alone maps became exclusive (COW reuse): point it
  * at vma's own anon_vma, so later walks skip the VMAs of the processes it
- * was shared with (Linux's folio_move_anon_rmap; Linux holds the folio
- * lock).  Inline: every reuse of a small folio does it.
+ * was shared with (Linux's folio_move_anon_rmap).  Under the folio lock,
+ * as in Linux: it orders the move against another reuse, a split and a
+ * migration, which all hold it.  Inline: every reuse of a small folio
+ * does it.
  */
 static inline void folio_move_anon_rmap(struct folio *folio, struct vm_area_struct *vma)
 {
+	VM_BUG_ON_FOLIO(!folio_test_locked(folio), folio);
 	VM_WARN_ON_ONCE(!vma->anon_vma, "folio_move_anon_rmap: vma without anon_vma");
 	WRITE_ONCE(folio->mapping, (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON));
 }

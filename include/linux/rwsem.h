@@ -11,7 +11,9 @@
  * writer).
  *
  * Locks: wait_lock (a spinlock) guards wait_list and the waiters' state;
- * count changes by atomic operations, its flag bits under wait_lock.
+ * count changes by atomic operations, its flag bits under wait_lock.  Lock
+ * order (the kernel's tree: mm/rmap.c): under wait_lock only the wake-up's
+ * wq_head->lock (include/linux/sched.h).
  */
 #ifndef _LINUX_RWSEM_H
 #define _LINUX_RWSEM_H
@@ -133,5 +135,44 @@ static inline bool rwsem_is_write_locked(struct rw_semaphore *sem)
 {
 	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED) & RWSEM_WRITER_LOCKED;
 }
+
+/*
+ * Assertions (Linux's): lockdep_assert_held(sem) (linux/spinlock.h) for
+ * held either way.  foliOS's validator keeps no read or write mark per
+ * held lock, so the _write and _read forms ask it whether this task holds
+ * sem and the count how: a task that holds sem while the writer bit is
+ * set is its writer, as a writer excludes every other holder.  Like
+ * Linux's, they check nothing without CONFIG_LOCKDEP.
+ */
+#define lockdep_assert_held_write(sem) do {                                  \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		WARN_ON_ONCE(!lock_is_held(sem) || !rwsem_is_write_locked(sem), \
+			     "lockdep_assert_held_write: " #sem " not held for write"); \
+} while (0)
+#define lockdep_assert_held_read(sem) do {                                   \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		WARN_ON_ONCE(!lock_is_held(sem) || rwsem_is_write_locked(sem), \
+			     "lockdep_assert_held_read: " #sem " not held for read"); \
+} while (0)
+
+/*
+ * Linux's rwsem_assert_held(_write): the validator's answer where there
+ * is one, else the count's, which says somebody holds sem (for write) —
+ * one load, for the checks every build keeps (mmap_assert_locked()).
+ * Macros, so that a WARN names its caller's line.
+ */
+#define rwsem_assert_held(sem) do {                                          \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		lockdep_assert_held(sem);                                    \
+	else                                                                 \
+		WARN_ON_ONCE(!rwsem_is_locked(sem), "rwsem_assert_held: " #sem " not held"); \
+} while (0)
+#define rwsem_assert_held_write(sem) do {                                    \
+	if (IS_ENABLED(CONFIG_LOCKDEP))                                      \
+		lockdep_assert_held_write(sem);                              \
+	else                                                                 \
+		WARN_ON_ONCE(!rwsem_is_write_locked(sem),                    \
+			     "rwsem_assert_held_write: " #sem " not held for write"); \
+} while (0)
 
 #endif

@@ -1,9 +1,33 @@
 /*
  * Tasks (Linux's task_struct, one thread per process) and the scheduler.
  *
- * Lock order: see mm/rmap.c; tasklist_lock (kernel/sched.c) guards the task
- * tree and PIDs; a task's pi_lock and its run queue's lock guard its
- * scheduling state (kernel/sched/core.c).
+ * The tasks', signals' and scheduler's locks, all spinlocks: what each
+ * guards, and their order (part of the kernel's one tree: mm/rmap.c has
+ * mm's part and the conventions; irq: always irqsave, a handler takes it):
+ *   itimer_lock        irq   kernel/itimer.c   ITIMER_REAL; the tick sends SIGALRM
+ *     tasklist_lock, kmalloc_lock
+ *   futex_hash_bucket.lock   kernel/futex.c    futex waiters (two: by address);
+ *                                              wakes them: pi_lock, rq->lock (the
+ *                                              key's lookup takes the mmap_lock
+ *                                              for read before)
+ *   tasklist_lock      irq   kernel/sched.c    tasks, PIDs, thread groups' lists
+ *                                              and counts, signal state (Linux's
+ *                                              siglock) and group stops, process
+ *                                              groups, sessions, a tty's session
+ *                                              and foreground group, a task's
+ *                                              files/fs/mm pointers (/proc pins
+ *                                              them under it), tasks in use;
+ *                                              kmalloc_lock (mm/rmap.c)
+ *     wq_head->lock    irq   kernel/sched/wait.c  a wait queue (pipe, tty, wait4,
+ *                                              wait_var_event); also under a PTL
+ *                                              (a migration entry's wait, mm/rmap.c)
+ *       pi_lock        irq   kernel/sched/core.c  one task's wake-up and affinity
+ *         rq->lock     irq   kernel/sched/core.c  one CPU's run queue; held across
+ *                                              schedule()'s switch; two of them in
+ *                                              CPU order (kernel/sched/fair.c)
+ *         ida->lock, kmalloc_lock, zone.lock   the switch's mmdrop of a lazily
+ *                                              kept mm (arch/x86_64/tlb.c)
+ * do_exit() keeps interrupts off from the mm teardown to the last switch.
  */
 #ifndef _LINUX_SCHED_H
 #define _LINUX_SCHED_H

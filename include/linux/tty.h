@@ -5,6 +5,13 @@
  * read buffer and read returns a line at a time — or, with ICANON off,
  * the bytes as they come (VMIN, VTIME) — as the termios says.  One tty:
  * the console.
+ *
+ * Lock order (the kernel's tree: mm/rmap.c): atomic_read_lock (a mutex:
+ * one reader at a time) -> tty->lock (irq: always irqsave, the receive
+ * interrupt takes it) -> tasklist_lock (^C's kill_pgrp; tty->session and
+ * tty->pgrp change under it, include/linux/sched.h), the console lock
+ * (echo) and read_wait's lock.  A reader sleeps and copies to user memory
+ * (mmap_lock) with neither spinlock held.
  */
 #ifndef _LINUX_TTY_H
 #define _LINUX_TTY_H

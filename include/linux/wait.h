@@ -7,8 +7,9 @@
  * barrier), so either the sleeper sees the condition or the waker sees the
  * sleeper: no wake-up is lost, on any CPU, with interrupts on or off.
  *
- * Lock order (mm/rmap.c): wq_head->lock, then the woken task's pi_lock and
- * run-queue lock (kernel/sched/core.c).  Wakers may run in interrupts.
+ * Lock order (include/linux/sched.h): wq_head->lock, then the woken task's
+ * pi_lock and run-queue lock (kernel/sched/core.c).  Wakers may run in
+ * interrupts.
  */
 #ifndef _LINUX_WAIT_H
 #define _LINUX_WAIT_H

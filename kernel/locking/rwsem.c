@@ -24,7 +24,7 @@
  * (kernel/sched/wait_bit.c), which queues before it drops wait_lock, so no
  * wake-up is lost on any CPU; the wake-up (wq_head->lock, then pi_lock and
  * rq->lock) happens under wait_lock, so a woken waiter's frame, on its
- * stack, outlives it.  Order: mm/rmap.c.  Also built into the host tests
+ * stack, outlives it.  Order: linux/rwsem.h.  Also built into the host tests
  * (tests/host/hostenv.c: the wait yields).
  */
 #include "linux/rwsem.h"

@@ -34,7 +34,7 @@
  * in queue order, which rcu_barrier() relies on.
  *
  * Locks: rcu_state.lock, irq-safe (the tick reports QSs), a leaf: call_rcu()
- * may be called under any lock.  Order: mm/rmap.c.
+ * may be called under any lock.  Order: linux/rcupdate.h.
  */
 #include "linux/rcupdate.h"
 #include "linux/cpumask.h"

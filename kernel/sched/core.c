@@ -22,7 +22,7 @@
  * freed only once it is off its CPU (sched_wait_off_cpu).
  *
  * Locks: rq->lock (irq-safe) guards a run queue, its tasks' queue state
- * and sleep_start; p->pi_lock serialises p's wake-ups.  Order: mm/rmap.c.
+ * and sleep_start; p->pi_lock serialises p's wake-ups.  Order: linux/sched.h.
  */
 #include "kernel/sched/sched.h"
 #include "linux/rseq.h"

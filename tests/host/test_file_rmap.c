@@ -258,6 +258,7 @@ static void test_rmap_walk_file(void **state)
 	rwc.arg = &seen;
 	f->index = 8;
 	B.vma.vm_pgoff = 100;                           /* maps the file from page 100 on */
+	folio_lock(f);                                  /* the walk's: mapping stays */
 	rmap_walk(f, &rwc);
 	assert_int_equal(seen, 2);                      /* A and C */
 	B.vma.vm_pgoff = 0;
@@ -265,6 +266,7 @@ static void test_rmap_walk_file(void **state)
 	seen = 0;
 	rmap_walk(f, &rwc);
 	assert_int_equal(seen, 2);                      /* A and B */
+	folio_unlock(f);
 	list_add_tail(&C.vma.shared, &mapping.i_mmap);
 	cache_drop(f);
 }

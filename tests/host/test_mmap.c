@@ -9,6 +9,7 @@
 #include "tests/host/rmap_helpers.h"
 #include "linux/mm.h"
 #include "linux/pgtable.h"
+#include "linux/mmap_lock.h"
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -241,6 +242,32 @@ static void test_rlimits(void **state)
 			 -ENOMEM);
 }
 
+/*
+ * The mmap_lock assertions (linux/mmap_lock.h): an mm no task has, as every
+ * test's here, may be changed unlocked; once published, the VMA calls want
+ * the lock (this build reads its count): unlocked, or read-held where they
+ * want it for write, they warn.
+ */
+static void test_mmap_assert_published(void **state)
+{
+	(void)state;
+	assert_int_equal(do_mmap(mm, NULL, BASE, PAGE_SIZE, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), BASE);
+	mm_publish(mm);
+	mmap_write_lock(mm);
+	assert_int_equal(do_munmap(mm, BASE, PAGE_SIZE), 0);
+	mmap_write_unlock(mm);
+	assert_int_equal(nr_warnings, 0);
+	assert_null(find_vma(mm, BASE));
+	assert_int_equal(nr_warnings, 1);
+	mmap_read_lock(mm);
+	assert_null(find_vma(mm, BASE));
+	mmap_assert_write_locked(mm);
+	mmap_read_unlock(mm);
+	assert_int_equal(nr_warnings, 2);
+	nr_warnings = 0;                                /* the expected ones */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +278,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mprotect, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_prot_none, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_rlimits, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_mmap_assert_published, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name("mmap", tests, NULL, NULL);

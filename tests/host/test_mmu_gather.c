@@ -42,8 +42,10 @@ static void test_free_at_flush(void **state)
 	assert_int_equal(read_byte(mm, BASE + 3 * PAGE_SIZE, ACC_USER), 0x13);
 	flushes = softmmu_flushes;
 	tlb_gather_mmu(&tlb, mm);
-	tlb.free_tables = true;         /* as do_munmap's gather */
+	tlb.free_tables = true;         /* as do_munmap's gather, under the rmap locks */
+	take_rmap_locks(vma);
 	unmap_page_range(&tlb, vma, BASE, BASE + 8 * PAGE_SIZE);
+	drop_rmap_locks(vma);
 	assert_int_equal(global_node_page_state(NR_ANON_MAPPED), 0);    /* unmapped... */
 	assert_int_equal(zone.free_pages, free_before);                 /* ...not freed */
 	assert_int_equal(softmmu_flushes, flushes);
@@ -68,7 +70,9 @@ static void test_batch_full(void **state)
 	flushes = softmmu_flushes;
 	tlb_gather_mmu(&tlb, mm);
 	tlb.free_tables = true;
+	take_rmap_locks(vma);
 	unmap_page_range(&tlb, vma, BASE, BASE + n * PAGE_SIZE);
+	drop_rmap_locks(vma);
 	assert_int_equal(softmmu_flushes, flushes + 1);                 /* the full batch */
 	assert_int_equal(zone.free_pages, free_before + MMU_GATHER_BATCH);
 	assert_int_equal(tlb.nr_pages, 10);

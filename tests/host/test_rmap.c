@@ -208,6 +208,7 @@ static void test_remove_pmd_with_ptes(void **state)
 	struct folio *f = folio_alloc(0, HPAGE_PMD_ORDER);
 
 	(void)state;
+	__folio_set_locked(f);                /* mapped shared from the start: locked */
 	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_NONE);
 	folio_add_anon_rmap_ptes(f, folio_page(f, 0), 8, &A.vma, 0, RMAP_NONE);
 	EXPECT_FOLIO(f, 9, 1, 8, A.mm->mm_id, 9, 0, 0, false);
@@ -244,6 +245,7 @@ static void test_add_pmd(void **state)
 	struct folio *f = folio_alloc(0, HPAGE_PMD_ORDER);
 
 	(void)state;
+	__folio_set_locked(f);                /* mapped shared from the start: locked */
 	folio_add_new_anon_rmap(f, &A.vma, 0, RMAP_NONE);
 	folio_remap_pmd_as_ptes(f, &f->page, &A.vma, 0);
 	assert_int_equal(anon_thps() - thps0, 0);
@@ -275,6 +277,7 @@ static void test_average_page_mapcount(void **state)
 	folio_try_dup_anon_rmap_pte(small, &small->page, &B.vma, &A.vma);
 	assert_int_equal(folio_average_page_mapcount(small), 2);
 	pmd = folio_alloc(0, HPAGE_PMD_ORDER);
+	__folio_set_locked(pmd);              /* mapped shared from the start: locked */
 	folio_add_new_anon_rmap(pmd, &A.vma, 0, RMAP_NONE);
 	folio_try_dup_anon_rmap_pmd(pmd, &pmd->page, &B.vma, &A.vma);
 	assert_int_equal(folio_average_page_mapcount(pmd), 2);  /* two PMDs */

@@ -6,8 +6,9 @@
  * writable alias of the kernel text.  The mapcount trace uses one, so that
  * an rmap call pays nothing measurable while the trace is off.
  *
- * Lock order: see mm/rmap.c; patching holds jump_label_lock and stops the
- * other CPUs, interrupts off, until the new bytes are in (jump_label.c).
+ * Lock order: patching holds jump_label_lock, taken with no other lock held
+ * (boot, the mapcount trace's switch), and stops the other CPUs,
+ * interrupts off, until the new bytes are in (jump_label.c).
  */
 #ifndef ASM_JUMP_LABEL_H
 #define ASM_JUMP_LABEL_H
