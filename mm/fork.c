@@ -58,7 +58,7 @@ static int copy_file_ptes(struct vm_area_struct *dst_vma, struct vm_area_struct 
 {
 	folio_ref_add(folio, nr);
 	folio_dup_file_rmap_ptes(folio, page, nr, dst_vma);
-	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
+	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pte_write(*src_pte));
 	add_mm_counter_file(dst_vma->vm_mm, folio, nr);
 	return nr;
 }
@@ -79,7 +79,7 @@ static int copy_present_page(struct vm_area_struct *dst_vma, pte_t *dst_pte, uns
 		return -ENOMEM;
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	folio_add_new_anon_rmap(new, dst_vma, addr, RMAP_EXCLUSIVE);
-	*dst_pte = mk_pte_entry(folio_pfn(new), vm_get_page_prot(dst_vma));
+	*dst_pte = pfn_pte(folio_pfn(new), vm_get_page_prot(dst_vma));
 	return 1;
 }
 
@@ -99,7 +99,7 @@ static noinline_fn int copy_maybe_pinned_pte(struct vm_area_struct *dst_vma,
 		folio_put_refs(folio, 1);
 		return copy_present_page(dst_vma, dst_pte, addr, page);
 	}
-	__copy_ptes(dst_pte, src_pte, 1, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
+	__copy_ptes(dst_pte, src_pte, 1, is_cow_mapping(src_vma->vm_flags) && pte_write(*src_pte));
 	return 1;
 }
 
@@ -126,7 +126,7 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 		folio_put_refs(folio, nr);
 		return copy_maybe_pinned_pte(dst_vma, src_vma, dst_pte, src_pte, addr, folio, page);
 	}
-	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pgent_write(*src_pte));
+	__copy_ptes(dst_pte, src_pte, nr, is_cow_mapping(src_vma->vm_flags) && pte_write(*src_pte));
 	return nr;
 }
 
@@ -179,8 +179,8 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		struct folio *folio;
 
 		nr = 1;
-		if (!pgent_present(*src)) {
-			if (unlikely(!pgent_none(*src)))
+		if (!pte_present(*src)) {
+			if (unlikely(!pte_none(*src)))
 				anon += copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr);
 			continue;
 		}
@@ -223,7 +223,7 @@ static int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct
 	for (; (pmd = pmd_entry_next(src_pgd, &addr, src_vma->vm_end, &next)); addr = next) {
 		int ret = -EAGAIN;
 
-		if (pgent_huge(*pmd))
+		if (pmd_trans_huge(*pmd))
 			ret = copy_huge_pmd(dst_vma, src_vma, pmd, addr);
 		else if (unlikely(is_swap_pmd(*pmd)))   /* a PMD migration entry: copy its PTE ones */
 			__split_huge_pmd(src_vma, pmd, addr);

@@ -108,10 +108,10 @@ static bool gup_must_unshare(struct vm_area_struct *vma, unsigned int flags, str
  * (Linux's can_follow_write_pte)?  Only with FOLL_FORCE in a mapping
  * without VM_WRITE, to a page the write fault already made exclusive.
  */
-static bool can_follow_write(pgent_t entry, struct page *page, struct vm_area_struct *vma,
+static bool can_follow_write(bool writable, struct page *page, struct vm_area_struct *vma,
 			     unsigned int flags)
 {
-	if (pgent_write(entry))
+	if (writable)
 		return true;
 	if (!(flags & FOLL_FORCE) || (vma->vm_flags & VM_WRITE))
 		return false;
@@ -127,13 +127,13 @@ static bool can_follow_write(pgent_t entry, struct page *page, struct vm_area_st
  */
 static spinlock_t *follow_lock(struct mm_struct *mm, unsigned long address)
 {
-	pmd_t *pmd = pgtable_entry(mm->pgd, address, PT_PMD, false);
+	pmd_t *pmd = mm_find_pmd(mm, address);
 	spinlock_t *ptl;
 
-	while (pmd && pgent_present(READ_ONCE(*pmd))) {
-		if (pgent_huge(READ_ONCE(*pmd))) {
+	while (pmd && pmd_present(pmdp_get(pmd))) {
+		if (pmd_trans_huge(pmdp_get(pmd))) {
 			ptl = pmd_lock(mm, pmd);
-			if (pgent_huge(*pmd))
+			if (pmd_trans_huge(*pmd))
 				return ptl;
 			spin_unlock(ptl);
 		} else if (pte_offset_map_lock(mm, pmd, address, &ptl)) {
@@ -155,18 +155,23 @@ static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long a
 	spinlock_t *ptl = follow_lock(vma->vm_mm, address);
 	struct page *page = NULL, *head;
 	struct pgwalk w;
-	pgent_t entry;
+	bool writable;
 	int ret;
 
 	if (!ptl)
 		return NULL;
 	if (!pgtable_lookup(vma->vm_mm->pgd, address, &w))
 		goto out;
-	entry = w.entry[w.leaf_level];
-	head = pfn_to_page(w.leaf_level == PT_PMD ? pgent_pfn(entry) : w.phys >> PAGE_SHIFT);
-	if ((flags & FOLL_WRITE) && !can_follow_write(entry, head, vma, flags))
+	if (w.leaf_level == PT_PMD) {
+		head = pfn_to_page(pmd_pfn(__pmd(w.entry[PT_PMD])));
+		writable = pmd_write(__pmd(w.entry[PT_PMD]));
+	} else {
+		head = pfn_to_page(w.phys >> PAGE_SHIFT);
+		writable = pte_write(__pte(w.entry[PT_PTE]));
+	}
+	if ((flags & FOLL_WRITE) && !can_follow_write(writable, head, vma, flags))
 		goto out;
-	if (!pgent_write(entry) && gup_must_unshare(vma, flags, head)) {
+	if (!writable && gup_must_unshare(vma, flags, head)) {
 		page = ERR_PTR(-EMLINK);
 		goto out;
 	}

@@ -149,7 +149,7 @@ static void set_huge_zero_folio(pte_t *table, struct mm_struct *mm, struct vm_ar
 				unsigned long haddr, pmd_t *pmd, struct folio *zero_folio)
 {
 	lockdep_assert_held(pmd_lockptr(mm, pmd));
-	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(zero_folio), vma_pgprot(vma, false)));
+	set_pmd_at(mm, haddr, pmd, pfn_pmd_huge(folio_pfn(zero_folio), vma_pgprot(vma, false)));
 	pgtable_trans_huge_deposit(mm, table);
 }
 
@@ -192,7 +192,7 @@ vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 	pte_t *table;
 	bool new;
 
-	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pgent_none(*pmd))
+	if (!thp_vma_suitable_order(vma, haddr, HPAGE_PMD_ORDER) || !pmd_none(*pmd))
 		return VM_FAULT_FALLBACK;
 	if (((vmf->flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page)) &&
 	    thp_multi_pmd_allowed(vma, vmf->address, pmd) &&
@@ -209,7 +209,7 @@ vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 		return VM_FAULT_FALLBACK;
 	}
 	ptl = pmd_lock(mm, pmd);
-	if (unlikely(!pgent_none(*pmd))) {
+	if (unlikely(!pmd_none(*pmd))) {
 		spin_unlock(ptl);
 		pte_free(table);
 		if (new)
@@ -223,7 +223,7 @@ vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
 	set_pmd_at(mm, haddr, pmd,
-		   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio), vm_get_page_prot(vma))));
+		   pmd_mksoft_dirty(pfn_pmd_huge(folio_pfn(folio), vm_get_page_prot(vma))));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, HPAGE_PMD_NR);
 	spin_unlock(ptl);
@@ -248,7 +248,7 @@ vm_fault_t do_huge_pmd_wp_page(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long haddr = vmf->address & PMD_MASK;
 	pmd_t *pmd = vmf->pmd;
-	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	struct page *page = pfn_to_page(pmd_pfn(*pmd));
 	struct folio *folio = page_folio(page);
 
 	lockdep_assert_held(pmd_lockptr(vma->vm_mm, pmd));
@@ -268,7 +268,7 @@ vm_fault_t do_huge_pmd_wp_page(struct vm_fault *vmf)
 		folio_unlock(folio);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, HPAGE_PMD_NR, vma);
 	}
-	pmdp_set_access_flags(vma, haddr, pmd, pgent_mkwrite(*pmd));
+	pmdp_set_access_flags(vma, haddr, pmd, pmd_mkdirty(pmd_mkwrite(*pmd)));
 	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	return 0;
 fallback:
@@ -307,11 +307,11 @@ static void zap_file_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long h
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pmd_t old = pmdp_huge_get_and_clear(mm, haddr, pmd);
-	struct page *page = pfn_to_page(pgent_pfn(old));
+	struct page *page = pfn_to_page(pmd_pfn(old));
 	struct folio *folio = page_folio(page);
 
 	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
-	if (pgent_dirty(old))
+	if (pmd_dirty(old))
 		folio_mark_dirty(folio);
 	add_mm_counter_file(mm, folio, -(long)HPAGE_PMD_NR);
 	folio_remove_rmap_pmd(folio, page, vma);
@@ -359,7 +359,7 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 		split_pmd_migration_entry(mm, pmd, haddr);
 		return;
 	}
-	VM_WARN_ON_ONCE(!pgent_huge(*pmd), "__split_huge_pmd: not a PMD leaf");
+	VM_WARN_ON_ONCE(!pmd_trans_huge(*pmd), "__split_huge_pmd: not a PMD leaf");
 	if (!vma_is_anonymous(vma)) {
 		zap_file_pmd(vma, pmd, haddr);
 		return;
@@ -367,13 +367,13 @@ void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned lo
 	table = pgtable_trans_huge_withdraw(mm);
 	old = pmdp_invalidate(mm, haddr, pmd);
 	if (is_huge_zero_pmd(old)) {
-		pte_t zero = pgent_mkspecial(mk_pte_entry(my_zero_pfn(haddr), vma_pgprot(vma, false)));
+		pte_t zero = pte_mkspecial(pfn_pte(my_zero_pfn(haddr), vma_pgprot(vma, false)));
 
 		for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
 			set_pte_at(mm, haddr + i * PAGE_SIZE, table + i, zero);
 	} else {
-		set_ptes(mm, haddr, table, pgent_huge_to_pte(old, 0), HPAGE_PMD_NR);
-		struct page *page = pfn_to_page(pgent_pfn(old));
+		set_ptes(mm, haddr, table, pmd_pte(old), HPAGE_PMD_NR);
+		struct page *page = pfn_to_page(pmd_pfn(old));
 
 		folio_remap_pmd_as_ptes(page_folio(page), page, vma, haddr);
 	}
@@ -388,7 +388,7 @@ void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 
-	if (pgent_huge(*pmd) || is_pmd_migration_entry(*pmd))
+	if (pmd_trans_huge(*pmd) || is_pmd_migration_entry(*pmd))
 		__split_huge_pmd_locked(vma, pmd, address);
 	spin_unlock(ptl);
 }
@@ -404,8 +404,8 @@ void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address)
 
 	if (IS_ALIGNED(address, PMD_SIZE))
 		return;
-	pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
-	if (pmd && (pgent_huge(READ_ONCE(*pmd)) || is_swap_pmd(READ_ONCE(*pmd))))
+	pmd = mm_find_pmd(vma->vm_mm, address);
+	if (pmd && (pmd_trans_huge(pmdp_get(pmd)) || is_swap_pmd(pmdp_get(pmd))))
 		__split_huge_pmd(vma, pmd, address);
 }
 
@@ -423,11 +423,11 @@ bool zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, pmd_t *pmd
 	struct mm_struct *mm = vma->vm_mm;
 	spinlock_t *ptl = pmd_lock(mm, pmd);
 	pmd_t old = *pmd;
-	struct page *page = pfn_to_page(pgent_pfn(old));
+	struct page *page = pfn_to_page(pmd_pfn(old));
 	struct folio *folio = page_folio(page);
 
 	addr &= PMD_MASK;
-	if (!pgent_huge(old)) {
+	if (!pmd_trans_huge(old)) {
 		spin_unlock(ptl);
 		return false;
 	}
@@ -459,13 +459,13 @@ static int copy_huge_pmd_locked(struct vm_area_struct *dst_vma, struct vm_area_s
 				pmd_t *dst_pmd, pmd_t *src_pmd, unsigned long addr, pte_t *table)
 {
 	struct mm_struct *dst_mm = dst_vma->vm_mm;
-	pmd_t pmd = pgent_wrprotect(*src_pmd);
+	pmd_t pmd = pmd_wrprotect(*src_pmd);
 	struct page *page;
 	struct folio *folio;
 
 	lockdep_assert_held(pmd_lockptr(dst_mm, dst_pmd));
 	lockdep_assert_held(pmd_lockptr(src_vma->vm_mm, src_pmd));
-	if (!pgent_huge(pmd) || !pgent_present(pmd))
+	if (!pmd_trans_huge(pmd) || !pmd_present(pmd))
 		return -EAGAIN;
 	if (is_huge_zero_pmd(pmd)) {            /* the child maps it too, as it is */
 		mm_get_huge_zero_folio(dst_mm);
@@ -473,7 +473,7 @@ static int copy_huge_pmd_locked(struct vm_area_struct *dst_vma, struct vm_area_s
 		pgtable_trans_huge_deposit(dst_mm, table);
 		return 0;
 	}
-	page = pfn_to_page(pgent_pfn(pmd));
+	page = pfn_to_page(pmd_pfn(pmd));
 	folio = page_folio(page);
 	folio_get(folio);
 	if (folio_try_dup_anon_rmap_pmd(folio, page, dst_vma, src_vma)) {
@@ -516,7 +516,7 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 	table = pte_alloc_one();
 	if (!table)
 		return -ENOMEM;
-	dst_pmd = mm_alloc_entry(dst_mm, addr, PT_PMD);
+	dst_pmd = mm_alloc_pmd(dst_mm, addr);
 	if (!dst_pmd) {
 		pte_free(table);
 		return -ENOMEM;
@@ -542,17 +542,17 @@ int copy_huge_pmd(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma
 bool change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
-	struct page *page = pfn_to_page(pgent_pfn(*pmd));
+	struct page *page = pfn_to_page(pmd_pfn(*pmd));
 	bool write;
 	pmd_t old;
 
-	if (!pgent_huge(*pmd)) {        /* split meanwhile, as zap_huge_pmd() says */
+	if (!pmd_trans_huge(*pmd)) {        /* split meanwhile, as zap_huge_pmd() says */
 		spin_unlock(ptl);
 		return false;
 	}
 	old = pmdp_invalidate_ad(vma->vm_mm, addr, pmd);
-	write = !is_huge_zero_pmd(old) && can_change_pte_writable(vma, old, page);
-	set_pmd_at(vma->vm_mm, addr, pmd, pgent_modify(old, vma_pgprot(vma, write)));
+	write = !is_huge_zero_pmd(old) && can_change_pmd_writable(vma, old, page);
+	set_pmd_at(vma->vm_mm, addr, pmd, pmd_modify(old, vma_pgprot(vma, write)));
 	flush_pmd_tlb_range(vma, addr, addr + HPAGE_PMD_SIZE);
 	spin_unlock(ptl);
 	return true;

@@ -68,11 +68,11 @@ static unsigned long split_pte_folio(struct mm_struct *mm, pmd_t *pmd, unsigned 
 	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
 	if (!pte)
 		return limit;
-	if (!pgent_present(*pte) || pgent_special(*pte)) {
+	if (!pte_present(*pte) || pte_special(*pte)) {
 		pte_unmap_unlock(pte, ptl);
 		return addr + PAGE_SIZE;
 	}
-	page = pfn_to_page(pgent_pfn(*pte));
+	page = pfn_to_page(pte_pfn(*pte));
 	folio = page_folio(page);
 	rest = folio_nr_pages(folio) - (page - &folio->page);
 	nr = folio_pte_batch(folio, pte, MIN(rest, (limit - addr) >> PAGE_SHIFT));
@@ -108,14 +108,14 @@ static bool split_pmd_folio(struct vm_area_struct *vma, pmd_t *pmd, unsigned lon
 {
 	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
 	struct folio *folio = NULL;
-	bool table = pgent_present(*pmd) && !pgent_huge(*pmd);  /* split meanwhile */
+	bool table = pmd_present(*pmd) && !pmd_trans_huge(*pmd);  /* split meanwhile */
 
-	if (new_order >= HPAGE_PMD_ORDER || table || !pgent_present(*pmd)) {
+	if (new_order >= HPAGE_PMD_ORDER || table || !pmd_present(*pmd)) {
 		spin_unlock(ptl);
 		return table;
 	}
 	if (!is_huge_zero_pmd(*pmd)) {
-		folio = page_folio(pfn_to_page(pgent_pfn(*pmd)));
+		folio = page_folio(pfn_to_page(pmd_pfn(*pmd)));
 		if (folio_test_anon(folio))
 			folio = NULL;
 		else
@@ -148,9 +148,9 @@ void split_huge_pages_in_range(struct mm_struct *mm, unsigned long start, unsign
 		if (!vma || vma->vm_start >= end)
 			break;
 		addr = addr > vma->vm_start ? addr : vma->vm_start;
-		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
-		if (!pmd || pgent_none(*pmd) || is_swap_pmd(*pmd) ||
-		    (pgent_huge(*pmd) && !split_pmd_folio(vma, pmd, addr, new_order))) {
+		pmd = mm_find_pmd(mm, addr);
+		if (!pmd || pmd_none(*pmd) || is_swap_pmd(*pmd) ||
+		    (pmd_trans_huge(*pmd) && !split_pmd_folio(vma, pmd, addr, new_order))) {
 			addr = ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE;
 			continue;
 		}
@@ -185,9 +185,9 @@ void split_huge_pages_in_file(struct address_space *mapping, pgoff_t first, pgof
 static bool split_pmd_one(struct folio *folio, struct vm_area_struct *vma,
 			  unsigned long address, void *arg)
 {
-	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, address, PT_PMD, false);
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, address);
 
-	if (pmd && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio))
+	if (pmd && pmd_trans_huge(*pmd) && pmd_pfn(*pmd) == folio_pfn(folio))
 		__split_huge_pmd(vma, pmd, ALIGN_DOWN(address, PMD_SIZE));
 	return true;
 }

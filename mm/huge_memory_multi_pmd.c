@@ -33,7 +33,7 @@ bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pm
 	    !thp_vma_suitable_order(vma, address, order))
 		return false;
 	for (int i = 0; i < 1 << (order - HPAGE_PMD_ORDER); i++)
-		if (!pgent_none(READ_ONCE(first[i])))
+		if (!pmd_none(pmdp_get(&first[i])))
 			return false;
 	return true;
 }
@@ -66,7 +66,7 @@ vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf)
 			goto out;
 	ptl = pmd_lock(mm, pmd);
 	for (i = 0; i < nr_pmds; i++)
-		if (!pgent_none(first[i]))
+		if (!pmd_none(first[i]))
 			break;
 	ret = 0;
 	if (i < nr_pmds) {
@@ -77,7 +77,7 @@ vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf)
 	folio_ref_add(folio, nr_pmds - 1);
 	for (i = 0; i < nr_pmds; i++) {
 		set_pmd_at(mm, haddr + i * PMD_SIZE, first + i,
-			   pgent_mksoft_dirty(mk_huge_entry(folio_pfn(folio) + i * HPAGE_PMD_NR,
+			   pmd_mksoft_dirty(pfn_pmd_huge(folio_pfn(folio) + i * HPAGE_PMD_NR,
 							    vm_get_page_prot(vma))));
 		pgtable_trans_huge_deposit(mm, tables[i]);
 		tables[i] = NULL;

@@ -57,7 +57,7 @@ static inline pte_t ptep_clear_flush(struct vm_area_struct *vma, unsigned long a
 static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned long address,
 					 pte_t *ptep, pte_t entry)
 {
-	WRITE_ONCE(*ptep, pgent_mkyoung(entry));
+	set_pte(ptep, pte_mkyoung(entry));
 	flush_tlb_fix_spurious_fault(vma, address, ptep);
 }
 
@@ -65,14 +65,14 @@ static inline void ptep_set_access_flags(struct vm_area_struct *vma, unsigned lo
 static inline void pmdp_set_access_flags(struct vm_area_struct *vma, unsigned long address,
 					 pmd_t *pmdp, pmd_t entry)
 {
-	WRITE_ONCE(*pmdp, pgent_mkyoung(entry));
+	set_pmd(pmdp, pmd_mkyoung(entry));
 }
 
 /* Are the nr PTEs from pte on all none (Linux's pte_range_none)? */
 static inline bool pte_range_none(const pte_t *pte, unsigned long nr)
 {
 	for (unsigned long i = 0; i < nr; i++)
-		if (!pgent_none(pte[i]))
+		if (!pte_none(pte[i]))
 			return false;
 	return true;
 }
@@ -91,12 +91,24 @@ static inline bool is_zero_folio(struct folio *folio)
  * cleared VM_SOFTDIRTY), only if the entry is soft-dirty already: else the
  * first write must fault so that it is recorded.
  */
-static inline bool can_change_pte_writable(const struct vm_area_struct *vma, pgent_t entry,
-					   struct page *page)
+static inline bool __can_change_writable(const struct vm_area_struct *vma, bool soft_dirty,
+					 struct page *page)
 {
 	if (!(vma->vm_flags & VM_SHARED) && (!page || !PageAnonExclusive(page)))
 		return false;
-	return (vma->vm_flags & VM_SOFTDIRTY) || pgent_soft_dirty(entry);
+	return (vma->vm_flags & VM_SOFTDIRTY) || soft_dirty;
+}
+
+static inline bool can_change_pte_writable(const struct vm_area_struct *vma, pte_t pte,
+					   struct page *page)
+{
+	return __can_change_writable(vma, pte_soft_dirty(pte), page);
+}
+
+static inline bool can_change_pmd_writable(const struct vm_area_struct *vma, pmd_t pmd,
+					   struct page *page)
+{
+	return __can_change_writable(vma, pmd_soft_dirty(pmd), page);
 }
 
 /* Pages mapped by mm: anon, file and shmem (Linux's get_mm_rss). */
@@ -159,7 +171,7 @@ static inline bool vma_is_shared_maywrite(const struct vm_area_struct *vma)
  */
 static inline pte_t pte_batch_clear_ignored(pte_t pte)
 {
-	return pgent_clear_soft_dirty(pgent_mkold(pgent_mkclean(pte)));
+	return pte_clear_soft_dirty(pte_mkold(pte_mkclean(pte)));
 }
 
 /*
@@ -176,11 +188,11 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 
 	if (!folio_test_large(folio))
 		return 1;
-	pfn = pgent_pfn(*ptep);
+	pfn = pte_pfn(*ptep);
 	end = ptep + MIN((unsigned long)max_nr, folio_pfn(folio) + folio_nr_pages(folio) - pfn);
-	expected = pte_batch_clear_ignored(pgent_next_pfn(*ptep));
-	for (; pte < end && pte_batch_clear_ignored(*pte) == expected; pte++)
-		expected = pgent_next_pfn(expected);
+	expected = pte_batch_clear_ignored(pte_next_pfn(*ptep));
+	for (; pte < end && pte_same(pte_batch_clear_ignored(*pte), expected); pte++)
+		expected = pte_next_pfn(expected);
 	return pte - ptep;
 }
 

@@ -80,12 +80,12 @@ static long __collapse_huge_page_copy(pte_t *table, struct folio *new,
 
 	for (int i = 0; i < (int)HPAGE_PMD_NR; i += nr) {
 		pte_t pte = table[i];
-		struct page *page = pgent_present(pte) ?
+		struct page *page = pte_present(pte) ?
 				    vm_normal_page(vma, haddr + i * PAGE_SIZE, pte) : NULL;
 		struct folio *folio;
 
 		nr = 1;
-		used += !pgent_none(pte);
+		used += !pte_none(pte);
 		if (!page) {
 			memset(page_address(folio_page(new, i)), 0, PAGE_SIZE);
 			__clear_ptes(&table[i], 1);
@@ -125,13 +125,13 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
 	lockdep_assert_held_write(&vma->anon_vma->root->rwsem);
 	if (!new)
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
-	table = pte_offset(pmd, haddr);
+	table = pte_offset_kernel(pmd, haddr);
 	/* Linux's pmdp_collapse_flush: no CPU may use the old PTEs once their pages go. */
 	pmdp_huge_get_and_clear(mm, haddr, pmd);
 	flush_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	rss = __collapse_huge_page_copy(table, new, vma, haddr);
 	folio_add_new_anon_rmap(new, vma, haddr, RMAP_EXCLUSIVE);
-	set_pmd_at(mm, haddr, pmd, mk_huge_entry(folio_pfn(new), vm_get_page_prot(vma)));
+	set_pmd_at(mm, haddr, pmd, pfn_pmd_huge(folio_pfn(new), vm_get_page_prot(vma)));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, (long)HPAGE_PMD_NR - rss);
 	return SCAN_SUCCEED;
@@ -145,15 +145,15 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
  */
 static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long haddr)
 {
-	pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false);
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, haddr);
 	bool writable = false;
 	pte_t *pte;
 
-	if (!pmd || !pgent_present(*pmd))
+	if (!pmd || !pmd_present(*pmd))
 		return SCAN_PMD_NULL;
-	if (pgent_huge(*pmd))
+	if (pmd_trans_huge(*pmd))
 		return SCAN_PMD_MAPPED;
-	pte = pte_offset(pmd, haddr);
+	pte = pte_offset_kernel(pmd, haddr);
 	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
 		struct page *page;
 		struct folio *folio;
@@ -162,9 +162,9 @@ static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long had
 			VM_WARN_ON_ONCE(true, "khugepaged: a migration entry under the anon_vma lock");
 			return SCAN_FAIL;
 		}
-		if (!pgent_present(pte[i]) || pgent_special(pte[i]))
+		if (!pte_present(pte[i]) || pte_special(pte[i]))
 			continue;               /* none or the zero page */
-		writable |= pgent_write(pte[i]);
+		writable |= pte_write(pte[i]);
 		page = vm_normal_page(vma, haddr + i * PAGE_SIZE, pte[i]);
 		if (!page)
 			return SCAN_PAGE_NULL;

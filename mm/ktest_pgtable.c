@@ -13,7 +13,7 @@
 #include "linux/pgtable.h"
 #include <asm/uaccess.h>
 
-extern pgent_t *init_pgd;
+extern pgd_t *init_pgd;
 
 /* An unused, canonical kernel range (Linux's vmalloc area) for test maps. */
 #define TEST_VA         0xffffc90000000000UL
@@ -29,7 +29,7 @@ static void paging_map_pte(struct ktest *t)
 	struct page *page = alloc_page(__GFP_ZERO);
 	u64 *direct, val = 0;
 	struct pgwalk w;
-	pgent_t old;
+	pgval_t old;
 
 	KTEST_ASSERT(t, page);
 	direct = page_address(page);
@@ -42,7 +42,7 @@ static void paging_map_pte(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pgtable_lookup(init_pgd, TEST_VA + 24, &w), PT_PTE);
 	KTEST_EXPECT_EQ(t, w.phys, ((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT) + 24);
 	KTEST_EXPECT_EQ(t, pgtable_unmap(init_pgd, TEST_VA, PT_PTE, &old), 0);
-	KTEST_EXPECT_EQ(t, pgent_pfn(old), page_to_pfn(page));
+	KTEST_EXPECT_EQ(t, pgval_pfn(old), page_to_pfn(page));
 	KTEST_EXPECT_EQ(t, read_u64_nofault(&val, (u64 *)TEST_VA), -EFAULT);
 	KTEST_EXPECT_EQ(t, pgtable_lookup(init_pgd, TEST_VA, &w), 0);
 	__free_page(page);
@@ -66,7 +66,7 @@ static void paging_map_pmd(struct ktest *t)
 	KTEST_EXPECT_EQ(t, write_u64_nofault((u64 *)(TEST_VA + PMD_SIZE / 2), 7), 0);
 	KTEST_EXPECT_EQ(t, direct[PMD_SIZE / 16], 7);
 	KTEST_EXPECT_EQ(t, pgtable_lookup(init_pgd, TEST_VA + 0x12345, &w), PT_PMD);
-	KTEST_EXPECT(t, pgent_huge(w.entry[PT_PMD]));
+	KTEST_EXPECT(t, pmd_trans_huge(__pmd(w.entry[PT_PMD])));
 	KTEST_EXPECT_EQ(t, w.phys, ((phys_addr_t)pfn << PAGE_SHIFT) + 0x12345);
 	KTEST_EXPECT_EQ(t, pgtable_map(init_pgd, TEST_VA + PAGE_SIZE, pfn, PAGE_KERNEL, PT_PTE), -EEXIST);
 	KTEST_EXPECT_EQ(t, pgtable_unmap(init_pgd, TEST_VA, PT_PTE, NULL), -EINVAL);
@@ -135,7 +135,7 @@ static void paging_tables_freed(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pt_pages(), base + 3);
 	KTEST_EXPECT_EQ(t, pgtable_unmap(init_pgd, TEST_VA + PAGE_SIZE, PT_PTE, NULL), 0);
 	KTEST_EXPECT_EQ(t, pt_pages(), base);
-	KTEST_EXPECT(t, pgent_none(init_pgd[pt_index(TEST_VA, PT_PGD)]));
+	KTEST_EXPECT(t, pgd_none(init_pgd[pgd_index(TEST_VA)]));
 	__free_page(page);
 }
 
@@ -147,11 +147,11 @@ static void paging_user_pgd(struct ktest *t)
 	struct pgwalk w;
 
 	KTEST_ASSERT(t, pgd && small && huge);
-	KTEST_EXPECT_EQ(t, pgd[pt_index(PAGE_OFFSET, PT_PGD)], init_pgd[pt_index(PAGE_OFFSET, PT_PGD)]);
+	KTEST_EXPECT_EQ(t, pgd_val(pgd[pgd_index(PAGE_OFFSET)]), pgd_val(init_pgd[pgd_index(PAGE_OFFSET)]));
 	KTEST_EXPECT_EQ(t, pgtable_map(pgd, 0x400000, page_to_pfn(small), PAGE_USER_RW, PT_PTE), 0);
 	KTEST_EXPECT_EQ(t, pgtable_map(pgd, 0x40000000, page_to_pfn(huge), PAGE_USER_RW, PT_PMD), 0);
 	KTEST_EXPECT_EQ(t, pgtable_lookup(pgd, 0x400123, &w), PT_PTE);
-	KTEST_EXPECT(t, pgent_user(w.entry[PT_PTE]) && pgent_write(w.entry[PT_PTE]));
+	KTEST_EXPECT(t, pgval_user(w.entry[PT_PTE]) && pgval_write(w.entry[PT_PTE]));
 	KTEST_EXPECT_EQ(t, pgtable_lookup(pgd, 0x40000000 + 0x1fffff, &w), PT_PMD);
 	KTEST_EXPECT_EQ(t, pgtable_lookup(init_pgd, 0x400123, &w), 0);  /* not live in CR3 */
 	KTEST_EXPECT_EQ(t, pgtable_unmap(pgd, 0x400000, PT_PTE, NULL), 0);

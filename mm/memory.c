@@ -131,12 +131,12 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 	struct folio *folio = NULL;
 
 	if (vmf->flags & FAULT_FLAG_WRITE) {
-		pmd_t pmdval = READ_ONCE(*vmf->pmd);
+		pmd_t pmdval = pmdp_get(vmf->pmd);
 
-		if (!pgent_present(pmdval) || pgent_huge(pmdval))
+		if (!pmd_present(pmdval) || pmd_trans_huge(pmdval))
 			return 0;
 		folio = alloc_anon_folio(vma, vmf->address,
-					 pgent_table(pmdval) + pt_index(vmf->address, PT_PTE), &addr);
+					 pmd_page_vaddr(pmdval) + pte_index(vmf->address), &addr);
 		if (!folio)
 			return VM_FAULT_OOM;
 		nr = folio_nr_pages(folio);
@@ -146,13 +146,13 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 		goto release;
 	if (!folio) {
 		set_pte_at(mm, addr, vmf->pte,
-			   pgent_mkspecial(mk_pte_entry(my_zero_pfn(addr), vma_pgprot(vma, false))));
+			   pte_mkspecial(pfn_pte(my_zero_pfn(addr), vma_pgprot(vma, false))));
 		goto unlock;
 	}
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
 	set_ptes(mm, addr, vmf->pte,
-		 pgent_mksoft_dirty(mk_pte_entry(folio_pfn(folio), vm_get_page_prot(vma))), nr);
+		 pte_mksoft_dirty(pfn_pte(folio_pfn(folio), vm_get_page_prot(vma))), nr);
 	add_mm_counter(mm, nr);
 	folio = NULL;
 release:
@@ -173,7 +173,7 @@ unlock:
  */
 static bool huge_pmd_unshare_or_force(struct vm_fault *vmf)
 {
-	if (PageAnonExclusive(pfn_to_page(pgent_pfn(*vmf->pmd))))
+	if (PageAnonExclusive(pfn_to_page(pmd_pfn(*vmf->pmd))))
 		return false;
 	__split_huge_pmd_locked(vmf->vma, vmf->pmd, vmf->address);
 	return true;
@@ -191,10 +191,10 @@ static vm_fault_t wp_huge_pmd_locked(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 
-	if (!pgent_present(*vmf->pmd) || !pgent_huge(*vmf->pmd))
+	if (!pmd_present(*vmf->pmd) || !pmd_trans_huge(*vmf->pmd))
 		return 0;
 	if (!vma_is_anonymous(vma)) {
-		if (!(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pgent_write(*vmf->pmd))
+		if (!(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)) || pmd_write(*vmf->pmd))
 			return 0;
 		__split_huge_pmd_locked(vma, vmf->pmd, vmf->address);
 		return VM_FAULT_FALLBACK;
@@ -202,7 +202,7 @@ static vm_fault_t wp_huge_pmd_locked(struct vm_fault *vmf)
 
 	if (vmf->flags & FAULT_FLAG_UNSHARE || (write && !(vma->vm_flags & VM_WRITE)))
 		return huge_pmd_unshare_or_force(vmf) ? VM_FAULT_FALLBACK : 0;
-	if (!write || pgent_write(*vmf->pmd))
+	if (!write || pmd_write(*vmf->pmd))
 		return 0;       /* the PMD allows it now: a stale TLB entry */
 	return do_huge_pmd_wp_page(vmf);
 }
@@ -317,7 +317,7 @@ static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 	if (page)
 		memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	spin_lock(vmf->ptl);
-	if (unlikely(*vmf->pte != vmf->orig_pte)) {
+	if (unlikely(!pte_same(*vmf->pte, vmf->orig_pte))) {
 		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		folio_put(new);
 		goto out;
@@ -325,7 +325,7 @@ static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 	ptep_clear_flush(vma, vmf->address, vmf->pte);
 	folio_add_new_anon_rmap(new, vma, vmf->address, RMAP_EXCLUSIVE);
 	set_pte_at(mm, vmf->address, vmf->pte,
-		   pgent_mksoft_dirty(mk_pte_entry(folio_pfn(new), vm_get_page_prot(vma))));
+		   pte_mksoft_dirty(pfn_pte(folio_pfn(new), vm_get_page_prot(vma))));
 	if (!page || !folio_test_anon(folio))
 		add_mm_counter(mm, 1);
 	if (page && !folio_test_anon(folio))
@@ -382,7 +382,7 @@ static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
 	if (!(vmf->flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
-		ptep_set_access_flags(vma, vmf->address, pte, pgent_mkwrite(orig_pte));
+		ptep_set_access_flags(vma, vmf->address, pte, pte_mkdirty(pte_mkwrite(orig_pte)));
 	pte_unmap_unlock(pte, ptl);
 	return 0;
 }
@@ -415,31 +415,31 @@ static noinline_fn vm_fault_t do_swap_page(struct vm_fault *vmf)
 static __always_inline vm_fault_t handle_pte_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	pmd_t pmdval = READ_ONCE(*vmf->pmd);
+	pmd_t pmdval = pmdp_get(vmf->pmd);
 	spinlock_t *ptl;
 	pte_t *pte, entry;
 
-	if (pgent_none(pmdval)) {
+	if (pmd_none(pmdval)) {
 		if (__pte_alloc(vma->vm_mm, vmf->pmd))
 			return VM_FAULT_OOM;
-		pmdval = READ_ONCE(*vmf->pmd);
+		pmdval = pmdp_get(vmf->pmd);
 	}
-	if (!pgent_present(pmdval) || pgent_huge(pmdval))
+	if (!pmd_present(pmdval) || pmd_trans_huge(pmdval))
 		return 0;
-	pte = pgent_table(pmdval) + pt_index(vmf->address, PT_PTE);
-	entry = READ_ONCE(*pte);
+	pte = pmd_page_vaddr(pmdval) + pte_index(vmf->address);
+	entry = ptep_get(pte);
 	vmf->pte = pte;
 	vmf->orig_pte = entry;
-	if (pgent_none(entry))
+	if (pte_none(entry))
 		return vma_is_anonymous(vma) ? do_anonymous_page(vmf) : do_fault(vmf);
-	if (unlikely(!pgent_present(entry)))    /* not none: a swap-format entry */
+	if (unlikely(!pte_present(entry)))      /* not none: a swap-format entry */
 		return do_swap_page(vmf);
-	if (pgent_write(entry) || !(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
+	if (pte_write(entry) || !(vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_UNSHARE)))
 		return 0;
 	ptl = pte_lockptr(vma->vm_mm, pmdval);
 	vmf->ptl = ptl;
 	spin_lock(ptl);
-	if (likely(*pte == entry))
+	if (likely(pte_same(*pte, entry)))
 		return do_wp_page(vmf);
 	pte_unmap_unlock(pte, ptl);
 	return 0;
@@ -467,23 +467,23 @@ static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma, unsigned long ad
 	/* Linux prepares it where a fault allocates; every anon fault may. */
 	if (anon && anon_vma_prepare(vma))
 		return VM_FAULT_OOM;
-	vmf.pmd = mm_alloc_entry(vma->vm_mm, address, PT_PMD);
+	vmf.pmd = mm_alloc_pmd(vma->vm_mm, address);
 	if (!vmf.pmd)
 		return VM_FAULT_OOM;
-	pmdval = READ_ONCE(*vmf.pmd);
-	if (unlikely(!pgent_present(pmdval) || pgent_huge(pmdval))) {
+	pmdval = pmdp_get(vmf.pmd);
+	if (unlikely(!pmd_present(pmdval) || pmd_trans_huge(pmdval))) {
 		if (is_swap_pmd(pmdval)) {      /* a THP being migrated: wait, then retry */
 			pmd_migration_entry_wait(vma->vm_mm, vmf.pmd);
 			return 0;
 		}
-		if (pgent_none(pmdval) && anon && thp_vma_allowable_orders(vma, THP_ORDERS_PMD)) {
+		if (pmd_none(pmdval) && anon && thp_vma_allowable_orders(vma, THP_ORDERS_PMD)) {
 			if (!(do_huge_pmd_anonymous_page(&vmf) & VM_FAULT_FALLBACK))
 				return 0;
-		} else if (pgent_huge(READ_ONCE(*vmf.pmd))) {
+		} else if (pmd_trans_huge(pmdp_get(vmf.pmd))) {
 			if (!(wp_huge_pmd(&vmf) & VM_FAULT_FALLBACK))
 				return 0;
 		}
-		if (pgent_none(READ_ONCE(*vmf.pmd)) && !anon)
+		if (pmd_none(pmdp_get(vmf.pmd)) && !anon)
 			return do_fault(&vmf);
 	}
 	return handle_pte_fault(&vmf);

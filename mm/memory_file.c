@@ -78,11 +78,11 @@ static vm_fault_t do_set_pmd(struct vm_fault *vmf, struct folio *folio)
 	    haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end ||
 	    linear_page_index(vma, haddr) != folio->index)
 		return VM_FAULT_FALLBACK;
-	entry = mk_huge_entry(folio_pfn(folio), vma_file_pgprot(vma));
+	entry = pfn_pmd_huge(folio_pfn(folio), vma_file_pgprot(vma));
 	if ((vmf->flags & FAULT_FLAG_WRITE) && (vma->vm_flags & VM_WRITE))
-		entry = pgent_mkwrite(entry);
+		entry = pmd_mkdirty(pmd_mkwrite(entry));
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (!pgent_none(*pmd)) {
+	if (!pmd_none(*pmd)) {
 		spin_unlock(ptl);
 		return VM_FAULT_FALLBACK;
 	}
@@ -128,15 +128,15 @@ static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page
 {
 	struct vm_area_struct *vma = vmf->vma;
 	const bool write = vmf->flags & FAULT_FLAG_WRITE;
-	pte_t entry = mk_pte_entry(page_to_pfn(page), vma_file_pgprot(vma));
+	pte_t entry = pfn_pte(page_to_pfn(page), vma_file_pgprot(vma));
 
 	if (write && !(vma->vm_flags & VM_SHARED)) {
-		entry = pgent_mksoft_dirty(mk_pte_entry(page_to_pfn(page), vm_get_page_prot(vma)));
+		entry = pte_mksoft_dirty(pfn_pte(page_to_pfn(page), vm_get_page_prot(vma)));
 		folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
 		add_mm_counter(vma->vm_mm, nr);
 	} else {
 		if (write && (vma->vm_flags & VM_WRITE))
-			entry = pgent_mkwrite(entry);
+			entry = pte_mkdirty(pte_mkwrite(entry));
 		folio_add_file_rmap_ptes(folio, page, nr, vma);
 		add_mm_counter_file(vma->vm_mm, folio, nr);
 	}
@@ -159,15 +159,15 @@ static vm_fault_t finish_fault(struct vm_fault *vmf, struct page *page)
 	unsigned int nr;
 	pte_t *pte;
 
-	if (pgent_none(READ_ONCE(*vmf->pmd)) && folio_test_pmd_mappable(folio) &&
+	if (pmd_none(pmdp_get(vmf->pmd)) && folio_test_pmd_mappable(folio) &&
 	    !do_set_pmd(vmf, folio))
 		return 0;
-	if (pgent_none(READ_ONCE(*vmf->pmd)) && __pte_alloc(mm, vmf->pmd))
+	if (pmd_none(pmdp_get(vmf->pmd)) && __pte_alloc(mm, vmf->pmd))
 		return VM_FAULT_OOM;
 	vmf->pte = pte_offset_map_lock(mm, vmf->pmd, addr, &vmf->ptl);
 	if (!vmf->pte)
 		return VM_FAULT_NOPAGE;
-	if (!pgent_none(*vmf->pte)) {
+	if (!pte_none(*vmf->pte)) {
 		pte_unmap_unlock(vmf->pte, vmf->ptl);
 		return VM_FAULT_NOPAGE;
 	}
@@ -245,9 +245,9 @@ vm_fault_t vmf_insert_pfn(struct vm_area_struct *vma, unsigned long addr, unsign
 
 	if (!pte)
 		return VM_FAULT_OOM;
-	if (pgent_none(*pte)) {
+	if (pte_none(*pte)) {
 		set_pte_at(vma->vm_mm, addr, pte,
-			   pgent_mkspecial(mk_pte_entry(pfn, vma_pgprot(vma, false))));
+			   pte_mkspecial(pfn_pte(pfn, vma_pgprot(vma, false))));
 	}
 	pte_unmap_unlock(pte, ptl);
 	return VM_FAULT_NOPAGE;
@@ -337,7 +337,7 @@ vm_fault_t wp_page_shared(struct vm_fault *vmf)
 
 	if ((vmf->flags & FAULT_FLAG_UNSHARE) || !(vma->vm_flags & VM_WRITE))
 		return 0;
-	ptep_set_access_flags(vma, vmf->address, vmf->pte, pgent_mkwrite(*vmf->pte));
+	ptep_set_access_flags(vma, vmf->address, vmf->pte, pte_mkdirty(pte_mkwrite(*vmf->pte)));
 	if (vmf->page)
 		folio_mark_dirty(page_folio(vmf->page));
 	return 0;

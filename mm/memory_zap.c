@@ -28,7 +28,7 @@
 static bool zap_file_ptes(struct vm_area_struct *vma, struct folio *folio, pte_t ptent, int nr)
 {
 	add_mm_counter_file(vma->vm_mm, folio, -nr);
-	if (!pgent_dirty(ptent))
+	if (!pte_dirty(ptent))
 		return false;
 	folio_mark_dirty(folio);
 	return true;
@@ -101,8 +101,8 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 		struct folio *folio;
 
 		nr = 1;
-		if (!pgent_present(*pte)) {
-			if (unlikely(!pgent_none(*pte)))
+		if (!pte_present(*pte)) {
+			if (unlikely(!pte_none(*pte)))
 				anon += zap_nonpresent_pte(vma, addr, pte);
 			continue;
 		}
@@ -122,7 +122,7 @@ static void zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma, pm
 	if (anon)
 		add_mm_counter(vma->vm_mm, -anon);
 	if (cleared)
-		pte_table_add_used(pte_offset(pmd, table_addr), -cleared);
+		pte_table_add_used(pte_offset_kernel(pmd, table_addr), -cleared);
 	if (force_flush)
 		tlb_flush_mmu_tlbonly(tlb);
 	pte_unmap_unlock(pte, ptl);
@@ -146,14 +146,14 @@ void unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
 		if (is_swap_pmd(*pmd))  /* a PMD migration entry: its 512 PTE entries go below */
 			__split_huge_pmd(vma, pmd, addr);
-		if (pgent_huge(*pmd)) {
+		if (pmd_trans_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
 				if (zap_huge_pmd(tlb, vma, pmd, addr))
 					continue;
 			} else {
 				__split_huge_pmd(vma, pmd, addr);
 			}
-			if (pgent_none(*pmd))
+			if (pmd_none(*pmd))
 				continue;
 		}
 		zap_pte_range(tlb, vma, pmd, addr, next);

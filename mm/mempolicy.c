@@ -151,7 +151,7 @@ static struct folio *folio_run_get(struct vm_area_struct *vma, pmd_t *pmd, unsig
 	*next = pte ? addr + PAGE_SIZE : end;
 	if (!pte)
 		return NULL;
-	page = pgent_present(*pte) ? vm_normal_page(vma, addr, *pte) : NULL;
+	page = pte_present(*pte) ? vm_normal_page(vma, addr, *pte) : NULL;
 	if (page) {
 		unsigned long pfn = page_to_pfn(page);
 
@@ -159,7 +159,7 @@ static struct folio *folio_run_get(struct vm_area_struct *vma, pmd_t *pmd, unsig
 		folio_get(folio);
 		for (const pte_t *p = pte + 1; *next < end && pfn < folio_pfn(folio) +
 		     folio_nr_pages(folio) - 1; *next += PAGE_SIZE, p++)
-			if (!pgent_present(*p) || pgent_special(*p) || pgent_pfn(*p) != ++pfn)
+			if (!pte_present(*p) || pte_special(*p) || pte_pfn(*p) != ++pfn)
 				break;
 	}
 	pte_unmap_unlock(pte, ptl);
@@ -197,16 +197,16 @@ static struct folio *pmd_folio_get(struct mm_struct *mm, pmd_t *pmd, unsigned lo
 {
 	spinlock_t *ptl = pmd_lock(mm, pmd);
 	struct folio *folio = NULL;
-	unsigned long pfn = pgent_pfn(*pmd);
+	unsigned long pfn = pmd_pfn(*pmd);
 
 	*nr_pmds = 1;
-	if (pgent_present(*pmd) && pgent_huge(*pmd) && !is_huge_zero_pmd(*pmd)) {
+	if (pmd_present(*pmd) && pmd_trans_huge(*pmd) && !is_huge_zero_pmd(*pmd)) {
 		folio = page_folio(pfn_to_page(pfn));
 		folio_get(folio);
 		while (pfn + *nr_pmds * HPAGE_PMD_NR < folio_pfn(folio) + folio_nr_pages(folio) &&
 		       pt_index(addr, PT_PMD) + *nr_pmds < PTRS_PER_TABLE &&
-		       pgent_present(pmd[*nr_pmds]) && pgent_huge(pmd[*nr_pmds]) &&
-		       pgent_pfn(pmd[*nr_pmds]) == pfn + *nr_pmds * HPAGE_PMD_NR)
+		       pmd_present(pmd[*nr_pmds]) && pmd_trans_huge(pmd[*nr_pmds]) &&
+		       pmd_pfn(pmd[*nr_pmds]) == pfn + *nr_pmds * HPAGE_PMD_NR)
 			(*nr_pmds)++;
 	}
 	spin_unlock(ptl);
@@ -222,12 +222,12 @@ static int queue_pages_vma(struct vm_area_struct *vma, unsigned long start, unsi
 	int ret = 0;
 
 	for (addr = start; addr < end && !ret; addr = next) {
-		pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
 
 		next = MIN((addr & PMD_MASK) + PMD_SIZE, end);
-		if (!pmd || !pgent_present(*pmd))
+		if (!pmd || !pmd_present(*pmd))
 			continue;
-		if (!pgent_huge(*pmd)) {
+		if (!pmd_trans_huge(*pmd)) {
 			ret = queue_pages_pte_range(vma, pmd, addr, next, qp);
 		} else if ((folio = pmd_folio_get(vma->vm_mm, pmd, addr, &nr_pmds))) {
 			next = MIN((addr & PMD_MASK) + nr_pmds * PMD_SIZE, end);

@@ -33,42 +33,40 @@
 #include "linux/vmstat.h"
 #include "linux/swapops.h"
 
-/* Does pte hold a migration entry naming page i of src? */
-static bool pte_migrates_page(pte_t pte, struct folio *src, unsigned long i)
+/* Does the migration entry name page i of src? */
+static bool migration_entry_names(swp_entry_t entry, struct folio *src, unsigned long i)
 {
-	swp_entry_t entry;
-
-	if (!is_swap_pte(pte))
-		return false;
-	entry = pte_to_swp_entry(pte);
 	return is_migration_entry(entry) && swp_offset_pfn(entry) == folio_pfn(src) + i;
 }
 
-/* Does the migration entry pte say the page was AnonExclusive? */
-static bool migration_pte_exclusive(pte_t pte)
+/* Does pte hold a migration entry naming page i of src? */
+static bool pte_migrates_page(pte_t pte, struct folio *src, unsigned long i)
 {
-	return !is_readable_migration_entry(pte_to_swp_entry(pte));
+	return is_swap_pte(pte) && migration_entry_names(pte_to_swp_entry(pte), src, i);
+}
+
+/* Does the migration entry say the page was AnonExclusive? */
+static bool migration_entry_exclusive(swp_entry_t entry)
+{
+	return !is_readable_migration_entry(entry);
 }
 
 /*
- * The entry mapping pfn in vma that the migration entry pte stands for
- * (Linux's remove_migration_pte and remove_migration_pmd): the VMA's
- * protection now (mprotect may have changed it), writable only if the
- * entry is; young, dirty and soft-dirty as the entry remembers; huge: a
- * PMD leaf.
+ * The PTE mapping pfn in vma that a migration entry (with its soft-dirty
+ * bit) stands for (Linux's remove_migration_pte and remove_migration_pmd):
+ * the VMA's protection now (mprotect may have changed it), writable only
+ * if the entry is; young, dirty and soft-dirty as the entry remembers.
  */
-static pgent_t migration_entry_to_pgent(pte_t pte, unsigned long pfn, struct vm_area_struct *vma,
-					bool huge)
+static pte_t migration_entry_to_pte(swp_entry_t entry, bool soft_dirty, unsigned long pfn,
+				    struct vm_area_struct *vma)
 {
-	swp_entry_t entry = pte_to_swp_entry(pte);
-	pgprot_t prot = vma_pgprot(vma, is_writable_migration_entry(entry));
-	pgent_t ret = huge ? mk_huge_entry(pfn, prot) : mk_pte_entry(pfn, prot);
+	pte_t pte = pfn_pte(pfn, vma_pgprot(vma, is_writable_migration_entry(entry)));
 
 	if (is_migration_entry_young(entry))
-		ret = pgent_mkyoung(ret);
+		pte = pte_mkyoung(pte);
 	if (is_migration_entry_dirty(entry))
-		ret = pgent_mkdirty(ret);
-	return pte_swp_soft_dirty(pte) ? pgent_mksoft_dirty(ret) : ret;
+		pte = pte_mkdirty(pte);
+	return soft_dirty ? pte_mksoft_dirty(pte) : pte;
 }
 
 /*
@@ -90,17 +88,18 @@ static bool remove_migration_pte_table(struct folio *src, struct vm_area_struct 
 		run = 0;
 		if (!pte_migrates_page(pte[k], src, i + k))
 			continue;
-		excl = migration_pte_exclusive(pte[k]);
+		excl = migration_entry_exclusive(pte_to_swp_entry(pte[k]));
 		while (k + run < nr && pte_migrates_page(pte[k + run], src, i + k + run) &&
-		       migration_pte_exclusive(pte[k + run]) == excl)
+		       migration_entry_exclusive(pte_to_swp_entry(pte[k + run])) == excl)
 			run++;
 		folio_ref_add(dst, run);
 		folio_add_anon_rmap_ptes(dst, new, run, vma, addr + k * PAGE_SIZE,
 					 excl ? RMAP_EXCLUSIVE : RMAP_NONE);
 		for (int j = 0; j < run; j++)
 			set_pte_at(vma->vm_mm, addr + (k + j) * PAGE_SIZE, pte + k + j,
-				   migration_entry_to_pgent(pte[k + j], page_to_pfn(new + j), vma,
-							    false));
+				   migration_entry_to_pte(pte_to_swp_entry(pte[k + j]),
+							  pte_swp_soft_dirty(pte[k + j]),
+							  page_to_pfn(new + j), vma));
 	}
 	return true;
 }
@@ -114,20 +113,25 @@ static void remove_migration_pmd(struct folio *src, struct folio *dst, struct vm
 				 unsigned long i)
 {
 	unsigned long haddr = vma_address(vma, src->index + i, 1);
+	swp_entry_t entry;
 	spinlock_t *ptl;
 	pmd_t *pmd;
 
 	if (haddr == (unsigned long)-EFAULT || !IS_ALIGNED(haddr, PMD_SIZE) ||
 	    haddr + PMD_SIZE > vma->vm_end ||
-	    !(pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false)))
+	    !(pmd = mm_find_pmd(vma->vm_mm, haddr)))
 		return;
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (is_pmd_migration_entry(*pmd) && pte_migrates_page(*pmd, src, i)) {
+	entry = pmd_to_swp_entry(*pmd);
+	if (is_pmd_migration_entry(*pmd) && migration_entry_names(entry, src, i)) {
+		/* the PMD leaf: the bits of the PTE the entry stands for */
+		pte_t pte = migration_entry_to_pte(entry, pmd_swp_soft_dirty(*pmd),
+						   folio_pfn(dst) + i, vma);
+
 		folio_get(dst);
 		folio_add_anon_rmap_pmd(dst, folio_page(dst, i), vma, haddr,
-					migration_pte_exclusive(*pmd) ? RMAP_EXCLUSIVE : RMAP_NONE);
-		set_pmd_at(vma->vm_mm, haddr, pmd,
-			   migration_entry_to_pgent(*pmd, folio_pfn(dst) + i, vma, true));
+					migration_entry_exclusive(entry) ? RMAP_EXCLUSIVE : RMAP_NONE);
+		set_pmd_at(vma->vm_mm, haddr, pmd, pmd_mkhuge(__pmd(pte_val(pte))));
 	}
 	spin_unlock(ptl);
 }
@@ -189,7 +193,7 @@ void pmd_migration_entry_wait(struct mm_struct *mm, pmd_t *pmd)
 	spinlock_t *ptl = pmd_lock(mm, pmd);
 
 	if (is_pmd_migration_entry(*pmd)) {
-		migration_entry_wait_on_locked(pte_to_swp_entry(*pmd), ptl);
+		migration_entry_wait_on_locked(pmd_to_swp_entry(*pmd), ptl);
 		return;
 	}
 	spin_unlock(ptl);

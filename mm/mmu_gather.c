@@ -74,7 +74,7 @@ void tlb_finish_mmu(struct mmu_gather *tlb)
 }
 
 /* Queue a page-table page its walker unhooked; it is freed after the flush. */
-void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table)
+void tlb_remove_table(struct mmu_gather *tlb, void *table)
 {
 	tlb->tables[tlb->nr_tables++] = table;
 	tlb->freed_tables = true;
@@ -91,7 +91,7 @@ void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table)
 void tlb_free_empty_tables(struct mmu_gather *tlb, struct vm_area_struct *vma, unsigned long addr,
 			   enum pt_level level)
 {
-	pgent_t *to_free[PT_PGD];
+	void *to_free[PT_PGD];
 	int n;
 
 	if (!tlb->free_tables)

@@ -50,14 +50,14 @@ static unsigned long change_pte_range(struct vm_area_struct *vma, pmd_t *pmd, un
 		struct page *page;
 		pte_t oldpte;
 
-		if (!pgent_present(*pte)) {
-			if (unlikely(!pgent_none(*pte)))
+		if (!pte_present(*pte)) {
+			if (unlikely(!pte_none(*pte)))
 				change_nonpresent_pte(vma, addr, pte);
 			continue;
 		}
 		page = vm_normal_page(vma, addr, *pte);  /* the zero page stays read-only */
 		oldpte = ptep_modify_prot_start(vma->vm_mm, addr, pte);
-		ptep_modify_prot_commit(vma->vm_mm, addr, pte, oldpte, pgent_modify(oldpte,
+		ptep_modify_prot_commit(vma->vm_mm, addr, pte, oldpte, pte_modify(oldpte,
 				vma_pgprot(vma, can_change_pte_writable(vma, oldpte, page))));
 		pages++;
 	}
@@ -82,14 +82,14 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 	for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
 		if (is_swap_pmd(*pmd))  /* a PMD migration entry: its 512 PTE entries go below */
 			__split_huge_pmd(vma, pmd, addr);
-		if (pgent_huge(*pmd)) {
+		if (pmd_trans_huge(*pmd)) {
 			if (IS_ALIGNED(addr, PMD_SIZE) && next - addr == PMD_SIZE) {
 				if (change_huge_pmd(vma, pmd, addr))
 					continue;
 			} else {
 				__split_huge_pmd(vma, pmd, addr);
 			}
-			if (pgent_none(*pmd))
+			if (pmd_none(*pmd))
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
 		pages += change_pte_range(vma, pmd, addr, next);

@@ -24,14 +24,6 @@
 #include "linux/mmap_lock.h"
 #include "linux/printk.h"
 
-/* The end of the PMD-sized block addr is in, or end if that comes first. */
-static unsigned long pmd_extent_end(unsigned long addr, unsigned long end)
-{
-	unsigned long next = (addr + PMD_SIZE) & PMD_MASK;
-
-	return next - 1 < end - 1 ? next : end;
-}
-
 /*
  * Move a PMD leaf mapping old_addr to new_addr (both PMD-aligned; Linux's
  * move_huge_pmd): the folio and its deposited table stay this mm's.  False
@@ -41,14 +33,14 @@ static bool move_huge_pmd(struct vm_area_struct *vma, unsigned long old_addr, pm
 			  unsigned long new_addr)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	pmd_t *new_pmd = mm_alloc_entry(mm, new_addr, PT_PMD);
+	pmd_t *new_pmd = mm_alloc_pmd(mm, new_addr);
 	spinlock_t *old_ptl, *new_ptl;
 	pmd_t pmd;
 
-	if (!new_pmd || !pgent_none(*new_pmd))
+	if (!new_pmd || !pmd_none(*new_pmd))
 		return false;
 	old_ptl = pmd_lock(mm, old_pmd);
-	if (!pgent_huge(*old_pmd)) {    /* split meanwhile (zap_huge_pmd() says by whom) */
+	if (!pmd_trans_huge(*old_pmd)) {    /* split meanwhile (zap_huge_pmd() says by whom) */
 		spin_unlock(old_ptl);
 		return false;
 	}
@@ -77,10 +69,12 @@ static int move_ptes(struct vm_area_struct *vma, pmd_t *old_pmd, unsigned long o
 	unsigned long start = old_addr;
 	spinlock_t *old_ptl, *new_ptl;
 	pte_t *old_pte, *new_pte;
+	pmd_t *new_pmd;
 
-	new_pte = mm_alloc_entry(mm, new_addr, PT_PTE);
-	if (!new_pte)
+	new_pmd = mm_alloc_pmd(mm, new_addr);
+	if (!new_pmd || pte_alloc(mm, new_pmd) || pmd_trans_huge(pmdp_get(new_pmd)))
 		return -ENOMEM;
+	new_pte = pte_offset_kernel(new_pmd, new_addr);
 	old_pte = pte_offset_map_lock(mm, old_pmd, old_addr, &old_ptl);
 	if (!old_pte)
 		return 0;       /* no PTE table any more: nothing to move */
@@ -88,7 +82,7 @@ static int move_ptes(struct vm_area_struct *vma, pmd_t *old_pmd, unsigned long o
 	if (new_ptl != old_ptl)
 		spin_lock_nested(new_ptl, SINGLE_DEPTH_NESTING);
 	for (; old_addr < old_end; old_addr += PAGE_SIZE, new_addr += PAGE_SIZE) {
-		if (pgent_none(*old_pte)) {
+		if (pte_none(*old_pte)) {
 			old_pte++, new_pte++;
 			continue;
 		}
@@ -115,19 +109,19 @@ static unsigned long move_page_tables(struct vm_area_struct *vma, unsigned long 
 	unsigned long old_end = old_addr + len, start = old_addr, extent;
 
 	for (; old_addr < old_end; old_addr += extent, new_addr += extent) {
-		pmd_t *old_pmd = pgtable_entry(mm->pgd, old_addr, PT_PMD, false);
+		pmd_t *old_pmd = mm_find_pmd(mm, old_addr);
 
-		extent = pmd_extent_end(old_addr, old_end) - old_addr;
-		extent = MIN(extent, pmd_extent_end(new_addr, new_addr + extent) - new_addr);
-		if (!old_pmd || pgent_none(*old_pmd))
+		extent = pmd_addr_end(old_addr, old_end) - old_addr;
+		extent = MIN(extent, pmd_addr_end(new_addr, new_addr + extent) - new_addr);
+		if (!old_pmd || pmd_none(*old_pmd))
 			continue;
 		if (is_swap_pmd(*old_pmd))      /* a PMD migration entry: its PTE entries move */
 			__split_huge_pmd(vma, old_pmd, old_addr);
-		if (pgent_huge(*old_pmd)) {
+		if (pmd_trans_huge(*old_pmd)) {
 			if (extent == PMD_SIZE && move_huge_pmd(vma, old_addr, old_pmd, new_addr))
 				continue;
 			__split_huge_pmd(vma, old_pmd, old_addr);
-			if (pgent_none(*old_pmd))
+			if (pmd_none(*old_pmd))
 				continue;       /* a file PMD: zapped, its pages refault */
 		}
 		if (move_ptes(vma, old_pmd, old_addr, old_addr + extent, new_addr))

@@ -25,7 +25,7 @@ unsigned long nr_pagetable_pages;
 phys_addr_t (*pgtable_early_alloc)(void);
 
 /* A zeroed table page; NULL when out of memory. */
-static pgent_t *pt_alloc_table(void)
+static void *pt_alloc_table(void)
 {
 	struct page *page;
 
@@ -48,7 +48,7 @@ static pgent_t *pt_alloc_table(void)
 }
 
 /* Free a page-table page of any level whose entries are all none. */
-void pt_free_table(pgent_t *table)
+void pt_free_table(void *table)
 {
 	struct page *page = virt_to_page(table);
 
@@ -62,13 +62,13 @@ void pt_free_table(pgent_t *table)
 }
 
 /* Does the table count its entries?  Early tables do not (never freed). */
-static bool pt_tracked(const pgent_t *table)
+static bool pt_tracked(const void *table)
 {
 	return mem_map && PageTable(virt_to_page(table));
 }
 
 /* Adjust a table's used-entry count; false for untracked (early) tables. */
-static bool pt_account(pgent_t *table, long delta)
+static bool pt_account(void *table, long delta)
 {
 	struct page *page;
 
@@ -102,18 +102,18 @@ void pgd_free(pgd_t *pgd)
  * the lock guarding *e unless another CPU filled *e meanwhile — then the
  * new table goes back.  mm NULL: a kernel table, unlocked.  0 or -ENOMEM.
  */
-static int install_table(struct mm_struct *mm, pgent_t *e, enum pt_level l)
+static int install_table(struct mm_struct *mm, pgval_t *e, enum pt_level l)
 {
-	pgent_t *next = pt_alloc_table();
+	pgval_t *next = pt_alloc_table();
 	spinlock_t *ptl = NULL;
 
 	if (!next)
 		return -ENOMEM;
 	if (mm) {
-		ptl = l == PT_PMD ? pmd_lockptr(mm, e) : &mm->page_table_lock;
+		ptl = l == PT_PMD ? pmd_lockptr(mm, (pmd_t *)e) : &mm->page_table_lock;
 		spin_lock(ptl);
 	}
-	if (pgent_none(*e)) {
+	if (pgval_none(*e)) {
 		/* the zeroed table before the entry that publishes it (Linux's smp_wmb) */
 		smp_store_release(e, mk_table_entry(__pa(next) >> PAGE_SHIFT));
 		pt_account(e, 1);
@@ -127,6 +127,11 @@ static int install_table(struct mm_struct *mm, pgent_t *e, enum pt_level l)
 }
 
 /*
+ * The level-generic walks below (kernel mappings, lookups, teardown) see
+ * an entry of any level as its bits, pgval_t: the format is the same at
+ * every level.  The typed walks (mm_find_pmd(), pmd_entry_next()) and
+ * everything outside this file go through pgd_t, pud_t, pmd_t, pte_t.
+ *
  * Walk from the root to the entry of addr at "level", recording the table
  * used at each level in tables[] (tables[PT_PGD] is the root).  With alloc,
  * missing tables are allocated (install_table(), locked if mm is given).
@@ -134,12 +139,12 @@ static int install_table(struct mm_struct *mm, pgent_t *e, enum pt_level l)
  * sits above "level") or -ENOMEM.
  */
 static int walk_to(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc,
-		   struct mm_struct *mm, pgent_t **tables, pgent_t **out)
+		   struct mm_struct *mm, pgval_t **tables, pgval_t **out)
 {
-	pgent_t *table = pgd;
+	pgval_t *table = &pgd->pgd;
 
 	for (enum pt_level l = PT_PGD; ; l--) {
-		pgent_t *e = &table[pt_index(addr, l)];
+		pgval_t *e = &table[pt_index(addr, l)];
 
 		if (tables)
 			tables[l] = table;
@@ -147,32 +152,44 @@ static int walk_to(pgd_t *pgd, unsigned long addr, enum pt_level level, bool all
 			*out = e;
 			return 0;
 		}
-		if (pgent_none(READ_ONCE(*e))) {
+		if (pgval_none(READ_ONCE(*e))) {
 			if (!alloc)
 				return -ENOENT;
 			if (install_table(mm, e, l))
 				return -ENOMEM;
 		}
-		if (pgent_huge(READ_ONCE(*e)))
+		if (pgval_huge(READ_ONCE(*e)))
 			return -EEXIST;
-		table = pgent_table(READ_ONCE(*e));
+		table = __va((phys_addr_t)pgval_pfn(READ_ONCE(*e)) << PAGE_SHIFT);
 	}
 }
 
-/* The entry for addr at level, allocating tables on the way if alloc; or NULL. */
-pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc)
+/*
+ * The PMD entry of addr in mm, or NULL if a PGD or PUD table on the way
+ * is missing (Linux's mm_find_pmd): whatever the PMD entry holds.
+ */
+pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr)
 {
-	pgent_t *e;
+	pgd_t *pgd = pgd_offset(mm, addr);
+	pud_t *pud;
 
-	return walk_to(pgd, addr, level, alloc, NULL, NULL, &e) ? NULL : e;
+	if (pgd_none(pgdp_get(pgd)))
+		return NULL;
+	pud = pud_offset(pgd, addr);
+	if (pud_none(pudp_get(pud)) || pud_leaf(pudp_get(pud)))
+		return NULL;
+	return pmd_offset(pud, addr);
 }
 
-/* mm_alloc_entry()'s walk (linux/pgtable.h), the tables above level allocated as needed. */
-pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level)
+/* Give a none PGD, PUD entry of mm a table (pud_alloc(), pmd_alloc()); 0 or -ENOMEM. */
+int __pud_alloc(struct mm_struct *mm, pgd_t *pgd)
 {
-	pgent_t *e;
+	return install_table(mm, &pgd->pgd, PT_PGD);
+}
 
-	return walk_to(mm->pgd, addr, level, true, mm, NULL, &e) ? NULL : e;
+int __pmd_alloc(struct mm_struct *mm, pud_t *pud)
+{
+	return install_table(mm, &pud->pud, PT_PUD);
 }
 
 /*
@@ -182,9 +199,9 @@ pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_leve
  */
 pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t **ptlp)
 {
-	pmd_t *pmd = mm_alloc_entry(mm, addr, PT_PMD);
+	pmd_t *pmd = mm_alloc_pmd(mm, addr);
 
-	if (!pmd || (pgent_none(READ_ONCE(*pmd)) && __pte_alloc(mm, pmd)))
+	if (!pmd || pte_alloc(mm, pmd))
 		return NULL;
 	return pte_offset_map_lock(mm, pmd, addr, ptlp);
 }
@@ -196,7 +213,7 @@ pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t *
  */
 int __pte_alloc(struct mm_struct *mm, pmd_t *pmd)
 {
-	return install_table(mm, pmd, PT_PMD);
+	return install_table(mm, &pmd->pmd, PT_PMD);
 }
 
 /*
@@ -204,15 +221,15 @@ int __pte_alloc(struct mm_struct *mm, pmd_t *pmd)
  * allocating tables on the way.  Returns 0, -EEXIST (something is mapped
  * there, or a table is in the way of a PMD leaf) or -ENOMEM.
  */
-static int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t entry)
+static int pgtable_set_leaf(pgd_t *pgd, unsigned long addr, enum pt_level level, pgval_t entry)
 {
-	pgent_t *tables[PT_PGD + 1], *e;
+	pgval_t *tables[PT_PGD + 1], *e;
 	int ret;
 
 	ret = walk_to(pgd, addr, level, true, NULL, tables, &e);
 	if (ret)
 		return ret;
-	if (!pgent_none(*e))
+	if (!pgval_none(*e))
 		return -EEXIST;
 	*e = entry;
 	pt_account(tables[level], 1);
@@ -244,7 +261,7 @@ int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot
  * entries above a leaf.  Returns how many.
  */
 static int detach_empty(unsigned long addr, enum pt_level level, enum pt_level top,
-			pgent_t **tables, pgent_t **to_free)
+			pgval_t **tables, void **to_free)
 {
 	int nr_free = 0;
 
@@ -259,7 +276,7 @@ static int detach_empty(unsigned long addr, enum pt_level level, enum pt_level t
 }
 
 /* Free n tables detach_empty() gave, top first, after the flush. */
-static void free_detached(pgent_t **to_free, int n)
+static void free_detached(void **to_free, int n)
 {
 	for (int i = n; i; i--)
 		pt_free_table(to_free[i - 1]);
@@ -272,17 +289,18 @@ static void free_detached(pgent_t **to_free, int n)
  * is not NULL.  Returns 0, -ENOENT (nothing mapped there) or -EINVAL (the
  * mapping there is of the other size).
  */
-int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old)
+int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgval_t *old)
 {
-	pgent_t *tables[PT_PGD + 1], *to_free[PT_PGD], *e;
+	pgval_t *tables[PT_PGD + 1], *e;
+	void *to_free[PT_PGD];
 	int ret, n;
 
 	ret = walk_to(pgd, addr, level, false, NULL, tables, &e);
 	if (ret == -EEXIST)
 		return -EINVAL;
-	if (ret || pgent_none(*e))
+	if (ret || pgval_none(*e))
 		return -ENOENT;
-	if (level == PT_PMD && !pgent_huge(*e))
+	if (level == PT_PMD && !pgval_huge(*e))
 		return -EINVAL;
 	if (old)
 		*old = *e;
@@ -309,7 +327,7 @@ int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *
 void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_level level)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	pgent_t *to_free[PT_PGD];
+	void *to_free[PT_PGD];
 	int n;
 
 	rmap_locks_assert_held(vma);
@@ -327,9 +345,9 @@ void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_l
  * returns how many.
  */
 int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
-			enum pt_level top, pgent_t **to_free)
+			enum pt_level top, void **to_free)
 {
-	pgent_t *tables[PT_PGD + 1], *e;
+	pgval_t *tables[PT_PGD + 1], *e;
 
 	int n;
 
@@ -343,43 +361,35 @@ int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level 
 	return n;
 }
 
-/* End of the level-"size" block holding addr, clipped to end (Linux's pgd_addr_end). */
-static unsigned long pt_addr_end(unsigned long addr, unsigned long end, unsigned long size)
-{
-	unsigned long boundary = (addr + size) & ~(size - 1);
-
-	return boundary - 1 < end - 1 ? boundary : end;
-}
-
 /*
  * For walkers that work a PMD entry at a time (fork's copy, zap, mprotect):
  * the PMD entry of *addr in the first non-empty one at or after *addr
  * (empty ones and missing tables are skipped, a missing PUD or PGD table
  * by its whole range, advancing *addr), with *next set to where that
  * entry's 2 MiB range ends (at most end).  The entry is a PMD leaf, a PMD
- * migration entry (linux/swapops.h) or points to a PTE table (pte_offset()).
+ * migration entry (linux/swapops.h) or points to a PTE table (pte_offset_kernel()).
  * NULL when none is left below end.
  */
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next)
 {
 	while (*addr < end) {
-		pgent_t *table = pgd;
-		enum pt_level l = PT_PGD;
+		pgd_t *pgdp = pgd_offset_pgd(pgd, *addr);
+		pud_t *pud;
+		pmd_t *pmd;
 
-		for (; l > PT_PMD; l--) {
-			pgent_t e = table[pt_index(*addr, l)];
-
-			if (pgent_none(e) || pgent_huge(e))
-				break;
-			table = pgent_table(e);
-		}
-		if (l > PT_PMD) {
-			*addr = pt_addr_end(*addr, end, level_size(l));
+		if (pgd_none(*pgdp)) {
+			*addr = pgd_addr_end(*addr, end);
 			continue;
 		}
-		*next = pt_addr_end(*addr, end, PMD_SIZE);
-		if (!pgent_none(table[pt_index(*addr, PT_PMD)]))
-			return &table[pt_index(*addr, PT_PMD)];
+		pud = pud_offset(pgdp, *addr);
+		if (pud_none(*pud) || pud_leaf(*pud)) {
+			*addr = pud_addr_end(*addr, end);
+			continue;
+		}
+		pmd = pmd_offset(pud, *addr);
+		*next = pmd_addr_end(*addr, end);
+		if (!pmd_none(*pmd))
+			return pmd;
 		*addr = *next;
 	}
 	return NULL;
@@ -405,7 +415,7 @@ void pte_free(pte_t *table)
  */
 void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
 {
-	smp_store_release(pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
+	smp_store_release(&pmd->pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
 }
 
 /*
@@ -414,44 +424,44 @@ void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
  */
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w)
 {
-	pgent_t *table = pgd;
+	pgval_t *table = &pgd->pgd;
 
 	memset(w, 0, sizeof(*w));
 	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
-		pgent_t e = table[pt_index(addr, l)];
+		pgval_t e = table[pt_index(addr, l)];
 
 		w->entry[l] = e;
 		w->stop_level = l;
-		if (!pgent_present(e))
+		if (!pgval_present(e))
 			return 0;
-		if (l == PT_PTE || pgent_huge(e)) {
+		if (l == PT_PTE || pgval_huge(e)) {
 			w->leaf_level = l;
-			w->phys = ((phys_addr_t)pgent_pfn(e) << PAGE_SHIFT) +
+			w->phys = ((phys_addr_t)pgval_pfn(e) << PAGE_SHIFT) +
 				  (addr & (level_size(l) - 1));
 			return l;
 		}
-		table = pgent_table(e);
+		table = __va((phys_addr_t)pgval_pfn(e) << PAGE_SHIFT);
 	}
 	return 0;
 }
 
 /* Free the tables below "table" (a level-l table) that serve [start, end). */
-static void free_level(pgent_t *table, enum pt_level l, unsigned long start, unsigned long end)
+static void free_level(pgval_t *table, enum pt_level l, unsigned long start, unsigned long end)
 {
 	unsigned long addr, next;
 
 	for (addr = start; addr < end; addr = next) {
-		pgent_t *e = &table[pt_index(addr, l)];
-		pgent_t *child;
+		pgval_t *e = &table[pt_index(addr, l)];
+		pgval_t *child;
 
-		next = pt_addr_end(addr, end, level_size(l));
-		if (pgent_none(*e))
+		next = p_addr_end(addr, end, level_size(l));
+		if (pgval_none(*e))
 			continue;
-		if (l == PT_PTE || pgent_huge(*e)) {
+		if (l == PT_PTE || pgval_huge(*e)) {
 			VM_WARN_ON_ONCE(1, "pgtable_free_range: leaf still mapped");
 			continue;
 		}
-		child = pgent_table(*e);
+		child = __va((phys_addr_t)pgval_pfn(*e) << PAGE_SHIFT);
 		free_level(child, l - 1, addr, next);
 		if (PageTable(virt_to_page(child)) && !virt_to_page(child)->pt_nr_used) {
 			*e = 0;
@@ -468,43 +478,5 @@ static void free_level(pgent_t *table, enum pt_level l, unsigned long start, uns
  */
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end)
 {
-	free_level(pgd, PT_PGD, start, end);
-}
-
-/*
- * The floor under fork and munmap (make bench): the bare page-table work
- * for [start, end) with no rmap, no refcount and no TLB flush — every
- * present PTE read and written write-protected into a scratch table (and
- * every PMD leaf likewise), then every present PTE's scratch slot cleared.
- * The live tables are only read.  clock() is the caller's cycle counter.
- */
-void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *scratch,
-		   u64 (*clock)(void), struct pgtable_floor *r)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		unsigned long addr = start, next;
-		u64 t0 = clock();
-		pmd_t *pmd;
-
-		for (; (pmd = pmd_entry_next(pgd, &addr, end, &next)); addr = next) {
-			unsigned long i, nr = (next - addr) >> PAGE_SHIFT;
-			pte_t *pte;
-
-			if (!pgent_present(*pmd) && !pgent_huge(*pmd))
-				continue;       /* a PMD migration entry: no table, no leaf */
-			pte = pte_offset(pmd, addr);
-			if (pgent_huge(*pmd)) {
-				scratch[0] = pass ? 0 : pgent_wrprotect(*pmd);
-				r->pmds += !pass;
-				continue;
-			}
-			for (i = 0; i < nr; i++) {
-				if (!pgent_present(pte[i]))
-					continue;
-				scratch[i] = pass ? 0 : pgent_wrprotect(pte[i]);
-				r->ptes += !pass;
-			}
-		}
-		*(pass ? &r->clear : &r->copy) = clock() - t0;
-	}
+	free_level(&pgd->pgd, PT_PGD, start, end);
 }

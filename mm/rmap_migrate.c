@@ -34,7 +34,7 @@
 /* Does pte map page i of folio (a normal page, not through a PMD)? */
 static bool pte_maps_folio_page(pte_t pte, struct folio *folio, unsigned long i)
 {
-	return pgent_present(pte) && !pgent_special(pte) && pgent_pfn(pte) == folio_pfn(folio) + i;
+	return pte_present(pte) && !pte_special(pte) && pte_pfn(pte) == folio_pfn(folio) + i;
 }
 
 /*
@@ -115,7 +115,7 @@ bool folio_walk_vma_ptes(struct folio *folio, struct vm_area_struct *vma,
 		}
 		nr = MIN(nr_pages - i, PTRS_PER_TABLE - pt_index(addr, PT_PTE));
 		nr = MIN(nr, (vma->vm_end - addr) >> PAGE_SHIFT);
-		pmd = pgtable_entry(mm->pgd, addr, PT_PMD, false);
+		pmd = mm_find_pmd(mm, addr);
 		pte = pmd ? pte_offset_map_lock(mm, pmd, addr, &ptl) : NULL;
 		if (pte) {
 			ok = fn(folio, vma, addr, pte, i, nr, arg);
@@ -147,7 +147,7 @@ static bool set_pmd_migration_entry(struct folio *folio, struct page *head,
 		return false;
 	old = pmdp_huge_get_and_clear(vma->vm_mm, haddr, pmd);
 	flush_pmd_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
-	set_pmd_at(vma->vm_mm, haddr, pmd, mk_migration_pte(old, head, exclusive));
+	set_pmd_at(vma->vm_mm, haddr, pmd, mk_migration_pmd(old, head, exclusive));
 	ClearPageAnonExclusive(head);
 	folio_remove_rmap_pmd(folio, head, vma);
 	folio_put(folio);
@@ -170,10 +170,10 @@ static bool try_to_migrate_pmd(struct folio *folio, struct vm_area_struct *vma, 
 
 	if (haddr == (unsigned long)-EFAULT || !IS_ALIGNED(haddr, PMD_SIZE) ||
 	    haddr + PMD_SIZE > vma->vm_end ||
-	    !(pmd = pgtable_entry(vma->vm_mm->pgd, haddr, PT_PMD, false)))
+	    !(pmd = mm_find_pmd(vma->vm_mm, haddr)))
 		return true;
 	ptl = pmd_lock(vma->vm_mm, pmd);
-	if (pgent_present(*pmd) && pgent_huge(*pmd) && pgent_pfn(*pmd) == folio_pfn(folio) + i) {
+	if (pmd_present(*pmd) && pmd_trans_huge(*pmd) && pmd_pfn(*pmd) == folio_pfn(folio) + i) {
 		if (flags & TTU_SPLIT_HUGE_PMD)
 			__split_huge_pmd_locked(vma, pmd, haddr);
 		else

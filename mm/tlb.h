@@ -41,7 +41,7 @@ struct mmu_gather {
 		struct folio *folio;
 		unsigned int nr_refs;   /* references to drop: one per PTE, one for a PMD */
 	} pages[MMU_GATHER_BATCH];
-	pgent_t *tables[MMU_GATHER_TABLES];
+	void *tables[MMU_GATHER_TABLES];
 };
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
@@ -49,7 +49,7 @@ void tlb_gather_mmu_fullmm(struct mmu_gather *tlb, struct mm_struct *mm);
 void tlb_flush_mmu_tlbonly(struct mmu_gather *tlb);
 void tlb_flush_mmu(struct mmu_gather *tlb);
 void tlb_finish_mmu(struct mmu_gather *tlb);
-void tlb_remove_table(struct mmu_gather *tlb, pgent_t *table);
+void tlb_remove_table(struct mmu_gather *tlb, void *table);
 void tlb_free_empty_tables(struct mmu_gather *tlb, struct vm_area_struct *vma, unsigned long addr,
 			   enum pt_level level);
 

@@ -48,9 +48,9 @@ static bool maps_file_page(struct vm_area_struct *vma, pmd_t *pmd, unsigned long
 	pte_t *pte;
 	bool file;
 
-	if (pgent_huge(*pmd)) {
-		if (pgent_present(*pmd) && !is_huge_zero_pmd(*pmd))
-			page = pfn_to_page(pgent_pfn(*pmd));
+	if (pmd_trans_huge(*pmd)) {
+		if (pmd_present(*pmd) && !is_huge_zero_pmd(*pmd))
+			page = pfn_to_page(pmd_pfn(*pmd));
 		file = page && !folio_test_anon(page_folio(page));
 		spin_unlock(ptl);
 		return file;
@@ -60,7 +60,7 @@ static bool maps_file_page(struct vm_area_struct *vma, pmd_t *pmd, unsigned long
 	pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
 	if (!pte)
 		return false;
-	if (pgent_present(*pte))
+	if (pte_present(*pte))
 		page = vm_normal_page(vma, addr, *pte);
 	file = page && !folio_test_anon(page_folio(page));
 	pte_unmap_unlock(pte, ptl);
@@ -76,10 +76,10 @@ static bool maps_file_page(struct vm_area_struct *vma, pmd_t *pmd, unsigned long
 static void zap_file_pages(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	for (unsigned long addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd = pgtable_entry(vma->vm_mm->pgd, addr, PT_PMD, false);
+		pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
 
 		next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
-		if (pmd && pgent_present(*pmd) && maps_file_page(vma, pmd, addr, &next))
+		if (pmd && pmd_present(*pmd) && maps_file_page(vma, pmd, addr, &next))
 			zap_page_range(vma, addr, next);
 	}
 }

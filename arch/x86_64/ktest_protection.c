@@ -15,7 +15,7 @@
 #include <asm/uaccess.h>
 #include <asm/arch.h>
 
-extern pgent_t *init_pgd;
+extern pgd_t *init_pgd;
 extern unsigned long exec_probe_addr;
 extern int exec_probe_faults;
 

@@ -26,7 +26,7 @@
 extern char _text[], _etext[], _rodata[], _erodata[], _data[], _kernel_end[];
 extern char _kernel_phys_start[], boot_stack_guard[];
 
-pgent_t *init_pgd;
+pgd_t *init_pgd;
 
 static phys_addr_t early_table_alloc(void)
 {
@@ -97,23 +97,23 @@ void mmu_early_done(void)
 	pgtable_early_alloc = NULL;
 }
 
-void arch_pgd_init(pgent_t *pgd)
+void arch_pgd_init(pgd_t *pgd)
 {
 	if (init_pgd)
 		memcpy(pgd + USER_PGD_PTRS, init_pgd + USER_PGD_PTRS,
-		       (PTRS_PER_TABLE - USER_PGD_PTRS) * sizeof(pgent_t));
+		       (PTRS_PER_TABLE - USER_PGD_PTRS) * sizeof(pgval_t));
 }
 
-int pgent_decode(pgent_t e, char *buf, size_t size)
+int pgval_decode(pgval_t e, char *buf, size_t size)
 {
-	if (e && !pgent_present(e))     /* a swap-format entry: migration (linux/swapops.h) */
-		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgent_swp_type(e),
-				__pgent_swp_offset(e), pgent_swp_soft_dirty(e) ? " SD" : "");
+	if (e && !pgval_present(e))     /* a swap-format entry: migration (linux/swapops.h) */
+		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgval_swp_type(e),
+				__pgval_swp_offset(e), pgval_swp_soft_dirty(e) ? " SD" : "");
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s",
 			e & _PAGE_PRESENT ? "P" : "-", e & _PAGE_RW ? " W" : " R",
 			e & _PAGE_USER ? " U" : " K", e & _PAGE_ACCESSED ? " A" : "",
 			e & _PAGE_DIRTY ? " D" : "", e & _PAGE_PSE ? " PS" : "",
-			pgent_protnone(e) ? " PROTNONE" : e & _PAGE_GLOBAL ? " G" : "",
+			pgval_protnone(e) ? " PROTNONE" : e & _PAGE_GLOBAL ? " G" : "",
 			e & _PAGE_NX ? " NX" : " X");
 }
 

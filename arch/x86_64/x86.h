@@ -5,7 +5,7 @@
 #include "linux/types.h"
 #include "linux/cpumask.h"
 #include <asm/ptrace.h>
-#include <asm/pgtable.h>
+#include "linux/pgtable_types.h"
 #include <asm/irq_vectors.h>
 
 #define KERNEL_CS   0x08
@@ -66,6 +66,6 @@ void mask_8259A(void);
 void setup_IO_APIC(void);
 void ioapic_unmask_isa_irq(unsigned int irq);
 
-extern pgent_t *init_pgd;
+extern pgd_t *init_pgd;
 
 #endif

@@ -4,7 +4,8 @@
  *   mapcount_trace  the rmap trace (mm/rmap_trace.c): reading lists the
  *                   records, writing selects what is traced
  *   mapcount_report the shadow exact counter's findings (mm/mapcount_shadow.c)
- *   pgtable_floor   the page-table copy/clear floor make bench measures
+ *
+ * (fs/proc/pgtable_floor.c has the third, the floor make bench measures.)
  */
 #include "linux/errno.h"
 #include "fs/proc/internal.h"
@@ -13,10 +14,8 @@
 #include "linux/sched.h"
 #include "linux/ksyms.h"
 #include "linux/mm.h"
-#include "linux/pgtable.h"
 #include "mm/rmap_trace.h"
 #include "mm/mapcount_shadow.h"
-#include <asm/timex.h>
 
 /*
  * The mapcount trace: the selection, then the records, oldest first, one
@@ -47,49 +46,6 @@ static int mapcount_trace_show(struct seq_file *m, void *v)
 			   b->shared, r.kind == FOLIO_KIND_ANON ? "" : " ",
 			   r.kind == FOLIO_KIND_ANON ? "" : folio_kind_name(r.kind));
 	}
-	return 0;
-}
-
-static struct pgtable_floor last_floor;  /* the last measurement, whoever asked */
-
-static u64 floor_clock(void)
-{
-	return get_cycles();
-}
-
-/*
- * /proc/pgtable_floor (foliOS's own, for make bench): writing "ADDR LEN"
- * (hex or decimal) measures pgtable_floor() over that range of the
- * writer's mm; reading gives "copy C clear C ptes N pmds N" of the last.
- */
-static int pgtable_floor_store(struct file *file, char *buf, size_t len)
-{
-	char cmd[64];
-	const char *p;
-	unsigned long addr, size;
-	pte_t *scratch;
-
-	strlcpy(cmd, buf, sizeof(cmd));
-	addr = simple_strtoul(cmd, &p, 0);
-	while (*p == ' ')
-		p++;
-	size = simple_strtoul(p, &p, 0);
-	if (!size || addr + size < addr || addr + size > TASK_SIZE_MAX || !current->mm)
-		return -EINVAL;
-	scratch = pte_alloc_one();
-	if (!scratch)
-		return -ENOMEM;
-	memset(&last_floor, 0, sizeof(last_floor));
-	pgtable_floor(current->mm->pgd, addr, addr + size, scratch, floor_clock,
-		      &last_floor);
-	pte_free(scratch);
-	return 0;
-}
-
-static int pgtable_floor_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "copy %lu clear %lu ptes %lu pmds %lu\n", last_floor.copy, last_floor.clear,
-		   last_floor.ptes, last_floor.pmds);
 	return 0;
 }
 
@@ -143,8 +99,4 @@ const struct proc_dir_entry proc_mapcount_report = {
 
 const struct proc_dir_entry proc_mapcount_trace = {
 	"mapcount_trace", mapcount_trace_show, mapcount_trace_store,
-};
-
-const struct proc_dir_entry proc_pgtable_floor = {
-	"pgtable_floor", pgtable_floor_show, pgtable_floor_store,
 };

@@ -123,8 +123,8 @@ static void smaps_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long ad
 			    unsigned long end)
 {
 	if (!is_huge_zero_pmd(*pmd))
-		smaps_account(walk->private, pfn_to_page(pgent_pfn(*pmd)), true, pgent_young(*pmd),
-			      pgent_dirty(*pmd), false);
+		smaps_account(walk->private, pfn_to_page(pmd_pfn(*pmd)), true, pmd_young(*pmd),
+			      pmd_dirty(*pmd), false);
 }
 
 static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
@@ -132,7 +132,7 @@ static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long ad
 	struct page *page = vm_normal_page(walk->vma, addr, *pte);
 
 	if (page)
-		smaps_account(walk->private, page, false, pgent_young(*pte), pgent_dirty(*pte), false);
+		smaps_account(walk->private, page, false, pte_young(*pte), pte_dirty(*pte), false);
 }
 
 /* A page behind a migration entry is still in Rss (Linux's smaps_pte_entry). */
@@ -146,7 +146,7 @@ static void smaps_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned lo
 static void smaps_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
 				 unsigned long end)
 {
-	smaps_account(walk->private, pfn_swap_entry_to_page(pte_to_swp_entry(*pmd)), true, false,
+	smaps_account(walk->private, pfn_swap_entry_to_page(pmd_to_swp_entry(*pmd)), true, false,
 		      false, true);
 }
 

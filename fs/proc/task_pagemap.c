@@ -47,7 +47,7 @@ struct pagemapread {
  * zero folio, no anon folio, shows PM_FILE as in Linux, and so does every
  * page-cache page (a file's, shmem's).  Under the entry's table lock.
  */
-static u64 pagemap_entry(unsigned long pfn, pgent_t e, u64 sd)
+static u64 pagemap_entry(unsigned long pfn, bool soft_dirty, u64 sd)
 {
 	struct page *page = pfn_to_page(pfn);
 	struct folio *folio = page_folio(page);
@@ -55,7 +55,7 @@ static u64 pagemap_entry(unsigned long pfn, pgent_t e, u64 sd)
 
 	return (pfn & PM_PFRAME_MASK) | PM_PRESENT |
 	       (is_huge_zero_pfn(pfn) || (!zero && !folio_test_anon(folio)) ? PM_FILE : 0) |
-	       (pgent_soft_dirty(e) ? PM_SOFT_DIRTY : sd) |
+	       (soft_dirty ? PM_SOFT_DIRTY : sd) |
 	       (!zero && page_mapped_exclusively(folio, page) ? PM_MMAP_EXCLUSIVE : 0);
 }
 
@@ -69,15 +69,16 @@ static u64 *pagemap_slot(struct proc_walk *walk, unsigned long addr)
 static void pagemap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
 			      unsigned long end)
 {
-	unsigned long pfn = pgent_pfn(*pmd) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
+	unsigned long pfn = pmd_pfn(*pmd) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
 
 	for (; addr < end; addr += PAGE_SIZE, pfn++)
-		*pagemap_slot(walk, addr) = pagemap_entry(pfn, *pmd, *pagemap_slot(walk, addr));
+		*pagemap_slot(walk, addr) = pagemap_entry(pfn, pmd_soft_dirty(*pmd), *pagemap_slot(walk, addr));
 }
 
 static void pagemap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
 {
-	*pagemap_slot(walk, addr) = pagemap_entry(pgent_pfn(*pte), *pte, *pagemap_slot(walk, addr));
+	*pagemap_slot(walk, addr) = pagemap_entry(pte_pfn(*pte), pte_soft_dirty(*pte),
+						  *pagemap_slot(walk, addr));
 }
 
 /*
@@ -209,36 +210,30 @@ enum clear_refs_types {
 	CLEAR_REFS_LAST,
 };
 
-/* A present entry after clear_refs: old, or (soft-dirty) write-protected and soft-clean. */
-static pgent_t clear_refs_entry(pgent_t e, int type)
-{
-	if (type == CLEAR_REFS_SOFT_DIRTY)
-		return pgent_clear_soft_dirty(pgent_wrprotect(e));
-	return pgent_mkold(e);
-}
-
 /*
- * Change one present entry under its table's lock, by compare-and-swap:
+ * A present entry after clear_refs: old, or (soft-dirty) write-protected
+ * and soft-clean.  Changed under its table's lock by compare-and-swap:
  * the CPU may set its accessed or dirty bit meanwhile, and that must stay.
  */
-static void clear_refs_update(pgent_t *entry, int type)
-{
-	pgent_t old = READ_ONCE(*entry);
-
-	while (!__atomic_compare_exchange_n(entry, &old, clear_refs_entry(old, type), false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
 static void clear_refs_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,
 				 unsigned long end)
 {
-	clear_refs_update(pmd, *(int *)walk->private);
+	bool soft_dirty = *(int *)walk->private == CLEAR_REFS_SOFT_DIRTY;
+	pmd_t old = pmdp_get(pmd);
+
+	while (!pmdp_try_cmpxchg(pmd, &old, soft_dirty ? pmd_clear_soft_dirty(pmd_wrprotect(old)) :
+							  pmd_mkold(old)))
+		;
 }
 
 static void clear_refs_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
 {
-	clear_refs_update(pte, *(int *)walk->private);
+	bool soft_dirty = *(int *)walk->private == CLEAR_REFS_SOFT_DIRTY;
+	pte_t old = ptep_get(pte);
+
+	while (!ptep_try_cmpxchg(pte, &old, soft_dirty ? pte_clear_soft_dirty(pte_wrprotect(old)) :
+							  pte_mkold(old)))
+		;
 }
 
 /*
@@ -259,7 +254,7 @@ static void clear_refs_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsign
 {
 	if (*(int *)walk->private == CLEAR_REFS_SOFT_DIRTY)
 		set_pmd_at(walk->vma->vm_mm, addr, pmd,
-			   pte_swp_clear_soft_dirty(migration_pte_wrprotect(*pmd, true)));
+			   pmd_swp_clear_soft_dirty(migration_pmd_wrprotect(*pmd, true)));
 }
 
 /*

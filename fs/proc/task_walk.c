@@ -58,8 +58,8 @@ static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr
 	pmd_t pmdval = *pmd;
 	pte_t *pte;
 
-	if (!pgent_present(pmdval) || pgent_huge(pmdval)) {
-		if (pgent_present(pmdval) && walk->ops->pmd_entry)
+	if (!pmd_present(pmdval) || pmd_trans_huge(pmdval)) {
+		if (pmd_present(pmdval) && walk->ops->pmd_entry)
 			walk->ops->pmd_entry(walk, pmd, addr, end);
 		else if (is_pmd_migration_entry(pmdval) && walk->ops->swap_pmd_entry)
 			walk->ops->swap_pmd_entry(walk, pmd, addr, end);
@@ -71,7 +71,7 @@ static bool proc_walk_pmd(struct proc_walk *walk, pmd_t *pmd, unsigned long addr
 	if (!pte)
 		return false;
 	for (; addr < end; addr += PAGE_SIZE, pte++) {
-		if (pgent_present(*pte))
+		if (pte_present(*pte))
 			walk->ops->pte_entry(walk, pte, addr);
 		else if (is_swap_pte(*pte) && walk->ops->swap_pte_entry)
 			walk->ops->swap_pte_entry(walk, pte, addr);

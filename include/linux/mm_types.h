@@ -22,13 +22,8 @@
 #include "linux/rwsem.h"
 #include "linux/cpumask.h"
 #include <asm/bitops.h>
-#include <asm/pgtable.h>
+#include "linux/pgtable_types.h"
 
-/* One entry type for all levels (<asm/pgtable.h>); each level's name (linux/pgtable.h). */
-typedef pgent_t pgd_t;
-typedef pgent_t pud_t;
-typedef pgent_t pmd_t;
-typedef pgent_t pte_t;
 
 struct page {
 	unsigned long flags;

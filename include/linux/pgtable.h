@@ -56,16 +56,25 @@ static inline unsigned int pt_index(unsigned long addr, enum pt_level level)
 	return (addr >> level_shift(level)) & (PTRS_PER_TABLE - 1);
 }
 
-/* The table an entry points to (non-leaf entries only). */
-static inline pgent_t *pgent_table(pgent_t e)
+/*
+ * Where the block of "size" (a level's reach) holding addr ends, clipped
+ * to end: the step of a walk at that level (Linux's p?d_addr_end below).
+ */
+static inline unsigned long p_addr_end(unsigned long addr, unsigned long end, unsigned long size)
 {
-	return __va((phys_addr_t)pgent_pfn(e) << PAGE_SHIFT);
+	unsigned long boundary = (addr + size) & ~(size - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
 }
 
-/* The PTE of addr in the PTE table a (non-leaf) PMD entry points to. */
-static inline pte_t *pte_offset(pmd_t *pmd, unsigned long addr)
+#define pgd_addr_end(addr, end) p_addr_end(addr, end, PGDIR_SIZE)
+#define pud_addr_end(addr, end) p_addr_end(addr, end, PUD_SIZE)
+#define pmd_addr_end(addr, end) p_addr_end(addr, end, PMD_SIZE)
+
+/* The PGD entry of addr in mm's tree (Linux's pgd_offset). */
+static inline pgd_t *pgd_offset(struct mm_struct *mm, unsigned long addr)
 {
-	return pgent_table(*pmd) + pt_index(addr, PT_PTE);
+	return pgd_offset_pgd(mm->pgd, addr);
 }
 
 /* The split lock in a page-table page (Linux's ptlock_ptr). */
@@ -77,7 +86,7 @@ static inline spinlock_t *ptlock_ptr(struct page *table_page)
 /* The lock of the PTE table a PMD entry points to (Linux's pte_lockptr). */
 static inline spinlock_t *pte_lockptr(struct mm_struct *mm, pmd_t pmdval)
 {
-	return ptlock_ptr(pfn_to_page(pgent_pfn(pmdval)));
+	return ptlock_ptr(pfn_to_page(pmd_pfn(pmdval)));
 }
 
 /*
@@ -93,16 +102,16 @@ static inline pte_t *pte_offset_map_lock_nested(struct mm_struct *mm, pmd_t *pmd
 						unsigned int subclass)
 {
 	for (;;) {
-		pmd_t pmdval = READ_ONCE(*pmd);
+		pmd_t pmdval = pmdp_get(pmd);
 		spinlock_t *ptl;
 
-		if (!pgent_present(pmdval) || pgent_huge(pmdval))
+		if (!pmd_present(pmdval) || pmd_trans_huge(pmdval))
 			return NULL;
 		ptl = pte_lockptr(mm, pmdval);
 		spin_lock_nested(ptl, subclass);
-		if (likely(READ_ONCE(*pmd) == pmdval)) {
+		if (likely(pmd_same(pmdp_get(pmd), pmdval))) {
 			*ptlp = ptl;
-			return pgent_table(pmdval) + pt_index(addr, PT_PTE);
+			return pmd_page_vaddr(pmdval) + pte_index(addr);
 		}
 		spin_unlock(ptl);
 	}
@@ -144,7 +153,7 @@ static inline spinlock_t *pmd_lock(struct mm_struct *mm, pmd_t *pmd)
  * free_empty_tables() does, once the walker is done with it.  mm and addr
  * name the entry, as in Linux.
  */
-static inline void pt_add_used(const pgent_t *entry, long nr)
+static inline void pt_add_used(const void *entry, long nr)
 {
 	pfn_to_page(__pa_direct(entry) >> PAGE_SHIFT)->pt_nr_used += nr;     /* a buddy page */
 }
@@ -153,9 +162,9 @@ static inline void pt_add_used(const pgent_t *entry, long nr)
  * Set one entry, whatever it was (the count follows none <-> in use; the
  * table's struct page is touched only when the count changes).
  */
-static inline void set_entry(pgent_t *entry, pgent_t e)
+static inline void __set_entry(pgval_t *entry, pgval_t e)
 {
-	long delta = (long)!pgent_none(e) - (long)!pgent_none(*entry);
+	long delta = (long)!pgval_none(e) - (long)!pgval_none(*entry);
 
 	if (delta)
 		pt_add_used(entry, delta);
@@ -164,12 +173,12 @@ static inline void set_entry(pgent_t *entry, pgent_t e)
 
 static inline void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte)
 {
-	set_entry(ptep, pte);
+	__set_entry(&ptep->pte, pte_val(pte));
 }
 
 static inline void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd)
 {
-	set_entry(pmdp, pmd);
+	__set_entry(&pmdp->pmd, pmd_val(pmd));
 }
 
 /* Map nr consecutive pages, pte's and the ones after it, into nr none PTEs. */
@@ -177,7 +186,7 @@ static inline void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
 			    unsigned int nr)
 {
 	pt_add_used(ptep, nr);
-	for (; nr; nr--, ptep++, pte = pgent_next_pfn(pte))
+	for (; nr; nr--, ptep++, pte = pte_next_pfn(pte))
 		*ptep = pte;
 }
 
@@ -187,11 +196,11 @@ static inline void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
  * present entry and writes back a changed one does it in one atomic
  * instruction, so that no such bit is lost between the read and the write.
  */
-static inline pgent_t get_and_clear_entry(pgent_t *entry)
+static inline pgval_t __get_and_clear_entry(pgval_t *entry)
 {
-	pgent_t old = pgent_xchg(entry, 0);
+	pgval_t old = pgval_xchg(entry, 0);
 
-	if (!pgent_none(old))
+	if (!pgval_none(old))
 		pt_add_used(entry, -1);
 	return old;
 }
@@ -199,31 +208,48 @@ static inline pgent_t get_and_clear_entry(pgent_t *entry)
 /* Clear the PTE at ptep and return what it was, A and D as of the clear. */
 static inline pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
-	return get_and_clear_entry(ptep);
+	return __pte(__get_and_clear_entry(&ptep->pte));
 }
 
 /* Clear a PMD leaf and return it. */
 static inline pmd_t pmdp_huge_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
-	return get_and_clear_entry(pmdp);
+	return __pmd(__get_and_clear_entry(&pmdp->pmd));
 }
 
 /* Write-protect a present PTE, keeping its A/D bits (fork, clear_refs); the count stays. */
 static inline void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
-	pgent_clear_write(ptep);
+	pgval_clear_write(&ptep->pte);
 }
 
 /* Write-protect a PMD leaf (fork's copy-on-write); the count stays. */
 static inline void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
-	pgent_clear_write(pmdp);
+	pgval_clear_write(&pmdp->pmd);
 }
 
 /* Make a present PTE old; was it young?  The caller flushes if it must. */
 static inline bool ptep_test_and_clear_young(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
-	return pgent_test_and_clear_young(ptep);
+	return pgval_test_and_clear_young(&ptep->pte);
+}
+
+/*
+ * Store new if the entry still is *old, in one compare-and-swap (x86
+ * Linux's try_cmpxchg on an entry): false, with *old what the entry is
+ * now, if the MMU or another CPU changed it meanwhile.  The count stays.
+ */
+static inline bool ptep_try_cmpxchg(pte_t *ptep, pte_t *old, pte_t new)
+{
+	return __atomic_compare_exchange_n(&ptep->pte, &old->pte, pte_val(new), false,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static inline bool pmdp_try_cmpxchg(pmd_t *pmdp, pmd_t *old, pmd_t new)
+{
+	return __atomic_compare_exchange_n(&pmdp->pmd, &old->pmd, pmd_val(new), false,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /*
@@ -234,7 +260,7 @@ static inline bool ptep_test_and_clear_young(struct mm_struct *mm, unsigned long
 static inline pmd_t pmdp_establish(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp,
 				   pmd_t pmd)
 {
-	return pgent_xchg(pmdp, pmd);
+	return __pmd(pgval_xchg(&pmdp->pmd, pmd_val(pmd)));
 }
 
 /*
@@ -246,7 +272,7 @@ static inline pmd_t pmdp_establish(struct mm_struct *mm, unsigned long addr, pmd
  */
 static inline pmd_t pmdp_invalidate_ad(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
 {
-	return pmdp_establish(mm, haddr, pmdp, pgent_mkinvalid(READ_ONCE(*pmdp)));
+	return pmdp_establish(mm, haddr, pmdp, pmd_mkinvalid(pmdp_get(pmdp)));
 }
 
 /*
@@ -273,13 +299,13 @@ static inline pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long haddr, p
  */
 static inline pte_t ptep_modify_prot_start(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
-	return pgent_xchg(ptep, 0);
+	return __pte(pgval_xchg(&ptep->pte, 0));
 }
 
 static inline void ptep_modify_prot_commit(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
 					   pte_t old_pte, pte_t pte)
 {
-	WRITE_ONCE(*ptep, pte);
+	set_pte(ptep, pte);
 }
 
 /*
@@ -300,12 +326,12 @@ static inline void __copy_ptes(pte_t *dst_pte, pte_t *src_pte, unsigned int nr, 
 {
 	if (wrprotect) {
 		for (unsigned int i = 0; i < nr; i++) {
-			pgent_clear_write(&src_pte[i]);
-			dst_pte[i] = READ_ONCE(src_pte[i]);
+			pgval_clear_write(&src_pte[i].pte);
+			dst_pte[i] = ptep_get(&src_pte[i]);
 		}
 	} else {
 		for (unsigned int i = 0; i < nr; i++)
-			dst_pte[i] = READ_ONCE(src_pte[i]);
+			dst_pte[i] = ptep_get(&src_pte[i]);
 	}
 }
 
@@ -317,14 +343,15 @@ static inline void __copy_ptes(pte_t *dst_pte, pte_t *src_pte, unsigned int nr, 
  */
 static inline pte_t __get_and_clear_ptes(pte_t *ptep, unsigned int nr)
 {
-	pte_t pte = pgent_xchg(ptep, 0), others = 0;
+	pte_t pte = __pte(pgval_xchg(&ptep->pte, 0));
+	pgval_t others = 0;
 
 	for (unsigned int i = 1; i < nr; i++)
-		others |= pgent_xchg(&ptep[i], 0);
-	if (pgent_young(others))
-		pte = pgent_mkyoung(pte);
-	if (pgent_dirty(others))
-		pte = pgent_mkdirty(pte);
+		others |= pgval_xchg(&ptep[i].pte, 0);
+	if (pgval_young(others))
+		pte = pte_mkyoung(pte);
+	if (pgval_dirty(others))
+		pte = pte_mkdirty(pte);
 	return pte;
 }
 
@@ -338,7 +365,7 @@ static inline pte_t __get_and_clear_ptes(pte_t *ptep, unsigned int nr)
 static inline void __clear_ptes(pte_t *ptep, unsigned int nr)
 {
 	for (unsigned int i = 0; i < nr; i++)
-		ptep[i] = 0;
+		ptep[i] = __pte(0);
 }
 
 /* nr entries of the PTE table holding ptep came into use (< 0: went out of use). */
@@ -381,7 +408,7 @@ static inline bool is_huge_zero_pfn(unsigned long pfn)
 
 static inline bool is_huge_zero_pmd(pmd_t pmd)
 {
-	return pgent_present(pmd) && pgent_huge(pmd) && is_huge_zero_pfn(pgent_pfn(pmd));
+	return pmd_present(pmd) && pmd_trans_huge(pmd) && is_huge_zero_pfn(pmd_pfn(pmd));
 }
 
 /*
@@ -394,9 +421,9 @@ static inline struct page *vm_normal_page(struct vm_area_struct *vma, unsigned l
 {
 	struct page *page;
 
-	if (pgent_special(pte))
+	if (pte_special(pte))
 		return NULL;
-	page = pfn_to_page(pgent_pfn(pte));
+	page = pfn_to_page(pte_pfn(pte));
 	if (!page)
 		__builtin_unreachable();
 	return page;
@@ -405,62 +432,72 @@ static inline struct page *vm_normal_page(struct vm_area_struct *vma, unsigned l
 /* What a lookup found: the entry at every level it passed, and the leaf. */
 struct pgwalk {
 	enum pt_level leaf_level;       /* 0 if nothing is mapped */
-	pgent_t entry[PT_PGD + 1];      /* entry[level], valid down to the stop */
+	pgval_t entry[PT_PGD + 1];      /* entry[level], valid down to the stop */
 	enum pt_level stop_level;       /* lowest level looked at */
 	phys_addr_t phys;               /* translated address, if mapped */
 };
 
 extern unsigned long nr_pagetable_pages;
 
+/* A new root: its kernel half (entries USER_PGD_PTRS..511) is init_pgd's (arch). */
+void arch_pgd_init(pgd_t *pgd);
 pgd_t *pgd_alloc(void);
 void pgd_free(pgd_t *pgd);
-pgent_t *pgtable_entry(pgd_t *pgd, unsigned long addr, enum pt_level level, bool alloc);
-pgent_t *__mm_alloc_entry(struct mm_struct *mm, unsigned long addr, enum pt_level level);
+pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr);
+int __pud_alloc(struct mm_struct *mm, pgd_t *pgd);
+int __pmd_alloc(struct mm_struct *mm, pud_t *pud);
+int __pte_alloc(struct mm_struct *mm, pmd_t *pmd);
 
 /*
- * The entry for addr at level in mm's tree, allocating the tables above it
- * under the locks that guard their entries (Linux's pud_alloc/pmd_alloc
- * chain); NULL when out of memory or when a leaf sits above level.  As
- * Linux's, a PMD behind tables that are there (every fault but the first
- * of a GiB) is two loads inline; the rest walks out of line.
+ * The PUD, PMD entry of addr below pgd, pud, giving the entry a table
+ * first if it has none (Linux's pud_alloc, pmd_alloc): the table is
+ * installed under the lock that guards the entry (__pud_alloc...).  NULL
+ * when out of memory.  Every fault but the first of a GiB finds the
+ * tables there: a load and a test per level, inline.
  */
-static inline pgent_t *mm_alloc_entry(struct mm_struct *mm, unsigned long addr,
-				      enum pt_level level)
+static inline pud_t *pud_alloc(struct mm_struct *mm, pgd_t *pgd, unsigned long addr)
 {
-	pgent_t pgd = READ_ONCE(mm->pgd[pt_index(addr, PT_PGD)]), pud;
-
-	if (level == PT_PMD && !pgent_none(pgd) && !pgent_huge(pgd)) {
-		pud = READ_ONCE(pgent_table(pgd)[pt_index(addr, PT_PUD)]);
-		if (!pgent_none(pud) && !pgent_huge(pud))
-			return pgent_table(pud) + pt_index(addr, PT_PMD);
-	}
-	return __mm_alloc_entry(mm, addr, level);
+	if (unlikely(pgd_none(*pgd)) && __pud_alloc(mm, pgd))
+		return NULL;
+	return pud_offset(pgd, addr);
 }
-int __pte_alloc(struct mm_struct *mm, pmd_t *pmd);
+
+static inline pmd_t *pmd_alloc(struct mm_struct *mm, pud_t *pud, unsigned long addr)
+{
+	if (unlikely(pud_none(*pud)) && __pmd_alloc(mm, pud))
+		return NULL;
+	return pmd_offset(pud, addr);
+}
+
+/* Give a none *pmd a PTE table; true when out of memory (Linux's pte_alloc). */
+static inline bool pte_alloc(struct mm_struct *mm, pmd_t *pmd)
+{
+	return unlikely(pmd_none(pmdp_get(pmd))) && __pte_alloc(mm, pmd);
+}
+
+/* The PMD entry of addr in mm, the tables above it allocated as needed; NULL when out of memory. */
+static inline pmd_t *mm_alloc_pmd(struct mm_struct *mm, unsigned long addr)
+{
+	pud_t *pud = pud_alloc(mm, pgd_offset(mm, addr), addr);
+
+	return pud ? pmd_alloc(mm, pud, addr) : NULL;
+}
 pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr, spinlock_t **ptlp);
 int pgtable_map(pgd_t *pgd, unsigned long addr, unsigned long pfn, pgprot_t prot,
 		enum pt_level level);
-int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgent_t *old);
+int pgtable_unmap(pgd_t *pgd, unsigned long addr, enum pt_level level, pgval_t *old);
 int pgtable_lookup(pgd_t *pgd, unsigned long addr, struct pgwalk *w);
 void free_empty_tables(struct vm_area_struct *vma, unsigned long addr, enum pt_level level);
 enum pt_level vma_table_ceiling(struct vm_area_struct *vma, unsigned long addr);
 int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level level,
 			enum pt_level top,
-			pgent_t **to_free);
-void pt_free_table(pgent_t *table);
+			void **to_free);
+void pt_free_table(void *table);
 pmd_t *pmd_entry_next(pgd_t *pgd, unsigned long *addr, unsigned long end, unsigned long *next);
 pte_t *pte_alloc_one(void);
 void pte_free(pte_t *table);
 void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table);
 void pgtable_free_range(pgd_t *pgd, unsigned long start, unsigned long end);
-
-/* What pgtable_floor() measured: cycles to copy and to clear, entries seen. */
-struct pgtable_floor {
-	u64 copy, clear;
-	unsigned long ptes, pmds;
-};
-void pgtable_floor(pgd_t *pgd, unsigned long start, unsigned long end, pte_t *scratch,
-		   u64 (*clock)(void), struct pgtable_floor *r);
 
 /* Early page tables come from here until the buddy is up (arch sets it). */
 extern phys_addr_t (*pgtable_early_alloc)(void);

@@ -56,22 +56,18 @@ static inline unsigned long swp_offset(swp_entry_t entry) { return entry.val & S
 /* Neither none nor a mapping (PROT_NONE counts as one): a swap-format entry. */
 static inline bool is_swap_pte(pte_t pte)
 {
-	return !pgent_none(pte) && !pgent_present(pte);
+	return !pte_none(pte) && !pte_present(pte);
 }
 
 static inline swp_entry_t pte_to_swp_entry(pte_t pte)
 {
-	return swp_entry(__pgent_swp_type(pte), __pgent_swp_offset(pte));
+	return swp_entry(__pgval_swp_type(pte_val(pte)), __pgval_swp_offset(pte_val(pte)));
 }
 
 static inline pte_t swp_entry_to_pte(swp_entry_t entry)
 {
-	return __swp_entry_to_pgent(swp_type(entry), swp_offset(entry));
+	return __pte(__swp_entry_to_pgval(swp_type(entry), swp_offset(entry)));
 }
-
-static inline bool pte_swp_soft_dirty(pte_t pte)        { return pgent_swp_soft_dirty(pte); }
-static inline pte_t pte_swp_mksoft_dirty(pte_t pte)     { return pgent_swp_mksoft_dirty(pte); }
-static inline pte_t pte_swp_clear_soft_dirty(pte_t pte) { return pgent_swp_clear_soft_dirty(pte); }
 
 static inline bool is_migration_entry(swp_entry_t entry)
 {
@@ -135,45 +131,58 @@ static inline struct folio *pfn_swap_entry_folio(swp_entry_t entry)
 }
 
 /*
- * The migration entry that stands for the PTE pteval of page (Linux's
+ * The migration entry of pfn for a mapping with these bits (Linux's
  * try_to_migrate_one builds it): its writability, the page's
- * AnonExclusive, young, dirty and soft-dirty.
+ * AnonExclusive, young and dirty.
  */
-static inline pte_t mk_migration_pte(pte_t pteval, struct page *page, bool anon_exclusive)
+static inline swp_entry_t make_migration_entry_for(unsigned long pfn, bool write,
+						   bool anon_exclusive, bool young, bool dirty)
 {
-	unsigned long pfn = page_to_pfn(page);
 	swp_entry_t entry;
-	pte_t pte;
 
-	if (pgent_write(pteval))
+	if (write)
 		entry = make_writable_migration_entry(pfn);
 	else if (anon_exclusive)
 		entry = make_readable_exclusive_migration_entry(pfn);
 	else
 		entry = make_readable_migration_entry(pfn);
-	if (pgent_young(pteval))
+	if (young)
 		entry = make_migration_entry_young(entry);
-	if (pgent_dirty(pteval))
+	if (dirty)
 		entry = make_migration_entry_dirty(entry);
-	pte = swp_entry_to_pte(entry);
-	return pgent_soft_dirty(pteval) ? pte_swp_mksoft_dirty(pte) : pte;
+	return entry;
+}
+
+/* The migration entry that stands for the PTE pteval of page, soft-dirty as it. */
+static inline pte_t mk_migration_pte(pte_t pteval, struct page *page, bool anon_exclusive)
+{
+	pte_t pte = swp_entry_to_pte(make_migration_entry_for(page_to_pfn(page), pte_write(pteval),
+							      anon_exclusive, pte_young(pteval),
+							      pte_dirty(pteval)));
+
+	return pte_soft_dirty(pteval) ? pte_swp_mksoft_dirty(pte) : pte;
 }
 
 /*
- * The migration entry pte made read-only (Linux's fork and mprotect do
- * this): a writable one stays exclusive if exclusive says so, the
- * soft-dirty bit stays.
+ * The migration entry made read-only (Linux's fork and mprotect do this):
+ * a writable one stays exclusive if exclusive says so.
  */
+static inline swp_entry_t migration_entry_wrprotect(swp_entry_t entry, bool exclusive)
+{
+	unsigned long offset = swp_offset(entry);
+
+	if (!is_writable_migration_entry(entry) &&
+	    (exclusive || !is_readable_exclusive_migration_entry(entry)))
+		return entry;
+	return exclusive ? make_readable_exclusive_migration_entry(offset) :
+			   make_readable_migration_entry(offset);
+}
+
+/* The same for a migration entry in a PTE; the soft-dirty bit stays. */
 static inline pte_t migration_pte_wrprotect(pte_t pte, bool exclusive)
 {
-	swp_entry_t entry = pte_to_swp_entry(pte);
-	unsigned long offset = swp_offset(entry);
-	pte_t new;
+	pte_t new = swp_entry_to_pte(migration_entry_wrprotect(pte_to_swp_entry(pte), exclusive));
 
-	if (!is_writable_migration_entry(entry) && (exclusive || !is_readable_exclusive_migration_entry(entry)))
-		return pte;
-	new = swp_entry_to_pte(exclusive ? make_readable_exclusive_migration_entry(offset) :
-					   make_readable_migration_entry(offset));
 	return pte_swp_soft_dirty(pte) ? pte_swp_mksoft_dirty(new) : new;
 }
 
@@ -182,23 +191,50 @@ static inline pte_t migration_pte_wrprotect(pte_t pte, bool exclusive)
  * PMD, naming the head page; PS clear, so no walker takes it for a leaf
  * (and a leaf being split, pmdp_invalidate's non-present one, keeps PS).
  */
+static inline swp_entry_t pmd_to_swp_entry(pmd_t pmd)
+{
+	return swp_entry(__pgval_swp_type(pmd_val(pmd)), __pgval_swp_offset(pmd_val(pmd)));
+}
+
+static inline pmd_t swp_entry_to_pmd(swp_entry_t entry)
+{
+	return __pmd(__swp_entry_to_pgval(swp_type(entry), swp_offset(entry)));
+}
+
+/* The PMD migration entry that stands for the PMD leaf pmdval of head. */
+static inline pmd_t mk_migration_pmd(pmd_t pmdval, struct page *head, bool anon_exclusive)
+{
+	pmd_t pmd = swp_entry_to_pmd(make_migration_entry_for(page_to_pfn(head), pmd_write(pmdval),
+							      anon_exclusive, pmd_young(pmdval),
+							      pmd_dirty(pmdval)));
+
+	return pmd_soft_dirty(pmdval) ? pmd_swp_mksoft_dirty(pmd) : pmd;
+}
+
+static inline pmd_t migration_pmd_wrprotect(pmd_t pmd, bool exclusive)
+{
+	pmd_t new = swp_entry_to_pmd(migration_entry_wrprotect(pmd_to_swp_entry(pmd), exclusive));
+
+	return pmd_swp_soft_dirty(pmd) ? pmd_swp_mksoft_dirty(new) : new;
+}
+
 static inline bool is_swap_pmd(pmd_t pmd)
 {
-	return !pgent_none(pmd) && !pgent_present(pmd) && !pgent_huge(pmd);
+	return !pmd_none(pmd) && !pmd_present(pmd) && !pmd_trans_huge(pmd);
 }
 
 static inline bool is_pmd_migration_entry(pmd_t pmd)
 {
-	return is_swap_pmd(pmd) && is_migration_entry(pte_to_swp_entry(pmd));
+	return is_swap_pmd(pmd) && is_migration_entry(pmd_to_swp_entry(pmd));
 }
 
 /* The PTE migration entry of page i of a PMD migration entry (its split). */
 static inline pte_t pmd_migration_entry_page(pmd_t pmd, unsigned long i)
 {
-	swp_entry_t entry = pte_to_swp_entry(pmd);
+	swp_entry_t entry = pmd_to_swp_entry(pmd);
 	pte_t pte = swp_entry_to_pte(swp_entry(swp_type(entry), swp_offset(entry) + i));
 
-	return pte_swp_soft_dirty(pmd) ? pte_swp_mksoft_dirty(pte) : pte;
+	return pmd_swp_soft_dirty(pmd) ? pte_swp_mksoft_dirty(pte) : pte;
 }
 
 /* mm/filemap.c */

@@ -9,6 +9,17 @@
 #include "linux/sched/mm.h"
 #include "mm/deferred_split.h"
 #include "linux/vmstat.h"
+#include "linux/pgtable.h"
+
+/* The PTE of addr in mm, or NULL if no PTE table serves addr. */
+static inline pte_t *test_find_pte(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+
+	if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
+		return NULL;
+	return pte_offset_kernel(pmd, addr);
+}
 
 /* One mm with one vma spanning the whole user range. */
 struct test_mm {

@@ -56,31 +56,31 @@ static enum softmmu_result check(const struct tlb_entry *e, unsigned int access)
  * be changing it); the leaf's pointer and the value read in *leaf, *val.
  */
 static enum softmmu_result walk(pgd_t *pgd, unsigned long va, struct tlb_entry *out,
-				pgent_t **leaf, pgent_t *val)
+				pgval_t **leaf, pgval_t *val)
 {
-	pgent_t *table = pgd;
+	pgval_t *table = &pgd->pgd;
 
 	*out = (struct tlb_entry){ .valid = true, .pgd = pgd, .write = true, .user = true,
 				   .exec = true };
 	for (enum pt_level l = PT_PGD; l >= PT_PTE; l--) {
-		pgent_t *e = &table[pt_index(va, l)], v = __atomic_load_n(e, __ATOMIC_ACQUIRE);
+		pgval_t *e = &table[pt_index(va, l)], v = __atomic_load_n(e, __ATOMIC_ACQUIRE);
 
 		if (!(v & SW_P))        /* what the MMU sees: PROT_NONE faults */
 			return SOFTMMU_NOT_PRESENT;
-		out->write &= pgent_write(v);
-		out->user &= pgent_user(v);
-		out->exec &= pgent_exec(v);
-		if (l == PT_PTE || pgent_huge(v)) {
+		out->write &= pgval_write(v);
+		out->user &= pgval_user(v);
+		out->exec &= pgval_exec(v);
+		if (l == PT_PTE || pgval_huge(v)) {
 			if (l == PT_PGD)
 				return SOFTMMU_PROTECTION;      /* no 512 GiB pages */
 			out->size = level_size(l);
 			out->vbase = va & ~(out->size - 1);
-			out->pbase = (phys_addr_t)pgent_pfn(v) << PAGE_SHIFT;
+			out->pbase = (phys_addr_t)pgval_pfn(v) << PAGE_SHIFT;
 			*leaf = e;
 			*val = v;
 			return SOFTMMU_OK;
 		}
-		table = pgent_table(v);
+		table = __va((phys_addr_t)pgval_pfn(v) << PAGE_SHIFT);
 	}
 	return SOFTMMU_NOT_PRESENT;
 }
@@ -95,7 +95,7 @@ static enum softmmu_result walk(pgd_t *pgd, unsigned long va, struct tlb_entry *
 static enum softmmu_result walk_and_mark(pgd_t *pgd, unsigned long va, unsigned int access,
 					 struct tlb_entry *fresh)
 {
-	pgent_t *leaf, val;
+	pgval_t *leaf, val;
 	enum softmmu_result r;
 
 	do {
@@ -168,16 +168,16 @@ void flush_tlb_all(void)
 	softmmu_reset();
 }
 
-void arch_pgd_init(pgent_t *pgd)
+void arch_pgd_init(pgd_t *pgd)
 {
 	(void)pgd;
 }
 
-int pgent_decode(pgent_t e, char *buf, size_t size)
+int pgval_decode(pgval_t e, char *buf, size_t size)
 {
-	if (e && !pgent_present(e))     /* a swap-format entry: migration (linux/swapops.h) */
-		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgent_swp_type(e),
-				__pgent_swp_offset(e), pgent_swp_soft_dirty(e) ? " SD" : "");
+	if (e && !pgval_present(e))     /* a swap-format entry: migration (linux/swapops.h) */
+		return snprintf(buf, size, "- swap type %u offset %#lx%s", __pgval_swp_type(e),
+				__pgval_swp_offset(e), pgval_swp_soft_dirty(e) ? " SD" : "");
 	return snprintf(buf, size, "%s%s%s%s%s%s%s%s", e & SW_P ? "P" : "-",
 			e & SW_W ? " W" : " R", e & SW_U ? " U" : " K", e & SW_A ? " A" : "",
 			e & SW_D ? " D" : "", e & SW_LEAF ? " LEAF" : "", e & SW_NONE ? " PROTNONE" : "",

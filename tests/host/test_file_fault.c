@@ -38,9 +38,9 @@ static int shutdown(void **state)
 
 static bool pmd_mapped(struct mm_struct *m, unsigned long addr)
 {
-	pmd_t *pmd = pgtable_entry(m->pgd, addr, PT_PMD, false);
+	pmd_t *pmd = mm_find_pmd(m, addr);
 
-	return pmd && pgent_huge(*pmd);
+	return pmd && pmd_trans_huge(*pmd);
 }
 
 static void user_read(struct mm_struct *m, unsigned long addr)

@@ -134,18 +134,18 @@ static void test_walkers_meet_migration_entries(void **state)
 	anon_vma_lock_write(anon_vma);          /* each walk's own hold: fork must link the child */
 	try_to_migrate(f, 0);
 	anon_vma_unlock_write(anon_vma);
-	pmd = pgtable_entry(mm->pgd, BASE, PT_PMD, false);
+	pmd = mm_find_pmd(mm, BASE);
 	assert_true(is_pmd_migration_entry(*pmd));
-	assert_true(is_writable_migration_entry(pte_to_swp_entry(*pmd)));
+	assert_true(is_writable_migration_entry(pmd_to_swp_entry(*pmd)));
 	assert_false(folio_mapped(f));
 	assert_int_equal(folio_ref_count(f), 1);
 	/* mprotect splits the PMD entry; read-only, the entries stay exclusive */
 	assert_int_equal(do_mprotect(mm, BASE, HPAGE_PMD_SIZE, PROT_READ), 0);
 	assert_false(is_swap_pmd(*pmd));
-	assert_true(is_readable_exclusive_migration_entry(pte_to_swp_entry(*pte_offset(pmd, BASE))));
+	assert_true(is_readable_exclusive_migration_entry(pte_to_swp_entry(*pte_offset_kernel(pmd, BASE))));
 	assert_int_equal(do_mprotect(mm, BASE, HPAGE_PMD_SIZE, RW), 0);
 	child = dup_mm(mm);                     /* copies the 512 entries, shared now */
-	assert_true(is_readable_migration_entry(pte_to_swp_entry(*pte_offset(pmd, BASE))));
+	assert_true(is_readable_migration_entry(pte_to_swp_entry(*pte_offset_kernel(pmd, BASE))));
 	zap_page_range(find_vma(mm, BASE), BASE + PAGE_SIZE, BASE + 2 * PAGE_SIZE);
 	anon_vma_lock_write(anon_vma);
 	remove_migration_ptes(f, f);

@@ -174,7 +174,7 @@ static void test_prot_none(void **state)
 	struct mm_struct *child;
 	phys_addr_t pa, pa2;
 	struct folio *f;
-	pgent_t *pte;
+	pte_t *pte;
 
 	(void)state;
 	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
@@ -188,9 +188,9 @@ static void test_prot_none(void **state)
 			 SOFTMMU_NOT_PRESENT);
 	assert_int_equal(softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, 0, &pa2),
 			 SOFTMMU_NOT_PRESENT);                  /* the kernel cannot reach it either */
-	pte = pgtable_entry((pgd_t *)mm->pgd, BASE + PAGE_SIZE, PT_PTE, false);
-	assert_true(pgent_present(*pte) && pgent_protnone(*pte));
-	assert_int_equal(pgent_pfn(*pte), pa >> PAGE_SHIFT);
+	pte = test_find_pte(mm, BASE + PAGE_SIZE);
+	assert_true(pte_present(*pte) && pte_protnone(*pte));
+	assert_int_equal(pte_pfn(*pte), pa >> PAGE_SHIFT);
 	assert_int_equal(folio_mapcount(f), 1);
 	assert_int_equal(read_byte(mm, BASE, ACC_USER), 'g');  /* its neighbours are not touched */
 	child = dup_mm(mm);                                     /* fork copies the PROT_NONE entry */

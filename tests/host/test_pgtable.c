@@ -64,10 +64,10 @@ static void test_accessed_dirty(void **state)
 	(void)state;
 	assert_int_equal(pgtable_map(pgd, 0x7000, page_to_pfn(page), PAGE_USER_RW, PT_PTE), 0);
 	assert_int_equal(pgtable_lookup(pgd, 0x7000, &w), PT_PTE);
-	assert_false(pgent_young(w.entry[PT_PTE]));
+	assert_false(pgval_young(w.entry[PT_PTE]));
 	softmmu_translate(pgd, 0x7008, ACC_USER | ACC_WRITE, &pa);
 	assert_int_equal(pgtable_lookup(pgd, 0x7000, &w), PT_PTE);
-	assert_true(pgent_young(w.entry[PT_PTE]) && pgent_dirty(w.entry[PT_PTE]));
+	assert_true(pgval_young(w.entry[PT_PTE]) && pgval_dirty(w.entry[PT_PTE]));
 	assert_int_equal(pgtable_unmap(pgd, 0x7000, PT_PTE, NULL), 0);
 	__free_page(page);
 }

@@ -16,6 +16,7 @@
  */
 #include "tests/host/hostenv.h"
 #include "tests/host/softmmu.h"
+#include "tests/host/rmap_helpers.h"
 #include "linux/mm.h"
 #include "linux/mm_types.h"
 #include "linux/pgtable.h"
@@ -34,7 +35,7 @@
 static struct mm_struct mm;
 
 /* What the helper under test did: the entry it returned (0: none). */
-typedef pgent_t (*helper_fn)(pgent_t *entry);
+typedef pgval_t (*helper_fn)(pgval_t *entry);
 
 static struct {
 	unsigned long va;
@@ -106,22 +107,22 @@ static long elapsed_ns(const struct timespec *t0)
  * Race helper against the CPU thread on *entry, reset to fresh before each
  * round; returns the rounds in which the walk's bit was lost.
  */
-static unsigned long race_helper(pgent_t *entry, pgent_t fresh, unsigned int access,
+static unsigned long race_helper(pgval_t *entry, pgval_t fresh, unsigned int access,
 				 unsigned long va, helper_fn helper)
 {
-	pgent_t bit = pgent_mkdirty(0) & ~pgent_mksoft_dirty(0);
+	pgval_t bit = pgval_mkdirty(0) & ~pgval_mksoft_dirty(0);
 	unsigned long lost = 0, walked = 0, r;
 	unsigned int seed = 54321;
 	struct timespec t0;
 	pthread_t cpu;
 
 	if (!(access & ACC_WRITE))
-		bit = pgent_mkyoung(0);
+		bit = pgval_mkyoung(0);
 	race = (typeof(race)){ .va = va, .access = access };
 	assert_int_equal(pthread_create(&cpu, NULL, cpu_thread, NULL), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (r = 1; r <= MAX_ROUNDS && elapsed_ns(&t0) < ROUND_NS; r++) {
-		pgent_t old, now;
+		pgval_t old, now;
 
 		WRITE_ONCE(*entry, fresh);
 		__atomic_store_n(&race.round, r, __ATOMIC_RELEASE);
@@ -141,78 +142,78 @@ static unsigned long race_helper(pgent_t *entry, pgent_t fresh, unsigned int acc
 	return lost;
 }
 
-static pgent_t *pte_entry(void)
+static pgval_t *pte_entry(void)
 {
-	return pgtable_entry(mm.pgd, VA_PTE, PT_PTE, false);
+	return &test_find_pte(&mm, VA_PTE)->pte;
 }
 
-static pgent_t *pmd_entry(void)
+static pgval_t *pmd_entry(void)
 {
-	return pgtable_entry(mm.pgd, VA_PMD, PT_PMD, false);
+	return &mm_find_pmd(&mm, VA_PMD)->pmd;
 }
 
 /* The helpers, each as its caller uses it; the count of used entries is the test's to keep. */
-static pgent_t do_ptep_set_wrprotect(pgent_t *e)
+static pgval_t do_ptep_set_wrprotect(pgval_t *e)
 {
-	ptep_set_wrprotect(&mm, VA_PTE, e);
+	ptep_set_wrprotect(&mm, VA_PTE, (pte_t *)e);
 	return 0;
 }
 
-static pgent_t do_ptep_get_and_clear(pgent_t *e)
+static pgval_t do_ptep_get_and_clear(pgval_t *e)
 {
-	pgent_t old = ptep_get_and_clear(&mm, VA_PTE, e);
+	pgval_t old = pte_val(ptep_get_and_clear(&mm, VA_PTE, (pte_t *)e));
 
-	pte_table_add_used(e, 1);      /* the next round's fresh entry is stored plainly */
+	pte_table_add_used((pte_t *)e, 1);      /* the next round's fresh entry is stored plainly */
 	return old;
 }
 
-static pgent_t do_ptep_test_and_clear_young(pgent_t *e)
+static pgval_t do_ptep_test_and_clear_young(pgval_t *e)
 {
-	return ptep_test_and_clear_young(&mm, VA_PTE, e) ? pgent_mkyoung(0) : 0;
+	return ptep_test_and_clear_young(&mm, VA_PTE, (pte_t *)e) ? pgval_mkyoung(0) : 0;
 }
 
 /* mprotect's way: read-only, built from what start took out. */
-static pgent_t do_ptep_modify_prot(pgent_t *e)
+static pgval_t do_ptep_modify_prot(pgval_t *e)
 {
-	pte_t old = ptep_modify_prot_start(&mm, VA_PTE, e);
+	pte_t old = ptep_modify_prot_start(&mm, VA_PTE, (pte_t *)e);
 
-	ptep_modify_prot_commit(&mm, VA_PTE, e, old, pgent_modify(old, PAGE_USER_RO));
+	ptep_modify_prot_commit(&mm, VA_PTE, (pte_t *)e, old, pte_modify(old, PAGE_USER_RO));
 	return 0;
 }
 
 /* fork's: the parent's PTE write-protected, the child's a copy. */
-static pgent_t do_copy_ptes(pgent_t *e)
+static pgval_t do_copy_ptes(pgval_t *e)
 {
 	pte_t child;
 
-	__copy_ptes(&child, e, 1, true);
+	__copy_ptes(&child, (pte_t *)e, 1, true);
 	return 0;
 }
 
 /* zap's batch clear. */
-static pgent_t do_get_and_clear_ptes(pgent_t *e)
+static pgval_t do_get_and_clear_ptes(pgval_t *e)
 {
-	return __get_and_clear_ptes(e, 1);
+	return pte_val(__get_and_clear_ptes((pte_t *)e, 1));
 }
 
-static pgent_t do_pmdp_set_wrprotect(pgent_t *e)
+static pgval_t do_pmdp_set_wrprotect(pgval_t *e)
 {
-	pmdp_set_wrprotect(&mm, VA_PMD, e);
+	pmdp_set_wrprotect(&mm, VA_PMD, (pmd_t *)e);
 	return 0;
 }
 
 /* A split's first step: its PTEs are built from the returned leaf. */
-static pgent_t do_pmdp_invalidate(pgent_t *e)
+static pgval_t do_pmdp_invalidate(pgval_t *e)
 {
-	return pmdp_invalidate(&mm, VA_PMD, e);
+	return pmd_val(pmdp_invalidate(&mm, VA_PMD, (pmd_t *)e));
 }
 
 static void test_pte_helpers_keep_ad(void **state)
 {
-	pgent_t fresh = mk_pte_entry(page_to_pfn(alloc_page(0)), PAGE_USER_RW);
+	pgval_t fresh = pte_val(pfn_pte(page_to_pfn(alloc_page(0)), PAGE_USER_RW));
 
 	(void)state;
-	assert_int_equal(pgtable_map(mm.pgd, VA_PTE, pgent_pfn(fresh), PAGE_USER_RW, PT_PTE), 0);
+	assert_int_equal(pgtable_map(mm.pgd, VA_PTE, pgval_pfn(fresh), PAGE_USER_RW, PT_PTE), 0);
 	assert_int_equal(race_helper(pte_entry(), fresh, ACC_WRITE, VA_PTE, do_ptep_set_wrprotect), 0);
 	assert_int_equal(race_helper(pte_entry(), fresh, ACC_WRITE, VA_PTE, do_ptep_get_and_clear), 0);
 	assert_int_equal(race_helper(pte_entry(), fresh, 0, VA_PTE, do_ptep_test_and_clear_young), 0);
@@ -221,13 +222,13 @@ static void test_pte_helpers_keep_ad(void **state)
 	assert_int_equal(race_helper(pte_entry(), fresh, ACC_WRITE, VA_PTE, do_get_and_clear_ptes), 0);
 	WRITE_ONCE(*pte_entry(), fresh);
 	assert_int_equal(pgtable_unmap(mm.pgd, VA_PTE, PT_PTE, NULL), 0);
-	__free_page(pfn_to_page(pgent_pfn(fresh)));
+	__free_page(pfn_to_page(pgval_pfn(fresh)));
 }
 
 static void test_pmd_helpers_keep_ad(void **state)
 {
 	struct page *huge = alloc_pages(0, HPAGE_PMD_ORDER);
-	pgent_t fresh = mk_huge_entry(page_to_pfn(huge), PAGE_USER_RW);
+	pgval_t fresh = pmd_val(pfn_pmd_huge(page_to_pfn(huge), PAGE_USER_RW));
 
 	(void)state;
 	assert_int_equal(pgtable_map(mm.pgd, VA_PMD, page_to_pfn(huge), PAGE_USER_RW, PT_PMD), 0);

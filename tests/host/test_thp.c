@@ -401,7 +401,7 @@ static bool writable_means_exclusive(struct mm_struct *m, unsigned long start, u
 
 		if (level == PT_PMD)
 			page = &page_folio(page)->page;
-		if (level && pgent_write(w.entry[level]) && !PageAnonExclusive(page))
+		if (level && pgval_write(w.entry[level]) && !PageAnonExclusive(page))
 			return false;
 	}
 	return true;

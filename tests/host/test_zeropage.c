@@ -36,9 +36,9 @@ static int shutdown(void **state)
 /* The PTE of addr in m, or 0. */
 static pte_t pte_of(struct mm_struct *m, unsigned long addr)
 {
-	pte_t *pte = pgtable_entry((pgd_t *)m->pgd, addr, PT_PTE, false);
+	pte_t *pte = test_find_pte(m, addr);
 
-	return pte ? *pte : 0;
+	return pte ? *pte : __pte(0);
 }
 
 static void read_fault(struct mm_struct *m, unsigned long addr)
@@ -58,8 +58,8 @@ static void test_zero_page(void **state)
 	read_fault(mm, BASE);
 	read_fault(mm, BASE + PAGE_SIZE);
 	pte = pte_of(mm, BASE);
-	assert_true(pgent_special(pte) && !pgent_write(pte) && pgent_pfn(pte) == zero_pfn);
-	assert_int_equal(pgent_pfn(pte_of(mm, BASE + PAGE_SIZE)), zero_pfn);
+	assert_true(pte_special(pte) && !pte_write(pte) && pte_pfn(pte) == zero_pfn);
+	assert_int_equal(pte_pfn(pte_of(mm, BASE + PAGE_SIZE)), zero_pfn);
 	assert_int_equal(read_byte(mm, BASE + 5, ACC_USER), 0);
 	assert_int_equal(mm->rss_anon, 0);
 	assert_int_equal(page_ref_count(zero), 1);     /* its own, as a reserved page: never freed */
@@ -67,13 +67,13 @@ static void test_zero_page(void **state)
 	assert_true(PageReserved(zero));
 	child = dup_mm(mm);
 	assert_non_null(child);
-	assert_int_equal(pgent_pfn(pte_of(child, BASE)), zero_pfn);
+	assert_int_equal(pte_pfn(pte_of(child, BASE)), zero_pfn);
 	user_write(child, BASE, 'c');
 	assert_int_equal(child->rss_anon, 1);
-	assert_int_equal(pgent_pfn(pte_of(mm, BASE)), zero_pfn);
+	assert_int_equal(pte_pfn(pte_of(mm, BASE)), zero_pfn);
 	assert_int_equal(do_mprotect(mm, BASE, 4 * PAGE_SIZE, PROT_READ), 0);
 	assert_int_equal(do_mprotect(mm, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
-	assert_false(pgent_write(pte_of(mm, BASE)));
+	assert_false(pte_write(pte_of(mm, BASE)));
 	user_write(mm, BASE + PAGE_SIZE, 'p');
 	assert_int_equal(mm->rss_anon, 1);
 	assert_int_equal(read_byte(mm, BASE + PAGE_SIZE, ACC_USER), 'p');
@@ -92,8 +92,8 @@ static void test_huge_zero(void **state)
 	(void)state;
 	assert_int_equal(do_mmap(mm, NULL, BASE, 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	read_fault(mm, BASE + 77);
-	pmd = pgtable_entry((pgd_t *)mm->pgd, BASE, PT_PMD, false);
-	assert_true(is_huge_zero_pmd(*pmd) && !pgent_write(*pmd));
+	pmd = mm_find_pmd(mm, BASE);
+	assert_true(is_huge_zero_pmd(*pmd) && !pmd_write(*pmd));
 	hz = huge_zero_pfn;
 	assert_int_equal(mm->rss_anon, 0);
 	assert_int_equal(global_node_page_state(NR_ANON_THPS), 0);
@@ -101,8 +101,8 @@ static void test_huge_zero(void **state)
 	assert_non_null(child);
 	read_fault(child, BASE + PMD_SIZE);             /* the same folio, one reference per mm */
 	user_write(mm, BASE + 3 * PAGE_SIZE, 'w');      /* PMD split, one page copied */
-	assert_false(pgent_special(pte_of(mm, BASE + 3 * PAGE_SIZE)));
-	assert_int_equal(pgent_pfn(pte_of(mm, BASE + 4 * PAGE_SIZE)), zero_pfn);
+	assert_false(pte_special(pte_of(mm, BASE + 3 * PAGE_SIZE)));
+	assert_int_equal(pte_pfn(pte_of(mm, BASE + 4 * PAGE_SIZE)), zero_pfn);
 	assert_int_equal(mm->rss_anon, 1);
 	exit_mmap(child);
 	mmdrop(child);

@@ -22,7 +22,7 @@
  * it: clear_refs write-protects the entry so the write faults).
  *
  * Locks: none here; linux/pgtable.h says which lock guards which entry.  The
- * MMU of every CPU sets A and D without any lock: see pgent_xchg() below.
+ * MMU of every CPU sets A and D without any lock: see pgval_xchg() below.
  */
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
@@ -68,70 +68,78 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define PAGE_USER_RO      __pgprot(_PAGE_PRESENT | _PAGE_USER | _PAGE_NX)
 #define PAGE_USER_RX      __pgprot(_PAGE_PRESENT | _PAGE_USER)
 
-/* One entry type for all levels; linux/pgtable.h gives each level its name. */
-typedef u64 pgent_t;
+/*
+ * The bits of an entry, the same format at every level.  Only this header,
+ * linux/pgtable_types.h (which wraps them in one type per level: pte_t,
+ * pmd_t, pud_t, pgd_t) and the level-generic walks of mm/pgtable.c use
+ * pgval_t and the pgval_*() helpers below; the rest of the kernel uses the
+ * typed accessors (pte_young(), pmd_trans_huge()...).
+ */
+typedef u64 pgval_t;
 
-static inline bool pgent_none(pgent_t e)     { return e == 0; }
+static inline bool pgval_none(pgval_t e)     { return e == 0; }
 /* A mapping, accessible or PROT_NONE (Linux's pte_present). */
-static inline bool pgent_present(pgent_t e)  { return e & (_PAGE_PRESENT | _PAGE_PROTNONE); }
-static inline bool pgent_protnone(pgent_t e)
+static inline bool pgval_present(pgval_t e)  { return e & (_PAGE_PRESENT | _PAGE_PROTNONE); }
+static inline bool pgval_protnone(pgval_t e)
 {
 	return (e & (_PAGE_PRESENT | _PAGE_PROTNONE)) == _PAGE_PROTNONE;
 }
-static inline bool pgent_write(pgent_t e)    { return e & _PAGE_RW; }
-static inline bool pgent_user(pgent_t e)     { return e & _PAGE_USER; }
-static inline bool pgent_exec(pgent_t e)     { return !(e & _PAGE_NX); }
-static inline bool pgent_dirty(pgent_t e)    { return e & _PAGE_DIRTY; }
-static inline bool pgent_young(pgent_t e)    { return e & _PAGE_ACCESSED; }
-static inline bool pgent_soft_dirty(pgent_t e) { return e & _PAGE_SOFT_DIRTY; }
+static inline bool pgval_write(pgval_t e)    { return e & _PAGE_RW; }
+static inline bool pgval_user(pgval_t e)     { return e & _PAGE_USER; }
+static inline bool pgval_exec(pgval_t e)     { return !(e & _PAGE_NX); }
+static inline bool pgval_dirty(pgval_t e)    { return e & _PAGE_DIRTY; }
+static inline bool pgval_young(pgval_t e)    { return e & _PAGE_ACCESSED; }
+static inline bool pgval_soft_dirty(pgval_t e) { return e & _PAGE_SOFT_DIRTY; }
 /* Leaf at the PUD or PMD level ("huge"): the PS bit. */
-static inline bool pgent_huge(pgent_t e)     { return e & _PAGE_PSE; }
+static inline bool pgval_huge(pgval_t e)     { return e & _PAGE_PSE; }
 /* Not present to the MMU, still a leaf to software (Linux's pmd_mkinvalid). */
-static inline pgent_t pgent_mkinvalid(pgent_t e) { return e & ~(_PAGE_PRESENT | _PAGE_PROTNONE); }
+static inline pgval_t pgval_mkinvalid(pgval_t e) { return e & ~(_PAGE_PRESENT | _PAGE_PROTNONE); }
 /* A PTE of no normal page (Linux's pte_special): the zero page. */
-static inline bool pgent_special(pgent_t e)  { return e & _PAGE_SPECIAL; }
-static inline unsigned long pgent_pfn(pgent_t e)
+static inline bool pgval_special(pgval_t e)  { return e & _PAGE_SPECIAL; }
+static inline unsigned long pgval_pfn(pgval_t e)
 {
 	return (e & PTE_PFN_MASK) >> PAGE_SHIFT;
 }
 
-static inline pgent_t mk_table_entry(unsigned long pfn)
+static inline pgval_t mk_table_entry(unsigned long pfn)
 {
 	return (pfn << PAGE_SHIFT) | _PAGE_TABLE;
 }
 
-static inline pgent_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
+static inline pgval_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
 {
 	return (pfn << PAGE_SHIFT) | pgprot_val(prot);
 }
 
-static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
+static inline pgval_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 {
 	return (pfn << PAGE_SHIFT) | pgprot_val(prot) | _PAGE_PSE;
 }
 
-static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~_PAGE_RW; }
+static inline pgval_t pgval_wrprotect(pgval_t e) { return e & ~_PAGE_RW; }
 /* Write-protect, remembering the write bit in a software bit (migration). */
-static inline pgent_t pgent_save_write(pgent_t e)
+static inline pgval_t pgval_save_write(pgval_t e)
 {
 	return e & _PAGE_RW ? (e & ~_PAGE_RW) | _PAGE_SAVED_WRITE : e;
 }
-static inline pgent_t pgent_restore_write(pgent_t e)
+static inline pgval_t pgval_restore_write(pgval_t e)
 {
 	return e & _PAGE_SAVED_WRITE ? (e & ~_PAGE_SAVED_WRITE) | _PAGE_RW : e;
 }
-/* Writable after a write fault: dirty and soft-dirty too (Linux's pte_mkdirty). */
-static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | _PAGE_RW | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | _PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_mkyoung(pgent_t e)   { return e | _PAGE_ACCESSED; }
+/* Writable (Linux's pte_mkwrite); a write fault makes it dirty too (pte_mkdirty). */
+static inline pgval_t pgval_mkwrite(pgval_t e)   { return e | _PAGE_RW; }
+static inline pgval_t pgval_mksoft_dirty(pgval_t e)    { return e | _PAGE_SOFT_DIRTY; }
+static inline pgval_t pgval_clear_soft_dirty(pgval_t e) { return e & ~_PAGE_SOFT_DIRTY; }
+static inline pgval_t pgval_mkyoung(pgval_t e)   { return e | _PAGE_ACCESSED; }
 /* Dirty, and soft-dirty too (Linux's pte_mkdirty on x86). */
-static inline pgent_t pgent_mkdirty(pgent_t e)   { return e | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~_PAGE_ACCESSED; }
-static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~_PAGE_DIRTY; }
-static inline pgent_t pgent_mkspecial(pgent_t e) { return e | _PAGE_SPECIAL; }
-/* The same entry for the next page frame (Linux's pte_next_pfn). */
-static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
+static inline pgval_t pgval_mkdirty(pgval_t e)   { return e | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
+static inline pgval_t pgval_mkold(pgval_t e)     { return e & ~_PAGE_ACCESSED; }
+static inline pgval_t pgval_mkclean(pgval_t e)   { return e & ~_PAGE_DIRTY; }
+static inline pgval_t pgval_mkspecial(pgval_t e) { return e | _PAGE_SPECIAL; }
+/* The same entry for the page frame nr frames on (Linux's pte_advance_pfn). */
+static inline pgval_t pgval_advance_pfn(pgval_t e, unsigned long nr) { return e + (nr << PAGE_SHIFT); }
+/* A leaf at the PMD or PUD level (Linux's pmd_mkhuge). */
+static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | _PAGE_PSE; }
 
 /*
  * A swap-format entry (Linux's swap PTE): not present, not PROT_NONE,
@@ -146,15 +154,15 @@ static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT
  */
 #define __SWP_TYPE_BITS         5
 #define __SWP_OFFSET_BITS       51
-static inline pgent_t __swp_entry_to_pgent(unsigned int type, unsigned long offset)
+static inline pgval_t __swp_entry_to_pgval(unsigned int type, unsigned long offset)
 {
-	return ((pgent_t)type << 1) | ((pgent_t)offset << 12);
+	return ((pgval_t)type << 1) | ((pgval_t)offset << 12);
 }
-static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 0x1f; }
-static inline unsigned long __pgent_swp_offset(pgent_t e) { return (e >> 12) & (BIT(51) - 1); }
-static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & _PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | _PAGE_SOFT_DIRTY; }
-static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_SOFT_DIRTY; }
+static inline unsigned int __pgval_swp_type(pgval_t e)   { return (e >> 1) & 0x1f; }
+static inline unsigned long __pgval_swp_offset(pgval_t e) { return (e >> 12) & (BIT(51) - 1); }
+static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & _PAGE_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | _PAGE_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~_PAGE_SOFT_DIRTY; }
 
 /*
  * Changes to an entry the MMU may be using.  A CPU's page walk sets A
@@ -167,29 +175,28 @@ static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~_PAGE_
  */
 
 /* Store e, return the entry as it was at that instant: xchg. */
-static inline pgent_t pgent_xchg(pgent_t *entry, pgent_t e)
+static inline pgval_t pgval_xchg(pgval_t *entry, pgval_t e)
 {
 	return __atomic_exchange_n(entry, e, __ATOMIC_SEQ_CST);
 }
 
 /* Clear W, keeping whatever the MMU sets meanwhile: lock btr. */
-static inline void pgent_clear_write(pgent_t *entry)
+static inline void pgval_clear_write(pgval_t *entry)
 {
 	clear_bit(_PAGE_BIT_RW, (volatile unsigned long *)entry);
 }
 
 /* Clear A; was it set?  lock btr. */
-static inline bool pgent_test_and_clear_young(pgent_t *entry)
+static inline bool pgval_test_and_clear_young(pgval_t *entry)
 {
 	return test_and_clear_bit(_PAGE_BIT_ACCESSED, (volatile unsigned long *)entry);
 }
 
 /* Decode an entry's bits into "P W U A D PS G NX" for dumps and helpers. */
-int pgent_decode(pgent_t e, char *buf, size_t size);
+int pgval_decode(pgval_t e, char *buf, size_t size);
 
 /* A new root shares the kernel half (entries 256..511) of init_pgd. */
 #define USER_PGD_PTRS   256
-void arch_pgd_init(pgent_t *pgd);
 
 /*
  * The PTE protection of user memory: no access at all (PROT_NONE), or
@@ -203,14 +210,14 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 }
 
 /* New permissions for an entry; its frame, accessed/dirty/soft-dirty, huge and special bits stay (pte_modify). */
-static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
+static inline pgval_t pgval_modify(pgval_t e, pgprot_t prot)
 {
 	return (e & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_SOFT_DIRTY | _PAGE_PSE | _PAGE_SPECIAL)) |
 	       pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
-static inline pgent_t pgent_huge_to_pte(pgent_t e, unsigned long i)
+static inline pgval_t pgval_huge_to_pte(pgval_t e, unsigned long i)
 {
 	return (e & ~_PAGE_PSE) + (i << PAGE_SHIFT);
 }

@@ -52,57 +52,60 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define PAGE_USER_RO      __pgprot(SW_P | SW_U)
 #define PAGE_USER_RX      __pgprot(SW_P | SW_U | SW_X)
 
-typedef u64 pgent_t;
+/* The bits of an entry at any level; linux/pgtable_types.h types them per level. */
+typedef u64 pgval_t;
 
-static inline bool pgent_none(pgent_t e)     { return e == 0; }
-static inline bool pgent_present(pgent_t e)  { return e & (SW_P | SW_NONE); }
-static inline bool pgent_protnone(pgent_t e)  { return (e & (SW_P | SW_NONE)) == SW_NONE; }
-static inline bool pgent_write(pgent_t e)    { return e & SW_W; }
-static inline bool pgent_user(pgent_t e)     { return e & SW_U; }
-static inline bool pgent_exec(pgent_t e)     { return e & SW_X; }
-static inline bool pgent_dirty(pgent_t e)    { return e & SW_D; }
-static inline bool pgent_young(pgent_t e)    { return e & SW_A; }
-static inline bool pgent_soft_dirty(pgent_t e) { return e & SW_SOFT_DIRTY; }
-static inline bool pgent_huge(pgent_t e)     { return e & SW_LEAF; }
-static inline pgent_t pgent_mkinvalid(pgent_t e) { return e & ~(SW_P | SW_NONE); }
-static inline bool pgent_special(pgent_t e)  { return e & SW_SPECIAL; }
-static inline unsigned long pgent_pfn(pgent_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
+static inline bool pgval_none(pgval_t e)     { return e == 0; }
+static inline bool pgval_present(pgval_t e)  { return e & (SW_P | SW_NONE); }
+static inline bool pgval_protnone(pgval_t e)  { return (e & (SW_P | SW_NONE)) == SW_NONE; }
+static inline bool pgval_write(pgval_t e)    { return e & SW_W; }
+static inline bool pgval_user(pgval_t e)     { return e & SW_U; }
+static inline bool pgval_exec(pgval_t e)     { return e & SW_X; }
+static inline bool pgval_dirty(pgval_t e)    { return e & SW_D; }
+static inline bool pgval_young(pgval_t e)    { return e & SW_A; }
+static inline bool pgval_soft_dirty(pgval_t e) { return e & SW_SOFT_DIRTY; }
+static inline bool pgval_huge(pgval_t e)     { return e & SW_LEAF; }
+static inline pgval_t pgval_mkinvalid(pgval_t e) { return e & ~(SW_P | SW_NONE); }
+static inline bool pgval_special(pgval_t e)  { return e & SW_SPECIAL; }
+static inline unsigned long pgval_pfn(pgval_t e) { return (e & SW_PFN_MASK) >> PAGE_SHIFT; }
 
-static inline pgent_t mk_table_entry(unsigned long pfn)
+static inline pgval_t mk_table_entry(unsigned long pfn)
 {
 	return (pfn << PAGE_SHIFT) | SW_P | SW_W | SW_U | SW_X;
 }
 
-static inline pgent_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
+static inline pgval_t mk_pte_entry(unsigned long pfn, pgprot_t prot)
 {
 	return (pfn << PAGE_SHIFT) | pgprot_val(prot);
 }
 
-static inline pgent_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
+static inline pgval_t mk_huge_entry(unsigned long pfn, pgprot_t prot)
 {
 	return (pfn << PAGE_SHIFT) | pgprot_val(prot) | SW_LEAF;
 }
 
-static inline pgent_t pgent_wrprotect(pgent_t e) { return e & ~SW_W; }
-static inline pgent_t pgent_save_write(pgent_t e)
+static inline pgval_t pgval_wrprotect(pgval_t e) { return e & ~SW_W; }
+static inline pgval_t pgval_save_write(pgval_t e)
 {
 	return e & SW_W ? (e & ~SW_W) | SW_SAVED_WRITE : e;
 }
-static inline pgent_t pgent_restore_write(pgent_t e)
+static inline pgval_t pgval_restore_write(pgval_t e)
 {
 	return e & SW_SAVED_WRITE ? (e & ~SW_SAVED_WRITE) | SW_W : e;
 }
-static inline pgent_t pgent_mkwrite(pgent_t e)   { return e | SW_W | SW_D | SW_SOFT_DIRTY; }
-static inline pgent_t pgent_mksoft_dirty(pgent_t e)    { return e | SW_SOFT_DIRTY; }
-static inline pgent_t pgent_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
-static inline pgent_t pgent_mkyoung(pgent_t e)   { return e | SW_A; }
+static inline pgval_t pgval_mkwrite(pgval_t e)   { return e | SW_W; }
+static inline pgval_t pgval_mksoft_dirty(pgval_t e)    { return e | SW_SOFT_DIRTY; }
+static inline pgval_t pgval_clear_soft_dirty(pgval_t e) { return e & ~SW_SOFT_DIRTY; }
+static inline pgval_t pgval_mkyoung(pgval_t e)   { return e | SW_A; }
 /* Dirty, and soft-dirty too (Linux's pte_mkdirty on x86). */
-static inline pgent_t pgent_mkdirty(pgent_t e)   { return e | SW_D | SW_SOFT_DIRTY; }
-static inline pgent_t pgent_mkold(pgent_t e)     { return e & ~SW_A; }
-static inline pgent_t pgent_mkclean(pgent_t e)   { return e & ~SW_D; }
-static inline pgent_t pgent_mkspecial(pgent_t e) { return e | SW_SPECIAL; }
-/* The same entry for the next page frame (Linux's pte_next_pfn). */
-static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT); }
+static inline pgval_t pgval_mkdirty(pgval_t e)   { return e | SW_D | SW_SOFT_DIRTY; }
+static inline pgval_t pgval_mkold(pgval_t e)     { return e & ~SW_A; }
+static inline pgval_t pgval_mkclean(pgval_t e)   { return e & ~SW_D; }
+static inline pgval_t pgval_mkspecial(pgval_t e) { return e | SW_SPECIAL; }
+/* The same entry for the page frame nr frames on (Linux's pte_advance_pfn). */
+static inline pgval_t pgval_advance_pfn(pgval_t e, unsigned long nr) { return e + (nr << PAGE_SHIFT); }
+/* A leaf at the PMD or PUD level (Linux's pmd_mkhuge). */
+static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | SW_LEAF; }
 
 /*
  * A swap-format entry (linux/swapops.h: migration entries), laid out unlike
@@ -111,38 +114,37 @@ static inline pgent_t pgent_next_pfn(pgent_t e)  { return e + (1UL << PAGE_SHIFT
  */
 #define __SWP_TYPE_BITS         3
 #define __SWP_OFFSET_BITS       48
-static inline pgent_t __swp_entry_to_pgent(unsigned int type, unsigned long offset)
+static inline pgval_t __swp_entry_to_pgval(unsigned int type, unsigned long offset)
 {
-	return ((pgent_t)(type & 7) << 1) | ((pgent_t)offset << 16);
+	return ((pgval_t)(type & 7) << 1) | ((pgval_t)offset << 16);
 }
-static inline unsigned int __pgent_swp_type(pgent_t e)   { return (e >> 1) & 7; }
-static inline unsigned long __pgent_swp_offset(pgent_t e) { return e >> 16; }
-static inline bool pgent_swp_soft_dirty(pgent_t e)       { return e & SW_SOFT_DIRTY; }
-static inline pgent_t pgent_swp_mksoft_dirty(pgent_t e)  { return e | SW_SOFT_DIRTY; }
-static inline pgent_t pgent_swp_clear_soft_dirty(pgent_t e) { return e & ~SW_SOFT_DIRTY; }
+static inline unsigned int __pgval_swp_type(pgval_t e)   { return (e >> 1) & 7; }
+static inline unsigned long __pgval_swp_offset(pgval_t e) { return e >> 16; }
+static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & SW_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | SW_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~SW_SOFT_DIRTY; }
 
 /*
  * Changes to an entry the soft MMU may be using: its walk sets A and D by
  * compare-and-swap (tests/host/softmmu.c), as a CPU by a locked write, so
  * these are atomic too (x86's: xchg, lock btr).
  */
-static inline pgent_t pgent_xchg(pgent_t *entry, pgent_t e)
+static inline pgval_t pgval_xchg(pgval_t *entry, pgval_t e)
 {
 	return __atomic_exchange_n(entry, e, __ATOMIC_SEQ_CST);
 }
 
-static inline void pgent_clear_write(pgent_t *entry)
+static inline void pgval_clear_write(pgval_t *entry)
 {
 	clear_bit(SW_BIT_W, (volatile unsigned long *)entry);
 }
 
-static inline bool pgent_test_and_clear_young(pgent_t *entry)
+static inline bool pgval_test_and_clear_young(pgval_t *entry)
 {
 	return test_and_clear_bit(SW_BIT_A, (volatile unsigned long *)entry);
 }
 
-int pgent_decode(pgent_t e, char *buf, size_t size);
-void arch_pgd_init(pgent_t *pgd);
+int pgval_decode(pgval_t e, char *buf, size_t size);
 
 static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 {
@@ -151,13 +153,13 @@ static inline pgprot_t user_pgprot(bool access, bool write, bool exec)
 	return __pgprot(SW_P | SW_U | (write ? SW_W : 0) | (exec ? SW_X : 0));
 }
 
-static inline pgent_t pgent_modify(pgent_t e, pgprot_t prot)
+static inline pgval_t pgval_modify(pgval_t e, pgprot_t prot)
 {
 	return (e & (SW_PFN_MASK | SW_A | SW_D | SW_SOFT_DIRTY | SW_LEAF | SW_SPECIAL)) | pgprot_val(prot);
 }
 
 /* The PTE for page i of the 2 MiB page a huge entry maps, same permissions (a PMD split). */
-static inline pgent_t pgent_huge_to_pte(pgent_t e, unsigned long i)
+static inline pgval_t pgval_huge_to_pte(pgval_t e, unsigned long i)
 {
 	return (e & ~SW_LEAF) + (i << PAGE_SHIFT);
 }
