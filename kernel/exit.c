@@ -4,10 +4,14 @@
  * running task: its files and mm go at once; the task stays a zombie,
  * holding its wait status, until its parent reaps it with wait4 (unless
  * the parent ignores SIGCHLD: then it goes at exit).  Its children go to
- * init.  PID 1's exit powers the machine off.
+ * init.  PID 1's exit powers the machine off.  A task leaves the task
+ * list, its parent's children and its thread group in __unhash_process();
+ * task_release() (Linux's release_task) does that and frees it
+ * (free_task, kernel/fork.c); the last switch away from a dead task is
+ * do_task_dead() (kernel/sched/core.c, as in Linux).
  *
  * Lock order: see linux/sched.h; the task tree changes under tasklist_lock
- * (kernel/sched.c).
+ * (kernel/fork.c).
  */
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -82,6 +86,39 @@ __noreturn void do_group_exit(int wait_status)
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	do_exit(wait_status);
+}
+
+/*
+ * Take t off its parent's children, its thread group and the task list:
+ * its PID is gone.  tasklist_lock held.
+ */
+void __unhash_process(struct task_struct *t)
+{
+	if (t->parent)
+		list_del(&t->sibling);
+	if (t->signal) {                        /* Linux's __exit_signal */
+		account_exit_thread(t);
+		list_del(&t->thread_node);
+		t->signal->nr_threads--;
+	}
+	list_del(&t->task_list);
+}
+
+/*
+ * Free a task that never ran or was reaped (Linux's release_task): its
+ * place, its stack, its FPU image, itself.  A zombie's CPU may still be
+ * switching away from it.
+ */
+void task_release(struct task_struct *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+
+	__unhash_process(t);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	sched_wait_off_cpu(t);
+	free_task(t);
 }
 
 /*

@@ -6,10 +6,24 @@
  * which parts the child shares instead of copying: the mm (CLONE_VM), the
  * working directory (CLONE_FS), the fd table (CLONE_FILES), the signal
  * dispositions (CLONE_SIGHAND), the thread group (CLONE_THREAD: the same
- * PID for getpid, one signal_struct).  wait4 is in kernel/exit.c.
+ * PID for getpid, one signal_struct).  wait4 is in kernel/exit_wait.c.
  *
- * Lock order: see linux/sched.h.  The shared parts' counts change under
- * tasklist_lock: a task's threads are the only users of them.
+ * Also the task structs themselves, as in Linux: task_create() allocates
+ * one with its kernel stack and FPU image, gives it a PID (kernel/pid.c)
+ * and puts it on the task list (Linux's dup_task_struct, with the PID and
+ * list entry copy_process adds); free_task() frees it (Linux's).  A task
+ * leaves the list in kernel/exit.c (__unhash_process, task_release).
+ * fault_inject_task_allowed(), fault injection's task filter (Linux's
+ * fail_task in lib/fault-inject.c), is here too, beside fork's inheriting
+ * of make_it_fail: foliOS's fault injection (mm/fail_alloc.c) is built
+ * for the host as well, where there are no tasks (tests/host/hostenv.c).
+ *
+ * Lock order: see linux/sched.h.  tasklist_lock (defined here, as Linux
+ * does) guards all_tasks, each task's children/sibling links, the PID
+ * counter (kernel/pid.c), the thread groups' lists and counts and the
+ * pending signals (kernel/signal.c); wake-ups happen under it; task
+ * structs and stacks are freed outside it.  The shared parts' counts
+ * change under it too: a task's threads are the only users of them.
  */
 #include "linux/binfmts.h"
 #include "linux/errno.h"
@@ -25,6 +39,9 @@
 #include "linux/sched/mm.h"
 #include "linux/mmap_lock.h"
 #include "linux/mm.h"
+#include "linux/fault-inject.h"
+#include "linux/pid.h"
+#include <asm/arch.h>
 #include <asm/page.h>
 
 /* The flags foliOS has no use for that Linux accepts anyway. */
@@ -33,6 +50,63 @@
 			 CLONE_PARENT | CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_VFORK | CLONE_IGNORED | \
 			 CLONE_CLEAR_SIGHAND)
+
+/* The task tree's lock (see above and linux/sched.h), the task list, its length. */
+spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
+LIST_HEAD(all_tasks);
+atomic_t nr_tasks = ATOMIC_INIT(0);     /* made by task_create(), not yet freed */
+
+/* A new task (not yet runnable) with a kernel stack; NULL if out of memory. */
+struct task_struct *task_create(const char *comm, struct task_struct *parent)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+	unsigned long flags;
+
+	if (!t)
+		return NULL;
+	t->kstack = (void *)__get_free_pages(0, KSTACK_ORDER);
+	if (!t->kstack || fpstate_alloc(&t->fpu)) {
+		if (t->kstack)
+			free_pages((unsigned long)t->kstack, KSTACK_ORDER);
+		kfree(t);
+		return NULL;
+	}
+	atomic_inc(&nr_tasks);
+	t->start_time = ktime_get_ns();
+	t->caps = (struct task_caps){ CAP_FULL_SET, CAP_FULL_SET, 0, CAP_FULL_SET };  /* root's */
+	strlcpy(t->comm, comm, sizeof(t->comm));
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->pending.list);
+	sched_fork(t, current);         /* the creator's affinity and CPU */
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->pid = t->tgid = alloc_pid();
+	t->group_leader = t;
+	t->parent = parent;
+	if (parent) {
+		list_add_tail(&t->sibling, &parent->children);
+		t->pgid = parent->pgid;
+	}
+	list_add_tail(&t->task_list, &all_tasks);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	arch_prepare_new_stack(t);
+	return t;
+}
+
+/* Free a task off every CPU: its stack, its FPU image, itself. */
+void free_task(struct task_struct *t)
+{
+	put_task_shared(t);
+	free_pages((unsigned long)t->kstack, KSTACK_ORDER);
+	fpstate_free(&t->fpu);
+	kfree(t);
+	atomic_dec(&nr_tasks);
+}
+
+/* May fault injection fail an allocation now (linux/fault-inject.h)?  Only for marked tasks. */
+bool fault_inject_task_allowed(void)
+{
+	return current && current->make_it_fail;
+}
 
 /*
  * A vfork's parent waits for its child to exec or exit (Linux's
@@ -155,7 +229,7 @@ static void put_signal_struct(struct signal_struct *sig)
 }
 
 /*
- * A task is freed (kernel/sched.c): its dispositions and thread group
+ * A task is freed (free_task): its dispositions and thread group
  * part go with it, not at exit, as a zombie may still be sent signals.
  */
 void put_task_shared(struct task_struct *t)

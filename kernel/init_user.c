@@ -12,6 +12,12 @@
 #include "linux/string.h"
 #include "linux/mm.h"
 
+/*
+ * PID 1, set once here: the reaper of orphans, whose exit powers the
+ * machine off (Linux's child_reaper; Linux's init_task is the idle task).
+ */
+struct task_struct *init_task;
+
 static const char *const init_env[] = { "PATH=/bin", "HOME=/", "TERM=vt100" };
 static char init_strings[32 << 10];    /* static: the leak baseline excludes it */
 static struct exec_args init_args = { .buf = init_strings, .size = sizeof(init_strings) };

@@ -1,23 +1,105 @@
 /*
- * Process file descriptors (Linux's pidfd_open in kernel/pid.c, pidfd_fops
- * in kernel/fork.c): an fd naming one process, which polls readable once
- * the process has exited and which waitid(P_PIDFD) waits on.
+ * PIDs (Linux's kernel/pid.c): handing them out, finding the task of one,
+ * and process file descriptors.
  *
- * Linux's pidfd holds a struct pid, the refcounted name that outlives the
- * task and is never reused while referenced.  foliOS never reuses a PID
- * number (kernel/sched.c counts up), so the number alone names the process
- * for the fd's whole life: the task it finds is the one opened, a zombie
- * until reaped, and no task after.
+ * A PID is a number counted up from 1 and never reused (alloc_pid): a
+ * thread's TID and a process's TGID alike.  find_task_by_vpid() finds the
+ * task of one; task_nth_pid() and mm_id_to_pid() walk the task list for
+ * /proc (the directory listing, the folio view); rmap_trace_pid() gives
+ * the mapcount trace (mm/rmap_trace.c, built for the host too, where
+ * tests/host/hostenv.c stands in for it) the running task's PID.
  *
- * Every pidfd is an open of one anonymous inode (Linux's anon_inode_getfd
- * "[pidfd]"); it cannot be read, written or seeked.
+ * Process file descriptors (Linux's pidfd_open is in its kernel/pid.c,
+ * pidfd_fops in kernel/fork.c): an fd naming one process, which polls
+ * readable once the process has exited and which waitid(P_PIDFD) waits
+ * on.  Linux's pidfd holds a struct pid, the refcounted name that
+ * outlives the task and is never reused while referenced.  foliOS never
+ * reuses a PID number, so the number alone names the process for the
+ * fd's whole life: the task it finds is the one opened, a zombie until
+ * reaped, and no task after.  Every pidfd is an open of one anonymous
+ * inode (Linux's anon_inode_getfd "[pidfd]"); it cannot be read, written
+ * or seeked.
+ *
+ * Locks: tasklist_lock (kernel/fork.c) guards the PID counter and the
+ * task list.  alloc_pid(), find_task_by_vpid(), task_nth_pid() and
+ * mm_id_to_pid() are called with it held; last_pid() reads the counter
+ * racily; the pidfd calls take it around their lookups.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/mm.h"
+#include "linux/pid.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/pidfd.h"
 #include "uapi/linux/poll.h"
+
+static int next_pid = 1;
+
+/* A new PID for a task being made (Linux's alloc_pid).  tasklist_lock held. */
+int alloc_pid(void)
+{
+	lockdep_assert_held(&tasklist_lock);
+	return next_pid++;
+}
+
+/* The last PID given out (Linux's idr_get_cursor for /proc/loadavg), read racily. */
+int last_pid(void)
+{
+	return READ_ONCE(next_pid) - 1;
+}
+
+/*
+ * The task with this pid, a zombie too (until reaped), or NULL.  The
+ * caller holds tasklist_lock for as long as it uses the task: tasks have
+ * no reference count of their own, and the lock keeps a found one from
+ * being reaped and freed.
+ */
+struct task_struct *find_task_by_vpid(int pid)
+{
+	struct task_struct *t;
+
+	lockdep_assert_held(&tasklist_lock);
+	list_for_each_entry(t, &all_tasks, task_list)   /* threads too: a TID finds its thread */
+		if (t->pid == pid && t->signal)         /* not one clone() is still making */
+			return t;
+	return NULL;
+}
+
+/* For the mapcount trace (mm/rmap_trace.h): who is running now. */
+int rmap_trace_pid(void)
+{
+	return current ? current->pid : 0;
+}
+
+/*
+ * The PID of the n-th user task (0, 1, …), zombies included as in Linux's
+ * /proc (they hold memory until reaped), or 0 past the last.
+ * tasklist_lock held.
+ */
+int task_nth_pid(unsigned long n)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (thread_group_leader(t) && (t->mm || t->state == TASK_ZOMBIE) && !n--)
+			return t->pid;
+	return 0;
+}
+
+/*
+ * The PID of the live task whose mm has this MM ID, or 0 (for the folio
+ * view).  tasklist_lock held.
+ */
+int mm_id_to_pid(unsigned int mm_id)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, task_list)
+		if (t->mm && t->mm->mm_id == mm_id && t->state != TASK_ZOMBIE)
+			return t->tgid;
+	return 0;
+}
 
 /*
  * Readable once the process has exited: a zombie or reaped (Linux's

@@ -36,7 +36,7 @@ void fault_inject_seed(u64 seed);
 void fault_inject_arm(bool on);
 bool should_fail(struct fault_attr *attr);
 
-/* Is the running task marked make-it-fail?  (kernel/sched.c; always on the host) */
+/* Is the running task marked make-it-fail?  (kernel/fork.c; always on the host) */
 bool fault_inject_task_allowed(void);
 
 #endif

@@ -1,9 +1,10 @@
-/* Process file descriptors (kernel/pid.c). */
+/* PIDs and process file descriptors (kernel/pid.c). */
 #ifndef _LINUX_PID_H
 #define _LINUX_PID_H
 
 struct file;
 
+int alloc_pid(void);
 int pidfd_pid(const struct file *file);
 
 #endif

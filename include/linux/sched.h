@@ -10,7 +10,7 @@
  *                                              wakes them: pi_lock, rq->lock (the
  *                                              key's lookup takes the mmap_lock
  *                                              for read before)
- *   tasklist_lock      irq   kernel/sched.c    tasks, PIDs, thread groups' lists
+ *   tasklist_lock      irq   kernel/fork.c     tasks, PIDs, thread groups' lists
  *                                              and counts, signal state (Linux's
  *                                              siglock) and group stops, process
  *                                              groups, sessions, a tty's session
@@ -226,12 +226,15 @@ void sched_fork(struct task_struct *p, const struct task_struct *parent);
 void sched_wait_off_cpu(struct task_struct *p);
 void schedule_tail(struct task_struct *prev);
 void ret_from_fork(struct task_struct *prev, struct pt_regs *regs);
-void free_task(struct task_struct *t);
+
+/* A task made and freed (kernel/fork.c), unhashed, released and ended (kernel/exit.c). */
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
+void free_task(struct task_struct *t);
 void task_release(struct task_struct *t);
 void __unhash_process(struct task_struct *t);
 __noreturn void do_exit(int wait_status);
-__noreturn void do_task_dead(void);
+__noreturn void do_task_dead(void);     /* kernel/sched/core.c */
+
 void sched_tick(void);
 void update_process_times(int user_tick);
 void run_itimers(void);
@@ -259,14 +262,14 @@ static inline bool is_idle_task(const struct task_struct *p)
 {
 	return p->pid == 0;
 }
-struct task_struct *find_task_by_vpid(int pid);
+struct task_struct *find_task_by_vpid(int pid);        /* kernel/pid.c */
 int mm_id_to_pid(unsigned int mm_id);
 int task_nth_pid(unsigned long n);
 __noreturn void cpu_startup_entry(void);
 int user_init_from_cmdline(const char *cmdline);
 bool user_space_leak_check(void);
-extern struct task_struct *init_task;
-extern spinlock_t tasklist_lock;
+extern struct task_struct *init_task;   /* PID 1 (kernel/init_user.c) */
+extern spinlock_t tasklist_lock;        /* kernel/fork.c */
 extern struct list_head all_tasks;
 extern atomic_t nr_tasks;               /* made by task_create(), not yet freed */
 
@@ -316,7 +319,7 @@ void complete_vfork_done(struct task_struct *t);
 extern unsigned long avenrun[3];
 unsigned int nr_running(void);
 void calc_global_load(void);
-int last_pid(void);
+int last_pid(void);                             /* kernel/pid.c */
 
 void exit_fs(struct task_struct *t);
 void set_task_mm(struct task_struct *t, struct mm_struct *mm);

@@ -370,6 +370,21 @@ void schedule(void)
 }
 
 /*
+ * The end of do_exit (Linux's do_task_dead): schedule away for good.  A
+ * TASK_DEAD task (a thread, or its parent ignores SIGCHLD), which
+ * exit_notify took off the task list, is freed by the next task to run on
+ * its CPU, once off its stack (finish_task_switch); a zombie waits for its
+ * parent's wait4.
+ */
+__noreturn void do_task_dead(void)
+{
+	struct task_struct *t = current;
+
+	schedule();
+	panic("do_task_dead: task %d ran again", t->pid);
+}
+
+/*
  * First thing a new task runs (from ret_from_fork): finish the switch from
  * prev with interrupts still off, then turn them on (Linux's
  * finish_task_switch does) and store the TID for CLONE_CHILD_SETTID in its

@@ -2,7 +2,7 @@
  * The preemption count (Linux's arch/x86/include/asm/preempt.h): one int per
  * CPU in struct percpu at %gs:PERCPU_PREEMPT_COUNT, so preempt_disable() is
  * one instruction.  schedule() keeps each task's count across its switch
- * (kernel/sched.c); include/linux/preempt.h says what the bits mean.
+ * (kernel/sched/core.c); include/linux/preempt.h says what the bits mean.
  */
 #ifndef ASM_PREEMPT_H
 #define ASM_PREEMPT_H
