@@ -81,6 +81,7 @@ int task_nth_pid(unsigned long n)
 {
 	struct task_struct *t;
 
+	lockdep_assert_held(&tasklist_lock);
 	list_for_each_entry(t, &all_tasks, task_list)
 		if (thread_group_leader(t) && (t->mm || t->state == TASK_ZOMBIE) && !n--)
 			return t->pid;
@@ -95,6 +96,7 @@ int mm_id_to_pid(unsigned int mm_id)
 {
 	struct task_struct *t;
 
+	lockdep_assert_held(&tasklist_lock);
 	list_for_each_entry(t, &all_tasks, task_list)
 		if (t->mm && t->mm->mm_id == mm_id && t->state != TASK_ZOMBIE)
 			return t->tgid;
