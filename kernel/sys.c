@@ -187,7 +187,7 @@ static void ns_to_timeval(u64 ns, long tv[2])
  * p's resource usage into r (Linux's getrusage): RUSAGE_SELF its whole
  * process, RUSAGE_THREAD p alone, RUSAGE_CHILDREN its reaped children
  * (and theirs), RUSAGE_BOTH the process and its children (wait4's).
- * User and system time by tick, context switches; the rest 0.
+ * User and system time by tick, page faults, context switches; the rest 0.
  * tasklist_lock held.
  */
 void __getrusage(struct task_struct *p, int who, struct rusage *r)
@@ -200,13 +200,19 @@ void __getrusage(struct task_struct *p, int who, struct rusage *r)
 	if (who == RUSAGE_THREAD) {
 		t.utime = READ_ONCE(p->utime);
 		t.stime = READ_ONCE(p->stime);
+		r->ru_minflt = READ_ONCE(p->min_flt);
+		r->ru_majflt = READ_ONCE(p->maj_flt);
 		r->ru_nvcsw = READ_ONCE(p->nvcsw);
 		r->ru_nivcsw = READ_ONCE(p->nivcsw);
 	} else {
 		if (who != RUSAGE_CHILDREN) {
+			unsigned long min_flt, maj_flt;
 			struct task_struct *th;
 
 			thread_group_cputime(p, &t);
+			thread_group_faults(p, &min_flt, &maj_flt);
+			r->ru_minflt = min_flt;
+			r->ru_majflt = maj_flt;
 			r->ru_nvcsw = sig->nvcsw;
 			r->ru_nivcsw = sig->nivcsw;
 			list_for_each_entry(th, &sig->thread_head, thread_node) {
@@ -217,6 +223,8 @@ void __getrusage(struct task_struct *p, int who, struct rusage *r)
 		if (who != RUSAGE_SELF) {
 			t.utime += sig->cutime;
 			t.stime += sig->cstime;
+			r->ru_minflt += sig->cmin_flt;
+			r->ru_majflt += sig->cmaj_flt;
 			r->ru_nvcsw += sig->cnvcsw;
 			r->ru_nivcsw += sig->cnivcsw;
 		}

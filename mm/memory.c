@@ -490,6 +490,20 @@ static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma, unsigned long ad
 }
 
 /*
+ * Count a fault that came to something in the faulting task's min_flt or
+ * maj_flt (Linux's mm_account_fault), which getrusage() and
+ * /proc/<pid>/stat report: not one that failed, nor one that will be
+ * retried (its retry counts).  A GUP fault counts for the task that asked
+ * (ptrace's, /proc/<pid>/mem's reader), as in Linux.
+ */
+static inline void mm_account_fault(unsigned int flags, vm_fault_t ret)
+{
+	if (ret & (VM_FAULT_ERROR | VM_FAULT_RETRY))
+		return;
+	task_account_fault(ret & VM_FAULT_MAJOR);
+}
+
+/*
  * A fault at address in vma, whose permissions the caller checked (Linux's
  * handle_mm_fault: the trap's access_error, fixup_user_fault's
  * vma_permits_fault, GUP's check_vma_flags — FOLL_FORCE may write where
@@ -498,5 +512,8 @@ static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma, unsigned long ad
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
 {
-	return __handle_mm_fault(vma, address, flags);
+	vm_fault_t ret = __handle_mm_fault(vma, address, flags);
+
+	mm_account_fault(flags, ret);
+	return ret;
 }

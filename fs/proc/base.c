@@ -66,6 +66,7 @@ struct task_snapshot {
 	int ppid, pgid, sid, nr_threads, nice;
 	int tty_nr, tpgid;      /* the controlling tty's device number and foreground group, or 0, -1 */
 	u64 utime, stime, cutime, cstime, start_time;   /* ns; a leader's: its process's */
+	unsigned long min_flt, maj_flt, cmin_flt, cmaj_flt;    /* a leader's: its process's */
 	sigset_t pending, shared, blocked, ignored, caught;     /* status's Sig* lines */
 	struct task_caps caps;
 	bool no_new_privs;
@@ -74,13 +75,23 @@ struct task_snapshot {
 	bool alive;             /* false: reaped since the open */
 };
 
-/* The CPU times /proc/<pid>/stat shows: a process's (its leader's pid) or a thread's.  tasklist_lock held. */
+/*
+ * The CPU times and page faults /proc/<pid>/stat shows: a process's (its
+ * leader's pid) or a thread's; the children's are the process's.
+ * tasklist_lock held.
+ */
 static void task_snapshot_times(struct task_struct *t, struct task_snapshot *ts)
 {
 	struct task_cputime times = { .utime = t->utime, .stime = t->stime };
 
-	if (t->pid == t->tgid)
+	ts->min_flt = READ_ONCE(t->min_flt);
+	ts->maj_flt = READ_ONCE(t->maj_flt);
+	if (t->pid == t->tgid) {
 		thread_group_cputime(t, &times);
+		thread_group_faults(t, &ts->min_flt, &ts->maj_flt);
+	}
+	ts->cmin_flt = t->signal->cmin_flt;
+	ts->cmaj_flt = t->signal->cmaj_flt;
 	ts->utime = times.utime;
 	ts->stime = times.stime;
 	ts->cutime = t->signal->cutime;
@@ -175,7 +186,8 @@ static int comm_show(struct seq_file *m, void *v)
 /*
  * /proc/<pid>/stat, /proc/<pid>/task/<tid>/stat (Linux's do_task_stat):
  * the 52 fields, those foliOS keeps filled (pid, comm, state, ppid, pgrp,
- * session, tty_nr, tpgid, utime, stime, cutime, cstime, num_threads,
+ * session, tty_nr, tpgid, minflt, cminflt, majflt, cmajflt, utime,
+ * stime, cutime, cstime, num_threads,
  * starttime, vsize, rss in pages, rsslim, exit_signal, field 39
  * the CPU the task runs on or last ran on), the rest 0.
  */
@@ -198,10 +210,10 @@ static int stat_show(struct seq_file *m, void *v)
 		rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
 		proc_mm_unlock(mm);
 	}
-	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 0 0 0 0 %llu %llu %llu %llu %d %d %d 0 %llu %lu %lu "
-		   "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+	seq_printf(m, "%ld (%s) %c %d %d %d %d %d 0 %lu %lu %lu %lu %llu %llu %llu %llu %d %d %d 0 "
+		   "%llu %lu %lu 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %u 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		   pi->arg, pi->comm, ts.state[0], ts.ppid, ts.pgid, ts.sid, ts.tty_nr, ts.tpgid,
-		   clock_ticks(ts.utime), clock_ticks(ts.stime), clock_ticks(ts.cutime),
+		   ts.min_flt, ts.cmin_flt, ts.maj_flt, ts.cmaj_flt, clock_ticks(ts.utime), clock_ticks(ts.stime), clock_ticks(ts.cutime),
 		   clock_ticks(ts.cstime), ts.nice + 20, ts.nice, ts.nr_threads,
 		   clock_ticks(ts.start_time), vsize,
 		   rss, ts.cpu);

@@ -218,6 +218,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+/* Count a page fault the running task took (kernel/sched/cputime.c; the host tests count their own). */
+void task_account_fault(bool major);
 int fixup_user_fault(struct mm_struct *mm, unsigned long address, unsigned int fault_flags);
 void zap_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 

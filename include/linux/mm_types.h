@@ -206,6 +206,7 @@ struct vm_area_struct {
 typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM            0x000001        /* no memory */
 #define VM_FAULT_SIGBUS         0x000002        /* no page there (past a file's end) */
+#define VM_FAULT_MAJOR          0x000004        /* it waited for I/O (a swap-in): a major fault */
 #define VM_FAULT_SIGSEGV        0x000040        /* the entry is one no fault can resolve */
 #define VM_FAULT_NOPAGE         0x000100        /* ->fault mapped it, or another CPU did: nothing to map */
 #define VM_FAULT_RETRY          0x000400        /* the file's folio left the cache: retry the access */

@@ -118,6 +118,8 @@ struct signal_struct {
 	u64 cutime, cstime;             /* of its reaped children, and of theirs */
 	unsigned long nvcsw, nivcsw;    /* context switches of its threads that are gone */
 	unsigned long cnvcsw, cnivcsw;  /* of its reaped children, and of theirs */
+	unsigned long min_flt, maj_flt; /* page faults of its threads that are gone */
+	unsigned long cmin_flt, cmaj_flt;       /* of its reaped children, and of theirs */
 };
 
 #define KSTACK_ORDER    2
@@ -204,6 +206,7 @@ struct task_struct {
 	u64 exec_start;                 /* ktime_get_ns() as it got the CPU; 0: not running */
 	seqcount_t cputime_seq;         /* a switch's update of the two above vs readers elsewhere */
 	unsigned long nvcsw, nivcsw;    /* context switches: it slept / it was preempted */
+	unsigned long min_flt, maj_flt; /* page faults it took (mm_account_fault()), by itself */
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
@@ -250,6 +253,7 @@ void account_switch(struct task_struct *prev, struct task_struct *next);
 void account_process_tick(struct task_struct *p, int user_tick);
 u64 task_sched_runtime(struct task_struct *t);
 void thread_group_cputime(struct task_struct *t, struct task_cputime *times);
+void thread_group_faults(struct task_struct *t, unsigned long *min_flt, unsigned long *maj_flt);
 void account_exit_thread(struct task_struct *t);
 void account_reaped_child(struct task_struct *z);
 

@@ -128,6 +128,8 @@ void account_exit_thread(struct task_struct *t)
 	sig->sum_sched_runtime += task_sched_runtime(t);
 	sig->nvcsw += READ_ONCE(t->nvcsw);
 	sig->nivcsw += READ_ONCE(t->nivcsw);
+	sig->min_flt += READ_ONCE(t->min_flt);
+	sig->maj_flt += READ_ONCE(t->maj_flt);
 }
 
 /*
@@ -146,4 +148,36 @@ void account_reaped_child(struct task_struct *z)
 	psig->cstime += times.stime + sig->cstime;
 	psig->cnvcsw += sig->nvcsw + READ_ONCE(z->nvcsw) + sig->cnvcsw;
 	psig->cnivcsw += sig->nivcsw + READ_ONCE(z->nivcsw) + sig->cnivcsw;
+	psig->cmin_flt += sig->min_flt + READ_ONCE(z->min_flt) + sig->cmin_flt;
+	psig->cmaj_flt += sig->maj_flt + READ_ONCE(z->maj_flt) + sig->cmaj_flt;
+}
+
+/*
+ * The running task took a page fault (mm/memory.c's mm_account_fault):
+ * minor, or major if it waited for I/O.  Only the task writes its
+ * counts; readers elsewhere read them racily, as Linux's.
+ */
+void task_account_fault(bool major)
+{
+	struct task_struct *t = current;
+
+	if (major)
+		WRITE_ONCE(t->maj_flt, t->maj_flt + 1);
+	else
+		WRITE_ONCE(t->min_flt, t->min_flt + 1);
+}
+
+/* The page faults of t's process: its threads' and its gone threads' (Linux's do_task_stat). */
+void thread_group_faults(struct task_struct *t, unsigned long *min_flt, unsigned long *maj_flt)
+{
+	struct signal_struct *sig = t->signal;
+	struct task_struct *th;
+
+	lockdep_assert_held(&tasklist_lock);
+	*min_flt = sig->min_flt;
+	*maj_flt = sig->maj_flt;
+	list_for_each_entry(th, &sig->thread_head, thread_node) {
+		*min_flt += READ_ONCE(th->min_flt);
+		*maj_flt += READ_ONCE(th->maj_flt);
+	}
 }

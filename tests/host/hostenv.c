@@ -150,6 +150,14 @@ bool fault_inject_task_allowed(void)
 	return true;
 }
 
+unsigned long host_min_flt, host_maj_flt;
+
+/* The host's "task" is the test: it counts faults as one (handle_mm_fault). */
+void task_account_fault(bool major)
+{
+	__atomic_add_fetch(major ? &host_maj_flt : &host_min_flt, 1, __ATOMIC_RELAXED);
+}
+
 /* User memory: the host tests' "user" buffers are ordinary host memory. */
 unsigned long copy_to_user(void *udst, const void *src, unsigned long n)
 {

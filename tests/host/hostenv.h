@@ -15,6 +15,7 @@ void host_machine_shutdown(void);
 
 /* The limits rlimit() reports (RLIM_INFINITY after each boot); tests lower them. */
 extern unsigned long host_rlimit[RLIM_NLIMITS][2];
+extern unsigned long host_min_flt, host_maj_flt;  /* task_account_fault()'s counts */
 
 /* Everything printk'ed since the last host_log_clear(). */
 const char *host_log(void);

@@ -176,11 +176,14 @@ static void test_prot_none(void **state)
 	struct folio *f;
 	pte_t *pte;
 
+	unsigned long min_flt = host_min_flt;
+
 	(void)state;
 	assert_int_equal(do_mmap(mm, NULL, BASE, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
 					      MAP_PRIVATE | MAP_FIXED, 0), BASE);
 	for (int i = 0; i < 4; i++)
 		user_write(mm, BASE + i * PAGE_SIZE, 'g');
+	assert_int_equal(host_min_flt - min_flt, 4);    /* handle_mm_fault counted each */
 	softmmu_translate((pgd_t *)mm->pgd, BASE + PAGE_SIZE, ACC_USER, &pa);
 	f = page_folio(pfn_to_page(pa >> PAGE_SHIFT));
 	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, 0), 0);
