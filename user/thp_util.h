@@ -191,6 +191,27 @@ static inline char *map_aligned(size_t len, size_t align)
 	return (char *)a;
 }
 
+#define MAPCOUNT_TRACE "/proc/mapcount_trace"
+
+/*
+ * A fresh 64 KiB (order-4) anon folio, and the mapcount trace cleared and
+ * following just that folio from now on (foliOS's /proc/mapcount_trace).
+ */
+static inline char *traced_folio(void)
+{
+	char *p = map_aligned(64 * 1024, 64 * 1024);
+	char cmd[64];
+
+	write_text(MAPCOUNT_TRACE, "clear");
+	write_text(MAPCOUNT_TRACE, "order 4");
+	thp_only(64);
+	p[0] = 1;
+	thp_only(0);
+	snprintf(cmd, sizeof(cmd), "pfn %lu", pfn_of(p));
+	write_text(MAPCOUNT_TRACE, cmd);
+	return p;
+}
+
 /*
  * len bytes of private writable memory, even more than RAM: reserved
  * PROT_NONE (not charged), then made writable half of RAM at a time —

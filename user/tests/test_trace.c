@@ -7,7 +7,7 @@
  */
 #include "thp_util.h"
 
-#define TRACE "/proc/mapcount_trace"
+#define TRACE MAPCOUNT_TRACE
 
 struct rec {
 	char op[16];
@@ -35,21 +35,6 @@ static int read_trace(struct rec *recs, int max)
 			n++;
 	}
 	return n;
-}
-
-static char *traced_folio(void)
-{
-	char *p = map_aligned(64 * 1024, 64 * 1024);
-	char cmd[64];
-
-	write_text(TRACE, "clear");
-	write_text(TRACE, "order 4");
-	thp_only(64);
-	p[0] = 1;
-	thp_only(0);
-	snprintf(cmd, sizeof(cmd), "pfn %lu", pfn_of(p));
-	write_text(TRACE, cmd);
-	return p;
 }
 
 static void test_fork_exec(void)

@@ -8,23 +8,7 @@
  */
 #include "thp_util.h"
 
-#define TRACE "/proc/mapcount_trace"
-
-/* A 64 KiB folio, traced from its first mapping on. */
-static char *traced_folio(void)
-{
-	char *p = map_aligned(64 * 1024, 64 * 1024);
-	char cmd[64];
-
-	write_text(TRACE, "clear");
-	write_text(TRACE, "order 4");
-	thp_only(64);
-	p[0] = 1;
-	thp_only(0);
-	snprintf(cmd, sizeof(cmd), "pfn %lu", pfn_of(p));
-	write_text(TRACE, cmd);                 /* from now on just this folio */
-	return p;
-}
+#define TRACE MAPCOUNT_TRACE
 
 static void fork_exec(void)
 {
