@@ -41,10 +41,17 @@ typedef struct { pgval_t pgd; } pgd_t;
 #define __pud(x)        ((pud_t){ (x) })
 #define __pgd(x)        ((pgd_t){ (x) })
 
-static inline pte_t ptep_get(const pte_t *ptep) { return __pte(READ_ONCE(ptep->pte)); }
-static inline pmd_t pmdp_get(const pmd_t *pmdp) { return __pmd(READ_ONCE(pmdp->pmd)); }
-static inline pud_t pudp_get(const pud_t *pudp) { return __pud(READ_ONCE(pudp->pud)); }
-static inline pgd_t pgdp_get(const pgd_t *pgdp) { return __pgd(READ_ONCE(pgdp->pgd)); }
+/*
+ * __always_inline, not inline: a volatile read is a side effect, so until
+ * it is inlined GCC's branch predictor sees a guarded call, and inside an
+ * __always_inline function (handle_pte_fault) ordinary inlines are only
+ * inlined after the profile is guessed.  As calls, these made the reuse
+ * fault look cold enough that folio_unlock() went out of line.
+ */
+static __always_inline pte_t ptep_get(const pte_t *ptep) { return __pte(READ_ONCE(ptep->pte)); }
+static __always_inline pmd_t pmdp_get(const pmd_t *pmdp) { return __pmd(READ_ONCE(pmdp->pmd)); }
+static __always_inline pud_t pudp_get(const pud_t *pudp) { return __pud(READ_ONCE(pudp->pud)); }
+static __always_inline pgd_t pgdp_get(const pgd_t *pgdp) { return __pgd(READ_ONCE(pgdp->pgd)); }
 
 /* Store an entry the MMU may be walking, in one write (Linux's set_pte/set_pmd). */
 static inline void set_pte(pte_t *ptep, pte_t pte) { WRITE_ONCE(ptep->pte, pte_val(pte)); }
