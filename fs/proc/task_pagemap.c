@@ -27,7 +27,6 @@
 #define PM_MMAP_EXCLUSIVE       (1UL << 56)
 #define PM_FILE                 (1UL << 61)
 #define PM_SWAP                 (1UL << 62)
-#define MAX_SWAPFILES_SHIFT     5       /* a swap entry's frame: type below, offset above */
 #define PM_PRESENT              (1UL << 63)
 #define PM_ENTRY_BYTES          8
 /* the entries made under one hold of the mmap_lock (Linux's PAGEMAP_WALK_SIZE: a PMD's) */

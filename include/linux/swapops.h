@@ -34,9 +34,19 @@ typedef struct {
 #define SWP_TYPE_SHIFT          __SWP_OFFSET_BITS
 #define SWP_OFFSET_MASK         (BIT(SWP_TYPE_SHIFT) - 1)
 
-/* The types (Linux numbers them after the swap files; foliOS has none). */
+/*
+ * The types (Linux's include/linux/swap.h): 0 .. MAX_SWAPFILES - 1 name a
+ * swap device, the ones above them special entries.  As in Debian's Linux
+ * 6.1 (no device-private memory, no hwpoison entries): three migration
+ * types, then the PTE marker (which foliOS does not use), so pagemap
+ * shows a migration entry's type as Linux does.
+ */
+#define MAX_SWAPFILES_SHIFT     5
+#define SWP_MIGRATION_NUM       3
+#define SWP_PTE_MARKER_NUM      1
+#define MAX_SWAPFILES           ((1 << MAX_SWAPFILES_SHIFT) - SWP_MIGRATION_NUM - SWP_PTE_MARKER_NUM)
 enum {
-	SWP_MIGRATION_READ = 1,
+	SWP_MIGRATION_READ = MAX_SWAPFILES,
 	SWP_MIGRATION_READ_EXCLUSIVE,
 	SWP_MIGRATION_WRITE,
 };

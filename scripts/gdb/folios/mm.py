@@ -12,26 +12,29 @@ def protnone(entry):
     return entry & 0x101 == 0x100
 
 
-SWP_TYPES = {1: "read", 2: "read-exclusive", 3: "write"}
+SWP_TYPES = {28: "read", 29: "read-exclusive", 30: "write"}   # include/linux/swapops.h
 SWP_PFN_BITS = 40
 
 
 def migration(entry):
     """A swap-format PTE (P and PROTNONE clear, not 0): a migration entry
-    (asm/pgtable.h, include/linux/swapops.h): type in bits 1-5, offset from bit 12."""
+    (asm/pgtable.h, include/linux/swapops.h): type in bits 59-63, the offset
+    inverted in bits 9-58, soft-dirty in bit 1."""
     return entry and not entry & 0x101
 
 
 def decode_migration(entry):
     """'migration write pfn 0x1234 young dirty soft-dirty'."""
-    swp_type, offset = (entry >> 1) & 0x1f, (entry >> 12) & ((1 << 51) - 1)
+    swp_type = entry >> 59
+    mask = (1 << 64) - 1
+    offset = ((~entry & mask) << 5 & mask) >> 14
     words = ["migration", SWP_TYPES.get(swp_type, "type %d?" % swp_type),
              "pfn %#x" % (offset & ((1 << SWP_PFN_BITS) - 1))]
     if offset >> SWP_PFN_BITS & 1:
         words.append("young")
     if offset >> (SWP_PFN_BITS + 1) & 1:
         words.append("dirty")
-    if entry >> 11 & 1:
+    if entry >> 1 & 1:
         words.append("soft-dirty")
     return " ".join(words)
 

@@ -142,27 +142,37 @@ static inline pgval_t pgval_advance_pfn(pgval_t e, unsigned long nr) { return e 
 static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | _PAGE_PSE; }
 
 /*
- * A swap-format entry (Linux's swap PTE): not present, not PROT_NONE,
- * not none.  foliOS has no swap; linux/swapops.h uses the format for
- * migration entries only.  The CPU ignores every bit; type is never 0,
- * so the entry is never none.
+ * A swap-format entry (Linux's x86-64 swap PTE): not present, not
+ * PROT_NONE, not none; the CPU ignores every bit of it.  foliOS has no
+ * swap yet; linux/swapops.h uses the format for migration entries.
  *
- *   63 62                           12 11  10   6 5      1  0
- *   [0][       offset (51 bits)       ][SD][  0  ][ type ][0]
+ *   63   59 58                              9  8  7      2    1    0
+ *   [ type ][ ~offset (50 bits, inverted)    ][0][0][ 0 ... ][SD][P=0]
  *
- * SD is the entry's soft-dirty bit, in the place of the present entry's.
+ * As Linux's __swp_entry: the type in the top 5 bits, the offset stored
+ * inverted (an L1TF mitigation there: the "frame" a CPU might speculate
+ * on lies above all RAM; here it keeps offset 0 of type 0 from being
+ * none), bit 8 clear so no entry reads as PROT_NONE, bit 7 clear so no
+ * PMD entry reads as a leaf.  SD, bit 1, is the entry's soft-dirty bit
+ * (Linux's _PAGE_SWP_SOFT_DIRTY, the present entry's RW).
  */
 #define __SWP_TYPE_BITS         5
-#define __SWP_OFFSET_BITS       51
+#define __SWP_OFFSET_FIRST_BIT  9
+#define __SWP_OFFSET_BITS       (64 - __SWP_TYPE_BITS - __SWP_OFFSET_FIRST_BIT)
+#define _PAGE_SWP_SOFT_DIRTY    _PAGE_RW
 static inline pgval_t __swp_entry_to_pgval(unsigned int type, unsigned long offset)
 {
-	return ((pgval_t)type << 1) | ((pgval_t)offset << 12);
+	return (~(pgval_t)offset << (__SWP_OFFSET_FIRST_BIT + __SWP_TYPE_BITS) >> __SWP_TYPE_BITS) |
+	       ((pgval_t)type << (64 - __SWP_TYPE_BITS));
 }
-static inline unsigned int __pgval_swp_type(pgval_t e)   { return (e >> 1) & 0x1f; }
-static inline unsigned long __pgval_swp_offset(pgval_t e) { return (e >> 12) & (BIT(51) - 1); }
-static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & _PAGE_SOFT_DIRTY; }
-static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | _PAGE_SOFT_DIRTY; }
-static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~_PAGE_SOFT_DIRTY; }
+static inline unsigned int __pgval_swp_type(pgval_t e)   { return e >> (64 - __SWP_TYPE_BITS); }
+static inline unsigned long __pgval_swp_offset(pgval_t e)
+{
+	return ~e << __SWP_TYPE_BITS >> (__SWP_OFFSET_FIRST_BIT + __SWP_TYPE_BITS);
+}
+static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & _PAGE_SWP_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | _PAGE_SWP_SOFT_DIRTY; }
+static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~_PAGE_SWP_SOFT_DIRTY; }
 
 /*
  * Changes to an entry the MMU may be using.  A CPU's page walk sets A

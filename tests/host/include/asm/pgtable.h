@@ -108,18 +108,19 @@ static inline pgval_t pgval_advance_pfn(pgval_t e, unsigned long nr) { return e 
 static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | SW_LEAF; }
 
 /*
- * A swap-format entry (linux/swapops.h: migration entries), laid out unlike
- * x86's: P, NONE and LEAF clear, the type (never 0) in bits 1-3, SD its
- * soft-dirty bit, the offset in bits 16-63.
+ * A swap-format entry (linux/swapops.h), laid out unlike x86's: P, LEAF
+ * and NONE clear, SD its soft-dirty bit, the type in bits 11-15 and the
+ * offset inverted in bits 16-63 (so that no entry, type 0 offset 0
+ * included, is none).
  */
-#define __SWP_TYPE_BITS         3
+#define __SWP_TYPE_BITS         5
 #define __SWP_OFFSET_BITS       48
 static inline pgval_t __swp_entry_to_pgval(unsigned int type, unsigned long offset)
 {
-	return ((pgval_t)(type & 7) << 1) | ((pgval_t)offset << 16);
+	return ((pgval_t)(type & 0x1f) << 11) | (~(pgval_t)offset << 16);
 }
-static inline unsigned int __pgval_swp_type(pgval_t e)   { return (e >> 1) & 7; }
-static inline unsigned long __pgval_swp_offset(pgval_t e) { return e >> 16; }
+static inline unsigned int __pgval_swp_type(pgval_t e)   { return (e >> 11) & 0x1f; }
+static inline unsigned long __pgval_swp_offset(pgval_t e) { return ~e >> 16; }
 static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & SW_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | SW_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~SW_SOFT_DIRTY; }
