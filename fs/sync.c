@@ -18,7 +18,7 @@ int noop_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 }
 
 /* Sync the bytes [start, end] of file (Linux's vfs_fsync_range): 0, or -EINVAL if it cannot be synced. */
-static int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int datasync)
+int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int datasync)
 {
 	if (!file->f_op->fsync)
 		return -EINVAL;

@@ -54,6 +54,8 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_pipe, sys_pipe),
 	__SYSCALL(__NR_sched_yield, sys_sched_yield),
 	__SYSCALL(__NR_mremap, sys_mremap),
+	__SYSCALL(__NR_msync, sys_msync),
+	__SYSCALL(__NR_mincore, sys_mincore),
 	__SYSCALL(__NR_madvise, sys_madvise),
 	__SYSCALL(__NR_mbind, sys_mbind),
 	__SYSCALL(__NR_set_mempolicy, sys_set_mempolicy),

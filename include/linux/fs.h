@@ -542,6 +542,7 @@ struct iovec;
 struct iovec *import_iovec(const void *uiov, unsigned long iovcnt, long *err);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 void fput(struct file *f);
+int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int datasync);
 
 static inline void fdput(struct fd f)
 {

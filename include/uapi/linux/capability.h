@@ -16,6 +16,7 @@ struct __user_cap_data_struct {
 };
 
 #define CAP_CHOWN            0
+#define CAP_FOWNER           3
 #define CAP_SETPCAP          8
 #define CAP_SYS_CHROOT       18
 #define CAP_SYS_ADMIN        21

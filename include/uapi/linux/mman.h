@@ -28,6 +28,10 @@
 #define MAP_FIXED_NOREPLACE     0x100000
 #define MAP_UNINITIALIZED       0x4000000
 
+#define MS_ASYNC                1       /* msync: schedule the writeback (a no-op, as Linux's) */
+#define MS_INVALIDATE           2
+#define MS_SYNC                 4       /* write the range of a shared file mapping back */
+
 #define MREMAP_MAYMOVE          1
 #define MREMAP_FIXED            2
 #define MREMAP_DONTUNMAP        4
