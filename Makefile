@@ -55,7 +55,8 @@ KCFLAGS := $(CFLAGS_COMMON) -O2 -Iarch/x86_64/include -ffreestanding -fno-pic -f
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-fcf-protection=none -Werror -DCONFIG_LOCKDEP=$(LOCKDEP) -DCONFIG_SLUB_DEBUG=$(LOCKDEP)
 
-KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c kernel/rcu/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c arch/x86_64/*.c arch/x86_64/lib/*.c)
+KSRCS := $(wildcard kernel/*.c kernel/sched/*.c kernel/locking/*.c kernel/rcu/*.c mm/*.c fs/*.c fs/proc/*.c lib/*.c \
+	arch/x86_64/*.c arch/x86_64/lib/*.c block/*.c drivers/*/*.c)
 ASRCS := boot/boot.asm boot/trampoline.asm arch/x86_64/entry.asm arch/x86_64/switch.asm \
 	 arch/x86_64/vdso/vdso-image.asm
 KOBJS := $(KSRCS:%.c=$(B)/%.o) $(ASRCS:%.asm=$(B)/%.o)

@@ -5,8 +5,13 @@
 #               [--mem SIZE] [--smp N (1-8)]
 #               [--timeout SECONDS] [--icount] [--gdb]
 #               [--run "CMD ARGS"] [--add HOSTFILE|HOSTDIR[:/guest/path]]...
-#               [--add-dynamic HOSTPROGRAM]...
+#               [--add-dynamic HOSTPROGRAM]... [--swap SIZE|IMAGE]
 #
+# --swap attaches a raw disk by virtio-blk (/dev/vda in the guest), as
+# QEMU's `-drive file=IMG,if=virtio,format=raw`: SIZE (64M, 1G) makes a
+# fresh image in the run's temporary directory with util-linux's mkswap,
+# so the format is Linux's (the peer's --swap takes the same image); an
+# existing IMAGE file is attached as it is (and written to).
 # --add-dynamic puts a host program (Debian's /usr/bin/ls, say) at its own
 # path with its shared libraries and loader (its ldd closure) at theirs.
 #
@@ -18,8 +23,8 @@
 set -u
 root=$(cd "$(dirname "$0")" && pwd)
 variant=page-mapcount nopm=0 mcpages=0 notrace=0 nolockdep=0 append="" mem=512M smp=1 timeout_s="" icount=() gdb=0
-run_cmd="" adds=()
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+run_cmd="" adds=() swap=""
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 # add_dynamic PROGRAM: PROGRAM and its ldd closure, each at its own path, into adds.
 add_dynamic() {
   local lib
@@ -44,6 +49,7 @@ while [ $# -gt 0 ]; do
     --run) run_cmd=$2; shift 2 ;;
     --add) adds+=("$2"); shift 2 ;;
     --add-dynamic) add_dynamic "$2"; shift 2 ;;
+    --swap) swap=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run-qemu.sh: unknown option $1" >&2; usage ;;
   esac
@@ -125,10 +131,26 @@ mformat -i "$tmp/run.img" -h 2 -s 32 -t $((mib * 32)) :: || exit 2
 mcopy -i "$tmp/run.img" "$tmp/folios-run.cfg" ::/folios-run.cfg || exit 2
 mcopy -i "$tmp/run.img" "$tmp/initrd.cpio" ::/initrd.cpio || exit 2
 
+# --swap: a size makes a fresh mkswap'd image here; a file is used as it is.
+drive=()
+if [ -n "$swap" ]; then
+  if [ -f "$swap" ]; then
+    img=$(readlink -f "$swap")
+  elif [[ $swap =~ ^[0-9]+[KMGT]?$ ]]; then
+    img=$tmp/swap.img
+    mkswap=$(command -v mkswap || echo /sbin/mkswap)       # in /sbin: not on every user's PATH
+    truncate -s "$swap" "$img" && "$mkswap" -q "$img" >/dev/null ||
+      { echo "run-qemu.sh: --swap: cannot make a $swap swap image" >&2; exit 2; }
+  else
+    echo "run-qemu.sh: --swap: neither a size (64M) nor an image file: $swap" >&2; exit 2
+  fi
+  drive=(-drive "file=$img,if=virtio,format=raw")
+fi
+
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -m "$mem" -smp "$smp" -display none -serial mon:stdio -no-reboot -net none
       -boot d -cdrom "$iso" -drive "file=$tmp/run.img,format=raw,if=ide,index=0"
       -device isa-debug-exit,iobase=0xf4,iosize=0x01 -debugcon "file:$tmp/debugcon"
-      "${icount[@]}")
+      "${drive[@]}" "${icount[@]}")
 if [ $gdb = 1 ]; then
   port=${FOLIOS_GDB_PORT:-$((1234 + $(id -u) % 20000))}
   qemu+=(-S -gdb "tcp::$port")

@@ -3,12 +3,14 @@
  * fs/inode.c): an inode made by mknod on tmpfs that names a character
  * device by its number opens that device, as Linux's chrdev_open finds
  * the driver by i_rdev.  foliOS's character devices are the ones /dev
- * has, by the numbers Linux gives them; any other number, any block
- * device and a socket inode open with ENXIO.  No locks: the table never
- * changes.
+ * has, by the numbers Linux gives them; any other number and a socket
+ * inode open with ENXIO.  A block device inode opens the disk of its
+ * number (block/fops.c), ENXIO if there is none.  No locks: the table
+ * never changes.
  */
 #include "linux/errno.h"
 #include "linux/fs.h"
+#include "linux/blkdev.h"
 #include "linux/pipe_fs_i.h"
 #include "linux/random.h"
 #include "linux/string.h"
@@ -39,7 +41,7 @@ static int chrdev_open(struct inode *inode, struct file *f)
 	return -ENXIO;
 }
 
-/* A block device or a socket inode: nothing to open (Linux: ENXIO). */
+/* A socket inode: nothing to open (Linux: ENXIO). */
 static int no_device_open(struct inode *inode, struct file *f)
 {
 	return -ENXIO;
@@ -55,6 +57,8 @@ void init_special_inode(struct inode *inode, umode_t mode, unsigned long rdev)
 	inode->i_rdev = S_ISCHR(mode) || S_ISBLK(mode) ? rdev : 0;
 	if (S_ISCHR(mode))
 		inode->i_fop = &def_chr_fops;
+	else if (S_ISBLK(mode))
+		inode->i_fop = &def_blk_fops;
 	else if (S_ISFIFO(mode))
 		inode->i_fop = &pipefifo_fops;
 	else

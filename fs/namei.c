@@ -56,6 +56,7 @@
 #include "linux/initrd.h"
 #include "linux/debugfs.h"
 #include "linux/mm.h"
+#include "linux/blkdev.h"
 #include "fs/namei.h"
 
 #define EMBEDDED_NAME_MAX 192           /* most names fit: copied on the stack first */
@@ -177,7 +178,7 @@ static bool path_below(const char *p, const char *dir, size_t len)
 
 /*
  * The kernel's own files, each tree at its fixed place as Linux mounts
- * them: the terminals and the memory devices in /dev, /proc, /sys and
+ * them: the terminals, the memory devices and the disks in /dev, /proc, /sys and
  * /sys/kernel/debug.  A path elsewhere asks none of them.  A referenced
  * inode, NULL if there is none, or an ERR_PTR.
  */
@@ -189,6 +190,8 @@ static struct inode *kernel_fs_lookup(const char *p)
 		inode = tty_dev_lookup(p);
 		if (!inode)
 			inode = mem_dev_lookup(p);
+		if (!inode)
+			inode = bdev_dev_lookup(p);
 	} else if (path_below(p, "proc", 4)) {
 		inode = proc_lookup(p);
 	} else if (path_below(p, "sys", 3)) {

@@ -10,6 +10,8 @@
  *   .../hugepages-<N>kB/         thpsize_attr, stats/   (16kB … 2048kB)
  *   .../hugepages-<N>kB/stats/   thpsize_stats_attr
  *   /sys/devices/system/cpu/     online, possible, present (cpu_attr)
+ *   /sys/block/                  one directory per disk (block/genhd.c), only
+ *   /sys/block/<disk>/           when there is one: size, dev (disk_attr)
  *
  * A file reads as generated text at offset 0 (foliOS's sysfs rides on
  * /proc's seq_file inodes where Linux has kernfs); its inode's arg says
@@ -22,9 +24,11 @@
 #include "linux/printk.h"
 #include "linux/cpumask.h"
 #include "linux/huge_mm.h"
+#include "linux/blkdev.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
 #define SIZE_DIR "hugepages-*"                  /* hugepages-<N>kB, any size */
+#define DISK_DIR "block/*"                      /* sys/block/<disk>, any disk */
 
 /* /sys/devices/system/cpu/'s CPU lists, "0-3" (Linux's drivers/base/cpu.c). */
 static int cpu_mask_show(const struct thp_attr *attr, int order, char *buf, size_t size)
@@ -48,6 +52,7 @@ struct sysfs_dir {
 	const struct thp_attr *attrs;           /* its files, or NULL */
 	const char *subdirs[2];                 /* its fixed subdirectories */
 	bool size_dirs;                         /* lists hugepages-<N>kB too */
+	bool disk_dirs;                         /* lists the disks (exists only with one) */
 };
 
 static const struct sysfs_dir sysfs_dirs[] = {
@@ -60,9 +65,11 @@ static const struct sysfs_dir sysfs_dirs[] = {
 	{ "sys/devices", NULL, { "system" } },
 	{ "sys/devices/system", NULL, { "cpu" } },
 	{ "sys/devices/system/cpu", cpu_attr },
+	{ "sys/block", NULL, { NULL }, false, true },
+	{ "sys/" DISK_DIR, disk_attr },
 };
 
-/* A file's inode arg: its directory, attribute and order (-1: none). */
+/* A file's inode arg: its directory, attribute and order (-1: none; in DISK_DIR the disk's index). */
 #define SYSFS_ARG(dir, attr, order)     (((long)(dir) << 16) | ((attr) << 8) | ((order) + 1))
 #define SYSFS_DIR(arg)                  (&sysfs_dirs[(arg) >> 16])
 #define SYSFS_ATTR(arg)                 (&SYSFS_DIR(arg)->attrs[((arg) >> 8) & 0xff])
@@ -149,6 +156,10 @@ static bool sysfs_entry(const struct sysfs_dir *dir, int order, loff_t pos, char
 		snprintf(name, size, "hugepages-%lukB", (PAGE_SIZE << order) / 1024);
 		return true;
 	}
+	if (dir->disk_dirs && disk_nth(pos)) {
+		strlcpy(name, disk_nth(pos)->disk_name, size);
+		return true;
+	}
 	return false;
 }
 
@@ -173,9 +184,31 @@ static const struct file_operations sysfs_dir_operations = {
 };
 
 /*
+ * Copy path to tmpl with its "block/<disk>" component, if any, turned
+ * into DISK_DIR; *order gets the disk's index.  False if there is no
+ * such disk, or no disk at all for sys/block itself.
+ */
+static bool sysfs_disk_template(const char *path, char *tmpl, size_t size, int *order)
+{
+	const char *name = path + strlen("sys/block/");
+	size_t len = strcspn(name, "/");
+
+	if (!strcmp(path, "sys/block")) {
+		strlcpy(tmpl, path, size);
+		return disk_nth(0) != NULL;
+	}
+	*order = disk_index(name, len);
+	if (*order < 0)
+		return false;
+	snprintf(tmpl, size, "sys/" DISK_DIR "%s", name + len);
+	return true;
+}
+
+/*
  * Copy path to tmpl with its "hugepages-<N>kB" component, if any, turned
- * into SIZE_DIR; *order gets N's order (-1 if none).  False if N is no
- * size foliOS has.
+ * into SIZE_DIR, or its disk into DISK_DIR; *order gets N's order or the
+ * disk's index (-1 if none).  False if N is no size foliOS has or there
+ * is no such disk.
  */
 static bool sysfs_template(const char *path, char *tmpl, size_t size, int *order)
 {
@@ -183,6 +216,8 @@ static bool sysfs_template(const char *path, char *tmpl, size_t size, int *order
 	unsigned long kb;
 
 	*order = -1;
+	if (!strncmp(path, "sys/block", 9) && (!path[9] || path[9] == '/'))
+		return sysfs_disk_template(path, tmpl, size, order);
 	if (strncmp(path, dir, strlen(dir))) {
 		strlcpy(tmpl, path, size);
 		return true;

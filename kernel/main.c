@@ -19,6 +19,8 @@
 #include "linux/sched.h"
 #include "linux/smp.h"
 #include "linux/initrd.h"
+#include "linux/pci.h"
+#include "linux/virtio.h"
 #include "linux/shmem_fs.h"
 #include "linux/mm.h"
 #include "linux/memblock.h"
@@ -125,6 +127,8 @@ void kmain(unsigned long magic, unsigned long info_pa)
 	random_init();                          /* after the clocks: they are part of the seed */
 	uart_startup();
 	local_irq_enable();
+	pci_subsys_init();                      /* devices and their drivers: before smp_init */
+	virtio_blk_init();
 	smp_init();
 	crash_if_asked();
 	run_ktest_if_asked();

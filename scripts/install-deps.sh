@@ -10,7 +10,7 @@ need=(
   "qemu-system-x86_64 qemu-system-x86" "musl-gcc musl-tools" "cpio cpio" "gdb gdb"
   "python3 python3" "/usr/include/cmocka.h libcmocka-dev" "clang clang"
   "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev"
-  "gnuplot gnuplot-nox" "dot graphviz" "/bin/busybox busybox-static"
+  "gnuplot gnuplot-nox" "dot graphviz" "/bin/busybox busybox-static" "/sbin/mkswap util-linux"
 )
 missing=()
 for entry in "${need[@]}"; do

@@ -1,6 +1,6 @@
 /*
  * IDT and trap dispatch.  Vectors 0-31 are CPU exceptions, 32-47 the ISA
- * IRQs (through the IOAPIC), 0xec-0xff the local APIC's (asm/irq_vectors.h).
+ * IRQs (through the IOAPIC), 0x30-0x3f PCI devices' MSI-X (pci.c), 0xec-0xff the local APIC's (asm/irq_vectors.h).
  * One IDT serves every CPU.  A CPU exception in kernel mode is a kernel bug
  * unless the faulting instruction has an exception-table fixup (asm/uaccess.h).
  *
@@ -269,7 +269,8 @@ noinline_fn void do_page_fault(struct pt_regs *regs, unsigned long cr2)
 /*
  * An interrupt.  The local APIC timer ticks on every CPU: the boot CPU's
  * counts jiffies (wakes nanosleep, fires alarms).  The UART hands its bytes
- * to the tty; IPIs run queued cross-CPU calls or ask for a reschedule.  A
+ * to the tty; a PCI device's MSI-X vector runs its driver's handler
+ * (pci.c); IPIs run queued cross-CPU calls or ask for a reschedule.  A
  * spurious interrupt gets no EOI; any other vector is unexpected.  The
  * handlers run in hardirq context (irq_enter: in_hardirq(), which lockdep's
  * IRQ-safety check reads).
@@ -296,6 +297,8 @@ static void handle_irq_vector(unsigned long v)
 	case SPURIOUS_APIC_VECTOR:
 		return;
 	}
+	if (handle_device_irq(v))
+		return;
 	pr_warn("CPU %u: unexpected interrupt, vector %#lx\n", smp_processor_id(), v);
 }
 

@@ -66,6 +66,9 @@ void mask_8259A(void);
 void setup_IO_APIC(void);
 void ioapic_unmask_isa_irq(unsigned int irq);
 
+/* pci.c: PCI devices' MSI-X vectors */
+bool handle_device_irq(unsigned long v);
+
 extern pgd_t *init_pgd;
 
 #endif

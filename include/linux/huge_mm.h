@@ -81,6 +81,7 @@ extern const struct thp_attr hugepage_attr[];           /* transparent_hugepage/
 extern const struct thp_attr khugepaged_attr[];         /* khugepaged/ */
 extern const struct thp_attr thpsize_attr[];            /* hugepages-<N>kB/ */
 extern const struct thp_attr thpsize_stats_attr[];      /* hugepages-<N>kB/stats/ */
+extern const struct thp_attr disk_attr[];               /* /sys/block/<disk>/ (block/genhd.c) */
 
 /*
  * What /sys/kernel/debug/split_huge_pages asks of mm (mm/huge_memory_debugfs.c;

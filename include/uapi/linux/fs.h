@@ -1,4 +1,4 @@
-/* lseek(2)'s whence and /proc/<pid>/maps' PROCMAP_QUERY ioctl (linux/fs.h). */
+/* lseek(2)'s whence, the block device ioctls and /proc/<pid>/maps' PROCMAP_QUERY ioctl (linux/fs.h). */
 #ifndef _UAPI_LINUX_FS_H
 #define _UAPI_LINUX_FS_H
 
@@ -10,6 +10,10 @@
 #define SEEK_END        2
 #define SEEK_DATA       3
 #define SEEK_HOLE       4
+
+#define BLKGETSIZE      _IO(0x12, 96)           /* size in 512-byte sectors (unsigned long) */
+#define BLKSSZGET       _IO(0x12, 104)          /* logical sector size (int) */
+#define BLKGETSIZE64    _IOR(0x12, 114, size_t) /* size in bytes (u64) */
 
 #define PROCFS_IOCTL_MAGIC 'f'
 #define PROCMAP_QUERY   _IOWR(PROCFS_IOCTL_MAGIC, 17, struct procmap_query)
