@@ -4,7 +4,7 @@
 #   2. ktest (in-kernel self-tests, KTAP) booted in QEMU, all three; ktest=smp
 #      again with --smp 4
 #   3. guest tests (user/tests/test_*.c via /bin/runtests, TAP, leak checks), all
-#      three; the --run/--add contract, both of the seeds' variants
+#      three, with a --swap 64M disk; the --run/--add contract, both of the seeds' variants
 #   4. panic paths (crash=...), both of the seeds' variants: exit code and report
 #   5. difftest: generated programs on every variant against Linux's records
 #   6. GDB against QEMU in batch mode (tests/gdb-test.sh)
@@ -104,9 +104,11 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
 
   # guest tests: /bin/runtests runs each user/tests/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;
-  # the kernel checks every page and byte once PID 1 is gone
+  # the kernel checks every page and byte once PID 1 is gone.  A 64 MiB
+  # mkswap'd virtio disk is attached (test_blockdev uses it; the other
+  # tests run as without one): no extra boot.
   guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
-    $flag --run /bin/runtests --timeout 600
+    $flag --swap 64M --run /bin/runtests --timeout 600
   took "guest suite ($name)"
 
   # The whole suite again on four CPUs (multi-threaded TCG): the SMP tests
@@ -114,7 +116,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # faults and writes, stale TLBs) and every other test with other CPUs
   # running, lockdep on, leak check after each.
   guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(ls build/user/bin/test_* | wc -l)" \
-    $flag --smp 4 --run /bin/runtests --timeout 900
+    $flag --smp 4 --swap 64M --run /bin/runtests --timeout 900
   # Every folio traced while four CPUs COW, fork and unmap the same folios:
   # the trace records one operation at a time, each with its own change.
   guest_suite "$log/trace-smp4-$name.log" "$name, 4 CPUs, every folio traced" 5 \
@@ -266,6 +268,13 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
     ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
     result "$t passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/$t-linux.log"
   done
+  # test_blockdev needs the disk: the peer's --swap (its init swaps the disk
+  # on; the test swaps it off before writing, as Linux refuses writes to it)
+  t=test_blockdev
+  timeout 300 "$peer" --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
+  p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
+  ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL
+  result "$t passes unchanged on Linux (linux-peer.sh --swap 64M): $p checks" $ok "see $log/$t-linux.log"
 else
   echo "# skip: the tests that also run on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi
