@@ -57,6 +57,14 @@ guest_suite() {
   fi
 }
 
+# disk_found LOG LABEL: test_blockdev ran on the --swap disk (without the
+# driver there is no /dev/vda and the test only skips: that must fail here).
+disk_found() {
+  local ok=OK
+  grep -qE '^    ok [0-9]+ open /dev/vda read-write' "$1" && ! grep -q '# SKIP no /dev/vda' "$1" || ok=FAIL
+  result "test_blockdev found the --swap disk as /dev/vda ($2)" $ok "see $1"
+}
+
 # The third variant (mapcount-pages, the RFC's scheme) runs everything that
 # depends on how mapcounts are kept: host tests, fuzzing, ktest, the guest
 # suite at 1 and 4 CPUs, tracing, bench_thp and the small machine.  What
@@ -109,6 +117,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # tests run as without one): no extra boot.
   guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
     $flag --swap 64M --run /bin/runtests --timeout 600
+  disk_found "$log/runtests-$name.log" "$name"
   took "guest suite ($name)"
 
   # The whole suite again on four CPUs (multi-threaded TCG): the SMP tests
@@ -117,6 +126,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # running, lockdep on, leak check after each.
   guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(ls build/user/bin/test_* | wc -l)" \
     $flag --smp 4 --swap 64M --run /bin/runtests --timeout 900
+  disk_found "$log/runtests-smp4-$name.log" "$name, 4 CPUs"
   # Every folio traced while four CPUs COW, fork and unmap the same folios:
   # the trace records one operation at a time, each with its own change.
   guest_suite "$log/trace-smp4-$name.log" "$name, 4 CPUs, every folio traced" 5 \
