@@ -18,6 +18,9 @@
  * st_size is 0; BLKGETSIZE64 is the size in bytes; fsync flushes the
  * device's write cache.
  *
+ * While the disk is swapped on (mm/swapfile.c), a write gets ETXTBSY and
+ * an O_EXCL open EBUSY, as on Linux.
+ *
  * Locks: blkdev_rmw_lock (a mutex) serializes the writes that do not
  * cover whole sectors, so two of them on one sector do not lose each
  * other's bytes (Linux gets this from the page cache's folio lock).  No
@@ -33,6 +36,7 @@
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "uapi/linux/fs.h"
+#include "uapi/linux/fcntl.h"
 
 #define BLK_CHUNK_PAGES 16
 #define BLK_CHUNK_BYTES (BLK_CHUNK_PAGES * PAGE_SIZE)
@@ -58,6 +62,8 @@ static int blkdev_open(struct inode *inode, struct file *file)
 		return -ENXIO;
 	if (disk->read_only && (file->f_mode & FMODE_WRITE))
 		return -EROFS;
+	if ((file->f_flags & O_EXCL) && READ_ONCE(disk->part0->bd_swap))
+		return -EBUSY;          /* swapon holds it (Linux's exclusive claim) */
 	file->private_data = disk->part0;
 	return 0;
 }
@@ -165,6 +171,8 @@ static long blkdev_read(struct file *file, char *ubuf, size_t count, loff_t *pos
 
 static long blkdev_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
 {
+	if (READ_ONCE(file_bdev(file)->bd_swap))
+		return -ETXTBSY;        /* swapped on: its slots are the kernel's */
 	return blkdev_rw(file, (char *)ubuf, count, pos, true);
 }
 

@@ -73,8 +73,10 @@ static struct file *vfs_open(struct inode *inode, int flags, long *err)
 		*err = get_write_access(inode);         /* a running program's file: ETXTBSY */
 		f->f_mode |= *err ? 0 : FMODE_WRITER;
 	}
+	f->f_flags |= flags & O_EXCL;   /* for ->open alone (a disk's exclusive open), as Linux's */
 	if (!*err && f->f_op->open)
 		*err = f->f_op->open(inode, f);
+	f->f_flags &= ~O_EXCL;
 	if (*err) {                             /* not opened: nothing to release */
 		if (f->f_mode & FMODE_WRITER)
 			put_write_access(inode);
@@ -323,8 +325,8 @@ static struct file *open_path(struct inode *inode, int flags, long *err)
 	return f;
 }
 
-/* Open the inode (a reference, taken over) named path: an fd or -errno. */
-static long do_open(struct inode *inode, const char *path, int flags)
+/* Open the inode (a reference, taken over) named path: the file, or NULL and *err. */
+static struct file *open_inode(struct inode *inode, const char *path, int flags, long *err)
 {
 	long ret = flags & O_PATH ? 0 :
 		   may_open(inode, flags & __O_TMPFILE ? flags & ~O_TMPFILE : flags);
@@ -332,20 +334,55 @@ static long do_open(struct inode *inode, const char *path, int flags)
 
 	if (ret) {
 		iput(inode);
-		return ret;
+		*err = ret;
+		return NULL;
 	}
-	f = flags & O_PATH ? open_path(inode, flags, &ret) : vfs_open(inode, flags, &ret);
+	f = flags & O_PATH ? open_path(inode, flags, err) : vfs_open(inode, flags, err);
 	if (!f)
-		return ret;
+		return NULL;
 	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op && inode->i_op->setattr)
 		ret = handle_truncate(inode, 0);
 	if (!ret)
 		ret = file_set_name(f, "%s", path);
-	if (!ret)
-		ret = fd_install(f, flags & O_CLOEXEC);
+	if (ret) {
+		fput(f);
+		*err = ret;
+		return NULL;
+	}
+	return f;
+}
+
+/* Open the inode (a reference, taken over) named path: an fd or -errno. */
+static long do_open(struct inode *inode, const char *path, int flags)
+{
+	long ret;
+	struct file *f = open_inode(inode, path, flags, &ret);
+
+	if (!f)
+		return ret;
+	ret = fd_install(f, flags & O_CLOEXEC);
 	if (ret < 0)
 		fput(f);
 	return ret;
+}
+
+/*
+ * Open the file a user's path names for the kernel's own use, with no fd
+ * (Linux's file_open_name, as swapon opens its device): the file, or an
+ * ERR_PTR.
+ */
+struct file *file_open_user(const char *upath, int flags)
+{
+	char *path = kmalloc(PATH_MAX);
+	struct inode *inode;
+	struct file *f = NULL;
+	long ret = path ? open_lookup(AT_FDCWD, upath, flags | O_LARGEFILE, 0, &inode, path) :
+			  -ENOMEM;
+
+	if (!ret)
+		f = open_inode(inode, path, flags | O_LARGEFILE, &ret);
+	kfree(path);
+	return f ? f : ERR_PTR(ret);
 }
 
 long sys_openat(int dirfd, const char *upath, int flags, int mode)

@@ -12,6 +12,7 @@
 #include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
+#include "linux/swap.h"
 #include "linux/sched.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
@@ -270,7 +271,7 @@ long sys_times(struct tms *tbuf)
 	return ns_to_clock_t(ktime_get_ns());
 }
 
-/* sysinfo: uptime, the load averages, memory in bytes (shmem as sharedram), the threads (Linux's procs). */
+/* sysinfo: uptime, the load averages, memory and swap in bytes (shmem as sharedram), the threads (Linux's procs). */
 long sys_sysinfo(void *info)
 {
 	struct sysinfo si = { .uptime = ktime_get_ns() / 1000000000, .mem_unit = 1 };
@@ -280,6 +281,8 @@ long sys_sysinfo(void *info)
 	si.totalram = zone.managed_pages * PAGE_SIZE;
 	si.freeram = zone.free_pages * PAGE_SIZE;
 	si.sharedram = global_node_page_state(NR_SHMEM) * PAGE_SIZE;
+	si.totalswap = READ_ONCE(total_swap_pages) * PAGE_SIZE;
+	si.freeswap = atomic_long_read(&nr_swap_pages) * PAGE_SIZE;
 	for (int i = 0; i < 3; i++)     /* /proc/loadavg's, in 16-bit fixed point (SI_LOAD_SHIFT) */
 		si.loads[i] = READ_ONCE(avenrun[i]) << (16 - FSHIFT);
 	spin_lock_irqsave(&tasklist_lock, flags);

@@ -136,6 +136,8 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_sync, sys_sync),
 	__SYSCALL(__NR_mount, sys_mount),
 	__SYSCALL(__NR_umount2, sys_umount2),
+	__SYSCALL(__NR_swapon, sys_swapon),
+	__SYSCALL(__NR_swapoff, sys_swapoff),
 	__SYSCALL(__NR_reboot, sys_reboot),
 	__SYSCALL(__NR_gettid, sys_gettid),
 	__SYSCALL(__NR_tkill, sys_tkill),

@@ -57,12 +57,14 @@ guest_suite() {
   fi
 }
 
-# disk_found LOG LABEL: test_blockdev ran on the --swap disk (without the
-# driver there is no /dev/vda and the test only skips: that must fail here).
+# disk_found LOG LABEL: test_blockdev and test_swapon ran on the --swap disk
+# (without the driver there is no /dev/vda and they only skip: that must
+# fail here).
 disk_found() {
   local ok=OK
-  grep -qE '^    ok [0-9]+ open /dev/vda read-write' "$1" && ! grep -q '# SKIP no /dev/vda' "$1" || ok=FAIL
-  result "test_blockdev found the --swap disk as /dev/vda ($2)" $ok "see $1"
+  grep -qE '^    ok [0-9]+ open /dev/vda read-write' "$1" && grep -qE '^    ok [0-9]+ swapon$' "$1" &&
+    ! grep -q '# SKIP no /dev/vda' "$1" || ok=FAIL
+  result "test_blockdev and test_swapon found the --swap disk as /dev/vda ($2)" $ok "see $1"
 }
 
 # The third variant (mapcount-pages, the RFC's scheme) runs everything that
@@ -278,13 +280,14 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
     ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
     result "$t passes unchanged on Linux (linux-peer.sh): $p checks" $ok "see $log/$t-linux.log"
   done
-  # test_blockdev needs the disk: the peer's --swap (its init swaps the disk
-  # on; the test swaps it off before writing, as Linux refuses writes to it)
-  t=test_blockdev
-  timeout 300 "$peer" --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
-  p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
-  ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL
-  result "$t passes unchanged on Linux (linux-peer.sh --swap 64M): $p checks" $ok "see $log/$t-linux.log"
+  # test_blockdev and test_swapon need the disk: the peer's --swap (its init
+  # swaps the disk on; the tests swap it off first, as Linux refuses writes)
+  for t in test_blockdev test_swapon; do
+    timeout 300 "$peer" --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
+    p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
+    ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL
+    result "$t passes unchanged on Linux (linux-peer.sh --swap 64M): $p checks" $ok "see $log/$t-linux.log"
+  done
 else
   echo "# skip: the tests that also run on Linux (no ../shared/peer or no /boot/vmlinuz-*)"
 fi

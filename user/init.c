@@ -13,6 +13,11 @@
  * The shell starts as a login shell ("-sh", as login(1) starts one), so
  * it reads /etc/profile, which gives it BusyBox's PATH; a --run command
  * has the kernel's environment alone (PATH=/bin: docs/contract.md).
+ *
+ * A disk run-qemu.sh --swap attached (/dev/vda, made by mkswap) is swapped
+ * on first, as the Linux peer's init does (a disk with no swap area gets
+ * EINVAL and is left alone), and off again at the end, as a shutdown
+ * does, so that the kernel's leak check finds everything back.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 
 /* In the shell's child: a new session with /dev/ttyS0 as its terminal and fds 0-2. */
@@ -46,6 +52,8 @@ int main(int argc, char **argv, char **envp)
 	static char *login_shell[] = { "-sh", NULL };
 	bool interactive = argc < 2;
 
+	if (!access("/dev/vda", F_OK))
+		swapon("/dev/vda", 0);
 	if (interactive) {
 		printf("foliOS: BusyBox's ash (ls /bin, hello, cat /proc/meminfo | grep Anon, "
 		       "exit to power off)\n");
@@ -69,10 +77,9 @@ int main(int argc, char **argv, char **envp)
 
 		if (pid < 0)
 			return 126;
-		if (pid != cmd)
-			continue;               /* an orphan: reaped */
-		if (WIFSIGNALED(status))
-			return 128 + WTERMSIG(status);
-		return WEXITSTATUS(status);
-	}
+		if (pid == cmd)
+			break;
+	}                                       /* the others: orphans, reaped */
+	swapoff("/dev/vda");
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

@@ -12,6 +12,7 @@
 #include "linux/mm.h"
 #include "linux/pgtable.h"
 #include "linux/vmstat.h"
+#include "linux/swap.h"
 
 /* One "Name:   N kB" line of pages, Linux's show_val_kb(). */
 static void show_val_kb(struct seq_file *m, const char *name, unsigned long pages)
@@ -25,6 +26,9 @@ static int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "MemFree:        ", zone.free_pages);
 	show_val_kb(m, "MemAvailable:   ", zone.free_pages);
 	show_val_kb(m, "Cached:         ", global_node_page_state(NR_FILE_PAGES));
+	show_val_kb(m, "SwapCached:     ", 0);      /* no swap cache until pages swap out */
+	show_val_kb(m, "SwapTotal:      ", READ_ONCE(total_swap_pages));
+	show_val_kb(m, "SwapFree:       ", atomic_long_read(&nr_swap_pages));
 	show_val_kb(m, "Dirty:          ", global_node_page_state(NR_FILE_DIRTY));
 	show_val_kb(m, "AnonPages:      ", global_node_page_state(NR_ANON_MAPPED));
 	show_val_kb(m, "Mapped:         ", global_node_page_state(NR_FILE_MAPPED));
@@ -40,3 +44,6 @@ static int meminfo_proc_show(struct seq_file *m, void *v)
 }
 
 const struct proc_dir_entry proc_meminfo = { "meminfo", meminfo_proc_show };
+
+/* /proc/swaps (mm/swapfile.c writes it, as Linux's does). */
+const struct proc_dir_entry proc_swaps = { "swaps", swaps_show };

@@ -33,6 +33,7 @@ struct block_device {
 	sector_t bd_nr_sectors;         /* capacity in 512-byte sectors */
 	struct gendisk *bd_disk;
 	struct inode *bd_inode;         /* the block special file /dev/<name> */
+	bool bd_swap;                   /* swapped on: no writes through its files (Linux's S_SWAPFILE) */
 };
 
 #define DISK_NAME_LEN   32

@@ -562,6 +562,7 @@ struct files_struct *files_init_console(void);
 
 /* fs/open.c */
 int nonseekable_open(struct inode *inode, struct file *file);
+struct file *file_open_user(const char *upath, int flags);
 long do_truncate(struct inode *inode, loff_t length);
 long vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len);
 

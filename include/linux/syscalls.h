@@ -94,6 +94,8 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
 long sys_msync(unsigned long start, size_t len, int flags);
+long sys_swapon(const char *specialfile, int swap_flags);
+long sys_swapoff(const char *specialfile);
 long sys_mincore(unsigned long start, unsigned long len, unsigned char *vec);
 long sys_mbind(unsigned long start, unsigned long len, unsigned long mode,
 	       const unsigned long *nmask, unsigned long maxnode, unsigned int flags);
