@@ -21,9 +21,12 @@
  * While the disk is swapped on (mm/swapfile.c), a write gets ETXTBSY and
  * an O_EXCL open EBUSY, as on Linux.
  *
- * Locks: blkdev_rmw_lock (a mutex) serializes the writes that do not
- * cover whole sectors, so two of them on one sector do not lose each
- * other's bytes (Linux gets this from the page cache's folio lock).  No
+ * Locks: blkdev_rmw_sem (an rw_semaphore) keeps a read-modify-write
+ * whole: a write that does not cover whole sectors holds it for write
+ * from its read to its write, every other write holds it for read, so
+ * neither another partial write nor a whole-sector write can land on the
+ * chunk's sectors between the read and the write-back and be lost (Linux
+ * gets this from the page cache's folio lock).  Reads take nothing.  No
  * spinlock is held across user copies or the wait for a bio.
  */
 #include "linux/bio.h"
@@ -32,7 +35,7 @@
 #include "linux/fs.h"
 #include "linux/gfp.h"
 #include "linux/mm.h"
-#include "linux/mutex.h"
+#include "linux/rwsem.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "uapi/linux/fs.h"
@@ -41,7 +44,7 @@
 #define BLK_CHUNK_PAGES 16
 #define BLK_CHUNK_BYTES (BLK_CHUNK_PAGES * PAGE_SIZE)
 
-static struct mutex blkdev_rmw_lock = MUTEX_INIT("blkdev_rmw_lock");
+static DECLARE_RWSEM(blkdev_rmw_sem, "blkdev_rmw_sem");
 
 static struct block_device *file_bdev(struct file *file)
 {
@@ -121,7 +124,9 @@ static int blkdev_rw_chunk(struct block_device *bdev, char *ubuf, loff_t pos, si
 		if (!(pages[i] = alloc_page(GFP_KERNEL)))
 			err = -ENOMEM;
 	if (write && partial)
-		mutex_lock(&blkdev_rmw_lock);
+		down_write(&blkdev_rmw_sem);
+	else if (write)
+		down_read(&blkdev_rmw_sem);
 	if (!err && (!write || partial))
 		err = blkdev_rw_pages(bdev, first, pages, bytes, REQ_OP_READ);
 	if (!err)
@@ -129,7 +134,9 @@ static int blkdev_rw_chunk(struct block_device *bdev, char *ubuf, loff_t pos, si
 	if (!err && write)
 		err = blkdev_rw_pages(bdev, first, pages, bytes, REQ_OP_WRITE);
 	if (write && partial)
-		mutex_unlock(&blkdev_rmw_lock);
+		up_write(&blkdev_rmw_sem);
+	else if (write)
+		up_read(&blkdev_rmw_sem);
 	for (unsigned int i = 0; i < n; i++)
 		if (pages[i])
 			__free_page(pages[i]);

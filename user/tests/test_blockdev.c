@@ -6,7 +6,8 @@
  * BLKGETSIZE64 and BLKGETSIZE give the size; byte-granular writes (aligned,
  * unaligned, across 64 KiB chunks) read back exactly, neighbours untouched;
  * four threads write and read disjoint areas at once (several requests in
- * flight); fsync flushes; reads at or past the end return 0, across it
+ * flight); a one-byte write's read-modify-write does not undo a
+ * whole-sector write of the same sector; fsync flushes; reads at or past the end return 0, across it
  * short; writes at or past the end ENOSPC, across it short; lseek past
  * the end EINVAL; the data is there after a second open.  Without
  * /dev/vda it skips.  Runs unchanged on Linux (linux-peer.sh --swap 64M,
@@ -37,6 +38,8 @@
 #define MODEL_LEN       (256 << 10)             /* … 256 KiB of it */
 #define THREAD_AT       (4 << 20)               /* each thread's 1 MiB from here */
 #define NR_THREADS      4
+#define RACE_AT         (8 << 20)               /* the sector two writers share */
+#define RACE_WRITES     400
 
 static int fd;
 static off_t disk_size;
@@ -181,6 +184,45 @@ static void test_threads(void)
 	ok(still, "each thread's last write is still there after all joined");
 }
 
+static volatile int race_stop;
+
+/* Write byte 0 of the RACE_AT sector, over and over (a read-modify-write). */
+static void *byte_writer(void *arg)
+{
+	char c = 'x';
+	long bad = 0;
+
+	while (!race_stop)
+		bad += pwrite(fd, &c, 1, RACE_AT) != 1;
+	return (void *)bad;
+}
+
+/*
+ * A one-byte write and whole-sector writes of one sector at once: each
+ * whole-sector write's bytes 1-511 (which the one-byte writer never
+ * writes) must read back after it returns, not be undone by the other's
+ * read-modify-write (Linux serializes the two on the page cache's folio).
+ */
+static void test_rmw_race(void)
+{
+	unsigned char buf[512], got[512];
+	pthread_t th;
+	long lost = 0, bad;
+
+	race_stop = 0;
+	pthread_create(&th, NULL, byte_writer, NULL);
+	for (int g = 0; g < RACE_WRITES; g++) {
+		memset(buf, g & 0xff, sizeof(buf));
+		if (pwrite(fd, buf, 512, RACE_AT) != 512 || pread(fd, got, 512, RACE_AT) != 512 ||
+		    memcmp(buf + 1, got + 1, 511))
+			lost++;
+	}
+	race_stop = 1;
+	pthread_join(th, (void **)&bad);
+	ok(!lost && !bad, "a 1-byte and %d whole-sector writes of one sector at once: %ld lost",
+	   RACE_WRITES, lost);
+}
+
 static void test_end(void)
 {
 	static char buf[8192];
@@ -231,6 +273,7 @@ int main(void)
 	test_header();
 	test_patterns();
 	test_threads();
+	test_rmw_race();
 	test_end();
 	test_reopen();
 	return tap_done();
