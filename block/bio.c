@@ -92,17 +92,21 @@ int blk_status_to_errno(blk_status_t status)
 /*
  * Hand bio to its disk's driver (Linux's submit_bio): it ends, by
  * bi_end_io, once the device has done it — maybe before this returns.
- * Reads and writes must be whole sectors inside the disk (else it ends
- * at once with BLK_STS_IOERR, as Linux's bio_check_eod).  Process
+ * Reads and writes must be whole logical blocks inside the disk (else it
+ * ends at once with BLK_STS_IOERR, as Linux's bio_check_eod and
+ * bio_check_alignment) of at most max_segments segments.  Process
  * context: the driver may sleep for room in its queue.
  */
 void submit_bio(struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
 	sector_t nr = bio->bi_iter.bi_size >> SECTOR_SHIFT;
+	unsigned int lbs = bdev->bd_disk->logical_block_size;
 
 	if (bio_op(bio) != REQ_OP_FLUSH &&
-	    ((bio->bi_iter.bi_size & (SECTOR_SIZE - 1)) || !nr ||
+	    ((bio->bi_iter.bi_size & (lbs - 1)) || !nr ||
+	     ((bio->bi_iter.bi_sector << SECTOR_SHIFT) & (lbs - 1)) ||
+	     bio->bi_vcnt > bdev->bd_disk->max_segments ||
 	     bio->bi_iter.bi_sector >= bdev->bd_nr_sectors ||
 	     nr > bdev->bd_nr_sectors - bio->bi_iter.bi_sector)) {
 		bio->bi_status = BLK_STS_IOERR;

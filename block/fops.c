@@ -3,9 +3,11 @@
  * and any mknod'ed inode of a disk's number read and write the disk at
  * byte granularity, through bios, without a page cache.
  *
- * A read or write is cut into chunks of at most BLK_CHUNK_PAGES pages;
- * each chunk covers whole sectors in a bounce buffer of separate buddy
- * pages (one bio segment each):
+ * A read or write is cut into chunks of at most BLK_CHUNK_PAGES pages
+ * (fewer if the disk takes fewer segments in one bio: its max_segments);
+ * each chunk covers whole logical blocks (512 bytes, or the disk's
+ * logical_block_size) in a bounce buffer of separate buddy pages (one
+ * bio segment each):
  *
  *   pos                                 pos + len
  *    |<------------- user bytes ----------->|
@@ -42,7 +44,6 @@
 #include "uapi/linux/fcntl.h"
 
 #define BLK_CHUNK_PAGES 16
-#define BLK_CHUNK_BYTES (BLK_CHUNK_PAGES * PAGE_SIZE)
 
 static DECLARE_RWSEM(blkdev_rmw_sem, "blkdev_rmw_sem");
 
@@ -107,15 +108,16 @@ static int copy_bounce(struct page **pages, size_t off, char *ubuf, size_t len, 
 
 /*
  * One chunk: len bytes at pos (inside the disk, within one
- * BLK_CHUNK_BYTES span of sectors) to or from ubuf.  0 or -errno.
+ * blkdev_chunk_bytes span of logical blocks) to or from ubuf.  0 or -errno.
  */
 static int blkdev_rw_chunk(struct block_device *bdev, char *ubuf, loff_t pos, size_t len,
 			   bool write)
 {
-	sector_t first = pos >> SECTOR_SHIFT;
-	size_t head = pos & (SECTOR_SIZE - 1);
-	size_t bytes = ALIGN_UP(head + len, SECTOR_SIZE);
-	bool partial = head || (len & (SECTOR_SIZE - 1));
+	unsigned int lbs = bdev->bd_disk->logical_block_size;
+	size_t head = pos & (lbs - 1);
+	sector_t first = (pos - head) >> SECTOR_SHIFT;
+	size_t bytes = ALIGN_UP(head + len, lbs);
+	bool partial = head || ((head + len) & (lbs - 1));
 	struct page *pages[BLK_CHUNK_PAGES] = { NULL };
 	unsigned int n = DIV_ROUND_UP(bytes, PAGE_SIZE);
 	int err = 0;
@@ -143,6 +145,12 @@ static int blkdev_rw_chunk(struct block_device *bdev, char *ubuf, loff_t pos, si
 	return err;
 }
 
+/* The bytes of one chunk: as many pages as one bio of the disk may have. */
+static size_t blkdev_chunk_bytes(struct block_device *bdev)
+{
+	return MIN(BLK_CHUNK_PAGES, bdev->bd_disk->max_segments) * PAGE_SIZE;
+}
+
 /* count bytes at *pos, chunk by chunk: the bytes done, or -errno if none were. */
 static long blkdev_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, bool write)
 {
@@ -157,7 +165,8 @@ static long blkdev_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, 
 	count = MIN(count, (size_t)(size - *pos));
 	while (done < count) {
 		loff_t p = *pos + done;
-		size_t n = MIN(count - done, BLK_CHUNK_BYTES - (size_t)(p & (SECTOR_SIZE - 1)));
+		size_t n = MIN(count - done, blkdev_chunk_bytes(bdev) -
+				 (size_t)(p & (bdev->bd_disk->logical_block_size - 1)));
 		int err = blkdev_rw_chunk(bdev, ubuf + done, p, n, write);
 
 		if (err) {
@@ -208,7 +217,7 @@ static long blkdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return copy_to_user((void *)arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
 	}
 	case BLKSSZGET: {
-		int ssz = SECTOR_SIZE;
+		int ssz = bdev->bd_disk->logical_block_size;
 
 		return copy_to_user((void *)arg, &ssz, sizeof(ssz)) ? -EFAULT : 0;
 	}

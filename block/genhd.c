@@ -36,6 +36,8 @@ struct gendisk *blk_alloc_disk(void)
 		return NULL;
 	}
 	disk->part0 = bdev;
+	disk->max_segments = 128;               /* Linux's BLK_MAX_SEGMENTS */
+	disk->logical_block_size = SECTOR_SIZE;
 	bdev->bd_disk = disk;
 	bdev->bd_inode = inode;
 	return disk;

@@ -46,6 +46,7 @@ struct virtio_blk {
 	spinlock_t vq_lock;             /* every virtqueue_* call on vq */
 	struct wait_queue_head vq_wait; /* submitters waiting for free descriptors */
 	unsigned int sg_elems;          /* data segments a request may have */
+	unsigned int blk_size;          /* the device's logical block size */
 	struct gendisk *disk;
 };
 
@@ -200,7 +201,7 @@ static int virtblk_config(struct virtio_blk *vblk, u64 *capacity)
 {
 	struct virtio_device *vdev = &vblk->vdev;
 	u64 known = 0;
-	u32 seg_max = 1;
+	u32 seg_max = 1, blk_size = SECTOR_SIZE;
 	int err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(virtblk_features); i++)
@@ -215,6 +216,13 @@ static int virtblk_config(struct virtio_blk *vblk, u64 *capacity)
 		virtio_cread_bytes(vdev, offsetof(struct virtio_blk_config, seg_max), &seg_max,
 				   sizeof(seg_max));
 	vblk->sg_elems = seg_max ? seg_max : 1;
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_BLK_SIZE))
+		virtio_cread_bytes(vdev, offsetof(struct virtio_blk_config, blk_size), &blk_size,
+				   sizeof(blk_size));
+	/* The device refuses I/O not aligned to it (QEMU's logical_block_size). */
+	if (blk_size < SECTOR_SIZE || blk_size > PAGE_SIZE || (blk_size & (blk_size - 1)))
+		return -EINVAL;
+	vblk->blk_size = blk_size;
 	return 0;
 }
 
@@ -257,6 +265,9 @@ static int virtblk_probe(struct pci_dev *pci_dev, const struct pci_device_id *id
 	disk->private_data = vblk;
 	disk->flush = virtio_has_feature(vdev, VIRTIO_BLK_F_FLUSH);
 	disk->read_only = virtio_has_feature(vdev, VIRTIO_BLK_F_RO);
+	/* A request is the bio's segments + header + status, all in the ring (no indirect descriptors). */
+	disk->max_segments = MIN(vblk->sg_elems, virtqueue_get_vring_size(vblk->vq) - 2);
+	disk->logical_block_size = vblk->blk_size;
 	vblk->disk = disk;
 	pci_dev->driver_data = vblk;
 	virtio_device_ready(vdev);

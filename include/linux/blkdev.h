@@ -44,6 +44,8 @@ struct gendisk {
 	const struct block_device_operations *fops;
 	void *private_data;             /* the driver's */
 	bool flush;                     /* REQ_OP_FLUSH means something (a volatile write cache) */
+	unsigned int max_segments;      /* bio segments the driver takes in one bio (>= 1) */
+	unsigned int logical_block_size; /* the unit of I/O: 512 .. PAGE_SIZE, a power of two */
 	bool read_only;
 	struct block_device *part0;
 	struct list_head node;          /* on all_disks */
