@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 #include <sys/swap.h>
 #include <sys/sysmacros.h>
 #include "tap.h"
@@ -187,7 +188,7 @@ static void test_threads(void)
 static volatile int race_stop;
 
 /* Write byte 0 of the RACE_AT sector, over and over (a read-modify-write). */
-static void *byte_writer(void *arg)
+static void *byte_writer(void *arg __attribute__((unused)))
 {
 	char c = 'x';
 	long bad = 0;
@@ -260,12 +261,15 @@ static void test_reopen(void)
 
 int main(void)
 {
+	bool was_swap;
+
 	mount_proc_sys();
 	if (access(DISK, F_OK)) {
 		skip("no " DISK ": boot with run-qemu.sh --swap 64M");
 		return tap_done();
 	}
-	ok(!disk_in_swaps() || !swapoff(DISK), "the disk is not in use as swap (swapoff if it was)");
+	was_swap = disk_in_swaps();
+	ok(!was_swap || !swapoff(DISK), "the disk is not in use as swap (swapoff if it was)");
 	fd = open(DISK, O_RDWR);
 	ok(fd >= 0, "open " DISK " read-write: %s", fd >= 0 ? "ok" : strerror(errno));
 	if (fd < 0)
@@ -276,5 +280,7 @@ int main(void)
 	test_rmw_race();
 	test_end();
 	test_reopen();
+	close(fd);
+	ok(!was_swap || !swapon(DISK, 0), "the disk swapped on again as it was (its header intact)");
 	return tap_done();
 }
