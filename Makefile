@@ -15,7 +15,7 @@ SHELL := /bin/bash
 #   make fuzz-rmap       libFuzzer on the rmap model (FUZZ_SECONDS, default 30)
 #   make difftest        generated system-call programs, foliOS against Linux (SEEDS, STEPS)
 #   make difftest-record Linux's records of the fixed seeds, for make test (needs the peer)
-#   make RMAP_TRACE=0    a kernel without the mapcount trace (build/*-notrace/)
+#   make RMAP_TRACE=0    a kernel without the rmap hook: no trace, no shadow (build/*-notrace/)
 #   make LOCKDEP=0       a kernel without the lock validator (build/*-nolockdep/; make bench)
 #   make clean
 

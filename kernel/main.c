@@ -11,8 +11,8 @@
 #include "linux/cmdline.h"
 #include "linux/time64.h"
 #include "linux/huge_mm.h"
-#include "mm/rmap_trace.h"
-#include "mm/mapcount_shadow.h"
+#include "linux/rmap_trace.h"
+#include "linux/mapcount_shadow.h"
 #include "linux/fault-inject.h"
 #include "linux/ktest.h"
 #include "linux/string.h"
@@ -68,7 +68,7 @@ static void setup_mm_options(void)
 	if (cmdline_get(boot_info.cmdline, "fail_seed", val, sizeof(val)))
 		fault_inject_seed(simple_strtoul(val, NULL, 0));
 	if (cmdline_has(boot_info.cmdline, "mapcount_shadow") && mapcount_shadow_setup())
-		pr_warn("mapcount_shadow: no memory for the shadow counts; off\n");
+		pr_warn("mapcount_shadow: no memory, or no rmap hook (RMAP_TRACE=0); off\n");
 }
 
 /* Run the self-tests named by "ktest[=suite]" and power off with the result. */

@@ -29,6 +29,7 @@
 #include "linux/fs.h"
 #include "linux/mm.h"
 #include "linux/pid.h"
+#include "linux/rmap_trace.h"
 #include "linux/sched.h"
 #include "linux/syscalls.h"
 #include "uapi/linux/pidfd.h"
@@ -66,7 +67,7 @@ struct task_struct *find_task_by_vpid(int pid)
 	return NULL;
 }
 
-/* For the mapcount trace (mm/rmap_trace.h): who is running now. */
+/* For the mapcount trace (linux/rmap_trace.h): who is running now. */
 int rmap_trace_pid(void)
 {
 	return current ? current->pid : 0;

@@ -36,7 +36,7 @@
 #include "linux/pgtable.h"
 #include "linux/vmstat.h"
 #include "linux/sched/mm.h"
-#include "mm/rmap_trace.h"
+#include "mm/rmap_observe.h"
 #include "linux/printk.h"
 #include "linux/string.h"
 #include "mm/internal.h"
@@ -182,7 +182,7 @@ static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int
 	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
 	void *mapping = folio->mapping;
 
-	rmap_trace_begin(folio, RMAP_TRACE_SPLIT, nr, NULL);
+	rmap_observe(folio, &folio->page, nr, NULL, RMAP_TRACE_SPLIT);
 	for (unsigned long i = nr; i;) {
 		i -= step;
 		split_new_folio(folio_page(folio, i), new_order, mapping, index + i,

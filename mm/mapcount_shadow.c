@@ -23,6 +23,9 @@
  * at boot, 12 bytes per page of RAM); /proc/mapcount_report shows the
  * counts, writing "reset" zeroes them.  Exact with --smp 1; with several CPUs, an
  * rmap change of another CPU may fall between a change and its check.
+ * The changes come from the rmap functions' observation hook
+ * (mm/rmap_observe.h), which the mapcount trace shares: when an rmap
+ * function returns, mapcount_shadow_rmap() counts what it did.
  *
  * Lock order: see mm/rmap.c; mapcount_shadow_lock is taken under the
  * page-table lock of the change, and takes nothing.
@@ -31,6 +34,7 @@
 #include "linux/spinlock.h"
 #include "linux/string.h"
 #include "mm/mapcount_shadow.h"
+#include "mm/rmap_observe.h"
 #include "linux/rmap.h"
 
 #define SHADOW_HASH_ORDER       16      /* (folio, mm) pairs: 64 Ki slots */
@@ -113,8 +117,13 @@ static void shadow_check(struct folio *folio, bool removal)
 		shadow_check_page(folio, folio_page(folio, i));
 }
 
-void __mapcount_shadow_mod(struct folio *folio, struct page *page, int nr_pages,
-			   struct vm_area_struct *vma, int delta)
+/*
+ * nr_pages pages of folio from page were mapped (delta 1) or unmapped
+ * (delta -1) once more by vma's mm: count it, then compare the scheme's
+ * answers with the truth.
+ */
+static void mapcount_shadow_mod(struct folio *folio, struct page *page, int nr_pages,
+				struct vm_area_struct *vma, int delta)
 {
 	const unsigned long head = folio_pfn(folio);
 	struct shadow_slot *slot;
@@ -143,13 +152,34 @@ out:
 	spin_unlock_irqrestore(&mapcount_shadow_lock, flags);
 }
 
-/* Three arrays by pfn and the hash, zeroed from the buddy.  0 or -ENOMEM. */
+/*
+ * The observation hook's call (mm/rmap_observe.c) when an rmap function
+ * returns: a large anon folio's mappings moved, unless a try_dup failed.
+ */
+void mapcount_shadow_rmap(struct folio *folio, struct page *page, int nr_pages,
+			  struct vm_area_struct *vma, enum rmap_trace_op op, int ret)
+{
+	const bool dup = op == RMAP_TRACE_DUP_PTES || op == RMAP_TRACE_DUP_PMD;
+
+	if (dup && ret)                 /* -EBUSY: the caller copies instead */
+		return;
+	if (READ_ONCE(mapcount_shadow_on) && folio_test_large(folio) && folio_test_anon(folio))
+		mapcount_shadow_mod(folio, page, nr_pages, vma, mapcount_shadow_delta(op));
+}
+
+/*
+ * Three arrays by pfn and the hash, zeroed from the buddy, and the rmap
+ * functions' observation hook on.  0, -ENOMEM, or -EOPNOTSUPP: built
+ * without the hook (make RMAP_TRACE=0).
+ */
 int mapcount_shadow_setup(void)
 {
 	const unsigned long bytes = max_pfn * sizeof(int);
 	unsigned int order = 0;
 	struct folio *f[4];
 
+	if (!IS_ENABLED(CONFIG_RMAP_TRACE))
+		return -EOPNOTSUPP;
 	while ((PAGE_SIZE << order) < bytes)
 		order++;
 	f[0] = folio_alloc(__GFP_ZERO, order);
@@ -163,6 +193,7 @@ int mapcount_shadow_setup(void)
 	nr_mms = page_address(&f[2]->page);
 	hash = page_address(&f[3]->page);
 	WRITE_ONCE(mapcount_shadow_on, true);
+	rmap_observe_update();
 	return 0;
 }
 

@@ -1,44 +1,48 @@
 /*
- * The shadow exact counter (mm/mapcount_shadow.c): with mapcount_shadow
- * on the command line, every rmap change of a large anon folio is also
- * counted exactly — per page, and per (folio, mm) — and after each one the
- * scheme's answers are compared with the truth (/proc/mapcount_report).
- * Off: one load and a branch per rmap call.
+ * The shadow exact counter, mm's side (mm/mapcount_shadow.c; what kernel/
+ * and fs/ use is linux/mapcount_shadow.h).  The rmap operations reach it
+ * through their one observation hook (mm/rmap_observe.h): the hook asks
+ * mapcount_shadow_wanted() and, when the operation returns,
+ * mapcount_shadow_rmap() counts it.  Off: nothing, the hook's NOP.
+ *
+ * Lock order: see mm/rmap.c.
  */
 #ifndef MM_MAPCOUNT_SHADOW_H
 #define MM_MAPCOUNT_SHADOW_H
 
-#include "linux/page-flags.h"
-#include "linux/mm_types.h"
+#include "linux/mapcount_shadow.h"
+#include "linux/rmap_trace.h"
 
-/* What the checks found since boot or the last reset (/proc/mapcount_report). */
-struct mapcount_shadow_stats {
-	unsigned long changes, shared_answers, false_shared, false_exclusive;
-	unsigned long partial_removals, partial_queued, partial_missed;
-	unsigned long page_checks, kpagecount_wrong, kpagecount_error, uss_wrong;
-	bool overflowed;                /* more (folio, mm) pairs than the hash holds */
-};
-
-extern bool mapcount_shadow_on;
-
-void __mapcount_shadow_mod(struct folio *folio, struct page *page, int nr_pages,
-			   struct vm_area_struct *vma, int delta);
-
-/*
- * nr_pages pages of folio from page were mapped (delta 1) or unmapped
- * (delta -1) once more by vma's mm: count it, then compare the scheme's
- * answers with the truth.  After the rmap change, under its page-table lock.
- */
-static inline void mapcount_shadow_mod(struct folio *folio, struct page *page, int nr_pages,
-				       struct vm_area_struct *vma, int delta)
+/* How op moves the mappings it counts: +1 (mapped once more), -1, or 0 (none). */
+static inline int mapcount_shadow_delta(enum rmap_trace_op op)
 {
-	if (unlikely(READ_ONCE(mapcount_shadow_on)) && folio_test_large(folio) &&
-	    folio_test_anon(folio))
-		__mapcount_shadow_mod(folio, page, nr_pages, vma, delta);
+	switch (op) {
+	case RMAP_TRACE_NEW: case RMAP_TRACE_ADD_PTES: case RMAP_TRACE_ADD_PMD:
+	case RMAP_TRACE_DUP_PTES: case RMAP_TRACE_DUP_PMD:
+		return 1;
+	case RMAP_TRACE_REMOVE_PTES: case RMAP_TRACE_REMOVE_PMD:
+		return -1;
+	default:
+		return 0;
+	}
 }
 
-int mapcount_shadow_setup(void);
-void mapcount_shadow_read(struct mapcount_shadow_stats *s);
-void mapcount_shadow_reset(void);
+/*
+ * Will op on folio be counted?  Large anon folios only; a new anon folio
+ * is not anon yet when its operation starts.
+ */
+static inline bool mapcount_shadow_wanted(const struct folio *folio, enum rmap_trace_op op)
+{
+	return READ_ONCE(mapcount_shadow_on) && folio_test_large(folio) &&
+	       mapcount_shadow_delta(op) && (folio_test_anon(folio) || op == RMAP_TRACE_NEW);
+}
+
+/*
+ * op on nr_pages pages of folio from page, by vma's mm, is done; ret is
+ * what it returned (a try_dup's 0 or -EBUSY; nothing else looks at it).
+ * After the rmap change, under its page-table lock.
+ */
+void mapcount_shadow_rmap(struct folio *folio, struct page *page, int nr_pages,
+			  struct vm_area_struct *vma, enum rmap_trace_op op, int ret);
 
 #endif

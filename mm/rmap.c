@@ -6,7 +6,10 @@
  * Every function takes the folio, the pages concerned and the vma whose mm
  * maps or unmaps them; the caller owns that mm (see the lock order below)
  * and holds a folio reference.  Mapcount changes of a large folio happen
- * under the folio's mapcount bit lock.
+ * under the folio's mapcount bit lock.  Each entry point starts with its one
+ * observation hook, rmap_observe() (mm/rmap_observe.h): the mapcount trace
+ * and the shadow exact counter see the operation through it, and are
+ * nowhere else in here; off, the hook is one NOP.
  *
  * What changes, per operation (logical values; the table of docs/large-folio-series.md):
  *   new anon folio  PTEs: LM = n, slot0 = (mm, n)    PMD: EM = LM = 1, slot0 = (mm, 1)
@@ -56,7 +59,8 @@
  *       (the locks below may be taken under a PTL, and wq_head->lock:
  *        a migration entry's wait, include/linux/sched.h)
  *   rmap_trace_op_lock       mm/rmap_trace.c    one traced rmap operation at a time,
- *                                               "before" to "after": the bit lock,
+ *                                               its observation hook to its return
+ *                                               (mm/rmap_observe.c): the bit lock,
  *                                               split_queue_lock, mapcount_shadow_lock,
  *                                               rmap_trace_lock, zone.lock under it
  *     rmap_trace_lock  irq   mm/rmap_trace.c    the trace ring
@@ -83,7 +87,8 @@
  * entries; no page-table lock is held across an allocation that may
  * reclaim (deferred_split_scan() takes other mms' locks).  The rmap
  * functions drop the bit lock before deferred_split_folio() takes
- * split_queue_lock and before the trace takes rmap_trace_lock.
+ * split_queue_lock and before they return, where their observers (the
+ * shadow's mapcount_shadow_lock, the trace's rmap_trace_lock) run.
  *
  * What a function expects held is asserted where Linux asserts it:
  * mmap_assert_locked()/_write_locked() (the VMA calls, find_vma, faults;
@@ -98,8 +103,7 @@
 #include "mm/deferred_split.h"
 #include "linux/vmstat.h"
 #include "linux/pgtable.h"
-#include "mm/rmap_trace.h"
-#include "mm/mapcount_shadow.h"
+#include "mm/rmap_observe.h"
 
 
 struct bit_spin_lock_stats mapcount_lock_stats[NR_CPUS];
@@ -307,11 +311,10 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, rmap_t flags)
 {
+	rmap_observe(folio, &folio->page, folio_nr_pages(folio), vma, RMAP_TRACE_NEW);
 	/* Shared from the start, it is locked against other mappers (Linux's check). */
 	VM_WARN_ON_ONCE_FOLIO(!(flags & RMAP_EXCLUSIVE) && !folio_test_locked(folio), folio);
-	rmap_trace_begin(folio, RMAP_TRACE_NEW, folio_nr_pages(folio), vma);
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
-	mapcount_shadow_mod(folio, &folio->page, folio_nr_pages(folio), vma, 1);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, 1);
 }
 
@@ -343,7 +346,6 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	__page_check_anon_rmap(folio, page, vma, address);
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
-	mapcount_shadow_mod(folio, page, nr_pages, vma, 1);
 	/* A mapping's exclusivity lives in the flag of its first page. */
 	if (flags & RMAP_EXCLUSIVE)
 		for (int i = 0; i < nr_pages; i += 1 << rmap_level_to_order(level))
@@ -368,7 +370,7 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 noinline_fn void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			      struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
+	rmap_observe(folio, page, nr_pages, vma, RMAP_TRACE_ADD_PTES);
 	__folio_add_anon_rmap(folio, page, nr_pages, vma, address, flags, RMAP_LEVEL_PTE);
 }
 
@@ -376,7 +378,7 @@ noinline_fn void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page
 noinline_fn void folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 			     struct vm_area_struct *vma, unsigned long address, rmap_t flags)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
+	rmap_observe(folio, page, HPAGE_PMD_NR, vma, RMAP_TRACE_ADD_PMD);
 	__folio_add_anon_rmap(folio, page, HPAGE_PMD_NR, vma, address, flags, RMAP_LEVEL_PMD);
 }
 
@@ -401,7 +403,7 @@ static __always_inline void __folio_add_file_rmap(struct folio *folio, struct pa
 noinline_fn void folio_add_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 					  struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PTES, nr_pages, vma);
+	rmap_observe(folio, page, nr_pages, vma, RMAP_TRACE_ADD_PTES);
 	__folio_add_file_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
 }
 
@@ -409,7 +411,7 @@ noinline_fn void folio_add_file_rmap_ptes(struct folio *folio, struct page *page
 noinline_fn void folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
 					 struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_ADD_PMD, 1, vma);
+	rmap_observe(folio, page, HPAGE_PMD_NR, vma, RMAP_TRACE_ADD_PMD);
 	__folio_add_file_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
 }
 
@@ -429,10 +431,6 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "dup of a non-anon folio");
 	__folio_rmap_sanity_checks(folio, page, nr_pages, level);
-	if (level == RMAP_LEVEL_PMD)
-		rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
-	else
-		rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
 	if (level == RMAP_LEVEL_PMD) {
 		if (PageAnonExclusive(page)) {
 			if (maybe_pinned)
@@ -466,22 +464,16 @@ static __always_inline int __folio_try_dup_anon_rmap(struct folio *folio, struct
 noinline_fn int folio_try_dup_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 				 struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	int ret = __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
-
-	if (!ret)
-		mapcount_shadow_mod(folio, page, nr_pages, dst_vma, 1);
-	return ret;
+	rmap_observe(folio, page, nr_pages, dst_vma, RMAP_TRACE_DUP_PTES);
+	return __folio_try_dup_anon_rmap(folio, page, nr_pages, dst_vma, src_vma, RMAP_LEVEL_PTE);
 }
 
 noinline_fn int folio_try_dup_anon_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
 {
-	int ret = __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
-					    RMAP_LEVEL_PMD);
-
-	if (!ret)
-		mapcount_shadow_mod(folio, page, HPAGE_PMD_NR, dst_vma, 1);
-	return ret;
+	rmap_observe(folio, page, HPAGE_PMD_NR, dst_vma, RMAP_TRACE_DUP_PMD);
+	return __folio_try_dup_anon_rmap(folio, page, HPAGE_PMD_NR, dst_vma, src_vma,
+					 RMAP_LEVEL_PMD);
 }
 
 /*
@@ -607,14 +599,13 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	if (partially_mapped && folio_test_anon(folio) && !folio_test_partially_mapped(folio))
 		deferred_split_folio(folio, true);
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
-	mapcount_shadow_mod(folio, page, nr_pages, vma, -1);
 }
 
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */
 noinline_fn void folio_remove_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 			    struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PTES, nr_pages, vma);
+	rmap_observe(folio, page, nr_pages, vma, RMAP_TRACE_REMOVE_PTES);
 	__folio_remove_rmap(folio, page, nr_pages, vma, RMAP_LEVEL_PTE);
 }
 
@@ -622,6 +613,6 @@ noinline_fn void folio_remove_rmap_ptes(struct folio *folio, struct page *page, 
 noinline_fn void folio_remove_rmap_pmd(struct folio *folio, struct page *page,
 				       struct vm_area_struct *vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_REMOVE_PMD, 1, vma);
+	rmap_observe(folio, page, HPAGE_PMD_NR, vma, RMAP_TRACE_REMOVE_PMD);
 	__folio_remove_rmap(folio, page, HPAGE_PMD_NR, vma, RMAP_LEVEL_PMD);
 }

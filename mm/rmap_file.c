@@ -21,7 +21,7 @@
 #include "linux/errno.h"
 #include "linux/fs.h"
 #include "linux/rmap.h"
-#include "mm/rmap_trace.h"
+#include "mm/rmap_observe.h"
 #include "linux/pgtable.h"
 
 /*
@@ -54,14 +54,14 @@ static __always_inline void __folio_dup_file_rmap(struct folio *folio, struct pa
 noinline_fn void folio_dup_file_rmap_ptes(struct folio *folio, struct page *page, int nr_pages,
 					  struct vm_area_struct *dst_vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PTES, nr_pages, dst_vma);
+	rmap_observe(folio, page, nr_pages, dst_vma, RMAP_TRACE_DUP_PTES);
 	__folio_dup_file_rmap(folio, page, nr_pages, dst_vma, RMAP_LEVEL_PTE);
 }
 
 noinline_fn void folio_dup_file_rmap_pmd(struct folio *folio, struct page *page,
 					 struct vm_area_struct *dst_vma)
 {
-	rmap_trace_begin(folio, RMAP_TRACE_DUP_PMD, 1, dst_vma);
+	rmap_observe(folio, page, HPAGE_PMD_NR, dst_vma, RMAP_TRACE_DUP_PMD);
 	__folio_dup_file_rmap(folio, page, HPAGE_PMD_NR, dst_vma, RMAP_LEVEL_PMD);
 }
 

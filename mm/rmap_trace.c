@@ -1,8 +1,10 @@
 /*
  * The mapcount trace: a ring of the last RMAP_TRACE_SIZE rmap operations on
  * the chosen folios, each with the folio's state before and after (see
- * mm/rmap_trace.h).  /proc/mapcount_trace prints it one line per record;
- * scripts/trace-plot.py turns a saved trace into a timeline picture.
+ * linux/rmap_trace.h).  /proc/mapcount_trace prints it one line per record;
+ * scripts/trace-plot.py turns a saved trace into a timeline picture.  The
+ * operations come from the rmap functions' observation hook
+ * (mm/rmap_observe.h), which the shadow exact counter shares.
  *
  * Lock order: see mm/rmap.c; rmap_trace_lock guards the ring, and
  * rmap_trace_op_lock is held from an operation's "before" snapshot to its
@@ -20,7 +22,6 @@
 #define RMAP_TRACE_SIZE 1024
 
 enum rmap_trace_mode rmap_trace_mode;
-struct static_key rmap_trace_key;
 static unsigned long rmap_trace_arg;            /* the order, or the PFN */
 static struct rmap_trace_rec ring[RMAP_TRACE_SIZE];
 static unsigned long ring_next;                 /* sequence number of the next record */
@@ -53,8 +54,8 @@ const char *folio_kind_name(enum folio_kind kind)
 void rmap_trace_init(void)
 {
 	rmap_trace_mode = RMAP_TRACE_OFF;
-	static_branch_disable(&rmap_trace_key);
 	ring_next = 0;
+	rmap_observe_update();
 }
 
 /*
@@ -81,10 +82,7 @@ int rmap_trace_control(const char *cmd)
 		rmap_trace_mode = RMAP_TRACE_PFN, rmap_trace_arg = simple_strtoul(arg, NULL, 0);
 	else
 		return -EINVAL;
-	if (rmap_trace_mode == RMAP_TRACE_OFF)
-		static_branch_disable(&rmap_trace_key);
-	else
-		static_branch_enable(&rmap_trace_key);
+	rmap_observe_update();
 	return 0;
 }
 
@@ -122,7 +120,6 @@ static void rmap_trace_snapshot(const struct folio *folio, struct rmap_trace_sta
 /* The record of the operation running now, if its folio is traced. */
 static spinlock_t rmap_trace_op_lock = SPINLOCK_INIT("rmap_trace_op");
 static int pending_cpu = -1;            /* the CPU whose operation is pending */
-static const struct folio *pending_folio;
 static struct rmap_trace_rec pending;
 
 /* Fill in the record's "who" (op on nr pages by vma's mm) and "before". */
@@ -147,7 +144,7 @@ static bool rmap_trace_op_begin(const struct folio *folio, enum rmap_trace_op op
 	if (!rmap_trace_wanted(folio))
 		return false;
 	if (VM_WARN_ON_ONCE(READ_ONCE(pending_cpu) == (int)smp_processor_id(),
-			    "rmap_trace_begin: an rmap operation inside another"))
+			    "rmap_trace: an rmap operation inside another"))
 		return false;
 	spin_lock(&rmap_trace_op_lock);
 	pending_cpu = smp_processor_id();
@@ -179,43 +176,36 @@ static void rmap_trace_commit(const struct folio *folio)
 }
 
 /*
- * Both hooks run inlined in a function of their own (the rmap operation):
- * that function's frame and return address are ours' caller's (Linux's
- * CALLER_ADDR1), found through the frame pointers both builds keep.
+ * The observation hook's start (mm/rmap_observe.c), an observer on: if
+ * folio is traced, its record is pending from here, rmap_trace_op_lock
+ * held, until the operation returns and the hook calls rmap_trace_after().
+ * A PMD operation's record counts the PMD (nr 1), the others' the pages.
+ */
+bool rmap_trace_before(const struct folio *folio, enum rmap_trace_op op, int nr_pages,
+		       const struct vm_area_struct *vma)
+{
+	const bool pmd = op == RMAP_TRACE_ADD_PMD || op == RMAP_TRACE_DUP_PMD ||
+			 op == RMAP_TRACE_REMOVE_PMD;
+
+	return rmap_trace_op_begin(folio, op, pmd ? 1 : nr_pages, vma);
+}
+
+/* The operation rmap_trace_before() took is done: record it, called from caller. */
+void rmap_trace_after(const struct folio *folio, unsigned long caller)
+{
+	pending.caller = caller;
+	rmap_trace_commit(folio);
+	rmap_trace_op_end();
+}
+
+/*
+ * The event's hook runs inlined in a function of its own: that function's
+ * frame and return address are ours' caller's (Linux's CALLER_ADDR1),
+ * found through the frame pointers both builds keep.
  */
 #pragma GCC diagnostic ignored "-Wframe-address"
 
-/*
- * rmap_trace_begin(), trace on.  A traced folio's record stays pending and
- * the function the hook sits in now returns through return_hook_trampoline;
- * its real return address is the record's caller.  One return is hooked
- * at a time, by the CPU that holds rmap_trace_op_lock.
- */
-void __rmap_trace_begin(const struct folio *folio, enum rmap_trace_op op, int nr,
-			const struct vm_area_struct *vma)
-{
-	if (!rmap_trace_op_begin(folio, op, nr, vma))
-		return;
-	pending.caller = return_hook_install(__builtin_frame_address(1));
-	pending_folio = folio;
-}
-
-/*
- * The trampoline's call when the hooked function returns: record its
- * operation and give back the address it returns to.
- */
-unsigned long return_hook_handler(void)
-{
-	const struct folio *folio = pending_folio;
-	unsigned long caller = pending.caller;
-
-	pending_folio = NULL;
-	rmap_trace_commit(folio);
-	rmap_trace_op_end();
-	return caller;
-}
-
-/* rmap_trace_event(), trace on: the record, at once. */
+/* rmap_trace_event(), an observer on: the record, at once. */
 void __rmap_trace_event(const struct folio *folio, enum rmap_trace_op op, int nr,
 			const struct vm_area_struct *vma)
 {

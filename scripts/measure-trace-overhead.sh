@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Cost of the mapcount trace while it is off: guest cycles (--icount) of
+# Cost of the rmap observation hook (mm/rmap_observe.h: the mapcount trace
+# and the shadow counter) while both are off: guest cycles (--icount) of
 # bench_fork (fork+exit+wait of 1/16/64 MiB of 4 KiB pages) and of
-# bench_thp's fork and munmap of 64 MiB, on the kernel with the trace
+# bench_thp's fork and munmap of 64 MiB, on the kernel with the hook
 # compiled in (default) and without it (make RMAP_TRACE=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,9 +1,9 @@
 /*
  * foliOS's own /proc files, which Linux does not have:
  *
- *   mapcount_trace  the rmap trace (mm/rmap_trace.c): reading lists the
+ *   mapcount_trace  the rmap trace (linux/rmap_trace.h): reading lists the
  *                   records, writing selects what is traced
- *   mapcount_report the shadow exact counter's findings (mm/mapcount_shadow.c)
+ *   mapcount_report the shadow exact counter's findings (linux/mapcount_shadow.h)
  *
  * (fs/proc/pgtable_floor.c has the third, the floor make bench measures.)
  */
@@ -14,8 +14,8 @@
 #include "linux/sched.h"
 #include "linux/ksyms.h"
 #include "linux/mm.h"
-#include "mm/rmap_trace.h"
-#include "mm/mapcount_shadow.h"
+#include "linux/rmap_trace.h"
+#include "linux/mapcount_shadow.h"
 
 /*
  * The mapcount trace: the selection, then the records, oldest first, one

@@ -15,7 +15,7 @@
 #include "linux/rmap.h"
 #include "linux/sched/mm.h"
 #include "linux/pgtable.h"
-#include "mm/rmap_trace.h"
+#include "linux/rmap_trace.h"
 
 /* A page the kernel holds for itself (free, a table, slab, reserved): no folio's. */
 static bool kpage_is_kernel(struct page *page)

@@ -3,8 +3,9 @@
  * 5-byte NOP while its key is off.  Each use records (NOP address, branch
  * target, key) in the __jump_table section; static_branch_enable() patches
  * every NOP of the key into a JMP to its target, through the direct map's
- * writable alias of the kernel text.  The mapcount trace uses one, so that
- * an rmap call pays nothing measurable while the trace is off.
+ * writable alias of the kernel text.  The rmap observation hook uses one
+ * (mm/rmap_observe.h), so that an rmap call pays nothing measurable while
+ * the mapcount trace and the shadow counter are off.
  *
  * Lock order: patching holds jump_label_lock, taken with no other lock held
  * (boot, the mapcount trace's switch), and stops the other CPUs,
