@@ -38,6 +38,7 @@
 #include "linux/gfp.h"
 #include "linux/mm.h"
 #include "linux/rwsem.h"
+#include "linux/sched.h"
 #include "linux/string.h"
 #include "linux/uaccess.h"
 #include "uapi/linux/fs.h"
@@ -167,8 +168,14 @@ static long blkdev_rw(struct file *file, char *ubuf, size_t count, loff_t *pos, 
 		loff_t p = *pos + done;
 		size_t n = MIN(count - done, blkdev_chunk_bytes(bdev) -
 				 (size_t)(p & (bdev->bd_disk->logical_block_size - 1)));
-		int err = blkdev_rw_chunk(bdev, ubuf + done, p, n, write);
+		int err;
 
+		if (fatal_signal_pending(current)) {    /* a killed task stops (Linux's filemap_read) */
+			if (!done)
+				return -EINTR;
+			break;
+		}
+		err = blkdev_rw_chunk(bdev, ubuf + done, p, n, write);
 		if (err) {
 			if (!done)
 				return err;

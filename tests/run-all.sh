@@ -62,7 +62,7 @@ guest_suite() {
 # fail here).
 disk_found() {
   local ok=OK
-  grep -qE '^    ok [0-9]+ open /dev/vda read-write' "$1" && grep -qE '^    ok [0-9]+ swapon$' "$1" &&
+  grep -qE '^    ok [0-9]+ open /dev/vda read-write' "$1" && grep -qE '^    ok [0-9]+ swapon[[:space:]]*$' "$1" &&
     ! grep -q '# SKIP no /dev/vda' "$1" || ok=FAIL
   result "test_blockdev and test_swapon found the --swap disk as /dev/vda ($2)" $ok "see $1"
 }

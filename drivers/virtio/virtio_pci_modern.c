@@ -42,6 +42,7 @@ struct virtio_pci_device {
 	struct pci_dev *pci_dev;
 	struct virtio_pci_common_cfg *common;
 	void *notify_base;
+	u32 notify_len;                 /* bytes mapped at notify_base */
 	u32 notify_off_multiplier;
 	void *device;                   /* the device configuration region */
 	u32 device_len;
@@ -162,7 +163,8 @@ static void vp_vring_interrupt(void *data)
 /*
  * Set up queue index: its rings (at most VP_MAX_QUEUE_SIZE descriptors),
  * MSI-X entry 0 for its interrupt, then enable it.  The queue, or NULL
- * (no such queue, no memory, no vector).
+ * (no such queue, a notify address outside the notify capability, no
+ * memory, no vector; the rings go back).
  */
 static struct virtqueue *vp_setup_vq(struct virtio_device *vdev, unsigned int index,
 				     vq_callback_t *callback, spinlock_t *lock)
@@ -170,6 +172,7 @@ static struct virtqueue *vp_setup_vq(struct virtio_device *vdev, unsigned int in
 	struct virtio_pci_device *vp = vdev->transport;
 	struct virtio_pci_common_cfg *cfg = vp->common;
 	struct virtqueue *vq;
+	u32 notify_off;
 	u16 num;
 
 	writew(index, &cfg->queue_select);
@@ -179,17 +182,20 @@ static struct virtqueue *vp_setup_vq(struct virtio_device *vdev, unsigned int in
 	while (num & (num - 1))
 		num &= num - 1;                 /* a power of two … */
 	num = MIN(num, VP_MAX_QUEUE_SIZE);      /* … and not too many */
+	notify_off = readw(&cfg->queue_notify_off) * vp->notify_off_multiplier;
+	if (notify_off + sizeof(u16) > vp->notify_len)
+		return NULL;                    /* the device's numbers do not add up */
 	vq = vring_create_virtqueue(index, num, vdev, callback, lock);
 	if (!vq)
 		return NULL;
-	vq->priv = (char *)vp->notify_base + readw(&cfg->queue_notify_off) * vp->notify_off_multiplier;
+	vq->priv = (char *)vp->notify_base + notify_off;
 	if (pci_enable_msix_vector(vp->pci_dev, 0, vp_vring_interrupt, vq))
-		return NULL;
+		goto fail;
 	writew(VIRTIO_MSI_NO_VECTOR, &cfg->msix_config);
 	writew(num, &cfg->queue_size);
 	writew(0, &cfg->queue_msix_vector);
 	if (readw(&cfg->queue_msix_vector) == VIRTIO_MSI_NO_VECTOR)
-		return NULL;
+		goto fail;      /* (the IDT vector stays taken: there are 16, one per device) */
 	writel(virtqueue_get_desc_addr(vq), &cfg->queue_desc_lo);
 	writel(virtqueue_get_desc_addr(vq) >> 32, &cfg->queue_desc_hi);
 	writel(virtqueue_get_avail_addr(vq), &cfg->queue_avail_lo);
@@ -198,6 +204,9 @@ static struct virtqueue *vp_setup_vq(struct virtio_device *vdev, unsigned int in
 	writel(virtqueue_get_used_addr(vq) >> 32, &cfg->queue_used_hi);
 	writew(1, &cfg->queue_enable);
 	return vq;
+fail:
+	vring_del_virtqueue(vq);
+	return NULL;
 }
 
 static const struct virtio_config_ops virtio_pci_config_ops = {
@@ -227,7 +236,7 @@ int virtio_pci_modern_probe(struct pci_dev *pci_dev, struct virtio_device *vdev)
 		return -ENOMEM;
 	vp->pci_dev = pci_dev;
 	vp->common = vp_map_capability(pci_dev, VIRTIO_PCI_CAP_COMMON_CFG, &len, &cap);
-	vp->notify_base = vp_map_capability(pci_dev, VIRTIO_PCI_CAP_NOTIFY_CFG, &len, &ncap);
+	vp->notify_base = vp_map_capability(pci_dev, VIRTIO_PCI_CAP_NOTIFY_CFG, &vp->notify_len, &ncap);
 	vp->device = vp_map_capability(pci_dev, VIRTIO_PCI_CAP_DEVICE_CFG, &vp->device_len, &cap);
 	if (!vp->common || !vp->notify_base || !vp->device) {
 		kfree(vp);

@@ -102,6 +102,15 @@ struct virtqueue *vring_create_virtqueue(unsigned int index, unsigned int num,
 	return &vvq->vq;
 }
 
+/* Free a queue the device was never told of, or was reset from (Linux's vring_del_virtqueue). */
+void vring_del_virtqueue(struct virtqueue *vq)
+{
+	struct vring_virtqueue *vvq = to_vvq(vq);
+
+	__free_pages(vvq->pages, vvq->order);
+	kfree(vvq);
+}
+
 u64 virtqueue_get_desc_addr(const struct virtqueue *vq)
 {
 	return __pa(to_vvq(vq)->desc);

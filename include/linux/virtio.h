@@ -77,6 +77,7 @@ unsigned int virtqueue_get_vring_size(const struct virtqueue *vq);
 struct virtqueue *vring_create_virtqueue(unsigned int index, unsigned int num,
 					 struct virtio_device *vdev, vq_callback_t *callback,
 					 spinlock_t *lock);
+void vring_del_virtqueue(struct virtqueue *vq);
 void vring_interrupt(struct virtqueue *vq);
 u64 virtqueue_get_desc_addr(const struct virtqueue *vq);
 u64 virtqueue_get_avail_addr(const struct virtqueue *vq);

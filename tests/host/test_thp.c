@@ -269,6 +269,8 @@ static void test_rmap_trace(void **state)
 	int level;
 
 	(void)state;
+	if (!IS_ENABLED(CONFIG_RMAP_TRACE))
+		skip();        /* RMAP_TRACE=0: no trace to test */
 	assert_int_equal(rmap_trace_control("bogus"), -EINVAL);
 	assert_int_equal(rmap_trace_control("pfn"), -EINVAL);
 	assert_int_equal(rmap_trace_control("order:9"), 0);
@@ -316,6 +318,8 @@ static void test_rmap_trace_split(void **state)
 	struct folio *f;
 
 	(void)state;
+	if (!IS_ENABLED(CONFIG_RMAP_TRACE))
+		skip();        /* RMAP_TRACE=0: no trace to test */
 	assert_int_equal(rmap_trace_control("order 9"), 0);
 	f = thp_with_last_12_pages_mapped();
 	assert_int_equal(deferred_split_scan(~0UL), 1);
