@@ -63,7 +63,7 @@ kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
 FOLIOS_VARIANT=mapcount-pages start_qemu --mapcount-pages --run "/bin/test_thp_4m"
 FOLIOS_VARIANT=mapcount-pages timeout 120 gdb -q -batch -iex "set auto-load safe-path $PWD" \
   -ex "break do_huge_anonymous_multi_pmd" -ex "continue" -ex "finish" \
-  -ex "pgwalk (vmf->address&~0x3fffff)+0x200000" -ex "folio (*vmf->pmd>>12)&0xffffffffff" \
+  -ex "pgwalk (vmf->address&~0x3fffff)+0x200000" -ex "folio (vmf->pmd->pmd>>12)&0xffffffffff" \
   -ex "kill" >>"$out" 2>&1
 cat "$out"
 n=0 failed=0

@@ -351,7 +351,7 @@ took "doc and difftest"
 echo "# ---- gdb ----"
 tests/gdb-test.sh </dev/null >"$log/gdb.log" 2>&1
 rc=$?
-sed 's/^/  gdb: /' "$log/gdb.log" | grep -E 'ok|FAIL' | head -20
+sed 's/^/  gdb: /' "$log/gdb.log" | grep -E '^  gdb: (not )?ok|FAIL'
 p=$(grep -cE '^ok ' "$log/gdb.log"); f=$(grep -cE '^not ok ' "$log/gdb.log")
 pass=$((pass + p)) fail=$((fail + f))
 [ $rc = 0 ] || [ "$f" -gt 0 ] || result "gdb test" FAIL "exit $rc"
