@@ -144,6 +144,33 @@ int pidfd_pid(const struct file *file)
 }
 
 /*
+ * The mappings of the process pidfd names, pinned (mmget_not_zero; the
+ * caller mmput()s them): Linux's pidfd_get_task and mm_access.  NULL with
+ * *err -EBADF (no pidfd) or -ESRCH (reaped, or a kernel thread).
+ */
+struct mm_struct *pidfd_get_mm(int pidfd, long *err)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	unsigned long flags;
+	struct fd f = fdget(pidfd);
+	int pid = f.file ? pidfd_pid(f.file) : -EBADF;
+
+	if (f.file)
+		fdput(f);
+	*err = pid;
+	if (pid < 0)
+		return NULL;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = find_task_by_vpid(pid);
+	if (t && t->mm && mmget_not_zero(t->mm))
+		mm = t->mm;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	*err = mm ? 0 : -ESRCH;
+	return mm;
+}
+
+/*
  * A new close-on-exec pidfd for the process pid (Linux's pidfd_create):
  * the fd, -EMFILE or -ENOMEM.  flags: PIDFD_NONBLOCK (waitid on it does
  * not block).

@@ -41,6 +41,7 @@
 #include "linux/string.h"
 #include "mm/internal.h"
 #include "mm/migrate.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "linux/wait.h"
 
@@ -195,10 +196,13 @@ static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int
  * let them go: each one's migration entries turn into PTEs; a partially
  * mapped one is queued for deferred split; all but the first (the
  * caller's) are unlocked and lose the split's reference, which frees the
- * ones no PTE maps.  Waiters that looked a page up while its struct page
- * was rewritten may sleep on any page's address: those are woken too.
+ * ones no PTE maps — unless the caller gave a list: then they keep it and
+ * go there (list[0], list[1]..., Linux's split_huge_page_to_list_to_order).
+ * Waiters that looked a page up while its struct page was rewritten may
+ * sleep on any page's address: those are woken too.
  */
-static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int new_order)
+static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int new_order,
+			     struct folio **list)
 {
 	unsigned long step = 1UL << new_order;
 
@@ -210,7 +214,10 @@ static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int
 			deferred_split_folio(new, true);
 		if (i) {
 			folio_unlock(new);
-			folio_put(new);
+			if (list)
+				*list++ = new;
+			else
+				folio_put(new);
 		}
 	}
 	smp_mb();       /* the unlocks before the look at the waiters' count */
@@ -227,7 +234,7 @@ static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int
  * exists (a pin, a pipe, a /proc reader, a batch not yet freed), the PTEs
  * go back and the queue state is made true again: -EAGAIN.
  */
-static int __folio_split(struct folio *folio, unsigned int new_order)
+static int __folio_split(struct folio *folio, unsigned int new_order, struct folio **list)
 {
 	unsigned long nr = folio_nr_pages(folio);
 
@@ -250,7 +257,7 @@ static int __folio_split(struct folio *folio, unsigned int new_order)
 	folio_unqueue_deferred_split(folio);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, -1);
 	__split_unmapped_folio(folio, new_order);
-	remap_new_folios(folio, nr, new_order);
+	remap_new_folios(folio, nr, new_order, list);
 	return 0;
 }
 
@@ -261,12 +268,15 @@ static int __folio_split(struct folio *folio, unsigned int new_order)
  * new folios mapped in part are queued for deferred split.  The caller
  * holds a reference and the folio lock, which stay with the new folio of
  * the first page, and has taken the folio off the deferred split queue;
- * it holds no page-table lock.  0, -EINVAL (an order anon folios cannot
- * have, or not below the folio's), -EBUSY (not mapped)
- * or -EAGAIN (a pinned page, or a reference other than the mappings' and
- * the caller's).
+ * it holds no page-table lock.  With a list (room for every new folio but
+ * the first), the others go there with a reference each (pageout's
+ * fallback).  A folio in the swap cache is not split (its slots would
+ * have to split too): -EAGAIN unless no swap entry needs it any more.
+ * 0, -EINVAL (an order anon folios cannot have, or not below the
+ * folio's), -EBUSY (not mapped) or -EAGAIN (a pinned page, or a
+ * reference other than the mappings' and the caller's).
  */
-int split_folio_to_order(struct folio *folio, unsigned int new_order)
+int split_folio_to_list(struct folio *folio, unsigned int new_order, struct folio **list)
 {
 	int ret, order = folio_order(folio);
 	struct anon_vma *anon_vma;
@@ -276,17 +286,34 @@ int split_folio_to_order(struct folio *folio, unsigned int new_order)
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	if (new_order == 1 || new_order >= (unsigned int)order)
 		return -EINVAL;
+	if (folio_test_swapcache(folio) && !folio_free_swap(folio))
+		return -EAGAIN;
 	anon_vma = folio_get_anon_vma(folio);
 	if (!anon_vma) {
 		ret = -EBUSY;
 		goto out;
 	}
 	anon_vma_lock_write(anon_vma);
-	ret = __folio_split(folio, new_order);
+	ret = __folio_split(folio, new_order, list);
 	anon_vma_unlock_write(anon_vma);
 	put_anon_vma(anon_vma);
 out:
 	count_mthp_stat(order, ret ? MTHP_STAT_SPLIT_FAILED : MTHP_STAT_SPLIT);
+	return ret;
+}
+
+/*
+ * split_folio_to_list() for a caller that found the locked folio mapped
+ * (debugfs, pageout): off the deferred split queue for the split, and back
+ * on it if the split fails.  0 or split_folio_to_list()'s error.
+ */
+int split_queued_folio_to_list(struct folio *folio, unsigned int new_order, struct folio **list)
+{
+	bool queued = folio_unqueue_deferred_split(folio);
+	int ret = split_folio_to_list(folio, new_order, list);
+
+	if (ret && queued)
+		deferred_split_queue(folio);
 	return ret;
 }
 

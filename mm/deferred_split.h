@@ -18,7 +18,13 @@ bool folio_unqueue_deferred_split(struct folio *folio);
 bool deferred_split_queue(struct folio *folio);
 unsigned long deferred_split_count(void);
 unsigned long deferred_split_scan(unsigned long nr_to_scan);
-int split_folio_to_order(struct folio *folio, unsigned int new_order);
+int split_folio_to_list(struct folio *folio, unsigned int new_order, struct folio **list);
+int split_queued_folio_to_list(struct folio *folio, unsigned int new_order, struct folio **list);
+
+static inline int split_folio_to_order(struct folio *folio, unsigned int new_order)
+{
+	return split_folio_to_list(folio, new_order, NULL);
+}
 
 /* The locked folio (a reference held) to order 0; the caller holds no page-table lock. */
 static inline int split_folio(struct folio *folio)

@@ -21,6 +21,7 @@
 #include "linux/sched/mm.h"
 #include "linux/rmap.h"
 #include "linux/pgtable.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "linux/mmap_lock.h"
 #include "linux/printk.h"
@@ -132,19 +133,37 @@ static int copy_present_ptes(struct vm_area_struct *dst_vma, struct vm_area_stru
 
 /*
  * Copy the non-present, non-PROT_NONE PTE src_pte at addr into dst_pte
- * (Linux's copy_nonpresent_pte): a migration entry, whose page a split or
- * migration on another CPU holds unmapped.  The child gets the entry, and
- * remove_migration_ptes() maps the page in both; in a copy-on-write
- * mapping the entry turns read-only and shared in both first, as a
- * present PTE would.  Returns 1: the child's RSS counts its anon page.
+ * (Linux's copy_nonpresent_pte).  A swap entry: its slot gets one more
+ * count, the child's mm goes on swapoff's list, and the entry is shared
+ * from now on — SWP_EXCLUSIVE cleared in the parent too, so neither
+ * swap-in maps the page writable without checking.  A migration entry,
+ * whose page a split or migration on another CPU holds unmapped: the
+ * child gets the entry, and remove_migration_ptes() maps the page in
+ * both; in a copy-on-write mapping the entry turns read-only and shared
+ * in both first, as a present PTE would.  Returns the child's anon pages
+ * (1 for a migration entry: its RSS counts the page; 0 for a swap entry,
+ * counted in its VmSwap), or -ENOMEM (a swap count with no room).
  */
 static noinline_fn int copy_nonpresent_pte(struct vm_area_struct *dst_vma,
 					   struct vm_area_struct *src_vma, pte_t *dst_pte,
 					   pte_t *src_pte, unsigned long addr)
 {
 	pte_t pte = *src_pte;
+	swp_entry_t entry = pte_to_swp_entry(pte);
 
-	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(pte)),
+	if (!non_swap_entry(entry)) {
+		if (swap_duplicate_nr(entry, 1))
+			return -ENOMEM;
+		swap_mmlist_add(dst_vma->vm_mm);
+		if (pte_swp_exclusive(pte)) {
+			pte = pte_swp_clear_exclusive(pte);
+			set_pte_at(src_vma->vm_mm, addr, src_pte, pte);
+		}
+		set_pte_at(dst_vma->vm_mm, addr, dst_pte, pte);
+		add_mm_counter_swap(dst_vma->vm_mm, 1);
+		return 0;
+	}
+	VM_WARN_ON_ONCE(!is_migration_entry(entry),
 			"copy_nonpresent_pte: a swap entry of a kind foliOS never makes");
 	if (is_cow_mapping(src_vma->vm_flags)) {
 		pte = migration_pte_wrprotect(pte, false);
@@ -180,8 +199,12 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 
 		nr = 1;
 		if (!pte_present(*src)) {
-			if (unlikely(!pte_none(*src)))
-				anon += copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr);
+			if (unlikely(!pte_none(*src))) {
+				if ((ret = copy_nonpresent_pte(dst_vma, src_vma, dst, src, addr)) < 0)
+					break;
+				anon += ret;
+				ret = 0;
+			}
 			continue;
 		}
 		page = vm_normal_page(src_vma, addr, *src);

@@ -60,7 +60,6 @@ static unsigned long split_pte_folio(struct mm_struct *mm, pmd_t *pmd, unsigned 
 	struct folio *folio;
 	struct page *page;
 	spinlock_t *ptl;
-	bool queued;
 	pte_t *pte;
 	int nr;
 
@@ -85,9 +84,7 @@ static unsigned long split_pte_folio(struct mm_struct *mm, pmd_t *pmd, unsigned 
 		goto out;
 	}
 	if (folio_trylock(folio)) {
-		queued = folio_unqueue_deferred_split(folio);
-		if (split_folio_to_order(folio, new_order) && queued)
-			deferred_split_queue(folio);
+		split_queued_folio_to_list(folio, new_order, NULL);
 		folio_unlock(folio);
 	}
 out:
@@ -222,16 +219,12 @@ void split_huge_pages_all(void)
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct folio *folio = get_mapped_anon_thp(pfn);
-		bool queued;
-
 		if (!folio)
 			continue;
 		pfn = folio_pfn(folio) + folio_nr_pages(folio) - 1;
 		if (folio_trylock(folio)) {
 			rmap_walk_anon(folio, &rwc, false);
-			queued = folio_unqueue_deferred_split(folio);
-			if (split_folio(folio) && queued)
-				deferred_split_queue(folio);
+			split_queued_folio_to_list(folio, 0, NULL);
 			folio_unlock(folio);
 		}
 		folio_put(folio);

@@ -136,6 +136,12 @@ static inline void add_mm_counter(struct mm_struct *mm, long nr)
 	__atomic_add_fetch(&mm->rss_anon, nr, __ATOMIC_RELAXED);
 }
 
+/* Swap entries in mm's page tables (nr < 0: gone; Linux's MM_SWAPENTS, VmSwap). */
+static inline void add_mm_counter_swap(struct mm_struct *mm, long nr)
+{
+	__atomic_add_fetch(&mm->rss_swap, nr, __ATOMIC_RELAXED);
+}
+
 /*
  * Pages of a page-cache folio mapped by mm: RssShmem for shmem's, RssFile
  * for other files' (Linux's add_mm_counter(mm, mm_counter_file(folio), nr)).
@@ -198,6 +204,7 @@ static inline int folio_pte_batch(struct folio *folio, const pte_t *ptep, int ma
 
 /* memory_file.c: faults of VMAs with vm_ops. */
 vm_fault_t do_fault(struct vm_fault *vmf);
+vm_fault_t do_swap_page(struct vm_fault *vmf);
 vm_fault_t wp_page_shared(struct vm_fault *vmf);
 
 /* vma.c: VMA boundaries for mmap.c, mprotect.c and madvise.c; VMA copies for mremap.c, fork.c. */
@@ -238,5 +245,7 @@ void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
 
 /* khugepaged.c: MADV_COLLAPSE. */
 int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, unsigned long end,
+			    bool pageout);
 
 #endif

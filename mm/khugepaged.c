@@ -40,6 +40,7 @@ enum scan_result {
 	SCAN_PAGE_COUNT,
 	SCAN_PAGE_ANON,
 	SCAN_ALLOC_HUGE_PAGE_FAIL,
+	SCAN_EXCEED_SWAP_PTE,   /* a swap entry in the range */
 };
 
 /*
@@ -159,8 +160,9 @@ static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long had
 		struct folio *folio;
 
 		if (is_swap_pte(pte[i])) {
-			VM_WARN_ON_ONCE(true, "khugepaged: a migration entry under the anon_vma lock");
-			return SCAN_FAIL;
+			VM_WARN_ON_ONCE(non_swap_entry(pte_to_swp_entry(pte[i])),
+					"khugepaged: a migration entry under the anon_vma lock");
+			return SCAN_EXCEED_SWAP_PTE;    /* Linux swaps them in first: not foliOS yet */
 		}
 		if (!pte_present(pte[i]) || pte_special(pte[i]))
 			continue;               /* none or the zero page */

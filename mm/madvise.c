@@ -2,11 +2,11 @@
  * madvise (Linux's mm/madvise.c): the advice that drops pages (DONTNEED;
  * REMOVE, a hole punched in a shared file), that faults them in
  * (POPULATE_READ/WRITE), that collapses them into THPs (COLLAPSE,
- * mm/khugepaged.c), the advice that sets VMA flags (HUGEPAGE,
+ * mm/khugepaged.c), that ages them or pages them out to swap (COLD,
+ * PAGEOUT: mm/madvise_pageout.c), the advice that sets VMA flags (HUGEPAGE,
  * NOHUGEPAGE, DONTFORK, WIPEONFORK, DONTDUMP and their opposites; VMAs
  * split and merge again), and the hints Linux takes and foliOS has nothing
- * to do for (NORMAL, RANDOM, SEQUENTIAL, WILLNEED, COLD, PAGEOUT — without
- * swap there is nowhere to page out —, FREE — Linux frees such pages only
+ * to do for (NORMAL, RANDOM, SEQUENTIAL, WILLNEED, FREE — Linux frees such pages only
  * under memory pressure, and keeping them is one of its valid outcomes —,
  * MERGEABLE/UNMERGEABLE: no KSM).  The walk is Linux's: holes are skipped
  * and reported as -ENOMEM once the mapped parts were advised.
@@ -172,6 +172,9 @@ static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 		return madvise_populate(vma, start, end, behavior == MADV_POPULATE_WRITE);
 	case MADV_COLLAPSE:
 		return madvise_collapse(vma, start, end);
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+		return madvise_cold_or_pageout(vma, start, end, behavior == MADV_PAGEOUT);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(madvise_vm_flags); i++)
 		if (madvise_vm_flags[i].behavior == behavior)

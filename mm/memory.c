@@ -41,6 +41,7 @@
 #include "linux/swapops.h"
 #include "mm/migrate.h"
 #include "linux/mmap_lock.h"
+#include "linux/swap.h"
 
 unsigned long zero_pfn;
 
@@ -264,7 +265,8 @@ bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *v
 
 /*
  * May this mm reuse the page for writing?  A small folio it holds the only
- * reference to is ours alone from now on: it moves to vma's anon_vma
+ * reference to (the swap cache's given up, if no swap entry needs it) is
+ * ours alone from now on: it moves to vma's anon_vma
  * (Linux's wp_can_reuse_anon_folio; a large one stays where it is, as in
  * Linux: other pages of it may be mapped elsewhere).  Under the PTL; the
  * small folio's refcount is checked again under the folio lock, which
@@ -275,8 +277,10 @@ static __always_inline bool wp_can_reuse_anon_folio(struct folio *folio,
 {
 	if (folio_test_large(folio))
 		return __wp_can_reuse_large_anon_folio(folio, vma);
-	if (folio_ref_count(folio) != 1 || !folio_trylock(folio))
+	if (folio_ref_count(folio) > 1 + folio_test_swapcache(folio) || !folio_trylock(folio))
 		return false;
+	if (folio_test_swapcache(folio))
+		folio_free_swap(folio);         /* the swap copy is stale once written */
 	if (folio_ref_count(folio) != 1) {
 		folio_unlock(folio);
 		return false;
@@ -384,22 +388,6 @@ static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 	if (!(vmf->flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
 		ptep_set_access_flags(vma, vmf->address, pte, pte_mkdirty(pte_mkwrite(orig_pte)));
 	pte_unmap_unlock(pte, ptl);
-	return 0;
-}
-
-/*
- * A fault on a swap-format PTE (Linux's do_swap_page, of which foliOS has
- * only the migration-entry half, having no swap): wait until the split or
- * migration that put the entry there is done, then retry the access (0);
- * any other entry is a kernel bug: VM_FAULT_SIGBUS, as Linux's bad PTE.
- */
-static noinline_fn vm_fault_t do_swap_page(struct vm_fault *vmf)
-{
-	if (!is_migration_entry(pte_to_swp_entry(vmf->orig_pte))) {
-		VM_WARN_ON_ONCE(true, "do_swap_page: a swap entry of a kind foliOS never makes");
-		return VM_FAULT_SIGBUS;
-	}
-	migration_entry_wait(vmf->vma->vm_mm, vmf->pmd, vmf->address);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "mm/internal.h"
 #include "linux/rmap.h"
 #include "mm/tlb.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 
 /*
@@ -60,17 +61,24 @@ static __always_inline bool zap_present_folio_ptes(struct mmu_gather *tlb, struc
 
 /*
  * Clear the non-present, non-PROT_NONE PTE at addr (Linux's
- * zap_nonpresent_ptes): a migration entry, whose page a split or
- * migration holds and will not map here again (remove_migration_ptes
- * finds no entry).  Returns 1: its anon page counted in RSS.  No flush:
- * the CPU never cached it.
+ * zap_nonpresent_ptes).  A swap entry: its slot loses the count
+ * (free_swap_and_cache_nr), the mm a VmSwap page; returns 0.  A
+ * migration entry, whose page a split or migration holds and will not
+ * map here again (remove_migration_ptes finds no entry): returns 1, its
+ * anon page counted in RSS.  No flush: the CPU never cached either.
  */
 static noinline_fn int zap_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
 					  pte_t *pte)
 {
-	VM_WARN_ON_ONCE(!is_migration_entry(pte_to_swp_entry(*pte)),
+	swp_entry_t entry = pte_to_swp_entry(ptep_get_and_clear(vma->vm_mm, addr, pte));
+
+	if (!non_swap_entry(entry)) {
+		free_swap_and_cache_nr(entry, 1);
+		add_mm_counter_swap(vma->vm_mm, -1);
+		return 0;
+	}
+	VM_WARN_ON_ONCE(!is_migration_entry(entry),
 			"zap_nonpresent_pte: a swap entry of a kind foliOS never makes");
-	ptep_get_and_clear(vma->vm_mm, addr, pte);
 	return 1;
 }
 

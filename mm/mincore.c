@@ -23,6 +23,7 @@
 #include "linux/pgtable.h"
 #include "linux/pagemap.h"
 #include "linux/rmap.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "linux/uaccess.h"
 #include "linux/string.h"
@@ -47,6 +48,21 @@ static void mincore_unmapped_range(struct vm_area_struct *vma, unsigned long add
 	}
 }
 
+/*
+ * A swapped-out page is resident only while the swap cache still holds
+ * it (Linux's mincore_swap).  Under the PTL: the entry keeps its slot,
+ * and so the device, alive.
+ */
+static unsigned char mincore_swap(swp_entry_t entry)
+{
+	struct folio *folio = swap_cache_get_folio(entry);
+
+	if (!folio)
+		return 0;
+	folio_put(folio);
+	return 1;
+}
+
 /* The PTEs of [addr, end) under one PMD that points to a PTE table; false if there is none now. */
 static bool mincore_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 			      unsigned long end, unsigned char *vec)
@@ -61,6 +77,8 @@ static bool mincore_pte_range(struct vm_area_struct *vma, pmd_t *pmd, unsigned l
 
 		if (pte_none(entry))
 			mincore_unmapped_range(vma, addr, addr + PAGE_SIZE, vec);
+		else if (is_swap_pte(entry) && !non_swap_entry(pte_to_swp_entry(entry)))
+			*vec = mincore_swap(pte_to_swp_entry(entry));
 		else
 			*vec = 1;       /* present, PROT_NONE, or a migration entry */
 	}

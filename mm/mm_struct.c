@@ -28,6 +28,7 @@ struct mm_struct *mm_alloc(void)
 	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	INIT_LIST_HEAD(&mm->mmap);
 	INIT_LIST_HEAD(&mm->pgtables_deposited);
+	INIT_LIST_HEAD(&mm->mmlist);
 	return mm;
 
 fail_noid:

@@ -7,6 +7,7 @@
 #include "mm/tlb.h"
 #include "linux/page-flags.h"
 #include "mm/internal.h"
+#include "linux/swap.h"
 
 static void __tlb_reset_range(struct mmu_gather *tlb)
 {
@@ -50,13 +51,19 @@ void tlb_flush_mmu_tlbonly(struct mmu_gather *tlb)
 	__tlb_reset_range(tlb);
 }
 
-/* After the flush: free the gathered tables, drop the gathered references. */
+/*
+ * After the flush: free the gathered tables, drop the gathered references
+ * (Linux's free_pages_and_swap_cache: a folio the swap cache holds that
+ * nothing maps any more leaves the cache first, if no swap entry needs it).
+ */
 static void tlb_flush_mmu_free(struct mmu_gather *tlb)
 {
 	for (unsigned int i = 0; i < tlb->nr_tables; i++)
 		pt_free_table(tlb->tables[i]);
-	for (unsigned int i = 0; i < tlb->nr_pages; i++)
+	for (unsigned int i = 0; i < tlb->nr_pages; i++) {
+		free_swap_cache(tlb->pages[i].folio);
 		folio_put_refs(tlb->pages[i].folio, tlb->pages[i].nr_refs);
+	}
 	tlb->nr_tables = tlb->nr_pages = 0;
 }
 

@@ -22,12 +22,14 @@
  * A migration entry under mprotect (Linux's change_pte_range does this to
  * every one): a writable one turns read-only (exclusive still), so the
  * PTE remove_migration_ptes() makes is not writable against the new
- * protection; the write fault that follows finds the page exclusive.
+ * protection; the write fault that follows finds the page exclusive.  A
+ * swap entry stays as it is: its swap-in asks the VMA for the protection.
  */
 static noinline_fn void change_nonpresent_pte(struct vm_area_struct *vma, unsigned long addr,
 					      pte_t *pte)
 {
-	set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
+	if (is_migration_entry(pte_to_swp_entry(*pte)))
+		set_pte_at(vma->vm_mm, addr, pte, migration_pte_wrprotect(*pte, true));
 }
 
 /*

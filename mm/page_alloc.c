@@ -29,7 +29,7 @@ const char *const pageflag_names[NR_PAGEFLAGS] = {
 	[PG_locked] = "locked", [PG_reserved] = "reserved", [PG_buddy] = "buddy",
 	[PG_table] = "table", [PG_head] = "head",
 	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
-	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked",
+	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked", [PG_swapcache] = "swapcache",
 	[PG_waiters] = "waiters",
 };
 

@@ -229,13 +229,20 @@ static __always_inline int __folio_add_rmap(struct folio *folio, struct page *pa
  * Mark a folio anon (Linux's __folio_set_anon): its mapping is vma's
  * anon_vma with PAGE_MAPPING_ANON set, its index the page offset of
  * address in vma (linear_page_index), which mremap keeps as it moves the
- * page: rmap_walk_anon() finds each mapping from the two.
+ * page: rmap_walk_anon() finds each mapping from the two.  A folio that
+ * may be shared already (a swap-in of an entry fork copied) takes the
+ * root of vma's anon_vma tree, the oldest, so the walk finds the other
+ * processes' mappings too.
  */
 static void __folio_set_anon(struct folio *folio, struct vm_area_struct *vma,
-			     unsigned long address)
+			     unsigned long address, bool exclusive)
 {
-	VM_WARN_ON_ONCE(!vma->anon_vma, "new anon folio in a vma without anon_vma");
-	folio->mapping = (void *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON);
+	struct anon_vma *anon_vma = vma->anon_vma;
+
+	VM_WARN_ON_ONCE(!anon_vma, "new anon folio in a vma without anon_vma");
+	if (!exclusive)
+		anon_vma = anon_vma->root;
+	folio->mapping = (void *)((unsigned long)anon_vma | PAGE_MAPPING_ANON);
 	folio->index = linear_page_index(vma, address);
 }
 
@@ -273,7 +280,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	const bool exclusive = flags & RMAP_EXCLUSIVE;
 	int nr = 1, nr_pmdmapped = 0;
 
-	__folio_set_anon(folio, vma, address);
+	__folio_set_anon(folio, vma, address, exclusive);
 	if (!folio_test_large(folio)) {
 		atomic_set(&folio->_mapcount, 0);
 		if (exclusive)

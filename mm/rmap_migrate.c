@@ -1,5 +1,9 @@
 /*
- * try_to_migrate (Linux's mm/rmap.c, try_to_migrate_one): the unmap half
+ * The unmap walks of Linux's mm/rmap.c: try_to_migrate (below) and
+ * try_to_unmap (at the end: an anon folio in the swap cache unmapped for
+ * pageout, each PTE replaced by a swap entry of its page's slot).
+ *
+ * try_to_migrate (Linux's try_to_migrate_one): the unmap half
  * of the split and migration protocol.  Every PTE that maps a page of a
  * locked anon folio becomes a migration entry (linux/swapops.h) naming that
  * page; the folio's rmap for it goes, and the mapping's reference with it.
@@ -28,6 +32,7 @@
  */
 #include "linux/errno.h"
 #include "linux/rmap.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "mm/internal.h"
 
@@ -65,13 +70,16 @@ static bool migrate_pte_run(struct folio *folio, struct vm_area_struct *vma, uns
 }
 
 /*
- * folio_walk_vma_ptes() callback of try_to_migrate(): the pages i.. i+nr-1
- * of folio in the PTE table at addr (locked): each run of PTEs mapping consecutive pages goes to
- * migrate_pte_run().  False as migrate_pte_run() says.
+ * folio_walk_vma_ptes() callback of try_to_migrate() and try_to_unmap():
+ * the pages i.. i+nr-1 of folio in the PTE table at addr (locked): each
+ * run of PTEs mapping consecutive pages goes to the run function, arg.
+ * False as that says.
  */
-static bool migrate_pte_table(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
-			      pte_t *pte, unsigned long i, int nr, void *arg)
+static bool folio_pte_table_runs(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
+				 pte_t *pte, unsigned long i, int nr, void *arg)
 {
+	bool (*run_fn)(struct folio *, struct vm_area_struct *, unsigned long, pte_t *,
+		       unsigned long, int) = arg;
 	int k = 0;
 
 	while (k < nr) {
@@ -79,7 +87,7 @@ static bool migrate_pte_table(struct folio *folio, struct vm_area_struct *vma, u
 
 		while (k + run < nr && pte_maps_folio_page(pte[k + run], folio, i + k + run))
 			run++;
-		if (run && !migrate_pte_run(folio, vma, addr + k * PAGE_SIZE, pte + k, i + k, run))
+		if (run && !run_fn(folio, vma, addr + k * PAGE_SIZE, pte + k, i + k, run))
 			return false;
 		k += run ? run : 1;
 	}
@@ -197,7 +205,7 @@ static bool try_to_migrate_one(struct folio *folio, struct vm_area_struct *vma,
 	     i += HPAGE_PMD_NR)
 		if (!try_to_migrate_pmd(folio, vma, i, flags))
 			return false;
-	return folio_walk_vma_ptes(folio, vma, migrate_pte_table, NULL);
+	return folio_walk_vma_ptes(folio, vma, folio_pte_table_runs, migrate_pte_run);
 }
 
 /*
@@ -217,4 +225,80 @@ void try_to_migrate(struct folio *folio, enum ttu_flags flags)
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	VM_WARN_ON_ONCE(!folio_test_anon(folio), "try_to_migrate: not an anon folio");
 	rmap_walk_anon(folio, &rwc, true);
+}
+
+/*
+ * Replace the nr PTEs from pte (at addr, in one locked table), mapping
+ * pages i.. of the anon folio in the swap cache, by swap entries of the
+ * folio's slots (Linux's try_to_unmap_one, anon branch): each slot's
+ * count goes up, SWP_EXCLUSIVE and soft-dirty come from the page and the
+ * PTE, a dirty PTE dirties the folio; flushed from every CPU, then the
+ * rmap and references go in one batch, and the mm counts swap entries
+ * instead of pages.  False (nothing done) if a page is exclusive and the
+ * folio may be pinned, or a slot's count has no room.
+ */
+static bool unmap_pte_run(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
+			  pte_t *pte, unsigned long i, int nr)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct page *first = folio_page(folio, i);
+	swp_entry_t entry = folio_swap_entry(folio, i);
+	bool dirty = false;
+
+	for (int k = 0; k < nr; k++)
+		if (PageAnonExclusive(first + k) && folio_maybe_dma_pinned(folio))
+			return false;
+	if (swap_duplicate_nr(entry, nr))
+		return false;
+	for (int k = 0; k < nr; k++) {
+		unsigned long a = addr + k * PAGE_SIZE;
+		pte_t pteval = ptep_get_and_clear(mm, a, pte + k);
+		pte_t swp_pte = swp_entry_to_pte(swp_entry_add(entry, k));
+
+		dirty |= pte_dirty(pteval);
+		if (PageAnonExclusive(first + k))
+			swp_pte = pte_swp_mkexclusive(swp_pte);
+		if (pte_soft_dirty(pteval))
+			swp_pte = pte_swp_mksoft_dirty(swp_pte);
+		set_pte_at(mm, a, pte + k, swp_pte);
+		ClearPageAnonExclusive(first + k);
+	}
+	flush_tlb_range(vma, addr, addr + ((unsigned long)nr << PAGE_SHIFT));
+	if (dirty)
+		folio_set_dirty(folio);
+	swap_mmlist_add(mm);
+	add_mm_counter(mm, -nr);
+	add_mm_counter_swap(mm, nr);
+	folio_remove_rmap_ptes(folio, first, nr, vma);
+	folio_put_refs(folio, nr);
+	return true;
+}
+
+/*
+ * rmap_one of try_to_unmap(): the folio's PMD leaves in vma split into
+ * PTEs (Linux's TTU_SPLIT_HUGE_PMD: a THP goes to swap as 512 PTE swap
+ * entries), then its PTEs to swap entries.  False stops the walk.
+ */
+static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address, void *arg)
+{
+	for (unsigned long i = 0; folio_test_pmd_mappable(folio) && i < (unsigned long)folio_nr_pages(folio);
+	     i += HPAGE_PMD_NR)
+		try_to_migrate_pmd(folio, vma, i, TTU_SPLIT_HUGE_PMD);
+	return folio_walk_vma_ptes(folio, vma, folio_pte_table_runs, unmap_pte_run);
+}
+
+/*
+ * Unmap the locked anon folio in the swap cache from every mm (Linux's
+ * try_to_unmap for pageout): each PTE becomes a swap entry of its page's
+ * slot.  The caller checks folio_mapped() afterwards: a page that stayed
+ * mapped (pinned) keeps the folio in memory.
+ */
+void try_to_unmap(struct folio *folio)
+{
+	struct rmap_walk_control rwc = { .rmap_one = try_to_unmap_one };
+
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_anon(folio) || !folio_test_swapcache(folio), folio);
+	rmap_walk_anon(folio, &rwc, false);
 }

@@ -2,9 +2,9 @@
  * swapon(2), swapoff(2) and /proc/swaps (Linux's mm/swapfile.c): a disk
  * prepared by mkswap becomes a swap device — its header read and
  * checked, its slots counted in a swap map, its priority set — and stops
- * being one.  No page is written to it yet (swap-out is the next step of
- * this work), so every slot stays free and swapoff has nothing to read
- * back.  Only block devices can be swapped on: swap files need a file
+ * being one, once every page on it is back in memory (try_to_unuse).
+ * Slots and counts: mm/swapfile_alloc.c.
+ * Only block devices can be swapped on: swap files need a file
  * system that maps file offsets to disk blocks, which foliOS has not
  * (tmpfs and the initrd get Linux's EINVAL).
  *
@@ -31,14 +31,12 @@
 #include "linux/string.h"
 #include "linux/swap.h"
 #include "linux/syscalls.h"
+#include "linux/sched.h"
+#include "linux/wait.h"
 #include "uapi/linux/fcntl.h"
 
 static struct mutex swapon_mutex = MUTEX_INIT("swapon_mutex");
-static spinlock_t swap_lock = SPINLOCK_INIT("swap_lock");
-static struct swap_info_struct swap_info[MAX_SWAPFILES];
 static int least_priority = -1;         /* the next default priority is one below it */
-long total_swap_pages;
-atomic_long_t nr_swap_pages;
 
 /*
  * Check a swap header (Linux's read_swap_header) for a device of
@@ -179,12 +177,21 @@ static long enable_swap(struct file *file, int prio)
 	if (!map)
 		goto out;
 	err = 0;
+	spin_lock_init(&si->lock, "si->lock");
+	xa_init(&si->swap_cont, "si->swap_cont");
+	swap_cache_init(si - swap_info);
 	spin_lock(&swap_lock);
-	*si = (struct swap_info_struct){
-		.flags = SWP_USED | SWP_WRITEOK, .prio = prio >= 0 ? prio : --least_priority,
-		.type = si - swap_info, .max = max, .pages = good, .swap_map = map,
-		.bdev = bdev, .swap_file = file,
-	};
+	/* Field by field: users may be moved by a stale entry's get_swap_device() */
+	si->prio = prio >= 0 ? prio : --least_priority;
+	si->type = si - swap_info;
+	si->max = max;
+	si->pages = good;
+	si->inuse_pages = 0;
+	si->cluster_next = 1;
+	si->swap_map = map;
+	si->bdev = bdev;
+	si->swap_file = file;
+	WRITE_ONCE(si->flags, SWP_USED | SWP_WRITEOK | SWP_VALID);
 	WRITE_ONCE(bdev->bd_swap, true);
 	total_swap_pages += good;
 	atomic_long_add(good, &nr_swap_pages);
@@ -218,9 +225,56 @@ long sys_swapon(const char *specialfile, int swap_flags)
 }
 
 /*
- * swapoff: the device stops taking pages, then (once swap-out exists)
- * every page on it is read back; its slots leave the totals.  EINVAL if
- * the path is no swapped-on device.
+ * Wait until no get_swap_device() holder is left on si, whose SWP_VALID
+ * is clear: a fault that read one of its entries before swapoff took it
+ * away finds the PTE changed once it gets there.
+ */
+static void wait_swap_users(struct swap_info_struct *si)
+{
+	smp_mb();       /* SWP_VALID cleared before users read: see get_swap_device() */
+	wait_var_event(&si->users, !atomic_read(&si->users));
+}
+
+/*
+ * The swapped-on device of a path for swapoff, SWP_WRITEOK cleared so no
+ * slot is given out any more and its pages leave the totals; NULL if the
+ * path is no such device.  swapon_mutex held.
+ */
+static struct swap_info_struct *swapoff_begin(struct block_device *bdev)
+{
+	struct swap_info_struct *si;
+
+	spin_lock(&swap_lock);
+	si = bdev ? swap_info_of(bdev) : NULL;
+	if (si) {
+		spin_lock(&si->lock);
+		si->flags &= ~SWP_WRITEOK;
+		spin_unlock(&si->lock);
+		total_swap_pages -= si->pages;
+		atomic_long_add(-(long)si->pages, &nr_swap_pages);
+	}
+	spin_unlock(&swap_lock);
+	return si;
+}
+
+/* try_to_unuse() failed: si takes pages again (Linux's reinsert_swap_info). */
+static void swapoff_undo(struct swap_info_struct *si)
+{
+	spin_lock(&swap_lock);
+	spin_lock(&si->lock);
+	si->flags |= SWP_WRITEOK;
+	spin_unlock(&si->lock);
+	total_swap_pages += si->pages;
+	atomic_long_add(si->pages, &nr_swap_pages);
+	spin_unlock(&swap_lock);
+}
+
+/*
+ * swapoff: the device stops taking pages, every page on it is read back
+ * and mapped again (try_to_unuse, mm/swapfile_unuse.c), then it is
+ * forgotten.  EINVAL if the path is no swapped-on device, ENOMEM if
+ * memory ran out bringing pages back (the device stays on, as Linux's),
+ * EINTR if a fatal signal came meanwhile.
  */
 long sys_swapoff(const char *specialfile)
 {
@@ -228,6 +282,7 @@ long sys_swapoff(const char *specialfile)
 	struct block_device *bdev;
 	struct file *victim, *file;
 	unsigned char *map;
+	int err;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -237,24 +292,38 @@ long sys_swapoff(const char *specialfile)
 	bdev = file_swap_bdev(victim);
 	fput(victim);
 	mutex_lock(&swapon_mutex);
-	spin_lock(&swap_lock);
-	si = bdev ? swap_info_of(bdev) : NULL;
+	si = swapoff_begin(bdev);
 	if (!si) {
-		spin_unlock(&swap_lock);
 		mutex_unlock(&swapon_mutex);
 		return -EINVAL;
 	}
-	VM_WARN_ON_ONCE(si->inuse_pages, "swapoff: slots in use, but nothing swaps out yet");
-	total_swap_pages -= si->pages;
-	atomic_long_add(-(long)si->pages, &nr_swap_pages);
+	err = try_to_unuse(si->type);
+	if (err) {
+		swapoff_undo(si);
+		mutex_unlock(&swapon_mutex);
+		return err;
+	}
+	spin_lock(&swap_lock);
+	WRITE_ONCE(si->flags, si->flags & ~SWP_VALID);
+	spin_unlock(&swap_lock);
+	wait_swap_users(si);
+	spin_lock(&swap_lock);
+	VM_WARN_ON_ONCE(si->inuse_pages, "swapoff: slots still in use after try_to_unuse");
 	if (si->prio < 0)
 		least_priority++;       /* Linux gives the default priorities back in order */
 	map = si->swap_map;
 	file = si->swap_file;
 	WRITE_ONCE(bdev->bd_swap, false);
-	*si = (struct swap_info_struct){ 0 };
+	si->swap_map = NULL;
+	si->swap_file = NULL;
+	si->bdev = NULL;
+	si->max = si->pages = 0;
+	WRITE_ONCE(si->flags, 0);
 	spin_unlock(&swap_lock);
 	mutex_unlock(&swapon_mutex);
+	xa_lock(&si->swap_cont);
+	xa_destroy(&si->swap_cont);
+	xa_unlock(&si->swap_cont);
 	kfree(map);
 	fput(file);
 	return 0;

@@ -12,6 +12,11 @@
 #include "linux/mm.h"
 #include "linux/mmap_lock.h"
 #include "linux/fs.h"
+#include "linux/capability.h"
+#include "linux/pid.h"
+#include "linux/slab.h"
+#include "uapi/linux/uio.h"
+#include "uapi/linux/mman.h"
 #include <asm/page.h>
 
 
@@ -102,4 +107,53 @@ long sys_madvise(unsigned long addr, unsigned long len, int advice)
 	else
 		mmap_read_unlock(current->mm);
 	return ret;
+}
+
+/*
+ * process_madvise(pidfd, iovec, vlen, advice, flags): advise another
+ * process's memory (Linux's): only the hints that change nothing it could
+ * see — MADV_COLD, MADV_PAGEOUT, MADV_WILLNEED, MADV_COLLAPSE.  Each
+ * iovec range in turn, as madvise(2) would; the bytes advised before the
+ * first error, else the error.  EINVAL (flags, advice, a bad iovec), EBADF
+ * (no pidfd), ESRCH (no such process, or one without memory), EPERM (no
+ * CAP_SYS_NICE; Linux also asks for ptrace read access, which every
+ * process of foliOS's one root user has).
+ */
+long sys_process_madvise(int pidfd, const void *uvec, unsigned long vlen, int advice,
+			 unsigned int flags)
+{
+	struct iovec *iov;
+	struct mm_struct *mm;
+	long err, done = 0;
+	unsigned long i;
+
+	if (flags)
+		return -EINVAL;
+	iov = import_iovec(uvec, vlen, &err);
+	if (err)
+		return err;
+	mm = pidfd_get_mm(pidfd, &err);
+	if (!mm)
+		goto out;
+	err = -EINVAL;
+	if (advice != MADV_COLD && advice != MADV_PAGEOUT && advice != MADV_WILLNEED &&
+	    advice != MADV_COLLAPSE)
+		goto out_mm;
+	err = -EPERM;
+	if (!capable(CAP_SYS_NICE))
+		goto out_mm;
+	for (i = 0, err = 0; i < vlen && !err; i++) {
+		bool write = madvise_need_mmap_write(advice);
+
+		write ? mmap_write_lock(mm) : mmap_read_lock(mm);
+		err = do_madvise(mm, (unsigned long)iov[i].iov_base, iov[i].iov_len, advice);
+		write ? mmap_write_unlock(mm) : mmap_read_unlock(mm);
+		if (!err)
+			done += iov[i].iov_len;
+	}
+out_mm:
+	mmput(mm);
+out:
+	kfree(iov);
+	return done ? done : err;
 }

@@ -8,3 +8,4 @@
 
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 atomic_long_t mthp_stats[MTHP_STAT_ORDERS][__MTHP_STAT_COUNT];
+atomic_long_t vm_events[NR_VM_EVENT_ITEMS];

@@ -30,6 +30,7 @@
 
 struct mem {
 	long free, pagetables, slab;
+	long swap_free;         /* SwapFree: a slot no page table or swap cache names is a leak too */
 	long self_rss;          /* runtests' own VmRSS: not part of the check, a clue */
 };
 
@@ -58,6 +59,7 @@ static int read_meminfo(struct mem *m)
 	m->free = proc_value(text, "MemFree:");
 	m->pagetables = proc_value(text, "PageTables:");
 	m->slab = proc_value(text, "Slab:");
+	m->swap_free = proc_value(text, "SwapFree:");
 	m->self_rss = read_text("/proc/self/status", text, sizeof(text)) ? -1 :
 		      proc_value(text, "VmRSS:");
 	return 0;
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
 		 */
 		for (int w = 0; (leftovers || WIFSIGNALED(status)) && w < 200 &&
 		     (after.free != before.free || after.pagetables != before.pagetables ||
-		      after.slab != before.slab); w++) {
+		      after.slab != before.slab || after.swap_free != before.swap_free); w++) {
 			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 			read_meminfo(&after);
 		}
@@ -395,12 +397,13 @@ int main(int argc, char **argv)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "%d files left in /tmp or /dev/shm, removed; ", files);
 		if (before.free != after.free || before.pagetables != after.pagetables ||
-		    before.slab != after.slab)
+		    before.slab != after.slab || before.swap_free != after.swap_free)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "leak: MemFree %ld -> %ld kB, PageTables %ld -> %ld kB, "
-				 "Slab %ld -> %ld kB (runtests' own VmRSS %ld -> %ld kB)", before.free,
-				 after.free, before.pagetables, after.pagetables, before.slab, after.slab,
-				 before.self_rss, after.self_rss);
+				 "Slab %ld -> %ld kB, SwapFree %ld -> %ld kB (runtests' own VmRSS "
+				 "%ld -> %ld kB)", before.free, after.free, before.pagetables,
+				 after.pagetables, before.slab, after.slab, before.swap_free,
+				 after.swap_free, before.self_rss, after.self_rss);
 		printf("%sok %d %s%s%s\n", *why ? "not " : "", i + 1, names[i], *why ? " # " : "", why);
 		*why ? failed++ : passed++;
 	}

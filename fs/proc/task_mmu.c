@@ -22,6 +22,7 @@
 #include "linux/string.h"
 #include "linux/sched.h"
 #include "linux/pgtable.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "linux/rmap.h"
 #include "linux/sched/mm.h"
@@ -38,6 +39,8 @@ struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	unsigned long referenced, anonymous, anonymous_thp, shmem_thp, file_thp;
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_dirty;
+	unsigned long swap;             /* bytes swapped out */
+	u64 swap_pss;                   /* ... each divided by its entry's sharers, << PSS_SHIFT */
 	unsigned long pages, anon_pages, dirty_pages, mapcount_max;     /* numa_maps */
 };
 
@@ -135,11 +138,24 @@ static void smaps_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long ad
 		smaps_account(walk->private, page, false, pte_young(*pte), pte_dirty(*pte), false);
 }
 
-/* A page behind a migration entry is still in Rss (Linux's smaps_pte_entry). */
+/*
+ * A swap entry counts in Swap, and in SwapPss divided among the entries
+ * that share its slot; a page behind a migration entry is still in Rss
+ * (Linux's smaps_pte_entry).
+ */
 static void smaps_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
 {
-	smaps_account(walk->private, pfn_swap_entry_to_page(pte_to_swp_entry(*pte)), false, false,
-		      false, true);
+	swp_entry_t entry = pte_to_swp_entry(*pte);
+	struct mem_size_stats *mss = walk->private;
+
+	if (!non_swap_entry(entry)) {
+		int sharers = swp_swapcount(entry);
+
+		mss->swap += PAGE_SIZE;
+		mss->swap_pss += ((u64)PAGE_SIZE << PSS_SHIFT) / (sharers > 1 ? sharers : 1);
+		return;
+	}
+	smaps_account(mss, pfn_swap_entry_to_page(entry), false, false, false, true);
 }
 
 /* A THP behind a PMD migration entry: all of it, as its PMD counted (Linux's smaps_pmd_entry). */
@@ -272,8 +288,8 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bo
 		   "SwapPss:        %8lu kB\nLocked:         %8lu kB\n",
 		   mss->shared_clean >> 10, mss->shared_dirty >> 10, mss->private_clean >> 10,
 		   mss->private_dirty >> 10, mss->referenced >> 10, mss->anonymous >> 10, 0UL, 0UL,
-		   mss->anonymous_thp >> 10, mss->shmem_thp >> 10, mss->file_thp >> 10, 0UL, 0UL, 0UL,
-		   0UL, 0UL);
+		   mss->anonymous_thp >> 10, mss->shmem_thp >> 10, mss->file_thp >> 10, 0UL, 0UL,
+		   mss->swap >> 10, (unsigned long)(mss->swap_pss >> (10 + PSS_SHIFT)), 0UL);
 }
 
 /* Linux's VmFlags mnemonics for the flags foliOS has, in Linux's order. */
@@ -402,7 +418,7 @@ void task_mem(struct seq_file *m, struct inode *inode)
 {
 	struct mm_struct *mm = proc_mm_lock(inode);
 	unsigned long size, data, stack = 0, kb = PAGE_SIZE >> 10;
-	long anon, file, shmem, rss;
+	long anon, file, shmem, swap, rss;
 	struct vm_area_struct *vma;
 
 	if (!mm)
@@ -413,6 +429,7 @@ void task_mem(struct seq_file *m, struct inode *inode)
 	anon = READ_ONCE(mm->rss_anon);
 	file = READ_ONCE(mm->rss_file);
 	shmem = READ_ONCE(mm->rss_shmem);
+	swap = READ_ONCE(mm->rss_swap);
 	rss = anon + file + shmem;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
@@ -420,6 +437,6 @@ void task_mem(struct seq_file *m, struct inode *inode)
 	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
 		   "VmSwap:\t%8lu kB\n", size, MAX(READ_ONCE(mm->hiwater_rss), rss) * kb, rss * kb,
-		   anon * kb, file * kb, shmem * kb, data, stack, 0UL);
+		   anon * kb, file * kb, shmem * kb, data, stack, swap * kb);
 	proc_mm_unlock(mm);
 }

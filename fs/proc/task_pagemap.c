@@ -6,7 +6,7 @@
  * pagemap: one 64-bit entry per virtual page: the PFN (a teaching kernel
  * shows it), PM_SOFT_DIRTY, PM_MMAP_EXCLUSIVE (per mode: see
  * page_mapped_exclusively()), PM_FILE for a page-cache page, PM_PRESENT;
- * a migration entry shows as Linux's swap entry (PM_SWAP).
+ * a swap entry, and a migration entry, as Linux's swap entry (PM_SWAP).
  *
  * Locks: each walk holds the mm as fs/proc/task_walk.c says.
  */
@@ -81,18 +81,21 @@ static void pagemap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long 
 }
 
 /*
- * A migration entry (a split or migration has the page unmapped for a
- * moment): Linux's swap entry format, PM_SWAP with the type in bits 0-4
- * and the pfn above them, no PM_PRESENT, no PM_MMAP_EXCLUSIVE (Linux's
- * pte_to_pagemap_entry for a migration entry).
+ * A swap entry, or a migration entry (a split or migration has the page
+ * unmapped for a moment): Linux's swap entry format, PM_SWAP with the
+ * type in bits 0-4 and the offset (a migration entry's: its pfn) above
+ * them, no PM_PRESENT, no PM_MMAP_EXCLUSIVE (Linux's
+ * pte_to_pagemap_entry); PM_FILE for a migrating page-cache page.
  */
 static u64 pagemap_swap_entry(pte_t pte, u64 sd)
 {
 	swp_entry_t entry = pte_to_swp_entry(pte);
-	u64 frame = swp_type(entry) | ((u64)swp_offset_pfn(entry) << MAX_SWAPFILES_SHIFT);
+	bool swap = !non_swap_entry(entry);
+	u64 frame = swp_type(entry) |
+		    ((u64)(swap ? swp_offset(entry) : swp_offset_pfn(entry)) << MAX_SWAPFILES_SHIFT);
 
 	return (frame & PM_PFRAME_MASK) | PM_SWAP | (pte_swp_soft_dirty(pte) ? PM_SOFT_DIRTY : sd) |
-	       (folio_test_anon(pfn_swap_entry_folio(entry)) ? 0 : PM_FILE);
+	       (swap || folio_test_anon(pfn_swap_entry_folio(entry)) ? 0 : PM_FILE);
 }
 
 static void pagemap_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
@@ -236,16 +239,22 @@ static void clear_refs_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned lo
 }
 
 /*
- * A migration entry loses its soft-dirty bit (Linux's clear_soft_dirty)
- * and, unlike Linux's, its write permission too: the PTE that
- * remove_migration_ptes() makes is then write-protected like the others,
- * and the next write is recorded.  Other types leave it alone.
+ * A swap or migration entry loses its soft-dirty bit (Linux's
+ * clear_soft_dirty); a migration entry, unlike Linux's, its write
+ * permission too: the PTE that remove_migration_ptes() makes is then
+ * write-protected like the others, and the next write is recorded (a
+ * swap-in maps read-only what its entry says is soft-clean).  Other types
+ * leave it alone.
  */
 static void clear_refs_swap_pte_entry(struct proc_walk *walk, pte_t *pte, unsigned long addr)
 {
-	if (*(int *)walk->private == CLEAR_REFS_SOFT_DIRTY)
-		set_pte_at(walk->vma->vm_mm, addr, pte,
-			   pte_swp_clear_soft_dirty(migration_pte_wrprotect(*pte, true)));
+	pte_t ptent = *pte;
+
+	if (*(int *)walk->private != CLEAR_REFS_SOFT_DIRTY)
+		return;
+	if (is_migration_entry(pte_to_swp_entry(ptent)))
+		ptent = migration_pte_wrprotect(ptent, true);
+	set_pte_at(walk->vma->vm_mm, addr, pte, pte_swp_clear_soft_dirty(ptent));
 }
 
 static void clear_refs_swap_pmd_entry(struct proc_walk *walk, pmd_t *pmd, unsigned long addr,

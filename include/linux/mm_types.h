@@ -25,6 +25,14 @@
 #include "linux/pgtable_types.h"
 
 
+/*
+ * A swap entry (Linux's, here because struct folio holds one): a device's
+ * type and a slot's offset, or a special entry (linux/swapops.h).
+ */
+typedef struct {
+	unsigned long val;
+} swp_entry_t;
+
 struct page {
 	unsigned long flags;
 	union {
@@ -78,6 +86,7 @@ enum pageflags {
 	PG_dirty,        /* a page-cache folio was written since it was last clean */
 	PG_swapbacked,   /* shmem/tmpfs: memory is its only home (no file behind it) */
 	PG_waiters,      /* a task sleeps on the folio lock: folio_unlock wakes it */
+	PG_swapcache,    /* an anon folio in the swap cache: folio->swap names its first slot */
 	NR_PAGEFLAGS,
 };
 
@@ -121,6 +130,8 @@ struct mm_struct {
 	long rss_anon;                  /* anon pages mapped by this mm (RssAnon), a PMD counts 512 */
 	long rss_file;                  /* page-cache pages of files but shmem mapped (RssFile) */
 	long rss_shmem;                 /* shmem pages mapped (RssShmem) */
+	long rss_swap;                  /* swap entries in its page tables (VmSwap, Linux's MM_SWAPENTS) */
+	struct list_head mmlist;        /* on swap_mmlist once it has had a swap entry (try_to_unuse) */
 	long hiwater_rss;               /* the RSS's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
 	/*
@@ -280,7 +291,10 @@ struct folio {
 			struct list_head lru;
 			void *mapping;
 			unsigned long index;
-			void *private;
+			union {
+				void *private;
+				swp_entry_t swap;       /* PG_swapcache: its first page's slot */
+			};
 			atomic_t _mapcount;
 			atomic_t _refcount;
 			unsigned long memcg_data;

@@ -149,6 +149,7 @@ FOLIO_FLAG(locked, PG_locked)
 FOLIO_FLAG(uptodate, PG_uptodate)
 FOLIO_FLAG(dirty, PG_dirty)
 FOLIO_FLAG(swapbacked, PG_swapbacked)
+FOLIO_FLAG(swapcache, PG_swapcache)
 #undef FOLIO_FLAG
 
 /*

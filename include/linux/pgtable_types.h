@@ -99,6 +99,9 @@ static inline pte_t pte_next_pfn(pte_t pte)    { return pte_advance_pfn(pte, 1);
 static inline bool pte_swp_soft_dirty(pte_t pte)        { return pgval_swp_soft_dirty(pte_val(pte)); }
 static inline pte_t pte_swp_mksoft_dirty(pte_t pte)     { return __pte(pgval_swp_mksoft_dirty(pte_val(pte))); }
 static inline pte_t pte_swp_clear_soft_dirty(pte_t pte) { return __pte(pgval_swp_clear_soft_dirty(pte_val(pte))); }
+static inline bool pte_swp_exclusive(pte_t pte)         { return pgval_swp_exclusive(pte_val(pte)); }
+static inline pte_t pte_swp_mkexclusive(pte_t pte)      { return __pte(pgval_swp_mkexclusive(pte_val(pte))); }
+static inline pte_t pte_swp_clear_exclusive(pte_t pte)  { return __pte(pgval_swp_clear_exclusive(pte_val(pte))); }
 
 /* ---- PMD: a PTE table, a 2 MiB leaf, or a swap-format entry ---- */
 static inline bool pmd_none(pmd_t pmd)        { return pgval_none(pmd_val(pmd)); }

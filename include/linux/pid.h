@@ -6,5 +6,6 @@ struct file;
 
 int alloc_pid(void);
 int pidfd_pid(const struct file *file);
+struct mm_struct *pidfd_get_mm(int pidfd, long *err);
 
 #endif

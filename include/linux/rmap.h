@@ -124,6 +124,7 @@ enum ttu_flags {
 	TTU_SPLIT_HUGE_PMD = BIT(0),    /* split the folio's PMD mappings into PTEs first */
 };
 void try_to_migrate(struct folio *folio, enum ttu_flags flags);
+void try_to_unmap(struct folio *folio);
 
 /*
  * A folio this vma's mm alone maps became exclusive (COW reuse): point it

@@ -1,6 +1,7 @@
 /*
- * Swap-format page-table entries (Linux's include/linux/swapops.h), of
- * which foliOS uses one kind: the migration entry.
+ * Swap-format page-table entries (Linux's include/linux/swapops.h): a
+ * swap entry (type < MAX_SWAPFILES: a device and a slot, linux/swap.h) or
+ * a special entry, of which foliOS uses one kind: the migration entry.
  *
  * A split or a migration first makes a folio's mappings unreachable:
  * try_to_migrate() (mm/rmap_migrate.c) replaces each PTE that maps a page
@@ -26,10 +27,6 @@
 
 #include "linux/pgtable.h"
 #include "linux/page-flags.h"
-
-typedef struct {
-	unsigned long val;
-} swp_entry_t;
 
 #define SWP_TYPE_SHIFT          __SWP_OFFSET_BITS
 #define SWP_OFFSET_MASK         (BIT(SWP_TYPE_SHIFT) - 1)
@@ -77,6 +74,12 @@ static inline swp_entry_t pte_to_swp_entry(pte_t pte)
 static inline pte_t swp_entry_to_pte(swp_entry_t entry)
 {
 	return __pte(__swp_entry_to_pgval(swp_type(entry), swp_offset(entry)));
+}
+
+/* A special entry, not one naming a swap device's slot (Linux's non_swap_entry). */
+static inline bool non_swap_entry(swp_entry_t entry)
+{
+	return swp_type(entry) >= MAX_SWAPFILES;
 }
 
 static inline bool is_migration_entry(swp_entry_t entry)

@@ -4,7 +4,7 @@
  * AnonHugePages; the page cache's: NR_FILE_PAGES Cached (with Shmem),
  * NR_SHMEM Shmem, NR_SHMEM_THPS ShmemHugePages, NR_FILE_MAPPED Mapped,
  * NR_FILE_DIRTY Dirty, NR_SHMEM_PMDMAPPED ShmemPmdMapped,
- * NR_FILE_PMDMAPPED FilePmdMapped.  Updated with atomics; no lock.
+ * NR_FILE_PMDMAPPED FilePmdMapped, NR_SWAPCACHE SwapCached.  Updated with atomics; no lock.
  */
 #ifndef _LINUX_VMSTAT_H
 #define _LINUX_VMSTAT_H
@@ -23,6 +23,7 @@ enum node_stat_item {
 	NR_SHMEM_PMDMAPPED,     /* pages of shmem THPs mapped by a PMD */
 	NR_FILE_THPS,           /* pages of PMD-sized page-cache folios not shmem's */
 	NR_FILE_PMDMAPPED,      /* ... mapped by a PMD */
+	NR_SWAPCACHE,           /* pages in the swap cache (SwapCached) */
 	NR_VM_NODE_STAT_ITEMS,
 };
 
@@ -36,6 +37,32 @@ static inline void mod_node_page_state(enum node_stat_item item, long delta)
 static inline unsigned long global_node_page_state(enum node_stat_item item)
 {
 	return atomic_long_read(&vm_node_stat[item]);
+}
+
+/*
+ * Events since boot (Linux's vm_event_item subset, /proc/vmstat's names
+ * in vmstat_text[]): pages read from and written to swap, THPs swapped
+ * out whole, and split first for want of consecutive slots.  Atomics
+ * (Linux's are per-CPU, summed when read).
+ */
+enum vm_event_item {
+	PSWPIN,
+	PSWPOUT,
+	THP_SWPOUT,
+	THP_SWPOUT_FALLBACK,
+	NR_VM_EVENT_ITEMS,
+};
+
+extern atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
+
+static inline void count_vm_events(enum vm_event_item item, long delta)
+{
+	atomic_long_add(delta, &vm_events[item]);
+}
+
+static inline void count_vm_event(enum vm_event_item item)
+{
+	count_vm_events(item, 1);
 }
 
 /*

@@ -21,6 +21,11 @@ extern unsigned long host_min_flt, host_maj_flt;  /* task_account_fault()'s coun
 const char *host_log(void);
 void host_log_clear(void);
 
+/* tests/host/hostswap.c: a swap device of slots slots in host memory. */
+void host_swapon(unsigned int slots);
+void host_swapoff(void);
+extern int host_swap_fail_io;           /* I/Os to fail from now on */
+
 /* A test group's name with the variant: "rmap (mapcount-pages)". */
 #define VARIANT_LABEL(name) name " (" MAPCOUNT_VARIANT ")"
 

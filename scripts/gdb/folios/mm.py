@@ -17,17 +17,25 @@ SWP_PFN_BITS = 40
 
 
 def migration(entry):
-    """A swap-format PTE (P and PROTNONE clear, not 0): a migration entry
-    (asm/pgtable.h, include/linux/swapops.h): type in bits 59-63, the offset
-    inverted in bits 9-58, soft-dirty in bit 1."""
+    """A swap-format PTE (P and PROTNONE clear, not 0): a swap or migration
+    entry (asm/pgtable.h, include/linux/swapops.h): type in bits 59-63, the
+    offset inverted in bits 9-58, soft-dirty in bit 1, exclusive in bit 3."""
     return entry and not entry & 0x101
 
 
 def decode_migration(entry):
-    """'migration write pfn 0x1234 young dirty soft-dirty'."""
+    """'swap type 0 offset 0x12 exclusive soft-dirty', or
+    'migration write pfn 0x1234 young dirty soft-dirty'."""
     swp_type = entry >> 59
     mask = (1 << 64) - 1
     offset = ((~entry & mask) << 5 & mask) >> 14
+    if swp_type < 28:
+        words = ["swap", "type %d" % swp_type, "offset %#x" % offset]
+        if entry >> 3 & 1:
+            words.append("exclusive")
+        if entry >> 1 & 1:
+            words.append("soft-dirty")
+        return " ".join(words)
     words = ["migration", SWP_TYPES.get(swp_type, "type %d?" % swp_type),
              "pfn %#x" % (offset & ((1 << SWP_PFN_BITS) - 1))]
     if offset >> SWP_PFN_BITS & 1:
@@ -119,7 +127,10 @@ it keeps."""
                 return
             if kind == "migration":
                 print("%s  %s" % (where, decode_migration(entry)))
-                print("=> unmapped for a split or migration: a fault waits for the folio lock")
+                if entry >> 59 < 28:
+                    print("=> swapped out: a fault reads it back (do_swap_page)")
+                else:
+                    print("=> unmapped for a split or migration: a fault waits for the folio lock")
                 return
             print("%s  %s" % (where, decode(entry)))
             if kind == "leaf":

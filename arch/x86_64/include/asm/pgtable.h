@@ -146,20 +146,24 @@ static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | _PAGE_PSE; }
  * PROT_NONE, not none; the CPU ignores every bit of it.  foliOS has no
  * swap yet; linux/swapops.h uses the format for migration entries.
  *
- *   63   59 58                              9  8  7      2    1    0
- *   [ type ][ ~offset (50 bits, inverted)    ][0][0][ 0 ... ][SD][P=0]
+ *   63   59 58                              9  8  7  4   3    2   1    0
+ *   [ type ][ ~offset (50 bits, inverted)    ][0][0][0..][EX][0 ][SD][P=0]
  *
  * As Linux's __swp_entry: the type in the top 5 bits, the offset stored
  * inverted (an L1TF mitigation there: the "frame" a CPU might speculate
  * on lies above all RAM; here it keeps offset 0 of type 0 from being
  * none), bit 8 clear so no entry reads as PROT_NONE, bit 7 clear so no
  * PMD entry reads as a leaf.  SD, bit 1, is the entry's soft-dirty bit
- * (Linux's _PAGE_SWP_SOFT_DIRTY, the present entry's RW).
+ * (Linux's _PAGE_SWP_SOFT_DIRTY, the present entry's RW); EX, bit 3,
+ * says the page was AnonExclusive when it went to swap (Linux's
+ * _PAGE_SWP_EXCLUSIVE, the present entry's PWT), so its swap-in may map
+ * it writable without a copy.
  */
 #define __SWP_TYPE_BITS         5
 #define __SWP_OFFSET_FIRST_BIT  9
 #define __SWP_OFFSET_BITS       (64 - __SWP_TYPE_BITS - __SWP_OFFSET_FIRST_BIT)
 #define _PAGE_SWP_SOFT_DIRTY    _PAGE_RW
+#define _PAGE_SWP_EXCLUSIVE     _PAGE_PWT
 static inline pgval_t __swp_entry_to_pgval(unsigned int type, unsigned long offset)
 {
 	return (~(pgval_t)offset << (__SWP_OFFSET_FIRST_BIT + __SWP_TYPE_BITS) >> __SWP_TYPE_BITS) |
@@ -173,6 +177,9 @@ static inline unsigned long __pgval_swp_offset(pgval_t e)
 static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & _PAGE_SWP_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | _PAGE_SWP_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~_PAGE_SWP_SOFT_DIRTY; }
+static inline bool pgval_swp_exclusive(pgval_t e)        { return e & _PAGE_SWP_EXCLUSIVE; }
+static inline pgval_t pgval_swp_mkexclusive(pgval_t e)   { return e | _PAGE_SWP_EXCLUSIVE; }
+static inline pgval_t pgval_swp_clear_exclusive(pgval_t e) { return e & ~_PAGE_SWP_EXCLUSIVE; }
 
 /*
  * Changes to an entry the MMU may be using.  A CPU's page walk sets A

@@ -109,7 +109,7 @@ static inline pgval_t pgval_mkhuge(pgval_t e)    { return e | SW_LEAF; }
 
 /*
  * A swap-format entry (linux/swapops.h), laid out unlike x86's: P, LEAF
- * and NONE clear, SD its soft-dirty bit, the type in bits 11-15 and the
+ * and NONE clear, SD its soft-dirty bit, X its exclusive bit, the type in bits 11-15 and the
  * offset inverted in bits 16-63 (so that no entry, type 0 offset 0
  * included, is none).
  */
@@ -124,6 +124,10 @@ static inline unsigned long __pgval_swp_offset(pgval_t e) { return ~e >> 16; }
 static inline bool pgval_swp_soft_dirty(pgval_t e)       { return e & SW_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_mksoft_dirty(pgval_t e)  { return e | SW_SOFT_DIRTY; }
 static inline pgval_t pgval_swp_clear_soft_dirty(pgval_t e) { return e & ~SW_SOFT_DIRTY; }
+/* The exclusive bit of a swap entry (x86's bit 3, as here: SW_X means nothing in one). */
+static inline bool pgval_swp_exclusive(pgval_t e)        { return e & SW_X; }
+static inline pgval_t pgval_swp_mkexclusive(pgval_t e)   { return e | SW_X; }
+static inline pgval_t pgval_swp_clear_exclusive(pgval_t e) { return e & ~SW_X; }
 
 /*
  * Changes to an entry the soft MMU may be using: its walk sets A and D by

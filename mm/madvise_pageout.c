@@ -1,0 +1,187 @@
+/*
+ * MADV_COLD and MADV_PAGEOUT (Linux's madvise_cold_or_pageout_pte_range
+ * in mm/madvise.c): the pages of a range are made old (their accessed
+ * bits cleared) and, for PAGEOUT, reclaimed to swap at once
+ * (reclaim_pages, mm/vmscan.c).  Linux's COLD also moves them to the
+ * inactive LRU list, which foliOS has not yet: old is all it does here.
+ *
+ * Only folios this process alone maps are touched — a folio maybe mapped
+ * by another mm (the MM owner tracking's "maybe mapped shared" bit, or a
+ * small folio's mapcount) is left alone, as Linux does, so one process
+ * cannot push another's working set out.  A large folio the range covers
+ * only in part is split first (if that fails it stays); one it covers
+ * whole goes whole: a THP mapped by a PMD is paged out as one folio.
+ *
+ * Locks: the mmap_lock for read (madvise's); each PMD or PTE table's lock
+ * while looking, none while reclaiming (the folios collected hold a
+ * reference each) or splitting (the folio lock, taken by trylock).
+ */
+#include "linux/errno.h"
+#include "linux/huge_mm.h"
+#include "linux/mmap_lock.h"
+#include "linux/page-flags.h"
+#include "linux/rmap.h"
+#include "linux/swap.h"
+#include "mm/deferred_split.h"
+#include "mm/internal.h"
+
+#define PAGEOUT_BATCH 32
+
+struct pageout_walk {
+	struct vm_area_struct *vma;
+	bool pageout;                   /* MADV_PAGEOUT, else MADV_COLD */
+	unsigned int nr;                /* folios collected, a reference each */
+	struct folio *folios[PAGEOUT_BATCH];
+};
+
+/* Reclaim (PAGEOUT) and release what the walk collected. */
+static void pageout_flush(struct pageout_walk *w)
+{
+	if (w->pageout)
+		reclaim_pages(w->folios, w->nr);
+	for (unsigned int i = 0; i < w->nr; i++)
+		folio_put(w->folios[i]);
+	w->nr = 0;
+}
+
+/* Keep folio (a reference taken) for reclaim, if paging out. */
+static void pageout_collect(struct pageout_walk *w, struct folio *folio)
+{
+	if (!w->pageout)
+		return;
+	folio_get(folio);
+	w->folios[w->nr++] = folio;
+}
+
+/*
+ * The PMD leaf at addr (next: the end of the advised part of it).  Made
+ * old and collected if the range covers it and this mm alone maps its
+ * folio; split into PTEs if the range covers part of it (true: go on at
+ * the PTE level).  Under pmd_lock.
+ */
+static bool pageout_pmd(struct pageout_walk *w, pmd_t *pmd, unsigned long addr, unsigned long next)
+{
+	struct mm_struct *mm = w->vma->vm_mm;
+	spinlock_t *ptl = pmd_lock(mm, pmd);
+	bool split = false;
+	struct folio *folio;
+
+	if (!pmd_trans_huge(*pmd) || is_huge_zero_pmd(*pmd))
+		goto unlock;
+	folio = page_folio(pfn_to_page(pmd_pfn(*pmd)));
+	if (folio_maybe_mapped_shared(folio))
+		goto unlock;
+	if (next - addr != PMD_SIZE) {
+		__split_huge_pmd_locked(w->vma, pmd, addr);
+		split = true;
+		goto unlock;
+	}
+	pgval_test_and_clear_young(&pmd->pmd);
+	pageout_collect(w, folio);
+unlock:
+	spin_unlock(ptl);
+	return split;
+}
+
+/*
+ * Split the large folio that the range covers only in part (no lock
+ * held): true if it is split now, and the PTE table is to be looked at
+ * again.
+ */
+static bool pageout_split(struct folio *folio)
+{
+	bool split = false;
+
+	if (folio_trylock(folio)) {
+		split = !split_queued_folio_to_list(folio, 0, NULL);
+		folio_unlock(folio);
+	}
+	folio_put(folio);
+	return split;
+}
+
+/*
+ * The PTEs of [addr, end) under pmd: each folio this mm alone maps made
+ * old and collected, a large one only if the range covers it whole (else
+ * split, and the table looked at again).  Returns where to go on: end, or
+ * earlier when the batch is full or a split needs the lock dropped.
+ */
+static unsigned long pageout_pte_range(struct pageout_walk *w, pmd_t *pmd, unsigned long addr,
+				       unsigned long end)
+{
+	struct mm_struct *mm = w->vma->vm_mm;
+	struct folio *split = NULL;
+	int nr = 1;
+	spinlock_t *ptl;
+	pte_t *pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+
+	if (!pte)
+		return end;
+	for (; addr < end && w->nr < PAGEOUT_BATCH; addr += (unsigned long)nr << PAGE_SHIFT, pte += nr) {
+		pte_t ptent = ptep_get(pte);
+		struct page *page;
+		struct folio *folio;
+
+		nr = 1;
+		if (!pte_present(ptent) || !(page = vm_normal_page(w->vma, addr, ptent)))
+			continue;
+		folio = page_folio(page);
+		if (folio_maybe_mapped_shared(folio) || (!folio_test_large(folio) && folio_mapcount(folio) != 1))
+			continue;
+		if (folio_test_large(folio)) {
+			nr = folio_pte_batch(folio, pte, (end - addr) >> PAGE_SHIFT);
+			if (page != &folio->page || nr != folio_nr_pages(folio)) {
+				split = folio;
+				folio_get(split);
+				break;
+			}
+		}
+		for (int i = 0; i < nr; i++)
+			ptep_test_and_clear_young(mm, addr + i * PAGE_SIZE, pte + i);
+		pageout_collect(w, folio);
+	}
+	pte_unmap_unlock(pte, ptl);
+	if (split && !pageout_split(split))
+		addr += (unsigned long)nr << PAGE_SHIFT;        /* it stays whole: skip its pages */
+	return addr;
+}
+
+/*
+ * MADV_COLD (pageout false) or MADV_PAGEOUT on [start, end) inside vma:
+ * 0, or -EINVAL for a PFN map, whose pages are not on Linux's LRU
+ * (foliOS has no mlock, Linux's other -EINVAL).  The caller holds the
+ * mmap_lock for read.
+ */
+int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, unsigned long end,
+			    bool pageout)
+{
+	struct pageout_walk *w;
+	unsigned long addr = start;
+
+	mmap_assert_locked(vma->vm_mm);
+	if (vma->vm_flags & VM_PFNMAP)
+		return -EINVAL;
+	w = kmalloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->vma = vma;
+	w->pageout = pageout;
+	w->nr = 0;
+	while (addr < end) {
+		unsigned long next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
+		pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
+
+		if (pmd && pmd_trans_huge(pmdp_get(pmd)) && !pageout_pmd(w, pmd, addr, next))
+			addr = next;
+		else if (pmd && pmd_present(pmdp_get(pmd)) && !pmd_trans_huge(pmdp_get(pmd)))
+			addr = pageout_pte_range(w, pmd, addr, next);
+		else
+			addr = next;
+		if (w->nr == PAGEOUT_BATCH || addr == next)
+			pageout_flush(w);
+		cond_resched();
+	}
+	pageout_flush(w);
+	kfree(w);
+	return 0;
+}

@@ -1,0 +1,208 @@
+/*
+ * The swap cache (Linux's mm/swap_state.c): an address_space per swap
+ * device whose index is the slot offset, holding the anon folios on their
+ * way to or from the disk, or both in memory and on it.
+ *
+ *   swapper_spaces[type].i_pages:  offset -> folio (a large folio in each
+ *                                  of its slots, as the page cache does)
+ *   folio: PG_swapcache, folio->swap = its first page's entry,
+ *          one reference per page held by the cache
+ *
+ * A folio enters by pageout (add_to_swap: new slots) or swap-in
+ * (swapin_folio: the slot of the faulting entry), and leaves when its
+ * data is safe on disk and nothing maps it (pageout), or when no swap
+ * entry names its slots any more (folio_free_swap: swap-in, zap).  While
+ * in it, a fault on any entry of its slots finds it here instead of
+ * reading the disk, so a folio two processes share stays one folio.
+ *
+ * Locks: a folio enters and leaves under its folio lock and the cache's
+ * xa_lock (lookups: RCU, filemap_get_folio).  Order: linux/swap.h.
+ */
+#include "linux/errno.h"
+#include "linux/fs.h"
+#include "linux/gfp.h"
+#include "linux/page-flags.h"
+#include "linux/pagemap.h"
+#include "linux/rmap.h"
+#include "linux/swap.h"
+#include "linux/vmstat.h"
+
+static struct address_space swapper_spaces[MAX_SWAPFILES];
+
+/* The swap cache of entry's device (Linux's swap_address_space). */
+struct address_space *swap_address_space(swp_entry_t entry)
+{
+	return &swapper_spaces[swp_type(entry)];
+}
+
+/* An empty swap cache for a device being swapped on. */
+void swap_cache_init(unsigned int type)
+{
+	address_space_init_once(&swapper_spaces[type], NULL);
+	xa_init(&swapper_spaces[type].i_pages, "swapper_space->i_pages");
+}
+
+/* Pages in every device's swap cache (SwapCached). */
+unsigned long total_swapcache_pages(void)
+{
+	return global_node_page_state(NR_SWAPCACHE);
+}
+
+/* The folio the swap cache holds for entry, with a reference; NULL if none. */
+struct folio *swap_cache_get_folio(swp_entry_t entry)
+{
+	return filemap_get_folio(swap_address_space(entry), swp_offset(entry));
+}
+
+/*
+ * Put the locked folio in the swap cache at entry's slots, whose
+ * SWAP_HAS_CACHE the caller set (Linux's add_to_swap_cache): a reference
+ * per page, PG_swapcache, folio->swap.  0 or -ENOMEM.
+ */
+static int add_to_swap_cache(struct folio *folio, swp_entry_t entry)
+{
+	struct address_space *as = swap_address_space(entry);
+	unsigned long nr = folio_nr_pages(folio), off = swp_offset(entry);
+	int err;
+
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(folio_test_swapcache(folio), folio);
+	folio_ref_add(folio, nr);
+	folio->swap = entry;
+	folio_set_swapcache(folio);
+	xa_lock(&as->i_pages);
+	err = xa_store_range(&as->i_pages, off, off + nr - 1, folio);
+	if (!err)
+		as->nrpages += nr;
+	xa_unlock(&as->i_pages);
+	if (err) {
+		folio_clear_swapcache(folio);
+		folio->swap.val = 0;
+		folio_put_refs(folio, nr);
+		return err;
+	}
+	mod_node_page_state(NR_SWAPCACHE, nr);
+	return 0;
+}
+
+/*
+ * Take the locked folio out of the swap cache's tree and counters, its
+ * PG_swapcache and folio->swap cleared (Linux's __delete_from_swap_cache):
+ * the cache's references and the slots' SWAP_HAS_CACHE are the caller's
+ * to drop.
+ */
+void __delete_from_swap_cache(struct folio *folio, swp_entry_t entry)
+{
+	struct address_space *as = swap_address_space(entry);
+	unsigned long nr = folio_nr_pages(folio), off = swp_offset(entry);
+
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_swapcache(folio), folio);
+	xa_lock(&as->i_pages);
+	for (unsigned long i = off; i < off + nr; i++)
+		xa_erase(&as->i_pages, i);
+	as->nrpages -= nr;
+	xa_unlock(&as->i_pages);
+	folio_clear_swapcache(folio);
+	folio->swap.val = 0;
+	mod_node_page_state(NR_SWAPCACHE, -(long)nr);
+}
+
+/*
+ * Take the locked folio out of the swap cache (Linux's
+ * delete_from_swap_cache): its slots lose SWAP_HAS_CACHE (freed if no
+ * entry names them), the cache its references.  The caller holds one.
+ */
+void delete_from_swap_cache(struct folio *folio)
+{
+	swp_entry_t entry = folio->swap;
+
+	__delete_from_swap_cache(folio, entry);
+	put_swap_folio(folio, entry);
+	folio_put_refs(folio, folio_nr_pages(folio));
+}
+
+/*
+ * Give the locked anon folio swap slots and put it in the swap cache,
+ * dirty, so pageout writes it (Linux's add_to_swap).  False if no device
+ * has the slots (a large folio: the caller splits it and tries again) or
+ * memory ran out.
+ */
+bool add_to_swap(struct folio *folio)
+{
+	swp_entry_t entry = folio_alloc_swap(folio);
+
+	if (!entry.val)
+		return false;
+	if (add_to_swap_cache(folio, entry)) {
+		put_swap_folio(folio, entry);
+		return false;
+	}
+	folio_set_dirty(folio);
+	return true;
+}
+
+/*
+ * A folio's last mapping went (the mmu_gather's release, Linux's
+ * free_swap_cache): if it is in the swap cache and no swap entry needs
+ * it, out it goes, so the page is freed with the mapping's reference.
+ * Only a trylock: a holder of the lock decides.
+ */
+void free_swap_cache(struct folio *folio)
+{
+	if (folio_test_swapcache(folio) && !folio_mapped(folio) && folio_trylock(folio)) {
+		folio_free_swap(folio);
+		folio_unlock(folio);
+	}
+}
+
+/*
+ * The folio for a swap-in of entry, whose device the caller holds
+ * (Linux's __read_swap_cache_async and swap_read_folio): from the swap
+ * cache, or a new order-0 folio added to it and read from disk.  Returned
+ * with a reference, locked, uptodate unless the read failed (*err = -EIO;
+ * the folio stays in the cache, and a later fault reads again); NULL with
+ * *err = -ENOMEM, or -ENOENT if the slot is free (the entry was stale).
+ * *err is 1 when the disk was read (a major fault).
+ */
+struct folio *swapin_folio(swp_entry_t entry, int *err)
+{
+	struct folio *folio;
+
+	for (;;) {
+		folio = swap_cache_get_folio(entry);
+		if (folio) {
+			*err = 0;
+			folio_lock(folio);
+			if (folio_test_swapcache(folio) &&
+			    entry.val - folio->swap.val < (unsigned long)folio_nr_pages(folio))
+				return folio;
+			folio_unlock(folio);            /* it left the cache meanwhile */
+			folio_put(folio);
+			continue;
+		}
+		folio = folio_alloc(GFP_KERNEL, 0);
+		if (!folio) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		__folio_set_locked(folio);
+		*err = swapcache_prepare(entry);
+		if (!*err)
+			break;
+		folio_unlock(folio);
+		folio_put(folio);
+		if (*err != -EEXIST)
+			return NULL;
+		cond_resched();         /* another swap-in is adding it: look again */
+	}
+	if (add_to_swap_cache(folio, entry)) {
+		put_swap_folio(folio, entry);
+		folio_unlock(folio);
+		folio_put(folio);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = swap_read_folio(folio) ? -EIO : 1;
+	return folio;
+}
