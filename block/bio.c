@@ -20,6 +20,7 @@
 #include "linux/blkdev.h"
 #include "linux/completion.h"
 #include "linux/errno.h"
+#include "linux/fault-inject.h"
 #include "linux/panic.h"
 #include "linux/printk.h"
 #include "linux/slab.h"
@@ -89,12 +90,25 @@ int blk_status_to_errno(blk_status_t status)
 	return -EIO;
 }
 
+struct fault_attr fail_make_request;
+
+/*
+ * Should this read or write fail, by fault injection (Linux's
+ * should_fail_bio): the disk asked for it (make-it-fail) and
+ * fail_make_request= says this one.
+ */
+static bool should_fail_bio(struct bio *bio)
+{
+	return READ_ONCE(bio->bi_bdev->bd_make_it_fail) && should_fail(&fail_make_request);
+}
+
 /*
  * Hand bio to its disk's driver (Linux's submit_bio): it ends, by
  * bi_end_io, once the device has done it — maybe before this returns.
  * Reads and writes must be whole logical blocks inside the disk (else it
  * ends at once with BLK_STS_IOERR, as Linux's bio_check_eod and
- * bio_check_alignment) of at most max_segments segments.  Process
+ * bio_check_alignment) of at most max_segments segments; fault injection
+ * may end one so too.  Process
  * context: the driver may sleep for room in its queue.
  */
 void submit_bio(struct bio *bio)
@@ -108,7 +122,8 @@ void submit_bio(struct bio *bio)
 	     ((bio->bi_iter.bi_sector << SECTOR_SHIFT) & (lbs - 1)) ||
 	     bio->bi_vcnt > bdev->bd_disk->max_segments ||
 	     bio->bi_iter.bi_sector >= bdev->bd_nr_sectors ||
-	     nr > bdev->bd_nr_sectors - bio->bi_iter.bi_sector)) {
+	     nr > bdev->bd_nr_sectors - bio->bi_iter.bi_sector ||
+	     should_fail_bio(bio))) {
 		bio->bi_status = BLK_STS_IOERR;
 		bio_endio(bio);
 		return;

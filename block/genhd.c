@@ -127,8 +127,27 @@ static int disk_attr_show(const struct thp_attr *attr, int n, char *buf, size_t 
 	return snprintf(buf, size, "%llu\n", (unsigned long long)get_capacity(disk));
 }
 
+/* /sys/block/<name>/make-it-fail: "0" or "1", whether fail_make_request applies (Linux's). */
+static int disk_fail_show(const struct thp_attr *attr, int n, char *buf, size_t size)
+{
+	struct gendisk *disk = disk_nth(n);
+
+	return snprintf(buf, size, "%d\n", disk && READ_ONCE(disk->part0->bd_make_it_fail));
+}
+
+static int disk_fail_store(const struct thp_attr *attr, int n, const char *buf, size_t len)
+{
+	struct gendisk *disk = disk_nth(n);
+
+	if (!disk)
+		return -ENODEV;
+	WRITE_ONCE(disk->part0->bd_make_it_fail, simple_strtoul(buf, NULL, 10) != 0);
+	return len;
+}
+
 const struct thp_attr disk_attr[] = {
 	{ .name = "dev", .show = disk_attr_show, .item = 1 },
+	{ .name = "make-it-fail", .show = disk_fail_show, .store = disk_fail_store },
 	{ .name = "size", .show = disk_attr_show, .item = 0 },
 	{ 0 },
 };

@@ -45,7 +45,8 @@ static void setup_loglevel(void)
  * mm switches from the command line: the THP policy in Linux's syntax
  * (transparent_hugepage=always|madvise|never, thp_anon=16K,32K:always;…)
  * and foliOS's mapcount_trace=all|order:N|pfn:P; allocation fault injection
- * (Linux's fail_page_alloc= and failslab=, foliOS's fail_seed=).
+ * and disk I/O fault injection (Linux's fail_page_alloc=, failslab= and
+ * fail_make_request=, foliOS's fail_seed=).
  */
 static void setup_mm_options(void)
 {
@@ -65,6 +66,9 @@ static void setup_mm_options(void)
 	if (cmdline_get(boot_info.cmdline, "failslab", val, sizeof(val)) &&
 	    setup_fault_attr(&failslab, val))
 		pr_warn("failslab=%s: not interval,probability,space,times; ignored\n", val);
+	if (cmdline_get(boot_info.cmdline, "fail_make_request", val, sizeof(val)) &&
+	    setup_fault_attr(&fail_make_request, val))
+		pr_warn("fail_make_request=%s: not interval,probability,space,times; ignored\n", val);
 	if (cmdline_get(boot_info.cmdline, "fail_seed", val, sizeof(val)))
 		fault_inject_seed(simple_strtoul(val, NULL, 0));
 	if (cmdline_has(boot_info.cmdline, "mapcount_shadow") && mapcount_shadow_setup())

@@ -25,6 +25,7 @@
 #include "mm/internal.h"
 #include "linux/rmap.h"
 #include "linux/huge_mm.h"
+#include "linux/swap.h"
 #include "linux/swapops.h"
 #include "linux/string.h"
 #include "linux/mmap_lock.h"
@@ -59,12 +60,14 @@ static bool hugepage_vma_check(const struct vm_area_struct *vma)
 }
 
 /*
- * Are all references to folio its mappings (Linux's is_refcount_suitable)?
- * Every mapping holds one; anything more is a pin or a walker's.
+ * Are all references to folio its mappings and the swap cache's (Linux's
+ * is_refcount_suitable)?  Every mapping holds one, the swap cache one per
+ * page; anything more is a pin or a walker's.
  */
 static bool is_refcount_suitable(struct folio *folio)
 {
-	return folio_ref_count(folio) == folio_mapcount(folio);
+	return folio_ref_count(folio) ==
+	       folio_mapcount(folio) + (folio_test_swapcache(folio) ? folio_nr_pages(folio) : 0);
 }
 
 /*
@@ -97,6 +100,7 @@ static long __collapse_huge_page_copy(pte_t *table, struct folio *new,
 		memcpy(page_address(folio_page(new, i)), page_address(page), nr * PAGE_SIZE);
 		__clear_ptes(&table[i], nr);
 		folio_remove_rmap_ptes(folio, page, nr, vma);
+		free_swap_cache(folio);         /* a page swapped in for the collapse */
 		folio_put_refs(folio, nr);
 		used += nr - 1;
 		rss += nr;
@@ -162,7 +166,7 @@ static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long had
 		if (is_swap_pte(pte[i])) {
 			VM_WARN_ON_ONCE(non_swap_entry(pte_to_swp_entry(pte[i])),
 					"khugepaged: a migration entry under the anon_vma lock");
-			return SCAN_EXCEED_SWAP_PTE;    /* Linux swaps them in first: not foliOS yet */
+			return SCAN_EXCEED_SWAP_PTE;    /* swapped out again since the swap-in */
 		}
 		if (!pte_present(pte[i]) || pte_special(pte[i]))
 			continue;               /* none or the zero page */
@@ -179,6 +183,28 @@ static int hpage_collapse_scan_pmd(struct vm_area_struct *vma, unsigned long had
 	if (!writable)
 		return SCAN_PAGE_RO;
 	return collapse_huge_page(vma, haddr, pmd);
+}
+
+/*
+ * Bring back the swapped-out pages of the 2 MiB range at haddr before it
+ * is scanned (Linux's __collapse_huge_page_swapin; MADV_COLLAPSE does not
+ * stop at max_ptes_swap): each by the fault a read would take.  SCAN_FAIL
+ * if one cannot be read, else SCAN_SUCCEED.  The mmap_lock held, no other.
+ */
+static int __collapse_huge_page_swapin(struct vm_area_struct *vma, unsigned long haddr)
+{
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, haddr);
+
+	if (!pmd || !pmd_present(pmdp_get(pmd)) || pmd_trans_huge(pmdp_get(pmd)))
+		return SCAN_SUCCEED;
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+		pte_t pte = ptep_get(pte_offset_kernel(pmd, haddr) + i);
+
+		if (is_swap_pte(pte) && !non_swap_entry(pte_to_swp_entry(pte)) &&
+		    (handle_mm_fault(vma, haddr + i * PAGE_SIZE, 0) & VM_FAULT_ERROR))
+			return SCAN_FAIL;
+	}
+	return SCAN_SUCCEED;
 }
 
 /* Linux's madvise_collapse_errno: what the last failure tells the caller. */
@@ -217,14 +243,16 @@ int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned l
 	if (!hugepage_vma_check(vma))
 		return -EINVAL;
 	for (unsigned long addr = hstart; addr < hend; addr += HPAGE_PMD_SIZE) {
-		int result;
+		int result = __collapse_huge_page_swapin(vma, addr);
 
 		/* Linux's collapse holds it too: no split or migration unmaps these folios meanwhile. */
-		if (vma->anon_vma)
-			anon_vma_lock_write(vma->anon_vma);
-		result = hpage_collapse_scan_pmd(vma, addr);
-		if (vma->anon_vma)
-			anon_vma_unlock_write(vma->anon_vma);
+		if (result == SCAN_SUCCEED) {
+			if (vma->anon_vma)
+				anon_vma_lock_write(vma->anon_vma);
+			result = hpage_collapse_scan_pmd(vma, addr);
+			if (vma->anon_vma)
+				anon_vma_unlock_write(vma->anon_vma);
+		}
 
 		if (result == SCAN_SUCCEED || result == SCAN_PMD_MAPPED) {
 			thps++;

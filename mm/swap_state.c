@@ -138,6 +138,7 @@ bool add_to_swap(struct folio *folio)
 		put_swap_folio(folio, entry);
 		return false;
 	}
+	folio_set_uptodate(folio);      /* memory holds its data: a fault may map it from the cache */
 	folio_set_dirty(folio);
 	return true;
 }
@@ -161,7 +162,8 @@ void free_swap_cache(struct folio *folio)
  * (Linux's __read_swap_cache_async and swap_read_folio): from the swap
  * cache, or a new order-0 folio added to it and read from disk.  Returned
  * with a reference, locked, uptodate unless the read failed (*err = -EIO;
- * the folio stays in the cache, and a later fault reads again); NULL with
+ * the folio stays in the cache, and the next swap-in of it reads again —
+ * Linux's stays failed until reclaim drops it); NULL with
  * *err = -ENOMEM, or -ENOENT if the slot is free (the entry was stale).
  * *err is 1 when the disk was read (a major fault).
  */
@@ -175,8 +177,11 @@ struct folio *swapin_folio(swp_entry_t entry, int *err)
 			*err = 0;
 			folio_lock(folio);
 			if (folio_test_swapcache(folio) &&
-			    entry.val - folio->swap.val < (unsigned long)folio_nr_pages(folio))
+			    entry.val - folio->swap.val < (unsigned long)folio_nr_pages(folio)) {
+				if (!folio_test_uptodate(folio))        /* an earlier read failed: again */
+					*err = swap_read_folio(folio) ? -EIO : 1;
 				return folio;
+			}
 			folio_unlock(folio);            /* it left the cache meanwhile */
 			folio_put(folio);
 			continue;

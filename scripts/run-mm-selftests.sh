@@ -31,7 +31,7 @@ for v in ${MM_VARIANTS:-page-mapcount no-page-mapcount mapcount-pages}; do
   mkdir -p "build/mm-selftests/$v"
   for p in $progs; do
     log=build/mm-selftests/$v/$p.log
-    ./run-qemu.sh $flag --mem 2G --add "$bin/$p" --run "/bin/sh -c \"cd /tmp; /bin/$p $(args_of "$p")\"" --timeout 900 \
+    ./run-qemu.sh $flag --mem 2G --swap 1G --add "$bin/$p" --run "/bin/sh -c \"cd /tmp; /bin/$p $(args_of "$p")\"" --timeout 900 \
       </dev/null >"$log" 2>&1
     st=$(tail -1 "$log")
     tot=$(tr -d '\r' <"$log" | grep -a '# Totals' | tail -1)

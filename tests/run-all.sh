@@ -115,10 +115,12 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # guest tests: /bin/runtests runs each user/tests/test_*.c in its own process
   # (its TAP indented as a subtest) and checks /proc/meminfo after each;
   # the kernel checks every page and byte once PID 1 is gone.  A 64 MiB
-  # mkswap'd virtio disk is attached (test_blockdev uses it; the other
-  # tests run as without one): no extra boot.
+  # mkswap'd virtio disk is attached and swapped on (test_blockdev,
+  # test_swapon, test_swap use it; MADV_PAGEOUT anywhere goes there), with
+  # block I/O fault injection ready for the disk test_swap_error marks:
+  # no extra boot.
   guest_suite "$log/runtests-$name.log" "$name" "$(ls build/user/bin/test_* | wc -l)" \
-    $flag --swap 64M --run /bin/runtests --timeout 600
+    $flag --swap 64M --append fail_make_request=1,100,0,-1 --run /bin/runtests --timeout 600
   disk_found "$log/runtests-$name.log" "$name"
   took "guest suite ($name)"
 
@@ -127,7 +129,7 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   # faults and writes, stale TLBs) and every other test with other CPUs
   # running, lockdep on, leak check after each.
   guest_suite "$log/runtests-smp4-$name.log" "$name, 4 CPUs" "$(ls build/user/bin/test_* | wc -l)" \
-    $flag --smp 4 --swap 64M --run /bin/runtests --timeout 900
+    $flag --smp 4 --swap 64M --append fail_make_request=1,100,0,-1 --run /bin/runtests --timeout 900
   disk_found "$log/runtests-smp4-$name.log" "$name, 4 CPUs"
   # Every folio traced while four CPUs COW, fork and unmap the same folios:
   # the trace records one operation at a time, each with its own change.

@@ -34,6 +34,7 @@ struct block_device {
 	struct gendisk *bd_disk;
 	struct inode *bd_inode;         /* the block special file /dev/<name> */
 	bool bd_swap;                   /* swapped on: no writes through its files (Linux's S_SWAPFILE) */
+	bool bd_make_it_fail;           /* fail_make_request applies (/sys/block/<disk>/make-it-fail) */
 };
 
 #define DISK_NAME_LEN   32

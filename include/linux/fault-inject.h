@@ -1,11 +1,13 @@
 /*
- * Fault injection for the allocators (Linux's fail_page_alloc and failslab,
- * Documentation/fault-injection): a chosen share of allocations fails, so
- * that every error path runs.  Armed only once user space starts, so boot
+ * Fault injection for the allocators and the disks (Linux's fail_page_alloc,
+ * failslab and fail_make_request, Documentation/fault-injection): a chosen
+ * share of allocations or I/Os fails, so that every error path runs.  Armed only once user space starts, so boot
  * itself is not disturbed.
  *
  *   fail_page_alloc=<interval>,<probability>,<space>,<times>   (Linux's syntax)
  *   failslab=<interval>,<probability>,<space>,<times>
+ *   fail_make_request=<interval>,<probability>,<space>,<times> (block I/O to a
+ *       disk whose /sys/block/<disk>/make-it-fail is 1 ends with an error)
  *   fail_seed=<n>                                      (foliOS: the PRNG seed)
  *
  * Like Linux with task-filter set, only tasks marked through
@@ -28,7 +30,7 @@ struct fault_attr {
 	bool enabled;
 };
 
-extern struct fault_attr fail_page_alloc, failslab;
+extern struct fault_attr fail_page_alloc, failslab, fail_make_request;
 
 void fault_inject_init(void);
 int setup_fault_attr(struct fault_attr *attr, const char *str);
