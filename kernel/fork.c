@@ -25,7 +25,6 @@
  * structs and stacks are freed outside it.  The shared parts' counts
  * change under it too: a task's threads are the only users of them.
  */
-#include "linux/swap.h"
 #include "linux/binfmts.h"
 #include "linux/errno.h"
 #include "linux/syscalls.h"
@@ -188,9 +187,7 @@ void mmput(struct mm_struct *mm)
 	mmap_write_unlock(mm);
 	if (exe)
 		put_mm_exe_file_ref(exe);
-	exit_mmap(mm);
-	swap_mmlist_del(mm);
-	mmdrop(mm);
+	__mmput(mm);
 }
 
 /* A fresh signal_struct for a new thread group led by t; 0 or -ENOMEM. */

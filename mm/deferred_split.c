@@ -286,8 +286,9 @@ int split_folio_to_list(struct folio *folio, unsigned int new_order, struct foli
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	if (new_order == 1 || new_order >= (unsigned int)order)
 		return -EINVAL;
+	ret = -EAGAIN;
 	if (folio_test_swapcache(folio) && !folio_free_swap(folio))
-		return -EAGAIN;
+		goto out;
 	anon_vma = folio_get_anon_vma(folio);
 	if (!anon_vma) {
 		ret = -EBUSY;

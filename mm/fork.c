@@ -9,8 +9,9 @@
  * parent VMA's anon_vmas and gets one of its own (anon_vma_fork), so the
  * rmap walk of a shared folio finds the child's mapping.
  *
- * Locks: dup_mm() holds the parent's mmap_lock for write (Linux's
- * dup_mmap); the child is not running, nobody else can reach it yet.  Each
+ * Locks: dup_mm() holds the parent's mmap_lock for write, then the
+ * child's (Linux's dup_mmap): the child is not running, but swapoff may
+ * find it on swap_mmlist once a swap entry is copied, and waits.  Each
  * table is copied under the child's, then the parent's page-table lock;
  * between tables the copy may give the CPU away (cond_resched), holding
  * only the mmap_lock.  The parent's other threads' CPUs set A/D bits in
@@ -275,6 +276,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 	if (!mm)
 		return NULL;
 	mmap_write_lock(oldmm);
+	/* Swapoff reaches the child through swap_mmlist from its first swap entry on. */
+	mmap_write_lock_nested(mm, SINGLE_DEPTH_NESTING);
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
 	mm->start_stack = oldmm->start_stack;
@@ -300,12 +303,13 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 			goto fail;
 	}
 	flush_tlb_mm(oldmm);
+	mmap_write_unlock(mm);
 	mmap_write_unlock(oldmm);
 	return mm;
 fail:
 	flush_tlb_mm(oldmm);            /* some parent PTEs may be write-protected */
+	mmap_write_unlock(mm);
 	mmap_write_unlock(oldmm);
-	exit_mmap(mm);
-	mmdrop(mm);
+	mmput_new(mm);                  /* off swap_mmlist too; swapoff may hold it a moment longer */
 	return NULL;
 }

@@ -147,7 +147,10 @@ static spinlock_t *follow_lock(struct mm_struct *mm, unsigned long address)
  * The page mapped at address, with a reference of the kind flags asks for
  * (Linux's follow_page_mask); NULL if a fault must map it (or make it
  * writable), ERR_PTR(-EMLINK) if it must be unshared first.  For a PMD
- * leaf, the head page holds the exclusive flag of the whole mapping.
+ * leaf, the head page holds the exclusive flag of the whole mapping.  An
+ * anon folio taken for writing is marked dirty (Linux's FOLL_TOUCH): the
+ * write bypasses the PTE's dirty bit, and a clean folio in the swap cache
+ * would go without being written.
  */
 static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long address,
 				     unsigned int flags)
@@ -179,6 +182,8 @@ static struct page *follow_page_mask(struct vm_area_struct *vma, unsigned long a
 	ret = try_grab_folio(page_folio(page), 1, flags);
 	if (ret)
 		page = ERR_PTR(ret);
+	else if ((flags & FOLL_WRITE) && folio_test_anon(page_folio(page)))
+		folio_set_dirty(page_folio(page));      /* written behind the PTE: pageout must write it */
 out:
 	spin_unlock(ptl);
 	return page;

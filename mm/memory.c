@@ -385,8 +385,9 @@ static __always_inline vm_fault_t do_wp_page(struct vm_fault *vmf)
 		SetPageAnonExclusive(page);
 		rmap_trace_event(folio, RMAP_TRACE_REUSE, 1, vma);
 	}
-	if (!(vmf->flags & FAULT_FLAG_UNSHARE) && (vma->vm_flags & VM_WRITE))
-		ptep_set_access_flags(vma, vmf->address, pte, pte_mkdirty(pte_mkwrite(orig_pte)));
+	if (!(vmf->flags & FAULT_FLAG_UNSHARE))         /* Linux's wp_page_reuse: dirty, maybe_mkwrite */
+		ptep_set_access_flags(vma, vmf->address, pte, (vma->vm_flags & VM_WRITE) ?
+				      pte_mkdirty(pte_mkwrite(orig_pte)) : pte_mkdirty(orig_pte));
 	pte_unmap_unlock(pte, ptl);
 	return 0;
 }

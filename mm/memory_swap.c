@@ -166,6 +166,7 @@ static vm_fault_t do_swap_entry(struct vm_fault *vmf, swp_entry_t entry)
 out_unlock:
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 out:
+	folio_free_swap(folio);         /* the entry went meanwhile (zap): no cache left behind */
 	folio_unlock(folio);
 	folio_put(folio);
 	put_swap_device(si);

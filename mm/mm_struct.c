@@ -8,6 +8,8 @@
 #include "linux/pgtable.h"
 #include "linux/mm.h"
 #include "linux/mmap_lock.h"
+#include "linux/swap.h"
+#include "mm/internal.h"
 
 /* A new, empty mm with one user; NULL when out of memory or MM IDs. */
 struct mm_struct *mm_alloc(void)
@@ -36,6 +38,26 @@ fail_noid:
 fail_nopgd:
 	kfree(mm);
 	return NULL;
+}
+
+/*
+ * The last user of mm is gone (Linux's __mmput): its mappings torn down,
+ * off swapoff's list, the struct's reference dropped.  mmput() (kernel/
+ * fork.c) calls it after letting go of the executable; so does a fork
+ * that failed, for the child it was building.
+ */
+void __mmput(struct mm_struct *mm)
+{
+	exit_mmap(mm);
+	swap_mmlist_del(mm);
+	mmdrop(mm);
+}
+
+/* A user of mm that never had an executable stops (a failed fork's child). */
+void mmput_new(struct mm_struct *mm)
+{
+	if (!__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL))
+		__mmput(mm);
 }
 
 /* Keep the struct (not the mappings) alive, e.g. for an open pagemap. */

@@ -133,13 +133,16 @@ static int swap_count_add(struct swap_info_struct *si, unsigned long off, int de
  */
 static unsigned long scan_swap_map_slots(struct swap_info_struct *si, unsigned long nr)
 {
-	unsigned long start = ALIGN_DOWN(si->cluster_next, nr), off = start;
+	unsigned long start = ALIGN_DOWN(si->cluster_next, nr), off;
 
 	lockdep_assert_held(&si->lock);
+	if (start + nr > si->max)
+		start = 0;              /* the last search ended at the end: wrap first */
+	off = start;
 	do {
 		unsigned long i = 0;
 
-		while (i < nr && off + nr <= si->max && !si->swap_map[off + i])
+		while (i < nr && !si->swap_map[off + i])
 			i++;
 		if (i == nr)
 			return off;

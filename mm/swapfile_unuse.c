@@ -74,6 +74,7 @@ static int unuse_one(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 	}
 	if (pte)
 		pte_unmap_unlock(pte, ptl);
+	folio_free_swap(folio);         /* if the entry went meanwhile, so does the cache */
 	folio_unlock(folio);
 	folio_put(folio);
 	return err;

@@ -79,11 +79,11 @@ static unsigned long shrink_split_folio(struct folio *folio)
 	if (!split_queued_folio_to_list(folio, 0, rest)) {
 		folio_unlock(folio);
 		reclaimed += shrink_folio(folio);
-		folio_lock(folio);      /* the caller unlocks it */
 		for (unsigned long i = 0; i < nr - 1 && rest[i]; i++) {
 			reclaimed += shrink_folio(rest[i]);
 			folio_put(rest[i]);
 		}
+		folio_lock(folio);      /* the caller unlocks it */
 	}
 	kfree(rest);
 	return reclaimed;
@@ -120,6 +120,8 @@ static unsigned long shrink_folio(struct folio *folio)
 	}
 	if (__remove_mapping(folio))
 		reclaimed = nr;
+	else
+		folio_free_swap(folio);         /* zapped meanwhile: no cache without entries */
 keep:
 	folio_unlock(folio);
 	return reclaimed;

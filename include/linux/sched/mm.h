@@ -16,5 +16,7 @@ unsigned long mm_ids_in_use(void);
 struct mm_struct *mm_alloc(void);
 void mmdrop(struct mm_struct *mm);
 void mmgrab(struct mm_struct *mm);
+void __mmput(struct mm_struct *mm);
+void mmput_new(struct mm_struct *mm);
 
 #endif
