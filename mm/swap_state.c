@@ -26,6 +26,7 @@
 #include "linux/rmap.h"
 #include "linux/swap.h"
 #include "linux/vmstat.h"
+#include "linux/printk.h"
 
 static struct address_space swapper_spaces[MAX_SWAPFILES];
 
@@ -158,12 +159,41 @@ void free_swap_cache(struct folio *folio)
 }
 
 /*
+ * A new order-0 folio in the swap cache for entry's slot, locked, its
+ * data still to be read (Linux's __read_swap_cache_async's allocation):
+ * NULL with *err -EEXIST (the cache has, or is getting, a folio for it),
+ * -ENOENT (no entry names the slot) or -ENOMEM.
+ */
+static struct folio *new_swapcache_folio(swp_entry_t entry, int *err)
+{
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+
+	*err = -ENOMEM;
+	if (!folio)
+		return NULL;
+	__folio_set_locked(folio);
+	*err = swapcache_prepare(entry);
+	if (!*err && add_to_swap_cache(folio, entry)) {
+		put_swap_folio(folio, entry);
+		*err = -ENOMEM;
+	}
+	if (!*err)
+		return folio;
+	folio_unlock(folio);
+	folio_put(folio);
+	return NULL;
+}
+
+/*
  * The folio for a swap-in of entry, whose device the caller holds
- * (Linux's __read_swap_cache_async and swap_read_folio): from the swap
- * cache, or a new order-0 folio added to it and read from disk.  Returned
- * with a reference, locked, uptodate unless the read failed (*err = -EIO;
- * the folio stays in the cache, and the next swap-in of it reads again —
- * Linux's stays failed until reclaim drops it); NULL with
+ * (Linux's __read_swap_cache_async and swap_read_folio; Linux reads the
+ * neighbouring slots too, swap_cluster_readahead, which foliOS leaves for
+ * reclaim: without LRU lists nothing would drop pages read ahead and never
+ * used): from the swap cache, or a new order-0 folio added to it and read
+ * from disk.
+ * Returned with a reference, locked, uptodate unless the read failed
+ * (*err = -EIO; the folio stays in the cache, and the next swap-in of it
+ * reads again — Linux's stays failed until reclaim drops it); NULL with
  * *err = -ENOMEM, or -ENOENT if the slot is free (the entry was stale).
  * *err is 1 when the disk was read (a major fault).
  */
@@ -186,28 +216,60 @@ struct folio *swapin_folio(swp_entry_t entry, int *err)
 			folio_put(folio);
 			continue;
 		}
-		folio = folio_alloc(GFP_KERNEL, 0);
-		if (!folio) {
-			*err = -ENOMEM;
-			return NULL;
-		}
-		__folio_set_locked(folio);
-		*err = swapcache_prepare(entry);
-		if (!*err)
+		folio = new_swapcache_folio(entry, err);
+		if (folio)
 			break;
-		folio_unlock(folio);
-		folio_put(folio);
 		if (*err != -EEXIST)
 			return NULL;
 		cond_resched();         /* another swap-in is adding it: look again */
 	}
-	if (add_to_swap_cache(folio, entry)) {
-		put_swap_folio(folio, entry);
-		folio_unlock(folio);
-		folio_put(folio);
-		*err = -ENOMEM;
-		return NULL;
-	}
 	*err = swap_read_folio(folio) ? -EIO : 1;
 	return folio;
+}
+
+/*
+ * A swap write or read of folio is over, err its result (mm/page_io.c's
+ * batches, and the host tests' disk): a written folio stays clean, a
+ * failed write dirties it again; a read one turns uptodate; the counters.
+ */
+void swap_folio_io_done(struct folio *folio, int err, bool write)
+{
+	if (err) {
+		if (write)
+			folio_set_dirty(folio);
+		pr_warn("%s-error on swap-device (%d:%lu)\n", write ? "Write" : "Read",
+			swp_type(folio->swap), swp_offset(folio->swap));
+		return;
+	}
+	if (write) {
+		count_vm_events(PSWPOUT, folio_nr_pages(folio));
+		if (folio_test_pmd_mappable(folio))
+			count_vm_event(THP_SWPOUT);
+		count_mthp_stat(folio_order(folio), MTHP_STAT_SWPOUT);
+	} else {
+		folio_set_uptodate(folio);
+		count_vm_events(PSWPIN, folio_nr_pages(folio));
+	}
+}
+
+/* Write one folio and wait (swapoff's and the fallbacks' way): 0 or -EIO. */
+int swap_writepage(struct folio *folio)
+{
+	struct swap_iocb sio;
+
+	swap_iocb_init(&sio);
+	swap_writepage_batch(folio, &sio);
+	swap_iocb_wait(&sio);
+	return folio_test_dirty(folio) ? -EIO : 0;
+}
+
+/* Read one folio and wait: 0 or -EIO (the folio not uptodate). */
+int swap_read_folio(struct folio *folio)
+{
+	struct swap_iocb sio;
+
+	swap_iocb_init(&sio);
+	swap_read_folio_batch(folio, &sio);
+	swap_iocb_wait(&sio);
+	return folio_test_uptodate(folio) ? 0 : -EIO;
 }

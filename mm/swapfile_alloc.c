@@ -218,8 +218,8 @@ int swapcache_prepare(swp_entry_t entry)
 	spin_lock(&si->lock);
 	if (si->swap_map[off] & SWAP_HAS_CACHE)
 		err = -EEXIST;
-	else if (!swap_count(si, off))
-		err = -ENOENT;
+	else if (!swap_count(si, off) || si->swap_map[off] == SWAP_MAP_BAD)
+		err = -ENOENT;          /* free, or never to be used (SWAP_MAP_BAD) */
 	else
 		si->swap_map[off] |= SWAP_HAS_CACHE;
 	spin_unlock(&si->lock);

@@ -6,8 +6,12 @@
  *
  *   folio ──add_to_swap──> in swap cache, dirty     (no slots: large
  *         ──try_to_unmap─> PTEs are swap entries     folios split, small
- *         ──swap_writepage> clean on disk            ones stay)
+ *         ──swap_writepage_batch> clean on disk      ones stay)
  *         ──__remove_mapping> out of the cache, freed
+ *
+ * The writes of a batch of folios go to the disk together and are waited
+ * for once (mm/page_io.c, struct swap_iocb); each folio stays locked
+ * from its unmap to its end.
  *
  * Any step that fails keeps the folio (in the swap cache if it got that
  * far, which a later pageout or swapoff finishes): a pinned page stays
@@ -60,83 +64,125 @@ static void count_swpout_fallback(struct folio *folio)
 	count_mthp_stat(folio_order(folio), MTHP_STAT_SWPOUT_FALLBACK);
 }
 
-static unsigned long shrink_folio(struct folio *folio);
-
 /*
- * A large folio with no room in swap: split it to order 0 and page each
- * piece out (Linux puts them on the folio list).  The pages reclaimed.
+ * A large folio with no room in swap (locked, the caller's reference):
+ * split it to order 0 and page every piece out (Linux puts them on the
+ * folio list).  Unlocks it; the pages reclaimed.
  */
 static unsigned long shrink_split_folio(struct folio *folio)
 {
 	unsigned long nr = folio_nr_pages(folio), reclaimed = 0;
-	struct folio **rest = kmalloc((nr - 1) * sizeof(*rest));
+	struct folio **all = kzalloc(nr * sizeof(*all));
 
 	count_swpout_fallback(folio);
-	if (!rest)
-		return 0;
-	for (unsigned long i = 0; i < nr - 1; i++)
-		rest[i] = NULL;
-	if (!split_queued_folio_to_list(folio, 0, rest)) {
+	if (all && !split_queued_folio_to_list(folio, 0, all + 1)) {
+		all[0] = folio;
 		folio_unlock(folio);
-		reclaimed += shrink_folio(folio);
-		for (unsigned long i = 0; i < nr - 1 && rest[i]; i++) {
-			reclaimed += shrink_folio(rest[i]);
-			folio_put(rest[i]);
-		}
-		folio_lock(folio);      /* the caller unlocks it */
+		reclaimed = reclaim_pages(all, nr);
+		for (unsigned long i = 1; i < nr && all[i]; i++)
+			folio_put(all[i]);
+	} else {
+		folio_unlock(folio);
 	}
-	kfree(rest);
+	kfree(all);
 	return reclaimed;
 }
 
-/*
- * Page out one anon folio the caller holds a reference to (one step of
- * Linux's shrink_folio_list): the pages freed, 0 if it stays.
- */
-static unsigned long shrink_folio(struct folio *folio)
-{
-	unsigned long nr = folio_nr_pages(folio), reclaimed = 0;
+enum pageout_step {
+	PAGEOUT_KEEP,           /* it stays in memory */
+	PAGEOUT_SPLIT,          /* large, and no slots for it whole */
+	PAGEOUT_WRITE,          /* unmapped, dirty: to the disk */
+	PAGEOUT_FREE,           /* unmapped, clean: its data is on the disk */
+};
 
-	if (!folio_trylock(folio))
-		return 0;
+/*
+ * The first steps of Linux's shrink_folio_list for one locked anon
+ * folio: into the swap cache (add_to_swap), out of every page table
+ * (try_to_unmap).  What to do with it next.
+ */
+static enum pageout_step shrink_folio_unmap(struct folio *folio)
+{
 	if (!folio_test_anon(folio))
-		goto keep;
-	if (!folio_test_swapcache(folio) && !add_to_swap(folio)) {
-		if (folio_test_large(folio))
-			reclaimed = shrink_split_folio(folio);
-		goto keep;
-	}
+		return PAGEOUT_KEEP;
+	if (!folio_test_swapcache(folio) && !add_to_swap(folio))
+		return folio_test_large(folio) ? PAGEOUT_SPLIT : PAGEOUT_KEEP;
 	if (folio_mapped(folio)) {
 		try_to_unmap(folio);
 		if (folio_mapped(folio))
-			goto keep;
+			return PAGEOUT_KEEP;
 	}
-	if (folio_test_dirty(folio)) {
-		if (swap_writepage(folio))
-			goto keep;
-		if (folio_test_pmd_mappable(folio))
-			count_vm_event(THP_SWPOUT);
-		count_mthp_stat(folio_order(folio), MTHP_STAT_SWPOUT);
-	}
-	if (__remove_mapping(folio))
-		reclaimed = nr;
+	return folio_test_dirty(folio) ? PAGEOUT_WRITE : PAGEOUT_FREE;
+}
+
+/*
+ * The last step: a clean, unmapped folio leaves the swap cache and
+ * memory, if nobody else holds it; one that stays is dropped from the
+ * cache if no entry needs it any more (zapped meanwhile).  Unlocks it;
+ * the pages freed.
+ */
+static unsigned long shrink_folio_finish(struct folio *folio)
+{
+	unsigned long reclaimed = 0;
+
+	if (!folio_test_dirty(folio) && __remove_mapping(folio))
+		reclaimed = folio_nr_pages(folio);
 	else
-		folio_free_swap(folio);         /* zapped meanwhile: no cache without entries */
-keep:
+		folio_free_swap(folio);
 	folio_unlock(folio);
+	return reclaimed;
+}
+
+/* The batch's writes are done: finish each of its folios.  The pages freed. */
+static unsigned long shrink_written(struct swap_iocb *sio)
+{
+	unsigned long reclaimed = 0;
+
+	swap_iocb_wait(sio);
+	for (unsigned int i = 0; i < sio->nr; i++)
+		reclaimed += shrink_folio_finish(sio->io[i].folio);
+	swap_iocb_init(sio);
 	return reclaimed;
 }
 
 /*
  * Page out the nr folios of folios, each of which the caller holds a
- * reference to (and keeps: it drops them after).  The pages freed.
+ * reference to (and keeps: it drops them after); a folio locked elsewhere
+ * is skipped, as Linux's trylock does.  The writes go out together
+ * (swap_iocb) and are waited for once per batch.  The pages freed.
  * Process context: may sleep for the disk.
  */
 unsigned long reclaim_pages(struct folio **folios, unsigned int nr)
 {
+	struct swap_iocb *sio = kmalloc(sizeof(*sio));
 	unsigned long reclaimed = 0;
 
-	for (unsigned int i = 0; i < nr; i++)
-		reclaimed += shrink_folio(folios[i]);
+	if (!sio)
+		return 0;
+	swap_iocb_init(sio);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct folio *folio = folios[i];
+
+		if (!folio_trylock(folio))
+			continue;
+		switch (shrink_folio_unmap(folio)) {
+		case PAGEOUT_KEEP:
+			folio_unlock(folio);
+			break;
+		case PAGEOUT_SPLIT:
+			reclaimed += shrink_split_folio(folio);
+			break;
+		case PAGEOUT_FREE:
+			reclaimed += shrink_folio_finish(folio);
+			break;
+		case PAGEOUT_WRITE:
+			if (!swap_writepage_batch(folio, sio)) {
+				reclaimed += shrink_written(sio);
+				swap_writepage_batch(folio, sio);
+			}
+			break;
+		}
+	}
+	reclaimed += shrink_written(sio);
+	kfree(sio);
 	return reclaimed;
 }

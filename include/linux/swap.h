@@ -45,6 +45,7 @@
 #include "linux/atomic.h"
 #include "linux/mm_types.h"
 #include "linux/swapops.h"
+#include "linux/completion.h"
 
 #define SWAP_FLAG_PREFER        0x8000  /* swapon's flags (Linux's uapi) */
 #define SWAP_FLAG_PRIO_MASK     0x7fff
@@ -171,7 +172,25 @@ void free_swap_cache(struct folio *folio);
 struct folio *swapin_folio(swp_entry_t entry, int *err);
 unsigned long total_swapcache_pages(void);
 
-/* mm/page_io.c: swap I/O. */
+/* mm/page_io.c: swap I/O, in batches waited for together. */
+#define SWAP_IOCB_MAX   32              /* a pageout batch (mm/madvise_pageout.c) */
+struct bio;
+struct swap_iocb {
+	struct completion done;         /* the last bio's end */
+	atomic_t pending;               /* bios in flight, + 1 until the wait */
+	unsigned int nr;
+	struct {
+		struct folio *folio;
+		struct bio *bio;        /* NULL: it could not be started (no memory) */
+		bool write;
+	} io[SWAP_IOCB_MAX];
+};
+void swap_iocb_init(struct swap_iocb *sio);
+bool swap_writepage_batch(struct folio *folio, struct swap_iocb *sio);
+bool swap_read_folio_batch(struct folio *folio, struct swap_iocb *sio);
+void swap_iocb_wait(struct swap_iocb *sio);
+/* mm/swap_state.c: the end of one folio's I/O, and one folio's I/O waited for. */
+void swap_folio_io_done(struct folio *folio, int err, bool write);
 int swap_writepage(struct folio *folio);
 int swap_read_folio(struct folio *folio);
 

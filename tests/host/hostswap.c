@@ -9,7 +9,7 @@
 #include "tests/host/hostenv.h"
 #include "linux/page-flags.h"
 #include "linux/swap.h"
-#include "linux/vmstat.h"
+#include "linux/errno.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,22 +73,41 @@ static int host_swap_io(struct folio *folio, bool write)
 	return 0;
 }
 
-int swap_writepage(struct folio *folio)
+/*
+ * The batch API of mm/page_io.c, synchronous: each I/O is done when it is
+ * queued; swap_iocb_wait() hands the results to swap_folio_io_done().
+ */
+void swap_iocb_init(struct swap_iocb *sio)
 {
-	folio_clear_dirty(folio);
-	if (host_swap_io(folio, true)) {
-		folio_set_dirty(folio);
-		return -EIO;
-	}
-	count_vm_events(PSWPOUT, folio_nr_pages(folio));
-	return 0;
+	sio->nr = 0;
 }
 
-int swap_read_folio(struct folio *folio)
+static bool host_swap_queue(struct folio *folio, struct swap_iocb *sio, bool write)
 {
-	if (host_swap_io(folio, false))
-		return -EIO;
-	folio_set_uptodate(folio);
-	count_vm_events(PSWPIN, folio_nr_pages(folio));
-	return 0;
+	if (sio->nr == SWAP_IOCB_MAX)
+		return false;
+	sio->io[sio->nr].folio = folio;
+	sio->io[sio->nr].write = write;
+	/* the result, kept where the kernel keeps its bio: NULL ok, else failed */
+	sio->io[sio->nr++].bio = host_swap_io(folio, write) ? (struct bio *)1 : NULL;
+	return true;
+}
+
+bool swap_writepage_batch(struct folio *folio, struct swap_iocb *sio)
+{
+	if (sio->nr == SWAP_IOCB_MAX)
+		return false;
+	folio_clear_dirty(folio);
+	return host_swap_queue(folio, sio, true);
+}
+
+bool swap_read_folio_batch(struct folio *folio, struct swap_iocb *sio)
+{
+	return host_swap_queue(folio, sio, false);
+}
+
+void swap_iocb_wait(struct swap_iocb *sio)
+{
+	for (unsigned int i = 0; i < sio->nr; i++)
+		swap_folio_io_done(sio->io[i].folio, sio->io[i].bio ? -EIO : 0, sio->io[i].write);
 }
