@@ -216,6 +216,18 @@ static inline void pageout(char *p, unsigned long len)
 		fail("MADV_PAGEOUT: %s", strerror(errno));
 }
 
+/* n pages of seed's pattern, paged out; a failed check if one did not go to swap. */
+static inline char *swapped_pages(unsigned long n, int seed)
+{
+	char *p = anon_4k(n);
+
+	fill(p, n, seed);
+	pageout(p, n * PAGE);
+	if (n_swapped(p, n) != n)
+		fail("%lu of %lu pages went to swap", n_swapped(p, n), n);
+	return p;
+}
+
 /* Wait (up to 2 s) for the swap writes in flight: meminfo's Writeback: 0 (no line: none). */
 static inline void wait_writeback(void)
 {

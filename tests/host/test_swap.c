@@ -227,6 +227,15 @@ static void fill_page(struct mm_struct *m, unsigned long addr, unsigned char see
 		p[i] = pattern(seed, i);
 }
 
+/* One page at BASE holding seed's pattern, paged out: its swap entry. */
+static swp_entry_t one_swapped_page(unsigned char seed)
+{
+	assert_int_equal(do_mmap(mm, NULL, BASE, PS, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	fill_page(mm, BASE, seed);
+	pageout(mm, BASE, PS);
+	return swap_entry_at(mm, BASE);
+}
+
 /* Is addr's page mapped, holding seed's pattern (byte changed_at = changed_to if >= 0)? */
 static bool page_holds2(struct mm_struct *m, unsigned long addr, unsigned char seed, long changed_at,
 			unsigned char changed_to)
@@ -625,10 +634,7 @@ static void test_fork_shares_entry(void **state)
 	swp_entry_t e;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, PS, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	fill_page(mm, BASE, 0x60);
-	pageout(mm, BASE, PS);
-	e = swap_entry_at(mm, BASE);
+	e = one_swapped_page(0x60);
 	assert_true(pte_swp_exclusive(pte_of(mm, BASE)));
 	child = dup_mm(mm);
 	assert_non_null(child);
@@ -768,10 +774,7 @@ static void test_count_continuation(void **state)
 	swp_entry_t e;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, PS, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	fill_page(mm, BASE, 0x80);
-	pageout(mm, BASE, PS);
-	e = swap_entry_at(mm, BASE);
+	e = one_swapped_page(0x80);
 	off = swp_offset(e);
 	for (int i = 1; i <= 100; i++) {
 		assert_int_equal(swap_duplicate_nr(e, 1), 0);
@@ -954,10 +957,7 @@ static void test_read_error(void **state)
 	swp_entry_t e;
 
 	(void)state;
-	assert_int_equal(do_mmap(mm, NULL, BASE, PS, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
-	fill_page(mm, BASE, 0xb0);
-	pageout(mm, BASE, PS);
-	e = swap_entry_at(mm, BASE);
+	e = one_swapped_page(0xb0);
 	assert_int_equal(global_node_page_state(NR_SWAPCACHE), 0);   /* evicted: the fault must read */
 	host_swap_fail_io = 1;
 	assert_int_equal(fault(mm, BASE, false), VM_FAULT_SIGBUS);

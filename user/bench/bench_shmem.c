@@ -17,6 +17,7 @@
  */
 #include "thp_util.h"
 #include <x86intrin.h>
+#include "bench_util.h"
 
 #define KPF_COMPOUND_HEAD 15
 #define KPF_COMPOUND_TAIL 16
@@ -24,18 +25,6 @@
 
 static size_t len;
 
-static unsigned long long median(unsigned long long *t)
-{
-	for (int i = 0; i < RUNS; i++)
-		for (int j = i + 1; j < RUNS; j++)
-			if (t[j] < t[i]) {
-				unsigned long long x = t[i];
-
-				t[i] = t[j];
-				t[j] = x;
-			}
-	return t[RUNS / 2];
-}
 
 /* Set the shmem policy for MAP_SHARED|MAP_ANONYMOUS: kb == 0 means 4K only. */
 static int shmem_policy(unsigned long kb)
@@ -93,7 +82,7 @@ static void bench_fault(const char *kind, unsigned long kb)
 	}
 	shmem_policy(0);
 	if (ok)
-		printf("bench_shmem fault %s %llu\n", kind, median(t));
+		printf("bench_shmem fault %s %llu\n", kind, median_of(t, RUNS));
 	else
 		printf("bench_shmem fault %s unbacked\n", kind);
 }
@@ -138,7 +127,7 @@ static void bench_fork(const char *kind, int flags)
 		munmap(p, len);
 	}
 	thp_set(0, "always");
-	printf("bench_shmem fork %s %llu\n", kind, median(t));
+	printf("bench_shmem fork %s %llu\n", kind, median_of(t, RUNS));
 }
 
 static void bench_read(void)
@@ -164,7 +153,7 @@ static void bench_read(void)
 	}
 	close(fd);
 	unlink("/tmp/bench_shmem");
-	printf("bench_shmem read tmpfs %llu\n", median(t));
+	printf("bench_shmem read tmpfs %llu\n", median_of(t, RUNS));
 }
 
 static void bench_exec(const char *self)
@@ -187,7 +176,7 @@ static void bench_exec(const char *self)
 			return;
 		}
 	}
-	printf("bench_shmem exec self %llu\n", median(t));
+	printf("bench_shmem exec self %llu\n", median_of(t, RUNS));
 }
 
 int main(int argc, char **argv)

@@ -15,24 +15,13 @@
 #define _GNU_SOURCE
 #include <sys/swap.h>
 #include <x86intrin.h>
+#include "bench_util.h"
 #include "swap_util.h"
 
 #define RUNS 3
 
 static size_t len;
 
-static unsigned long long median(unsigned long long *t)
-{
-	for (int i = 0; i < RUNS; i++)
-		for (int j = i + 1; j < RUNS; j++)
-			if (t[j] < t[i]) {
-				unsigned long long x = t[i];
-
-				t[i] = t[j];
-				t[j] = x;
-			}
-	return t[RUNS / 2];
-}
 
 /* len bytes, 2 MiB-aligned, filled with kb-sized folios (0: 4 KiB pages); NULL if unsupported. */
 static char *populated(unsigned long kb)
@@ -90,8 +79,8 @@ static void bench_size(const char *kind, unsigned long kb)
 		printf("bench_swap pageout %s kept\n", kind);
 		return;
 	}
-	printf("bench_swap pageout %s %llu\n", kind, median(out));
-	printf("bench_swap swapin %s %llu\n", kind, median(in));
+	printf("bench_swap pageout %s %llu\n", kind, median_of(out, RUNS));
+	printf("bench_swap swapin %s %llu\n", kind, median_of(in, RUNS));
 }
 
 static void bench_fork(void)
@@ -112,7 +101,7 @@ static void bench_fork(void)
 		waitpid(pid, NULL, 0);
 		munmap(p, len);
 	}
-	printf("bench_swap fork 4K %llu\n", median(t));
+	printf("bench_swap fork 4K %llu\n", median_of(t, RUNS));
 }
 
 static void bench_swapoff(void)
@@ -137,7 +126,7 @@ static void bench_swapoff(void)
 		swapon(dev, prio >= 0 ? SWAP_FLAG_PREFER | prio : 0);
 		munmap(p, len);
 	}
-	printf("bench_swap swapoff 4K %llu\n", median(t));
+	printf("bench_swap swapoff 4K %llu\n", median_of(t, RUNS));
 }
 
 int main(int argc, char **argv)

@@ -235,14 +235,10 @@ static void test_fork(void)
 /* 6: a child's swap-in of a page leaves the parent's swap entry as it was. */
 static void test_child_swapin(void)
 {
-	char *p = anon_4k(1);
+	char *p = swapped_pages(1, 6);
 	pid_t pid;
 	int st;
 
-	fill(p, 1, 6);
-	pageout(p, PAGE);
-	if (!is_swapped(pagemap_entry(p)))
-		fail("not swapped before fork");
 	pid = xfork();
 	if (!pid) {
 		st = is_swapped(pagemap_entry(p)) ? 0 : 1;
