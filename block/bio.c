@@ -90,8 +90,6 @@ int blk_status_to_errno(blk_status_t status)
 	return -EIO;
 }
 
-struct fault_attr fail_make_request;
-
 /*
  * Should this read or write fail, by fault injection (Linux's
  * should_fail_bio): the disk asked for it (make-it-fail) and

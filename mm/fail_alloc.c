@@ -1,17 +1,20 @@
 /*
- * Allocation fault injection (see linux/fault-inject.h): decides, per call,
- * whether alloc_pages() or kmalloc() pretends to be out of memory.  A
- * seeded xorshift PRNG makes a run reproducible.
+ * Fault injection (see linux/fault-inject.h): decides, per call, whether
+ * alloc_pages() or kmalloc() pretends to be out of memory, or a bio to a
+ * disk that asked for it fails (block/bio.c).  A seeded xorshift PRNG
+ * makes a run reproducible.
  *
  * Lock order: see mm/rmap.c; none of its own: CPUs deciding at once may
  * race on the PRNG state and the counters, which only shifts which call
- * fails and makes the counts approximate under --smp (exact with --smp 1).
+ * fails and makes the counts approximate under --smp (exact with --smp 1);
+ * the failures left (times) are taken by compare-and-swap, so a limit is
+ * never overrun.
  */
 #include "linux/errno.h"
 #include "linux/fault-inject.h"
 #include "linux/string.h"
 
-struct fault_attr fail_page_alloc, failslab;
+struct fault_attr fail_page_alloc, failslab, fail_make_request;
 static u64 prng_state = 0x9e3779b97f4a7c15ULL;
 static bool armed;
 
@@ -20,6 +23,7 @@ void fault_inject_init(void)
 {
 	memset(&fail_page_alloc, 0, sizeof(fail_page_alloc));
 	memset(&failslab, 0, sizeof(failslab));
+	memset(&fail_make_request, 0, sizeof(fail_make_request));
 	armed = false;
 }
 
@@ -73,17 +77,30 @@ int setup_fault_attr(struct fault_attr *attr, const char *str)
 	return 0;
 }
 
-/* Should this allocation fail?  Counts the call; false unless armed and chosen. */
+/* Take one of the failures left, unless none is (Linux's atomic_dec_not_zero on times). */
+static bool take_failure(struct fault_attr *attr)
+{
+	long t = READ_ONCE(attr->times);
+
+	do {
+		if (!t)
+			return false;
+		if (t < 0)
+			return true;            /* no limit */
+	} while (!__atomic_compare_exchange_n(&attr->times, &t, t - 1, false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+/* Should this call fail?  Counts the call; false unless armed and chosen. */
 bool should_fail(struct fault_attr *attr)
 {
 	if (!armed || !attr->enabled || !fault_inject_task_allowed())
 		return false;
 	if (attr->calls++ < attr->space || attr->calls % attr->interval)
 		return false;
-	if (!attr->times || prng_next() % 100 >= attr->probability)
+	if (prng_next() % 100 >= attr->probability || !take_failure(attr))
 		return false;
-	if (attr->times > 0)
-		attr->times--;
 	attr->failures++;
 	return true;
 }

@@ -399,9 +399,10 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
 					    &page) != 1)
 			break;
 		va = (char *)page_address(page) + offset;
-		if (gup_flags & FOLL_WRITE)
+		if (gup_flags & FOLL_WRITE) {
 			memcpy(va, (char *)buf + done, chunk);
-		else
+			folio_set_dirty(page_folio(page));     /* after the copy: a pageout may have cleaned it */
+		} else
 			memcpy((char *)buf + done, va, chunk);
 		folio_put(page_folio(page));
 		done += chunk;

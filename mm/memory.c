@@ -337,8 +337,10 @@ static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 	if (page)
 		folio_remove_rmap_pte(folio, page, vma);
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
-	if (page)
+	if (page) {
+		free_swap_cache(folio);         /* its last mapping may be gone: no LRU to drop it */
 		folio_put_refs(folio, 2);       /* the old PTE's reference and ours */
+	}
 	return 0;
 out:
 	if (page)

@@ -39,11 +39,15 @@
  * held across user copies, whose faults take
  *   mmap_lock (rwsem, linux/mmap_lock.h): the VMA list; read: faults, gup,
  *   /proc, MADV_DONTNEED; write: mmap, munmap, mprotect, mremap, brk, exit,
- *   exec (the new mm), fork (the parent's; nobody reaches the child's)
+ *   exec (the new mm), fork (the parent's, then the child's: swapoff may
+ *   reach the child on swap_mmlist); swapon_mutex is above it (try_to_unuse)
  *     folio lock (PG_locked, linux/page-flags.h): page-cache add/remove,
  *     split, truncation, a file fault from ->fault to its PTE, migration
- *     (source and destination); under a PTL only folio_trylock (reuse); a
- *     fault that meets a migration entry sleeps until it is unlocked
+ *     (source and destination), pageout and swap-in (docs/swap.md); under a
+ *     PTL only folio_trylock (reuse); a fault that meets a migration entry
+ *     sleeps until it is unlocked.  Pageout holds a batch of folio locks
+ *     while their writes are in flight: nobody sleeps on a folio lock while
+ *     holding another (only folio_trylock then)
  *       i_mmap_rwsem (include/linux/fs.h): a file's i_mmap; write: link,
  *       unlink, a VMA's range moves, its zap frees tables; read:
  *       rmap_walk_file, truncate

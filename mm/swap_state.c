@@ -234,11 +234,14 @@ struct folio *swapin_folio(swp_entry_t entry, int *err)
  */
 void swap_folio_io_done(struct folio *folio, int err, bool write)
 {
+	static atomic_t reported;
+
 	if (err) {
 		if (write)
 			folio_set_dirty(folio);
-		pr_warn("%s-error on swap-device (%d:%lu)\n", write ? "Write" : "Read",
-			swp_type(folio->swap), swp_offset(folio->swap));
+		if (atomic_add_return(1, &reported) <= 10)     /* Linux's are ratelimited too */
+			pr_warn("%s-error on swap-device (%d:%lu)\n", write ? "Write" : "Read",
+				swp_type(folio->swap), swp_offset(folio->swap));
 		return;
 	}
 	if (write) {
@@ -250,17 +253,6 @@ void swap_folio_io_done(struct folio *folio, int err, bool write)
 		folio_set_uptodate(folio);
 		count_vm_events(PSWPIN, folio_nr_pages(folio));
 	}
-}
-
-/* Write one folio and wait (swapoff's and the fallbacks' way): 0 or -EIO. */
-int swap_writepage(struct folio *folio)
-{
-	struct swap_iocb sio;
-
-	swap_iocb_init(&sio);
-	swap_writepage_batch(folio, &sio);
-	swap_iocb_wait(&sio);
-	return folio_test_dirty(folio) ? -EIO : 0;
 }
 
 /* Read one folio and wait: 0 or -EIO (the folio not uptodate). */

@@ -20,7 +20,7 @@
  *                                    folio in the swap cache, dirty
  *                 try_to_unmap       each PTE -> swap entry (count + 1;
  *                                    SWP_EXCLUSIVE if AnonExclusive)
- *                 swap_writepage     the folio's pages written to its slots
+ *                 swap_writepage_batch  the folio's pages written to its slots
  *                 delete_from_swap_cache  folio freed; slots keep counts
  *   fault         do_swap_page       swap cache hit, or a new folio read
  *                                    in (swapin_folio); PTE -> page, count - 1
@@ -173,7 +173,7 @@ struct folio *swapin_folio(swp_entry_t entry, int *err);
 unsigned long total_swapcache_pages(void);
 
 /* mm/page_io.c: swap I/O, in batches waited for together. */
-#define SWAP_IOCB_MAX   32              /* a pageout batch (mm/madvise_pageout.c) */
+#define SWAP_IOCB_MAX   16              /* I/Os in flight together (the struct lives on stacks) */
 struct bio;
 struct swap_iocb {
 	struct completion done;         /* the last bio's end */
@@ -189,9 +189,8 @@ void swap_iocb_init(struct swap_iocb *sio);
 bool swap_writepage_batch(struct folio *folio, struct swap_iocb *sio);
 bool swap_read_folio_batch(struct folio *folio, struct swap_iocb *sio);
 void swap_iocb_wait(struct swap_iocb *sio);
-/* mm/swap_state.c: the end of one folio's I/O, and one folio's I/O waited for. */
+/* mm/swap_state.c: the end of one folio's I/O, and one read waited for. */
 void swap_folio_io_done(struct folio *folio, int err, bool write);
-int swap_writepage(struct folio *folio);
 int swap_read_folio(struct folio *folio);
 
 /* mm/vmscan.c: reclaim of the folios MADV_PAGEOUT isolated. */
