@@ -12,8 +12,9 @@
  *
  * A large folio found in the swap cache is mapped whole when every PTE of
  * its range holds its entries in order (Linux 6.10's rule), else only the
- * faulting page.  A new folio read in is order 0 (Linux's mTHP swap-in,
- * which reads large folios, is not in foliOS).
+ * faulting page.  A folio read in new is large when the mTHP policy allows
+ * an order whose aligned range holds consecutive entries of one device
+ * (Linux 6.10's mTHP swap-in: swapin_order), else order 0.
  *
  * A swap-in read that fails leaves the folio in the cache, not uptodate:
  * the fault gets VM_FAULT_SIGBUS (the process owning the PTE gets the
@@ -24,6 +25,8 @@
  * device's map meanwhile.  Order: mm/rmap.c, linux/swap.h.
  */
 #include "linux/errno.h"
+#include "linux/huge_mm.h"
+#include "linux/vmstat.h"
 #include "linux/page-flags.h"
 #include "linux/rmap.h"
 #include "linux/swap.h"
@@ -32,15 +35,14 @@
 #include "mm/migrate.h"
 
 /*
- * Do the nr PTEs from ptep hold the entries of folio's slots in order,
+ * Do the nr PTEs from ptep hold the swap entries from first on, in order,
  * all with the exclusive and soft-dirty bits of orig (Linux's
- * swap_pte_batch)?  Under the PTL.
+ * swap_pte_batch)?  Under the PTL, or as a hint without it.
  */
-static bool swap_ptes_match_folio(const pte_t *ptep, unsigned long nr, struct folio *folio,
-				  pte_t orig)
+static bool swap_ptes_match(const pte_t *ptep, unsigned long nr, swp_entry_t first, pte_t orig)
 {
 	for (unsigned long i = 0; i < nr; i++) {
-		pte_t want = swp_entry_to_pte(folio_swap_entry(folio, i));
+		pte_t want = swp_entry_to_pte(swp_entry_add(first, i));
 
 		if (pte_swp_exclusive(orig))
 			want = pte_swp_mkexclusive(want);
@@ -66,7 +68,7 @@ static unsigned long swapin_batch(struct vm_fault *vmf, struct folio *folio, str
 
 	if (nr == 1 || start < vmf->vma->vm_start || end > vmf->vma->vm_end ||
 	    ALIGN_DOWN(start, PMD_SIZE) != ALIGN_DOWN(end - 1, PMD_SIZE) ||
-	    !swap_ptes_match_folio(vmf->pte - idx, nr, folio, vmf->orig_pte))
+	    !swap_ptes_match(vmf->pte - idx, nr, folio->swap, vmf->orig_pte))
 		return 1;
 	*page = &folio->page;
 	*addr = start;
@@ -118,13 +120,61 @@ static void map_swapped_pages(struct vm_fault *vmf, struct folio *folio, struct 
 	}
 	folio_ref_add(folio, nr - 1);   /* the caller's reference is the first mapping's */
 	if (!folio_test_anon(folio)) {
-		VM_WARN_ON_ONCE_FOLIO(folio_test_large(folio), folio);
+		VM_WARN_ON_ONCE_FOLIO(nr != (unsigned long)folio_nr_pages(folio), folio);
 		folio_add_new_anon_rmap(folio, vma, addr, rmap_flags);
 	} else {
 		folio_add_anon_rmap_ptes(folio, page, nr, vma, addr, rmap_flags);
 	}
 	for (unsigned long i = 0; i < nr; i++, pte = pte_next_pfn(pte))
 		set_pte_at(vma->vm_mm, addr + i * PAGE_SIZE, ptep + i, pte);   /* in place of entries: no count change */
+}
+
+/*
+ * The order to read entry's page in at, if not from the swap cache
+ * (Linux's alloc_swap_folio): the highest the VMA's mTHP policy allows
+ * whose aligned range fits the VMA and whose PTEs hold consecutive
+ * entries of one device, from an offset aligned as the range is, with
+ * orig's bits; 0 if none.  The PTEs are read without their lock: the
+ * slots' claim (swapcache_prepare) and the recheck under the lock decide.
+ */
+static unsigned int swapin_order(struct vm_fault *vmf, swp_entry_t entry)
+{
+	unsigned long orders = thp_vma_allowable_orders(vmf->vma, BIT(HPAGE_PMD_ORDER) - 1);
+	int order;
+
+	for (order = orders ? highest_order(orders) : 0; order > 0; order = next_order(&orders, order)) {
+		unsigned long nr = 1UL << order, idx = (vmf->address >> PAGE_SHIFT) & (nr - 1);
+
+		if (thp_vma_suitable_order(vmf->vma, vmf->address, order) &&
+		    swp_offset(entry) >= idx && !((swp_offset(entry) - idx) & (nr - 1)) &&
+		    swap_ptes_match(vmf->pte - idx, nr, swp_entry(swp_type(entry), swp_offset(entry) - idx),
+				    vmf->orig_pte))
+			return order;
+	}
+	return 0;
+}
+
+/*
+ * The folio to swap entry's page in from: a large one read new if
+ * swapin_order() finds room for it (MTHP_STAT_SWPIN; a failure to get one
+ * counts SWPIN_FALLBACK), else the swap cache's or a new order-0 one
+ * (swapin_folio).  As swapin_folio() returns it.
+ */
+static struct folio *do_swapin(struct vm_fault *vmf, swp_entry_t entry, int *err)
+{
+	unsigned int order = swapin_order(vmf, entry);
+	struct folio *folio;
+
+	if (order) {
+		unsigned long idx = (vmf->address >> PAGE_SHIFT) & ((1UL << order) - 1);
+
+		folio = swapin_new_folio(swp_entry(swp_type(entry), swp_offset(entry) - idx), order, err);
+		if (folio)
+			return folio;
+		if (*err == -ENOMEM)
+			count_mthp_stat(order, MTHP_STAT_SWPIN_FALLBACK);
+	}
+	return swapin_folio(entry, err);
 }
 
 /* A swap entry's fault: see the header.  0, VM_FAULT_MAJOR, or an error. */
@@ -140,7 +190,7 @@ static vm_fault_t do_swap_entry(struct vm_fault *vmf, swp_entry_t entry)
 
 	if (!si)
 		return 0;               /* swapoff took it meanwhile: the PTE changed, retry */
-	folio = swapin_folio(entry, &err);
+	folio = do_swapin(vmf, entry, &err);
 	if (!folio) {
 		put_swap_device(si);
 		return err == -ENOMEM ? VM_FAULT_OOM : 0;       /* -ENOENT: a stale entry, retry */
@@ -158,6 +208,10 @@ static vm_fault_t do_swap_entry(struct vm_fault *vmf, swp_entry_t entry)
 		goto out_unlock;
 	}
 	nr = swapin_batch(vmf, folio, &page, &addr);
+	if (!folio_test_anon(folio) && nr != (unsigned long)folio_nr_pages(folio)) {
+		delete_from_swap_cache(folio);  /* a new large folio whose PTEs changed: retry */
+		goto out_unlock;
+	}
 	map_swapped_pages(vmf, folio, page, addr, nr, vmf->pte - ((vmf->address - addr) >> PAGE_SHIFT));
 	folio_unlock(folio);
 	pte_unmap_unlock(vmf->pte, vmf->ptl);

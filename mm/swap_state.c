@@ -159,20 +159,21 @@ void free_swap_cache(struct folio *folio)
 }
 
 /*
- * A new order-0 folio in the swap cache for entry's slot, locked, its
- * data still to be read (Linux's __read_swap_cache_async's allocation):
- * NULL with *err -EEXIST (the cache has, or is getting, a folio for it),
- * -ENOENT (no entry names the slot) or -ENOMEM.
+ * A new folio of 2^order pages in the swap cache for the slots from
+ * entry, locked, its data still to be read (Linux's
+ * __read_swap_cache_async's allocation): NULL with *err -EEXIST (the
+ * cache has, or is getting, a folio for one), -ENOENT (no entry names
+ * one) or -ENOMEM.
  */
-static struct folio *new_swapcache_folio(swp_entry_t entry, int *err)
+static struct folio *new_swapcache_folio(swp_entry_t entry, unsigned int order, int *err)
 {
-	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+	struct folio *folio = folio_alloc(GFP_KERNEL, order);
 
 	*err = -ENOMEM;
 	if (!folio)
 		return NULL;
 	__folio_set_locked(folio);
-	*err = swapcache_prepare(entry);
+	*err = swapcache_prepare(entry, 1 << order);
 	if (!*err && add_to_swap_cache(folio, entry)) {
 		put_swap_folio(folio, entry);
 		*err = -ENOMEM;
@@ -216,7 +217,7 @@ struct folio *swapin_folio(swp_entry_t entry, int *err)
 			folio_put(folio);
 			continue;
 		}
-		folio = new_swapcache_folio(entry, err);
+		folio = new_swapcache_folio(entry, 0, err);
 		if (folio)
 			break;
 		if (*err != -EEXIST)
@@ -224,6 +225,25 @@ struct folio *swapin_folio(swp_entry_t entry, int *err)
 		cond_resched();         /* another swap-in is adding it: look again */
 	}
 	*err = swap_read_folio(folio) ? -EIO : 1;
+	return folio;
+}
+
+/*
+ * A new large folio of 2^order pages for the slots from entry (aligned to
+ * the order), read from disk into the swap cache (Linux 6.10's mTHP
+ * swap-in, alloc_swap_folio): returned locked, with a reference; *err 1,
+ * or -EIO (not uptodate).  NULL with *err as new_swapcache_folio() says:
+ * the caller falls back to order 0.
+ */
+struct folio *swapin_new_folio(swp_entry_t entry, unsigned int order, int *err)
+{
+	struct folio *folio = new_swapcache_folio(entry, order, err);
+
+	if (!folio)
+		return NULL;
+	*err = swap_read_folio(folio) ? -EIO : 1;
+	if (*err == 1)
+		count_mthp_stat(order, MTHP_STAT_SWPIN);
 	return folio;
 }
 

@@ -204,24 +204,27 @@ swp_entry_t folio_alloc_swap(struct folio *folio)
 }
 
 /*
- * Claim entry's slot for a folio about to be read into the swap cache
- * (Linux's swapcache_prepare): 0, -EEXIST if the cache has (or is getting)
- * one — look again —, -ENOENT if the slot is free now (its entry went: a
- * stale PTE).  The caller holds the device (get_swap_device).
+ * Claim the nr slots from entry for a folio about to be read into the
+ * swap cache (Linux's swapcache_prepare): all or none.  0, -EEXIST if the
+ * cache has (or is getting) a folio for one — look again —, -ENOENT if
+ * one is free now (its entry went: a stale PTE).  The caller holds the
+ * device (get_swap_device).
  */
-int swapcache_prepare(swp_entry_t entry)
+int swapcache_prepare(swp_entry_t entry, int nr)
 {
 	struct swap_info_struct *si = swp_swap_info(entry);
 	unsigned long off = swp_offset(entry);
 	int err = 0;
 
 	spin_lock(&si->lock);
-	if (si->swap_map[off] & SWAP_HAS_CACHE)
-		err = -EEXIST;
-	else if (!swap_count(si, off) || si->swap_map[off] == SWAP_MAP_BAD)
-		err = -ENOENT;          /* free, or never to be used (SWAP_MAP_BAD) */
-	else
-		si->swap_map[off] |= SWAP_HAS_CACHE;
+	for (unsigned long i = off; i < off + nr && !err; i++) {
+		if (si->swap_map[i] & SWAP_HAS_CACHE)
+			err = -EEXIST;
+		else if (!swap_count(si, i) || si->swap_map[i] == SWAP_MAP_BAD)
+			err = -ENOENT;  /* free, or never to be used (SWAP_MAP_BAD) */
+	}
+	for (unsigned long i = off; i < off + nr && !err; i++)
+		si->swap_map[i] |= SWAP_HAS_CACHE;
 	spin_unlock(&si->lock);
 	return err;
 }

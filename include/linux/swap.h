@@ -149,7 +149,7 @@ static inline swp_entry_t folio_swap_entry(const struct folio *folio, unsigned l
 struct swap_info_struct *get_swap_device(swp_entry_t entry);
 void put_swap_device(struct swap_info_struct *si);
 swp_entry_t folio_alloc_swap(struct folio *folio);
-int swapcache_prepare(swp_entry_t entry);
+int swapcache_prepare(swp_entry_t entry, int nr);
 void put_swap_folio(struct folio *folio, swp_entry_t entry);
 int swap_duplicate_nr(swp_entry_t entry, int nr);
 void swap_free_nr(swp_entry_t entry, int nr);
@@ -170,6 +170,7 @@ void delete_from_swap_cache(struct folio *folio);
 void swap_cache_init(unsigned int type);
 void free_swap_cache(struct folio *folio);
 struct folio *swapin_folio(swp_entry_t entry, int *err);
+struct folio *swapin_new_folio(swp_entry_t entry, unsigned int order, int *err);
 unsigned long total_swapcache_pages(void);
 
 /* mm/page_io.c: swap I/O, in batches waited for together. */

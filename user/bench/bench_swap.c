@@ -3,7 +3,8 @@
  * disk: run-qemu.sh --swap 256M, linux-peer.sh --swap 256M) of
  *   pageout   MADV_PAGEOUT of 64 MiB (or argv[1] MiB) of private anon
  *             memory backed by 4K, 64K or 2M folios
- *   swapin    reading one byte of every page of it back
+ *   swapin    reading one byte of every page of it back, with the same
+ *             mTHP policy (a 64K mTHP may come back whole)
  *   fork      fork() of a process with all of it swapped out (4K pages)
  *   swapoff   swapoff(2) of the disk with all of it swapped out (then
  *             swapon again, not timed)
@@ -72,7 +73,9 @@ static void bench_size(const char *kind, unsigned long kb)
 		}
 		out[r] = timed_pageout(p);
 		ok = out[r] != 0;
+		thp_only(kb);                   /* an mTHP policy lets swap-in read mTHPs whole */
 		in[r] = timed_swapin(p);
+		thp_only(0);
 		munmap(p, len);
 	}
 	if (!ok) {

@@ -6,7 +6,9 @@
  * VmSwap and SwapFree move, a read brings the data back; the swapped-in
  * page stays AnonExclusive (a write reuses it, same PFN); a THP goes out
  * whole (all 512 entries swapped, thp_swpout + 1) and a 64 KiB mTHP too
- * (hugepages-64kB/stats/swpout; a SKIP on Linux 6.1, which has no mTHP);
+ * (hugepages-64kB/stats/swpout), and comes back in as one 64 KiB folio
+ * (stats/swpin; a SKIP on Linux 6.1, which has no mTHP — and Linux 6.10+
+ * swaps mTHPs in whole only from zram-like synchronous devices);
  * fork copies swap entries (the child reads and writes its own copy, the
  * parent keeps its data), a child's swap-in leaves the parent's entry
  * alone; MADV_PAGEOUT skips a page two processes map; MADV_COLD is 0 and
@@ -171,7 +173,7 @@ static void test_mthp(void)
 {
 	const char *dir = THP_DIR "hugepages-64kB/";
 	char mode[32], *p;
-	long out0, out1;
+	long out0, out1, in0, in1;
 	unsigned long n;
 
 	if (access(dir, F_OK)) {
@@ -192,10 +194,15 @@ static void test_mthp(void)
 		fail("%lu of 16 pages swapped", n);
 	if (out0 < 0 || out1 != out0 + 1)
 		fail("hugepages-64kB/stats/swpout %ld -> %ld", out0, out1);
+	in0 = sysfs_value(THP_DIR "hugepages-64kB/stats/swpin");
 	if ((n = n_intact(p, 16, 4)) != 16)
 		fail("%lu of 16 pages read back intact", n);
+	in1 = sysfs_value(THP_DIR "hugepages-64kB/stats/swpin");
+	if (!pfns_contiguous(p, 16) || pfn_of(p) % 16 || in1 != in0 + 1)
+		fail("not swapped in as one 64 KiB folio (PFN %#lx, stats/swpin %ld -> %ld)",
+		     pfn_of(p), in0, in1);
 	check_done("64 KiB mTHP: MADV_PAGEOUT swaps out all 16 pages, whole (stats/swpout + 1); "
-		   "the data reads back");
+		   "the data reads back, swapped in whole (stats/swpin + 1)");
 	munmap(p, 64 * 1024);
 	if (mode[0])
 		thp_set(64, mode);
