@@ -139,9 +139,12 @@ static void map_swapped_pages(struct vm_fault *vmf, struct folio *folio, struct 
  */
 static unsigned int swapin_order(struct vm_fault *vmf, swp_entry_t entry)
 {
-	unsigned long orders = thp_vma_allowable_orders(vmf->vma, BIT(HPAGE_PMD_ORDER) - 1);
+	unsigned long orders;
 	int order;
 
+	if (!vma_is_anonymous(vmf->vma))
+		return 0;               /* a private file mapping's anon pages stay small, as Linux's */
+	orders = thp_vma_allowable_orders(vmf->vma, BIT(HPAGE_PMD_ORDER) - 1);
 	for (order = orders ? highest_order(orders) : 0; order > 0; order = next_order(&orders, order)) {
 		unsigned long nr = 1UL << order, idx = (vmf->address >> PAGE_SHIFT) & (nr - 1);
 
@@ -162,9 +165,14 @@ static unsigned int swapin_order(struct vm_fault *vmf, swp_entry_t entry)
  */
 static struct folio *do_swapin(struct vm_fault *vmf, swp_entry_t entry, int *err)
 {
-	unsigned int order = swapin_order(vmf, entry);
-	struct folio *folio;
+	struct folio *folio = swap_cache_get_folio(entry);
+	unsigned int order;
 
+	if (folio) {                    /* cached: no new folio of any order (Linux's order) */
+		folio_put(folio);
+		return swapin_folio(entry, err);
+	}
+	order = swapin_order(vmf, entry);
 	if (order) {
 		unsigned long idx = (vmf->address >> PAGE_SHIFT) & ((1UL << order) - 1);
 
@@ -175,6 +183,20 @@ static struct folio *do_swapin(struct vm_fault *vmf, swp_entry_t entry, int *err
 			count_mthp_stat(order, MTHP_STAT_SWPIN_FALLBACK);
 	}
 	return swapin_folio(entry, err);
+}
+
+/*
+ * The swap-in gives up on the locked folio (the PTE changed, the read
+ * failed): no folio stays in the cache that no entry needs, and no new
+ * large folio stays at all — never mapped, so never anon, it must not be
+ * found and mapped a page at a time (Linux frees it; its data is on disk).
+ */
+void swapin_give_up(struct folio *folio)
+{
+	if (folio_test_large(folio) && !folio_test_anon(folio) && folio_test_swapcache(folio))
+		delete_from_swap_cache(folio);
+	else
+		folio_free_swap(folio);
 }
 
 /* A swap entry's fault: see the header.  0, VM_FAULT_MAJOR, or an error. */
@@ -208,10 +230,8 @@ static vm_fault_t do_swap_entry(struct vm_fault *vmf, swp_entry_t entry)
 		goto out_unlock;
 	}
 	nr = swapin_batch(vmf, folio, &page, &addr);
-	if (!folio_test_anon(folio) && nr != (unsigned long)folio_nr_pages(folio)) {
-		delete_from_swap_cache(folio);  /* a new large folio whose PTEs changed: retry */
-		goto out_unlock;
-	}
+	if (!folio_test_anon(folio) && nr != (unsigned long)folio_nr_pages(folio))
+		goto out_unlock;        /* a new large folio whose PTEs changed: it goes, retry */
 	map_swapped_pages(vmf, folio, page, addr, nr, vmf->pte - ((vmf->address - addr) >> PAGE_SHIFT));
 	folio_unlock(folio);
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
@@ -220,7 +240,7 @@ static vm_fault_t do_swap_entry(struct vm_fault *vmf, swp_entry_t entry)
 out_unlock:
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
 out:
-	folio_free_swap(folio);         /* the entry went meanwhile (zap): no cache left behind */
+	swapin_give_up(folio);
 	folio_unlock(folio);
 	folio_put(folio);
 	put_swap_device(si);

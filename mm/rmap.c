@@ -230,6 +230,20 @@ static __always_inline int __folio_add_rmap(struct folio *folio, struct page *pa
 }
 
 /*
+ * A new anon folio's page becomes AnonExclusive: with a plain store while
+ * nobody else can see the folio, atomically once the swap cache shows it
+ * (a swap-in: a task waiting for its lock sets PG_waiters in the same
+ * word, and a plain store could lose that bit, and the wake-up with it).
+ */
+static __always_inline void new_anon_page_exclusive(struct folio *folio, struct page *page)
+{
+	if (unlikely(folio_test_swapcache(folio)))
+		SetPageAnonExclusive(page);
+	else
+		__SetPageAnonExclusive(page);
+}
+
+/*
  * Mark a folio anon (Linux's __folio_set_anon): its mapping is vma's
  * anon_vma with PAGE_MAPPING_ANON set, its index the page offset of
  * address in vma (linear_page_index), which mremap keeps as it moves the
@@ -264,7 +278,7 @@ static int __folio_add_new_anon_rmap_mapped_pages(struct folio *folio,
 
 	if (exclusive)
 		for (int i = 0; i < nr; i += 1 << mapping_order)
-			__SetPageAnonExclusive(folio_page(folio, i));
+			new_anon_page_exclusive(folio, folio_page(folio, i));
 	folio_set_large_mapcount(folio, nr >> mapping_order, nr, vma);
 	if (mapping_order)
 		*nr_pmdmapped = nr;
@@ -288,7 +302,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 	if (!folio_test_large(folio)) {
 		atomic_set(&folio->_mapcount, 0);
 		if (exclusive)
-			__SetPageAnonExclusive(&folio->page);
+			new_anon_page_exclusive(folio, &folio->page);
 	} else if (IS_ENABLED(CONFIG_MAPCOUNT_PAGES)) {
 		nr = __folio_add_new_anon_rmap_mapped_pages(folio, vma, exclusive, &nr_pmdmapped);
 	} else if (!folio_test_pmd_mappable(folio)) {
@@ -299,7 +313,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 			if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 				atomic_set(&page->_mapcount, 0);
 			if (exclusive)
-				__SetPageAnonExclusive(page);
+				new_anon_page_exclusive(folio, page);
 		}
 		folio_set_large_mapcount(folio, nr, nr, vma);
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
@@ -311,7 +325,7 @@ static void __folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct
 		if (IS_ENABLED(CONFIG_PAGE_MAPCOUNT))
 			atomic_set(&folio->_nr_pages_mapped, ENTIRELY_MAPPED);
 		if (exclusive)
-			__SetPageAnonExclusive(&folio->page);
+			new_anon_page_exclusive(folio, &folio->page);
 		nr_pmdmapped = nr;
 	}
 	VM_WARN_ON_ONCE(address < vma->vm_start || address + ((unsigned long)nr << PAGE_SHIFT) > vma->vm_end,

@@ -65,7 +65,9 @@ static int unuse_one(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 		return err == -ENOENT ? 0 : err;        /* -ENOENT: the entry went meanwhile */
 	err = 0;
 	pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
-	if (pte && pte_same(ptep_get(pte), orig)) {
+	if (folio_test_large(folio) && !folio_test_anon(folio)) {
+		/* a fault's new large folio it gave up on: not to be mapped a page at a time */
+	} else if (pte && pte_same(ptep_get(pte), orig)) {
 		if (folio_test_uptodate(folio))
 			unuse_pte(vma, pte, addr, folio,
 				  folio_page(folio, swp_offset(entry) - swp_offset(folio->swap)));
@@ -74,7 +76,7 @@ static int unuse_one(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr,
 	}
 	if (pte)
 		pte_unmap_unlock(pte, ptl);
-	folio_free_swap(folio);         /* if the entry went meanwhile, so does the cache */
+	swapin_give_up(folio);          /* if the entry went meanwhile, so does the cache */
 	folio_unlock(folio);
 	folio_put(folio);
 	return err;

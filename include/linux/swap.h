@@ -197,6 +197,9 @@ int swap_read_folio(struct folio *folio);
 /* mm/vmscan.c: reclaim of the folios MADV_PAGEOUT isolated. */
 unsigned long reclaim_pages(struct folio **folios, unsigned int nr);
 
+/* mm/memory_swap.c */
+void swapin_give_up(struct folio *folio);
+
 /* mm/swapfile_unuse.c: swapoff's swap-in of every page on a device. */
 int try_to_unuse(unsigned int type);
 
