@@ -20,6 +20,16 @@
 
 /* --- fork ------------------------------------------------------------------ */
 
+/* Parent and child both hold entry e at BASE, shared since fork: not exclusive, count 2. */
+static void assert_entry_shared(struct mm_struct *child, swp_entry_t e)
+{
+	assert_int_equal(swap_entry_at(mm, BASE).val, e.val);
+	assert_int_equal(swap_entry_at(child, BASE).val, e.val);
+	assert_false(pte_swp_exclusive(pte_of(mm, BASE)));
+	assert_false(pte_swp_exclusive(pte_of(child, BASE)));
+	assert_count(e, 2, false);
+}
+
 /*
  * fork of a swap entry: both PTEs hold it, neither exclusive, count 2;
  * the child's swap-in then the parent's give one folio, read-only in both;
@@ -39,11 +49,7 @@ static void test_fork_shares_entry(void **state)
 	assert_true(pte_swp_exclusive(pte_of(mm, BASE)));
 	child = dup_mm(mm);
 	assert_non_null(child);
-	assert_int_equal(swap_entry_at(child, BASE).val, e.val);
-	assert_int_equal(swap_entry_at(mm, BASE).val, e.val);
-	assert_false(pte_swp_exclusive(pte_of(mm, BASE)));
-	assert_false(pte_swp_exclusive(pte_of(child, BASE)));
-	assert_count(e, 2, false);
+	assert_entry_shared(child, e);
 	assert_int_equal(child->rss_swap, 1);
 	assert_int_equal(child->rss_anon, 0);
 	assert_false(list_empty(&child->mmlist));
@@ -75,11 +81,7 @@ static void test_fork_shares_entry(void **state)
 	assert_int_equal(reclaim_pages(&f, 1), 1);
 	folio_put(f);
 	assert_int_equal(free_pages_now(), free0 + 1);
-	assert_int_equal(swap_entry_at(mm, BASE).val, e.val);
-	assert_int_equal(swap_entry_at(child, BASE).val, e.val);
-	assert_false(pte_swp_exclusive(pte_of(mm, BASE)));
-	assert_false(pte_swp_exclusive(pte_of(child, BASE)));
-	assert_count(e, 2, false);
+	assert_entry_shared(child, e);
 	assert_int_equal(mm->rss_swap, 1);
 	assert_int_equal(child->rss_swap, 1);
 
