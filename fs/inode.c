@@ -55,6 +55,12 @@ void ihold(struct inode *inode)
 	atomic_inc(&inode->i_count);
 }
 
+/* A new reference to inode, or NULL if its last one is gone (Linux's igrab): it is being freed. */
+struct inode *igrab(struct inode *inode)
+{
+	return atomic_add_unless(&inode->i_count, 1, 0) ? inode : NULL;
+}
+
 /*
  * Drop a reference; the last one takes the inode off inode_sb_list, frees
  * its page cache and destroys it.  Processes on other CPUs open and close

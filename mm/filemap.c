@@ -43,6 +43,7 @@
 #include "linux/vmstat.h"
 #include "linux/pgtable.h"
 #include "linux/swapops.h"
+#include "linux/shmem_fs.h"
 
 /* An empty page cache for host (Linux's address_space_init_once, and inode_init_once's part). */
 void address_space_init_once(struct address_space *mapping, struct inode *host)
@@ -55,17 +56,19 @@ void address_space_init_once(struct address_space *mapping, struct inode *host)
 }
 
 /*
- * The folio caching index, with a new reference; NULL if none (Linux's
- * filemap_get_entry).  Takes no lock: under rcu_read_lock() it loads the
- * slot, takes a reference with folio_try_get(), then reads the slot again
- * (xas_reload).  Meanwhile the folio may have been removed, freed and
- * even reused: folio_try_get() fails on a free or frozen (being split)
- * folio, and a reference that landed on a page which is something else
- * now is dropped again (every page's last put frees it, whoever drops
- * it: mm/page_alloc.c).  The caller that locks the folio rechecks
- * folio->mapping, as it may have left the cache since.
+ * What the cache holds at index (Linux's filemap_get_entry): a folio,
+ * with a new reference; a value entry (shmem's swapped-out page,
+ * xa_is_value), which needs none; or NULL.  Takes no lock: under
+ * rcu_read_lock() it loads the slot, takes a reference with
+ * folio_try_get(), then reads the slot again (xas_reload).  Meanwhile the
+ * folio may have been removed, freed and even reused: folio_try_get()
+ * fails on a free or frozen (being split) folio, and a reference that
+ * landed on a page which is something else now is dropped again (every
+ * page's last put frees it, whoever drops it: mm/page_alloc.c).  The
+ * caller that locks the folio rechecks folio->mapping, as it may have
+ * left the cache since.
  */
-struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
+void *filemap_get_entry(struct address_space *mapping, pgoff_t index)
 {
 	XA_STATE(xas, &mapping->i_pages, index);
 	struct folio *folio;
@@ -75,20 +78,31 @@ repeat:
 	folio = xas_load(&xas);
 	if (xa_is_retry(folio))
 		goto repeat;
-	if (folio && !folio_try_get(folio))
+	if (!folio || xa_is_value(folio))
+		goto out;
+	if (!folio_try_get(folio))
 		goto repeat;
-	if (folio && unlikely(folio != xas_reload(&xas))) {
+	if (unlikely(folio != xas_reload(&xas))) {
 		folio_put(folio);
 		goto repeat;
 	}
+out:
 	rcu_read_unlock();
 	return folio;
+}
+
+/* The folio caching index, with a new reference; NULL if none (Linux's filemap_get_folio). */
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
+{
+	void *entry = filemap_get_entry(mapping, index);
+
+	return xa_is_value(entry) ? NULL : entry;
 }
 
 /*
  * The first folio caching an index in [*index, max], with a new reference,
  * *index set to an index it caches; NULL if none (one step of Linux's
- * find_get_entries).  Lockless, as filemap_get_folio; the recheck walks
+ * find_get_entries; value entries are passed over).  Lockless, as filemap_get_folio; the recheck walks
  * to the index found again.
  */
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
@@ -100,6 +114,12 @@ struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *ind
 repeat:
 	*index = start;
 	folio = xa_find(&mapping->i_pages, index, max);
+	while (xa_is_value(folio) && *index < max) {    /* a swapped-out shmem page: no folio */
+		++*index;
+		folio = xa_find(&mapping->i_pages, index, max);
+	}
+	if (xa_is_value(folio))
+		folio = NULL;
 	if (folio && !folio_try_get(folio))
 		goto repeat;
 	if (folio && unlikely(folio != xa_load(&mapping->i_pages, *index))) {
@@ -111,7 +131,8 @@ repeat:
 }
 
 /*
- * Does mapping cache a folio at some index of [first, last]?  Lockless;
+ * Does mapping cache a folio (or hold a swapped-out shmem page) at some
+ * index of [first, last]?  Lockless;
  * only a hint, as the answer may change as soon as it is given (an
  * insertion checks again under xa_lock: filemap_add_folio's -EEXIST).
  */
@@ -143,26 +164,29 @@ static void filemap_account_folio(struct folio *folio, long nr)
 
 /*
  * Cache folio (not in any cache, index aligned to its size) at index of
- * mapping, in every slot it covers: folio->mapping and ->index are set,
- * the cache takes folio_nr_pages() references (Linux's
- * __filemap_add_folio).  0, -EEXIST (some index of the range is cached
- * already: another task got there first) or -ENOMEM (nothing changed).
- * The conflict check and the store are one step under xa_lock, so of two
- * tasks adding at once exactly one succeeds.
+ * mapping, in every slot it covers, where the cache holds expected now
+ * (NULL: nothing in the range; else the value entry of a swapped-out
+ * shmem page, order 0 only): folio->mapping and ->index are set, the
+ * cache takes folio_nr_pages() references (Linux's __filemap_add_folio).
+ * 0, -EEXIST (the range holds something else: another task got there
+ * first) or -ENOMEM (nothing changed).  The check and the store are one
+ * step under xa_lock, so of two tasks adding at once exactly one succeeds.
  */
-int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index)
+int __filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index,
+			void *expected)
 {
 	long nr = folio_nr_pages(folio);
 	pgoff_t found = index;
 	int err = 0;
 
-	VM_WARN_ON_ONCE(folio->mapping || !IS_ALIGNED(index, nr),
+	VM_WARN_ON_ONCE(folio->mapping || !IS_ALIGNED(index, nr) || (expected && nr > 1),
 			"filemap_add_folio: folio cached, or index not aligned");
 	folio_ref_add(folio, nr);
 	folio->mapping = mapping;
 	folio->index = index;
 	xa_lock(&mapping->i_pages);
-	if (xa_find(&mapping->i_pages, &found, index + nr - 1))
+	if (expected ? xa_load(&mapping->i_pages, index) != expected :
+		       xa_find(&mapping->i_pages, &found, index + nr - 1) != NULL)
 		err = -EEXIST;
 	else if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio))
 		err = -ENOMEM;
@@ -176,6 +200,11 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	}
 	filemap_account_folio(folio, nr);
 	return 0;
+}
+
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index)
+{
+	return __filemap_add_folio(mapping, folio, index, NULL);
 }
 
 /*
@@ -197,6 +226,36 @@ void filemap_remove_folio(struct folio *folio)
 	xa_unlock(&mapping->i_pages);
 	filemap_account_folio(folio, -nr);
 	folio_put_refs(folio, nr);
+}
+
+/*
+ * Reclaim's removal (the page-cache half of Linux's __remove_mapping):
+ * take the locked, unmapped folio out of its cache only if the cache's
+ * references and refs more (the caller's) are all it has, leaving shadow
+ * in its slots (NULL, or shmem's swap entry: Linux's
+ * shmem_delete_from_page_cache).  The count is frozen meanwhile, so no
+ * lockless lookup takes the folio and no write(2) copies into it after
+ * the check.  True if done, the cache's references dropped.
+ */
+bool filemap_remove_folio_frozen(struct folio *folio, void *shadow, int refs)
+{
+	struct address_space *mapping = folio->mapping;
+	long nr = folio_nr_pages(folio);
+
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
+	xa_lock(&mapping->i_pages);
+	if (folio_mapped(folio) || !folio_ref_freeze(folio, nr + refs)) {
+		xa_unlock(&mapping->i_pages);
+		return false;
+	}
+	/* every slot exists: storing into them allocates nothing, cannot fail */
+	xa_store_range(&mapping->i_pages, folio->index, folio->index + nr - 1, shadow);
+	mapping->nrpages -= nr;
+	folio->mapping = NULL;
+	folio_ref_unfreeze(folio, refs);
+	xa_unlock(&mapping->i_pages);
+	filemap_account_folio(folio, -nr);
+	return true;
 }
 
 /*
@@ -288,11 +347,31 @@ static int filemap_wait_uptodate(struct address_space *mapping, struct folio *fo
 	return err;
 }
 
-/* filemap_get_or_read_folio's slow half: folio (NULL: none) is not uptodate, or missing. */
+/*
+ * A shmem page in swap (the cache holds its swap entry): swapped in, as
+ * Linux's shmem_file_read_iter does through shmem_get_folio; NULL if the
+ * file shrank below it meanwhile (the caller sees EOF).
+ */
+static struct folio *filemap_read_swapped(struct address_space *mapping, pgoff_t index)
+{
+	struct folio *folio;
+	int err = shmem_get_folio(mapping->host, index, 0, &folio, SGP_READ);
+
+	if (err == -EINVAL)
+		return NULL;
+	return err ? ERR_PTR(err) : folio;
+}
+
+/*
+ * filemap_get_or_read_folio's slow half: folio (NULL: none) is not
+ * uptodate, or missing, or a value entry.
+ */
 static noinline_fn struct folio *filemap_read_folio_slow(struct file *file,
 							 struct address_space *mapping,
 							 pgoff_t index, struct folio *folio)
 {
+	if (xa_is_value(folio))
+		return filemap_read_swapped(mapping, index);
 	for (;;) {
 		int err;
 
@@ -314,8 +393,8 @@ static noinline_fn struct folio *filemap_read_folio_slow(struct file *file,
 
 /*
  * The folio holding page index of file, with a reference: from the cache,
- * else read in through a_ops->read_folio; NULL for a hole of a file that
- * cannot be read in (shmem).  A folio of a file that reads its data is
+ * else read in through a_ops->read_folio, or from swap (shmem); NULL for
+ * a hole of a file that cannot be read in (shmem).  A folio of a file that reads its data is
  * returned only once filled.  Two tasks missing at once both create a
  * folio; the one that loses the insertion (-EEXIST) looks again and waits
  * for the winner's.  An ERR_PTR: -ENOMEM, -EIO or read_folio's error.
@@ -323,9 +402,10 @@ static noinline_fn struct folio *filemap_read_folio_slow(struct file *file,
 static inline struct folio *filemap_get_or_read_folio(struct file *file,
 						      struct address_space *mapping, pgoff_t index)
 {
-	struct folio *folio = filemap_get_folio(mapping, index);
+	struct folio *folio = filemap_get_entry(mapping, index);
 
-	if (likely(!mapping_can_read_folio(mapping) || (folio && folio_test_uptodate(folio))))
+	if (likely(!xa_is_value(folio) &&
+		   (!mapping_can_read_folio(mapping) || (folio && folio_test_uptodate(folio)))))
 		return folio;
 	return filemap_read_folio_slow(file, mapping, index, folio);
 }

@@ -7,12 +7,14 @@
  *                                                  only unmapped for a moment)
  *   no entry, anonymous VMA                        not resident
  *   no entry, VMA of a file (tmpfs, memfd, initrd) resident if the page
- *                                                  cache holds that index
+ *                                                  cache holds that index (a
+ *                                                  shmem page in swap: if the
+ *                                                  swap cache holds it)
  *
  * Locks: current's mmap_lock for read while a chunk of the range is
  * looked at (the VMAs and page tables stay); each PTE table's lock while
  * its entries are read, each PMD table's while a PMD entry is; the page
- * cache is looked up locklessly (filemap_get_folio).  The bytes go to
+ * cache is looked up locklessly (filemap_get_incore_folio).  The bytes go to
  * user memory after the mmap_lock is dropped, a page of them at a time.
  */
 #include "linux/errno.h"
@@ -39,8 +41,8 @@ static void mincore_unmapped_range(struct vm_area_struct *vma, unsigned long add
 	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_mapping : NULL;
 
 	for (; addr < end; addr += PAGE_SIZE, vec++) {
-		struct folio *folio = mapping ? filemap_get_folio(mapping,
-								  linear_page_index(vma, addr)) : NULL;
+		struct folio *folio = mapping ? filemap_get_incore_folio(mapping,
+									 linear_page_index(vma, addr)) : NULL;
 
 		*vec = folio != NULL;
 		if (folio)

@@ -32,6 +32,7 @@
  */
 #include "linux/errno.h"
 #include "linux/rmap.h"
+#include "linux/pagemap.h"
 #include "linux/swap.h"
 #include "linux/swapops.h"
 #include "mm/internal.h"
@@ -289,16 +290,24 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 }
 
 /*
- * Unmap the locked anon folio in the swap cache from every mm (Linux's
- * try_to_unmap for pageout): each PTE becomes a swap entry of its page's
- * slot.  The caller checks folio_mapped() afterwards: a page that stayed
- * mapped (pinned) keeps the folio in memory.
+ * Unmap the locked folio from every mm, for pageout (Linux's
+ * try_to_unmap): an anon folio's PTEs, the folio being in the swap cache,
+ * become swap entries of its pages' slots; a page-cache folio's PTEs and
+ * PMDs are cleared (their dirty bits go to the folio), from shared and
+ * private mappings of its file alike, as truncation unmaps (the next
+ * access faults it back from the cache or swap).  The caller checks
+ * folio_mapped() afterwards: a page that stayed mapped (a pinned anon
+ * page) keeps the folio in memory.
  */
 void try_to_unmap(struct folio *folio)
 {
 	struct rmap_walk_control rwc = { .rmap_one = try_to_unmap_one };
 
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
-	VM_WARN_ON_ONCE_FOLIO(!folio_test_anon(folio) || !folio_test_swapcache(folio), folio);
+	if (!folio_test_anon(folio)) {
+		unmap_mapping_pages(folio->mapping, folio->index, folio_nr_pages(folio), false);
+		return;
+	}
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_swapcache(folio), folio);
 	rmap_walk_anon(folio, &rwc, false);
 }

@@ -75,9 +75,10 @@ static void shmem_inode_unacct_blocks(struct inode *inode, long nr)
 
 /*
  * Give back the pages truncation took out of the page cache: those
- * alloced counts that the cache no longer holds (Linux's shmem_recalc_inode).
- * Under info->lock, which every insertion holds: nrpages can only have
- * dropped (a removal) since alloced last moved.
+ * alloced counts that neither the cache nor swap holds any more (Linux's
+ * shmem_recalc_inode).  Under info->lock, which every insertion and every
+ * move to or from swap holds: nrpages can only have dropped (a removal)
+ * since alloced last moved.
  */
 static void shmem_recalc_inode(struct inode *inode)
 {
@@ -85,7 +86,7 @@ static void shmem_recalc_inode(struct inode *inode)
 	long freed;
 
 	spin_lock(&info->lock);
-	freed = info->alloced - READ_ONCE(inode->i_mapping->nrpages);
+	freed = info->alloced - info->swapped - READ_ONCE(inode->i_mapping->nrpages);
 	if (freed > 0) {
 		info->alloced -= freed;
 		inode->i_blocks -= freed * BLOCKS_PER_PAGE;
@@ -219,13 +220,14 @@ static int shmem_undo_add_past_eof(struct inode *inode, struct folio *folio)
 }
 
 /*
- * Find or allocate the folio holding file page index (Linux's
- * shmem_get_folio_gfp): *foliop gets a reference, or NULL where sgp says
- * a hole stays a hole.  write_end (a write's end, 0 if none) and vmf (a
- * fault's, or NULL) steer the huge policy.  0, -EINVAL (SGP_READ or
- * SGP_CACHE at or past EOF), -ENOENT (SGP_NOALLOC at a hole), -EFBIG,
- * -ENOSPC or -ENOMEM.  A folio another task cached first is taken (the
- * lookup is repeated on -EEXIST, as Linux's).
+ * Find or allocate the folio holding file page index, swapping it in if
+ * it is in swap (Linux's shmem_get_folio_gfp): *foliop gets a reference,
+ * or NULL where sgp says a hole stays a hole.  write_end (a write's end,
+ * 0 if none) and vmf (a fault's, or NULL) steer the huge policy.  0,
+ * -EINVAL (SGP_READ or SGP_CACHE at or past EOF), -ENOENT (SGP_NOALLOC at
+ * a hole), -EFBIG, -ENOSPC, -ENOMEM or -EIO (the swap-in's read failed).
+ * A folio another task cached first is taken (the lookup is repeated on
+ * -EEXIST, as Linux's).
  */
 static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_end,
 			       struct folio **foliop, enum sgp_type sgp, struct vm_fault *vmf)
@@ -239,7 +241,17 @@ static int shmem_get_folio_gfp(struct inode *inode, pgoff_t index, loff_t write_
 	if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= i_size_read(inode))
 		return -EINVAL;
 repeat:
-	folio = filemap_get_folio(inode->i_mapping, index);
+	folio = filemap_get_entry(inode->i_mapping, index);
+	if (xa_is_value(folio)) {
+		int err = shmem_swapin_folio(inode, index, folio, &folio);
+
+		if (err == -EEXIST)
+			goto repeat;
+		if (err)
+			return err;
+		if (sgp <= SGP_CACHE && ((loff_t)index << PAGE_SHIFT) >= i_size_read(inode))
+			return shmem_undo_add_past_eof(inode, folio);
+	}
 	if (folio && !folio_test_uptodate(folio) && sgp == SGP_READ) {
 		folio_put(folio);               /* reserved by fallocate: still a hole */
 		return 0;
@@ -269,14 +281,39 @@ int shmem_get_folio(struct inode *inode, pgoff_t index, loff_t write_end, struct
 	return shmem_get_folio_gfp(inode, index, write_end, foliop, sgp, NULL);
 }
 
+/* The page holding byte pos, if it is in swap, back in the page cache (to be zeroed in part). */
+static void shmem_swapin_partial(struct inode *inode, loff_t pos)
+{
+	pgoff_t index = pos >> PAGE_SHIFT;
+	void *entry = filemap_get_entry(inode->i_mapping, index);
+	struct folio *folio;
+
+	if (xa_is_value(entry) && !shmem_swapin_folio(inode, index, entry, &folio))
+		folio_put(folio);
+	else if (entry && !xa_is_value(entry))
+		folio_put(entry);
+}
+
 /*
- * Free the page cache of [lstart, lend] (lend inclusive, -1: to the end)
- * and give the pages back (Linux's shmem_truncate_range).  Partial folios
- * are zeroed or split by truncate_inode_pages_range().
+ * Free the page cache and swap of [lstart, lend] (lend inclusive, -1: to
+ * the end) and give the pages back (Linux's shmem_undo_range).  Partial
+ * folios are zeroed or split by truncate_inode_pages_range(), partial
+ * pages in swap swapped in first.  A page reclaim moved to swap while the
+ * folios went is caught by the swap pass, which repeats them both.
  */
 void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
 {
-	truncate_inode_pages_range(inode->i_mapping, lstart, lend);
+	pgoff_t start = ALIGN_UP(lstart, (loff_t)PAGE_SIZE) >> PAGE_SHIFT;
+	pgoff_t after = lend < 0 ? 0 : (pgoff_t)((lend + 1) >> PAGE_SHIFT);   /* past the whole pages */
+	bool whole = lend < 0 || start < after;
+
+	if (lstart & ~PAGE_MASK)
+		shmem_swapin_partial(inode, lstart);
+	if (lend >= 0 && ((lend + 1) & ~PAGE_MASK))
+		shmem_swapin_partial(inode, lend);
+	do
+		truncate_inode_pages_range(inode->i_mapping, lstart, lend);
+	while (whole && shmem_free_swap_range(inode, start, lend < 0 ? ~0UL : after - 1));
 	shmem_recalc_inode(inode);
 }
 
@@ -439,9 +476,9 @@ static long shmem_file_read(struct file *file, char *ubuf, size_t count, loff_t 
 }
 
 /*
- * Where the next data (PG_uptodate folio) or hole at or after offset is
- * (Linux's mapping_seek_hole_data for shmem); -ENXIO at or past EOF or
- * when no data follows.
+ * Where the next data (a PG_uptodate folio, or a page in swap) or hole at
+ * or after offset is (Linux's mapping_seek_hole_data for shmem); -ENXIO
+ * at or past EOF or when no data follows.
  */
 static loff_t shmem_seek_hole_data(struct inode *inode, loff_t offset, int whence)
 {
@@ -450,8 +487,9 @@ static loff_t shmem_seek_hole_data(struct inode *inode, loff_t offset, int whenc
 	if (offset < 0 || offset >= inode->i_size)
 		return -ENXIO;
 	while (index <= end) {
-		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
-		bool data = folio && folio_test_uptodate(folio);
+		void *entry = filemap_get_entry(inode->i_mapping, index);
+		struct folio *folio = xa_is_value(entry) ? NULL : entry;
+		bool data = xa_is_value(entry) || (folio && folio_test_uptodate(folio));
 		pgoff_t next = folio ? folio->index + folio_nr_pages(folio) : index + 1;
 
 		if (folio)

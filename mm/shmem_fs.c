@@ -76,8 +76,10 @@ static void shmem_destroy_inode(struct inode *inode)
 	struct shmem_inode_info *info = SHMEM_I(inode);
 	struct shmem_sb_info *sbinfo = SHMEM_SB(inode->i_sb);
 
-	if (S_ISREG(inode->i_mode))
+	if (S_ISREG(inode->i_mode)) {
 		shmem_truncate_range(inode, 0, -1);
+		shmem_swaplist_del(inode);
+	}
 	if (S_ISDIR(inode->i_mode))
 		simple_dir_destroy(inode);
 	kfree((char *)inode->i_link);
@@ -87,13 +89,15 @@ static void shmem_destroy_inode(struct inode *inode)
 		kfree(sbinfo);
 }
 
-/* A regular file's page cache: large folios allowed, never reclaimed (no swap). */
+/* A regular file's page cache: large folios allowed, pages go to swap (shmem_aops). */
 static void shmem_init_mapping(struct inode *inode)
 {
 	inode->i_mapping = &inode->i_data;
 	address_space_init_once(inode->i_mapping, inode);
+	inode->i_mapping->a_ops = &shmem_aops;
 	spin_lock_init(&SHMEM_I(inode)->lock, "shmem_inode_info->lock");
-	inode->i_mapping->flags |= BIT(AS_LARGE_FOLIO_SUPPORT) | BIT(AS_UNEVICTABLE);
+	INIT_LIST_HEAD(&SHMEM_I(inode)->swaplist);
+	inode->i_mapping->flags |= BIT(AS_LARGE_FOLIO_SUPPORT);
 }
 
 /* A directory: a mount's root at path, or "" for one its parent names (simple_add_entry). */

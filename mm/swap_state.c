@@ -25,6 +25,7 @@
 #include "linux/pagemap.h"
 #include "linux/rmap.h"
 #include "linux/swap.h"
+#include "linux/swapops.h"
 #include "linux/vmstat.h"
 #include "linux/printk.h"
 
@@ -53,6 +54,27 @@ unsigned long total_swapcache_pages(void)
 struct folio *swap_cache_get_folio(swp_entry_t entry)
 {
 	return filemap_get_folio(swap_address_space(entry), swp_offset(entry));
+}
+
+/*
+ * The folio in memory for page index of mapping, with a reference, NULL
+ * if none (Linux's filemap_get_incore_folio, mincore's question): from
+ * the page cache, or for a shmem page in swap from the swap cache.
+ */
+struct folio *filemap_get_incore_folio(struct address_space *mapping, pgoff_t index)
+{
+	void *entry = filemap_get_entry(mapping, index);
+	struct swap_info_struct *si;
+	struct folio *folio;
+
+	if (!xa_is_value(entry))
+		return entry;
+	si = get_swap_device(radix_to_swp_entry(entry));   /* swapoff waits for us */
+	if (!si)
+		return NULL;
+	folio = swap_cache_get_folio(radix_to_swp_entry(entry));
+	put_swap_device(si);
+	return folio;
 }
 
 /*

@@ -3,9 +3,11 @@
  * unuse_mm, mm/swapfile.c): each mm on swap_mmlist is walked for swap
  * entries of the device; each entry's page is brought in through the swap
  * cache (swapin_folio) and mapped in its place, read-only, AnonExclusive
- * if the entry said so (a later write reuses it).  Then the swap cache is
- * emptied of the device's folios.  Repeated until no slot is in use: a
- * fork or a fault may move entries around meanwhile.
+ * if the entry said so (a later write reuses it).  Then shmem's pages on
+ * the device go back into their files' page caches (shmem_unuse, in
+ * mm/shmem_swap.c), and the swap cache is emptied of the device's folios.
+ * Repeated until no slot is in use: a fork or a fault may move entries
+ * around meanwhile.
  *
  * Locks: swapon_mutex (the caller's); each mm's mmap_lock for read while
  * it is walked, its PTE tables' locks in turn, a folio's lock while it is
@@ -17,6 +19,7 @@
 #include "linux/rmap.h"
 #include "linux/sched.h"
 #include "linux/swap.h"
+#include "linux/shmem_fs.h"
 #include "linux/swapops.h"
 #include "mm/internal.h"
 
@@ -209,6 +212,8 @@ int try_to_unuse(unsigned int type)
 
 	while (READ_ONCE(si->inuse_pages)) {
 		err = unuse_mms(type);
+		if (!err)
+			err = shmem_unuse(type);
 		if (err)
 			return err;
 		unuse_swap_cache(type);

@@ -90,8 +90,7 @@ static void zap_file_pages(struct vm_area_struct *vma, unsigned long start, unsi
  * private copies a MAP_PRIVATE mapping made of them (truncation), else
  * only the page-cache pages (hole punching, splitting a folio).
  */
-static void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pgoff_t nr,
-				bool even_cows)
+void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pgoff_t nr, bool even_cows)
 {
 	pgoff_t last = nr && first + nr - 1 >= first ? first + nr - 1 : ~0UL;
 	struct vm_area_struct *vma;

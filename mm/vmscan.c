@@ -1,13 +1,19 @@
 /*
- * Reclaim of anon folios to swap (Linux's mm/vmscan.c, shrink_folio_list
- * and reclaim_pages): what MADV_PAGEOUT asks for.  foliOS has no LRU lists
- * yet, so nothing reclaims on its own under memory pressure; the folios
- * come from madvise's walk (mm/madvise_pageout.c), each with a reference.
+ * Reclaim (Linux's mm/vmscan.c, shrink_folio_list and reclaim_pages):
+ * what MADV_PAGEOUT asks for.  foliOS has no LRU lists yet, so nothing
+ * reclaims on its own under memory pressure; the folios come from
+ * madvise's walk (mm/madvise_pageout.c), each with a reference.
  *
- *   folio ──add_to_swap──> in swap cache, dirty     (no slots: large
+ *   anon  ──add_to_swap──> in swap cache, dirty     (no slots: large
  *         ──try_to_unmap─> PTEs are swap entries     folios split, small
  *         ──swap_writepage_batch> clean on disk      ones stay)
  *         ──__remove_mapping> out of the cache, freed
+ *
+ *   shmem ──split to order 0, try_to_unmap──> PTEs none
+ *         ──writepage──> swap cache; its page-cache slot holds the swap
+ *                        entry (mm/shmem_swap.c); then written and freed
+ *                        as an anon folio is
+ *   a clean page-cache folio (a file that reads it back) is dropped.
  *
  * The writes of a batch of folios go to the disk together and are waited
  * for once (mm/page_io.c, struct swap_iocb); each folio stays locked
@@ -24,6 +30,7 @@
  */
 #include "linux/errno.h"
 #include "linux/huge_mm.h"
+#include "linux/pagemap.h"
 #include "linux/page-flags.h"
 #include "linux/rmap.h"
 #include "linux/swap.h"
@@ -31,16 +38,20 @@
 #include "mm/deferred_split.h"
 
 /*
- * The locked, unmapped, clean folio in the swap cache leaves it and
- * memory (Linux's __remove_mapping): only if the cache's references and
- * the caller's are the only ones — frozen at that count, so no lookup can
- * take it meanwhile.  True if done (the caller's reference is the last).
+ * The locked, unmapped, clean folio leaves its cache and memory (Linux's
+ * __remove_mapping): the swap cache, or the page cache of a file that can
+ * read it back (or a shmem page never written: a hole again).  Only if
+ * the cache's references and the caller's are the only ones — frozen at
+ * that count, so no lookup can take it meanwhile.  True if done (the
+ * caller's reference is the last).
  */
 static bool __remove_mapping(struct folio *folio)
 {
 	long nr = folio_nr_pages(folio);
 	swp_entry_t entry = folio->swap;
 
+	if (!folio_test_swapcache(folio))
+		return folio->mapping && filemap_remove_folio_frozen(folio, NULL, 1);
 	if (!folio_ref_freeze(folio, 1 + nr))
 		return false;
 	if (folio_test_dirty(folio) || folio_mapped(folio)) {    /* dirtied or mapped again meanwhile */
@@ -65,24 +76,50 @@ static void count_swpout_fallback(struct folio *folio)
 }
 
 /*
- * A large folio with no room in swap (locked, the caller's reference):
- * split it to order 0 and page every piece out (Linux puts them on the
- * folio list).  Unlocks it; the pages reclaimed.
+ * The large page-cache folio, locked, split to order 0 (Linux 6.1 splits
+ * a large shmem folio before it goes to swap): into all[] the pieces, a
+ * reference each, looked up while the lock on the first keeps the file
+ * from being freed.  The number of pieces, 0 if the split failed.
+ */
+static unsigned long split_file_folio_pieces(struct folio *folio, struct folio **all)
+{
+	struct address_space *mapping = folio->mapping;
+	unsigned long nr = folio_nr_pages(folio), n = 1;
+	pgoff_t index = folio->index;
+
+	if (split_file_folio_to_order(folio, 0))
+		return 0;
+	all[0] = folio;
+	for (unsigned long i = 1; i < nr; i++)
+		if ((all[n] = filemap_get_folio(mapping, index + i)))
+			n++;
+	return n;
+}
+
+/*
+ * A large folio to be split before it can go (locked, the caller's
+ * reference): an anon one with no room in swap for it whole, or a shmem
+ * one.  Split to order 0 and every piece paged out (Linux puts them on
+ * the folio list).  Unlocks it; the pages reclaimed.
  */
 static unsigned long shrink_split_folio(struct folio *folio)
 {
-	unsigned long nr = folio_nr_pages(folio), reclaimed = 0;
+	unsigned long nr = folio_nr_pages(folio), n = 0, reclaimed = 0;
 	struct folio **all = kzalloc(nr * sizeof(*all));
 
-	count_swpout_fallback(folio);
-	if (all && !split_queued_folio_to_list(folio, 0, all + 1)) {
+	if (folio_test_anon(folio))
+		count_swpout_fallback(folio);
+	if (all && folio_test_anon(folio) && !split_queued_folio_to_list(folio, 0, all + 1)) {
 		all[0] = folio;
-		folio_unlock(folio);
-		reclaimed = reclaim_pages(all, nr);
-		for (unsigned long i = 1; i < nr && all[i]; i++)
+		n = nr;
+	} else if (all && !folio_test_anon(folio)) {
+		n = split_file_folio_pieces(folio, all);
+	}
+	folio_unlock(folio);
+	if (n) {
+		reclaimed = reclaim_pages(all, n);
+		for (unsigned long i = 1; i < n && all[i]; i++)
 			folio_put(all[i]);
-	} else {
-		folio_unlock(folio);
 	}
 	kfree(all);
 	return reclaimed;
@@ -96,6 +133,35 @@ enum pageout_step {
 };
 
 /*
+ * The first steps of Linux's shrink_folio_list for one locked page-cache
+ * folio: a shmem one split to order 0 first; out of every page table
+ * (try_to_unmap); a shmem or dirty one handed to its file's writepage
+ * (shmem's moves it into the swap cache), a clean one of a file dropped.
+ * Linux drops a clean shmem folio too (a page only ever read: zeros, a
+ * hole again) and gives its block back later; foliOS writes it, so the
+ * file's blocks never change behind its back.
+ */
+static enum pageout_step shrink_file_folio_unmap(struct folio *folio)
+{
+	struct address_space *mapping = folio->mapping;
+
+	if (!mapping)
+		return PAGEOUT_KEEP;            /* truncated meanwhile */
+	if (folio_test_swapbacked(folio) && folio_test_large(folio))
+		return PAGEOUT_SPLIT;
+	if (folio_mapped(folio)) {
+		try_to_unmap(folio);
+		if (folio_mapped(folio))
+			return PAGEOUT_KEEP;
+	}
+	if (!folio_test_dirty(folio) && !folio_test_swapbacked(folio))
+		return PAGEOUT_FREE;
+	if (!mapping->a_ops || !mapping->a_ops->writepage || mapping->a_ops->writepage(folio))
+		return PAGEOUT_KEEP;
+	return PAGEOUT_WRITE;
+}
+
+/*
  * The first steps of Linux's shrink_folio_list for one locked anon
  * folio: into the swap cache (add_to_swap), out of every page table
  * (try_to_unmap).  What to do with it next.
@@ -103,7 +169,7 @@ enum pageout_step {
 static enum pageout_step shrink_folio_unmap(struct folio *folio)
 {
 	if (!folio_test_anon(folio))
-		return PAGEOUT_KEEP;
+		return shrink_file_folio_unmap(folio);
 	if (!folio_test_swapcache(folio) && !add_to_swap(folio))
 		return folio_test_large(folio) ? PAGEOUT_SPLIT : PAGEOUT_KEEP;
 	if (folio_mapped(folio)) {

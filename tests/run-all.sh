@@ -140,12 +140,16 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   ./run-qemu.sh $flag --icount --run '/bin/bench_thp 8' </dev/null >"$log/bench-thp-$name.log" 2>&1
   ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
   result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"
-  # Out of memory on a small machine: OOM kills, a fork storm, memory back.
+  # Out of memory on a small machine: OOM kills, a fork storm, memory back;
+  # and, with twice as much swap as RAM, a tmpfs file larger than RAM.
   out="$log/oom-$name.log"
-  ./run-qemu.sh $flag --mem 64M --run "/bin/runtests test_oom test_mm test_fork" --timeout 300 </dev/null >"$out" 2>&1
+  ./run-qemu.sh $flag --mem 64M --swap 128M --timeout 300 \
+    --run "/bin/runtests test_oom test_mm test_fork test_shmem_swap" </dev/null >"$out" 2>&1
   rc=$?
-  ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
-  result "--mem 64M: OOM kills, fork storm, nothing leaks ($name)" $ok "exit $rc, see $out"
+  ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" &&
+    grep -qE '^ +ok [0-9]+ a tmpfs file larger than RAM' "$out" || ok=FAIL
+  result "--mem 64M --swap 128M: OOM kills, fork storm, a tmpfs file larger than RAM, nothing leaks ($name)" \
+    $ok "exit $rc, see $out"
   # The shadow exact counter (make mapcount-report) on the fork/exec stories:
   # never a false "exclusive"; per-page answers exact only where per-page
   # mapcounts are kept.

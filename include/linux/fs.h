@@ -181,10 +181,14 @@ struct folio;
  * read_folio copies the file's bytes at folio->index into a new, zeroed
  * folio and returns 0 or an errno; the caller holds the folio lock, marks
  * the folio uptodate on success and unlocks it (Linux's read_folio
- * unlocks when its I/O ends).
+ * unlocks when its I/O ends).  writepage is reclaim's: the locked,
+ * unmapped folio's data goes to the backing store — shmem moves the folio
+ * into the swap cache, and the caller's batch writes it (Linux's
+ * writepage starts the write itself); 0, or an errno and it stays.
  */
 struct address_space_operations {
 	int (*read_folio)(struct file *file, struct folio *folio);
+	int (*writepage)(struct folio *folio);
 };
 
 /*
@@ -193,7 +197,7 @@ struct address_space_operations {
  */
 struct address_space {
 	struct inode *host;
-	const struct address_space_operations *a_ops;   /* NULL: no backing store (shmem) */
+	const struct address_space_operations *a_ops;   /* NULL: none (proc, sysfs) */
 	struct xarray i_pages;          /* pgoff -> folio */
 	unsigned long nrpages;          /* pages cached; a 2 MiB folio counts 512 */
 	struct list_head i_mmap;        /* VMAs mapping it, by vma->shared (Linux: an interval tree) */
@@ -488,6 +492,7 @@ void inode_sb_list_add(struct inode *inode);
 void inode_init_always(struct super_block *sb, struct inode *inode);
 struct inode *new_inode(struct super_block *sb);
 void ihold(struct inode *inode);
+struct inode *igrab(struct inode *inode);
 void iput(struct inode *inode);
 unsigned long get_next_ino(void);
 

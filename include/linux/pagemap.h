@@ -33,16 +33,19 @@ struct vm_fault;
 
 /* address_space->flags */
 #define AS_LARGE_FOLIO_SUPPORT  0       /* large folios may be added */
-#define AS_UNEVICTABLE          1       /* shmem without swap: never reclaimed */
 
 void address_space_init_once(struct address_space *mapping, struct inode *host);
 
 /* mm/filemap.c */
+void *filemap_get_entry(struct address_space *mapping, pgoff_t index);
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max);
 bool filemap_range_has_folio(struct address_space *mapping, pgoff_t first, pgoff_t last);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
+int __filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index,
+			void *expected);
 void filemap_remove_folio(struct folio *folio);
+bool filemap_remove_folio_frozen(struct folio *folio, void *shadow, int refs);
 void folio_mark_dirty(struct folio *folio);
 long filemap_read(struct file *file, char *ubuf, size_t count, loff_t *pos);
 long kernel_read(struct file *file, void *buf, size_t count, loff_t *pos);
@@ -54,6 +57,7 @@ vm_fault_t filemap_fault(struct vm_fault *vmf);
 extern const struct vm_operations_struct generic_file_vm_ops;
 
 /* mm/truncate.c */
+void unmap_mapping_pages(struct address_space *mapping, pgoff_t first, pgoff_t nr, bool even_cows);
 void unmap_mapping_range(struct address_space *mapping, loff_t holebegin, loff_t holelen,
 			 int even_cows);
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);

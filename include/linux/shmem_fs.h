@@ -3,12 +3,13 @@
  * mm/shmem_policy.c which folio sizes, mm/shmem_fs.c the file system,
  * mm/memfd.c memfd_create and seals).
  *
- * A shmem file keeps its data only in its page cache: folios that are
- * PG_swapbacked (memory is their only home), zeroed when allocated,
+ * A shmem file keeps its data in its page cache: folios that are
+ * PG_swapbacked (swap is their only backing store), zeroed when allocated,
  * PG_uptodate once they hold data (a folio fallocate() reserved is not:
  * reads see a hole until it is written or faulted).  tmpfs mounts,
  * memfds and MAP_SHARED|MAP_ANONYMOUS (shm_mnt, the internal mount) all
- * use them.
+ * use them.  Reclaim moves an order-0 folio to swap and leaves its swap
+ * entry in the page cache as a value entry (mm/shmem_swap.c).
  */
 #ifndef _LINUX_SHMEM_FS_H
 #define _LINUX_SHMEM_FS_H
@@ -21,8 +22,10 @@ struct vm_operations_struct;
 
 /* A shmem inode (Linux's struct shmem_inode_info). */
 struct shmem_inode_info {
-	spinlock_t lock;                /* alloced and i_blocks, with each insertion */
-	unsigned long alloced;          /* data pages allocated, in the page cache */
+	spinlock_t lock;                /* alloced, swapped and i_blocks, with each insertion */
+	unsigned long alloced;          /* data pages allocated: in the page cache or swapped */
+	unsigned long swapped;          /* of them, in swap (a value entry in the page cache) */
+	struct list_head swaplist;      /* on shmem_swaplist once it swapped (mm/shmem_swap.c) */
 	unsigned int seals;             /* F_SEAL_*: memfd_create(MFD_ALLOW_SEALING); inode_lock */
 	unsigned int flags;             /* SHMEM_F_* */
 	char *name;                     /* an internal-mount file's name ("memfd:x"), or NULL */
@@ -80,6 +83,13 @@ int shmem_zero_setup(struct vm_area_struct *vma);
 bool shmem_mapping(const struct address_space *mapping);
 extern const struct file_operations shmem_file_operations;
 extern const struct inode_operations shmem_inode_operations;
+
+/* mm/shmem_swap.c */
+extern const struct address_space_operations shmem_aops;
+int shmem_swapin_folio(struct inode *inode, pgoff_t index, void *radswap, struct folio **foliop);
+unsigned long shmem_free_swap_range(struct inode *inode, pgoff_t start, pgoff_t end);
+void shmem_swaplist_del(struct inode *inode);
+int shmem_unuse(unsigned int type);
 
 /* mm/shmem_policy.c */
 bool vma_is_anon_shmem(const struct vm_area_struct *vma);

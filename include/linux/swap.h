@@ -164,6 +164,7 @@ void swap_mmlist_del(struct mm_struct *mm);
 /* mm/swap_state.c: the swap cache. */
 struct address_space *swap_address_space(swp_entry_t entry);
 struct folio *swap_cache_get_folio(swp_entry_t entry);
+struct folio *filemap_get_incore_folio(struct address_space *mapping, pgoff_t index);
 bool add_to_swap(struct folio *folio);
 void __delete_from_swap_cache(struct folio *folio, swp_entry_t entry);
 void delete_from_swap_cache(struct folio *folio);

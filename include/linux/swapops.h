@@ -27,6 +27,7 @@
 
 #include "linux/pgtable.h"
 #include "linux/page-flags.h"
+#include "linux/xarray.h"
 
 #define SWP_TYPE_SHIFT          __SWP_OFFSET_BITS
 #define SWP_OFFSET_MASK         (BIT(SWP_TYPE_SHIFT) - 1)
@@ -59,6 +60,17 @@ static inline swp_entry_t swp_entry(unsigned int type, unsigned long offset)
 }
 static inline unsigned int swp_type(swp_entry_t entry)  { return entry.val >> SWP_TYPE_SHIFT; }
 static inline unsigned long swp_offset(swp_entry_t entry) { return entry.val & SWP_OFFSET_MASK; }
+
+/* A swap entry as shmem's page cache holds it, and back (Linux's swp_to_radix_entry). */
+static inline void *swp_to_radix_entry(swp_entry_t entry)
+{
+	return xa_mk_value(entry.val);
+}
+
+static inline swp_entry_t radix_to_swp_entry(const void *arg)
+{
+	return (swp_entry_t){ xa_to_value(arg) };
+}
 
 /* Neither none nor a mapping (PROT_NONE counts as one): a swap-format entry. */
 static inline bool is_swap_pte(pte_t pte)

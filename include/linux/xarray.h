@@ -91,6 +91,26 @@ static inline bool xa_is_node(const void *entry)
 	return ((unsigned long)entry & 3) == 2 && (unsigned long)entry > 4096;
 }
 
+/*
+ * A value entry (Linux's): an integer stored in a slot, bit 0 set so it
+ * is neither a pointer nor a node.  shmem keeps a swapped-out page's swap
+ * entry in its page cache this way (swp_to_radix_entry).
+ */
+static inline void *xa_mk_value(unsigned long v)
+{
+	return (void *)((v << 1) | 1);
+}
+
+static inline bool xa_is_value(const void *entry)
+{
+	return (unsigned long)entry & 1;
+}
+
+static inline unsigned long xa_to_value(const void *entry)
+{
+	return (unsigned long)entry >> 1;
+}
+
 #define XA_RETRY_ENTRY  ((void *)0x402UL)       /* Linux's xa_mk_internal(256) */
 
 static inline bool xa_is_retry(const void *entry)

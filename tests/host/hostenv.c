@@ -178,6 +178,15 @@ int shmem_zero_setup(struct vm_area_struct *vma)
 	return -ENOMEM;
 }
 
+/* Nor shmem's swap: no page cache on the host holds a value entry for read(2) to swap in. */
+struct inode;
+struct folio;
+int shmem_get_folio(struct inode *inode, unsigned long index, long long write_end,
+		    struct folio **foliop, int sgp)
+{
+	panic("shmem_get_folio: no shmem on the host");
+}
+
 /* MADV_REMOVE's hole punch: the host tests' files have no fallocate. */
 long vfs_fallocate(struct file *file, int mode, long offset, long len)
 {
