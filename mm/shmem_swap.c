@@ -229,6 +229,31 @@ unsigned long shmem_free_swap_range(struct inode *inode, pgoff_t start, pgoff_t 
 	return freed;
 }
 
+/*
+ * The bytes of the shmem file vma maps that are in swap, in vma's range of
+ * it (Linux's shmem_swap_usage, for smaps' Swap: line): the file's count
+ * if vma maps all of it, else its value entries counted.
+ */
+unsigned long shmem_swap_usage(struct vm_area_struct *vma)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	unsigned long swapped = READ_ONCE(SHMEM_I(inode)->swapped), n = 0;
+	pgoff_t index = vma->vm_pgoff, end = linear_page_index(vma, vma->vm_end - 1);
+
+	if (!swapped)
+		return 0;
+	if (!index && (loff_t)(vma->vm_end - vma->vm_start) >= i_size_read(inode))
+		return swapped << PAGE_SHIFT;
+	rcu_read_lock();
+	while (shmem_find_swap(inode->i_mapping, &index, end)) {
+		n++;
+		if (index++ == end)
+			break;
+	}
+	rcu_read_unlock();
+	return n << PAGE_SHIFT;
+}
+
 /* Swap in every page of inode on device type: 0, -EIO, -ENOMEM or -EINTR. */
 static int shmem_unuse_inode(struct inode *inode, unsigned int type)
 {

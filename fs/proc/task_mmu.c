@@ -177,12 +177,18 @@ static const struct proc_walk_ops smaps_walk_ops = {
  * Account each present entry of vma (Linux's smap_gather_stats with
  * smaps_pte_range), under the mmap_lock; the zero pages are no normal
  * pages and count nowhere, not even in Rss (Linux: vm_normal_page() is
- * NULL for them).
+ * NULL for them).  A shared or read-only mapping of a shmem file counts
+ * the file's pages in swap there as Swap (Linux's shmem_swap_usage; its
+ * page-table walk also finds them for a private writable one, whose
+ * holes may be COWed pages instead: foliOS leaves that case at 0).
  */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
 	struct proc_walk walk = { .ops = &smaps_walk_ops, .vma = vma, .private = mss };
 
+	if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping) &&
+	    ((vma->vm_flags & VM_SHARED) || !(vma->vm_flags & VM_WRITE)))
+		mss->swap += shmem_swap_usage(vma);
 	proc_walk_range(&walk, vma->vm_start, vma->vm_end);
 }
 

@@ -122,6 +122,8 @@ static void test_file_roundtrip(void)
 	long cached;
 
 	pageout_shared(p, NPAGES);
+	if (smaps_kb(p, "Swap:") != NPAGES * 4)
+		fail("smaps Swap: %ld kB, not %d", smaps_kb(p, "Swap:"), NPAGES * 4);
 	res = n_resident(p, NPAGES);
 	cached = meminfo("SwapCached:");
 	if (res != ~0UL && !moved_by(cached, res * 4))
@@ -132,8 +134,11 @@ static void test_file_roundtrip(void)
 		fail("%lu of %d pages intact through read(2)", n, NPAGES);
 	if ((n = n_resident(p, NPAGES)) != NPAGES)
 		fail("mincore: %lu of %d resident after swap-in", n, NPAGES);
-	check_done("1 MiB tmpfs file: MADV_PAGEOUT takes it out of memory (Shmem:, SwapFree, no "
-		   "PTE; mincore only for the swap cache); a fault and read(2) bring it back intact");
+	if (smaps_kb(p, "Swap:") != 0)
+		fail("smaps Swap: %ld kB after swap-in", smaps_kb(p, "Swap:"));
+	check_done("1 MiB tmpfs file: MADV_PAGEOUT takes it out of memory (Shmem:, SwapFree, smaps "
+		   "Swap:, no PTE; mincore only for the swap cache); a fault and read(2) bring it "
+		   "back intact");
 	munmap(p, NPAGES * PAGE);
 	close(fd);
 	unlink(DIR "/a");
