@@ -69,11 +69,13 @@
  *                                               rmap_trace_lock, zone.lock under it
  *     rmap_trace_lock  irq   mm/rmap_trace.c    the trace ring
  *     zone.lock        irq   mm/page_alloc.c    the buddy's free lists
- *   shmem_inode_info->lock   mm/shmem.c         alloced, i_blocks, each insertion
+ *   shmem_inode_info->lock   mm/shmem.c         alloced, swapped, i_blocks, each
+ *                                               insertion, a move to or from swap
  *     i_pages.xa_lock        mm/filemap.c       a page cache's tree, nrpages, its
  *                                               references; a file split's frozen
  *                                               refcount (lookups: RCU, no lock)
  *       split_queue_lock, kmalloc_lock, zone.lock
+ *   shmem_swaplist_lock      mm/shmem_swap.c    the inodes with pages in swap
  *   split_queue_lock   irq   mm/deferred_split.c the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
  *   folio mapcount bit lock  linux/rmap.h       bit FOLIO_MM_IDS_LOCK_BITNUM of
