@@ -7,7 +7,8 @@
  * intact, and a pageout without the error then writes it.  A failed swap-in read kills only the
  * process that faulted, with SIGBUS: the parent, which shares the entry
  * since fork, gets its data once the disk works again, and nobody ever
- * sees another page's bytes.  Each check fails without swap-out or
+ * sees another page's bytes.  The same for a tmpfs page (read(2) gives
+ * EIO).  Each check fails without swap-out or
  * without the errors reaching the fault (a page read back whole, or a
  * child not killed); a kernel without the injection (Linux's Debian
  * kernel) or a boot without the option skips the test.
@@ -103,6 +104,80 @@ static void test_read_error(void)
 		   "sharing the entry, reads its data once the disk works");
 }
 
+/* A 1-page tmpfs file, mapped shared, filled with seed's pattern; its fd in *fd. */
+static char *shmem_page(int seed, int *fd)
+{
+	char *p;
+
+	*fd = open("/tmp/swap_error", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unlink("/tmp/swap_error");
+	p = *fd < 0 || ftruncate(*fd, PAGE) ? MAP_FAILED :
+		mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED) {
+		printf("Bail out! a tmpfs page: %s\n", strerror(errno));
+		exit(1);
+	}
+	fill(p, 1, seed);
+	return p;
+}
+
+/* The same for a tmpfs page: a failed write keeps it (in memory, intact), the next pageout writes it. */
+static void test_shmem_write_error(void)
+{
+	long out = vmstat("pswpout"), shmem;
+	int fd;
+	char *p = shmem_page(3, &fd);
+
+	disk_errors(true);
+	pageout(p, PAGE);
+	disk_errors(false);
+	if (vmstat("pswpout") != out)
+		fail("pswpout %ld -> %ld: the write did not fail", out, vmstat("pswpout"));
+	if (n_intact(p, 1, 3) != 1)
+		fail("data changed after a failed write");
+	shmem = proc_value("/proc/meminfo", "Shmem:");
+	pageout(p, PAGE);
+	if (vmstat("pswpout") != out + 1 || proc_value("/proc/meminfo", "Shmem:") != shmem - 4)
+		fail("a pageout without errors did not write the page (pswpout %ld -> %ld)", out,
+		     vmstat("pswpout"));
+	if (n_intact(p, 1, 3) != 1)
+		fail("data changed after the swap-in");
+	munmap(p, PAGE);
+	close(fd);
+	check_done("a tmpfs page: a failed swap write keeps it, intact; the next pageout writes it");
+}
+
+/*
+ * A failed read of a tmpfs page: read(2) is EIO and a fault SIGBUS, for
+ * the child that met the error; the parent reads the data once the disk
+ * works.
+ */
+static void test_shmem_read_error(void)
+{
+	int fd, status;
+	char *p = shmem_page(4, &fd), buf[64];
+	pid_t pid;
+
+	pageout(p, PAGE);
+	pid = fork();
+	if (pid == 0) {
+		disk_errors(true);
+		if (pread(fd, buf, sizeof(buf), 0) != -1 || errno != EIO)
+			_exit(4);
+		_exit(n_intact(p, 1, 4) == 1 ? 0 : 3);  /* SIGBUS expected before */
+	}
+	waitpid(pid, &status, 0);
+	disk_errors(false);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGBUS)
+		fail("child status %#x, not EIO then killed by SIGBUS", status);
+	if (n_intact(p, 1, 4) != 1)
+		fail("the parent did not read its data back");
+	munmap(p, PAGE);
+	close(fd);
+	check_done("a failed swap-in of a tmpfs page: read(2) EIO and a fault SIGBUS for the task "
+		   "that met it; the data reads back once the disk works");
+}
+
 int main(void)
 {
 	char dev[128];
@@ -118,6 +193,8 @@ int main(void)
 	}
 	test_write_error();
 	test_read_error();
+	test_shmem_write_error();
+	test_shmem_read_error();
 	set_value("/proc/self/make-it-fail", "0");
 	return tap_done();
 }
