@@ -182,19 +182,23 @@ int __filemap_add_folio(struct address_space *mapping, struct folio *folio, pgof
 	VM_WARN_ON_ONCE(folio->mapping || !IS_ALIGNED(index, nr) || (expected && nr > 1),
 			"filemap_add_folio: folio cached, or index not aligned");
 	folio_ref_add(folio, nr);
-	folio->mapping = mapping;
-	folio->index = index;
 	xa_lock(&mapping->i_pages);
 	if (expected ? xa_load(&mapping->i_pages, index) != expected :
-		       xa_find(&mapping->i_pages, &found, index + nr - 1) != NULL)
+		       xa_find(&mapping->i_pages, &found, index + nr - 1) != NULL) {
 		err = -EEXIST;
-	else if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio))
-		err = -ENOMEM;
+	} else {
+		/* set before a lookup can find it; a folio that stays out is not touched */
+		folio->mapping = mapping;
+		folio->index = index;
+		if (xa_store_range(&mapping->i_pages, index, index + nr - 1, folio)) {
+			folio->mapping = NULL;
+			err = -ENOMEM;
+		}
+	}
 	if (!err)
 		mapping->nrpages += nr;
 	xa_unlock(&mapping->i_pages);
 	if (err) {
-		folio->mapping = NULL;
 		folio_put_refs(folio, nr);
 		return err;
 	}

@@ -57,6 +57,8 @@ static int memfd_check_pins(struct address_space *mapping)
 
 	xa_lock(&mapping->i_pages);
 	xa_for_each_range(&mapping->i_pages, index, folio, 0, ~0UL) {
+		if (xa_is_value(folio))
+			continue;               /* a page in swap: nobody can pin it there */
 		if (folio_maybe_dma_pinned(folio)) {
 			err = -EBUSY;
 			break;

@@ -1,11 +1,12 @@
 /*
  * shmem's data (Linux's mm/shmem.c): a shmem file's bytes live in its
- * page cache only.  shmem_get_folio() finds the folio at an index or
- * allocates one, as large as Linux's huge policy allows
- * (shmem_allowable_huge_orders, mm/thp_policy.c), naturally aligned in
- * the file, and not over a folio already cached.  read(), write(), lseek
- * SEEK_DATA/SEEK_HOLE, truncation, fallocate and faults of MAP_SHARED
- * mappings all go through it.
+ * page cache, or in swap (mm/shmem_swap.c).  shmem_get_folio() finds the
+ * folio at an index — swapping it in if need be — or allocates one, as
+ * large as Linux's huge policy allows (shmem_allowable_huge_orders,
+ * mm/thp_policy.c), naturally aligned in the file, and not over a folio
+ * already cached.  The file operations (mm/shmem_file.c: read(), write(),
+ * lseek SEEK_DATA/SEEK_HOLE, truncation, fallocate) and faults of
+ * MAP_SHARED mappings all go through it.
  *
  *   i_pages: [0] [1] ... [512 .. 1023: one 2 MiB folio] ...  (pgoff -> folio)
  *   info->alloced   pages this file allocated; i_blocks = alloced * 8
@@ -40,14 +41,9 @@
 #include "linux/huge_mm.h"
 #include "linux/vmstat.h"
 #include "linux/rmap.h"
+#include "linux/string.h"
 
 #define BLOCKS_PER_PAGE (PAGE_SIZE / 512)
-
-/* The page of folio that holds file page index. */
-static struct page *folio_file_page(struct folio *folio, pgoff_t index)
-{
-	return folio_page(folio, index - folio->index);
-}
 
 /*
  * Take nr pages from the mount's size= budget: 0 or -ENOSPC (Linux's
@@ -281,312 +277,71 @@ int shmem_get_folio(struct inode *inode, pgoff_t index, loff_t write_end, struct
 	return shmem_get_folio_gfp(inode, index, write_end, foliop, sgp, NULL);
 }
 
-/* The page holding byte pos, if it is in swap, back in the page cache (to be zeroed in part). */
-static void shmem_swapin_partial(struct inode *inode, loff_t pos)
+/*
+ * The bytes [lstart, lend] (lend -1: to the end) cut from the page holding
+ * byte pos, if that page is in swap: swapped in and zeroed there under
+ * its folio lock (Linux's shmem_get_partial_folio and
+ * truncate_inode_partial_folio), so a pageout that takes it out again
+ * before the truncation's folio pass carries the zeros with it.  A read
+ * error leaves it in swap, uncut, as Linux's.
+ */
+static void shmem_swapin_partial(struct inode *inode, loff_t pos, loff_t lstart, loff_t lend)
 {
 	pgoff_t index = pos >> PAGE_SHIFT;
-	void *entry = filemap_get_entry(inode->i_mapping, index);
+	loff_t first = (loff_t)index << PAGE_SHIFT, last = first + PAGE_SIZE - 1;
+	loff_t from = MAX(lstart, first), to = lend < 0 ? last : MIN(lend, last);
 	struct folio *folio;
+	void *entry;
+	int err;
 
-	if (xa_is_value(entry) && !shmem_swapin_folio(inode, index, entry, &folio))
-		folio_put(folio);
-	else if (entry && !xa_is_value(entry))
-		folio_put(entry);
+	do {
+		entry = filemap_get_entry(inode->i_mapping, index);
+		if (!xa_is_value(entry)) {
+			if (entry)
+				folio_put(entry);       /* cached: the folio pass cuts it */
+			return;
+		}
+		err = shmem_swapin_folio(inode, index, entry, &folio);
+	} while (err == -EEXIST);
+	if (err)
+		return;
+	folio_lock(folio);
+	if (folio->mapping == inode->i_mapping && !folio_test_large(folio)) {
+		memset((char *)page_address(&folio->page) + (from - first), 0, to - from + 1);
+		folio_mark_dirty(folio);
+	}
+	folio_unlock(folio);
+	folio_put(folio);
 }
 
 /*
  * Free the page cache and swap of [lstart, lend] (lend inclusive, -1: to
  * the end) and give the pages back (Linux's shmem_undo_range).  Partial
  * folios are zeroed or split by truncate_inode_pages_range(), partial
- * pages in swap swapped in first.  A page reclaim moved to swap while the
- * folios went is caught by the swap pass, which repeats them both.
+ * pages in swap swapped in and cut first.  The values in the range are
+ * freed before the folio pass — a swap-in that read one puts its folio
+ * back only while the value is there, so it either was in time for the
+ * folio pass or fails — and again after it, for a folio reclaim moved to
+ * swap meanwhile (then the folio pass runs again).
  */
 void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
 {
 	pgoff_t start = ALIGN_UP(lstart, (loff_t)PAGE_SIZE) >> PAGE_SHIFT;
 	pgoff_t after = lend < 0 ? 0 : (pgoff_t)((lend + 1) >> PAGE_SHIFT);   /* past the whole pages */
+	pgoff_t end = lend < 0 ? ~0UL : after - 1;
 	bool whole = lend < 0 || start < after;
 
 	if (lstart & ~PAGE_MASK)
-		shmem_swapin_partial(inode, lstart);
+		shmem_swapin_partial(inode, lstart, lstart, lend);
 	if (lend >= 0 && ((lend + 1) & ~PAGE_MASK))
-		shmem_swapin_partial(inode, lend);
+		shmem_swapin_partial(inode, lend, lstart, lend);
+	if (whole)
+		shmem_free_swap_range(inode, start, end);
 	do
 		truncate_inode_pages_range(inode->i_mapping, lstart, lend);
-	while (whole && shmem_free_swap_range(inode, start, lend < 0 ? ~0UL : after - 1));
+	while (whole && shmem_free_swap_range(inode, start, end));
 	shmem_recalc_inode(inode);
 }
-
-/* Seals forbid this size change?  -EPERM or 0. */
-static int shmem_check_size_seals(struct inode *inode, loff_t newsize)
-{
-	unsigned int seals = SHMEM_I(inode)->seals;
-
-	if ((seals & F_SEAL_SHRINK) && newsize < inode->i_size)
-		return -EPERM;
-	if ((seals & F_SEAL_GROW) && newsize > inode->i_size)
-		return -EPERM;
-	return 0;
-}
-
-/*
- * Change a file's size (ATTR_SIZE; the caller holds inode_lock):
- * shrinking unmaps the cut part from every mapping and frees its folios,
- * then unmaps again for the private copies a racing write fault made
- * meanwhile (as Linux's).  0, -EPERM (sealed) or -EFBIG.
- */
-static int shmem_setsize(struct inode *inode, loff_t newsize)
-{
-	loff_t oldsize = inode->i_size, holebegin;
-	int err;
-
-	if (newsize > inode->i_sb->s_maxbytes)
-		return -EFBIG;
-	err = shmem_check_size_seals(inode, newsize);
-	if (err)
-		return err;
-	i_size_write(inode, newsize);
-	if (newsize >= oldsize)
-		return 0;
-	holebegin = ALIGN_UP(newsize, (loff_t)PAGE_SIZE);
-	if (oldsize > holebegin)
-		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
-	shmem_truncate_range(inode, newsize, -1);
-	if (oldsize > holebegin)
-		unmap_mapping_range(inode->i_mapping, holebegin, 0, 1);
-	return 0;
-}
-
-/*
- * A file's change of attributes (Linux's shmem_setattr, from
- * notify_change under inode_lock): the size, then mode, owner and times.
- */
-static int shmem_setattr(struct inode *inode, struct iattr *attr)
-{
-	int err = 0;
-
-	inode_assert_locked(inode);
-	if (attr->ia_valid & ATTR_SIZE)
-		err = shmem_setsize(inode, attr->ia_size);
-	if (!err)
-		setattr_copy(inode, attr);
-	return err;
-}
-
-const struct inode_operations shmem_inode_operations = {
-	.setattr = shmem_setattr,
-};
-
-/* May a write of the page-sized chunk [pos, pos + len) go ahead?  Linux's shmem_write_begin seal checks. */
-static int shmem_write_seals(struct inode *inode, loff_t pos, size_t len)
-{
-	unsigned int seals = SHMEM_I(inode)->seals;
-
-	if (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
-		return -EPERM;
-	if ((seals & F_SEAL_GROW) && pos + (loff_t)len > inode->i_size)
-		return -EPERM;
-	return 0;
-}
-
-/*
- * Copy one chunk, inside one page, from the user into the cache.  Bytes
- * copied (fewer than n if ubuf faults part way, as Linux's
- * generic_perform_write) or -errno.
- */
-static long shmem_write_chunk(struct inode *inode, const char *ubuf, size_t n, loff_t pos,
-			      loff_t write_end)
-{
-	pgoff_t index = pos >> PAGE_SHIFT;
-	struct folio *folio;
-	int err = shmem_write_seals(inode, pos, n);
-	unsigned long left;
-
-	if (!err)
-		err = shmem_get_folio(inode, index, write_end, &folio, SGP_WRITE);
-	if (err)
-		return err;
-	left = copy_from_user((char *)page_address(folio_file_page(folio, index)) +
-			      (pos & ~PAGE_MASK), ubuf, n);
-	folio_mark_dirty(folio);
-	folio_put(folio);
-	if (left == n)
-		return -EFAULT;
-	n -= left;
-	if (pos + (loff_t)n > inode->i_size)
-		i_size_write(inode, pos + n);
-	return n;
-}
-
-/* shmem_file_write's body, inode_lock held. */
-static long shmem_file_write_locked(struct file *file, const char *ubuf, size_t count,
-				    loff_t *pos)
-{
-	struct inode *inode = file_inode(file);
-	size_t done = 0;
-
-	if (file->f_flags & O_APPEND)
-		*pos = inode->i_size;
-	if (*pos >= inode->i_sb->s_maxbytes && count)
-		return -EFBIG;
-	count = MIN(count, (size_t)(inode->i_sb->s_maxbytes - *pos));
-	while (done < count) {
-		size_t n = MIN(PAGE_SIZE - (*pos & ~PAGE_MASK), count - done);
-		long ret = shmem_write_chunk(inode, ubuf + done, n, *pos, *pos + (count - done));
-
-		if (ret < 0)
-			return done ? (long)done : ret;
-		done += ret;
-		*pos += ret;
-		if ((size_t)ret < n)
-			break;
-	}
-	return done;
-}
-
-/*
- * write(2) (Linux's shmem_file_write_iter, under inode_lock): page by
- * page into the cache, the file growing as it goes; O_APPEND writes at
- * the end, which stays put until the write is done.  Bytes written (short
- * at the first error after some), or -EPERM (sealed), -EFBIG, -ENOSPC,
- * -EFAULT.  The copy from the user may fault, even on this file's own
- * pages: only inode_lock (a sleeping lock above the mmap_lock, which a
- * fault takes) and a folio reference are held across it.
- */
-static long shmem_file_write(struct file *file, const char *ubuf, size_t count, loff_t *pos)
-{
-	struct inode *inode = file_inode(file);
-	long ret;
-
-	inode_lock(inode);
-	ret = shmem_file_write_locked(file, ubuf, count, pos);
-	if (ret > 0)
-		inode_touch_mtime(inode);       /* Linux's file_update_time */
-	inode_unlock(inode);
-	return ret;
-}
-
-/* read(2): the page cache's (filemap_read), then atime (file_accessed). */
-static long shmem_file_read(struct file *file, char *ubuf, size_t count, loff_t *pos)
-{
-	long ret = filemap_read(file, ubuf, count, pos);
-
-	file_accessed(file);
-	return ret;
-}
-
-/*
- * Where the next data (a PG_uptodate folio, or a page in swap) or hole at
- * or after offset is (Linux's mapping_seek_hole_data for shmem); -ENXIO
- * at or past EOF or when no data follows.
- */
-static loff_t shmem_seek_hole_data(struct inode *inode, loff_t offset, int whence)
-{
-	pgoff_t index = offset >> PAGE_SHIFT, end = (inode->i_size - 1) >> PAGE_SHIFT;
-
-	if (offset < 0 || offset >= inode->i_size)
-		return -ENXIO;
-	while (index <= end) {
-		void *entry = filemap_get_entry(inode->i_mapping, index);
-		struct folio *folio = xa_is_value(entry) ? NULL : entry;
-		bool data = xa_is_value(entry) || (folio && folio_test_uptodate(folio));
-		pgoff_t next = folio ? folio->index + folio_nr_pages(folio) : index + 1;
-
-		if (folio)
-			folio_put(folio);
-		if (data == (whence == SEEK_DATA))
-			return MAX(offset, (loff_t)index << PAGE_SHIFT);
-		index = next;
-	}
-	return whence == SEEK_DATA ? -ENXIO : inode->i_size;
-}
-
-/*
- * lseek: SEEK_DATA and SEEK_HOLE see the holes, under inode_lock (as
- * Linux's: no truncation or fallocate moves them meanwhile); the rest as
- * generic_file_llseek.
- */
-static loff_t shmem_file_llseek(struct file *file, loff_t offset, int whence)
-{
-	struct inode *inode = file_inode(file);
-	loff_t pos;
-
-	if (whence != SEEK_DATA && whence != SEEK_HOLE)
-		return generic_file_llseek(file, offset, whence);
-	inode_lock(inode);
-	pos = shmem_seek_hole_data(inode, offset, whence);
-	if (pos >= 0)
-		pos = vfs_setpos(file, pos, MAX_LFS_FILESIZE);
-	inode_unlock(inode);
-	return pos;
-}
-
-/* Reserve [offset, end) (Linux's shmem_fallocate without PUNCH_HOLE).  0 or -errno. */
-static long shmem_reserve_range(struct inode *inode, loff_t offset, loff_t end)
-{
-	for (pgoff_t index = offset >> PAGE_SHIFT; index <= (pgoff_t)((end - 1) >> PAGE_SHIFT);) {
-		struct folio *folio;
-		int err = shmem_get_folio(inode, index, end, &folio, SGP_FALLOC);
-
-		if (err)
-			return err;
-		index = folio->index + folio_nr_pages(folio);
-		folio_put(folio);
-	}
-	return 0;
-}
-
-/*
- * fallocate (Linux's shmem_fallocate, under inode_lock): mode 0 or
- * FALLOC_FL_KEEP_SIZE reserves the range (the file grows unless
- * KEEP_SIZE), PUNCH_HOLE|KEEP_SIZE frees it.  0, or -EOPNOTSUPP (another
- * mode), -EPERM (sealed), -ENOSPC, -ENOMEM, -EFBIG.  A reservation that
- * fails part way keeps what it got.
- */
-static long shmem_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
-{
-	struct inode *inode = file_inode(file);
-	loff_t end = offset + len;
-	unsigned int seals;
-	long err = 0;
-
-	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
-		return -EOPNOTSUPP;
-	inode_lock(inode);
-	seals = SHMEM_I(inode)->seals;         /* F_ADD_SEALS holds inode_lock too */
-	if (mode & FALLOC_FL_PUNCH_HOLE) {
-		loff_t unmap_start = ALIGN_UP(offset, (loff_t)PAGE_SIZE);
-		loff_t unmap_end = ALIGN_DOWN(end, (loff_t)PAGE_SIZE);
-
-		if (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)) {
-			err = -EPERM;
-			goto out;
-		}
-		if (unmap_end > unmap_start)
-			unmap_mapping_range(inode->i_mapping, unmap_start, unmap_end - unmap_start, 0);
-		shmem_truncate_range(inode, offset, end - 1);
-		goto out;
-	}
-	if ((seals & F_SEAL_GROW) && end > inode->i_size) {
-		err = -EPERM;
-		goto out;
-	}
-	err = shmem_reserve_range(inode, offset, end);
-	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size && !err)
-		i_size_write(inode, end);
-out:
-	inode_unlock(inode);
-	return err;
-}
-
-const struct file_operations shmem_file_operations = {
-	.llseek = shmem_file_llseek,
-	.read = shmem_file_read,
-	.write = shmem_file_write,
-	.mmap = shmem_mmap,
-	.fallocate = shmem_fallocate,
-	.fsync = noop_fsync,
-};
 
 bool shmem_mapping(const struct address_space *mapping)
 {

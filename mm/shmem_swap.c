@@ -109,6 +109,21 @@ const struct address_space_operations shmem_aops = {
 };
 
 /*
+ * Does the page cache still hold radswap at index (Linux's
+ * shmem_confirm_swap)?  While it does, the value's count keeps the slot
+ * from being freed and given to another folio.
+ */
+static bool shmem_confirm_swap(struct address_space *mapping, pgoff_t index, void *radswap)
+{
+	bool same;
+
+	rcu_read_lock();
+	same = xa_load(&mapping->i_pages, index) == radswap;
+	rcu_read_unlock();
+	return same;
+}
+
+/*
  * The locked folio a swap-in read for radswap goes back into the page
  * cache at index, in the value's place (Linux's shmem_swapin_folio after
  * the read): out of the swap cache, its slot freed.  0, or -EEXIST (the
@@ -122,8 +137,9 @@ static int shmem_swapin_add(struct inode *inode, pgoff_t index, void *radswap,
 	swp_entry_t entry = radix_to_swp_entry(radswap);
 	int err;
 
-	if (!folio_test_swapcache(folio) || folio->swap.val != entry.val)
-		return -EEXIST;
+	if (!folio_test_swapcache(folio) || folio->swap.val != entry.val ||
+	    !shmem_confirm_swap(inode->i_mapping, index, radswap))
+		return -EEXIST;                 /* else the slot may be someone else's by now */
 	folio_set_swapbacked(folio);            /* a folio read from disk is new */
 	spin_lock(&info->lock);
 	err = __filemap_add_folio(inode->i_mapping, folio, index, radswap);
@@ -155,7 +171,7 @@ int shmem_swapin_folio(struct inode *inode, pgoff_t index, void *radswap, struct
 
 	*foliop = NULL;
 	if (!si)
-		return xa_load(&inode->i_mapping->i_pages, index) == radswap ? -EINVAL : -EEXIST;
+		return shmem_confirm_swap(inode->i_mapping, index, radswap) ? -EINVAL : -EEXIST;
 	folio = swapin_folio(entry, &err);
 	if (!folio) {
 		err = err == -ENOENT ? -EEXIST : err;   /* the slot was freed: so was the value */
@@ -177,22 +193,33 @@ out:
 	return err;
 }
 
-/*
- * The first value entry at an index of [*index, end], *index set to it;
- * NULL if none.  Under rcu_read_lock() or xa_lock: a folio met on the way
- * is passed a page at a time (its size may change under RCU).
- */
-static void *shmem_find_swap(struct address_space *mapping, pgoff_t *index, pgoff_t end)
-{
-	void *entry = xa_find(&mapping->i_pages, index, end);
+#define SHMEM_SCAN_BATCH        512     /* slots looked at in one RCU section */
 
-	while (entry && !xa_is_value(entry)) {
-		if (*index >= end)
-			return NULL;
-		++*index;
+/*
+ * The first value entry at an index of [*index, end], *index set to it.
+ * NULL if there is none in the part looked at: *index is then where to go
+ * on, or *done is set.  At most SHMEM_SCAN_BATCH slots are looked at,
+ * under rcu_read_lock(), so the caller may cond_resched() in between; a
+ * folio met on the way is passed a page at a time (under RCU its size
+ * may change).
+ */
+static void *shmem_find_swap(struct address_space *mapping, pgoff_t *index, pgoff_t end,
+			     bool *done)
+{
+	void *entry = NULL;
+
+	*done = false;
+	rcu_read_lock();
+	for (int n = 0; n < SHMEM_SCAN_BATCH; n++) {
 		entry = xa_find(&mapping->i_pages, index, end);
+		if (!entry || *index == end)
+			*done = !entry || !xa_is_value(entry);
+		if (!entry || xa_is_value(entry) || *done)
+			break;
+		++*index;
 	}
-	return entry;
+	rcu_read_unlock();
+	return xa_is_value(entry) ? entry : NULL;
 }
 
 /*
@@ -206,24 +233,29 @@ unsigned long shmem_free_swap_range(struct inode *inode, pgoff_t start, pgoff_t 
 	struct shmem_inode_info *info = SHMEM_I(inode);
 	unsigned long freed = 0;
 	pgoff_t index = start;
-	void *entry;
+	bool done = false;
 
-	for (;;) {
-		spin_lock(&info->lock);
-		xa_lock(&mapping->i_pages);
-		entry = shmem_find_swap(mapping, &index, end);
+	while (!done) {
+		void *entry = shmem_find_swap(mapping, &index, end, &done);
+		bool erased = false;
+
 		if (entry) {
-			xa_erase(&mapping->i_pages, index);
-			info->swapped--;
+			spin_lock(&info->lock);
+			xa_lock(&mapping->i_pages);
+			erased = xa_load(&mapping->i_pages, index) == entry;
+			if (erased) {
+				xa_erase(&mapping->i_pages, index);
+				info->swapped--;
+			}
+			xa_unlock(&mapping->i_pages);
+			spin_unlock(&info->lock);
 		}
-		xa_unlock(&mapping->i_pages);
-		spin_unlock(&info->lock);
-		if (!entry)
-			break;
-		free_swap_and_cache_nr(radix_to_swp_entry(entry), 1);
-		freed++;
-		if (index++ == end)
-			break;
+		if (erased) {
+			free_swap_and_cache_nr(radix_to_swp_entry(entry), 1);
+			freed++;
+		}
+		if (erased)                     /* a value that changed meanwhile: look again */
+			done = index++ == end;
 		cond_resched();
 	}
 	return freed;
@@ -244,13 +276,11 @@ unsigned long shmem_swap_usage(struct vm_area_struct *vma)
 		return 0;
 	if (!index && (loff_t)(vma->vm_end - vma->vm_start) >= i_size_read(inode))
 		return swapped << PAGE_SHIFT;
-	rcu_read_lock();
-	while (shmem_find_swap(inode->i_mapping, &index, end)) {
-		n++;
-		if (index++ == end)
-			break;
-	}
-	rcu_read_unlock();
+	for (bool done = false; !done; cond_resched())
+		if (shmem_find_swap(inode->i_mapping, &index, end, &done)) {
+			n++;
+			done = index++ == end;
+		}
 	return n << PAGE_SHIFT;
 }
 
@@ -259,17 +289,17 @@ static int shmem_unuse_inode(struct inode *inode, unsigned int type)
 {
 	struct address_space *mapping = inode->i_mapping;
 	pgoff_t index = 0;
+	bool done = false;
 
-	for (;;) {
+	while (!done) {
 		struct folio *folio;
-		void *entry;
+		void *entry = shmem_find_swap(mapping, &index, ~0UL, &done);
 		int err;
 
-		rcu_read_lock();
-		entry = shmem_find_swap(mapping, &index, ~0UL);
-		rcu_read_unlock();
-		if (!entry)
-			return 0;
+		if (!entry) {
+			cond_resched();
+			continue;
+		}
 		if (swp_type(radix_to_swp_entry(entry)) == type) {
 			err = shmem_swapin_folio(inode, index, entry, &folio);
 			if (err == -EEXIST)
@@ -280,10 +310,10 @@ static int shmem_unuse_inode(struct inode *inode, unsigned int type)
 		}
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		if (index++ == ~0UL)
-			return 0;
+		done = index++ == ~0UL;
 		cond_resched();
 	}
+	return 0;
 }
 
 /*

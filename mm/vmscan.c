@@ -147,6 +147,8 @@ static enum pageout_step shrink_file_folio_unmap(struct folio *folio)
 
 	if (!mapping)
 		return PAGEOUT_KEEP;            /* truncated meanwhile */
+	if (folio_test_swapbacked(folio) && atomic_long_read(&nr_swap_pages) <= 0)
+		return PAGEOUT_KEEP;            /* no swap: don't unmap or split it for nothing */
 	if (folio_test_swapbacked(folio) && folio_test_large(folio))
 		return PAGEOUT_SPLIT;
 	if (folio_mapped(folio)) {

@@ -26,6 +26,7 @@
 
 #include "linux/fs.h"
 #include "linux/mm_types.h"
+#include "linux/page-flags.h"
 
 struct folio;
 struct vm_area_struct;
@@ -35,6 +36,12 @@ struct vm_fault;
 #define AS_LARGE_FOLIO_SUPPORT  0       /* large folios may be added */
 
 void address_space_init_once(struct address_space *mapping, struct inode *host);
+
+/* The page of folio that holds file page index (Linux's folio_file_page). */
+static inline struct page *folio_file_page(struct folio *folio, pgoff_t index)
+{
+	return folio_page(folio, index - folio->index);
+}
 
 /* mm/filemap.c */
 void *filemap_get_entry(struct address_space *mapping, pgoff_t index);

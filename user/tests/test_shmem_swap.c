@@ -6,7 +6,7 @@
  * still calls them data; mincore says resident only for what the swap
  * cache holds; a 2 MiB shmem THP is split and goes too; MAP_SHARED
  * anonymous memory stays shared with a child after swap; truncation and a
- * punched hole free the slots; swapoff brings a file's pages back; and a
+ * punched hole free the slots; a memfd in swap can be sealed; swapoff brings a file's pages back; and a
  * tmpfs file larger than RAM is written and read back whole, a chunk at a
  * time (MADV_PAGEOUT after each: foliOS has no reclaim under pressure yet,
  * Linux would not need it).  The last check needs more swap than RAM and
@@ -276,6 +276,29 @@ static void test_shared_anon(void)
 	munmap(p, 64 * PAGE);
 }
 
+static void test_memfd_seal(void)
+{
+	int fd = memfd_create("shmem_swap", MFD_ALLOW_SEALING);
+	char *p = fd < 0 || ftruncate(fd, 16 * PAGE) ? MAP_FAILED :
+		mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED) {
+		ok(0, "memfd: %s", strerror(errno));
+		return;
+	}
+	fill(p, 16, 7);
+	pageout_shared(p, 16);
+	munmap(p, 16 * PAGE);
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE))
+		fail("F_SEAL_WRITE: %s", strerror(errno));
+	if (n_intact_read(fd, 16, 7) != 16)
+		fail("%lu of 16 pages intact", n_intact_read(fd, 16, 7));
+	if (write(fd, "x", 1) != -1 || errno != EPERM)
+		fail("a write after F_SEAL_WRITE: not EPERM");
+	check_done("a memfd with its pages in swap takes F_SEAL_WRITE (no pin among them), reads back");
+	close(fd);
+}
+
 static void test_swapoff(void)
 {
 	char dev[128];
@@ -365,6 +388,7 @@ int main(void)
 	test_truncate_punch();
 	test_thp();
 	test_shared_anon();
+	test_memfd_seal();
 	test_swapoff();
 	test_larger_than_ram();
 	rmdir(DIR);
