@@ -100,12 +100,12 @@ struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 }
 
 /*
- * The first folio caching an index in [*index, max], with a new reference,
- * *index set to an index it caches; NULL if none (one step of Linux's
- * find_get_entries; value entries are passed over).  Lockless, as filemap_get_folio; the recheck walks
- * to the index found again.
+ * The first entry at an index in [*index, max], *index set to it; NULL if
+ * none (one step of Linux's find_get_entries): a folio with a new
+ * reference, or a value entry (a shmem page in swap).  Lockless, as
+ * filemap_get_entry; the recheck walks to the index found again.
  */
-struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
+void *filemap_get_next_entry(struct address_space *mapping, pgoff_t *index, pgoff_t max)
 {
 	pgoff_t start = *index;
 	struct folio *folio;
@@ -114,20 +114,31 @@ struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *ind
 repeat:
 	*index = start;
 	folio = xa_find(&mapping->i_pages, index, max);
-	while (xa_is_value(folio) && *index < max) {    /* a swapped-out shmem page: no folio */
-		++*index;
-		folio = xa_find(&mapping->i_pages, index, max);
-	}
-	if (xa_is_value(folio))
-		folio = NULL;
-	if (folio && !folio_try_get(folio))
+	if (!folio || xa_is_value(folio))
+		goto out;
+	if (!folio_try_get(folio))
 		goto repeat;
-	if (folio && unlikely(folio != xa_load(&mapping->i_pages, *index))) {
+	if (unlikely(folio != xa_load(&mapping->i_pages, *index))) {
 		folio_put(folio);
 		goto repeat;
 	}
+out:
 	rcu_read_unlock();
 	return folio;
+}
+
+/*
+ * The first folio caching an index in [*index, max], with a new reference,
+ * *index set to an index it caches; NULL if none.  Value entries are
+ * passed over, each in a lookup of its own.
+ */
+struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
+{
+	void *entry;
+
+	while (xa_is_value(entry = filemap_get_next_entry(mapping, index, max)) && *index < max)
+		++*index;
+	return xa_is_value(entry) ? NULL : entry;
 }
 
 /*

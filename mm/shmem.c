@@ -277,69 +277,62 @@ int shmem_get_folio(struct inode *inode, pgoff_t index, loff_t write_end, struct
 	return shmem_get_folio_gfp(inode, index, write_end, foliop, sgp, NULL);
 }
 
-/*
- * The bytes [lstart, lend] (lend -1: to the end) cut from the page holding
- * byte pos, if that page is in swap: swapped in and zeroed there under
- * its folio lock (Linux's shmem_get_partial_folio and
- * truncate_inode_partial_folio), so a pageout that takes it out again
- * before the truncation's folio pass carries the zeros with it.  A read
- * error leaves it in swap, uncut, as Linux's.
- */
-static void shmem_swapin_partial(struct inode *inode, loff_t pos, loff_t lstart, loff_t lend)
+/* Is page index only partly inside the bytes [lstart, lend] (lend -1: to the end)? */
+static bool shmem_partial_page(pgoff_t index, loff_t lstart, loff_t lend)
 {
-	pgoff_t index = pos >> PAGE_SHIFT;
 	loff_t first = (loff_t)index << PAGE_SHIFT, last = first + PAGE_SIZE - 1;
-	loff_t from = MAX(lstart, first), to = lend < 0 ? last : MIN(lend, last);
-	struct folio *folio;
-	void *entry;
-	int err;
 
-	do {
-		entry = filemap_get_entry(inode->i_mapping, index);
-		if (!xa_is_value(entry)) {
-			if (entry)
-				folio_put(entry);       /* cached: the folio pass cuts it */
-			return;
-		}
-		err = shmem_swapin_folio(inode, index, entry, &folio);
-	} while (err == -EEXIST);
-	if (err)
-		return;
-	folio_lock(folio);
-	if (folio->mapping == inode->i_mapping && !folio_test_large(folio)) {
-		memset((char *)page_address(&folio->page) + (from - first), 0, to - from + 1);
-		folio_mark_dirty(folio);
-	}
-	folio_unlock(folio);
-	folio_put(folio);
+	return lstart > first || (lend >= 0 && lend < last);
 }
 
 /*
  * Free the page cache and swap of [lstart, lend] (lend inclusive, -1: to
- * the end) and give the pages back (Linux's shmem_undo_range).  Partial
- * folios are zeroed or split by truncate_inode_pages_range(), partial
- * pages in swap swapped in and cut first.  The values in the range are
- * freed before the folio pass — a swap-in that read one puts its folio
- * back only while the value is there, so it either was in time for the
- * folio pass or fails — and again after it, for a folio reclaim moved to
- * swap meanwhile (then the folio pass runs again).
+ * the end) and give the pages back (Linux's shmem_undo_range): one walk
+ * over the range's entries, each acted on at its index — a value's slot
+ * freed, a folio removed under its lock, or cut and split where the range
+ * covers it in part; a page in swap that the range cuts in part is
+ * swapped in first, to be cut under its lock.  Where the entry changed
+ * between the look and the act (a folio reclaim moved to swap, a value a
+ * swap-in brought back), the same index is looked at again, so nothing
+ * slips past the walk.  A read error leaves a partly cut page in swap,
+ * uncut, as Linux's.  The caller holds inode_lock.
  */
 void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
 {
-	pgoff_t start = ALIGN_UP(lstart, (loff_t)PAGE_SIZE) >> PAGE_SHIFT;
-	pgoff_t after = lend < 0 ? 0 : (pgoff_t)((lend + 1) >> PAGE_SHIFT);   /* past the whole pages */
-	pgoff_t end = lend < 0 ? ~0UL : after - 1;
-	bool whole = lend < 0 || start < after;
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t index = lstart >> PAGE_SHIFT, last = lend < 0 ? ~0UL : (pgoff_t)lend >> PAGE_SHIFT;
+	void *entry;
 
-	if (lstart & ~PAGE_MASK)
-		shmem_swapin_partial(inode, lstart, lstart, lend);
-	if (lend >= 0 && ((lend + 1) & ~PAGE_MASK))
-		shmem_swapin_partial(inode, lend, lstart, lend);
-	if (whole)
-		shmem_free_swap_range(inode, start, end);
-	do
-		truncate_inode_pages_range(inode->i_mapping, lstart, lend);
-	while (whole && shmem_free_swap_range(inode, start, end));
+	while ((entry = filemap_get_next_entry(mapping, &index, last))) {
+		struct folio *folio = entry;
+		pgoff_t next = index + 1;
+		bool again = false;
+
+		if (xa_is_value(entry) && shmem_partial_page(index, lstart, lend)) {
+			int err = shmem_swapin_folio(inode, index, entry, &folio);
+
+			if (!err)
+				folio_put(folio);
+			again = !err || err == -EEXIST;         /* now cut the folio */
+		} else if (xa_is_value(entry)) {
+			again = !shmem_free_swap(inode, index, entry);
+		} else {
+			folio_lock(folio);
+			again = folio->mapping != mapping;      /* gone to swap, or truncated */
+			if (!again) {
+				next = folio->index + folio_nr_pages(folio);
+				again = truncate_folio(folio, lstart, lend < 0 ? MAX_LFS_FILESIZE : lend);
+			}
+			folio_unlock(folio);
+			folio_put(folio);
+		}
+		cond_resched();
+		if (again)
+			continue;                               /* this index again (split: its pieces) */
+		if (!next || next > last)
+			break;
+		index = next;
+	}
 	shmem_recalc_inode(inode);
 }
 

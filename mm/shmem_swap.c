@@ -15,7 +15,7 @@
  * write(2), all through shmem_get_folio — swaps the page in: the folio,
  * from the swap cache or read from disk, goes back into the page cache in
  * the value's place and the slot is freed.  Truncation frees the slots of
- * the values it removes (shmem_free_swap_range); swapoff brings every
+ * the values it removes (shmem_free_swap); swapoff brings every
  * value back (shmem_unuse).
  *
  *   info->alloced   pages the file allocated, cached or swapped
@@ -223,42 +223,47 @@ static void *shmem_find_swap(struct address_space *mapping, pgoff_t *index, pgof
 }
 
 /*
- * Free the swap of the value entries at [start, end] of inode's page
- * cache (the swap half of Linux's shmem_undo_range): each value leaves
- * the page cache with swapped, then its slot is freed.  The number freed.
+ * Truncation's step for one value entry (Linux's shmem_free_swap): out of
+ * the page cache if it is still radswap at index, then its slot's count
+ * dropped.  A folio the swap cache still holds for the slot (a pageout's,
+ * or a swap-in's that lost to this truncation) is dropped too, waiting
+ * for its lock: with no LRU nothing else would ever free it.  False if
+ * the entry changed meanwhile (the caller looks again).  May sleep.
  */
-unsigned long shmem_free_swap_range(struct inode *inode, pgoff_t start, pgoff_t end)
+bool shmem_free_swap(struct inode *inode, pgoff_t index, void *radswap)
 {
 	struct address_space *mapping = inode->i_mapping;
 	struct shmem_inode_info *info = SHMEM_I(inode);
-	unsigned long freed = 0;
-	pgoff_t index = start;
-	bool done = false;
+	swp_entry_t entry = radix_to_swp_entry(radswap);
+	struct swap_info_struct *si;
+	struct folio *folio;
+	bool erased;
 
-	while (!done) {
-		void *entry = shmem_find_swap(mapping, &index, end, &done);
-		bool erased = false;
-
-		if (entry) {
-			spin_lock(&info->lock);
-			xa_lock(&mapping->i_pages);
-			erased = xa_load(&mapping->i_pages, index) == entry;
-			if (erased) {
-				xa_erase(&mapping->i_pages, index);
-				info->swapped--;
-			}
-			xa_unlock(&mapping->i_pages);
-			spin_unlock(&info->lock);
-		}
-		if (erased) {
-			free_swap_and_cache_nr(radix_to_swp_entry(entry), 1);
-			freed++;
-		}
-		if (erased)                     /* a value that changed meanwhile: look again */
-			done = index++ == end;
-		cond_resched();
+	spin_lock(&info->lock);
+	xa_lock(&mapping->i_pages);
+	erased = xa_load(&mapping->i_pages, index) == radswap;
+	if (erased) {
+		xa_erase(&mapping->i_pages, index);
+		info->swapped--;
 	}
-	return freed;
+	xa_unlock(&mapping->i_pages);
+	spin_unlock(&info->lock);
+	if (!erased)
+		return false;
+	si = get_swap_device(entry);    /* a slot in use: swapoff cannot be over, si is set */
+	if (WARN_ON_ONCE(!si, "shmem_free_swap: a value entry of no swap device"))
+		return true;
+	swap_free_nr(entry, 1);
+	folio = swap_cache_get_folio(entry);
+	if (folio) {
+		folio_lock(folio);
+		if (folio_test_swapcache(folio) && folio->swap.val == entry.val)
+			folio_free_swap(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	put_swap_device(si);
+	return true;
 }
 
 /*

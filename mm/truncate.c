@@ -218,9 +218,10 @@ static void truncate_inode_folio(struct folio *folio)
  * they cover it, else zero them and, for a large folio, split it so that
  * a next look removes the pieces they cover (Linux's
  * truncate_inode_partial_folio; if the split fails the folio stays,
- * zeroed).  True if it was split.
+ * zeroed).  True if it was split.  The caller holds the folio lock and
+ * has checked the folio is still in its mapping.
  */
-static bool truncate_folio(struct folio *folio, loff_t lstart, loff_t lend)
+bool truncate_folio(struct folio *folio, loff_t lstart, loff_t lend)
 {
 	loff_t pos = (loff_t)folio->index << PAGE_SHIFT;
 	loff_t last = pos + ((loff_t)folio_nr_pages(folio) << PAGE_SHIFT) - 1;

@@ -46,6 +46,7 @@ static inline struct page *folio_file_page(struct folio *folio, pgoff_t index)
 /* mm/filemap.c */
 void *filemap_get_entry(struct address_space *mapping, pgoff_t index);
 struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
+void *filemap_get_next_entry(struct address_space *mapping, pgoff_t *index, pgoff_t max);
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max);
 bool filemap_range_has_folio(struct address_space *mapping, pgoff_t first, pgoff_t last);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index);
@@ -74,5 +75,6 @@ void truncate_pagecache_range(struct inode *inode, loff_t lstart, loff_t lend);
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start,
 				       pgoff_t end);
 int split_file_folio_to_order(struct folio *folio, unsigned int new_order);
+bool truncate_folio(struct folio *folio, loff_t lstart, loff_t lend);
 
 #endif

@@ -87,7 +87,7 @@ extern const struct inode_operations shmem_inode_operations;
 /* mm/shmem_swap.c */
 extern const struct address_space_operations shmem_aops;
 int shmem_swapin_folio(struct inode *inode, pgoff_t index, void *radswap, struct folio **foliop);
-unsigned long shmem_free_swap_range(struct inode *inode, pgoff_t start, pgoff_t end);
+bool shmem_free_swap(struct inode *inode, pgoff_t index, void *radswap);
 void shmem_swaplist_del(struct inode *inode);
 unsigned long shmem_swap_usage(struct vm_area_struct *vma);
 int shmem_unuse(unsigned int type);
