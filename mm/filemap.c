@@ -130,14 +130,16 @@ out:
 /*
  * The first folio caching an index in [*index, max], with a new reference,
  * *index set to an index it caches; NULL if none.  Value entries are
- * passed over, each in a lookup of its own.
+ * passed over, each in a lookup of its own.  May sleep (cond_resched).
  */
 struct folio *filemap_get_next_folio(struct address_space *mapping, pgoff_t *index, pgoff_t max)
 {
 	void *entry;
 
-	while (xa_is_value(entry = filemap_get_next_entry(mapping, index, max)) && *index < max)
+	while (xa_is_value(entry = filemap_get_next_entry(mapping, index, max)) && *index < max) {
 		++*index;
+		cond_resched();
+	}
 	return xa_is_value(entry) ? NULL : entry;
 }
 

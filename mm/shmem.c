@@ -294,8 +294,9 @@ static bool shmem_partial_page(pgoff_t index, loff_t lstart, loff_t lend)
  * swapped in first, to be cut under its lock.  Where the entry changed
  * between the look and the act (a folio reclaim moved to swap, a value a
  * swap-in brought back), the same index is looked at again, so nothing
- * slips past the walk.  A read error leaves a partly cut page in swap,
- * uncut, as Linux's.  The caller holds inode_lock.
+ * slips past the walk.  A swap-in that fails (a read error, no memory)
+ * leaves a partly cut page in swap, uncut, as Linux's.  The caller holds
+ * inode_lock, or holds the last reference to the inode (its eviction).
  */
 void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
 {
@@ -311,14 +312,15 @@ void shmem_truncate_range(struct inode *inode, loff_t lstart, loff_t lend)
 		if (xa_is_value(entry) && shmem_partial_page(index, lstart, lend)) {
 			int err = shmem_swapin_folio(inode, index, entry, &folio);
 
-			if (!err)
-				folio_put(folio);
-			again = !err || err == -EEXIST;         /* now cut the folio */
+			again = err == -EEXIST;
+			entry = err ? NULL : folio;             /* to be cut below */
 		} else if (xa_is_value(entry)) {
 			again = !shmem_free_swap(inode, index, entry);
-		} else {
+			entry = NULL;
+		}
+		if (entry) {
 			folio_lock(folio);
-			again = folio->mapping != mapping;      /* gone to swap, or truncated */
+			again = folio->mapping != mapping;      /* truncated by another meanwhile */
 			if (!again) {
 				next = folio->index + folio_nr_pages(folio);
 				again = truncate_folio(folio, lstart, lend < 0 ? MAX_LFS_FILESIZE : lend);

@@ -253,8 +253,9 @@ bool shmem_free_swap(struct inode *inode, pgoff_t index, void *radswap)
 	si = get_swap_device(entry);    /* a slot in use: swapoff cannot be over, si is set */
 	if (WARN_ON_ONCE(!si, "shmem_free_swap: a value entry of no swap device"))
 		return true;
-	swap_free_nr(entry, 1);
+	/* looked up while the count keeps the slot ours: after, it may be another's */
 	folio = swap_cache_get_folio(entry);
+	swap_free_nr(entry, 1);
 	if (folio) {
 		folio_lock(folio);
 		if (folio_test_swapcache(folio) && folio->swap.val == entry.val)
