@@ -253,4 +253,18 @@ static inline bool first_swap(char *name, size_t size, int *prio)
 	return found;
 }
 
+/*
+ * A swap test's start: /proc and /sys (as Linux's init), and the first
+ * swap device into name and *prio; false, with the plan "1..0 # SKIP"
+ * printed, if there is none.
+ */
+static inline bool swap_test_start(char *name, size_t size, int *prio)
+{
+	mount_proc_sys();
+	if (first_swap(name, size, prio))
+		return true;
+	printf("1..0 # SKIP no swap\n");
+	return false;
+}
+
 #endif

@@ -377,11 +377,8 @@ int main(void)
 	char dev[128];
 	int prio;
 
-	mount_proc_sys();
-	if (!first_swap(dev, sizeof(dev), &prio)) {
-		printf("1..0 # SKIP no swap\n");
+	if (!swap_test_start(dev, sizeof(dev), &prio))
 		return 0;
-	}
 	mkdir(DIR, 0700);
 	test_file_roundtrip();
 	test_write_seek();
