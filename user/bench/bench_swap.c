@@ -2,7 +2,8 @@
  * Benchmark: swap; guest cycles (rdtsc; run under --icount, with a swap
  * disk: run-qemu.sh --swap 256M, linux-peer.sh --swap 256M) of
  *   pageout   MADV_PAGEOUT of 64 MiB (or argv[1] MiB) of private anon
- *             memory backed by 4K, 64K or 2M folios
+ *             memory backed by 4K, 64K or 2M folios, and of a memfd's
+ *             4K pages (shmem) mapped shared
  *   swapin    reading one byte of every page of it back, with the same
  *             mTHP policy (a 64K mTHP may come back whole)
  *   fork      fork() of a process with all of it swapped out (4K pages)
@@ -86,6 +87,42 @@ static void bench_size(const char *kind, unsigned long kb)
 	printf("bench_swap swapin %s %llu\n", kind, median_of(in, RUNS));
 }
 
+/*
+ * A memfd (shmem) of len bytes, 4K pages, mapped shared: its pageout
+ * (timed only if meminfo's Shmem: fell by all of it, to within a tenth)
+ * and swap-in, as bench_size's.
+ */
+static void bench_shmem(void)
+{
+	unsigned long long out[RUNS], in[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		int fd = memfd_create("bench_swap", 0);
+		char *p = fd < 0 || ftruncate(fd, len) ? MAP_FAILED :
+			mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		long shmem;
+
+		if (p == MAP_FAILED) {
+			printf("bench_swap pageout shmem unsupported\n");
+			return;
+		}
+		memset(p, 1, len);
+		shmem = proc_value("/proc/meminfo", "Shmem:");
+		out[r] = __rdtsc();
+		madvise(p, len, MADV_PAGEOUT);
+		out[r] = __rdtsc() - out[r];
+		if (shmem - proc_value("/proc/meminfo", "Shmem:") < (long)(len / 1024) * 9 / 10) {
+			printf("bench_swap pageout shmem kept\n");
+			return;
+		}
+		in[r] = timed_swapin(p);
+		munmap(p, len);
+		close(fd);
+	}
+	printf("bench_swap pageout shmem %llu\n", median_of(out, RUNS));
+	printf("bench_swap swapin shmem %llu\n", median_of(in, RUNS));
+}
+
 static void bench_fork(void)
 {
 	unsigned long long t[RUNS];
@@ -145,6 +182,7 @@ int main(int argc, char **argv)
 	bench_size("4K", 0);
 	bench_size("64K", 64);
 	bench_size("2M", 2048);
+	bench_shmem();
 	bench_fork();
 	bench_swapoff();
 	return 0;
