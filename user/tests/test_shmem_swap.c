@@ -6,7 +6,8 @@
  * still calls them data; mincore says resident only for what the swap
  * cache holds; a 2 MiB shmem THP is split and goes too; MAP_SHARED
  * anonymous memory stays shared with a child after swap; truncation and a
- * punched hole free the slots; a memfd in swap can be sealed; swapoff brings a file's pages back; and a
+ * punched hole free the slots; a memfd in swap can be sealed; a program
+ * whose file is in swap runs; swapoff brings a file's pages back; and a
  * tmpfs file larger than RAM is written and read back whole, a chunk at a
  * time (MADV_PAGEOUT after each: foliOS has no reclaim under pressure yet,
  * Linux would not need it).  The last check needs more swap than RAM and
@@ -279,24 +280,77 @@ static void test_shared_anon(void)
 static void test_memfd_seal(void)
 {
 	int fd = memfd_create("shmem_swap", MFD_ALLOW_SEALING);
-	char *p = fd < 0 || ftruncate(fd, 16 * PAGE) ? MAP_FAILED :
-		mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *p = fd < 0 || ftruncate(fd, 64 * PAGE) ? MAP_FAILED :
+		mmap(NULL, 64 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 	if (p == MAP_FAILED) {
 		ok(0, "memfd: %s", strerror(errno));
 		return;
 	}
-	fill(p, 16, 7);
-	pageout_shared(p, 16);
-	munmap(p, 16 * PAGE);
+	fill(p, 64, 7);
+	pageout_shared(p, 64);
+	munmap(p, 64 * PAGE);
 	if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE))
 		fail("F_SEAL_WRITE: %s", strerror(errno));
-	if (n_intact_read(fd, 16, 7) != 16)
-		fail("%lu of 16 pages intact", n_intact_read(fd, 16, 7));
+	if (n_intact_read(fd, 64, 7) != 64)
+		fail("%lu of 64 pages intact", n_intact_read(fd, 64, 7));
 	if (write(fd, "x", 1) != -1 || errno != EPERM)
 		fail("a write after F_SEAL_WRITE: not EPERM");
 	check_done("a memfd with its pages in swap takes F_SEAL_WRITE (no pin among them), reads back");
 	close(fd);
+}
+
+/*
+ * This very program copied to a tmpfs, its pages swapped out through a
+ * shared mapping, then executed (exec reads the file: the pages come back
+ * from swap): the copy exits 42.
+ */
+static void test_exec(void)
+{
+	static char buf[1 << 16];
+	int in = open("/proc/self/exe", O_RDONLY), out, status = 0;
+	ssize_t n, size = 0;
+	char *p;
+	pid_t pid;
+
+	if (mkdir(DIR "/x", 0700) || mount("tmpfs", DIR "/x", "tmpfs", 0, NULL) || in < 0) {
+		ok(0, "exec from swap: a tmpfs for it: %s", strerror(errno));
+		return;
+	}
+	out = open(DIR "/x/exe", O_RDWR | O_CREAT | O_TRUNC, 0700);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		size += write(out, buf, n);
+	close(in);
+	/*
+	 * 1 MiB of zeros after the ELF (exec ignores them): Linux's pageout
+	 * skips the pages last faulted (still in a per-CPU LRU batch), so
+	 * they are the padding's, and the program's own pages go to swap.
+	 */
+	memset(buf, 0, sizeof(buf));
+	size = (size + PAGE - 1) & ~(PAGE - 1);
+	for (int i = 0; out >= 0 && i < 16 && pwrite(out, buf, sizeof(buf), size) > 0; i++)
+		size += sizeof(buf);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, out, 0);
+	if (p == MAP_FAILED)
+		fail("mmap of the copy: %s", strerror(errno));
+	for (ssize_t off = 0; p != MAP_FAILED && off < size; off += PAGE)
+		(void)*(volatile char *)(p + off);      /* mapped, so MADV_PAGEOUT finds them */
+	if (p != MAP_FAILED)
+		pageout_shared(p, size / PAGE);
+	munmap(p, size);
+	close(out);
+	pid = xfork();
+	if (pid == 0) {
+		execl(DIR "/x/exe", "exe", "exit42", (char *)NULL);
+		_exit(1);
+	}
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 42)
+		fail("the copy's status %#x, not exit 42", status);
+	check_done("a program on tmpfs with its pages in swap runs (exec reads it back from swap)");
+	unlink(DIR "/x/exe");
+	umount(DIR "/x");
+	rmdir(DIR "/x");
 }
 
 static void test_swapoff(void)
@@ -372,10 +426,13 @@ static void test_larger_than_ram(void)
 	rmdir(DIR "/big");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char dev[128];
 	int prio;
+
+	if (argc > 1 && !strcmp(argv[1], "exit42"))
+		return 42;                      /* test_exec's copy */
 
 	if (!swap_test_start(dev, sizeof(dev), &prio))
 		return 0;
@@ -386,6 +443,7 @@ int main(void)
 	test_thp();
 	test_shared_anon();
 	test_memfd_seal();
+	test_exec();
 	test_swapoff();
 	test_larger_than_ram();
 	rmdir(DIR);
