@@ -1,8 +1,10 @@
 /*
  * MADV_COLD and MADV_PAGEOUT (Linux's madvise_cold_or_pageout_pte_range
  * in mm/madvise.c): the pages of a range are made old (their accessed
- * bits cleared) and, for PAGEOUT, reclaimed to swap at once
- * (reclaim_pages, mm/vmscan.c).  Linux's COLD also moves them to the
+ * bits cleared) and, for PAGEOUT, reclaimed at once (reclaim_pages,
+ * mm/vmscan.c): anon and shmem pages to swap, a file's clean pages
+ * dropped.  (foliOS has one user, root, who owns every file: Linux's
+ * can_do_file_pageout() would allow every file page here.)  Linux's COLD also moves them to the
  * inactive LRU list, which foliOS has not yet: old is all it does here.
  *
  * Only folios this process alone maps are touched — a folio maybe mapped
@@ -20,6 +22,7 @@
 #include "linux/huge_mm.h"
 #include "linux/mmap_lock.h"
 #include "linux/page-flags.h"
+#include "linux/pagemap.h"
 #include "linux/rmap.h"
 #include "linux/swap.h"
 #include "mm/deferred_split.h"
@@ -54,23 +57,52 @@ static void pageout_collect(struct pageout_walk *w, struct folio *folio)
 }
 
 /*
+ * Split the large folio that the range covers only in part (no lock
+ * held), an anon one or a page-cache one (a shmem THP or mTHP; Linux's
+ * split_folio takes both): true if it is split now, and the PTE table is
+ * to be looked at again.
+ */
+static bool pageout_split(struct folio *folio)
+{
+	bool split = false;
+
+	if (folio_trylock(folio)) {
+		if (folio_test_anon(folio))
+			split = !split_queued_folio_to_list(folio, 0, NULL);
+		else if (folio->mapping)        /* still cached: not truncated meanwhile */
+			split = !split_file_folio_to_order(folio, 0);
+		folio_unlock(folio);
+	}
+	folio_put(folio);
+	return split;
+}
+
+/*
  * The PMD leaf at addr (next: the end of the advised part of it).  Made
  * old and collected if the range covers it and this mm alone maps its
- * folio; split into PTEs if the range covers part of it (true: go on at
- * the PTE level).  Under pmd_lock.
+ * folio; if the range covers part of it, an anon folio's PMD is split
+ * into PTEs (true: go on at the PTE level, where the folio is split), a
+ * page-cache folio is split itself (Linux's split_huge_page here: its PMD
+ * goes with it, the pages fault back as PTEs, none goes out this time).
+ * Under pmd_lock, dropped for the folio split.
  */
 static bool pageout_pmd(struct pageout_walk *w, pmd_t *pmd, unsigned long addr, unsigned long next)
 {
 	struct mm_struct *mm = w->vma->vm_mm;
 	spinlock_t *ptl = pmd_lock(mm, pmd);
+	struct folio *folio, *split_file = NULL;
 	bool split = false;
-	struct folio *folio;
 
 	if (!pmd_trans_huge(*pmd) || is_huge_zero_pmd(*pmd))
 		goto unlock;
 	folio = page_folio(pfn_to_page(pmd_pfn(*pmd)));
 	if (folio_maybe_mapped_shared(folio))
 		goto unlock;
+	if (next - addr != PMD_SIZE && !folio_test_anon(folio)) {
+		split_file = folio;
+		folio_get(folio);
+		goto unlock;
+	}
 	if (next - addr != PMD_SIZE) {
 		__split_huge_pmd_locked(w->vma, pmd, addr);
 		split = true;
@@ -80,23 +112,8 @@ static bool pageout_pmd(struct pageout_walk *w, pmd_t *pmd, unsigned long addr, 
 	pageout_collect(w, folio);
 unlock:
 	spin_unlock(ptl);
-	return split;
-}
-
-/*
- * Split the large folio that the range covers only in part (no lock
- * held): true if it is split now, and the PTE table is to be looked at
- * again.
- */
-static bool pageout_split(struct folio *folio)
-{
-	bool split = false;
-
-	if (folio_trylock(folio)) {
-		split = !split_queued_folio_to_list(folio, 0, NULL);
-		folio_unlock(folio);
-	}
-	folio_put(folio);
+	if (split_file)
+		pageout_split(split_file);
 	return split;
 }
 

@@ -214,6 +214,25 @@ static void test_truncate_punch(void)
 	unlink(DIR "/c");
 }
 
+/* A 2 MiB file on the huge=always tmpfs at DIR/huge, mapped by a PMD at *map's aligned 2 MiB; NULL if not. */
+static char *shmem_thp(const char *name, char **map, int *fd)
+{
+	char *p;
+
+	*fd = open(name, O_RDWR | O_CREAT, 0600);
+	*map = mmap(NULL, 2 * PMD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = (char *)(((unsigned long)*map + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
+	if (*fd < 0 || ftruncate(*fd, PMD_SIZE) || mmap(p, PMD_SIZE, PROT_READ | PROT_WRITE,
+							 MAP_SHARED | MAP_FIXED, *fd, 0) != p) {
+		ok(0, "a 2 MiB file mapped at 2 MiB: %s", strerror(errno));
+		return NULL;
+	}
+	fill(p, PMD_SIZE / PAGE, 4);
+	if (meminfo("ShmemHugePages:") < 2048)
+		fail("ShmemHugePages: %ld kB before pageout", meminfo("ShmemHugePages:"));
+	return p;
+}
+
 static void test_thp(void)
 {
 	long huge, shmem;
@@ -224,19 +243,10 @@ static void test_thp(void)
 		ok(0, "mount tmpfs huge=always: %s", strerror(errno));
 		return;
 	}
-	fd = open(DIR "/huge/f", O_RDWR | O_CREAT, 0600);
-	map = mmap(NULL, 2 * PMD_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	p = (char *)(((unsigned long)map + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
-	if (fd < 0 || ftruncate(fd, PMD_SIZE) || mmap(p, PMD_SIZE, PROT_READ | PROT_WRITE,
-						   MAP_SHARED | MAP_FIXED, fd, 0) != p) {
-		ok(0, "a 2 MiB file mapped at 2 MiB: %s", strerror(errno));
+	if (!(p = shmem_thp(DIR "/huge/f", &map, &fd)))
 		return;
-	}
-	fill(p, PMD_SIZE / PAGE, 4);
 	huge = meminfo("ShmemHugePages:");
 	shmem = meminfo("Shmem:");
-	if (huge < 2048)
-		fail("ShmemHugePages: %ld kB before pageout", huge);
 	pageout(p, PMD_SIZE);
 	if (meminfo("ShmemHugePages:") > huge - 2048)
 		fail("ShmemHugePages: %ld kB after pageout", meminfo("ShmemHugePages:"));
@@ -247,7 +257,27 @@ static void test_thp(void)
 	check_done("a 2 MiB shmem THP mapped by a PMD: split, swapped out, back intact");
 	munmap(map, 2 * PMD_SIZE);
 	close(fd);
+	if (!(p = shmem_thp(DIR "/huge/g", &map, &fd)))
+		return;
+	huge = meminfo("ShmemHugePages:");
+	shmem = meminfo("Shmem:");
+	/* the middle MiB: Linux splits the THP (its PMD goes), pages nothing out yet */
+	pageout(p + PMD_SIZE / 4, PMD_SIZE / 2);
+	if (meminfo("ShmemHugePages:") > huge - 2048)
+		fail("ShmemHugePages: %ld kB after a pageout of part of it", meminfo("ShmemHugePages:"));
+	if (n_intact(p, PMD_SIZE / PAGE, 4) != PMD_SIZE / PAGE)     /* faulted back as PTEs */
+		fail("%lu of 512 pages intact after the split", n_intact(p, PMD_SIZE / PAGE, 4));
+	pageout(p + PMD_SIZE / 4, PMD_SIZE / 2);
+	if (!moved_by(shmem - meminfo("Shmem:"), 1024))
+		fail("Shmem: fell by %ld kB, not 1024", shmem - meminfo("Shmem:"));
+	if (n_intact(p, PMD_SIZE / PAGE, 4) != PMD_SIZE / PAGE)
+		fail("%lu of 512 pages intact", n_intact(p, PMD_SIZE / PAGE, 4));
+	check_done("a 2 MiB shmem THP mapped by a PMD, MADV_PAGEOUT of its middle MiB: the THP "
+		   "split; again: that MiB swapped out; all of it back intact");
+	munmap(map, 2 * PMD_SIZE);
+	close(fd);
 	unlink(DIR "/huge/f");
+	unlink(DIR "/huge/g");
 	umount(DIR "/huge");
 	rmdir(DIR "/huge");
 }
