@@ -4,8 +4,9 @@
  * bits cleared) and, for PAGEOUT, reclaimed at once (reclaim_pages,
  * mm/vmscan.c): anon and shmem pages to swap, a file's clean pages
  * dropped.  (foliOS has one user, root, who owns every file: Linux's
- * can_do_file_pageout() would allow every file page here.)  Linux's COLD also moves them to the
- * inactive LRU list, which foliOS has not yet: old is all it does here.
+ * can_do_file_pageout() would allow every file page here.)  Linux's COLD
+ * also moves them to the inactive LRU list, which foliOS has not yet: old
+ * is all it does here.
  *
  * Only folios this process alone maps are touched — a folio maybe mapped
  * by another mm (the MM owner tracking's "maybe mapped shared" bit, or a

@@ -39,11 +39,11 @@
 
 /*
  * The locked, unmapped, clean folio leaves its cache and memory (Linux's
- * __remove_mapping): the swap cache, or the page cache of a file that can
- * read it back (or a shmem page never written: a hole again).  Only if
- * the cache's references and the caller's are the only ones — frozen at
- * that count, so no lookup can take it meanwhile.  True if done (the
- * caller's reference is the last).
+ * __remove_mapping): the swap cache (anon and shmem, once written), or
+ * the page cache of a file that can read it back.  Only if the cache's
+ * references and the caller's are the only ones — frozen at that count,
+ * so no lookup can take it meanwhile.  True if done (the caller's
+ * reference is the last).
  */
 static bool __remove_mapping(struct folio *folio)
 {
