@@ -230,6 +230,7 @@ static void initrd_fill_inode(struct inode *inode, const struct initrd_file *e, 
 	inode->i_private = (void *)e->data;
 	address_space_init_once(&inode->i_data, inode);
 	inode->i_data.a_ops = &initrd_aops;
+	mapping_set_unevictable(&inode->i_data);        /* ramfs's rule: its pages live for ever */
 	inode->i_mapping = &inode->i_data;
 }
 

@@ -56,11 +56,15 @@ spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
 LIST_HEAD(all_tasks);
 atomic_t nr_tasks = ATOMIC_INIT(0);     /* made by task_create(), not yet freed */
 
-/* A new task (not yet runnable) with a kernel stack; NULL if out of memory. */
-struct task_struct *task_create(const char *comm, struct task_struct *parent)
+/*
+ * A task's memory and scheduling state, not yet runnable, not yet known
+ * to anyone: a kernel stack, an FPU image, its name.  NULL if out of
+ * memory.  task_create() makes it a process's; kthread_run() a kernel
+ * thread.
+ */
+struct task_struct *task_alloc(const char *comm)
 {
 	struct task_struct *t = kzalloc(sizeof(*t));
-	unsigned long flags;
 
 	if (!t)
 		return NULL;
@@ -71,13 +75,25 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 		kfree(t);
 		return NULL;
 	}
-	atomic_inc(&nr_tasks);
 	t->start_time = ktime_get_ns();
 	t->caps = (struct task_caps){ CAP_FULL_SET, CAP_FULL_SET, 0, CAP_FULL_SET };  /* root's */
 	strlcpy(t->comm, comm, sizeof(t->comm));
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->pending.list);
 	sched_fork(t, current);         /* the creator's affinity and CPU */
+	arch_prepare_new_stack(t);
+	return t;
+}
+
+/* A new task (not yet runnable) with a kernel stack, a PID, on all_tasks; NULL if out of memory. */
+struct task_struct *task_create(const char *comm, struct task_struct *parent)
+{
+	struct task_struct *t = task_alloc(comm);
+	unsigned long flags;
+
+	if (!t)
+		return NULL;
+	atomic_inc(&nr_tasks);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->pid = t->tgid = alloc_pid();
 	t->group_leader = t;
@@ -88,7 +104,6 @@ struct task_struct *task_create(const char *comm, struct task_struct *parent)
 	}
 	list_add_tail(&t->task_list, &all_tasks);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-	arch_prepare_new_stack(t);
 	return t;
 }
 

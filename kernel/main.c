@@ -6,6 +6,7 @@
  * are reported), the memory map, the real page tables, the buddy, then the
  * APICs (from ACPI's MADT), the timer and interrupts, then the other CPUs.
  */
+#include "linux/swap.h"
 #include "linux/printk.h"
 #include "linux/random.h"
 #include "linux/cmdline.h"
@@ -97,6 +98,7 @@ static __noreturn void start_user_space(void)
 	shmem_init();
 	mnt_init();
 	sched_init();
+	kswapd_run();
 	futex_init();
 	ret = user_init_from_cmdline(boot_info.cmdline);
 	if (ret)

@@ -42,6 +42,7 @@
 #include "mm/internal.h"
 #include "mm/migrate.h"
 #include "linux/swap.h"
+#include "linux/mm_inline.h"
 #include "linux/swapops.h"
 #include "linux/wait.h"
 
@@ -175,20 +176,30 @@ static void split_new_folio(struct page *head, unsigned int order, void *mapping
  * Rewrite the struct pages of the frozen, unmapped folio as folios of
  * new_order (Linux's __split_unmapped_folio), from the last so that the
  * head, whose mapping and index they copy, goes last.  Every new folio is
- * locked; the first keeps the caller's lock and reference.
+ * locked; the first keeps the caller's lock and reference.  Each takes
+ * the head's place on the LRU, under lru_lock: a scan never meets the
+ * struct pages half rewritten.
  */
 static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
-	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
+	unsigned long carry = folio->flags & (LRU_SPLIT_FLAGS | BIT(PG_swapbacked));
+	unsigned long keep = (folio->flags & SPLIT_KEEP_FLAGS) | carry;
+	struct lruvec *lruvec = folio_lruvec(folio);
 	void *mapping = folio->mapping;
+	struct list_head *pos;
+	unsigned long flags;
 
 	rmap_observe(folio, &folio->page, nr, NULL, RMAP_TRACE_SPLIT);
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	pos = lru_split_begin(lruvec, folio);
 	for (unsigned long i = nr; i;) {
 		i -= step;
 		split_new_folio(folio_page(folio, i), new_order, mapping, index + i,
-				i ? BIT(PG_locked) : keep);
+				i ? BIT(PG_locked) | carry : keep);
 	}
+	lru_split_end(lruvec, folio, nr, new_order, pos);
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
 }
 
 /*
@@ -214,6 +225,8 @@ static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int
 			deferred_split_folio(new, true);
 		if (i) {
 			folio_unlock(new);
+			if (!list && !folio_test_lru(new))
+				folio_add_lru(new);     /* the head was off the lists: not its pieces */
 			if (list)
 				*list++ = new;
 			else

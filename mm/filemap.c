@@ -31,6 +31,7 @@
  *                     truncation, fallocate); reads and faults need only
  *                     the folio's reference and lock.
  */
+#include "linux/swap.h"
 #include "linux/pagemap.h"
 #include "linux/wait.h"
 #include "linux/rcupdate.h"
@@ -221,7 +222,11 @@ int __filemap_add_folio(struct address_space *mapping, struct folio *folio, pgof
 
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index)
 {
-	return __filemap_add_folio(mapping, folio, index, NULL);
+	int err = __filemap_add_folio(mapping, folio, index, NULL);
+
+	if (!err)
+		folio_add_lru(folio);
+	return err;
 }
 
 /*
@@ -315,7 +320,7 @@ void vma_interval_tree_remove(struct vm_area_struct *vma, struct address_space *
 static struct folio *filemap_create_folio(struct file *file, struct address_space *mapping,
 					  pgoff_t index)
 {
-	struct folio *folio = folio_alloc(__GFP_ZERO, 0);
+	struct folio *folio = folio_alloc(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);
 	int err;
 
 	if (!folio)

@@ -81,6 +81,7 @@ static int copy_present_page(struct vm_area_struct *dst_vma, pte_t *dst_pte, uns
 		return -ENOMEM;
 	memcpy(page_address(&new->page), page_address(page), PAGE_SIZE);
 	folio_add_new_anon_rmap(new, dst_vma, addr, RMAP_EXCLUSIVE);
+	folio_add_lru(new);
 	*dst_pte = pfn_pte(folio_pfn(new), vm_get_page_prot(dst_vma));
 	return 1;
 }

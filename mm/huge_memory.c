@@ -31,6 +31,7 @@
  * the deposited tables are mm's list, under mm->page_table_lock.  Order:
  * mm/rmap.c.
  */
+#include "linux/swap.h"
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
@@ -100,7 +101,7 @@ static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
 	if (test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
 		return huge_zero_folio;
 	if (!READ_ONCE(huge_zero_folio))
-		folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+		folio = folio_alloc(GFP_TRANSHUGE_LIGHT | __GFP_ZERO, HPAGE_PMD_ORDER);
 	spin_lock_irqsave(&huge_zero_lock, flags);
 	if (!huge_zero_folio && folio) {
 		huge_zero_folio = folio;
@@ -165,7 +166,7 @@ static struct folio *huge_anon_fault_folio(struct mm_struct *mm, unsigned int fl
 	*new = (flags & FAULT_FLAG_WRITE) || !READ_ONCE(thp_use_zero_page);
 	if (!*new)
 		return mm_get_huge_zero_folio(mm);
-	folio = folio_alloc(__GFP_ZERO, HPAGE_PMD_ORDER);
+	folio = folio_alloc(GFP_TRANSHUGE_LIGHT | __GFP_ZERO, HPAGE_PMD_ORDER);
 	count_mthp_stat(HPAGE_PMD_ORDER, folio ? MTHP_STAT_ANON_FAULT_ALLOC :
 						 MTHP_STAT_ANON_FAULT_FALLBACK);
 	return folio;
@@ -222,6 +223,7 @@ vm_fault_t do_huge_pmd_anonymous_page(struct vm_fault *vmf)
 		return 0;
 	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
+	folio_add_lru(folio);
 	set_pmd_at(mm, haddr, pmd,
 		   pmd_mksoft_dirty(pfn_pmd_huge(folio_pfn(folio), vm_get_page_prot(vma))));
 	pgtable_trans_huge_deposit(mm, table);

@@ -13,6 +13,7 @@
  * Locks: both entries are in one PMD table, under its pmd_lock.  Order:
  * mm/rmap.c.
  */
+#include "linux/swap.h"
 #include "mm/internal.h"
 #include "linux/rmap.h"
 #include "linux/huge_mm.h"
@@ -53,7 +54,7 @@ vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf)
 	pmd_t *pmd = vmf->pmd, *first = pmd - ((vmf->address - haddr) >> PMD_SHIFT);
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t *tables[1U << (THP_MAX_ANON_ORDER - HPAGE_PMD_ORDER)] = { NULL };
-	struct folio *folio = folio_alloc(__GFP_ZERO, order);
+	struct folio *folio = folio_alloc(GFP_TRANSHUGE_LIGHT | __GFP_ZERO, order);
 	vm_fault_t ret = VM_FAULT_FALLBACK;
 	spinlock_t *ptl;
 	unsigned int i;
@@ -74,6 +75,7 @@ vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf)
 		goto out;
 	}
 	folio_add_new_anon_rmap(folio, vma, haddr, RMAP_EXCLUSIVE);
+	folio_add_lru(folio);
 	folio_ref_add(folio, nr_pmds - 1);
 	for (i = 0; i < nr_pmds; i++) {
 		set_pmd_at(mm, haddr + i * PMD_SIZE, first + i,

@@ -19,6 +19,7 @@
  * Lock order: see mm/rmap.c; no lock: each value is a word written whole.
  */
 #include "linux/errno.h"
+#include "linux/swap.h"
 #include "linux/string.h"
 #include "linux/printk.h"
 #include "linux/rcupdate.h"
@@ -171,6 +172,7 @@ static int split_deferred_store(const struct thp_attr *attr, int order, const ch
 	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
 		return -EINVAL;
 	deferred_split_scan(~0UL);
+	lru_add_drain_all();            /* the LRU batches' references: MemFree as it will settle */
 	rcu_barrier();                  /* the page cache's nodes: Slab as it will settle */
 	return 0;
 }

@@ -15,6 +15,9 @@
 #include "linux/page-flags.h"
 
 void prep_compound_page(struct page *head, unsigned int order);
+/* mm/page_alloc.c and its slow path, mm/page_alloc_slowpath.c. */
+struct page *get_page_from_freelist(unsigned int order, unsigned long reserve);
+struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 
 /*
  * The protection of a page of vma, writable only if write (a page that is
@@ -228,7 +231,6 @@ bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *v
 /* huge_memory_multi_pmd.c: a 4 MiB anon folio by two PMDs (CONFIG_MAPCOUNT_PAGES). */
 bool thp_multi_pmd_allowed(struct vm_area_struct *vma, unsigned long address, pmd_t *pmd);
 vm_fault_t do_huge_anonymous_multi_pmd(struct vm_fault *vmf);
-struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp);
 void __split_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void __split_huge_pmd_locked(struct vm_area_struct *vma, pmd_t *pmd, unsigned long address);
 void split_huge_pmd_address(struct vm_area_struct *vma, unsigned long address);

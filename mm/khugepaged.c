@@ -118,7 +118,7 @@ static long __collapse_huge_page_copy(pte_t *table, struct folio *new,
 static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, pmd_t *pmd)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	struct folio *new = folio_alloc(0, HPAGE_PMD_ORDER);
+	struct folio *new = folio_alloc(GFP_TRANSHUGE_LIGHT, HPAGE_PMD_ORDER);
 	pte_t *table;
 	long rss;
 
@@ -136,6 +136,7 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
 	flush_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	rss = __collapse_huge_page_copy(table, new, vma, haddr);
 	folio_add_new_anon_rmap(new, vma, haddr, RMAP_EXCLUSIVE);
+	folio_add_lru(new);
 	set_pmd_at(mm, haddr, pmd, pfn_pmd_huge(folio_pfn(new), vm_get_page_prot(vma)));
 	pgtable_trans_huge_deposit(mm, table);
 	add_mm_counter(mm, (long)HPAGE_PMD_NR - rss);
@@ -242,6 +243,7 @@ int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned l
 	mmap_assert_write_locked(vma->vm_mm);   /* tables replaced in place (madvise_need_mmap_write) */
 	if (!hugepage_vma_check(vma))
 		return -EINVAL;
+	lru_add_drain_all();    /* a batch's reference would read as a pin (is_refcount_suitable) */
 	for (unsigned long addr = hstart; addr < hend; addr += HPAGE_PMD_SIZE) {
 		int result = __collapse_huge_page_swapin(vma, addr);
 

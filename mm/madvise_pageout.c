@@ -1,12 +1,13 @@
 /*
  * MADV_COLD and MADV_PAGEOUT (Linux's madvise_cold_or_pageout_pte_range
  * in mm/madvise.c): the pages of a range are made old (their accessed
- * bits cleared) and, for PAGEOUT, reclaimed at once (reclaim_pages,
- * mm/vmscan.c): anon and shmem pages to swap, a file's clean pages
- * dropped.  (foliOS has one user, root, who owns every file: Linux's
- * can_do_file_pageout() would allow every file page here.)  Linux's COLD
- * also moves them to the inactive LRU list, which foliOS has not yet: old
- * is all it does here.
+ * bits and PG_referenced cleared); COLD moves them to the inactive list
+ * (folio_deactivate), PAGEOUT isolates them from the LRU and reclaims
+ * them at once (reclaim_pages, mm/vmscan.c): anon and shmem pages to
+ * swap, a file's clean pages dropped.  (foliOS has one user, root, who
+ * owns every file: Linux's can_do_file_pageout() would allow every file
+ * page here.)  A folio on no list (another CPU's batch, or isolated by
+ * reclaim) is left alone, as Linux's; this CPU's batch is emptied first.
  *
  * Only folios this process alone maps are touched — a folio maybe mapped
  * by another mm (the MM owner tracking's "maybe mapped shared" bit, or a
@@ -34,27 +35,29 @@
 struct pageout_walk {
 	struct vm_area_struct *vma;
 	bool pageout;                   /* MADV_PAGEOUT, else MADV_COLD */
-	unsigned int nr;                /* folios collected, a reference each */
+	unsigned int nr;                /* folios collected, isolated from the LRU */
 	struct folio *folios[PAGEOUT_BATCH];
 };
 
-/* Reclaim (PAGEOUT) and release what the walk collected. */
+/* Reclaim what the walk collected (PAGEOUT): what stays goes back to the LRU. */
 static void pageout_flush(struct pageout_walk *w)
 {
-	if (w->pageout)
+	if (w->nr)
 		reclaim_pages(w->folios, w->nr);
-	for (unsigned int i = 0; i < w->nr; i++)
-		folio_put(w->folios[i]);
 	w->nr = 0;
 }
 
-/* Keep folio (a reference taken) for reclaim, if paging out. */
+/*
+ * The folio, made old: for PAGEOUT isolated and kept for reclaim, for
+ * COLD moved to the inactive list's head (Linux's folio_deactivate).
+ */
 static void pageout_collect(struct pageout_walk *w, struct folio *folio)
 {
+	folio_clear_referenced(folio);
 	if (!w->pageout)
-		return;
-	folio_get(folio);
-	w->folios[w->nr++] = folio;
+		folio_deactivate(folio);
+	else if (folio_isolate_lru(folio))
+		w->folios[w->nr++] = folio;
 }
 
 /*
@@ -185,6 +188,7 @@ int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, uns
 	w->vma = vma;
 	w->pageout = pageout;
 	w->nr = 0;
+	lru_add_drain();
 	while (addr < end) {
 		unsigned long next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
 		pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);

@@ -63,21 +63,6 @@ void init_zero_pfn(void)
 }
 
 /*
- * An order-0 folio; if the buddy has none, partially mapped folios on the
- * deferred split queue are split first (Linux's shrinker does that under
- * memory pressure) and the allocation is tried once more.  The caller
- * holds mm's mmap_lock (a fault).
- */
-struct folio *folio_alloc_reclaim(struct mm_struct *mm, gfp_t gfp)
-{
-	struct folio *folio = folio_alloc(gfp, 0);
-
-	if (!folio && deferred_split_scan(~0UL))
-		folio = folio_alloc(gfp, 0);
-	return folio;
-}
-
-/*
  * The folio for an anon fault at address, whose PTE is *pte (Linux's
  * alloc_anon_folio): among the orders below PMD order that the policy
  * allows and whose aligned block fits the VMA, the highest whose PTEs are
@@ -102,7 +87,7 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 			break;
 	}
 	for (; order > 0; order = next_order(&orders, order)) {
-		struct folio *folio = folio_alloc(__GFP_ZERO, order);
+		struct folio *folio = folio_alloc(GFP_TRANSHUGE_LIGHT | __GFP_ZERO, order);
 
 		if (folio) {
 			count_mthp_stat(order, MTHP_STAT_ANON_FAULT_ALLOC);
@@ -112,7 +97,7 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, unsigned long 
 		count_mthp_stat(order, MTHP_STAT_ANON_FAULT_FALLBACK);
 	}
 	*addrp = address & PAGE_MASK;
-	return folio_alloc_reclaim(vma->vm_mm, __GFP_ZERO);
+	return folio_alloc(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);   /* may reclaim: no lock held */
 }
 
 /*
@@ -152,6 +137,7 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 	}
 	folio_ref_add(folio, nr - 1);
 	folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+	folio_add_lru(folio);
 	set_ptes(mm, addr, vmf->pte,
 		 pte_mksoft_dirty(pfn_pte(folio_pfn(folio), vm_get_page_prot(vma))), nr);
 	add_mm_counter(mm, nr);
@@ -270,13 +256,20 @@ bool wp_can_reuse_large_anon_folio(struct folio *folio, struct vm_area_struct *v
  * (Linux's wp_can_reuse_anon_folio; a large one stays where it is, as in
  * Linux: other pages of it may be mapped elsewhere).  Under the PTL; the
  * small folio's refcount is checked again under the folio lock, which
- * folio_move_anon_rmap() needs (a folio locked elsewhere is copied).
+ * folio_move_anon_rmap() needs (a folio locked elsewhere is copied).  A
+ * folio not on the LRU yet may owe one reference to an LRU batch: the
+ * batches are emptied first (Linux empties this CPU's; foliOS every
+ * CPU's, so a task that moved since the fault still reuses).
  */
 static __always_inline bool wp_can_reuse_anon_folio(struct folio *folio,
 						     struct vm_area_struct *vma)
 {
 	if (folio_test_large(folio))
 		return __wp_can_reuse_large_anon_folio(folio, vma);
+	if (folio_ref_count(folio) > 2 + folio_test_swapcache(folio))
+		return false;
+	if (!folio_test_lru(folio))     /* a new folio: an LRU batch may hold the extra reference */
+		lru_add_drain_all();
 	if (folio_ref_count(folio) > 1 + folio_test_swapcache(folio) || !folio_trylock(folio))
 		return false;
 	if (folio_test_swapcache(folio))
@@ -297,9 +290,9 @@ static __always_inline bool wp_can_reuse_anon_folio(struct folio *folio,
  * (which may free this mm's slot and clear the shared bit).
  * vmf->page NULL: the PTE maps the zero page, the new page is zeroed and
  * there is no old folio to let go.  Called with the PTL held and the PTE
- * seen as vmf->orig_pte; allocates with it dropped, the old folio pinned
- * (an allocation that fails drains the deferred split queue, and a split
- * must not take the folio from under us), then retakes it: a PTE no
+ * seen as vmf->orig_pte; allocates with it dropped (the allocation may
+ * reclaim), the old folio held (reclaim and splits must not take it from
+ * under us), then retakes it: a PTE no
  * longer orig_pte means another CPU resolved the fault, the copy goes
  * back and the access is retried.  Break before make: the old PTE is
  * cleared and flushed from every TLB before the new one is set, then the
@@ -315,7 +308,7 @@ static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 	if (page)
 		folio_get(folio);
 	pte_unmap_unlock(vmf->pte, vmf->ptl);
-	new = anon_vma_prepare(vma) ? NULL : folio_alloc_reclaim(mm, page ? 0 : __GFP_ZERO);
+	new = anon_vma_prepare(vma) ? NULL : folio_alloc(GFP_HIGHUSER_MOVABLE | (page ? 0 : __GFP_ZERO), 0);
 	if (!new)
 		goto out;
 	if (page)
@@ -328,6 +321,7 @@ static __always_inline vm_fault_t wp_page_copy(struct vm_fault *vmf)
 	}
 	ptep_clear_flush(vma, vmf->address, vmf->pte);
 	folio_add_new_anon_rmap(new, vma, vmf->address, RMAP_EXCLUSIVE);
+	folio_add_lru(new);
 	set_pte_at(mm, vmf->address, vmf->pte,
 		   pte_mksoft_dirty(pfn_pte(folio_pfn(new), vm_get_page_prot(vma))));
 	if (!page || !folio_test_anon(folio))

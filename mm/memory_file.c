@@ -35,6 +35,7 @@
  * that the entries are still none (else another CPU mapped them first:
  * the access is retried).  Order: mm/rmap.c.
  */
+#include "linux/swap.h"
 #include "linux/errno.h"
 #include "linux/pagemap.h"
 #include "mm/internal.h"
@@ -133,6 +134,7 @@ static void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page
 	if (write && !(vma->vm_flags & VM_SHARED)) {
 		entry = pte_mksoft_dirty(pfn_pte(page_to_pfn(page), vm_get_page_prot(vma)));
 		folio_add_new_anon_rmap(folio, vma, addr, RMAP_EXCLUSIVE);
+		folio_add_lru(folio);
 		add_mm_counter(vma->vm_mm, nr);
 	} else {
 		if (write && (vma->vm_flags & VM_WRITE))
@@ -275,7 +277,7 @@ static vm_fault_t do_cow_fault(struct vm_fault *vmf)
 
 	if (anon_vma_prepare(vmf->vma))
 		return VM_FAULT_OOM;
-	new = folio_alloc(0, 0);
+	new = folio_alloc(GFP_HIGHUSER_MOVABLE, 0);
 	if (!new)
 		return VM_FAULT_OOM;
 	ret = __do_fault(vmf);

@@ -23,6 +23,7 @@
  * Lock order: see mm/rmap.c (the folio lock, then the anon_vma root's lock
  * for write across both walks, then each table's lock in turn).
  */
+#include "linux/swap.h"
 #include "linux/errno.h"
 #include "linux/string.h"
 #include "mm/migrate.h"
@@ -250,13 +251,15 @@ static int migrate_anon_folio_once(struct folio *src)
 	anon_vma = folio_get_anon_vma(src);
 	if (!anon_vma)
 		goto unlock;
-	dst = folio_alloc(0, folio_order(src));
+	dst = folio_alloc(__GFP_MOVABLE, folio_order(src));
 	ret = -ENOMEM;
 	if (dst) {
 		__folio_set_locked(dst);        /* Linux's: locked until all its PTEs are in */
 		anon_vma_lock_write(anon_vma);
 		ret = __migrate_anon_folio(src, dst);
 		anon_vma_unlock_write(anon_vma);
+		if (!ret)
+			folio_add_lru(dst);
 		folio_unlock(dst);
 		folio_put(dst);         /* its mappings hold it now, or nothing: freed */
 	}
@@ -274,7 +277,10 @@ unlock:
 #define MIGRATE_RETRIES 10
 static int migrate_anon_folio_retry(struct folio *src)
 {
-	int ret = migrate_anon_folio_once(src);
+	int ret;
+
+	lru_add_drain_all();    /* Linux's migrate_prep: a batch's reference would block the freeze */
+	ret = migrate_anon_folio_once(src);
 
 	for (int pass = 1; ret == -EAGAIN && pass < MIGRATE_RETRIES; pass++) {
 		for (int i = 0; i < 1000; i++)

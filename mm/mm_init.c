@@ -15,6 +15,7 @@
 #include "linux/fault-inject.h"
 #include "linux/string.h"
 #include "linux/printk.h"
+#include "linux/swap.h"
 
 static int free_to_buddy(phys_addr_t base, phys_addr_t end, void *arg)
 {
@@ -39,6 +40,8 @@ void mem_init(void)
 	mem_map_init(nr_pfns, __va(map_pa));
 	init_zero_pfn();
 	memblock_free_ranges(free_to_buddy, NULL);
+	setup_per_zone_wmarks();
+	lru_init();
 	kmalloc_init();
 	mm_ids_init();
 	deferred_split_init();

@@ -19,6 +19,8 @@
 #include "mm/deferred_split.h"
 #include "linux/fault-inject.h"
 #include "linux/vmstat.h"
+#include "linux/swap.h"
+#include "mm/internal.h"
 
 struct zone zone = { .lock = SPINLOCK_INIT("zone") };
 struct page *mem_map;
@@ -30,7 +32,8 @@ const char *const pageflag_names[NR_PAGEFLAGS] = {
 	[PG_table] = "table", [PG_head] = "head",
 	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
 	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked", [PG_swapcache] = "swapcache",
-	[PG_waiters] = "waiters",
+	[PG_waiters] = "waiters", [PG_lru] = "lru", [PG_active] = "active", [PG_referenced] = "referenced",
+	[PG_unevictable] = "unevictable",
 };
 
 /* Every page starts reserved and unmapped; free_range_to_buddy() frees RAM. */
@@ -181,20 +184,82 @@ void prep_compound_page(struct page *head, unsigned int order)
 	prep_compound_head(head, order);
 }
 
+/* Linux's int_sqrt: the integer square root, bit by bit. */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long m = 1UL << (sizeof(long) * 8 - 2), y = 0;
+
+	while (m > x)
+		m >>= 2;
+	for (; m; m >>= 2) {
+		unsigned long b = y + m;
+
+		y >>= 1;
+		if (x >= b) {
+			x -= b;
+			y += m;
+		}
+	}
+	return y;
+}
+
+int min_free_kbytes;
+
+/*
+ * The zone's watermarks from its size (Linux's init_per_zone_wmark_min
+ * and __setup_per_zone_wmarks): min is sqrt(16 x RAM in KiB) KiB, within
+ * [128 KiB, 256 MiB]; low and high lie a quarter of min, or 0.1 % of RAM
+ * if more (watermark_scale_factor 10), and twice that above it.
+ */
+void setup_per_zone_wmarks(void)
+{
+	unsigned long kbytes = zone.managed_pages * (PAGE_SIZE / 1024), min, step;
+
+	min_free_kbytes = MIN(MAX(int_sqrt(kbytes * 16), 128UL), 262144UL);
+	min = (unsigned long)min_free_kbytes >> (PAGE_SHIFT - 10);
+	step = MAX(min / 4, zone.managed_pages * 10 / 10000);
+	zone._watermark[WMARK_MIN] = min;
+	zone._watermark[WMARK_LOW] = min + step;
+	zone._watermark[WMARK_HIGH] = min + 2 * step;
+}
+
+/*
+ * A block from the free lists if that leaves at least reserve pages free
+ * (Linux's get_page_from_freelist and its watermark check); kswapd woken
+ * when free memory is, or would be, below the low watermark.  NULL if
+ * none.  Takes zone.lock.
+ */
+struct page *get_page_from_freelist(unsigned int order, unsigned long reserve)
+{
+	struct page *page = NULL;
+	unsigned long flags, free;
+
+	spin_lock_irqsave(&zone.lock, flags);
+	if (zone.free_pages >= reserve + (1UL << order))
+		page = __rmqueue_smallest(order);
+	free = zone.free_pages;
+	spin_unlock_irqrestore(&zone.lock, flags);
+	if (!page || free < low_wmark_pages(&zone))
+		wakeup_kswapd(order);
+	return page;
+}
+
 /*
  * Allocate 2^order contiguous pages.  Returns the first page with refcount 1,
- * or NULL when no block of that order is free.  Takes zone.lock.
+ * or NULL when no block of that order is free.  User memory (gfp:
+ * __GFP_MOVABLE) leaves the min watermark's pages to the kernel, and with
+ * __GFP_DIRECT_RECLAIM reclaims rather than fail (the caller may sleep and
+ * holds no spinlock).  Takes zone.lock.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	unsigned long flags;
 	struct page *page;
 
 	if (order > MAX_PAGE_ORDER || should_fail(&fail_page_alloc))
 		return NULL;
-	spin_lock_irqsave(&zone.lock, flags);
-	page = __rmqueue_smallest(order);
-	spin_unlock_irqrestore(&zone.lock, flags);
+	page = get_page_from_freelist(order, gfp & __GFP_MOVABLE ? min_wmark_pages(&zone) : 0);
+	if (!page && (gfp & __GFP_DIRECT_RECLAIM))
+		page = __alloc_pages_slowpath(gfp, order);
 	if (!page)
 		return NULL;
 	set_page_count(page, 1);
@@ -237,7 +302,8 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 }
 
 /* The page-cache state a freed folio may keep (Linux does not check it either). */
-#define PAGE_FLAGS_CLEARED_AT_FREE (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked))
+#define PAGE_FLAGS_CLEARED_AT_FREE (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked) | \
+				    BIT(PG_active) | BIT(PG_referenced) | BIT(PG_unevictable))
 
 /* Name what is wrong with a head or single page about to be freed, or NULL. */
 static const char *page_bad_reason(const struct page *page)
@@ -407,9 +473,11 @@ void __free_pages(struct page *page, unsigned int order)
 			free_one_block(page + (1UL << order), order);
 }
 
-/* The last reference to a folio went: off the deferred split queue, back to the buddy. */
+/* The last reference to a folio went: off its LRU list and the deferred split queue, back to the buddy. */
 static void __folio_put(struct folio *folio)
 {
+	if (folio_test_lru(folio))
+		lru_del_freed_folio(folio);
 	if (folio_test_large(folio) && folio_test_large_rmappable(folio))
 		folio_unqueue_deferred_split(folio);
 	free_one_block(&folio->page, folio_order(folio));
@@ -435,9 +503,16 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
+/*
+ * The counts a leak check compares, once the per-CPU LRU batches have let
+ * go of the folios they hold (a freed folio's last reference may be a
+ * batch's).
+ */
 void mem_counts_snapshot(struct mem_counts *c)
 {
 	unsigned long flags;
+
+	lru_add_drain_all();
 
 	spin_lock_irqsave(&zone.lock, flags);
 	c->free_pages = zone.free_pages;

@@ -341,6 +341,8 @@ noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_str
 	rmap_observe(folio, &folio->page, folio_nr_pages(folio), vma, RMAP_TRACE_NEW);
 	/* Shared from the start, it is locked against other mappers (Linux's check). */
 	VM_WARN_ON_ONCE_FOLIO(!(flags & RMAP_EXCLUSIVE) && !folio_test_locked(folio), folio);
+	if (!folio_test_swapbacked(folio))      /* set already if in the swap cache, and seen */
+		__folio_set_swapbacked(folio);  /* anon memory's only home is swap: the anon LRU */
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, 1);
 }

@@ -148,7 +148,7 @@ static struct folio *shmem_alloc_folio(struct inode *inode, pgoff_t index, int o
 
 	if (err)
 		return ERR_PTR(err);
-	folio = folio_alloc(__GFP_ZERO, order);
+	folio = folio_alloc(__GFP_ZERO | (order ? GFP_TRANSHUGE_LIGHT : GFP_HIGHUSER_MOVABLE), order);
 	err = folio ? 0 : -ENOMEM;
 	if (folio) {
 		__folio_set_swapbacked(folio);

@@ -189,19 +189,22 @@ void free_swap_cache(struct folio *folio)
  */
 static struct folio *new_swapcache_folio(swp_entry_t entry, unsigned int order, int *err)
 {
-	struct folio *folio = folio_alloc(GFP_KERNEL, order);
+	struct folio *folio = folio_alloc(order ? GFP_TRANSHUGE_LIGHT : GFP_HIGHUSER_MOVABLE, order);
 
 	*err = -ENOMEM;
 	if (!folio)
 		return NULL;
 	__folio_set_locked(folio);
+	__folio_set_swapbacked(folio);
 	*err = swapcache_prepare(entry, 1 << order);
 	if (!*err && add_to_swap_cache(folio, entry)) {
 		put_swap_folio(folio, entry);
 		*err = -ENOMEM;
 	}
-	if (!*err)
+	if (!*err) {
+		folio_add_lru(folio);
 		return folio;
+	}
 	folio_unlock(folio);
 	folio_put(folio);
 	return NULL;

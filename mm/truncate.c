@@ -29,6 +29,8 @@
 #include "linux/rmap.h"
 #include "linux/pgtable.h"
 #include "linux/vmstat.h"
+#include "linux/mm_inline.h"
+#include "linux/swap.h"
 #include "mm/deferred_split.h"
 #include "mm/internal.h"
 
@@ -168,9 +170,12 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 {
 	struct address_space *mapping = folio->mapping;
 	unsigned long nr = folio_nr_pages(folio), step = 1UL << new_order;
-	unsigned long keep = folio->flags & (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked));
+	unsigned long keep = BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked) | LRU_SPLIT_FLAGS;
+	struct lruvec *lruvec = folio_lruvec(folio);
 	unsigned int order = folio_order(folio);
 	pgoff_t index = folio->index;
+	struct list_head *pos;
+	unsigned long irqflags;
 
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	VM_WARN_ON_ONCE(!mapping || folio_test_anon(folio), "split_file_folio: not a page-cache folio");
@@ -185,8 +190,11 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 		return -EAGAIN;
 	}
 	folio_unqueue_deferred_split(folio);
+	keep &= folio->flags;   /* frozen: nobody moves it on or off the LRU now */
 	if (folio_test_pmd_mappable(folio) && new_order < HPAGE_PMD_ORDER)
 		mod_node_page_state(keep & BIT(PG_swapbacked) ? NR_SHMEM_THPS : NR_FILE_THPS, -(long)nr);
+	spin_lock_irqsave(&lruvec->lru_lock, irqflags);
+	pos = lru_split_begin(lruvec, folio);
 	for (unsigned long i = 0; i < nr; i += step) {
 		split_new_file_folio(folio_page(folio, i), new_order, keep, mapping, index + i);
 		if (i)                  /* the cache's references; the first piece's come last */
@@ -194,6 +202,8 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 		/* the slots exist: storing into them allocates nothing, cannot fail */
 		xa_store_range(&mapping->i_pages, index + i, index + i + step - 1, folio_page(folio, i));
 	}
+	lru_split_end(lruvec, folio, nr, new_order, pos);
+	spin_unlock_irqrestore(&lruvec->lru_lock, irqflags);
 	__folio_set_locked(folio);
 	folio_ref_unfreeze(folio, step + 1);    /* the cache's and the caller's */
 	xa_unlock(&mapping->i_pages);

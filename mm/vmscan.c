@@ -1,8 +1,10 @@
 /*
- * Reclaim (Linux's mm/vmscan.c, shrink_folio_list and reclaim_pages):
- * what MADV_PAGEOUT asks for.  foliOS has no LRU lists yet, so nothing
- * reclaims on its own under memory pressure; the folios come from
- * madvise's walk (mm/madvise_pageout.c), each with a reference.
+ * Reclaim's second half (Linux's mm/vmscan.c, shrink_folio_list and
+ * reclaim_pages): what becomes of each folio taken off the LRU, by the
+ * scan of mm/vmscan_lru.c (kswapd, direct reclaim) or by MADV_PAGEOUT
+ * (mm/madvise_pageout.c).  A folio used since the last look goes back,
+ * to the active list if used twice (folio_check_references; MADV_PAGEOUT
+ * skips that question); an unevictable one goes to its list; the others:
  *
  *   anon  ──add_to_swap──> in swap cache, dirty     (no slots: large
  *         ──try_to_unmap─> PTEs are swap entries     folios split, small
@@ -21,12 +23,15 @@
  *
  * Any step that fails keeps the folio (in the swap cache if it got that
  * far, which a later pageout or swapoff finishes): a pinned page stays
- * mapped, a write error leaves it dirty, a reference someone else holds
- * (a GUP, a fault between lookup and lock) keeps it in memory.
+ * mapped (and goes to the active list), a write error leaves it dirty, a
+ * reference someone else holds (a GUP, a fault between lookup and lock)
+ * keeps it in memory.  Every folio comes isolated (off the LRU, the
+ * isolation's reference held) and leaves either freed or back on the LRU.
  *
  * Locks: the folio lock across the whole of it (trylock: a folio busy
  * elsewhere is skipped, as Linux's); no page-table lock held by the
- * caller (try_to_unmap takes the anon_vma lock and each PTL).
+ * caller (folio_referenced and try_to_unmap take the anon_vma lock or the
+ * i_mmap_rwsem, and each PTL).
  */
 #include "linux/errno.h"
 #include "linux/huge_mm.h"
@@ -35,7 +40,9 @@
 #include "linux/rmap.h"
 #include "linux/swap.h"
 #include "linux/vmstat.h"
+#include "linux/mm_inline.h"
 #include "mm/deferred_split.h"
+#include "mm/vmscan.h"
 
 /*
  * The locked, unmapped, clean folio leaves its cache and memory (Linux's
@@ -97,17 +104,19 @@ static unsigned long split_file_folio_pieces(struct folio *folio, struct folio *
 }
 
 /*
- * A large folio to be split before it can go (locked, the caller's
- * reference): an anon one with no room in swap for it whole, or a shmem
- * one.  Split to order 0 and every piece paged out (Linux puts them on
- * the folio list).  Unlocks it; the pages reclaimed.
+ * A large folio to be split before it can go (locked, isolated): an anon
+ * one mapped only in part (queued for deferred split: its unmapped pages
+ * are freed by the split, Linux's rule since 6.10) or with no room in
+ * swap for it whole, or a shmem one.  Split to order 0 and every piece
+ * reclaimed (Linux puts them on the folio list); if the split fails it
+ * goes back to the active list.  Unlocks it; the pages reclaimed.
  */
-static unsigned long shrink_split_folio(struct folio *folio)
+static unsigned long shrink_split_folio(struct folio *folio, struct scan_control *sc)
 {
 	unsigned long nr = folio_nr_pages(folio), n = 0, reclaimed = 0;
 	struct folio **all = kzalloc(nr * sizeof(*all));
 
-	if (folio_test_anon(folio))
+	if (folio_test_anon(folio) && !folio_test_partially_mapped(folio))
 		count_swpout_fallback(folio);
 	if (all && folio_test_anon(folio) && !split_queued_folio_to_list(folio, 0, all + 1)) {
 		all[0] = folio;
@@ -117,9 +126,18 @@ static unsigned long shrink_split_folio(struct folio *folio)
 	}
 	folio_unlock(folio);
 	if (n) {
-		reclaimed = reclaim_pages(all, n);
-		for (unsigned long i = 1; i < n && all[i]; i++)
-			folio_put(all[i]);
+		unsigned long m = 0;
+
+		for (unsigned long i = 0; i < n; i++) {
+			if (folio_test_anon(all[i]) && !folio_mapped(all[i]) && !folio_test_swapcache(all[i]))
+				folio_put(all[i]);      /* a piece nothing maps: ours was its last reference */
+			else
+				all[m++] = all[i];
+		}
+		reclaimed = shrink_folio_list(all, m, sc);
+	} else {
+		folio_set_active(folio);
+		folio_putback_lru(folio);
 	}
 	kfree(all);
 	return reclaimed;
@@ -127,6 +145,7 @@ static unsigned long shrink_split_folio(struct folio *folio)
 
 enum pageout_step {
 	PAGEOUT_KEEP,           /* it stays in memory */
+	PAGEOUT_ACTIVATE,       /* ... and on the active list: it cannot go now */
 	PAGEOUT_SPLIT,          /* large, and no slots for it whole */
 	PAGEOUT_WRITE,          /* unmapped, dirty: to the disk */
 	PAGEOUT_FREE,           /* unmapped, clean: its data is on the disk */
@@ -154,7 +173,7 @@ static enum pageout_step shrink_file_folio_unmap(struct folio *folio)
 	if (folio_mapped(folio)) {
 		try_to_unmap(folio);
 		if (folio_mapped(folio))
-			return PAGEOUT_KEEP;
+			return PAGEOUT_ACTIVATE;
 	}
 	if (!folio_test_dirty(folio) && !folio_test_swapbacked(folio))
 		return PAGEOUT_FREE;
@@ -165,19 +184,22 @@ static enum pageout_step shrink_file_folio_unmap(struct folio *folio)
 
 /*
  * The first steps of Linux's shrink_folio_list for one locked anon
- * folio: into the swap cache (add_to_swap), out of every page table
- * (try_to_unmap).  What to do with it next.
+ * folio: a large one mapped only in part split first; into the swap
+ * cache (add_to_swap), out of every page table (try_to_unmap).  What to
+ * do with it next.
  */
 static enum pageout_step shrink_folio_unmap(struct folio *folio)
 {
 	if (!folio_test_anon(folio))
 		return shrink_file_folio_unmap(folio);
+	if (folio_test_large(folio) && folio_test_partially_mapped(folio))
+		return PAGEOUT_SPLIT;
 	if (!folio_test_swapcache(folio) && !add_to_swap(folio))
-		return folio_test_large(folio) ? PAGEOUT_SPLIT : PAGEOUT_KEEP;
+		return folio_test_large(folio) ? PAGEOUT_SPLIT : PAGEOUT_ACTIVATE;
 	if (folio_mapped(folio)) {
 		try_to_unmap(folio);
 		if (folio_mapped(folio))
-			return PAGEOUT_KEEP;
+			return PAGEOUT_ACTIVATE;
 	}
 	return folio_test_dirty(folio) ? PAGEOUT_WRITE : PAGEOUT_FREE;
 }
@@ -185,72 +207,165 @@ static enum pageout_step shrink_folio_unmap(struct folio *folio)
 /*
  * The last step: a clean, unmapped folio leaves the swap cache and
  * memory, if nobody else holds it; one that stays is dropped from the
- * cache if no entry needs it any more (zapped meanwhile).  Unlocks it;
- * the pages freed.
+ * cache if no entry needs it any more (zapped meanwhile) and goes back
+ * to the LRU.  Unlocks it; the pages freed.
  */
 static unsigned long shrink_folio_finish(struct folio *folio)
 {
-	unsigned long reclaimed = 0;
+	long nr = folio_nr_pages(folio);
 
-	if (!folio_test_dirty(folio) && __remove_mapping(folio))
-		reclaimed = folio_nr_pages(folio);
-	else
-		folio_free_swap(folio);
+	if (!folio_test_dirty(folio) && __remove_mapping(folio)) {
+		folio_unlock(folio);
+		folio_put(folio);               /* the isolation's reference, the last */
+		return nr;
+	}
+	folio_free_swap(folio);
 	folio_unlock(folio);
-	return reclaimed;
+	folio_putback_lru(folio);
+	return 0;
 }
 
 /* The batch's writes are done: finish each of its folios.  The pages freed. */
-static unsigned long shrink_written(struct swap_iocb *sio)
+static unsigned long shrink_written(struct swap_iocb *sio, struct scan_control *sc)
 {
 	unsigned long reclaimed = 0;
 
 	swap_iocb_wait(sio);
-	for (unsigned int i = 0; i < sio->nr; i++)
+	for (unsigned int i = 0; i < sio->nr; i++) {
+		sc->nr_io += folio_nr_pages(sio->io[i].folio);
 		reclaimed += shrink_folio_finish(sio->io[i].folio);
+	}
 	swap_iocb_init(sio);
 	return reclaimed;
 }
 
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_KEEP,                  /* used once lately: another round on the inactive list */
+	FOLIOREF_ACTIVATE,              /* used twice, by two VMAs, or code: to the active list */
+};
+
 /*
- * Page out the nr folios of folios, each of which the caller holds a
- * reference to (and keeps: it drops them after); a folio locked elsewhere
- * is skipped, as Linux's trylock does.  The writes go out together
- * (swap_iocb) and are waited for once per batch.  The pages freed.
- * Process context: may sleep for the disk.
+ * Was the locked folio used since reclaim last looked (Linux's
+ * folio_check_references)?  Every mapped folio starts with a young
+ * mapping from its fault, so one use only earns another round on the
+ * inactive list (PG_referenced set); the second, or a use through two
+ * VMAs, or through an executable mapping of a file, activates it.  A
+ * folio in a locked VMA stays.
  */
-unsigned long reclaim_pages(struct folio **folios, unsigned int nr)
+static enum folio_references folio_check_references(struct folio *folio)
+{
+	unsigned long vm_flags;
+	int referenced_ptes = folio_referenced(folio, true, &vm_flags);
+	bool referenced_folio = folio_test_clear_referenced(folio);
+
+	if (vm_flags & VM_LOCKED)
+		return FOLIOREF_ACTIVATE;
+	if (!referenced_ptes)
+		return FOLIOREF_RECLAIM;
+	folio_set_referenced(folio);
+	if (referenced_folio || referenced_ptes > 1)
+		return FOLIOREF_ACTIVATE;
+	if ((vm_flags & VM_EXEC) && folio_is_file_lru(folio))
+		return FOLIOREF_ACTIVATE;
+	return FOLIOREF_KEEP;
+}
+
+/*
+ * Before pageout, for one locked folio: is it to stay (Linux's checks at
+ * the head of shrink_folio_list)?  An unevictable one (mlocked, or of a
+ * file that keeps its pages) goes to its list, a used one back (KEEP)
+ * or to the active list (ACTIVATE).  PAGEOUT_WRITE means go on.
+ */
+static enum pageout_step shrink_folio_check(struct folio *folio, struct scan_control *sc)
+{
+	if (!folio_evictable(folio))
+		return PAGEOUT_KEEP;
+	if (sc->ignore_references)
+		return PAGEOUT_WRITE;
+	switch (folio_check_references(folio)) {
+	case FOLIOREF_ACTIVATE:
+		return PAGEOUT_ACTIVATE;
+	case FOLIOREF_KEEP:
+		return PAGEOUT_KEEP;
+	default:
+		return PAGEOUT_WRITE;
+	}
+}
+
+/* The locked folio stays: unlocked, back on its list (the active one if asked). */
+static void shrink_keep(struct folio *folio, bool activate, struct scan_control *sc)
+{
+	if (activate && folio_evictable(folio)) {
+		folio_set_active(folio);
+		sc->nr_activate[folio_is_file_lru(folio)] += folio_nr_pages(folio);
+		count_vm_events(PGACTIVATE, folio_nr_pages(folio));
+	}
+	folio_unlock(folio);
+	folio_putback_lru(folio);
+}
+
+/*
+ * Reclaim the nr isolated folios of folios (Linux's shrink_folio_list):
+ * each is freed or goes back to the LRU — a folio locked elsewhere too,
+ * as Linux's trylock leaves it.  The writes go out together (swap_iocb)
+ * and are waited for once per batch.  sc gathers what became of them.
+ * The pages freed.  Process context: may sleep for the disk.
+ */
+unsigned long shrink_folio_list(struct folio **folios, unsigned int nr, struct scan_control *sc)
 {
 	struct swap_iocb *sio = kmalloc(sizeof(*sio));
 	unsigned long reclaimed = 0;
+	unsigned int i = 0;
 
 	if (!sio)
-		return 0;
+		goto putback;
 	swap_iocb_init(sio);
-	for (unsigned int i = 0; i < nr; i++) {
+	for (; i < nr; i++) {
 		struct folio *folio = folios[i];
+		enum pageout_step step;
 
-		if (!folio_trylock(folio))
+		if (!folio_trylock(folio)) {
+			folio_putback_lru(folio);
 			continue;
-		switch (shrink_folio_unmap(folio)) {
+		}
+		step = shrink_folio_check(folio, sc);
+		if (step == PAGEOUT_WRITE)
+			step = shrink_folio_unmap(folio);
+		switch (step) {
 		case PAGEOUT_KEEP:
-			folio_unlock(folio);
+		case PAGEOUT_ACTIVATE:
+			shrink_keep(folio, step == PAGEOUT_ACTIVATE, sc);
 			break;
 		case PAGEOUT_SPLIT:
-			reclaimed += shrink_split_folio(folio);
+			reclaimed += shrink_split_folio(folio, sc);
 			break;
 		case PAGEOUT_FREE:
 			reclaimed += shrink_folio_finish(folio);
 			break;
 		case PAGEOUT_WRITE:
 			if (!swap_writepage_batch(folio, sio)) {
-				reclaimed += shrink_written(sio);
+				reclaimed += shrink_written(sio, sc);
 				swap_writepage_batch(folio, sio);
 			}
 			break;
 		}
 	}
-	reclaimed += shrink_written(sio);
+	reclaimed += shrink_written(sio, sc);
 	kfree(sio);
+putback:
+	for (; i < nr; i++)
+		folio_putback_lru(folios[i]);
 	return reclaimed;
+}
+
+/*
+ * Page out the nr folios MADV_PAGEOUT isolated, used or not (Linux's
+ * reclaim_pages): each is freed or goes back to the LRU.  The pages freed.
+ */
+unsigned long reclaim_pages(struct folio **folios, unsigned int nr)
+{
+	struct scan_control sc = { .ignore_references = true };
+
+	return shrink_folio_list(folios, nr, &sc);
 }

@@ -99,13 +99,18 @@ void arch_switch_mm_and_stack(struct task_struct *next)
 /*
  * A new task's first run, from ret_from_fork_asm (Linux's ret_from_fork):
  * schedule_tail() finishes the switch from prev and stores the TID with
- * interrupts on; then the return to user mode every system call makes
- * (interrupts off for good, a reschedule or signal asked for meanwhile
- * taken, no lock held), into the registers regs holds.
+ * interrupts on; then a kernel thread runs its function (for ever), a
+ * user task the return to user mode every system call makes (interrupts
+ * off for good, a reschedule or signal asked for meanwhile taken, no lock
+ * held), into the registers regs holds.
  */
 void ret_from_fork(struct task_struct *prev, struct pt_regs *regs)
 {
 	schedule_tail(prev);
+	if (unlikely(current->kthread_fn)) {
+		current->kthread_fn(current->kthread_arg);
+		panic("ret_from_fork: kernel thread %s returned", current->comm);
+	}
 	exit_to_user_mode_prepare(regs);
 }
 

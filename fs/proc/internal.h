@@ -9,7 +9,7 @@
 
 /* the files of /proc, in its listing's order */
 extern const struct proc_dir_entry proc_partitions;              /* block/genhd.c */
-extern const struct proc_dir_entry proc_cmdline, proc_cpuinfo, proc_meminfo, proc_vmstat, proc_swaps, proc_buddyinfo, proc_kpagecount,
+extern const struct proc_dir_entry proc_cmdline, proc_cpuinfo, proc_meminfo, proc_vmstat, proc_zoneinfo, proc_swaps, proc_buddyinfo, proc_kpagecount,
 	proc_kpageflags, proc_mapcount_trace, proc_mapcount_report, proc_pgtable_floor,
 	proc_interrupts, proc_version, proc_uptime, proc_loadavg, proc_stat;
 /* fs/namespace.c */

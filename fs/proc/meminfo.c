@@ -27,6 +27,15 @@ static int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "MemAvailable:   ", zone.free_pages);
 	show_val_kb(m, "Cached:         ", global_node_page_state(NR_FILE_PAGES));
 	show_val_kb(m, "SwapCached:     ", total_swapcache_pages());
+	show_val_kb(m, "Active:         ", global_node_page_state(NR_ACTIVE_ANON) +
+		    global_node_page_state(NR_ACTIVE_FILE));
+	show_val_kb(m, "Inactive:       ", global_node_page_state(NR_INACTIVE_ANON) +
+		    global_node_page_state(NR_INACTIVE_FILE));
+	show_val_kb(m, "Active(anon):   ", global_node_page_state(NR_ACTIVE_ANON));
+	show_val_kb(m, "Inactive(anon): ", global_node_page_state(NR_INACTIVE_ANON));
+	show_val_kb(m, "Active(file):   ", global_node_page_state(NR_ACTIVE_FILE));
+	show_val_kb(m, "Inactive(file): ", global_node_page_state(NR_INACTIVE_FILE));
+	show_val_kb(m, "Unevictable:    ", global_node_page_state(NR_UNEVICTABLE));
 	show_val_kb(m, "SwapTotal:      ", READ_ONCE(total_swap_pages));
 	show_val_kb(m, "SwapFree:       ", atomic_long_read(&nr_swap_pages));
 	show_val_kb(m, "Dirty:          ", global_node_page_state(NR_FILE_DIRTY));

@@ -84,8 +84,11 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 
 /* Linux's KPF_ bits (include/uapi/linux/kernel-page-flags.h) that foliOS has. */
 #define KPF_LOCKED              0
+#define KPF_REFERENCED          2
 #define KPF_UPTODATE            3
 #define KPF_DIRTY               4
+#define KPF_LRU                 5
+#define KPF_ACTIVE              6
 #define KPF_SLAB                7
 #define KPF_BUDDY               10
 #define KPF_MMAP                11
@@ -93,6 +96,7 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_SWAPBACKED          14
 #define KPF_COMPOUND_HEAD       15
 #define KPF_COMPOUND_TAIL       16
+#define KPF_UNEVICTABLE         18
 #define KPF_NOPAGE              20
 #define KPF_THP                 22
 #define KPF_ZERO_PAGE           24
@@ -103,14 +107,23 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
  * The folio flags of a page (today's Linux stable_page_flags() reads them
  * from the folio, so a tail page shows its folio's): anon memory is
  * always uptodate, swap-backed and dirty (nothing to be clean against); a
- * page-cache folio shows its own flags, shmem's swapbacked too.
+ * page-cache folio shows its own flags, shmem's swapbacked too; both
+ * show where they are on the LRU (lru, active, referenced, unevictable).
  */
 static u64 kpageflags_folio(const struct folio *folio)
 {
 	u64 k = 0;
 
+	if (folio_test_lru(folio))
+		k |= BIT(KPF_LRU);
+	if (folio_test_active(folio))
+		k |= BIT(KPF_ACTIVE);
+	if (folio_test_referenced(folio))
+		k |= BIT(KPF_REFERENCED);
+	if (folio_test_unevictable(folio))
+		k |= BIT(KPF_UNEVICTABLE);
 	if (folio_test_anon(folio))
-		return BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
+		return k | BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
 	if (folio_test_locked(folio))
 		k |= BIT(KPF_LOCKED);
 	if (folio_test_uptodate(folio))

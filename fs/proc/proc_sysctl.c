@@ -1,16 +1,20 @@
 /*
  * /proc/sys/vm (Linux's fs/proc/proc_sysctl.c over mm's sysctl tables):
- * the vm settings programs read to know the rules mmap plays by.  They
+ * the vm settings programs read to know the rules mmap plays by.  Most
  * show what foliOS does and are read-only here, because foliOS has one
- * fixed policy for each: mmap_min_addr (no hint or brk below it) and
- * overcommit_memory 0 (the heuristic check of mm/mmap.c).  One is a
- * command: drop_caches (fs/drop_caches.c), write-only as Linux's (0200).
+ * fixed policy for each: mmap_min_addr (no hint or brk below it),
+ * overcommit_memory 0 (the heuristic check of mm/mmap.c) and
+ * min_free_kbytes (the min watermark, from RAM's size).  swappiness
+ * (0..200, how readily reclaim swaps anon memory rather than drop page
+ * cache) may be written.  One is a command: drop_caches
+ * (fs/drop_caches.c), write-only as Linux's (0200).
  */
 #include "fs/proc/internal.h"
 #include "linux/err.h"
 #include "linux/errno.h"
 #include "linux/string.h"
 #include "linux/mm.h"
+#include "linux/swap.h"
 
 static int mmap_min_addr_show(struct seq_file *m, void *v)
 {
@@ -21,6 +25,18 @@ static int mmap_min_addr_show(struct seq_file *m, void *v)
 static int overcommit_memory_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "0\n");
+	return 0;
+}
+
+static int min_free_kbytes_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", min_free_kbytes);
+	return 0;
+}
+
+static int swappiness_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", READ_ONCE(vm_swappiness));
 	return 0;
 }
 
@@ -67,6 +83,16 @@ static int drop_caches_write(struct file *file, char *buf, size_t len)
 	return err;
 }
 
+/* A write to swappiness: 0 .. 200, Linux's range (mm/vmscan_lru.c reads it). */
+static int swappiness_write(struct file *file, char *buf, size_t len)
+{
+	int val, err = proc_dointvec_minmax(buf, &val, 0, 200);
+
+	if (!err)
+		WRITE_ONCE(vm_swappiness, val);
+	return err;
+}
+
 /* Root may not read a 0200 sysctl either (Linux's test_perm): only write opens. */
 static int proc_sys_write_only_open(struct inode *inode, struct file *file)
 {
@@ -80,8 +106,10 @@ static const struct file_operations proc_sys_write_only_fops = {
 
 static const struct proc_dir_entry vm_table[] = {
 	{ "drop_caches", .write = drop_caches_write, .proc_fops = &proc_sys_write_only_fops },
+	{ "min_free_kbytes", min_free_kbytes_show },
 	{ "mmap_min_addr", mmap_min_addr_show },
 	{ "overcommit_memory", overcommit_memory_show },
+	{ "swappiness", swappiness_show, .write = swappiness_write },
 };
 
 /* List a /proc/sys directory: /proc/sys has "vm", /proc/sys/vm the table. */

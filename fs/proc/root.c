@@ -17,7 +17,7 @@
 #include "linux/sched.h"
 
 static const struct proc_dir_entry *const proc_root_entries[] = {
-	&proc_cmdline, &proc_cpuinfo, &proc_meminfo, &proc_vmstat, &proc_swaps, &proc_buddyinfo, &proc_kpagecount, &proc_kpageflags,
+	&proc_cmdline, &proc_cpuinfo, &proc_meminfo, &proc_vmstat, &proc_zoneinfo, &proc_swaps, &proc_buddyinfo, &proc_kpagecount, &proc_kpageflags,
 	&proc_mapcount_trace, &proc_mapcount_report, &proc_pgtable_floor, &proc_interrupts, &proc_lockdep,
 	&proc_lockdep_stats, &proc_lock_stat, &proc_version, &proc_uptime, &proc_loadavg, &proc_stat,
 	&proc_mounts, &proc_partitions,

@@ -92,6 +92,12 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 }
 
 /* Add a unless *v is u; true if it added (Linux's atomic_add_unless). */
+/* Store new, return what was there (Linux's atomic_xchg). */
+static inline int atomic_xchg(atomic_t *v, int new)
+{
+	return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST);
+}
+
 static inline bool atomic_add_unless(atomic_t *v, int a, int u)
 {
 	int c = atomic_read(v);

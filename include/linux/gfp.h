@@ -24,23 +24,51 @@
  */
 #define THP_MAX_ANON_ORDER (HPAGE_PMD_ORDER + CONFIG_MAPCOUNT_PAGES)
 
+/*
+ * Allocation flags.  User memory (__GFP_MOVABLE) leaves the pages below
+ * the zone's min watermark to the kernel, whose own allocations
+ * (GFP_KERNEL) may use them: they cannot reclaim — foliOS's kernel
+ * allocates under spinlocks in places Linux would not, so none of its
+ * allocations sleeps — and kswapd keeps the reserve full.  An allocation
+ * that may sleep and reclaim (__GFP_DIRECT_RECLAIM) does so when it
+ * would dip below min, and calls the OOM killer when reclaim gets
+ * nowhere (mm/page_alloc.c).
+ */
 typedef unsigned int gfp_t;
 #define __GFP_ZERO      BIT(0)  /* zero the memory */
 #define __GFP_COMP      BIT(1)  /* make a compound page (head + tails) */
+#define __GFP_MOVABLE   BIT(2)  /* user memory: stays above the min watermark */
+#define __GFP_DIRECT_RECLAIM BIT(3) /* may sleep to reclaim (no spinlock held) */
 #define GFP_KERNEL      0
+#define GFP_HIGHUSER_MOVABLE (__GFP_MOVABLE | __GFP_DIRECT_RECLAIM)
+#define GFP_TRANSHUGE_LIGHT __GFP_MOVABLE       /* a THP: only if free memory is there */
 
 struct free_area {
 	struct list_head free_list;
 	unsigned long nr_free;          /* blocks of this order */
 };
 
+/*
+ * The watermarks, in free pages (Linux's __setup_per_zone_wmarks): below
+ * low an allocation wakes kswapd, which reclaims until free memory is
+ * back above high; user allocations never take it below min.
+ */
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
 /* foliOS has one zone: all of RAM. */
 struct zone {
 	spinlock_t lock;
 	unsigned long managed_pages;    /* pages the buddy was given */
 	unsigned long free_pages;       /* pages on the free lists now */
+	unsigned long _watermark[NR_WMARK];
 	struct free_area free_area[NR_PAGE_ORDERS];
 };
+
+static inline unsigned long min_wmark_pages(const struct zone *z) { return z->_watermark[WMARK_MIN]; }
+static inline unsigned long low_wmark_pages(const struct zone *z) { return z->_watermark[WMARK_LOW]; }
+static inline unsigned long high_wmark_pages(const struct zone *z) { return z->_watermark[WMARK_HIGH]; }
+extern int min_free_kbytes;
+void setup_per_zone_wmarks(void);
 
 extern struct zone zone;
 void mem_map_init(unsigned long nr_pfns, struct page *map);

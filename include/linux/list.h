@@ -84,6 +84,7 @@ static inline bool list_empty_careful(const struct list_head *h)
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
+#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
 #define list_for_each_entry(pos, head, member)                               \
 	for (pos = list_entry((head)->next, typeof(*pos), member);           \
 	     &pos->member != (head);                                         \

@@ -87,6 +87,10 @@ enum pageflags {
 	PG_swapbacked,   /* shmem/tmpfs: memory is its only home (no file behind it) */
 	PG_waiters,      /* a task sleeps on the folio lock: folio_unlock wakes it */
 	PG_swapcache,    /* an anon folio in the swap cache: folio->swap names its first slot */
+	PG_lru,          /* on an LRU list (linux/mmzone.h), under lru_lock */
+	PG_active,       /* ... the active one of its kind */
+	PG_referenced,   /* used once since reclaim last looked (folio_mark_accessed) */
+	PG_unevictable,  /* ... the unevictable one: mlocked, or its file keeps every page */
 	NR_PAGEFLAGS,
 };
 
@@ -195,6 +199,7 @@ struct vm_area_struct {
 #define VM_DATA_DEFAULT_FLAGS (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
 #define VM_GROWSDOWN    0x100UL
 #define VM_PFNMAP       0x00000400UL    /* pages without struct page use: special PTEs only */
+#define VM_LOCKED       0x00002000UL    /* mlock: its pages stay in memory */
 #define VM_IO           0x00004000UL    /* not memory: no GUP, no core dump */
 #define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */
 #define VM_DONTEXPAND   0x00040000UL    /* mremap cannot grow it */

@@ -150,7 +150,22 @@ FOLIO_FLAG(uptodate, PG_uptodate)
 FOLIO_FLAG(dirty, PG_dirty)
 FOLIO_FLAG(swapbacked, PG_swapbacked)
 FOLIO_FLAG(swapcache, PG_swapcache)
+FOLIO_FLAG(lru, PG_lru)
+FOLIO_FLAG(active, PG_active)
+FOLIO_FLAG(referenced, PG_referenced)
+FOLIO_FLAG(unevictable, PG_unevictable)
 #undef FOLIO_FLAG
+
+/* Clear the flag and say whether it was set, atomically (Linux's folio_test_clear_X). */
+#define FOLIO_TEST_CLEAR_FLAG(name, bit)                                      \
+static inline bool folio_test_clear_##name(struct folio *f)                   \
+{                                                                             \
+	return test_and_clear_bit(bit, &f->flags);                            \
+}
+FOLIO_TEST_CLEAR_FLAG(lru, PG_lru)
+FOLIO_TEST_CLEAR_FLAG(active, PG_active)
+FOLIO_TEST_CLEAR_FLAG(referenced, PG_referenced)
+#undef FOLIO_TEST_CLEAR_FLAG
 
 /*
  * The folio lock (PG_locked, Linux's): held to add, remove, truncate or

@@ -34,6 +34,17 @@ struct vm_fault;
 
 /* address_space->flags */
 #define AS_LARGE_FOLIO_SUPPORT  0       /* large folios may be added */
+#define AS_UNEVICTABLE          1       /* reclaim never takes its pages (ramfs-like: the initrd) */
+
+static inline void mapping_set_unevictable(struct address_space *mapping)
+{
+	set_bit(AS_UNEVICTABLE, &mapping->flags);
+}
+
+static inline bool mapping_unevictable(const struct address_space *mapping)
+{
+	return test_bit(AS_UNEVICTABLE, &mapping->flags);
+}
 
 void address_space_init_once(struct address_space *mapping, struct inode *host);
 

@@ -125,6 +125,8 @@ enum ttu_flags {
 };
 void try_to_migrate(struct folio *folio, enum ttu_flags flags);
 void try_to_unmap(struct folio *folio);
+/* mm/rmap_referenced.c: reclaim's question, made old on the way. */
+int folio_referenced(struct folio *folio, bool is_locked, unsigned long *vm_flags);
 
 /*
  * A folio this vma's mm alone maps became exclusive (COW reuse): point it

@@ -207,6 +207,8 @@ struct task_struct {
 	seqcount_t cputime_seq;         /* a switch's update of the two above vs readers elsewhere */
 	unsigned long nvcsw, nivcsw;    /* context switches: it slept / it was preempted */
 	unsigned long min_flt, maj_flt; /* page faults it took (mm_account_fault()), by itself */
+	int (*kthread_fn)(void *);      /* a kernel thread's function (Linux's PF_KTHREAD); NULL: a user task */
+	void *kthread_arg;
 	struct fpu fpu;                 /* user FPU/SSE/AVX registers (asm/fpu.h) */
 	struct thread_struct thread;    /* the rest of the user's CPU state (asm/processor.h) */
 };
@@ -231,7 +233,10 @@ void schedule_tail(struct task_struct *prev);
 void ret_from_fork(struct task_struct *prev, struct pt_regs *regs);
 
 /* A task made and freed (kernel/fork.c), unhashed, released and ended (kernel/exit.c). */
+struct task_struct *task_alloc(const char *comm);
 struct task_struct *task_create(const char *comm, struct task_struct *parent);
+/* kernel/kthread.c: a kernel thread runs fn(arg) for ever. */
+struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name);
 void free_task(struct task_struct *t);
 void task_release(struct task_struct *t);
 void __unhash_process(struct task_struct *t);

@@ -195,8 +195,31 @@ void swap_iocb_wait(struct swap_iocb *sio);
 void swap_folio_io_done(struct folio *folio, int err, bool write);
 int swap_read_folio(struct folio *folio);
 
+/* mm/swap.c: the LRU lists' ways in and out (linux/mmzone.h). */
+#define SWAP_CLUSTER_MAX 32UL           /* folios reclaim isolates at a time */
+struct lruvec;
+extern unsigned int lru_add_batch_size;
+void lru_init(void);
+void folio_add_lru(struct folio *folio);
+void lru_add_drain(void);
+void lru_add_drain_all(void);
+bool folio_isolate_lru(struct folio *folio);
+void folio_putback_lru(struct folio *folio);
+void lru_del_freed_folio(struct folio *folio);
+void folio_mark_accessed(struct folio *folio);
+void folio_deactivate(struct folio *folio);
+void lru_note_cost(struct lruvec *lruvec, bool file, unsigned long nr_io, unsigned long nr_rotated);
+struct list_head *lru_split_begin(struct lruvec *lruvec, struct folio *folio);
+void lru_split_end(struct lruvec *lruvec, struct folio *folio, unsigned long nr,
+		   unsigned int new_order, struct list_head *pos);
+
 /* mm/vmscan.c: reclaim of the folios MADV_PAGEOUT isolated. */
 unsigned long reclaim_pages(struct folio **folios, unsigned int nr);
+/* mm/vmscan_lru.c: reclaim from the LRU lists; mm/vmscan_kswapd.c: kswapd. */
+extern int vm_swappiness;
+unsigned long try_to_free_pages(unsigned int order);
+void wakeup_kswapd(unsigned int order);
+void kswapd_run(void);
 
 /* mm/memory_swap.c */
 void swapin_give_up(struct folio *folio);

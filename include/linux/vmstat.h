@@ -24,6 +24,14 @@ enum node_stat_item {
 	NR_FILE_THPS,           /* pages of PMD-sized page-cache folios not shmem's */
 	NR_FILE_PMDMAPPED,      /* ... mapped by a PMD */
 	NR_SWAPCACHE,           /* pages in the swap cache (SwapCached) */
+	NR_LRU_BASE,            /* pages on each LRU list, in enum lru_list's order: */
+	NR_INACTIVE_ANON = NR_LRU_BASE, /* Inactive(anon) */
+	NR_ACTIVE_ANON,         /* Active(anon) */
+	NR_INACTIVE_FILE,       /* Inactive(file) */
+	NR_ACTIVE_FILE,         /* Active(file) */
+	NR_UNEVICTABLE,         /* Unevictable */
+	NR_ISOLATED_ANON,       /* taken off the anon lists by reclaim for now */
+	NR_ISOLATED_FILE,       /* ... off the file lists */
 	NR_VM_NODE_STAT_ITEMS,
 };
 
@@ -48,6 +56,19 @@ static inline unsigned long global_node_page_state(enum node_stat_item item)
 enum vm_event_item {
 	PSWPIN,
 	PSWPOUT,
+	ALLOCSTALL_NORMAL,      /* allocations that reclaimed directly */
+	PGACTIVATE,             /* pages moved to an active list */
+	PGDEACTIVATE,           /* ... to an inactive one */
+	PGREFILL,               /* pages an active list's scan looked at */
+	PGSTEAL_KSWAPD,         /* pages reclaimed by kswapd */
+	PGSTEAL_DIRECT,         /* ... by direct reclaim */
+	PGSCAN_KSWAPD,          /* inactive pages kswapd looked at */
+	PGSCAN_DIRECT,          /* ... direct reclaim looked at */
+	PGSCAN_ANON,
+	PGSCAN_FILE,
+	PGSTEAL_ANON,
+	PGSTEAL_FILE,
+	PAGEOUTRUN,             /* kswapd's runs */
 	THP_SWPOUT,
 	THP_SWPOUT_FALLBACK,
 	NR_VM_EVENT_ITEMS,

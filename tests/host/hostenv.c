@@ -13,6 +13,7 @@
 #include "linux/memblock.h"
 #include "linux/mm.h"
 #include "linux/uaccess.h"
+#include "linux/swap.h"
 #include "linux/errno.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,7 @@ void host_machine_boot(size_t bytes)
 	host_log_clear();
 	memblock_add(1UL << 20, bytes - (1UL << 20));
 	mem_init();
+	lru_add_batch_size = 1;         /* no folio waits in a batch: refcounts as the tests expect */
 }
 
 /* The mapcount trace's PID: the host tests have no tasks. */
@@ -234,6 +236,16 @@ void rcu_barrier(void)
 __thread int host_preempt_count;
 
 /* A long loop's scheduling point (<linux/preempt.h>): the host's scheduler preempts on its own. */
+/* The host tests have no kswapd, and no tasks to reclaim for: they call try_to_free_pages. */
+void wakeup_kswapd(unsigned int order)
+{
+}
+
+struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+	return NULL;
+}
+
 void cond_resched(void)
 {
 }
