@@ -181,13 +181,15 @@ static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
 	unsigned long keep = folio->flags & SPLIT_KEEP_FLAGS;
+	/* every piece stays mlocked: NR_MLOCK counted the pages, not the folio */
+	unsigned long mlocked = folio->flags & BIT(PG_mlocked);
 	void *mapping = folio->mapping;
 
 	rmap_observe(folio, &folio->page, nr, NULL, RMAP_TRACE_SPLIT);
 	for (unsigned long i = nr; i;) {
 		i -= step;
 		split_new_folio(folio_page(folio, i), new_order, mapping, index + i,
-				i ? BIT(PG_locked) : keep);
+				(i ? BIT(PG_locked) : keep) | mlocked);
 	}
 }
 

@@ -17,6 +17,7 @@
 #include "linux/pgtable.h"
 #include "linux/page-flags.h"
 #include "mm/deferred_split.h"
+#include "mm/internal.h"
 #include "linux/fault-inject.h"
 #include "linux/vmstat.h"
 
@@ -30,7 +31,7 @@ const char *const pageflag_names[NR_PAGEFLAGS] = {
 	[PG_table] = "table", [PG_head] = "head",
 	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
 	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked", [PG_swapcache] = "swapcache",
-	[PG_waiters] = "waiters",
+	[PG_waiters] = "waiters", [PG_mlocked] = "mlocked",
 };
 
 /* Every page starts reserved and unmapped; free_range_to_buddy() frees RAM. */
@@ -407,9 +408,14 @@ void __free_pages(struct page *page, unsigned int order)
 			free_one_block(page + (1UL << order), order);
 }
 
-/* The last reference to a folio went: off the deferred split queue, back to the buddy. */
+/*
+ * The last reference to a folio went: its mlock count goes, it leaves the
+ * deferred split queue and goes back to the buddy.
+ */
 static void __folio_put(struct folio *folio)
 {
+	if (unlikely(folio_test_mlocked(folio)))
+		folio_free_mlocked(folio);
 	if (folio_test_large(folio) && folio_test_large_rmappable(folio))
 		folio_unqueue_deferred_split(folio);
 	free_one_block(&folio->page, folio_order(folio));

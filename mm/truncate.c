@@ -168,7 +168,9 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 {
 	struct address_space *mapping = folio->mapping;
 	unsigned long nr = folio_nr_pages(folio), step = 1UL << new_order;
-	unsigned long keep = folio->flags & (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked));
+	/* PG_mlocked on every piece: NR_MLOCK counted the pages, not the folio */
+	unsigned long keep = folio->flags & (BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked) |
+					     BIT(PG_mlocked));
 	unsigned int order = folio_order(folio);
 	pgoff_t index = folio->index;
 

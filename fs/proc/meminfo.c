@@ -27,6 +27,7 @@ static int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "MemAvailable:   ", zone.free_pages);
 	show_val_kb(m, "Cached:         ", global_node_page_state(NR_FILE_PAGES));
 	show_val_kb(m, "SwapCached:     ", total_swapcache_pages());
+	show_val_kb(m, "Mlocked:        ", global_node_page_state(NR_MLOCK));
 	show_val_kb(m, "SwapTotal:      ", READ_ONCE(total_swap_pages));
 	show_val_kb(m, "SwapFree:       ", atomic_long_read(&nr_swap_pages));
 	show_val_kb(m, "Dirty:          ", global_node_page_state(NR_FILE_DIRTY));

@@ -98,19 +98,23 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_ZERO_PAGE           24
 #define KPF_PGTABLE             26
 #define KPF_RESERVED            32
+#define KPF_MLOCKED             33
 
 /*
  * The folio flags of a page (today's Linux stable_page_flags() reads them
  * from the folio, so a tail page shows its folio's): anon memory is
  * always uptodate, swap-backed and dirty (nothing to be clean against); a
- * page-cache folio shows its own flags, shmem's swapbacked too.
+ * page-cache folio shows its own flags, shmem's swapbacked too.  Either
+ * may be mlocked.
  */
 static u64 kpageflags_folio(const struct folio *folio)
 {
 	u64 k = 0;
 
+	if (folio_test_mlocked(folio))
+		k |= BIT(KPF_MLOCKED);
 	if (folio_test_anon(folio))
-		return BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
+		return k | BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
 	if (folio_test_locked(folio))
 		k |= BIT(KPF_LOCKED);
 	if (folio_test_uptodate(folio))

@@ -14,6 +14,7 @@ static const struct {
 	enum node_stat_item item;
 	unsigned long unit;             /* pages per unit shown */
 } vmstat_levels[] = {
+	{ "nr_mlock", NR_MLOCK, 1 },            /* a zone counter in Linux: first */
 	{ "nr_anon_pages", NR_ANON_MAPPED, 1 },
 	{ "nr_mapped", NR_FILE_MAPPED, 1 },
 	{ "nr_file_pages", NR_FILE_PAGES, 1 },

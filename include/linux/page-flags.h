@@ -150,7 +150,19 @@ FOLIO_FLAG(uptodate, PG_uptodate)
 FOLIO_FLAG(dirty, PG_dirty)
 FOLIO_FLAG(swapbacked, PG_swapbacked)
 FOLIO_FLAG(swapcache, PG_swapcache)
+FOLIO_FLAG(mlocked, PG_mlocked)
 #undef FOLIO_FLAG
+
+/* PG_mlocked changes under no lock: whoever flips it accounts NR_MLOCK (mm/mlock.c). */
+static inline bool folio_test_set_mlocked(struct folio *folio)
+{
+	return test_and_set_bit(PG_mlocked, &folio->flags);
+}
+
+static inline bool folio_test_clear_mlocked(struct folio *folio)
+{
+	return test_and_clear_bit(PG_mlocked, &folio->flags);
+}
 
 /*
  * The folio lock (PG_locked, Linux's): held to add, remove, truncate or

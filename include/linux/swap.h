@@ -206,4 +206,14 @@ int try_to_unuse(unsigned int type);
 
 int swaps_show(struct seq_file *m, void *v);    /* /proc/swaps */
 
+/*
+ * mm/swap.c: the LRU lists.  folio_isolate_lru takes the folio off its
+ * list (clears PG_lru, takes a reference) and says whether it did: not
+ * while it sits in a per-CPU batch or reclaim holds it.
+ * folio_putback_lru puts an isolated folio on the list its flags now
+ * name — unevictable if PG_mlocked — and drops that reference.
+ */
+bool folio_isolate_lru(struct folio *folio);
+void folio_putback_lru(struct folio *folio);
+
 #endif

@@ -4,7 +4,8 @@
  * AnonHugePages; the page cache's: NR_FILE_PAGES Cached (with Shmem),
  * NR_SHMEM Shmem, NR_SHMEM_THPS ShmemHugePages, NR_FILE_MAPPED Mapped,
  * NR_FILE_DIRTY Dirty, NR_SHMEM_PMDMAPPED ShmemPmdMapped,
- * NR_FILE_PMDMAPPED FilePmdMapped, NR_SWAPCACHE SwapCached.  Updated with atomics; no lock.
+ * NR_FILE_PMDMAPPED FilePmdMapped, NR_SWAPCACHE SwapCached, NR_MLOCK Mlocked.
+ * Updated with atomics; no lock.
  */
 #ifndef _LINUX_VMSTAT_H
 #define _LINUX_VMSTAT_H
@@ -24,6 +25,7 @@ enum node_stat_item {
 	NR_FILE_THPS,           /* pages of PMD-sized page-cache folios not shmem's */
 	NR_FILE_PMDMAPPED,      /* ... mapped by a PMD */
 	NR_SWAPCACHE,           /* pages in the swap cache (SwapCached) */
+	NR_MLOCK,               /* pages of PG_mlocked folios (Mlocked; a zone counter in Linux) */
 	NR_VM_NODE_STAT_ITEMS,
 };
 
