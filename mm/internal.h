@@ -247,6 +247,7 @@ void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
 void mlock_folio(struct folio *folio);
 void munlock_folio(struct folio *folio);
 void folio_free_mlocked(struct folio *folio);
+int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 
 /*
  * vma just mapped folio, by a PMD if compound (Linux's mlock_vma_folio):

@@ -17,11 +17,14 @@
  *                  mlock_fixup's walk does it for what is already
  *                  mapped; the free path clears what is left.
  *
- * PG_mlocked is one bit, not Linux 6.1's mlock_count: a folio that two
- * locked VMAs map loses it when either lets go (Linux 5.x had the same
- * imprecision).  Nothing worse follows than an mlocked folio on an
- * evictable list: reclaim, finding a VM_LOCKED VMA in its rmap walk,
- * leaves the folio and sets the bit again, as Linux's does.
+ * As in Linux 6.1, a folio counts the locked VMAs that map it
+ * (folio->mlock_count), so a folio that a parent and a child, or two
+ * processes sharing a file, both lock stays mlocked until the last lets
+ * go.  The count is a hint, not a proof: a split leaves its pieces
+ * mlocked with a count of 0, a race may leave a folio counted too high or
+ * low; nothing worse follows than an mlocked folio on an evictable list
+ * or the reverse until it is freed — reclaim, finding a VM_LOCKED VMA
+ * in its rmap walk, leaves the folio and mlocks it again, as Linux's.
  *
  * RLIMIT_MEMLOCK bounds mm's locked pages (Linux's mm->locked_vm, here
  * counted from the VMAs when asked, as foliOS counts VmSize): mlock past
@@ -30,9 +33,11 @@
  *
  * Locks: the mmap_lock for write around the VMA changes and the walk,
  * for read while faulting the range in; each PMD or PTE table's lock
- * around the folios it maps.  PG_mlocked and NR_MLOCK are atomic; the
- * LRU move takes the lruvec lock inside folio_isolate_lru and
- * folio_putback_lru (mm/swap.c).  Order: mm/rmap.c.
+ * around the folios it maps; mlock_lock (a spinlock, under those and
+ * under the rmap calls' own) around a folio's mlock_count and PG_mlocked.
+ * NR_MLOCK is atomic; the LRU move, after mlock_lock is dropped, takes the
+ * lruvec lock inside folio_isolate_lru and folio_putback_lru (mm/swap.c).
+ * Order: mm/rmap.c.
  */
 #include "linux/errno.h"
 #include "linux/capability.h"
@@ -44,27 +49,49 @@
 #include "uapi/linux/mman.h"
 #include "uapi/linux/resource.h"
 
+/* mlock_count and PG_mlocked change together under it (Linux 6.1 uses the lruvec lock). */
+static spinlock_t mlock_lock = SPINLOCK_INIT("mlock");
+
 /*
- * Mark folio mlocked (Linux's mlock_folio, in 5.x's way): the first to
- * set PG_mlocked counts its pages in NR_MLOCK and moves it to the
- * unevictable list.  If it cannot be isolated it sits in a per-CPU batch
- * (which files it by its flags) or reclaim holds it (which culls mlocked
- * folios itself).  The caller holds a mapping of folio, so a reference;
- * any lock but the lruvec lock may be held.
+ * One more locked VMA maps folio whole (Linux's mlock_folio): its
+ * mlock_count grows; the first sets PG_mlocked, counts its pages in
+ * NR_MLOCK and moves it to the unevictable list (Linux 5.x's way: if it
+ * cannot be isolated it sits in a per-CPU batch, which files it by its
+ * flags, or reclaim holds it, which culls mlocked folios itself).  The
+ * caller holds a mapping of folio, so a reference, and maybe a PTL.
  */
 void mlock_folio(struct folio *folio)
 {
-	if (folio_test_set_mlocked(folio))
+	bool first;
+
+	spin_lock(&mlock_lock);
+	folio->mlock_count++;
+	first = !folio_test_set_mlocked(folio);
+	spin_unlock(&mlock_lock);
+	if (!first)
 		return;
 	mod_node_page_state(NR_MLOCK, folio_nr_pages(folio));
 	if (folio_isolate_lru(folio))
 		folio_putback_lru(folio);
 }
 
-/* The reverse of mlock_folio (Linux's munlock_folio): back to an evictable list. */
+/*
+ * One locked VMA less maps folio (Linux's munlock_folio): the last clears
+ * PG_mlocked and puts it back on an evictable list.  A folio mlocked with
+ * a count of 0 (a split gives its pieces the flag, not the count) is
+ * unlocked by the first munlock.  Same context as mlock_folio.
+ */
 void munlock_folio(struct folio *folio)
 {
-	if (!folio_test_clear_mlocked(folio))
+	bool last = false;
+
+	spin_lock(&mlock_lock);
+	if (folio->mlock_count)
+		folio->mlock_count--;
+	if (!folio->mlock_count)
+		last = folio_test_clear_mlocked(folio);
+	spin_unlock(&mlock_lock);
+	if (!last)
 		return;
 	mod_node_page_state(NR_MLOCK, -folio_nr_pages(folio));
 	if (folio_isolate_lru(folio))
@@ -72,12 +99,13 @@ void munlock_folio(struct folio *folio)
 }
 
 /*
- * A folio being freed that is still mlocked (a locked VMA's unmap left
- * it): the count goes with it (Linux's __page_cache_release).  The last
- * reference is gone: nobody else looks at the flag.
+ * A folio being freed that is still mlocked (Linux's
+ * __page_cache_release): the count goes with it.  The last reference is
+ * gone: no mapping, so no mlock or munlock, can reach it.
  */
 void folio_free_mlocked(struct folio *folio)
 {
+	folio->mlock_count = 0;
 	if (folio_test_clear_mlocked(folio))
 		mod_node_page_state(NR_MLOCK, -folio_nr_pages(folio));
 }
@@ -163,12 +191,20 @@ static int mlock_fixup(struct vm_area_struct *vma, unsigned long start, unsigned
 	if (split_vmas_at(mm, start, end))
 		return -ENOMEM;
 	vma = find_vma(mm, start);
-	/* rmap walkers on other CPUs read the flags without the mmap_lock */
-	WRITE_ONCE(vma->vm_flags, newflags);
-	/* Locked before and after (ONFAULT changed): its folios stay as they are. */
-	if ((newflags & VM_LOCKED) && (oldflags & VM_LOCKED))
+	/* Locked before and after (ONFAULT changed): counting its folios again would be wrong. */
+	if ((newflags & VM_LOCKED) && (oldflags & VM_LOCKED)) {
+		WRITE_ONCE(vma->vm_flags, newflags);
 		return 0;
+	}
+	/*
+	 * rmap walkers on other CPUs read the flags without the mmap_lock.
+	 * While the walk locks, VM_IO (never set with VM_LOCKED otherwise)
+	 * keeps a migration or split that maps one of these folios again
+	 * meanwhile from counting it, which the walk does (Linux's trick).
+	 */
+	WRITE_ONCE(vma->vm_flags, newflags | (newflags & VM_LOCKED ? VM_IO : 0));
 	mlock_vma_pages_range(vma, start, end);
+	WRITE_ONCE(vma->vm_flags, newflags);
 	return 0;
 }
 
@@ -244,10 +280,10 @@ bool mlock_future_ok(struct mm_struct *mm, unsigned long flags, unsigned long le
  * populate_vma_page_range): writable private memory for writing (the
  * copy-on-write is broken now, not at the first write), the rest for
  * reading; nothing for VM_LOCKONFAULT.  0, -EFAULT (no access at all:
- * PROT_NONE; past a file's end) or -ENOMEM.  mmap_lock held for read.
+ * PROT_NONE; past a file's end) or -ENOMEM.  mmap_lock held (mprotect
+ * holds it for write).
  */
-static int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
-				   unsigned long end)
+int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	unsigned int flags = (vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE ?
 			     FAULT_FLAG_WRITE : 0;
@@ -329,9 +365,9 @@ int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len, unsig
 	vma_merge_all(mm);
 	mmap_write_downgrade(mm);
 	if (!ret)
-		ret = __mm_populate(mm, start, len, false);
+		ret = mlock_posix_error(__mm_populate(mm, start, len, false));
 	mmap_read_unlock(mm);
-	return mlock_posix_error(ret);
+	return ret;
 }
 
 /* munlock of [start, start + len) (Linux's): 0, -ENOMEM (a hole) or -EINVAL.  Takes the mmap_lock. */

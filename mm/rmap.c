@@ -81,6 +81,7 @@
  *   folio mapcount bit lock  linux/rmap.h       bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                               folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c   the huge zero folio's refcount
+ *   mlock_lock               mm/mlock.c         a folio's mlock_count with PG_mlocked
  *   kmalloc_lock       irq   mm/kmalloc.c       the slab lists
  *     zone.lock
  * Other subsystems' locks above kmalloc_lock and zone.lock say so in their

@@ -304,7 +304,11 @@ struct folio {
 			};
 			atomic_t _mapcount;
 			atomic_t _refcount;
-			unsigned long memcg_data;
+			union {
+				unsigned long memcg_data;
+				/* how many locked VMAs map it whole: mm/mlock.c, under mlock_lock */
+				unsigned int mlock_count;
+			};
 		};
 		struct page page;
 	};
