@@ -73,6 +73,15 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 
 	mmap_write_lock(current->mm);
 	ret = do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	/* a locked mapping's new part is faulted in, as Linux's mremap does */
+	if (ret >= 0 && new_len > old_len && (find_vma(current->mm, ret)->vm_flags & VM_LOCKED)) {
+		mmap_write_downgrade(current->mm);
+		mm_populate(current->mm, ret + old_len, new_len - old_len);
+		mmap_read_unlock(current->mm);
+		return ret;
+	}
 	mmap_write_unlock(current->mm);
 	return ret;
 }

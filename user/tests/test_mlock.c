@@ -301,6 +301,10 @@ static int rlimit_unprivileged(void)
 	CHILD_EXPECT(!mlockall(MCL_FUTURE), "mlockall(MCL_FUTURE)");
 	m = mmap(NULL, 32 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHILD_EXPECT(m == MAP_FAILED && errno == EAGAIN, "mmap of 128 kB after MCL_FUTURE");
+	m = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHILD_EXPECT(m != MAP_FAILED && vmflag(m, "lo"), "mmap of 16 kB after MCL_FUTURE");
+	CHILD_EXPECT(mremap(m, 4 * PAGE, 32 * PAGE, MREMAP_MAYMOVE) == MAP_FAILED && errno == EAGAIN,
+		     "mremap of a locked mapping past the limit");
 	CHILD_EXPECT(!munlockall(), "munlockall");
 	CHILD_EXPECT(!set_memlock(0), "setrlimit 0");
 	CHILD_EXPECT(mlock(a, PAGE) == -1 && errno == EPERM, "mlock with the limit 0");
@@ -417,6 +421,32 @@ static int exec_check(void)
 	CHILD_EXPECT(vmlck_kb() == 0, "VmLck %ld kB after exec", vmlck_kb());
 	CHILD_EXPECT(!vmflag(m, "lo") && !n_present(m, 4), "a mapping after exec is locked");
 	return bad;
+}
+
+static void check_mremap(void)
+{
+	char *a = anon_4k(8), *b, *d;
+
+	munmap(a + 4 * PAGE, 4 * PAGE);
+	if (mlock(a, 4 * PAGE))
+		fail("mlock: %s", strerror(errno));
+	b = mremap(a, 4 * PAGE, 16 * PAGE, MREMAP_MAYMOVE);
+	if (b == MAP_FAILED) {
+		fail("mremap: %s", strerror(errno));
+	} else {
+		if (!vmflag(b, "lo") || n_present(b, 16) != 16 || !mlocked_page(b + 15 * PAGE))
+			fail("grown: lo %d, %lu of 16 present", vmflag(b, "lo"), n_present(b, 16));
+		d = mremap(b, 16 * PAGE, 16 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP);
+		if (d == MAP_FAILED)
+			fail("MREMAP_DONTUNMAP: %s", strerror(errno));
+		else if (vmflag(b, "lo") || !vmflag(d, "lo") || n_present(d, 16) != 16 || !mlocked_page(d))
+			fail("DONTUNMAP: old lo %d, new lo %d, %lu present", vmflag(b, "lo"), vmflag(d, "lo"),
+			     n_present(d, 16));
+		if (d != MAP_FAILED)
+			munmap(d, 16 * PAGE);
+		munmap(b, 16 * PAGE);
+	}
+	check_done("mremap of a locked mapping faults its new part in; MREMAP_DONTUNMAP leaves the old range unlocked");
 }
 
 static void check_madvise(char *p)
@@ -555,7 +585,7 @@ int main(int argc, char **argv)
 	check_errors();
 	check_prot_none();
 	ok(in_child(rlimit_unprivileged),
-	   "without CAP_IPC_LOCK: RLIMIT_MEMLOCK gives ENOMEM (mlock, mlockall), EAGAIN (MAP_LOCKED, MCL_FUTURE mmap), EPERM at 0");
+	   "without CAP_IPC_LOCK: RLIMIT_MEMLOCK gives ENOMEM (mlock, mlockall), EAGAIN (MAP_LOCKED, MCL_FUTURE mmap, mremap), EPERM at 0");
 	ok(in_child(rlimit_root), "with CAP_IPC_LOCK RLIMIT_MEMLOCK does not apply");
 	ok(in_child(mlockall_current_future),
 	   "mlockall(MCL_CURRENT | MCL_FUTURE) locks and faults in old and new mappings and the heap; munlockall undoes it");
@@ -570,6 +600,7 @@ int main(int argc, char **argv)
 	ok(in_child(lock_shared_child) && mlocked_page(p) && near(mlocked_kb(), m0),
 	   "a child locking and unlocking its copy leaves the parent's pages mlocked (Mlocked %ld -> %ld kB)",
 	   m0, mlocked_kb());
+	check_mremap();
 	check_madvise(p);
 	check_pageout(have_swap);
 	check_thp();
