@@ -288,9 +288,10 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
   done
   # test_blockdev, test_swapon and test_swap need the disk: the peer's --swap
   # (its init swaps the disk on; the first two swap it off first, as Linux
-  # refuses writes; test_swap pages out to it); test_shmem_swap a tmpfs too
-  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap; do
-    mounts=; [ $t = test_shmem_swap ] && mounts=--mounts
+  # refuses writes; test_swap pages out to it);
+  # test_shmem_swap a tmpfs too; test_mlock its MADV_PAGEOUT check, and THP (--mem 1G)
+  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap test_mlock; do
+    case $t in test_shmem_swap) mounts=--mounts ;; test_mlock) mounts="--mounts --mem 1G" ;; *) mounts= ;; esac
     timeout 300 "$peer" $mounts --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL

@@ -1,25 +1,24 @@
 /*
- * Guest test (TAP): the mlock family as Linux 6.1 has it.  mlock faults
- * its range in (writable private memory as real anon pages, not the zero
- * page) and marks it locked: status VmLck, smaps Locked and "lo", meminfo
- * Mlocked and kpageflags' MLOCKED move, and munlock moves them back; a
- * locked part of a mapping is its own VMA, merged again when unlocked;
- * mlock2(MLOCK_ONFAULT) faults nothing in and Locked grows as pages are
- * touched; mlockall(MCL_CURRENT | MCL_FUTURE) locks what is mapped and
- * what is mapped later (mmap and brk faulted in), MCL_ONFAULT without
- * faulting, munlockall undoes both; a fork's child and an exec'd program
- * start unlocked, and a child that locks and unlocks its copy leaves the
- * parent's pages mlocked (each folio counts its locked VMAs); RLIMIT_MEMLOCK without CAP_IPC_LOCK (ENOMEM, EAGAIN,
- * EPERM) and with it (no limit); the errors of bad flags and holes;
- * PROT_NONE locks but faults nothing (ENOMEM), and mprotect RW faults it in;
- * MADV_DONTNEED/COLD/PAGEOUT/FREE refuse a locked VMA (and with swap,
- * locked memory stays resident while its unlocked neighbours go); a THP
- * is mlocked only while a PMD maps it; a memfd's shared pages lock too;
- * unmap and exit give Mlocked back.
+ * Guest test (TAP): the mlock family as Linux 6.1 has it (docs/mlock.md).
+ * mlock faults its range in (writable private memory as anon pages, not
+ * the zero page) and locks it: VmLck, smaps Locked and "lo", Mlocked and
+ * KPF_MLOCKED move, and munlock moves them back; a locked part of a
+ * mapping is its own VMA until unlocked; MLOCK_ONFAULT faults nothing and
+ * Locked grows as pages are touched; mlockall(MCL_CURRENT | MCL_FUTURE)
+ * locks what is mapped and what mmap and brk map later, MCL_ONFAULT
+ * without faulting, munlockall undoes both; a fork's child and an exec'd
+ * program start unlocked, and a child that locks and unlocks its COW copy
+ * leaves the parent's pages mlocked (each folio counts its locked VMAs);
+ * RLIMIT_MEMLOCK without CAP_IPC_LOCK (ENOMEM, EAGAIN, EPERM) and with it;
+ * bad flags and holes; PROT_NONE locks but faults nothing (ENOMEM), and
+ * mprotect RW faults it in; mremap grows a locked mapping faulted in;
+ * MADV_DONTNEED/FREE/COLD/PAGEOUT refuse a locked VMA, and with swap
+ * locked memory stays resident; a THP is mlocked only while a PMD maps
+ * it; a memfd's shared pages lock too; unmap and exit give Mlocked back.
  *
  * Runs unchanged on Linux (../shared/peer/linux-peer.sh --mounts --mem 1G
- * --swap 64M).  Linux moves Mlocked through per-CPU counters, so its
- * checks allow a few pages of slack (MLOCK_SLACK_KB).
+ * --swap 64M).  Linux moves Mlocked through per-CPU counters, so those
+ * checks allow some slack (MLOCK_SLACK_KB).
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>
@@ -42,25 +41,12 @@
 #define N               256             /* pages: 1 MiB */
 #define MLOCK_SLACK_KB  128
 
-static int mlock2_(void *p, size_t len, int flags)
-{
-	return syscall(SYS_mlock2, p, len, flags);
-}
+#define mlock2_(p, len, flags)  syscall(SYS_mlock2, p, len, flags)
 
-static long mlocked_kb(void)
-{
-	return proc_value("/proc/meminfo", "Mlocked:");
-}
+#define mlocked_kb()    proc_value("/proc/meminfo", "Mlocked:")
+#define vmlck_kb()      proc_value("/proc/self/status", "VmLck:")
 
-static long vmlck_kb(void)
-{
-	return proc_value("/proc/self/status", "VmLck:");
-}
-
-static bool near(long got, long want)
-{
-	return got >= want - MLOCK_SLACK_KB && got <= want + MLOCK_SLACK_KB;
-}
+#define near(got, want)         (labs((got) - (want)) <= MLOCK_SLACK_KB)
 
 /* Is VmFlags mnemonic flag set on the VMA holding addr? */
 static bool vmflag(const void *addr, const char *flag)
