@@ -178,12 +178,13 @@ static void split_new_folio(struct page *head, unsigned int order, void *mapping
  * head, whose mapping and index they copy, goes last.  Every new folio is
  * locked; the first keeps the caller's lock and reference.  Each takes
  * the head's place on the LRU, under lru_lock: a scan never meets the
- * struct pages half rewritten.
+ * struct pages half rewritten.  True if they are on the LRU (the head was).
  */
-static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int new_order)
+static noinline_fn bool __split_unmapped_folio(struct folio *folio, unsigned int new_order)
 {
 	unsigned long nr = folio_nr_pages(folio), index = folio->index, step = 1UL << new_order;
-	unsigned long carry = folio->flags & (LRU_SPLIT_FLAGS | BIT(PG_swapbacked));
+	/* every piece keeps its place on the LRU, and stays mlocked: NR_MLOCK counted pages */
+	unsigned long carry = folio->flags & (LRU_SPLIT_FLAGS | BIT(PG_swapbacked) | BIT(PG_mlocked));
 	unsigned long keep = (folio->flags & SPLIT_KEEP_FLAGS) | carry;
 	struct lruvec *lruvec = folio_lruvec(folio);
 	void *mapping = folio->mapping;
@@ -200,6 +201,7 @@ static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int
 	}
 	lru_split_end(lruvec, folio, nr, new_order, pos);
 	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	return pos;
 }
 
 /*
@@ -209,11 +211,12 @@ static noinline_fn void __split_unmapped_folio(struct folio *folio, unsigned int
  * caller's) are unlocked and lose the split's reference, which frees the
  * ones no PTE maps — unless the caller gave a list: then they keep it and
  * go there (list[0], list[1]..., Linux's split_huge_page_to_list_to_order).
- * Waiters that looked a page up while its struct page was rewritten may
+ * Pieces of a head that was on no LRU list and that go to no list join
+ * the LRU (on_lru: the split put them there already).  Waiters that looked a page up while its struct page was rewritten may
  * sleep on any page's address: those are woken too.
  */
 static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int new_order,
-			     struct folio **list)
+			     bool on_lru, struct folio **list)
 {
 	unsigned long step = 1UL << new_order;
 
@@ -225,7 +228,7 @@ static void remap_new_folios(struct folio *folio, unsigned long nr, unsigned int
 			deferred_split_folio(new, true);
 		if (i) {
 			folio_unlock(new);
-			if (!list && !folio_test_lru(new))
+			if (!list && !on_lru)
 				folio_add_lru(new);     /* the head was off the lists: not its pieces */
 			if (list)
 				*list++ = new;
@@ -269,8 +272,7 @@ static int __folio_split(struct folio *folio, unsigned int new_order, struct fol
 	 */
 	folio_unqueue_deferred_split(folio);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, -1);
-	__split_unmapped_folio(folio, new_order);
-	remap_new_folios(folio, nr, new_order, list);
+	remap_new_folios(folio, nr, new_order, __split_unmapped_folio(folio, new_order), list);
 	return 0;
 }
 

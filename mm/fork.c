@@ -290,7 +290,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
 		if (src->vm_flags & VM_DONTCOPY)
 			continue;
-		dst = vma_create(mm, src->vm_start, src->vm_end, src->vm_flags);
+		/* locks are the parent's own: the child's VMAs start unlocked (Linux's dup_mmap) */
+		dst = vma_create(mm, src->vm_start, src->vm_end, src->vm_flags & ~VM_LOCKED_MASK);
 		if (!dst)
 			goto fail;
 		dst->vm_pgoff = src->vm_pgoff;

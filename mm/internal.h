@@ -245,6 +245,32 @@ bool change_huge_pmd(struct vm_area_struct *vma, pmd_t *pmd, unsigned long addr)
 void mm_free_deposited_tables(struct mm_struct *mm);
 void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table);
 
+/* mlock.c: the folio side of mlock (Linux's mm/internal.h). */
+void mlock_folio(struct folio *folio);
+void munlock_folio(struct folio *folio);
+void folio_free_mlocked(struct folio *folio);
+int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+
+/*
+ * vma just mapped folio, by a PMD if compound (Linux's mlock_vma_folio):
+ * a locked VMA mlocks what it maps whole — a small folio, or a large one
+ * by a PMD; a large folio mapped by PTEs stays evictable (Linux 6.1's
+ * rule).  A special mapping is never locked.  Under the entry's lock.
+ */
+static inline void mlock_vma_folio(struct folio *folio, struct vm_area_struct *vma, bool compound)
+{
+	if (unlikely((READ_ONCE(vma->vm_flags) & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED) &&
+	    (compound || !folio_test_large(folio)))
+		mlock_folio(folio);
+}
+
+/* vma just unmapped folio (by a PMD if compound): the reverse (Linux's munlock_vma_folio). */
+static inline void munlock_vma_folio(struct folio *folio, struct vm_area_struct *vma, bool compound)
+{
+	if (unlikely(READ_ONCE(vma->vm_flags) & VM_LOCKED) && (compound || !folio_test_large(folio)))
+		munlock_folio(folio);
+}
+
 /* khugepaged.c: MADV_COLLAPSE. */
 int madvise_collapse(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, unsigned long end,

@@ -69,30 +69,6 @@ static int madvise_populate(struct vm_area_struct *vma, unsigned long start,
 }
 
 /*
- * Fault in [start, start + len) for MAP_POPULATE (Linux's mm_populate):
- * writable private memory for writing, the rest — shared memory too — for
- * reading (zero pages, the file's pages).
- * As Linux's, PROT_NONE and holes are skipped, and a VMA whose fault
- * fails is left as it is (the mmap has succeeded).
- */
-void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
-{
-	unsigned long addr = start, end = start + ALIGN_UP(len, PAGE_SIZE);
-	struct vm_area_struct *vma;
-
-	while (addr < end && (vma = find_vma(mm, addr)) && vma->vm_start < end) {
-		unsigned int flags = (vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE ?
-				     FAULT_FLAG_WRITE : 0;
-
-		addr = MAX(addr, vma->vm_start);
-		while (addr < MIN(end, vma->vm_end) && (vma->vm_flags & VM_ACCESS_FLAGS) &&
-		       !handle_mm_fault(vma, addr, flags))
-			addr += PAGE_SIZE;
-		addr = vma->vm_end;
-	}
-}
-
-/*
  * MADV_REMOVE: punch a hole in the file behind a shared writable mapping
  * (Linux's madvise_remove: fallocate's PUNCH_HOLE, which unmaps the pages
  * from every mm and frees them).  0, -EINVAL (no file), -EACCES (not a
@@ -150,11 +126,28 @@ static bool madvise_needs_pages(int behavior)
 	return false;
 }
 
+/*
+ * Is behavior advice that would take pages of a VM_LOCKED VMA out of RAM
+ * (Linux's madvise_dontneed_free_valid_vma, can_madv_lru_vma and
+ * madvise_remove refuse locked VMAs; MADV_DONTNEED_LOCKED is what
+ * DONTNEED is for them)?
+ */
+static bool madvise_unlocks_pages(int behavior)
+{
+	switch (behavior) {
+	case MADV_DONTNEED: case MADV_FREE: case MADV_COLD: case MADV_PAGEOUT: case MADV_REMOVE:
+		return true;
+	}
+	return false;
+}
+
 /* Apply behavior to [start, end) inside vma.  0 or -errno. */
 static int madvise_vma_behavior(struct vm_area_struct *vma, unsigned long start,
 				unsigned long end, int behavior)
 {
 	if ((vma->vm_flags & VM_PFNMAP) && madvise_needs_pages(behavior))
+		return -EINVAL;
+	if ((vma->vm_flags & VM_LOCKED) && madvise_unlocks_pages(behavior))
 		return -EINVAL;
 	switch (behavior) {
 	case MADV_WIPEONFORK:   /* private anonymous memory only */

@@ -169,9 +169,9 @@ static unsigned long pageout_pte_range(struct pageout_walk *w, pmd_t *pmd, unsig
 
 /*
  * MADV_COLD (pageout false) or MADV_PAGEOUT on [start, end) inside vma:
- * 0, or -EINVAL for a PFN map, whose pages are not on Linux's LRU
- * (foliOS has no mlock, Linux's other -EINVAL).  The caller holds the
- * mmap_lock for read.
+ * 0, or -EINVAL for a PFN map, whose pages are not on Linux's LRU (a
+ * VM_LOCKED VMA, Linux's other -EINVAL, madvise refused already).  The
+ * caller holds the mmap_lock for read.
  */
 int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, unsigned long end,
 			    bool pageout)

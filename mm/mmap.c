@@ -9,6 +9,7 @@
  * Locks: the caller holds the mmap_lock for write (linux/mm.h); exit_mmap
  * takes it itself.  Order: mm/rmap.c.
  */
+#include "linux/swap.h"
 #include "linux/sched/signal.h"
 #include "linux/errno.h"
 #include "linux/fs.h"
@@ -232,11 +233,11 @@ static bool accountable_mapping(unsigned long vm_flags)
 /*
  * Is there memory for pages more private writable pages (Linux's
  * __vm_enough_memory with the default heuristic overcommit): no single
- * request may be larger than all of RAM (foliOS has no swap).
+ * request may be larger than all of RAM and swap.
  */
 int vm_enough_memory(unsigned long pages)
 {
-	return pages > zone.managed_pages ? -ENOMEM : 0;
+	return pages > zone.managed_pages + READ_ONCE(total_swap_pages) ? -ENOMEM : 0;
 }
 
 /* The mmap flags MAP_SHARED takes and ignores the unknown of (Linux's LEGACY_MAP_MASK). */
@@ -351,6 +352,8 @@ static long mmap_region(struct mm_struct *mm, struct file *file, unsigned long a
 		remove_vma(vma);
 		return err;
 	}
+	if (vma->vm_flags & VM_SPECIAL)         /* the file's mmap made it no plain memory: never locked */
+		vma->vm_flags &= ~VM_LOCKED_MASK;
 	vma_merge_all(mm);              /* Linux's mmap_region merges with its neighbours */
 	return addr;
 }
@@ -363,7 +366,9 @@ static long mmap_region(struct mm_struct *mm, struct file *file, unsigned long a
  * MAP_PRIVATE memory is copy-on-write; MAP_SHARED writes reach the file
  * (anonymous: a new shmem object, shared with the children).  Linux's
  * order of checks, down to the commit check coming after a MAP_FIXED
- * range was unmapped.  The address, or -errno.
+ * range was unmapped.  MAP_LOCKED, or mlockall(MCL_FUTURE) before, makes
+ * it VM_LOCKED (the caller faults it in): -EPERM if this task may not
+ * lock, -EAGAIN past RLIMIT_MEMLOCK.  The address, or -errno.
  */
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, unsigned long pgoff)
@@ -389,6 +394,12 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
 	mapped = range_mapped(mm, addr, addr + len);
 	if (mapped && (flags & MAP_FIXED_NOREPLACE))
 		return -EEXIST;
+	/* MAP_LOCKED, or mlockall's MCL_FUTURE: locked from the start (mm/mlock.c) */
+	vm_flags |= mm->def_flags | (flags & MAP_LOCKED ? VM_LOCKED : 0);
+	if ((flags & MAP_LOCKED) && !can_do_mlock())
+		return -EPERM;
+	if (!mlock_future_ok(mm, vm_flags, len))
+		return -EAGAIN;
 	if (file) {
 		ret = mmap_file_vm_flags(file, prot, flags, &vm_flags);
 	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
@@ -411,8 +422,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
  * with the old one), shrink by unmapping.  As Linux, growing must leave a
  * page free below the next mapping (and a stack's guard gap), stay in
  * user space and within RLIMIT_DATA (heap plus the ELF's data: Linux's
- * check_data_rlimit) and RLIMIT_AS.  Returns the new break, or the old
- * one on failure.
+ * check_data_rlimit) and RLIMIT_AS — and within RLIMIT_MEMLOCK after
+ * mlockall(MCL_FUTURE), whose lock the new part takes (the caller faults
+ * it in).  Returns the new break, or the old one on failure.
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 {
@@ -428,13 +440,16 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 	if (new_end < old_end) {
 		do_munmap(mm, new_end, old_end - new_end);
 	} else if (new_end > old_end) {
+		if (!mlock_future_ok(mm, mm->def_flags, new_end - old_end))
+			return mm->brk;                 /* MCL_FUTURE: would pass RLIMIT_MEMLOCK */
 		next = find_vma(mm, old_end);
 		if (next && new_end + PAGE_SIZE > vm_start_gap(next))
 			return mm->brk;                 /* would run into a mapping */
 		if (!may_expand_vm(mm, VM_READ | VM_WRITE, (new_end - old_end) >> PAGE_SHIFT) ||
 		    vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
 			return mm->brk;
-		if (!vma_create(mm, old_end, new_end, VM_DATA_DEFAULT_FLAGS | VM_ACCOUNT | VM_SOFTDIRTY))
+		if (!vma_create(mm, old_end, new_end,
+				VM_DATA_DEFAULT_FLAGS | VM_ACCOUNT | VM_SOFTDIRTY | mm->def_flags))
 			return mm->brk;
 		vma_merge_all(mm);
 	}

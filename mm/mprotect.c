@@ -131,6 +131,13 @@ static int mprotect_fixup(struct vm_area_struct *vma, unsigned long start, unsig
 	vma = find_vma(mm, start);
 	vma->vm_flags = newflags;
 	change_protection(vma, start, end);
+	/*
+	 * Locked private memory made writable: break its copy-on-write now,
+	 * as mlock would have (Linux's mprotect_fixup), so a locked page
+	 * never waits for a fault.  What fails is left to the fault.
+	 */
+	if ((oldflags & (VM_WRITE | VM_SHARED | VM_LOCKED)) == VM_LOCKED && (newflags & VM_WRITE))
+		populate_vma_page_range(vma, start, end);
 	return 0;
 }
 

@@ -10,7 +10,9 @@
  *   both sides, whole) moved as is  no rmap or mapcount change: same mm
  *
  * A PMD leaf that cannot move whole is split (__split_huge_pmd) and its
- * PTEs moved.  Checks come in Linux's order, so every error is Linux's.
+ * PTEs moved.  A locked mapping stays locked (its folios' mlock counts
+ * move with their mappings); the part it grows by is faulted in by the
+ * caller.  Checks come in Linux's order, so every error is Linux's.
  *
  * Lock order: see mm/rmap.c; the caller holds the mmap_lock for write.
  * The move holds the VMA's rmap locks (take_rmap_locks; Linux's
@@ -165,6 +167,9 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
 	if (flags & MREMAP_DONTUNMAP) {
 		if (vma->vm_start == old_addr && vma->vm_end == old_addr + old_len)
 			unlink_anon_vmas(vma);
+		/* the lock went with the pages: what stays behind is unlocked (Linux's) */
+		if ((vma->vm_flags & VM_LOCKED) && !split_vmas_at(mm, old_addr, old_addr + old_len))
+			find_vma(mm, old_addr)->vm_flags &= ~VM_LOCKED_MASK;
 	} else {
 		do_munmap(mm, old_addr, old_len);
 	}
@@ -178,7 +183,8 @@ static long move_vma(struct vm_area_struct *vma, unsigned long old_addr, unsigne
  * -EINVAL: old_len 0 of a private mapping (only a shared one may be
  * duplicated: a second mapping of the same pages) or page offsets that
  * would wrap; -EFAULT: a mapping that cannot grow (VM_DONTEXPAND);
- * -ENOMEM: past RLIMIT_AS/RLIMIT_DATA.
+ * -EAGAIN: a locked one past RLIMIT_MEMLOCK; -ENOMEM: past
+ * RLIMIT_AS/RLIMIT_DATA.
  */
 static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long addr,
 					    unsigned long old_len, unsigned long new_len,
@@ -205,6 +211,9 @@ static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, unsigned long 
 	*err = -EFAULT;
 	if (vma->vm_flags & (VM_DONTEXPAND | VM_PFNMAP))
 		return NULL;            /* the vDSO: its size is the image's */
+	*err = -EAGAIN;
+	if (!mlock_future_ok(mm, vma->vm_flags, new_len - old_len))
+		return NULL;
 	*err = -ENOMEM;
 	if (!may_expand_vm(mm, vma->vm_flags, (new_len - old_len) >> PAGE_SHIFT))
 		return NULL;

@@ -33,7 +33,7 @@ const char *const pageflag_names[NR_PAGEFLAGS] = {
 	[PG_anon_exclusive] = "anon_exclusive", [PG_slab] = "slab",
 	[PG_uptodate] = "uptodate", [PG_dirty] = "dirty", [PG_swapbacked] = "swapbacked", [PG_swapcache] = "swapcache",
 	[PG_waiters] = "waiters", [PG_lru] = "lru", [PG_active] = "active", [PG_referenced] = "referenced",
-	[PG_unevictable] = "unevictable",
+	[PG_unevictable] = "unevictable", [PG_mlocked] = "mlocked",
 };
 
 /* Every page starts reserved and unmapped; free_range_to_buddy() frees RAM. */
@@ -473,11 +473,16 @@ void __free_pages(struct page *page, unsigned int order)
 			free_one_block(page + (1UL << order), order);
 }
 
-/* The last reference to a folio went: off its LRU list and the deferred split queue, back to the buddy. */
+/*
+ * The last reference to a folio went: off its LRU list, its mlock count
+ * gone, off the deferred split queue, back to the buddy.
+ */
 static void __folio_put(struct folio *folio)
 {
 	if (folio_test_lru(folio))
 		lru_del_freed_folio(folio);
+	if (unlikely(folio_test_mlocked(folio)))
+		folio_free_mlocked(folio);
 	if (folio_test_large(folio) && folio_test_large_rmappable(folio))
 		folio_unqueue_deferred_split(folio);
 	free_one_block(&folio->page, folio_order(folio));

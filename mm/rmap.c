@@ -81,6 +81,7 @@
  *   folio mapcount bit lock  linux/rmap.h       bit FOLIO_MM_IDS_LOCK_BITNUM of
  *                                               folio->_mm_ids: the MM ID slots
  *   huge_zero_lock     irq   mm/huge_memory.c   the huge zero folio's refcount
+ *   mlock_lock               mm/mlock.c         a folio's mlock_count with PG_mlocked
  *   kmalloc_lock       irq   mm/kmalloc.c       the slab lists
  *     zone.lock
  * Other subsystems' locks above kmalloc_lock and zone.lock say so in their
@@ -107,6 +108,7 @@
 #include "linux/errno.h"
 #include "linux/rmap.h"
 #include "mm/deferred_split.h"
+#include "mm/internal.h"
 #include "linux/vmstat.h"
 #include "linux/pgtable.h"
 #include "mm/rmap_observe.h"
@@ -345,6 +347,8 @@ noinline_fn void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_str
 		__folio_set_swapbacked(folio);  /* anon memory's only home is swap: the anon LRU */
 	__folio_add_new_anon_rmap(folio, vma, address, flags);
 	mod_mthp_stat(folio_order(folio), MTHP_STAT_NR_ANON, 1);
+	/* Linux does this as it adds the folio to an LRU list (folio_add_lru_vma) */
+	mlock_vma_folio(folio, vma, folio_test_pmd_mappable(folio));
 }
 
 /*
@@ -375,6 +379,7 @@ static __always_inline void __folio_add_anon_rmap(struct folio *folio, struct pa
 	__page_check_anon_rmap(folio, page, vma, address);
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
+	mlock_vma_folio(folio, vma, level == RMAP_LEVEL_PMD);
 	/* A mapping's exclusivity lives in the flag of its first page. */
 	if (flags & RMAP_EXCLUSIVE)
 		for (int i = 0; i < nr_pages; i += 1 << rmap_level_to_order(level))
@@ -426,6 +431,7 @@ static __always_inline void __folio_add_file_rmap(struct folio *folio, struct pa
 	VM_WARN_ON_ONCE(folio_test_anon(folio), "file rmap of an anon folio");
 	nr = __folio_add_rmap(folio, page, nr_pages, vma, level, &nr_pmdmapped);
 	__folio_mod_stat(folio, nr, nr_pmdmapped);
+	mlock_vma_folio(folio, vma, level == RMAP_LEVEL_PMD);
 }
 
 /* Map nr_pages pages of a page-cache folio, by PTEs of vma's mm. */
@@ -628,6 +634,7 @@ static __always_inline void __folio_remove_rmap(struct folio *folio, struct page
 	if (partially_mapped && folio_test_anon(folio) && !folio_test_partially_mapped(folio))
 		deferred_split_folio(folio, true);
 	__folio_mod_stat(folio, -nr, -nr_pmdmapped);
+	munlock_vma_folio(folio, vma, level == RMAP_LEVEL_PMD);
 }
 
 /* Unmap nr_pages pages of a folio that vma's mm maps by PTEs. */

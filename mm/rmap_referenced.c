@@ -21,7 +21,10 @@
  * again, so a use may go unseen for a while — which costs the folio at
  * worst an early trip to the inactive list, never correctness.
  *
- * A VMA with VM_LOCKED (mlock) ends the walk: the caller keeps the folio.
+ * A VMA with VM_LOCKED (mlock) that maps the folio ends the walk: the
+ * caller keeps the folio, and it is mlocked again if it should be (its
+ * mlock_count is a hint that a split or a race may have lost; Linux's
+ * "restore the mlock which got missed").
  *
  * Locks: the PTE table's or PMD's lock for each test; the walk holds the
  * anon_vma lock for read, or the file's i_mmap_rwsem for read under the
@@ -38,6 +41,8 @@ struct folio_referenced_arg {
 	int mapcount;                   /* mappings not seen yet */
 	int referenced;                 /* VMAs with a young mapping */
 	int young;                      /* young bits found in the current VMA */
+	int found;                      /* mappings found in it; by a PMD: */
+	bool pmd_found;
 	unsigned long vm_flags;         /* the flags of those VMAs */
 };
 
@@ -57,6 +62,7 @@ static bool referenced_pte_table(struct folio *folio, struct vm_area_struct *vma
 		if (!pte_present(ptent) || pte_special(ptent) || pte_pfn(ptent) != folio_pfn(folio) + i + k)
 			continue;
 		pra->mapcount--;
+		pra->found++;
 		if (ptep_test_and_clear_young(vma->vm_mm, addr + k * PAGE_SIZE, pte + k))
 			pra->young++;
 	}
@@ -77,6 +83,8 @@ static void referenced_pmd(struct folio *folio, struct vm_area_struct *vma, unsi
 	ptl = pmd_lock(vma->vm_mm, pmd);
 	if (pmd_present(*pmd) && pmd_trans_huge(*pmd) && pmd_pfn(*pmd) == folio_pfn(folio) + i) {
 		pra->mapcount--;
+		pra->found++;
+		pra->pmd_found = true;
 		if (pgval_test_and_clear_young(&pmd->pmd))
 			pra->young++;
 	}
@@ -89,16 +97,18 @@ static bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma
 {
 	struct folio_referenced_arg *pra = arg;
 
-	if (vma->vm_flags & VM_LOCKED) {
-		pra->vm_flags |= VM_LOCKED;
-		return false;
-	}
-	pra->young = 0;
+	pra->young = pra->found = 0;
+	pra->pmd_found = false;
 	for (unsigned long i = 0; folio_test_pmd_mappable(folio) && i < (unsigned long)folio_nr_pages(folio);
 	     i += HPAGE_PMD_NR)
 		referenced_pmd(folio, vma, i, pra);
 	if (pra->mapcount > 0)
 		folio_walk_vma_ptes(folio, vma, referenced_pte_table, pra);
+	if ((vma->vm_flags & VM_LOCKED) && pra->found) {
+		mlock_vma_folio(folio, vma, pra->pmd_found);
+		pra->vm_flags |= VM_LOCKED;
+		return false;
+	}
 	if (pra->young) {
 		pra->referenced++;
 		pra->vm_flags |= vma->vm_flags;

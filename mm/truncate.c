@@ -170,7 +170,9 @@ int split_file_folio_to_order(struct folio *folio, unsigned int new_order)
 {
 	struct address_space *mapping = folio->mapping;
 	unsigned long nr = folio_nr_pages(folio), step = 1UL << new_order;
-	unsigned long keep = BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked) | LRU_SPLIT_FLAGS;
+	/* PG_mlocked on every piece too: NR_MLOCK counted the pages, not the folio */
+	unsigned long keep = BIT(PG_uptodate) | BIT(PG_dirty) | BIT(PG_swapbacked) | BIT(PG_mlocked) |
+			     LRU_SPLIT_FLAGS;
 	struct lruvec *lruvec = folio_lruvec(folio);
 	unsigned int order = folio_order(folio);
 	pgoff_t index = folio->index;

@@ -17,7 +17,7 @@ set -u
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: scripts/run-mm-selftests.sh BIN_DIR [PROGRAM ...]" >&2; exit 2; }
 bin=$(cd "$1" && pwd); shift
-progs=${*:-cow madv_populate soft-dirty mkdirty map_fixed_noreplace transhuge-stress split_huge_page_test mremap_test mremap_dontunmap khugepaged gup_test gup_longterm merge guard-regions rmap}
+progs=${*:-cow madv_populate soft-dirty mkdirty map_fixed_noreplace transhuge-stress split_huge_page_test mremap_test mremap_dontunmap khugepaged gup_test gup_longterm merge guard-regions rmap mlock2-tests mlock-random-test}
 args_of() {
   case $1 in
     transhuge-stress) echo "-d 20" ;;

@@ -280,7 +280,7 @@ done
 # Tests that run unchanged on Linux, when the peer is on this machine.
 peer=../shared/peer/linux-peer.sh
 if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
-  for t in test_proc test_isolation test_hostile test_protnone test_vma test_fpu test_signal test_sighandler test_poll test_exec test_files test_tty test_time test_exec_script test_symlink test_jobctl test_fileattr test_procstat test_fifo test_locks test_random test_vdso test_procctl test_rseq test_nice test_timers test_sigwait test_faultcount test_mincore; do
+  for t in test_proc test_isolation test_hostile test_protnone test_vma test_fpu test_signal test_sighandler test_poll test_exec test_files test_tty test_time test_exec_script test_symlink test_jobctl test_fileattr test_procstat test_fifo test_locks test_random test_vdso test_procctl test_rseq test_nice test_timers test_sigwait test_faultcount test_mincore test_smp_mlock; do
     timeout 300 "$peer" build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok ' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 0 ] && [ "$f" = 0 ] || ok=FAIL
@@ -288,9 +288,10 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
   done
   # test_blockdev, test_swapon and test_swap need the disk: the peer's --swap
   # (its init swaps the disk on; the first two swap it off first, as Linux
-  # refuses writes; test_swap pages out to it); test_shmem_swap a tmpfs too
-  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap; do
-    mounts=; [ $t = test_shmem_swap ] && mounts=--mounts
+  # refuses writes; test_swap pages out to it);
+  # test_shmem_swap a tmpfs too; test_mlock its MADV_PAGEOUT check, and THP (--mem 1G)
+  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap test_mlock; do
+    case $t in test_shmem_swap) mounts=--mounts ;; test_mlock) mounts="--mounts --mem 1G" ;; *) mounts= ;; esac
     timeout 300 "$peer" $mounts --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL

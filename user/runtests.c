@@ -10,7 +10,9 @@
  * running after SECONDS (default 600) is killed.  THP knobs a test
  * changed are set back after it.
  * Prints KTAP: "ok N test_x" or "not ok N test_x # reason", then
- * "# runtests: N passed, N failed".  Exits 0 if all passed.
+ * "# runtests: N passed, N failed".  Exits 0 if all passed.  The runner
+ * locks its own memory (as init does): a test that drives reclaim must
+ * not send the runner's pages to swap between its two readings.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include "folio_view.h"
 
 struct mem {
@@ -342,6 +345,7 @@ int main(int argc, char **argv)
 	struct dirent *e;
 	int first = 1;
 
+	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 	prefault_stack();
 	(void)now();    /* the vDSO's first call maps its pages: page tables before any baseline */
 	remove_below("/tmp");           /* what an earlier test run left */

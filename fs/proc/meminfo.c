@@ -36,6 +36,7 @@ static int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "Active(file):   ", global_node_page_state(NR_ACTIVE_FILE));
 	show_val_kb(m, "Inactive(file): ", global_node_page_state(NR_INACTIVE_FILE));
 	show_val_kb(m, "Unevictable:    ", global_node_page_state(NR_UNEVICTABLE));
+	show_val_kb(m, "Mlocked:        ", global_node_page_state(NR_MLOCK));
 	show_val_kb(m, "SwapTotal:      ", READ_ONCE(total_swap_pages));
 	show_val_kb(m, "SwapFree:       ", atomic_long_read(&nr_swap_pages));
 	show_val_kb(m, "Dirty:          ", global_node_page_state(NR_FILE_DIRTY));

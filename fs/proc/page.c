@@ -102,13 +102,15 @@ static u64 kpagecount_record(struct inode *inode, unsigned long pfn)
 #define KPF_ZERO_PAGE           24
 #define KPF_PGTABLE             26
 #define KPF_RESERVED            32
+#define KPF_MLOCKED             33
 
 /*
  * The folio flags of a page (today's Linux stable_page_flags() reads them
  * from the folio, so a tail page shows its folio's): anon memory is
  * always uptodate, swap-backed and dirty (nothing to be clean against); a
  * page-cache folio shows its own flags, shmem's swapbacked too; both
- * show where they are on the LRU (lru, active, referenced, unevictable).
+ * show where they are on the LRU (lru, active, referenced, unevictable)
+ * and whether they are mlocked.
  */
 static u64 kpageflags_folio(const struct folio *folio)
 {
@@ -122,6 +124,8 @@ static u64 kpageflags_folio(const struct folio *folio)
 		k |= BIT(KPF_REFERENCED);
 	if (folio_test_unevictable(folio))
 		k |= BIT(KPF_UNEVICTABLE);
+	if (folio_test_mlocked(folio))
+		k |= BIT(KPF_MLOCKED);
 	if (folio_test_anon(folio))
 		return k | BIT(KPF_ANON) | BIT(KPF_SWAPBACKED) | BIT(KPF_DIRTY) | BIT(KPF_UPTODATE);
 	if (folio_test_locked(folio))

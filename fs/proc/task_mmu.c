@@ -41,6 +41,7 @@ struct mem_size_stats {
 	u64 pss, pss_anon, pss_file, pss_shmem, pss_dirty;
 	unsigned long swap;             /* bytes swapped out */
 	u64 swap_pss;                   /* ... each divided by its entry's sharers, << PSS_SHIFT */
+	u64 pss_locked;                 /* Pss of VM_LOCKED VMAs (Locked) */
 	unsigned long pages, anon_pages, dirty_pages, mapcount_max;     /* numa_maps */
 };
 
@@ -180,16 +181,21 @@ static const struct proc_walk_ops smaps_walk_ops = {
  * NULL for them).  A shared or read-only mapping of a shmem file counts
  * the file's pages in swap there as Swap (Linux's shmem_swap_usage; its
  * page-table walk also finds them for a private writable one, whose
- * holes may be COWed pages instead: foliOS leaves that case at 0).
+ * holes may be COWed pages instead: foliOS leaves that case at 0).  A
+ * locked VMA's Pss is also its Locked (Linux's pss_locked).
  */
 static void smap_gather_stats(struct vm_area_struct *vma, struct mem_size_stats *mss)
 {
 	struct proc_walk walk = { .ops = &smaps_walk_ops, .vma = vma, .private = mss };
 
+	u64 pss_before = mss->pss;
+
 	if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping) &&
 	    ((vma->vm_flags & VM_SHARED) || !(vma->vm_flags & VM_WRITE)))
 		mss->swap += shmem_swap_usage(vma);
 	proc_walk_range(&walk, vma->vm_start, vma->vm_end);
+	if (vma->vm_flags & VM_LOCKED)
+		mss->pss_locked += mss->pss - pss_before;
 }
 
 static bool vma_is_heap(const struct vm_area_struct *vma)
@@ -295,7 +301,8 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss, bo
 		   mss->shared_clean >> 10, mss->shared_dirty >> 10, mss->private_clean >> 10,
 		   mss->private_dirty >> 10, mss->referenced >> 10, mss->anonymous >> 10, 0UL, 0UL,
 		   mss->anonymous_thp >> 10, mss->shmem_thp >> 10, mss->file_thp >> 10, 0UL, 0UL,
-		   mss->swap >> 10, (unsigned long)(mss->swap_pss >> (10 + PSS_SHIFT)), 0UL);
+		   mss->swap >> 10, (unsigned long)(mss->swap_pss >> (10 + PSS_SHIFT)),
+		   (unsigned long)(mss->pss_locked >> (10 + PSS_SHIFT)));
 }
 
 /* Linux's VmFlags mnemonics for the flags foliOS has, in Linux's order. */
@@ -303,12 +310,13 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 {
 	unsigned long f = vma->vm_flags;
 
-	seq_printf(m, "VmFlags: %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
+	seq_printf(m, "VmFlags: %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", f & VM_READ ? "rd " : "",
 		   f & VM_WRITE ? "wr " : "", f & VM_EXEC ? "ex " : "", f & VM_SHARED ? "sh " : "",
 		   f & VM_MAYREAD ? "mr " : "", f & VM_MAYWRITE ? "mw " : "",
 		   f & VM_MAYEXEC ? "me " : "", f & VM_MAYSHARE ? "ms " : "",
-		   f & VM_GROWSDOWN ? "gd " : "", f & VM_PFNMAP ? "pf " : "", f & VM_IO ? "io " : "",
-		   f & VM_DONTCOPY ? "dc " : "", f & VM_DONTEXPAND ? "de " : "", f & VM_ACCOUNT ? "ac " : "",
+		   f & VM_GROWSDOWN ? "gd " : "", f & VM_PFNMAP ? "pf " : "", f & VM_LOCKED ? "lo " : "",
+		   f & VM_IO ? "io " : "", f & VM_DONTCOPY ? "dc " : "", f & VM_DONTEXPAND ? "de " : "",
+		   f & VM_LOCKONFAULT ? "lf " : "", f & VM_ACCOUNT ? "ac " : "",
 		   f & VM_NORESERVE ? "nr " : "",
 		   f & VM_WIPEONFORK ? "wf " : "", f & VM_DONTDUMP ? "dd " : "",
 		   f & VM_SOFTDIRTY ? "sd " : "", f & VM_HUGEPAGE ? "hg " : "",
@@ -418,7 +426,8 @@ int numa_maps_show(struct seq_file *m, void *v)
 /*
  * status's memory lines (Linux's task_mem), while a task uses the mm
  * bound to inode (none after it exited): VmRSS is anon + file + shmem
- * pages mapped (Linux's get_mm_rss), VmHWM its peak.
+ * pages mapped (Linux's get_mm_rss), VmHWM its peak, VmLck the size of
+ * its VM_LOCKED VMAs (Linux's locked_vm).
  */
 void task_mem(struct seq_file *m, struct inode *inode)
 {
@@ -440,9 +449,10 @@ void task_mem(struct seq_file *m, struct inode *inode)
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma_is_stack(vma))
 			stack += (vma->vm_end - vma->vm_start) >> 10;
-	seq_printf(m, "VmSize:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
-		   "RssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\n"
-		   "VmSwap:\t%8lu kB\n", size, MAX(READ_ONCE(mm->hiwater_rss), rss) * kb, rss * kb,
+	seq_printf(m, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\n"
+		   "RssAnon:\t%8lu kB\nRssFile:\t%8lu kB\nRssShmem:\t%8lu kB\nVmData:\t%8lu kB\n"
+		   "VmStk:\t%8lu kB\nVmSwap:\t%8lu kB\n", size, mm_locked_vm(mm) * kb,
+		   MAX(READ_ONCE(mm->hiwater_rss), rss) * kb, rss * kb,
 		   anon * kb, file * kb, shmem * kb, data, stack, swap * kb);
 	proc_mm_unlock(mm);
 }

@@ -16,6 +16,7 @@ static const struct {
 	enum node_stat_item item;
 	unsigned long unit;             /* pages per unit shown */
 } vmstat_levels[] = {
+	{ "nr_mlock", NR_MLOCK, 1 },            /* a zone counter in Linux: first */
 	{ "nr_inactive_anon", NR_INACTIVE_ANON, 1 },
 	{ "nr_active_anon", NR_ACTIVE_ANON, 1 },
 	{ "nr_inactive_file", NR_INACTIVE_FILE, 1 },

@@ -213,7 +213,27 @@ int vm_enough_memory(unsigned long pages);
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long prot);
 int do_madvise(struct mm_struct *mm, unsigned long start, unsigned long len, int advice);
 bool madvise_need_mmap_write(int behavior);
-void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
+int __mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len,
+		  bool ignore_errors);
+
+/*
+ * Fault in [start, start + len) for MAP_POPULATE, a locked mmap or brk,
+ * mlockall (Linux's mm_populate): what fails is left as it is — the
+ * mapping has succeeded.  mmap_lock held for read.
+ */
+static inline void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	__mm_populate(mm, start, len, true);
+}
+
+/* mlock.c: the mlock system calls' work, and RLIMIT_MEMLOCK. */
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long flags);
+int do_munlock(struct mm_struct *mm, unsigned long start, unsigned long len);
+int do_mlockall(struct mm_struct *mm, int flags);
+int do_munlockall(struct mm_struct *mm);
+unsigned long mm_locked_vm(struct mm_struct *mm);
+bool can_do_mlock(void);
+bool mlock_future_ok(struct mm_struct *mm, unsigned long flags, unsigned long len);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 

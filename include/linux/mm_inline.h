@@ -37,7 +37,7 @@ static inline bool folio_evictable(const struct folio *folio)
 {
 	struct address_space *mapping = folio_test_anon(folio) ? NULL : folio->mapping;
 
-	return !(mapping && mapping_unevictable(mapping));
+	return !(mapping && mapping_unevictable(mapping)) && !folio_test_mlocked(folio);
 }
 
 /* The list the folio's flags name (Linux's folio_lru_list). */

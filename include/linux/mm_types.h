@@ -91,6 +91,7 @@ enum pageflags {
 	PG_active,       /* ... the active one of its kind */
 	PG_referenced,   /* used once since reclaim last looked (folio_mark_accessed) */
 	PG_unevictable,  /* ... the unevictable one: mlocked, or its file keeps every page */
+	PG_mlocked,      /* mapped by a VM_LOCKED VMA (mm/mlock.c): reclaim must leave it */
 	NR_PAGEFLAGS,
 };
 
@@ -130,6 +131,7 @@ struct mm_struct {
 	unsigned long start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;   /* exec's strings on the stack */
 	unsigned long mmap_base;        /* mmap() without a hint searches below */
+	unsigned long def_flags;        /* VM_LOCKED_MASK bits every new VMA gets (mlockall's MCL_FUTURE) */
 	struct file *exe_file;          /* the program exec loaded (/proc/<pid>/exe); mmap_lock */
 	long rss_anon;                  /* anon pages mapped by this mm (RssAnon), a PMD counts 512 */
 	long rss_file;                  /* page-cache pages of files but shmem mapped (RssFile) */
@@ -199,10 +201,11 @@ struct vm_area_struct {
 #define VM_DATA_DEFAULT_FLAGS (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
 #define VM_GROWSDOWN    0x100UL
 #define VM_PFNMAP       0x00000400UL    /* pages without struct page use: special PTEs only */
-#define VM_LOCKED       0x00002000UL    /* mlock: its pages stay in memory */
+#define VM_LOCKED       0x00002000UL    /* mlock: its pages stay in RAM (mm/mlock.c) */
 #define VM_IO           0x00004000UL    /* not memory: no GUP, no core dump */
 #define VM_DONTCOPY     0x00020000UL    /* MADV_DONTFORK: fork leaves it out */
 #define VM_DONTEXPAND   0x00040000UL    /* mremap cannot grow it */
+#define VM_LOCKONFAULT  0x00080000UL    /* with VM_LOCKED: lock pages as they fault, populate nothing */
 #define VM_ACCOUNT      0x00100000UL    /* private writable memory, charged to the commit */
 #define VM_NORESERVE    0x00200000UL    /* MAP_NORESERVE: never charged */
 #define VM_WIPEONFORK   0x02000000UL    /* MADV_WIPEONFORK: the child's copy starts empty */
@@ -210,6 +213,9 @@ struct vm_area_struct {
 #define VM_SOFTDIRTY    0x08000000UL    /* all of it soft-dirty: new since clear_refs 4 */
 #define VM_HUGEPAGE     0x20000000UL    /* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE   0x40000000UL    /* MADV_NOHUGEPAGE */
+#define VM_LOCKED_MASK  (VM_LOCKED | VM_LOCKONFAULT)
+/* Mappings that are not plain memory: mlock leaves them unlocked (Linux's VM_SPECIAL). */
+#define VM_SPECIAL      (VM_IO | VM_DONTEXPAND | VM_PFNMAP)
 
 /*
  * What a fault came to (Linux's vm_fault_t and enum vm_fault_reason, its
@@ -302,7 +308,11 @@ struct folio {
 			};
 			atomic_t _mapcount;
 			atomic_t _refcount;
-			unsigned long memcg_data;
+			union {
+				unsigned long memcg_data;
+				/* how many locked VMAs map it whole: mm/mlock.c, under mlock_lock */
+				unsigned int mlock_count;
+			};
 		};
 		struct page page;
 	};

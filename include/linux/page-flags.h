@@ -154,6 +154,7 @@ FOLIO_FLAG(lru, PG_lru)
 FOLIO_FLAG(active, PG_active)
 FOLIO_FLAG(referenced, PG_referenced)
 FOLIO_FLAG(unevictable, PG_unevictable)
+FOLIO_FLAG(mlocked, PG_mlocked)
 #undef FOLIO_FLAG
 
 /* Clear the flag and say whether it was set, atomically (Linux's folio_test_clear_X). */
@@ -166,6 +167,17 @@ FOLIO_TEST_CLEAR_FLAG(lru, PG_lru)
 FOLIO_TEST_CLEAR_FLAG(active, PG_active)
 FOLIO_TEST_CLEAR_FLAG(referenced, PG_referenced)
 #undef FOLIO_TEST_CLEAR_FLAG
+
+/* PG_mlocked changes under no lock: whoever flips it accounts NR_MLOCK (mm/mlock.c). */
+static inline bool folio_test_set_mlocked(struct folio *folio)
+{
+	return test_and_set_bit(PG_mlocked, &folio->flags);
+}
+
+static inline bool folio_test_clear_mlocked(struct folio *folio)
+{
+	return test_and_clear_bit(PG_mlocked, &folio->flags);
+}
 
 /*
  * The folio lock (PG_locked, Linux's): held to add, remove, truncate or

@@ -93,6 +93,11 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		unsigned long flags, unsigned long new_addr);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
+long sys_mlock(unsigned long start, size_t len);
+long sys_mlock2(unsigned long start, size_t len, int flags);
+long sys_munlock(unsigned long start, size_t len);
+long sys_mlockall(int flags);
+long sys_munlockall(void);
 long sys_process_madvise(int pidfd, const void *uvec, unsigned long vlen, int advice,
 			 unsigned int flags);
 long sys_msync(unsigned long start, size_t len, int flags);

@@ -4,7 +4,8 @@
  * AnonHugePages; the page cache's: NR_FILE_PAGES Cached (with Shmem),
  * NR_SHMEM Shmem, NR_SHMEM_THPS ShmemHugePages, NR_FILE_MAPPED Mapped,
  * NR_FILE_DIRTY Dirty, NR_SHMEM_PMDMAPPED ShmemPmdMapped,
- * NR_FILE_PMDMAPPED FilePmdMapped, NR_SWAPCACHE SwapCached.  Updated with atomics; no lock.
+ * NR_FILE_PMDMAPPED FilePmdMapped, NR_SWAPCACHE SwapCached, NR_MLOCK Mlocked.
+ * Updated with atomics; no lock.
  */
 #ifndef _LINUX_VMSTAT_H
 #define _LINUX_VMSTAT_H
@@ -32,6 +33,7 @@ enum node_stat_item {
 	NR_UNEVICTABLE,         /* Unevictable */
 	NR_ISOLATED_ANON,       /* taken off the anon lists by reclaim for now */
 	NR_ISOLATED_FILE,       /* ... off the file lists */
+	NR_MLOCK,               /* pages of PG_mlocked folios (Mlocked; a zone counter in Linux) */
 	NR_VM_NODE_STAT_ITEMS,
 };
 

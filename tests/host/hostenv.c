@@ -15,6 +15,7 @@
 #include "linux/uaccess.h"
 #include "linux/swap.h"
 #include "linux/errno.h"
+#include "linux/capability.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,12 @@ unsigned long rlimit(unsigned int resource)
 unsigned long rlimit_max(unsigned int resource)
 {
 	return host_rlimit[resource][1];
+}
+
+/* The host tests run as root with every capability (mm/mlock.c asks for CAP_IPC_LOCK). */
+bool capable(int cap)
+{
+	return true;
 }
 
 /* Fault injection's task filter: the host tests have no tasks. */

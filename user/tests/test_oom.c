@@ -3,10 +3,13 @@
  * than the machine has is killed (SIGKILL) — not the kernel; so is one
  * that mallocs and touches until malloc fails; a fork storm ends with fork
  * failing (EAGAIN or ENOMEM) or with the storm killed (its COW fault found
- * no page first).  Afterwards MemFree is back where it was.
+ * no page first).  Afterwards MemFree is back where it was — the test
+ * locks its own memory first (mlockall), so that reclaim under the hogs'
+ * pressure cannot move its pages to swap and back meanwhile.
  * The fork storm runs only on small machines (--mem 64M, run-all does).
  */
 #include "thp_util.h"
+#include <sys/mman.h>
 #include <errno.h>
 #include <signal.h>
 #include <time.h>
@@ -129,9 +132,12 @@ static long settled_free_kb(long want)
 
 int main(void)
 {
-	long before = free_kb(), total = meminfo_kb("MemTotal"), after;
+	long before, total = meminfo_kb("MemTotal"), after;
 	size_t touched, mallocd, children;
 	int st;
+
+	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);      /* the hogs, its children, are not */
+	before = free_kb();
 
 	st = in_child(touch_too_much, &touched);
 	ok(st == 128 + SIGKILL, "touching twice the RAM: killed by SIGKILL (status %d)", st);

@@ -216,9 +216,11 @@ static void test_dontneed_split(void)
 }
 
 /*
- * Memory pressure: a child keeps a partially mapped folio; another child
- * allocates until the buddy is empty.  The fault path drains the deferred
- * split queue before it gives up, so the queued folio is split.
+ * Memory pressure: a child keeps a partially mapped folio, its half
+ * mlocked (reclaim must not send it to swap: the check reads its PFN);
+ * another child allocates more than RAM and swap hold.  Reclaim shrinks
+ * the deferred split queue on its way (Linux's shrinker), so the queued
+ * folio is split before the OOM killer ends the hog.
  */
 static void test_pressure(void)
 {
@@ -234,6 +236,7 @@ static void test_pressure(void)
 
 		close(fds[0]);
 		munmap(p, PMD_SIZE / 2);
+		mlock(p + PMD_SIZE / 2, PMD_SIZE / 2);
 		pfn = pfn_of(p + PMD_SIZE / 2);
 		write(fds[1], &pfn, sizeof(pfn));
 		pause();

@@ -18,6 +18,7 @@ struct __user_cap_data_struct {
 #define CAP_CHOWN            0
 #define CAP_FOWNER           3
 #define CAP_SETPCAP          8
+#define CAP_IPC_LOCK         14      /* mlock past RLIMIT_MEMLOCK */
 #define CAP_SYS_CHROOT       18
 #define CAP_SYS_ADMIN        21
 #define CAP_SYS_BOOT         22

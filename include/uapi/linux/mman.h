@@ -32,6 +32,12 @@
 #define MS_INVALIDATE           2
 #define MS_SYNC                 4       /* write the range of a shared file mapping back */
 
+#define MLOCK_ONFAULT           0x01    /* mlock2: lock pages as they fault, populate nothing */
+
+#define MCL_CURRENT             1       /* mlockall: lock what is mapped now */
+#define MCL_FUTURE              2       /* ... and what is mapped later */
+#define MCL_ONFAULT             4       /* ... each page only once it faults */
+
 #define MREMAP_MAYMOVE          1
 #define MREMAP_FIXED            2
 #define MREMAP_DONTUNMAP        4

@@ -40,6 +40,16 @@ static inline bool test_and_clear_bit(unsigned int nr, volatile unsigned long *a
 	return old;
 }
 
+/* Atomically set bit nr; return its old value (Linux's test_and_set_bit). */
+static inline bool test_and_set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	bool old;
+
+	__asm__ __volatile__("lock btsq %2, %0" : "+m"(*addr), "=@ccc"(old)
+			     : "Ir"((unsigned long)nr) : "memory");
+	return old;
+}
+
 /* Non-atomic variants: only for a word nobody else can see yet (a new folio). */
 static inline void __set_bit(unsigned int nr, volatile unsigned long *addr)
 {

@@ -25,6 +25,11 @@ static inline bool test_and_clear_bit(unsigned int nr, volatile unsigned long *a
 	return (__atomic_fetch_and(addr, ~(1UL << nr), __ATOMIC_SEQ_CST) >> nr) & 1;
 }
 
+static inline bool test_and_set_bit(unsigned int nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_or(addr, 1UL << nr, __ATOMIC_SEQ_CST) >> nr) & 1;
+}
+
 static inline void __set_bit(unsigned int nr, volatile unsigned long *addr)
 {
 	*addr |= 1UL << nr;
