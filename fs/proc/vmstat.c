@@ -30,6 +30,7 @@ static const struct {
 static const char *const vmstat_events[NR_VM_EVENT_ITEMS] = {
 	[PSWPIN] = "pswpin",
 	[PSWPOUT] = "pswpout",
+	[OOM_KILL] = "oom_kill",
 	[THP_SWPOUT] = "thp_swpout",
 	[THP_SWPOUT_FALLBACK] = "thp_swpout_fallback",
 };

@@ -95,6 +95,7 @@ long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long addr, unsigned long len, int advice);
 long sys_process_madvise(int pidfd, const void *uvec, unsigned long vlen, int advice,
 			 unsigned int flags);
+long sys_process_mrelease(int pidfd, unsigned int flags);
 long sys_msync(unsigned long start, size_t len, int flags);
 long sys_swapon(const char *specialfile, int swap_flags);
 long sys_swapoff(const char *specialfile);
