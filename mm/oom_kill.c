@@ -306,15 +306,16 @@ static void oom_kill_process(struct task_struct *victim, struct oom_victim *v)
 
 /*
  * Log a kill in Linux's words, the sizes as the victim's mm has them now.
- * VmSize needs the mmap_lock: trylocked, 0 when busy (its owner may be
- * waiting for the oom_lock we hold).
+ * VmSize needs the mmap_lock: trylocked (a reader more if the caller holds
+ * it, current being the victim), 0 when busy — its owner may be waiting
+ * for the oom_lock we hold.
  */
 static void oom_report_kill(const struct oom_victim *v)
 {
 	struct mm_struct *mm = v->mm;
 	unsigned long total_vm = 0;
 
-	if (mm != current->mm && mmap_read_trylock(mm)) {
+	if (mmap_read_trylock(mm)) {
 		total_vm = mm_vm_pages(mm, false);
 		mmap_read_unlock(mm);
 	}
