@@ -404,7 +404,7 @@ void pagefault_out_of_memory(void)
 	if (!out_of_memory(&oc)) {
 		pr_err("Out of memory: nothing else to kill, killing the faulting process %d (%s)\n",
 		       current->tgid, current->comm);
-		send_sig(SIGKILL, current, 1);
+		force_sig_fault(SIGKILL, SI_KERNEL, 0);        /* PID 1 too: it ignores a plain SIGKILL */
 		return;
 	}
 	j = jiffies;

@@ -8,7 +8,8 @@
  * the -17..15 scale.  With no swap, three children fill the memory: a big
  * one at oom_score_adj -500, a smaller one at +300, and one at -1000 that
  * asks for more than is left — the +300 one is killed (SIGKILL), the
- * others finish, and /proc/vmstat's oom_kill counts it.
+ * others finish, and /proc/vmstat's oom_kill counts it.  On foliOS, when
+ * nothing else is killable, the faulting process itself is killed.
  * process_mrelease: EINVAL for flags or a process that is not dying,
  * EBADF for an fd that is no pidfd, ESRCH for a zombie; on a child just
  * SIGKILLed it returns 0 — on foliOS once the child's memory is back
@@ -138,6 +139,8 @@ static void end(pid_t pid)
 		waitpid(pid, NULL, 0);
 	}
 }
+
+static int on_folios(void);
 
 static void check_scores(void)
 {
@@ -282,6 +285,49 @@ static void check_kill(void)
 	   kills, vmstat_oom_kill());
 }
 
+/* Write adj to /proc/<pid>/oom_score_adj: 0 or -1. */
+static int set_adj_of(pid_t pid, int adj)
+{
+	char path[64], s[16];
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	snprintf(s, sizeof(s), "%d\n", adj);
+	return write_text(path, s);
+}
+
+/*
+ * Nothing killable: this process and its parent (the runner) at -1000,
+ * PID 1 never a victim, and a child at -1000 touching twice the RAM.  The
+ * child that faults is killed itself (SIGKILL), the machine goes on.
+ * foliOS's promise only: Linux panics there ("System is deadlocked on
+ * memory"), so this runs only on foliOS, without swap.
+ */
+static void check_nothing_killable(void)
+{
+	pid_t parent = getppid(), hog;
+	int st;
+
+	if (!on_folios() || meminfo_kb("SwapTotal") != 0 || parent == 1) {
+		skip("nothing killable: foliOS only (Linux panics), without swap, under a runner");
+		return;
+	}
+	set_adj(-1000);
+	set_adj_of(parent, -1000);
+	hog = xfork();
+	if (!hog) {
+		size_t len = (size_t)meminfo_kb("MemTotal") * 2048;
+		char *p = map_beyond_ram(len);
+
+		for (size_t off = 0; p && off < len; off += PAGE)
+			p[off] = 1;
+		_exit(3);
+	}
+	st = wait_bounded(hog);
+	set_adj_of(parent, 0);
+	set_adj(0);
+	ok(st == 128 + SIGKILL, "nothing killable: the faulting process itself is killed (status %d)", st);
+}
+
 static void check_mrelease_errors(void)
 {
 	pid_t pid = holder(64, 0, 1);
@@ -368,5 +414,6 @@ int main(void)
 	check_mrelease_errors();
 	check_mrelease();
 	check_kill();
+	check_nothing_killable();
 	return tap_done();
 }
