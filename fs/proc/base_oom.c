@@ -57,6 +57,7 @@ static int read_oom_score_adj(struct inode *inode, short *adj)
 	return t ? 0 : -ESRCH;
 }
 
+/* oom_score_adj as written, -1000..1000. */
 int oom_score_adj_show(struct seq_file *m, void *v)
 {
 	short adj;
@@ -164,6 +165,7 @@ out:
 	return err;
 }
 
+/* oom_score_adj: an integer -1000..1000 (else EINVAL), set_oom_adj()'s rules. */
 int oom_score_adj_store(struct file *file, char *buf, size_t len)
 {
 	int adj, err = parse_int(buf, &adj);
