@@ -174,7 +174,7 @@ run: all
 HOST_CFLAGS := $(CFLAGS_COMMON) -DCONFIG_SLUB_DEBUG=1 -O1 -Itests/host/include -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 HOST_MM := $(filter-out mm/ktest_%.c mm/syscalls.c mm/mincore.c mm/msync.c mm/swapfile.c mm/swapfile_unuse.c mm/page_io.c mm/gup.c mm/gup_test.c mm/mempolicy.c mm/shmem.c \
-	mm/shmem_fs.c mm/shmem_file.c mm/shmem_swap.c mm/memfd.c mm/vmscan_kswapd.c mm/page_alloc_slowpath.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c lib/chacha.c kernel/locking/rwsem.c
+	mm/shmem_fs.c mm/shmem_file.c mm/shmem_swap.c mm/memfd.c mm/vmscan_kswapd.c mm/page_alloc_slowpath.c mm/oom_kill.c,$(wildcard mm/*.c)) lib/ida.c lib/xarray.c lib/chacha.c kernel/locking/rwsem.c
 HOST_LIB := $(HOST_MM) tests/host/hostenv.c tests/host/hostswap.c tests/host/softmmu.c arch/x86_64/return_hook.c
 HOST_TESTS := $(patsubst tests/host/test_%.c,$(B)/host/test_%,$(wildcard tests/host/test_*.c))
 # The host tests' mm/ objects, compiled once per variant and linked into each.

@@ -215,9 +215,12 @@ static int alloc_signal_struct(struct task_struct *t)
 	sig->sigcnt = 1;
 	sig->nr_threads = sig->live = 1;
 	rlimits_init(sig, current->signal);     /* init's parent is the idle task: none */
-	if (current->signal)    /* orphans may have a subreaper above (Linux's copy_signal) */
+	if (current->signal) {  /* orphans may have a subreaper above (Linux's copy_signal) */
 		sig->has_child_subreaper = current->signal->has_child_subreaper ||
 					   current->signal->is_child_subreaper;
+		sig->oom_score_adj = current->signal->oom_score_adj;
+		sig->oom_score_adj_min = current->signal->oom_score_adj_min;
+	}
 	INIT_LIST_HEAD(&sig->thread_head);
 	INIT_LIST_HEAD(&sig->shared_pending.list);
 	INIT_LIST_HEAD(&sig->posix_timers);     /* fork inherits no POSIX timer */
@@ -239,6 +242,8 @@ static void put_signal_struct(struct signal_struct *sig)
 		return;
 	__exit_itimers(sig);
 	flush_sigqueue(&sig->shared_pending);
+	if (sig->oom_mm)
+		mmdrop(sig->oom_mm);    /* an OOM victim's (mark_oom_victim) */
 	kfree(sig);
 }
 

@@ -212,6 +212,7 @@ static const syscall_fn syscall_table[__NR_syscalls] = {
 	__SYSCALL(__NR_memfd_create, sys_memfd_create),
 	__SYSCALL(__NR_pidfd_open, sys_pidfd_open),
 	__SYSCALL(__NR_process_madvise, sys_process_madvise),
+	__SYSCALL(__NR_process_mrelease, sys_process_mrelease),
 	__SYSCALL(__NR_chroot, sys_chroot),
 	__SYSCALL(__NR_faccessat2, sys_faccessat2),
 	__SYSCALL(__NR_clone3, sys_clone3),

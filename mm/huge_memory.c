@@ -44,9 +44,10 @@
 #include "linux/vmstat.h"
 #include "linux/spinlock.h"
 
-/* Keep table for a later split of the PMD leaf just made in mm. */
+/* Keep table for a later split of the PMD leaf just made in mm (it counts in mm's page tables). */
 void pgtable_trans_huge_deposit(struct mm_struct *mm, pte_t *table)
 {
+	mm_add_pgtables(mm, 1);
 	spin_lock(&mm->page_table_lock);
 	list_add(&virt_to_page(table)->lru, &mm->pgtables_deposited);
 	spin_unlock(&mm->page_table_lock);
@@ -62,6 +63,7 @@ static pte_t *pgtable_trans_huge_withdraw(struct mm_struct *mm)
 	page = list_first_entry(&mm->pgtables_deposited, struct page, lru);
 	list_del(&page->lru);
 	spin_unlock(&mm->page_table_lock);
+	mm_add_pgtables(mm, -1);
 	page->lru.next = page->lru.prev = NULL;
 	return page_address(page);
 }

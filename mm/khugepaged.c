@@ -133,6 +133,7 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr, p
 	table = pte_offset_kernel(pmd, haddr);
 	/* Linux's pmdp_collapse_flush: no CPU may use the old PTEs once their pages go. */
 	pmdp_huge_get_and_clear(mm, haddr, pmd);
+	mm_add_pgtables(mm, -1);        /* unhooked here; the deposit below counts it again */
 	flush_tlb_range(vma, haddr, haddr + HPAGE_PMD_SIZE);
 	rss = __collapse_huge_page_copy(table, new, vma, haddr);
 	folio_add_new_anon_rmap(new, vma, haddr, RMAP_EXCLUSIVE);

@@ -459,7 +459,10 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 
 /*
  * Unmap everything and free the VMAs (exit, exec), in one fullmm gather:
- * a CPU may still have the mm loaded lazily until the final flush.
+ * a CPU may still have the mm loaded lazily until the final flush.  Then
+ * the mm is MMF_OOM_SKIP, as Linux's: an OOM victim that got this far has
+ * given back what it had, and the OOM killer (mm/oom_kill.c) moves on even
+ * while its zombie waits to be reaped.
  */
 void exit_mmap(struct mm_struct *mm)
 {
@@ -475,5 +478,6 @@ void exit_mmap(struct mm_struct *mm)
 	tlb_finish_mmu(&tlb);
 	mm_free_deposited_tables(mm);
 	mm_put_huge_zero_folio(mm);
+	set_bit(MMF_OOM_SKIP, &mm->flags);
 	mmap_write_unlock(mm);
 }

@@ -117,6 +117,8 @@ static int install_table(struct mm_struct *mm, pgval_t *e, enum pt_level l)
 		/* the zeroed table before the entry that publishes it (Linux's smp_wmb) */
 		smp_store_release(e, mk_table_entry(__pa(next) >> PAGE_SHIFT));
 		pt_account(e, 1);
+		if (mm)
+			mm_add_pgtables(mm, 1);
 		next = NULL;
 	}
 	if (ptl)
@@ -358,6 +360,7 @@ int detach_empty_tables(struct mm_struct *mm, unsigned long addr, enum pt_level 
 	spin_lock(&mm->page_table_lock);
 	n = detach_empty(addr, level, top, tables, to_free);
 	spin_unlock(&mm->page_table_lock);
+	mm_add_pgtables(mm, -n);
 	return n;
 }
 
@@ -408,13 +411,15 @@ void pte_free(pte_t *table)
 }
 
 /*
- * Replace the PMD leaf *pmd by the PTE table "table", filled with the
- * store helpers: the PMD table keeps the same number of entries in use.
+ * Replace the PMD leaf *pmd by the PTE table "table" (a withdrawn deposit),
+ * filled with the store helpers: the PMD table keeps the same number of
+ * entries in use.
  * A release store, as Linux's pmd_install orders it with smp_wmb(): a
  * lockless walker that sees the new entry sees the PTEs in the table.
  */
 void pmd_populate(struct mm_struct *mm, pmd_t *pmd, pte_t *table)
 {
+	mm_add_pgtables(mm, 1);         /* withdrawn from the deposit, counted again here */
 	smp_store_release(&pmd->pmd, mk_table_entry(__pa(table) >> PAGE_SHIFT));
 }
 

@@ -35,6 +35,9 @@
  * linux/rcupdate.h, printk's and lockdep's in linux/printk.h.
  *
  * Sleeping locks (never under a spinlock or the bit lock: might_sleep()):
+ * oom_lock (mutex, mm/oom_kill.c): one OOM killer at a time; taken by
+ * trylock, under a fault's mmap_lock too (an allocation's OOM), and under
+ * it a victim's mmap_lock only by trylock, and tasklist_lock alone.
  * inode->i_rwsem and the fs locks above it, pipe->mutex (include/linux/fs.h),
  * held across user copies, whose faults take
  *   mmap_lock (rwsem, linux/mmap_lock.h): the VMA list; read: faults, gup,

@@ -150,6 +150,13 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
     grep -qE '^ +ok [0-9]+ a tmpfs file larger than RAM' "$out" || ok=FAIL
   result "--mem 64M --swap 128M: OOM kills, fork storm, a tmpfs file larger than RAM, nothing leaks ($name)" \
     $ok "exit $rc, see $out"
+  # Whom the OOM killer chooses: only without swap (test_oom_kill skips it
+  # with swap, as every other run has), on 4 CPUs.
+  out="$log/oom-kill-$name.log"
+  ./run-qemu.sh $flag --mem 128M --smp 4 --timeout 300 --run "/bin/runtests test_oom_kill" </dev/null >"$out" 2>&1
+  rc=$?
+  ok=OK; [ $rc = 0 ] && grep -qE '^ +ok [0-9]+ the OOM killer chose' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" || ok=FAIL
+  result "--mem 128M, no swap, 4 CPUs: the OOM killer's choice, oom_score, process_mrelease ($name)" $ok "exit $rc, see $out"
   # The shadow exact counter (make mapcount-report) on the fork/exec stories:
   # never a false "exclusive"; per-page answers exact only where per-page
   # mapcounts are kept.

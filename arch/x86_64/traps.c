@@ -26,6 +26,7 @@
 #include "linux/smp.h"
 #include "linux/uaccess.h"
 #include "linux/mm.h"
+#include "linux/oom.h"
 
 struct idt_gate {
 	u16 offset_lo, selector;
@@ -114,9 +115,8 @@ static bool access_error(unsigned long error_code, const struct vm_area_struct *
 
 /*
  * What the mm could not do, as do_user_addr_fault reports it (Linux's
- * mm_fault_error): out of memory kills the task (its
- * pagefault_out_of_memory), no page behind a file mapping is SIGBUS, an
- * entry no fault resolves SIGSEGV.
+ * mm_fault_error): out of memory is -ENOMEM (the OOM killer's, below), no
+ * page behind a file mapping is SIGBUS, an entry no fault resolves SIGSEGV.
  */
 static int mm_fault_error(vm_fault_t fault)
 {
@@ -132,7 +132,10 @@ static int mm_fault_error(vm_fault_t fault)
  * the mm resolve it (Linux's do_user_addr_fault).  0 if the access can be
  * retried; -EFAULT if nothing is mapped there (SEGV_MAPERR), -EACCES if
  * the mapping forbids the access (SEGV_ACCERR), -ENXIO if the mapped file
- * has no page there (SIGBUS, BUS_ADRERR), -ENOMEM.
+ * has no page there (SIGBUS, BUS_ADRERR), -ENOMEM from a uaccess copy.
+ * Out of memory in a user-mode fault runs the OOM killer once the
+ * mmap_lock is dropped (Linux's mm_fault_error): 0, the fault is retried
+ * by the return to user mode — or current dies there, if it was chosen.
  */
 static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 {
@@ -158,6 +161,10 @@ static int do_user_addr_fault(struct pt_regs *regs, unsigned long addr)
 	else
 		ret = mm_fault_error(handle_mm_fault(vma, addr, flags));
 	mmap_read_unlock(mm);
+	if (ret == -ENOMEM && user_mode(regs)) {
+		pagefault_out_of_memory();
+		return 0;
+	}
 	return ret;
 }
 
@@ -202,8 +209,7 @@ static void user_fault_signal(const struct pt_regs *regs, unsigned long cr2, int
 	if (ret == -ENXIO)
 		force_sig_fault(SIGBUS, BUS_ADRERR, cr2);
 	else
-		force_sig_fault(ret == -ENOMEM ? SIGKILL : SIGSEGV,
-				ret == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, cr2);
+		force_sig_fault(SIGSEGV, ret == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, cr2);
 }
 
 /*
@@ -225,8 +231,8 @@ static bool uaccess_fault_may_sleep(const struct pt_regs *regs)
 
 /*
  * Page faults.  User addresses go to the mm; what it cannot resolve sends
- * a user task SIGSEGV (SIGBUS past the end of a mapped file, SIGKILL when
- * out of memory), or makes a uaccess copy return -EFAULT.  A uaccess copy
+ * a user task SIGSEGV (SIGBUS past the end of a mapped file; out of memory
+ * is the OOM killer's), or makes a uaccess copy return -EFAULT.  A uaccess copy
  * with page faults disabled (pagefault_disable, linux/uaccess.h) goes to
  * its fixup without the mm.  User mode touching a kernel address gets
  * SIGSEGV.  Other kernel faults are fatal.

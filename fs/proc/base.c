@@ -531,6 +531,8 @@ static const struct proc_dir_entry tgid_base_stuff[] = {
 	{ "numa_maps", numa_maps_show }, { "status", status_show }, { "comm", comm_show },
 	{ "stat", stat_show },
 	{ "make-it-fail", make_it_fail_show, make_it_fail_store },
+	{ "oom_adj", oom_adj_show, oom_adj_store }, { "oom_score", oom_score_show },
+	{ "oom_score_adj", oom_score_adj_show, oom_score_adj_store },
 	{ "pagemap", .proc_fops = &proc_pagemap_operations },
 	{ "clear_refs", clear_refs_show, clear_refs_write },
 	{ "mem", .proc_fops = &proc_mem_operations },
@@ -549,7 +551,8 @@ static const struct proc_dir_entry *pid_entry(struct mm_struct *mm, const char *
 		if (strcmp(name, pde->name))
 			continue;
 		if (!mm && pde->single_show && !pde->write && pde->single_show != status_show &&
-		    pde->single_show != comm_show && pde->single_show != stat_show)
+		    pde->single_show != comm_show && pde->single_show != stat_show &&
+		    pde->single_show != oom_score_show)
 			return &proc_mm_gone;
 		return pde;
 	}

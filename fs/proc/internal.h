@@ -28,6 +28,13 @@ extern const struct file_operations proc_dir_operations;
 struct inode *proc_pid_lookup(const char *path);
 struct task_struct *proc_pid_task(const char *path, const char **rest);
 
+/* base_oom.c */
+int oom_score_show(struct seq_file *m, void *v);
+int oom_score_adj_show(struct seq_file *m, void *v);
+int oom_score_adj_store(struct file *file, char *buf, size_t len);
+int oom_adj_show(struct seq_file *m, void *v);
+int oom_adj_store(struct file *file, char *buf, size_t len);
+
 /* fd.c */
 struct inode *proc_pid_link_lookup(const char *path);
 

@@ -53,6 +53,7 @@ static const char *const vmstat_events[NR_VM_EVENT_ITEMS] = {
 	[PGSTEAL_ANON] = "pgsteal_anon",
 	[PGSTEAL_FILE] = "pgsteal_file",
 	[PAGEOUTRUN] = "pageoutrun",
+	[OOM_KILL] = "oom_kill",
 	[THP_SWPOUT] = "thp_swpout",
 	[THP_SWPOUT_FALLBACK] = "thp_swpout_fallback",
 };

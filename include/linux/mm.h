@@ -207,6 +207,25 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk);
 long do_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 	       unsigned long new_len, unsigned long flags, unsigned long new_addr);
 void exit_mmap(struct mm_struct *mm);
+
+/*
+ * Bytes of page tables mm holds (Linux's mm_pgtables_bytes, its OOM
+ * score's third part): its PUD, PMD and PTE tables and the PTE tables
+ * deposited for PMD leaves, not the root.  mm_add_pgtables() moves it by
+ * nr whole tables as they are hooked in or deposited (nr > 0) and
+ * unhooked or withdrawn (Linux's mm_inc_nr_ptes/pmds/puds and decs).
+ */
+static inline unsigned long mm_pgtables_bytes(const struct mm_struct *mm)
+{
+	long bytes = atomic_long_read(&mm->pgtables_bytes);
+
+	return bytes > 0 ? bytes : 0;
+}
+
+static inline void mm_add_pgtables(struct mm_struct *mm, long nr)
+{
+	atomic_long_add(nr * (long)PAGE_SIZE, &mm->pgtables_bytes);
+}
 unsigned long mm_vm_pages(struct mm_struct *mm, bool data_only);
 bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages);
 int vm_enough_memory(unsigned long pages);

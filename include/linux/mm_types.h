@@ -137,6 +137,7 @@ struct mm_struct {
 	long rss_file;                  /* page-cache pages of files but shmem mapped (RssFile) */
 	long rss_shmem;                 /* shmem pages mapped (RssShmem) */
 	long rss_swap;                  /* swap entries in its page tables (VmSwap, Linux's MM_SWAPENTS) */
+	atomic_long_t pgtables_bytes;   /* its PTE/PMD/PUD tables, deposited ones too (VmPTE; the OOM score) */
 	struct list_head mmlist;        /* on swap_mmlist once it has had a swap entry (try_to_unuse) */
 	long hiwater_rss;               /* the RSS's peak before its last fall (VmHWM) */
 	struct list_head pgtables_deposited;    /* PTE tables kept for PMD splits */
@@ -158,6 +159,7 @@ static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
 #define MMF_DUMPABLE_MASK 3UL
 #define SUID_DUMP_DISABLE 0
 #define SUID_DUMP_USER  1
+#define MMF_OOM_SKIP    21      /* reaped or torn down: the OOM killer looks past it (mm/oom_kill.c) */
 #define MMF_HUGE_ZERO_PAGE 23   /* holds a reference to the huge zero folio */
 #define MMF_DISABLE_THP 24      /* PR_SET_THP_DISABLE: no THP in any of its VMAs */
 #define MMF_HAS_PINNED  27      /* some page of this mm was ever DMA-pinned */

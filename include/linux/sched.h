@@ -120,6 +120,11 @@ struct signal_struct {
 	unsigned long cnvcsw, cnivcsw;  /* of its reaped children, and of theirs */
 	unsigned long min_flt, maj_flt; /* page faults of its threads that are gone */
 	unsigned long cmin_flt, cmaj_flt;       /* of its reaped children, and of theirs */
+	/* The OOM killer's (mm/oom_kill.c), under tasklist_lock; inherited at fork: */
+	short oom_score_adj;            /* -1000..1000: added to its badness, per mille of RAM+swap */
+	short oom_score_adj_min;        /* what a writer without CAP_SYS_RESOURCE may not go below */
+	struct mm_struct *oom_mm;       /* the mm it held when chosen as a victim (mmgrab), or NULL */
+	unsigned long oom_kill_jiffies; /* when it was chosen: it may resist reaping this long */
 };
 
 #define KSTACK_ORDER    2

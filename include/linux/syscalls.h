@@ -100,6 +100,7 @@ long sys_mlockall(int flags);
 long sys_munlockall(void);
 long sys_process_madvise(int pidfd, const void *uvec, unsigned long vlen, int advice,
 			 unsigned int flags);
+long sys_process_mrelease(int pidfd, unsigned int flags);
 long sys_msync(unsigned long start, size_t len, int flags);
 long sys_swapon(const char *specialfile, int swap_flags);
 long sys_swapoff(const char *specialfile);

@@ -51,8 +51,8 @@ static inline unsigned long global_node_page_state(enum node_stat_item item)
 
 /*
  * Events since boot (Linux's vm_event_item subset, /proc/vmstat's names
- * in vmstat_text[]): pages read from and written to swap, THPs swapped
- * out whole, and split first for want of consecutive slots.  Atomics
+ * in vmstat_text[]): pages read from and written to swap, OOM kills, THPs
+ * swapped out whole, and split first for want of consecutive slots.  Atomics
  * (Linux's are per-CPU, summed when read).
  */
 enum vm_event_item {
@@ -71,6 +71,7 @@ enum vm_event_item {
 	PGSTEAL_ANON,
 	PGSTEAL_FILE,
 	PAGEOUTRUN,             /* kswapd's runs */
+	OOM_KILL,               /* processes the OOM killer chose (mm/oom_kill.c) */
 	THP_SWPOUT,
 	THP_SWPOUT_FALLBACK,
 	NR_VM_EVENT_ITEMS,

@@ -476,6 +476,44 @@ static void test_fork_fault_injection(void **state)
 	assert_true(failures >= 6);             /* both allocators failed at several points */
 }
 
+/* The tables of these mms, deposited ones too, are their pgtables_bytes; the roots are not. */
+static void assert_pgtables_bytes(struct mm_struct *const *mms, int n)
+{
+	unsigned long bytes = 0;
+
+	for (int i = 0; i < n; i++)
+		bytes += mm_pgtables_bytes(mms[i]);
+	assert_int_equal(bytes, (nr_pagetable_pages - n) * PAGE_SIZE);
+}
+
+/*
+ * mm->pgtables_bytes (Linux's mm_pgtables_bytes, part of the OOM badness)
+ * follows each table in and out: a PMD fault's deposit, fork's copies, a
+ * PMD split that hooks the deposit in, munmap's freed tables.
+ */
+static void test_pgtables_bytes(void **state)
+{
+	struct mm_struct *child;
+
+	(void)state;
+	assert_pgtables_bytes(&mm, 1);
+	assert_int_equal(do_mmap(mm, NULL, BASE, 2 * PMD_SIZE, RW, MAP_PRIVATE | MAP_FIXED, 0), BASE);
+	user_write(mm, BASE, 'a');
+	user_write(mm, BASE + PMD_SIZE + 7 * PAGE_SIZE, 'b');
+	assert_true(mm_pgtables_bytes(mm) >= 4 * PAGE_SIZE);   /* PUD, PMD, two deposits at least */
+	assert_pgtables_bytes(&mm, 1);
+	child = dup_mm(mm);
+	assert_non_null(child);
+	assert_pgtables_bytes((struct mm_struct *const[]){ mm, child }, 2);
+	assert_int_equal(do_mprotect(mm, BASE + PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
+	assert_pgtables_bytes((struct mm_struct *const[]){ mm, child }, 2);
+	exit_mmap(child);
+	mmdrop(child);
+	assert_pgtables_bytes(&mm, 1);
+	assert_int_equal(do_munmap(mm, BASE, 2 * PMD_SIZE), 0);
+	assert_pgtables_bytes(&mm, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +528,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rmap_trace_split, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fault_inject, boot, shutdown),
 		cmocka_unit_test_setup_teardown(test_fork_fault_injection, boot, shutdown),
+		cmocka_unit_test_setup_teardown(test_pgtables_bytes, boot, shutdown),
 	};
 
 	return cmocka_run_group_tests_name(VARIANT_LABEL("thp"), tests, NULL, NULL);

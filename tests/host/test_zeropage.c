@@ -129,6 +129,8 @@ static void test_collapse(void **state)
 	assert_int_equal(mm->rss_anon, 256);
 	assert_int_equal(madvise_collapse(vma, BASE, BASE + PMD_SIZE), 0);
 	assert_int_equal(pgtable_lookup((pgd_t *)mm->pgd, BASE, &w), PT_PMD);
+	/* the PTE table left the tree for the deposit: still counted once (the OOM badness) */
+	assert_int_equal(mm_pgtables_bytes(mm), (nr_pagetable_pages - 1) * PAGE_SIZE);
 	assert_int_equal(mm->rss_anon, 512);
 	assert_int_equal(global_node_page_state(NR_ANON_THPS), 512);
 	for (unsigned long i = 0; i < 512; i++)

@@ -1,7 +1,8 @@
 /*
  * Guest test (TAP): out of memory.  A process that touches more memory
  * than the machine has is killed (SIGKILL) — not the kernel; so is one
- * that mallocs and touches until malloc fails; a fork storm ends with fork
+ * that mallocs and touches until malloc fails; a fork storm (at
+ * oom_score_adj 1000, so the OOM killer picks from it) ends with fork
  * failing (EAGAIN or ENOMEM) or with the storm killed (its COW fault found
  * no page first).  Afterwards MemFree is back where it was — the test
  * locks its own memory first (mlockall), so that reclaim under the hogs'
@@ -85,13 +86,19 @@ static void malloc_until_null(void)
 	}
 }
 
-/* Fork until fork fails; the children wait on a pipe, then all exit. */
+/*
+ * Fork until fork fails; the children wait on a pipe, then all exit.  The
+ * storm is at oom_score_adj 1000 (its children inherit it): its processes
+ * are all about as small as the test's runner, and the OOM killer must
+ * choose one of them, not the runner.
+ */
 static void fork_storm(void)
 {
 	int go[2], err = 0;
 	size_t n = 0;
 	char c;
 
+	write_text("/proc/self/oom_score_adj", "1000");
 	xpipe(go, 0);
 	for (;;) {
 		pid_t pid = fork();
