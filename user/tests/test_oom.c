@@ -1,7 +1,7 @@
 /*
  * Guest test (TAP): out of memory.  A process that touches more memory
- * than the machine has is killed (SIGKILL) — not the kernel; so is one
- * that mallocs and touches until malloc fails; a fork storm (at
+ * than the machine has, RAM and swap, is killed (SIGKILL) — not the
+ * kernel; so is one that mallocs and touches until malloc fails; a fork storm (at
  * oom_score_adj 1000, so the OOM killer picks from it) ends with fork
  * failing (EAGAIN or ENOMEM) or with the storm killed (its COW fault found
  * no page first).  Afterwards MemFree is back where it was — the test
@@ -62,7 +62,7 @@ static int in_child(void (*fn)(void), size_t *how_far)
 
 static void touch_too_much(void)
 {
-	size_t len = (size_t)meminfo_kb("MemTotal") * 2048;
+	size_t len = (size_t)(meminfo_kb("MemTotal") * 2 + meminfo_kb("SwapTotal")) * 1024;
 	char *p = map_beyond_ram(len);
 
 	if (!p)
@@ -147,7 +147,7 @@ int main(void)
 	before = free_kb();
 
 	st = in_child(touch_too_much, &touched);
-	ok(st == 128 + SIGKILL, "touching twice the RAM: killed by SIGKILL (status %d)", st);
+	ok(st == 128 + SIGKILL, "touching twice the RAM and all the swap: killed by SIGKILL (status %d)", st);
 	st = in_child(malloc_until_null, &mallocd);
 	ok(st == 128 + SIGKILL || st == 4, "malloc until NULL: killed or NULL (status %d)", st);
 	if (total < 128 * 1024) {
