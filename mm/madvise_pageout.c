@@ -6,8 +6,11 @@
  * them at once (reclaim_pages, mm/vmscan.c): anon and shmem pages to
  * swap, a file's clean pages dropped.  (foliOS has one user, root, who
  * owns every file: Linux's can_do_file_pageout() would allow every file
- * page here.)  A folio on no list (another CPU's batch, or isolated by
- * reclaim) is left alone, as Linux's; this CPU's batch is emptied first.
+ * page here.)  A folio on no list (isolated by reclaim) is left alone,
+ * as Linux's.  Every CPU's LRU batch is emptied first (Linux empties this
+ * CPU's, and skips what another CPU's batch holds: a page the target
+ * process faulted in on another CPU a moment ago; foliOS's batches have
+ * locks, so emptying them all costs a lock each).
  *
  * Only folios this process alone maps are touched — a folio maybe mapped
  * by another mm (the MM owner tracking's "maybe mapped shared" bit, or a
@@ -188,7 +191,7 @@ int madvise_cold_or_pageout(struct vm_area_struct *vma, unsigned long start, uns
 	w->vma = vma;
 	w->pageout = pageout;
 	w->nr = 0;
-	lru_add_drain();
+	lru_add_drain_all();
 	while (addr < end) {
 		unsigned long next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
 		pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);

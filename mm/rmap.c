@@ -77,8 +77,12 @@
  *     i_pages.xa_lock        mm/filemap.c       a page cache's tree, nrpages, its
  *                                               references; a file split's frozen
  *                                               refcount (lookups: RCU, no lock)
- *       split_queue_lock, kmalloc_lock, zone.lock
+ *       split_queue_lock, kmalloc_lock, zone.lock, lru_lock
  *   shmem_swaplist_lock      mm/shmem_swap.c    the inodes with pages in swap
+ *   lruvec->lru_lock   irq   mm/swap.c          the LRU lists, their counts, each
+ *                                               listed folio's PG_lru/active/
+ *                                               unevictable (linux/mmzone.h)
+ *   cpu_fbatches[].lock irq  mm/swap.c          a CPU's batch of folios to be listed
  *   split_queue_lock   irq   mm/deferred_split.c the deferred split queue
  *   mapcount_shadow_lock irq mm/mapcount_shadow.c the shadow exact counter
  *   folio mapcount bit lock  linux/rmap.h       bit FOLIO_MM_IDS_LOCK_BITNUM of
@@ -94,8 +98,9 @@
  * the whole tree and the irq column at run time.  It does not see the bit
  * lock (interrupts stay on; no handler takes it; /proc/lock_stat counts
  * its spins).  Page tables: see linux/pgtable.h for which lock guards which
- * entries; no page-table lock is held across an allocation that may
- * reclaim (deferred_split_scan() takes other mms' locks).  The rmap
+ * entries; no page-table lock, and no spinlock at all, is held across an
+ * allocation that may reclaim (__GFP_DIRECT_RECLAIM: reclaim takes other
+ * mms' rmap and page-table locks, and sleeps for the disk).  The rmap
  * functions drop the bit lock before deferred_split_folio() takes
  * split_queue_lock and before they return, where their observers (the
  * shadow's mapcount_shadow_lock, the trace's rmap_trace_lock) run.

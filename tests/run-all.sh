@@ -74,9 +74,9 @@ disk_found() {
 # seeds' two, which keeps make test within its time budget.
 for name in page-mapcount no-page-mapcount mapcount-pages; do
   case $name in
-    page-mapcount) flag= mk=NO_PAGE_MAPCOUNT=0 ;;
-    no-page-mapcount) flag=--no-page-mapcount mk=NO_PAGE_MAPCOUNT=1 ;;
-    mapcount-pages) flag=--mapcount-pages mk=MAPCOUNT_PAGES=1 ;;
+    page-mapcount) flag= mk=NO_PAGE_MAPCOUNT=0 variant_index=0 ;;
+    no-page-mapcount) flag=--no-page-mapcount mk=NO_PAGE_MAPCOUNT=1 variant_index=1 ;;
+    mapcount-pages) flag=--mapcount-pages mk=MAPCOUNT_PAGES=1 variant_index=2 ;;
   esac
   echo "# ---- $name ----"
   make -s $mk all >"$log/build-$name.log" 2>&1 || { result "build $name" FAIL; continue; }
@@ -141,15 +141,28 @@ for name in page-mapcount no-page-mapcount mapcount-pages; do
   ok=OK; [ "$(tr -d '\r' <"$log/bench-thp-$name.log" | grep -cE '^bench_thp [0-9KMptemd-]+ [a-z-]+ [0-9]+$')" = 16 ] || ok=FAIL
   result "bench_thp runs and every folio kind is backed as intended ($name)" $ok "see $log/bench-thp-$name.log"
   # Out of memory on a small machine: OOM kills, a fork storm, memory back;
-  # and, with twice as much swap as RAM, a tmpfs file larger than RAM.
+  # and, with four times as much swap as RAM, a tmpfs file larger than RAM
+  # and a working set of four times RAM that reclaim keeps alive
+  # (test_reclaim; on four CPUs too, in one variant per run: the variants
+  # take turns by the day of the month).
   out="$log/oom-$name.log"
-  ./run-qemu.sh $flag --mem 64M --swap 128M --timeout 300 \
-    --run "/bin/runtests test_oom test_mm test_fork test_shmem_swap" </dev/null >"$out" 2>&1
+  ./run-qemu.sh $flag --mem 64M --swap 256M --timeout 600 \
+    --run "/bin/runtests test_oom test_mm test_fork test_shmem_swap test_reclaim test_oom_kill" </dev/null >"$out" 2>&1
   rc=$?
   ok=OK; [ $rc = 0 ] && grep -q 'fork storm: [0-9]* children' "$out" && ! grep -qE 'leak:|WARNING|BUG' "$out" &&
-    grep -qE '^ +ok [0-9]+ a tmpfs file larger than RAM' "$out" || ok=FAIL
-  result "--mem 64M --swap 128M: OOM kills, fork storm, a tmpfs file larger than RAM, nothing leaks ($name)" \
+    grep -qE '^ +ok [0-9]+ a tmpfs file larger than RAM' "$out" &&
+    grep -qE '^ +ok [0-9]+ a working set of 4x RAM' "$out" || ok=FAIL
+  result "--mem 64M --swap 256M: OOM kills, fork storm, a tmpfs file larger than RAM, a 4x-RAM working set, nothing leaks ($name)" \
     $ok "exit $rc, see $out"
+  grep -a '# [0-9]* MiB over 3 processes' "$out" | sed 's/^ *# /# test_reclaim ('"$name"'): /'
+  if [ "$(( $(date +%-d) % 3 ))" = "$variant_index" ]; then
+    out="$log/reclaim-smp4-$name.log"
+    ./run-qemu.sh $flag --smp 4 --mem 64M --swap 256M --timeout 600 --run "/bin/runtests test_reclaim" </dev/null >"$out" 2>&1
+    rc=$?
+    ok=OK; [ $rc = 0 ] && ! grep -qE 'leak:|WARNING|BUG' "$out" && grep -qE '^ +ok [0-9]+ a working set of 4x RAM' "$out" || ok=FAIL
+    result "--smp 4 --mem 64M --swap 256M: a 4x-RAM working set survives reclaim on four CPUs ($name)" $ok "exit $rc, see $out"
+    grep -a '# [0-9]* MiB over 3 processes' "$out" | sed 's/^ *# /# test_reclaim ('"$name"', 4 CPUs): /'
+  fi
   # Whom the OOM killer chooses: only without swap (test_oom_kill skips it
   # with swap, as every other run has), on 4 CPUs.
   out="$log/oom-kill-$name.log"
@@ -296,9 +309,10 @@ if [ -x "$peer" ] && ls /boot/vmlinuz-* >/dev/null 2>&1; then
   # test_blockdev, test_swapon and test_swap need the disk: the peer's --swap
   # (its init swaps the disk on; the first two swap it off first, as Linux
   # refuses writes; test_swap pages out to it);
-  # test_shmem_swap a tmpfs too; test_mlock its MADV_PAGEOUT check, and THP (--mem 1G)
-  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap test_mlock; do
-    case $t in test_shmem_swap) mounts=--mounts ;; test_mlock) mounts="--mounts --mem 1G" ;; *) mounts= ;; esac
+  # test_shmem_swap a tmpfs too; test_mlock its MADV_PAGEOUT check, and THP (--mem 1G),
+  # as test_reclaim and test_oom_kill (their 4x-RAM and no-swap checks skip there)
+  for t in test_blockdev test_swapon test_swap test_smp_swap test_shmem_swap test_mlock test_reclaim test_oom_kill; do
+    case $t in test_shmem_swap) mounts=--mounts ;; test_mlock|test_reclaim|test_oom_kill) mounts="--mounts --mem 1G" ;; *) mounts= ;; esac
     timeout 300 "$peer" $mounts --swap 64M build/user/bin/$t </dev/null >"$log/$t-linux.log" 2>&1
     p=$(grep -cE '^ok [0-9]+ [^#]*$' "$log/$t-linux.log"); f=$(grep -cE '^not ok ' "$log/$t-linux.log")
     ok=OK; [ "$p" -gt 1 ] && [ "$f" = 0 ] || ok=FAIL
