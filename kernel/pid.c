@@ -143,6 +143,17 @@ int pidfd_pid(const struct file *file)
 	return file->f_op == &pidfd_fops ? (int)(long)file->private_data : -EBADF;
 }
 
+/* The PID the pidfd fd names (Linux's pidfd_get_pid); -EBADF if fd is no open pidfd. */
+int pidfd_get_pid(int pidfd)
+{
+	struct fd f = fdget(pidfd);
+	int pid = f.file ? pidfd_pid(f.file) : -EBADF;
+
+	if (f.file)
+		fdput(f);
+	return pid;
+}
+
 /*
  * The mappings of the process pidfd names, pinned (mmget_not_zero; the
  * caller mmput()s them): Linux's pidfd_get_task and mm_access.  NULL with
@@ -153,11 +164,8 @@ struct mm_struct *pidfd_get_mm(int pidfd, long *err)
 	struct mm_struct *mm = NULL;
 	struct task_struct *t;
 	unsigned long flags;
-	struct fd f = fdget(pidfd);
-	int pid = f.file ? pidfd_pid(f.file) : -EBADF;
+	int pid = pidfd_get_pid(pidfd);
 
-	if (f.file)
-		fdput(f);
 	*err = pid;
 	if (pid < 0)
 		return NULL;

@@ -511,16 +511,11 @@ long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void *uinfo)
 long sys_pidfd_send_signal(int pidfd, int sig, const void *uinfo, unsigned int flags)
 {
 	siginfo_t info = kill_info(sig, SI_USER);
-	struct fd f;
 	int pid, err = 0;
 
 	if (flags)
 		return -EINVAL;
-	f = fdget(pidfd);
-	if (!f.file)
-		return -EBADF;
-	pid = pidfd_pid(f.file);
-	fdput(f);
+	pid = pidfd_get_pid(pidfd);
 	if (pid < 0)
 		return pid;
 	if (uinfo && copy_from_user(&info, uinfo, sizeof(info)))

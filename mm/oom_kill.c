@@ -428,17 +428,12 @@ long sys_process_mrelease(int pidfd, unsigned int flags)
 	struct task_struct *p, *t;
 	unsigned long irqflags;
 	bool reap = false;
-	struct fd f;
 	long ret = 0;
 	int pid;
 
 	if (flags)
 		return -EINVAL;
-	f = fdget(pidfd);
-	if (!f.file)
-		return -EBADF;
-	pid = pidfd_pid(f.file);
-	fdput(f);
+	pid = pidfd_get_pid(pidfd);
 	if (pid < 0)
 		return pid;
 	spin_lock_irqsave(&tasklist_lock, irqflags);

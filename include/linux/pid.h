@@ -6,6 +6,7 @@ struct file;
 
 int alloc_pid(void);
 int pidfd_pid(const struct file *file);
+int pidfd_get_pid(int pidfd);
 struct mm_struct *pidfd_get_mm(int pidfd, long *err);
 
 #endif
