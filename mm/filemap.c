@@ -441,7 +441,8 @@ static inline struct folio *filemap_get_or_read_folio(struct file *file,
  * after the lookup, as Linux's filemap_read does: a truncation that took
  * the page out before it was found is seen, so no zeros are read past the
  * new end.  No lock is held across the copy, which may fault (ubuf may
- * map this very page): the reference keeps the folio.
+ * map this very page): the reference keeps the folio.  The read is a use
+ * no page table records: folio_mark_accessed tells reclaim.
  */
 static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubuf, bool kernel)
 {
@@ -460,8 +461,10 @@ static long filemap_copy_page(struct file *file, loff_t pos, size_t n, char *ubu
 		memcpy(ubuf, src + (pos & ~PAGE_MASK), n);
 	else if (n)
 		left = copy_to_user(ubuf, src + (pos & ~PAGE_MASK), n);
-	if (folio)
+	if (folio) {
+		folio_mark_accessed(folio);
 		folio_put(folio);
+	}
 	return n && left == n ? -EFAULT : (long)(n - left);
 }
 

@@ -16,7 +16,7 @@
 
 void prep_compound_page(struct page *head, unsigned int order);
 /* mm/page_alloc.c and its slow path, mm/page_alloc_slowpath.c. */
-struct page *get_page_from_freelist(unsigned int order, unsigned long reserve);
+struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long reserve);
 struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 
 /*

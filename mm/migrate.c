@@ -221,6 +221,8 @@ static int __migrate_anon_folio(struct folio *src, struct folio *dst)
 	memcpy(page_address(&dst->page), page_address(&src->page), PAGE_SIZE << order);
 	dst->mapping = src->mapping;
 	dst->index = src->index;
+	/* what the LRU reads (Linux's folio_migrate_flags): dst is nobody else's yet */
+	dst->flags |= src->flags & (BIT(PG_swapbacked) | BIT(PG_active) | BIT(PG_referenced));
 	folio_ref_unfreeze(src, 1);
 	mod_mthp_stat(order, MTHP_STAT_NR_ANON, 1);
 	remove_migration_ptes(src, dst);

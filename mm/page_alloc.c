@@ -226,10 +226,12 @@ void setup_per_zone_wmarks(void)
 /*
  * A block from the free lists if that leaves at least reserve pages free
  * (Linux's get_page_from_freelist and its watermark check); kswapd woken
- * when free memory is, or would be, below the low watermark.  NULL if
- * none.  Takes zone.lock.
+ * when free memory is, or would be, below the low watermark — unless gfp
+ * is a THP's that only takes what is free (GFP_TRANSHUGE_LIGHT: Linux's
+ * has no __GFP_KSWAPD_RECLAIM; reclaim makes free pages, not free 2 MiB
+ * blocks).  NULL if none.  Takes zone.lock.
  */
-struct page *get_page_from_freelist(unsigned int order, unsigned long reserve)
+struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long reserve)
 {
 	struct page *page = NULL;
 	unsigned long flags, free;
@@ -239,7 +241,7 @@ struct page *get_page_from_freelist(unsigned int order, unsigned long reserve)
 		page = __rmqueue_smallest(order);
 	free = zone.free_pages;
 	spin_unlock_irqrestore(&zone.lock, flags);
-	if (!page || free < low_wmark_pages(&zone))
+	if ((!page || free < low_wmark_pages(&zone)) && (gfp & GFP_HIGHUSER_MOVABLE) != GFP_TRANSHUGE_LIGHT)
 		wakeup_kswapd(order);
 	return page;
 }
@@ -257,7 +259,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	if (order > MAX_PAGE_ORDER || should_fail(&fail_page_alloc))
 		return NULL;
-	page = get_page_from_freelist(order, gfp & __GFP_MOVABLE ? min_wmark_pages(&zone) : 0);
+	page = get_page_from_freelist(gfp, order, gfp & __GFP_MOVABLE ? min_wmark_pages(&zone) : 0);
 	if (!page && (gfp & __GFP_DIRECT_RECLAIM))
 		page = __alloc_pages_slowpath(gfp, order);
 	if (!page)

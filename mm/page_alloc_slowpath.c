@@ -50,7 +50,7 @@ struct page *__alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 		unsigned long progress = try_to_free_pages(order);
 		struct oom_control oc = { .gfp_mask = gfp, .order = order };
 
-		page = get_page_from_freelist(order, min_wmark_pages(&zone));
+		page = get_page_from_freelist(gfp, order, min_wmark_pages(&zone));
 		if (page)
 			return page;
 		no_progress = progress ? 0 : no_progress + 1;

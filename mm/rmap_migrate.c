@@ -236,7 +236,10 @@ void try_to_migrate(struct folio *folio, enum ttu_flags flags)
  * PTE, a dirty PTE dirties the folio; flushed from every CPU, then the
  * rmap and references go in one batch, and the mm counts swap entries
  * instead of pages.  False (nothing done) if a page is exclusive and the
- * folio may be pinned, or a slot's count has no room.
+ * folio may be pinned, or a slot's count has no room, or the VMA is
+ * mlocked (VM_LOCKED: the folio is mlocked again and stays, Linux's
+ * "restore the mlock which got missed" — an mlock that came while
+ * reclaim held the folio).
  */
 static bool unmap_pte_run(struct folio *folio, struct vm_area_struct *vma, unsigned long addr,
 			  pte_t *pte, unsigned long i, int nr)
@@ -246,6 +249,10 @@ static bool unmap_pte_run(struct folio *folio, struct vm_area_struct *vma, unsig
 	swp_entry_t entry = folio_swap_entry(folio, i);
 	bool dirty = false;
 
+	if (vma->vm_flags & VM_LOCKED) {
+		mlock_vma_folio(folio, vma, false);
+		return false;
+	}
 	for (int k = 0; k < nr; k++)
 		if (PageAnonExclusive(first + k) && folio_maybe_dma_pinned(folio))
 			return false;
@@ -278,13 +285,15 @@ static bool unmap_pte_run(struct folio *folio, struct vm_area_struct *vma, unsig
 /*
  * rmap_one of try_to_unmap(): the folio's PMD leaves in vma split into
  * PTEs (Linux's TTU_SPLIT_HUGE_PMD: a THP goes to swap as 512 PTE swap
- * entries), then its PTEs to swap entries.  False stops the walk.
+ * entries), then its PTEs to swap entries.  False stops the walk.  In a
+ * VM_LOCKED VMA nothing is split or unmapped: a PMD there keeps the folio
+ * mapped, a PTE stops the walk (unmap_pte_run).
  */
 static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, void *arg)
 {
-	for (unsigned long i = 0; folio_test_pmd_mappable(folio) && i < (unsigned long)folio_nr_pages(folio);
-	     i += HPAGE_PMD_NR)
+	for (unsigned long i = 0; folio_test_pmd_mappable(folio) && !(vma->vm_flags & VM_LOCKED) &&
+	     i < (unsigned long)folio_nr_pages(folio); i += HPAGE_PMD_NR)
 		try_to_migrate_pmd(folio, vma, i, TTU_SPLIT_HUGE_PMD);
 	return folio_walk_vma_ptes(folio, vma, folio_pte_table_runs, unmap_pte_run);
 }

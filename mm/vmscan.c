@@ -83,10 +83,13 @@ static void count_swpout_fallback(struct folio *folio)
 }
 
 /*
- * The large page-cache folio, locked, split to order 0 (Linux 6.1 splits
- * a large shmem folio before it goes to swap): into all[] the pieces, a
- * reference each, looked up while the lock on the first keeps the file
- * from being freed.  The number of pieces, 0 if the split failed.
+ * The isolated large page-cache folio, locked, split to order 0 (Linux
+ * 6.1 splits a large shmem folio before it goes to swap): into all[] the
+ * pieces, a reference each — isolated too, as their head was — looked up
+ * while the lock on the first keeps the file from being freed.  A piece
+ * truncated meanwhile is gone: what the cache holds at its index then is
+ * another folio, not ours to reclaim.  The number of pieces, 0 if the
+ * split failed.
  */
 static unsigned long split_file_folio_pieces(struct folio *folio, struct folio **all)
 {
@@ -97,9 +100,14 @@ static unsigned long split_file_folio_pieces(struct folio *folio, struct folio *
 	if (split_file_folio_to_order(folio, 0))
 		return 0;
 	all[0] = folio;
-	for (unsigned long i = 1; i < nr; i++)
-		if ((all[n] = filemap_get_folio(mapping, index + i)))
-			n++;
+	for (unsigned long i = 1; i < nr; i++) {
+		struct folio *piece = filemap_get_folio(mapping, index + i);
+
+		if (piece == (struct folio *)folio_page(folio, i) && !folio_test_lru(piece))
+			all[n++] = piece;
+		else if (piece)
+			folio_put(piece);
+	}
 	return n;
 }
 
@@ -134,7 +142,7 @@ static unsigned long shrink_split_folio(struct folio *folio, struct scan_control
 			else
 				all[m++] = all[i];
 		}
-		reclaimed = shrink_folio_list(all, m, sc);
+		reclaimed = n - m + shrink_folio_list(all, m, sc);
 	} else {
 		folio_set_active(folio);
 		folio_putback_lru(folio);
@@ -190,8 +198,8 @@ static enum pageout_step shrink_file_folio_unmap(struct folio *folio)
  */
 static enum pageout_step shrink_folio_unmap(struct folio *folio)
 {
-	if (!folio_test_anon(folio))
-		return shrink_file_folio_unmap(folio);
+	if (!folio_test_anon(folio) && !(folio_test_swapcache(folio) && !folio->mapping))
+		return shrink_file_folio_unmap(folio);  /* (a shmem page already moved to swap goes on) */
 	if (folio_test_large(folio) && folio_test_partially_mapped(folio))
 		return PAGEOUT_SPLIT;
 	if (!folio_test_swapcache(folio) && !add_to_swap(folio))

@@ -247,7 +247,8 @@ void shrink_node(struct scan_control *sc)
 		cond_resched();
 	}
 	for (lru = LRU_INACTIVE_ANON; lru <= LRU_INACTIVE_FILE; lru += LRU_FILE)
-		if (inactive_is_low(lruvec, lru))
+		if (inactive_is_low(lruvec, lru) &&     /* no swap: anon cannot go, so no aging (can_age_anon_pages) */
+		    (is_file_lru(lru) || atomic_long_read(&nr_swap_pages) > 0))
 			shrink_active_list(MAX(SWAP_CLUSTER_MAX, lruvec->nr_pages[lru + LRU_ACTIVE] >>
 					   sc->priority), lruvec, sc, lru + LRU_ACTIVE);
 	deferred_split_scan(SWAP_CLUSTER_MAX);

@@ -379,14 +379,16 @@ int main(int argc, char **argv)
 		knobs_restore(knobs);
 		read_meminfo(&after);
 		/*
-		 * Killed leftovers are reaped by init a moment later, and a test
+		 * Killed leftovers are reaped by init a moment later, a test
 		 * killed by a signal, or one that failed (under fault injection:
 		 * a child it gave up on may still be exiting), may have had its
-		 * processes exiting on other CPUs (their mms torn down there): up
-		 * to 2 s for memory to come back.  What never comes back the
-		 * kernel's own check at power-off reports too.
+		 * processes exiting on other CPUs (their mms torn down there),
+		 * and kswapd may still hold folios it took off the LRU while the
+		 * test pressed on memory: up to 2 s for memory to come back.
+		 * What never comes back the kernel's own check at power-off
+		 * reports too.
 		 */
-		for (int w = 0; (leftovers || !WIFEXITED(status) || WEXITSTATUS(status)) && w < 200 &&
+		for (int w = 0; w < 200 &&
 		     (after.free != before.free || after.pagetables != before.pagetables ||
 		      after.slab != before.slab || after.swap_free != before.swap_free); w++) {
 			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);

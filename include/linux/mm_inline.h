@@ -31,13 +31,17 @@ static inline bool folio_is_file_lru(const struct folio *folio)
 
 /*
  * May reclaim take this folio at all (Linux's folio_evictable)?  Not
- * while mlocked, nor when its file keeps every page (AS_UNEVICTABLE).
+ * while mlocked, nor when its file keeps every page (AS_UNEVICTABLE: the
+ * initrd's, whose inodes live for ever).  A swap-backed folio's mapping is
+ * never looked at: its inode may be freed meanwhile (Linux reads it under
+ * RCU), and shmem never keeps its pages.
  */
 static inline bool folio_evictable(const struct folio *folio)
 {
-	struct address_space *mapping = folio_test_anon(folio) ? NULL : folio->mapping;
+	struct address_space *mapping = folio_test_swapbacked(folio) ? NULL : READ_ONCE(folio->mapping);
 
-	return !(mapping && mapping_unevictable(mapping)) && !folio_test_mlocked(folio);
+	return !(mapping && !folio_test_anon(folio) && mapping_unevictable(mapping)) &&
+	       !folio_test_mlocked(folio);
 }
 
 /* The list the folio's flags name (Linux's folio_lru_list). */

@@ -271,10 +271,10 @@ void account_reaped_child(struct task_struct *z);
 struct rusage;
 void __getrusage(struct task_struct *p, int who, struct rusage *r);
 
-/* A CPU's idle task (pid 0; the boot CPU's runs kmain and the ktests first). */
+/* A CPU's idle task (pid 0; the boot CPU's runs kmain and the ktests first), not a kernel thread. */
 static inline bool is_idle_task(const struct task_struct *p)
 {
-	return p->pid == 0;
+	return p->pid == 0 && !p->kthread_fn;
 }
 struct task_struct *find_task_by_vpid(int pid);        /* kernel/pid.c */
 int mm_id_to_pid(unsigned int mm_id);

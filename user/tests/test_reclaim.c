@@ -226,6 +226,7 @@ static void test_working_set(void)
 int main(void)
 {
 	mount_proc_sys();
+	printf("# test_reclaim: the LRU lists, mlock, a working set of 4x RAM\n");     /* not on a boot line */
 	test_anon_on_lru();
 	test_mlocked_unevictable();
 	test_working_set();
